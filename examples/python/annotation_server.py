@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""A sample annotation server for the metaserver, in plain Python (standard library only).
+
+Copy this file and replace the body of `annotate()` with your own tagger. Everything
+else -- the XML-RPC plumbing, the method name, the answer layout -- is what the
+meta-server expects, so keep it.
+
+The meta-server calls one method (default name `Annotator.getAnnotation`) per article:
+
+    getAnnotation(text, given='', meta=None) -> struct
+
+  text   the article as plain text (title, abstract, section headers and paragraphs)
+  given  only for the COREF task: the given proteins as standoff lines
+         "T4<TAB>Protein 275 278<TAB>p65" ('' when none)
+  meta   only if you opted in at registration: {'article': id, 'tasks': [...]}
+
+and expects one struct with a key per task you answer (leave a key out to skip a task):
+
+  interaction     [relevant (bool), confidence (float)]                       ACT
+  normalizations  [{'dbid': UniProt accession, 'confidence', 'rank'}, ...]    INT
+  pairs           [{'a': accession, 'b': accession, 'confidence', 'rank'}]    IPT
+  mentions        [{'offset', 'mention', 'type', 'confidence'}, ...]          MENTION
+  coref           standoff text: 'T' Exp expressions and 'R' Coref links       COREF
+
+Offsets count Unicode code points, which is exactly Python's str indexing: text[offset]
+is the first character of a mention. Confidences must be in (0, 1]. XML-RPC ints are
+32-bit, so keep integers below 2**31.
+
+The rules below are deliberately simple and match the meta-server's built-in TypeScript
+sample annotator exactly (its tests compare both answers):
+
+  ACT      relevant when "interact", "bind" or "complex" occurs (ASCII, any case, also
+           inside words); confidence n/(n+1) for n occurrences, else [False, 0.5].
+  INT      every UniProt accession standing as a word, once, in order of first
+           occurrence, rank i, confidence 1/(i+1).
+  IPT      each two consecutive accessions of that list, rank i, confidence 1/(i+1).
+  MENTION  every word starting with an ASCII letter, made of ASCII letters and digits,
+           with an uppercase letter and a digit, that is not an accession ("BRCA1");
+           confidence 0.9 without lowercase letters, else 0.6; type "protein".
+  COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
+           before it (latest end, then latest start, then first listed).
+"Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
+
+Run:  python3 annotation_server.py --port 8000 [--host 127.0.0.1] [--method NAME]
+"""
+import argparse
+import re
+import sys
+from typing import Any, Dict, List, Optional
+from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
+
+ACCESSION = r"(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})"
+ACCESSION_WORD = re.compile(r"(?<![A-Za-z0-9])" + ACCESSION + r"(?![A-Za-z0-9])")
+ACCESSION_ONLY = re.compile(ACCESSION)
+# re.ASCII: case folding only for ASCII letters, as in the TypeScript version.
+INTERACTION_WORD = re.compile(r"interact|bind|complex", re.IGNORECASE | re.ASCII)
+TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*")
+PRONOUN = re.compile(r"(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])")
+GIVEN_LINE = re.compile(r"T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t")
+GIVEN_ID = re.compile(r"T([0-9]+)\t")
+
+
+def find_accessions(text: str) -> List[str]:
+    """Well-formed UniProt accessions, once each, in order of first occurrence."""
+    seen: Dict[str, None] = {}  # a dict keeps insertion order
+    for match in ACCESSION_WORD.finditer(text):
+        seen.setdefault(match.group(0), None)
+    return list(seen)
+
+
+def classify(text: str) -> List[Any]:
+    n = len(INTERACTION_WORD.findall(text))
+    return [True, n / (n + 1)] if n > 0 else [False, 0.5]
+
+
+def find_mentions(text: str) -> List[Dict[str, Any]]:
+    mentions = []
+    for match in TOKEN.finditer(text):
+        token = match.group(0)
+        if not re.search(r"[A-Z]", token) or not re.search(r"[0-9]", token):
+            continue
+        if ACCESSION_ONLY.fullmatch(token):
+            continue
+        confidence = 0.6 if re.search(r"[a-z]", token) else 0.9
+        # match.start() already counts code points: no conversion needed in Python.
+        mentions.append({"offset": match.start(), "mention": token, "type": "protein", "confidence": confidence})
+    return mentions
+
+
+def read_given(given: str, text: str) -> List[Dict[str, int]]:
+    proteins = []
+    for line in given.split("\n"):
+        match = GIVEN_LINE.match(line)
+        if not match:
+            continue
+        pid, start, end = int(match.group(1)), int(match.group(2)), int(match.group(3))
+        if start >= end or end > len(text) or re.search(r"[\t\r\n]", text[start:end]):
+            continue
+        proteins.append({"id": pid, "start": start, "end": end})
+    return proteins
+
+
+def coref_standoff(text: str, given: str) -> str:
+    if given.strip() == "":
+        return ""
+    proteins = read_given(given, text)
+    if not proteins:
+        return ""
+    ids = [int(m.group(1)) if m else 0 for m in (GIVEN_ID.match(line) for line in given.split("\n"))]
+    next_id = max(ids) + 1
+    expressions: List[str] = []
+    links: List[str] = []
+    protein_exp: Dict[int, int] = {}  # index in `proteins` -> id of its Exp expression
+
+    def new_exp(start: int, end: int) -> int:
+        nonlocal next_id
+        exp_id = next_id
+        next_id += 1
+        expressions.append("T%d\tExp %d %d\t%s" % (exp_id, start, end, text[start:end]))
+        return exp_id
+
+    for match in PRONOUN.finditer(text):
+        start = match.start()
+        best: Optional[int] = None
+        for index, protein in enumerate(proteins):
+            if protein["end"] > start:
+                continue
+            if best is None or protein["end"] > proteins[best]["end"] or (
+                protein["end"] == proteins[best]["end"] and protein["start"] > proteins[best]["start"]
+            ):
+                best = index
+        if best is None:
+            continue
+        if best not in protein_exp:
+            protein_exp[best] = new_exp(proteins[best]["start"], proteins[best]["end"])
+        anaphor = new_exp(start, match.end())
+        links.append("R%d\tCoref Anaphora:T%d Antecedent:T%d [T%d]" % (len(links) + 1, anaphor, protein_exp[best], proteins[best]["id"]))
+    return "\n".join(expressions + links) if links else ""
+
+
+def annotate(text: str, given: str = "") -> Dict[str, Any]:
+    """Replace this with your tagger. Return only the keys of the tasks you answer."""
+    accessions = find_accessions(text)
+    return {
+        "interaction": classify(text),
+        "normalizations": [
+            {"dbid": acc, "dbname": "UniProt", "rank": i + 1, "confidence": 1 / (i + 2)} for i, acc in enumerate(accessions)
+        ],
+        "pairs": [
+            {"a": accessions[i], "b": accessions[i + 1], "rank": i + 1, "confidence": 1 / (i + 2)}
+            for i in range(len(accessions) - 1)
+        ],
+        "mentions": find_mentions(text),
+        "coref": coref_standoff(text, given),
+    }
+
+
+def get_annotation(text: str, given: str = "", meta: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The XML-RPC method. `meta` ({'article', 'tasks'}) is accepted and not needed here."""
+    return annotate(text, given or "")
+
+
+class AnyPathHandler(SimpleXMLRPCRequestHandler):
+    rpc_paths = ()  # answer on any path: "/", "/RPC2", whatever the team registered
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Sample XML-RPC annotation server for the metaserver.")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (0 picks a free one; default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--method", default="Annotator.getAnnotation", help="method name registered with the meta-server")
+    args = parser.parse_args()
+
+    server = SimpleXMLRPCServer(
+        (args.host, args.port), requestHandler=AnyPathHandler, allow_none=False, logRequests=False, encoding="utf-8"
+    )
+    server.register_function(get_annotation, args.method)
+    host, port = server.server_address[0], server.server_address[1]
+    # The ready line: scripts (and the meta-server's tests) wait for it before calling.
+    print("listening on http://%s:%d/ (method %s)" % (host, port, args.method), flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+// `npm start` and `npm test` go through here: it installs the dependencies when they are
+// missing or older than package-lock.json, then runs the meta-server or the test suite.
+// Node built-ins only — this file runs before anything is installed.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const stampFile = join(root, 'node_modules', '.metaserver-deps');
+
+function lockHash() {
+  const lock = join(root, 'package-lock.json');
+  const manifest = join(root, 'package.json');
+  const hash = createHash('sha256');
+  hash.update(readFileSync(manifest));
+  if (existsSync(lock)) hash.update(readFileSync(lock));
+  return hash.digest('hex');
+}
+
+function ensureDependencies() {
+  const wanted = lockHash();
+  if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) return;
+  const hasLock = existsSync(join(root, 'package-lock.json'));
+  const args = hasLock ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
+  console.error(`metaserver: installing dependencies (npm ${args[0]}) — first run or package-lock.json changed …`);
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const run = spawnSync(npm, args, { cwd: root, stdio: 'inherit' });
+  if (run.status !== 0) {
+    console.error('metaserver: installing dependencies failed (see npm output above). Check your network access to the npm registry and run `npm ci` by hand.');
+    process.exit(run.status ?? 1);
+  }
+  writeFileSync(stampFile, wanted);
+}
+
+const [command = 'serve', ...rest] = process.argv.slice(2);
+ensureDependencies();
+
+if (command === 'test') {
+  const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+  const run = spawnSync(process.execPath, [vitest, 'run', ...rest], { cwd: root, stdio: 'inherit' });
+  process.exit(run.status ?? 1);
+} else {
+  process.argv = [process.argv[0], join(root, 'bin', 'metaserver.js'), command, ...rest];
+  await import('../bin/metaserver.js');
+}

@@ -1,0 +1,42 @@
+// Everything the routes and workers share, built once per process.
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { Logger } from './log.ts';
+import type { Authenticator } from './auth/principal.ts';
+import { ArticleRepository } from './articles/repository.ts';
+import { ChallengeRepository } from './challenges/repository.ts';
+import { ServerRepository } from './servers/repository.ts';
+import { TeamRepository } from './teams/repository.ts';
+import type { DispatchService } from './dispatch/service.ts';
+import { DispatchStore } from './dispatch/store.ts';
+import type { AccessionLookup } from './uniprot/index.ts';
+
+export interface Repositories {
+  challenges: ChallengeRepository;
+  teams: TeamRepository;
+  servers: ServerRepository;
+  articles: ArticleRepository;
+  store: DispatchStore;
+}
+
+export function createRepositories(db: Database): Repositories {
+  return {
+    challenges: new ChallengeRepository(db),
+    teams: new TeamRepository(db),
+    servers: new ServerRepository(db),
+    articles: new ArticleRepository(db),
+    store: new DispatchStore(db),
+  };
+}
+
+export interface AppContext {
+  config: Config;
+  log: Logger;
+  db: Database;
+  repos: Repositories;
+  dispatch: DispatchService;
+  auth: Authenticator;
+  accessions: AccessionLookup | null;
+  /** Health of the queue store, for /healthz. */
+  pingRedis(): Promise<boolean>;
+}

@@ -1,0 +1,64 @@
+// Builds the fastify app (no listen): plugins, the error handler, then the routes.
+// Tests call app.inject against it with a real database and Redis.
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import rateLimit from '@fastify/rate-limit';
+import type { AppContext } from './app-context.ts';
+import { ApiError } from './http/api-error.ts';
+import { registerJsonParser } from './http/json-body.ts';
+import { healthRoutes } from './health/routes.ts';
+import { challengeRoutes } from './challenges/routes.ts';
+import { teamRoutes } from './teams/routes.ts';
+import { serverRoutes } from './servers/routes.ts';
+import { articleRoutes } from './articles/routes.ts';
+
+export type App = FastifyInstance;
+
+export async function buildApp(ctx: AppContext): Promise<App> {
+  const app: FastifyInstance = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    bodyLimit: ctx.config.bodyLimitBytes,
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
+  });
+
+  registerJsonParser(app);
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (err instanceof ApiError) {
+      return reply.status(err.statusCode).send({ error: { code: err.code, message: err.message, details: err.details } });
+    }
+    if (err.validation) {
+      const message = err.validation.map((v) => `${err.validationContext ?? 'request'}${v.instancePath || ''} ${v.message}`).join('; ');
+      return reply.status(400).send({ error: { code: 'invalid_request', message, details: err.validation } });
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      return reply.status(status).send({ error: { code: (err.code ?? 'bad_request').toLowerCase(), message: err.message } });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(status).send({
+      error: { code: 'internal', message: `internal error; the operator can find it in the logs under request id ${request.id}. Try again later.` },
+    });
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}; see /docs for the API` } }),
+  );
+
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'metaserver API', version: '1', description: 'A BioCreative-style annotation meta-server.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes(ctx));
+  await app.register(challengeRoutes(ctx), { prefix: '/api' });
+  await app.register(teamRoutes(ctx), { prefix: '/api' });
+  await app.register(serverRoutes(ctx), { prefix: '/api' });
+  await app.register(articleRoutes(ctx), { prefix: '/api' });
+  return app;
+}

@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import type { Database, Queryable } from '../db/database.ts';
+import type { TaskName } from '../tasks/types.ts';
+
+export interface Article {
+  id: string;
+  seq: number;
+  challengeId: number;
+  challenge: string;
+  organiserId: string | null;
+  text: string;
+  given: string;
+  sourceFormat: string;
+  tasks: TaskName[] | null;
+  callbackUrl: string | null;
+  createdAt: Date;
+}
+
+export interface NewArticle {
+  organiserId: string | null;
+  text: string;
+  given?: string;
+  sourceFormat?: string;
+  tasks?: TaskName[] | null;
+  callbackUrl?: string | null;
+}
+
+interface ArticleRow {
+  id: string;
+  seq: string | number;
+  challenge_id: number;
+  challenge: string;
+  organiser_id: string | null;
+  text: string;
+  given: string;
+  source_format: string;
+  tasks: TaskName[] | null;
+  callback_url: string | null;
+  created_at: Date;
+}
+
+const toArticle = (r: ArticleRow): Article => ({
+  id: r.id,
+  seq: Number(r.seq),
+  challengeId: r.challenge_id,
+  challenge: r.challenge,
+  organiserId: r.organiser_id,
+  text: r.text,
+  given: r.given,
+  sourceFormat: r.source_format,
+  tasks: r.tasks,
+  callbackUrl: r.callback_url,
+  createdAt: r.created_at,
+});
+
+const SELECT = 'select a.*, c.slug as challenge from articles a join challenges c on c.id = a.challenge_id';
+
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** An organiser id loaded again with a different text. */
+export interface ArticleConflict {
+  organiserId: string;
+  articleId: string;
+}
+
+export class ArticleRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Loads a batch in one transaction. A repeat of an organiser id with the same text is
+   * accepted and changes nothing; with a different text the whole batch is refused.
+   */
+  async insertMany(challengeId: number, items: NewArticle[]): Promise<{ ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] }> {
+    return await this.db.transaction(async (tx) => {
+      const ids = new Map<string, string>();
+      const created: string[] = [];
+      const conflicts: ArticleConflict[] = [];
+      for (const item of items) {
+        const hash = sha256(item.text);
+        const rows = await tx.query<{ id: string }>(
+          `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url)
+           values ($1, $2, $3, $4, $5, $6, $7, $8)
+           on conflict (challenge_id, organiser_id) do nothing returning id`,
+          [challengeId, item.organiserId, item.text, hash, item.given ?? '', item.sourceFormat ?? 'text', item.tasks ?? null, item.callbackUrl ?? null],
+        );
+        if (rows[0]) {
+          created.push(rows[0].id);
+          ids.set(item.organiserId ?? rows[0].id, rows[0].id);
+          continue;
+        }
+        const existing = await tx.query<{ id: string; text_sha256: string; given: string }>(
+          'select id, text_sha256, given from articles where challenge_id = $1 and organiser_id = $2',
+          [challengeId, item.organiserId],
+        );
+        const row = existing[0]!;
+        if (row.text_sha256 === hash && row.given === (item.given ?? '')) ids.set(item.organiserId!, row.id);
+        else conflicts.push({ organiserId: item.organiserId!, articleId: row.id });
+      }
+      if (conflicts.length > 0) {
+        // Throwing rolls the whole batch back: nothing half-loaded stays behind.
+        throw new ArticleConflictError(conflicts);
+      }
+      return { ids, created };
+    }).catch((err: unknown) => {
+      if (err instanceof ArticleConflictError) return { conflicts: err.conflicts };
+      throw err;
+    });
+  }
+
+  async byId(id: string): Promise<Article | null> {
+    if (!UUID.test(id)) return null;
+    const rows = await this.db.query<ArticleRow>(`${SELECT} where a.id = $1`, [id]);
+    return rows[0] ? toArticle(rows[0]) : null;
+  }
+
+  async byOrganiserId(challengeId: number, organiserId: string): Promise<Article | null> {
+    const rows = await this.db.query<ArticleRow>(`${SELECT} where a.challenge_id = $1 and a.organiser_id = $2`, [challengeId, organiserId]);
+    return rows[0] ? toArticle(rows[0]) : null;
+  }
+
+  /** What the dispatcher needs to send an article: nothing more is read on the hot path. */
+  async forDispatch(id: string, q: Queryable = this.db): Promise<Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tasks'> | null> {
+    const rows = await q.query<{ id: string; text: string; given: string; organiser_id: string | null; tasks: TaskName[] | null }>(
+      'select id, text, given, organiser_id, tasks from articles where id = $1',
+      [id],
+    );
+    const r = rows[0];
+    return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks } : null;
+  }
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+class ArticleConflictError extends Error {
+  constructor(readonly conflicts: ArticleConflict[]) {
+    super('article conflicts');
+    this.name = this.constructor.name;
+  }
+}

@@ -1,0 +1,154 @@
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { requireAdmin, type Principal } from '../auth/principal.ts';
+import { LIVE_SLUG } from '../challenges/repository.ts';
+import { badRequest, conflict, notFound } from '../http/api-error.ts';
+import { NumericId, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { urlProblem } from '../servers/url-policy.ts';
+import { articleText } from './input.ts';
+import type { Article, NewArticle } from './repository.ts';
+import { articleServers, articleStatus } from './status.ts';
+
+const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
+const ArticleItem = Type.Object(
+  { id: OrganiserId, text: Type.Optional(Type.String()), xml: Type.Optional(Type.String()), given: Type.Optional(Type.String({ maxLength: 1_000_000 })) },
+  { additionalProperties: false },
+);
+const LoadBody = Type.Object({ articles: Type.Array(ArticleItem, { minItems: 1, maxItems: 20_000 }) }, { additionalProperties: false });
+const SubmitBody = Type.Object(
+  {
+    text: Type.Optional(Type.String()),
+    xml: Type.Optional(Type.String()),
+    id: Type.Optional(OrganiserId),
+    tasks: Type.Optional(TaskListSchema),
+    callbackUrl: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+);
+const ArticleParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: NumericId });
+
+export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const { challenges, articles, servers, store } = ctx.repos;
+    const maxBytes = ctx.config.maxArticleBytes;
+
+    /** Live articles are public; a challenge article needs the organiser or a team taking part (which sees its own servers only). */
+    async function visibleServerFilter(principal: Principal, article: Article): Promise<(teamId: number) => boolean> {
+      if (article.challenge === LIVE_SLUG || principal.role === 'admin') return () => true;
+      if (principal.role === 'team' && (await servers.teamHasServerIn(principal.teamId, article.challengeId))) {
+        return (teamId) => teamId === principal.teamId;
+      }
+      throw notFound(`article ${article.id}`);
+    }
+
+    async function sendArticle(principal: Principal, article: Article, reply: FastifyReply) {
+      const visible = await visibleServerFilter(principal, article);
+      const all = await articleServers(ctx.db, article.id);
+      const status = articleStatus(all);
+      const shown = all.filter((s) => visible(s.teamId)).map(({ teamId: _t, ...rest }) => rest);
+      return reply.status(status === 'done' ? 200 : 202).send({
+        id: article.id,
+        organiserId: article.organiserId,
+        challenge: article.challenge,
+        status,
+        sourceFormat: article.sourceFormat,
+        text: article.text,
+        createdAt: article.createdAt,
+        servers: shown,
+      });
+    }
+
+    app.post(
+      '/challenges/:slug/articles',
+      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody } },
+      async (request, reply) => {
+        requireAdmin(await ctx.auth.principal(request));
+        const challenge = await challenges.bySlug(request.params.slug);
+        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        const seen = new Set<string>();
+        const items: NewArticle[] = request.body.articles.map((a, i) => {
+          if (seen.has(a.id)) throw badRequest(`articles[${i}]: id "${a.id}" appears twice in this request`);
+          seen.add(a.id);
+          const { text, sourceFormat } = articleText(a, `articles[${i}] (${a.id})`, maxBytes);
+          return { organiserId: a.id, text, sourceFormat, given: a.given ?? '' };
+        });
+        const loaded = await articles.insertMany(challenge.id, items);
+        if ('conflicts' in loaded) {
+          throw conflict(
+            `${loaded.conflicts.length} article id(s) exist already with a different text (${loaded.conflicts.slice(0, 5).map((c) => c.organiserId).join(', ')}); nothing was loaded`,
+            loaded.conflicts,
+          );
+        }
+        if (loaded.created.length > 0) await ctx.dispatch.articlesAdded(challenge);
+        request.log.info({ challenge: challenge.slug, received: items.length, created: loaded.created.length }, 'articles loaded');
+        return reply.status(202).send({ accepted: items.length, created: loaded.created.length, ids: Object.fromEntries(loaded.ids) });
+      },
+    );
+
+    app.get(
+      '/challenges/:slug/articles/:id',
+      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }) } },
+      async (request, reply) => {
+        const challenge = await challenges.bySlug(request.params.slug);
+        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        const article = await articles.byOrganiserId(challenge.id, request.params.id);
+        if (!article) throw notFound(`article "${request.params.id}" in challenge "${challenge.slug}"`);
+        return await sendArticle(await ctx.auth.principal(request), article, reply);
+      },
+    );
+
+    app.post(
+      '/articles',
+      {
+        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody },
+        config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
+      },
+      async (request, reply) => {
+        const body = request.body;
+        const { text, sourceFormat } = articleText(body, 'article', maxBytes);
+        if (body.callbackUrl) {
+          const problem = urlProblem(body.callbackUrl, ctx.config.publicUrlsOnly);
+          if (problem) throw badRequest(`callbackUrl cannot be used: ${problem}`);
+        }
+        const live = await challenges.bySlug(LIVE_SLUG);
+        if (!live) throw notFound('the live challenge');
+        const loaded = await articles.insertMany(live.id, [
+          { organiserId: body.id ?? null, text, sourceFormat, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null },
+        ]);
+        if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
+        const id = [...loaded.ids.values()][0]!;
+        if (loaded.created.length > 0) await ctx.dispatch.articlesAdded(live);
+        return reply.status(202).send({ id, statusUrl: `/api/articles/${id}` });
+      },
+    );
+
+    app.get('/articles/:id', { schema: { tags: ['articles'], summary: 'Article status and every visible answer (202 while running, 200 when done)', params: ArticleParams } }, async (request, reply) => {
+      const article = await articles.byId(request.params.id);
+      if (!article) throw notFound(`article ${request.params.id}`);
+      return await sendArticle(await ctx.auth.principal(request), article, reply);
+    });
+
+    app.get(
+      '/articles/:id/responses/:serverId',
+      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams } },
+      async (request) => {
+        const article = await articles.byId(request.params.id);
+        if (!article) throw notFound(`article ${request.params.id}`);
+        const visible = await visibleServerFilter(await ctx.auth.principal(request), article);
+        const server = await servers.byId(Number(request.params.serverId));
+        if (!server || !visible(server.teamId)) throw notFound(`annotation server ${request.params.serverId}`);
+        const [answer, attempts] = await Promise.all([store.answer(article.id, server.id), store.attempts(article.id, server.id)]);
+        if (!answer && attempts.length === 0) throw notFound(`a response of server ${server.id} to article ${article.id}`);
+        return {
+          result: answer?.result ?? null,
+          warnings: answer?.warnings ?? [],
+          attempts: attempts.map((a) => ({ n: a.n, startedAt: a.startedAt, ms: a.ms, outcome: a.outcome, detail: a.detail, errors: a.errors ?? undefined })),
+        };
+      },
+    );
+  };
+}

@@ -1,0 +1,172 @@
+// One typed, validated configuration: config/default.json, then an optional file named by
+// METASERVER_CONFIG, then environment variables. A bad value stops the start with an error
+// that names the setting, where it came from and what is allowed.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Config {
+  port: number;
+  host: string;
+  redisUrl: string;
+  databaseUrl: string;
+  adminToken: string;
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  openTeamRegistration: boolean;
+  publicUrlsOnly: boolean;
+  maxAnswerBytes: number;
+  maxArticleBytes: number;
+  bodyLimitBytes: number;
+  checkTimeoutSeconds: number;
+  submitRateLimitPerMinute: number;
+  queuePrefix: string;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  serverSyncIntervalMs: number;
+  uniprotIndex: string;
+}
+
+type Kind = 'int' | 'string' | 'bool' | 'level';
+
+interface SettingSpec {
+  env: string;
+  kind: Kind;
+  min?: number;
+  description: string;
+}
+
+/** Every setting, its environment variable and what it does (also printed by `metaserver config`). */
+export const SETTINGS: Record<keyof Config, SettingSpec> = {
+  port: { env: 'PORT', kind: 'int', min: 0, description: 'TCP port of the HTTP API and web pages.' },
+  host: { env: 'HOST', kind: 'string', description: 'Interface to listen on; 0.0.0.0 to accept connections from other machines.' },
+  redisUrl: {
+    env: 'REDIS_URL',
+    kind: 'string',
+    description: 'Redis for the queues. Empty: 127.0.0.1:6379 if it answers, else a private redis-server started under dataDir.',
+  },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    kind: 'string',
+    description: 'PostgreSQL connection string. Empty: embedded PGlite under dataDir (one process only; set this to scale out).',
+  },
+  adminToken: {
+    env: 'METASERVER_ADMIN_TOKEN',
+    kind: 'string',
+    description: 'The organiser token. Empty: one is generated at first start, printed once, and only its hash is kept.',
+  },
+  dataDir: { env: 'METASERVER_DATA_DIR', kind: 'string', description: 'Where PGlite and the private Redis keep their files.' },
+  logLevel: { env: 'LOG_LEVEL', kind: 'level', description: 'pino log level: fatal, error, warn, info, debug, trace or silent.' },
+  openTeamRegistration: {
+    env: 'METASERVER_OPEN_REGISTRATION',
+    kind: 'bool',
+    description: 'true: anyone may register a team; false: only the organiser (admin token) may.',
+  },
+  publicUrlsOnly: {
+    env: 'METASERVER_PUBLIC_URLS_ONLY',
+    kind: 'bool',
+    description: 'true: refuse annotation-server URLs on private and loopback addresses (for a public deployment).',
+  },
+  maxAnswerBytes: { env: 'METASERVER_MAX_ANSWER_BYTES', kind: 'int', min: 1024, description: 'Largest answer read from an annotation server; more is a failure.' },
+  maxArticleBytes: { env: 'METASERVER_MAX_ARTICLE_BYTES', kind: 'int', min: 1024, description: 'Largest article text accepted (UTF-8 bytes).' },
+  bodyLimitBytes: { env: 'METASERVER_BODY_LIMIT_BYTES', kind: 'int', min: 1024, description: 'Largest HTTP request body (bulk article loads, gold files).' },
+  checkTimeoutSeconds: { env: 'METASERVER_CHECK_TIMEOUT_SECONDS', kind: 'int', min: 1, description: 'Deadline of the setup check call made at registration and on demand.' },
+  submitRateLimitPerMinute: {
+    env: 'METASERVER_SUBMIT_RATE_LIMIT',
+    kind: 'int',
+    min: 1,
+    description: 'On-demand article submissions and team registrations allowed per client IP and minute.',
+  },
+  queuePrefix: { env: 'METASERVER_QUEUE_PREFIX', kind: 'string', description: 'Prefix of every Redis key, so several installations can share one Redis.' },
+  lockDurationMs: {
+    env: 'METASERVER_LOCK_DURATION_MS',
+    kind: 'int',
+    min: 500,
+    description: 'How long a worker holds a job between lock renewals; a killed worker\'s jobs are retried after about this long.',
+  },
+  stalledIntervalMs: { env: 'METASERVER_STALLED_INTERVAL_MS', kind: 'int', min: 500, description: 'How often workers look for jobs of killed workers.' },
+  serverSyncIntervalMs: {
+    env: 'METASERVER_SERVER_SYNC_INTERVAL_MS',
+    kind: 'int',
+    min: 100,
+    description: 'How often a worker process re-reads the list of annotation servers (changes are also announced over Redis).',
+  },
+  uniprotIndex: {
+    env: 'METASERVER_UNIPROT_INDEX',
+    kind: 'string',
+    description: 'A UniProt release index built with `metaserver uniprot build`. Empty: accessions are checked against the pattern only.',
+  },
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = this.constructor.name;
+  }
+}
+
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function coerce(key: string, spec: SettingSpec, raw: unknown, source: string): unknown {
+  const where = `setting "${key}" (${source})`;
+  switch (spec.kind) {
+    case 'string':
+      if (typeof raw !== 'string') throw new ConfigError(`${where} must be a string, got ${JSON.stringify(raw)}`);
+      return raw;
+    case 'level':
+      if (typeof raw !== 'string' || !LEVELS.includes(raw)) {
+        throw new ConfigError(`${where} must be one of ${LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);
+      }
+      return raw;
+    case 'bool':
+      if (typeof raw === 'boolean') return raw;
+      if (typeof raw === 'string' && /^(true|1|yes)$/i.test(raw)) return true;
+      if (typeof raw === 'string' && /^(false|0|no)$/i.test(raw)) return false;
+      throw new ConfigError(`${where} must be true or false, got ${JSON.stringify(raw)}`);
+    case 'int': {
+      const n = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+      if (typeof n !== 'number' || !Number.isInteger(n)) throw new ConfigError(`${where} must be an integer, got ${JSON.stringify(raw)}`);
+      if (spec.min !== undefined && n < spec.min) throw new ConfigError(`${where} must be at least ${spec.min}, got ${n}`);
+      return n;
+    }
+  }
+}
+
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function readJson(path: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`cannot read the configuration file ${path}: ${(err as Error).message}`);
+  }
+}
+
+/** Builds the configuration from the default file, an optional override file, the environment and explicit overrides (tests). */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const layers: Array<[string, Record<string, unknown>]> = [['config/default.json', readJson(join(PROJECT_ROOT, 'config', 'default.json'))]];
+  if (env.METASERVER_CONFIG) layers.push([env.METASERVER_CONFIG, readJson(resolve(env.METASERVER_CONFIG))]);
+  const out: Record<string, unknown> = {};
+  for (const [source, values] of layers) {
+    for (const [key, raw] of Object.entries(values)) {
+      const spec = SETTINGS[key as keyof Config];
+      if (!spec) throw new ConfigError(`unknown setting "${key}" in ${source}; known settings: ${Object.keys(SETTINGS).join(', ')}`);
+      out[key] = coerce(key, spec, raw, source);
+    }
+  }
+  for (const [key, spec] of Object.entries(SETTINGS)) {
+    const raw = env[spec.env];
+    if (raw !== undefined && raw !== '') out[key] = coerce(key, spec, raw, `environment variable ${spec.env}`);
+  }
+  for (const [key, raw] of Object.entries(overrides)) {
+    const spec = SETTINGS[key as keyof Config];
+    if (!spec) throw new ConfigError(`unknown setting "${key}"`);
+    out[key] = coerce(key, spec, raw, 'override');
+  }
+  for (const key of Object.keys(SETTINGS)) {
+    if (out[key] === undefined) throw new ConfigError(`setting "${key}" has no value; add it to config/default.json`);
+  }
+  const config = out as unknown as Config;
+  config.dataDir = resolve(config.dataDir);
+  return config;
+}

@@ -1,0 +1,87 @@
+// One BullMQ queue per annotation server, so each server gets the articles in queue order,
+// at its own concurrency (a global limit, held across all worker processes), and can be
+// paused without touching the others. Only ids travel in job data.
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+export interface DispatchJob {
+  articleId: string;
+  serverId: number;
+}
+
+export const BACKOFF_TYPE = 'capped-exponential';
+/** Back-off before attempt n+1 is retryDelaySeconds · 2^(n-1), never more than 10 minutes. */
+export const MAX_BACKOFF_MS = 10 * 60 * 1000;
+
+export function backoffDelayMs(attemptsMade: number, baseDelayMs: number): number {
+  return Math.min(baseDelayMs * 2 ** Math.max(0, attemptsMade - 1), MAX_BACKOFF_MS);
+}
+
+export const queueName = (serverId: number) => `server-${serverId}`;
+/** BullMQ refuses ':' in custom job ids; a retry round gets a fresh id so it runs again. */
+export const jobId = (articleId: string, round: number) => `${articleId}_r${round}`;
+
+export interface RetrySettings {
+  maxAttempts: number;
+  retryDelaySeconds: number;
+}
+
+export class DispatchQueues {
+  private readonly queues = new Map<number, Queue<DispatchJob>>();
+
+  constructor(
+    private readonly connection: Redis,
+    readonly prefix: string,
+  ) {}
+
+  queue(serverId: number): Queue<DispatchJob> {
+    let q = this.queues.get(serverId);
+    if (!q) {
+      q = new Queue<DispatchJob>(queueName(serverId), { connection: this.connection, prefix: this.prefix });
+      q.on('error', () => {}); // connection errors surface through the shared client's own handler
+      this.queues.set(serverId, q);
+    }
+    return q;
+  }
+
+  async enqueue(serverId: number, articleIds: string[], retry: RetrySettings, round = 0): Promise<void> {
+    await this.enqueueRounds(serverId, articleIds.map((articleId) => ({ articleId, round })), retry);
+  }
+
+  async enqueueRounds(serverId: number, items: Array<{ articleId: string; round: number }>, retry: RetrySettings): Promise<void> {
+    if (items.length === 0) return;
+    const opts = (round: number, articleId: string): JobsOptions => ({
+      jobId: jobId(articleId, round),
+      attempts: retry.maxAttempts,
+      backoff: { type: BACKOFF_TYPE, delay: Math.round(retry.retryDelaySeconds * 1000) },
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 10000 },
+    });
+    const q = this.queue(serverId);
+    // addBulk keeps the order, so the server sees the articles in queue order.
+    for (let i = 0; i < items.length; i += 1000) {
+      await q.addBulk(items.slice(i, i + 1000).map((it) => ({ name: 'annotate', data: { articleId: it.articleId, serverId }, opts: opts(it.round, it.articleId) })));
+    }
+  }
+
+  async setConcurrency(serverId: number, concurrency: number): Promise<void> {
+    await this.queue(serverId).setGlobalConcurrency(concurrency);
+  }
+
+  async pause(serverId: number): Promise<void> {
+    await this.queue(serverId).pause();
+  }
+
+  async resume(serverId: number): Promise<void> {
+    await this.queue(serverId).resume();
+  }
+
+  async counts(serverId: number): Promise<Record<string, number>> {
+    return await this.queue(serverId).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized');
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    this.queues.clear();
+  }
+}

@@ -1,0 +1,184 @@
+// What dispatch writes: deliveries (one per article × server), attempts (every try) and
+// answers (at most one per article × server). Storage is exactly-once even though job
+// delivery is at-least-once: answers are inserted with "on conflict do nothing", and the
+// attempt and delivery rows are updated in the same transaction as the answer.
+import type { Database, Queryable } from '../db/database.ts';
+import type { AnswerResult, TaskName, ValidationIssue } from '../tasks/types.ts';
+import type { FailureKind } from '../xmlrpc/client.ts';
+
+export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
+export type DeliveryState = 'queued' | 'active' | 'done' | 'failed';
+
+export interface AttemptRecord {
+  n: number;
+  startedAt: Date;
+  ms: number | null;
+  outcome: AttemptOutcome | null;
+  detail: string | null;
+  errors: ValidationIssue[] | null;
+  bytesSent: number | null;
+  bytesReceived: number | null;
+}
+
+export interface StoredAnswer {
+  result: AnswerResult;
+  warnings: ValidationIssue[];
+  attemptN: number;
+  ms: number;
+  bytes: number;
+  storedAt: Date;
+}
+
+export interface FinishedAttempt {
+  articleId: string;
+  serverId: number;
+  n: number;
+  ms: number;
+  outcome: AttemptOutcome;
+  detail: string | null;
+  errors?: ValidationIssue[];
+  bytesSent: number;
+  bytesReceived: number;
+}
+
+export class DispatchStore {
+  constructor(private readonly db: Database) {}
+
+  /** Articles of the challenge (in queue order) that have no delivery for this server yet. */
+  async undelivered(serverId: number, challengeId: number, serverTasks: TaskName[]): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `select a.id from articles a
+       where a.challenge_id = $1 and (a.tasks is null or a.tasks && $3::text[])
+         and not exists (select 1 from deliveries d where d.article_id = a.id and d.server_id = $2)
+       order by a.seq`,
+      [challengeId, serverId, serverTasks],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async createDeliveries(serverId: number, articleIds: string[]): Promise<void> {
+    if (articleIds.length === 0) return;
+    await this.db.query(
+      `insert into deliveries (article_id, server_id) select unnest($1::uuid[]), $2 on conflict do nothing`,
+      [articleIds, serverId],
+    );
+  }
+
+  async failedDeliveries(serverId: number): Promise<Array<{ articleId: string; round: number }>> {
+    const rows = await this.db.query<{ article_id: string; round: number }>(
+      `select d.article_id, d.round from deliveries d join articles a on a.id = d.article_id
+       where d.server_id = $1 and d.state = 'failed' order by a.seq`,
+      [serverId],
+    );
+    return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
+  }
+
+  async requeueFailed(serverId: number, items: Array<{ articleId: string; round: number }>): Promise<number> {
+    let n = 0;
+    for (const item of items) {
+      const rows = await this.db.query(
+        `update deliveries set state = 'queued', round = $3 + 1, updated_at = now()
+         where article_id = $1 and server_id = $2 and state = 'failed' and round = $3 returning 1`,
+        [item.articleId, serverId, item.round],
+      );
+      n += rows.length;
+    }
+    return n;
+  }
+
+  async hasAnswer(articleId: string, serverId: number): Promise<boolean> {
+    return (await this.db.query('select 1 from answers where article_id = $1 and server_id = $2', [articleId, serverId])).length > 0;
+  }
+
+  /**
+   * Records the start of an attempt and returns its number. An earlier attempt left without
+   * an outcome belonged to a worker that died; it is marked interrupted now.
+   */
+  async beginAttempt(articleId: string, serverId: number): Promise<number> {
+    return await this.db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock(72260003, hashtext($1::text || $2::text))', [articleId, serverId]);
+      await tx.query(
+        `update attempts set outcome = 'interrupted', detail = 'the worker processing this attempt stopped before it ended; the request was reissued'
+         where article_id = $1 and server_id = $2 and outcome is null`,
+        [articleId, serverId],
+      );
+      const rows = await tx.query<{ n: number }>(
+        `insert into attempts (article_id, server_id, n)
+         select $1, $2, coalesce(max(n), 0) + 1 from attempts where article_id = $1 and server_id = $2
+         returning n`,
+        [articleId, serverId],
+      );
+      const n = rows[0]!.n;
+      await upsertDelivery(tx, articleId, serverId, 'active', n, null, null);
+      return n;
+    });
+  }
+
+  /** A successful attempt: the answer, the attempt and the delivery land together or not at all. */
+  async storeAnswer(a: FinishedAttempt, result: AnswerResult, warnings: ValidationIssue[]): Promise<boolean> {
+    return await this.db.transaction(async (tx) => {
+      const inserted = await tx.query(
+        `insert into answers (article_id, server_id, result, warnings, attempt_n, ms, bytes)
+         values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning 1`,
+        [a.articleId, a.serverId, JSON.stringify(result), JSON.stringify(warnings), a.n, a.ms, a.bytesReceived],
+      );
+      await finish(tx, a);
+      await upsertDelivery(tx, a.articleId, a.serverId, 'done', a.n, 'ok', null);
+      return inserted.length > 0;
+    });
+  }
+
+  async recordFailure(a: FinishedAttempt, final: boolean): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await finish(tx, a);
+      await upsertDelivery(tx, a.articleId, a.serverId, final ? 'failed' : 'queued', a.n, a.outcome, a.detail);
+    });
+  }
+
+  async markDone(articleId: string, serverId: number): Promise<void> {
+    await this.db.query(`update deliveries set state = 'done', updated_at = now() where article_id = $1 and server_id = $2`, [articleId, serverId]);
+  }
+
+  async attempts(articleId: string, serverId: number): Promise<AttemptRecord[]> {
+    const rows = await this.db.query<{
+      n: number; started_at: Date; ms: number | null; outcome: AttemptOutcome | null; detail: string | null;
+      errors: ValidationIssue[] | null; bytes_sent: number | null; bytes_received: number | null;
+    }>('select * from attempts where article_id = $1 and server_id = $2 order by n', [articleId, serverId]);
+    return rows.map((r) => ({
+      n: r.n, startedAt: r.started_at, ms: r.ms, outcome: r.outcome, detail: r.detail, errors: r.errors,
+      bytesSent: r.bytes_sent, bytesReceived: r.bytes_received,
+    }));
+  }
+
+  async answer(articleId: string, serverId: number): Promise<StoredAnswer | null> {
+    const rows = await this.db.query<{ result: AnswerResult; warnings: ValidationIssue[]; attempt_n: number; ms: number; bytes: number; stored_at: Date }>(
+      'select result, warnings, attempt_n, ms, bytes, stored_at from answers where article_id = $1 and server_id = $2',
+      [articleId, serverId],
+    );
+    const r = rows[0];
+    return r ? { result: r.result, warnings: r.warnings, attemptN: r.attempt_n, ms: r.ms, bytes: r.bytes, storedAt: r.stored_at } : null;
+  }
+}
+
+async function finish(tx: Queryable, a: FinishedAttempt): Promise<void> {
+  await tx.query(
+    `update attempts set ms = $4, outcome = $5, detail = $6, errors = $7, bytes_sent = $8, bytes_received = $9
+     where article_id = $1 and server_id = $2 and n = $3`,
+    [a.articleId, a.serverId, a.n, a.ms, a.outcome, a.detail, a.errors ? JSON.stringify(a.errors) : null, a.bytesSent, a.bytesReceived],
+  );
+}
+
+async function upsertDelivery(tx: Queryable, articleId: string, serverId: number, state: DeliveryState, attempts: number, outcome: string | null, detail: string | null): Promise<void> {
+  // A delivery that is already done stays done: a late duplicate run of a job cannot undo it.
+  await tx.query(
+    `insert into deliveries (article_id, server_id, state, attempts, last_outcome, last_detail)
+     values ($1, $2, $3, $4, $5, $6)
+     on conflict (article_id, server_id) do update
+       set state = case when deliveries.state = 'done' then 'done' else excluded.state end,
+           attempts = greatest(deliveries.attempts, excluded.attempts),
+           last_outcome = coalesce(excluded.last_outcome, deliveries.last_outcome),
+           last_detail = excluded.last_detail,
+           updated_at = now()`,
+    [articleId, serverId, state, attempts, outcome, detail],
+  );
+}

@@ -1,0 +1,117 @@
+// The queue consumers of one process: a BullMQ Worker per annotation server. The list of
+// servers is re-read every few seconds and whenever a change is announced over Redis, so
+// worker processes on other machines pick up new servers without a restart.
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Logger } from '../log.ts';
+import { backoffDelayMs, BACKOFF_TYPE, queueName, type DispatchJob } from './queues.ts';
+import type { JobPerformer } from './perform.ts';
+
+export const SERVERS_CHANGED_CHANNEL = 'servers-changed';
+
+export interface WorkerPoolOptions {
+  redisUrl: string;
+  prefix: string;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  syncIntervalMs: number;
+  log: Logger;
+  performer: JobPerformer;
+  /** The servers to consume for, with their concurrency. */
+  listServers(): Promise<Array<{ id: number; concurrency: number }>>;
+}
+
+export class WorkerPool {
+  private readonly workers = new Map<number, Worker<DispatchJob>>();
+  /** BullMQ leaves connections it was given open on close; we close them ourselves. */
+  private readonly connections = new Map<Worker<DispatchJob>, Redis>();
+  private timer: NodeJS.Timeout | undefined;
+  private subscriber: Redis | undefined;
+  private syncing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: WorkerPoolOptions) {}
+
+  async start(): Promise<void> {
+    await this.sync();
+    this.timer = setInterval(() => void this.sync(), this.opts.syncIntervalMs);
+    this.timer.unref();
+    this.subscriber = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
+    this.subscriber.on('error', (err) => this.opts.log.warn({ err: err.message }, 'Redis subscriber connection problem; retrying'));
+    await this.subscriber.subscribe(`${this.opts.prefix}:${SERVERS_CHANGED_CHANNEL}`);
+    this.subscriber.on('message', () => void this.sync());
+  }
+
+  /** Re-reads the servers; runs one at a time, and again if asked while running. */
+  sync(): Promise<void> {
+    if (this.syncing) return this.syncing.then(() => this.sync());
+    this.syncing = this.reconcile()
+      .catch((err: Error) => this.opts.log.warn({ err: err.message }, 'could not refresh the list of annotation servers; will retry'))
+      .finally(() => {
+        this.syncing = undefined;
+      });
+    return this.syncing;
+  }
+
+  private async reconcile(): Promise<void> {
+    if (this.closed) return;
+    const servers = await this.opts.listServers();
+    const wanted = new Map(servers.map((s) => [s.id, s.concurrency]));
+    for (const [id, concurrency] of wanted) {
+      const existing = this.workers.get(id);
+      if (existing) {
+        if (existing.concurrency !== concurrency) existing.concurrency = concurrency;
+        continue;
+      }
+      this.workers.set(id, this.createWorker(id, concurrency));
+    }
+    for (const [id, worker] of this.workers) {
+      if (!wanted.has(id)) {
+        this.workers.delete(id);
+        await this.closeWorker(worker);
+      }
+    }
+  }
+
+  private createWorker(serverId: number, concurrency: number): Worker<DispatchJob> {
+    const { log, performer } = this.opts;
+    const connection = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
+    connection.on('error', () => {}); // reported through the worker's own error event
+    const worker = new Worker<DispatchJob>(queueName(serverId), async (job, _token, signal) => await performer.perform(job, signal), {
+      connection,
+      prefix: this.opts.prefix,
+      concurrency,
+      lockDuration: this.opts.lockDurationMs,
+      stalledInterval: this.opts.stalledIntervalMs,
+      // A killed worker's job is retried, not failed: kills are not the server's fault.
+      maxStalledCount: 100,
+      settings: {
+        backoffStrategy: (attemptsMade, type, _err, job) =>
+          type === BACKOFF_TYPE ? backoffDelayMs(attemptsMade, Number((job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 0)) : 0,
+      },
+    });
+    worker.on('error', (err) => log.warn({ serverId, err: err.message }, 'queue worker problem; it retries by itself'));
+    this.connections.set(worker, connection);
+    return worker;
+  }
+
+  private async closeWorker(worker: Worker<DispatchJob>): Promise<void> {
+    await worker.close();
+    this.connections.get(worker)?.disconnect();
+    this.connections.delete(worker);
+  }
+
+  /** Stops taking jobs and waits for the ones in flight (BullMQ hands unfinished ones back after a lock expiry). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.syncing;
+    await Promise.all([...this.workers.values()].map((w) => this.closeWorker(w)));
+    this.workers.clear();
+    this.subscriber?.disconnect();
+  }
+
+  get size(): number {
+    return this.workers.size;
+  }
+}

@@ -1,0 +1,105 @@
+// Finds a Redis to use: REDIS_URL, else a Redis answering on 127.0.0.1:6379, else a
+// private redis-server started as a child process with its data (append-only file on)
+// under the data directory, else an error that says how to get Redis.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import type { Logger } from '../log.ts';
+
+export interface ResolvedRedis {
+  url: string;
+  source: 'REDIS_URL' | 'local' | 'private';
+  /** Stops the private redis-server, if one was started. */
+  stop(): Promise<void>;
+}
+
+export class RedisUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = this.constructor.name;
+  }
+}
+
+const INSTALL_HINT =
+  'metaserver needs Redis. Install it (Debian/Ubuntu: `sudo apt-get install redis-server`; macOS: `brew install redis`) ' +
+  'or point REDIS_URL at a running Redis, e.g. REDIS_URL=redis://127.0.0.1:6379.';
+
+export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean> {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    return (await client.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function startPrivateRedis(dataDir: string, log: Logger): Promise<ResolvedRedis> {
+  const dir = join(dataDir, 'redis');
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'];
+  let child: ChildProcess;
+  try {
+    child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    throw new RedisUnavailableError(`${INSTALL_HINT} (starting redis-server failed: ${(err as Error).message})`);
+  }
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', (err) => reject(new RedisUnavailableError(`${INSTALL_HINT} (starting redis-server failed: ${err.message})`)));
+    child.once('exit', (code) => reject(new RedisUnavailableError(`the private redis-server exited at once with code ${code}; its data is in ${dir}`)));
+  });
+  failed.catch(() => {});
+  const url = `redis://127.0.0.1:${port}`;
+  const ready = (async () => {
+    for (let i = 0; i < 100; i++) {
+      if (await pingRedis(url, 200)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new RedisUnavailableError(`the private redis-server on port ${port} did not answer within 5 s`);
+  })();
+  await Promise.race([ready, failed]);
+  log.info({ redis: url, dir }, 'started a private redis-server (append-only persistence on)');
+  return {
+    url,
+    source: 'private',
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function resolveRedis(opts: { redisUrl: string; dataDir: string }, log: Logger): Promise<ResolvedRedis> {
+  const none = async () => {};
+  if (opts.redisUrl) {
+    if (!(await pingRedis(opts.redisUrl, 3000))) {
+      throw new RedisUnavailableError(`Redis at REDIS_URL (${opts.redisUrl}) does not answer. Start it, fix REDIS_URL, or unset REDIS_URL to let metaserver find or start one.`);
+    }
+    return { url: opts.redisUrl, source: 'REDIS_URL', stop: none };
+  }
+  const local = 'redis://127.0.0.1:6379';
+  if (await pingRedis(local, 500)) {
+    log.info({ redis: local }, 'using the local Redis');
+    return { url: local, source: 'local', stop: none };
+  }
+  return await startPrivateRedis(opts.dataDir, log);
+}

@@ -1,0 +1,121 @@
+// Puts one process together: database, Redis, repositories, dispatch, and — by mode — the
+// HTTP API, the queue workers, or both (the one-process `npm start`).
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import { openDatabase } from './db/open.ts';
+import { createLogger, type Logger } from './log.ts';
+import { resolveRedis, type ResolvedRedis } from './queue/redis-launcher.ts';
+import { createRepositories, type AppContext } from './app-context.ts';
+import { Authenticator } from './auth/principal.ts';
+import { ensureAdminTokenHash } from './auth/admin-token.ts';
+import { DispatchQueues } from './dispatch/queues.ts';
+import { DispatchService } from './dispatch/service.ts';
+import { JobPerformer } from './dispatch/perform.ts';
+import { WorkerPool } from './dispatch/worker-pool.ts';
+import { buildApp, type App } from './app.ts';
+import { loadUniprotIndex, type AccessionLookup } from './uniprot/index.ts';
+
+export interface RuntimeOptions {
+  config: Config;
+  log?: Logger;
+  /** An already-open database (tests); otherwise opened from the config. */
+  db?: Database;
+  api: boolean;
+  workers: boolean;
+}
+
+export interface Runtime {
+  ctx: AppContext;
+  app?: App;
+  pool?: WorkerPool;
+  redis: ResolvedRedis;
+  /** Stops taking work, lets requests in flight finish, closes everything. */
+  close(): Promise<void>;
+}
+
+function loadAccessions(config: Config, log: Logger): AccessionLookup | null {
+  if (!config.uniprotIndex) {
+    log.info('no UniProt release index configured (METASERVER_UNIPROT_INDEX): accessions are checked against the pattern only');
+    return null;
+  }
+  const started = Date.now();
+  const index = loadUniprotIndex(config.uniprotIndex);
+  log.info({ release: index.release, ms: Date.now() - started }, 'UniProt release index loaded');
+  return index;
+}
+
+export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const { config } = opts;
+  const log = opts.log ?? createLogger(config);
+  const accessions = loadAccessions(config, log);
+  const redis = await resolveRedis(config, log);
+  const db = opts.db ?? (await openDatabase(config, log));
+  const ownsDb = !opts.db;
+  const repos = createRepositories(db);
+  await repos.challenges.ensureLive();
+
+  // One connection for queue commands and publishing; workers open their own blocking ones.
+  const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+  connection.on('error', (err) => log.warn({ err: err.message }, 'Redis connection problem; retrying'));
+  const queues = new DispatchQueues(connection, config.queuePrefix);
+  const dispatch = new DispatchService(queues, connection, repos.store, repos.servers, log);
+  const adminHash = await ensureAdminTokenHash(config, db, log);
+  const ctx: AppContext = {
+    config,
+    log,
+    db,
+    repos,
+    dispatch,
+    accessions,
+    auth: new Authenticator(adminHash, repos.teams),
+    pingRedis: async () => (await connection.ping()) === 'PONG',
+  };
+
+  let pool: WorkerPool | undefined;
+  let performer: JobPerformer | undefined;
+  if (opts.workers) {
+    performer = new JobPerformer({
+      log,
+      store: repos.store,
+      articles: repos.articles,
+      accessions: () => accessions,
+      maxAnswerBytes: config.maxAnswerBytes,
+      lookupServer: async (id) => {
+        const server = await repos.servers.byId(id);
+        const challenge = server ? await repos.challenges.byId(server.challengeId) : null;
+        return server && challenge ? { server, challenge } : null;
+      },
+    });
+    pool = new WorkerPool({
+      redisUrl: redis.url,
+      prefix: config.queuePrefix,
+      lockDurationMs: config.lockDurationMs,
+      stalledIntervalMs: config.stalledIntervalMs,
+      syncIntervalMs: config.serverSyncIntervalMs,
+      log,
+      performer,
+      listServers: async () => (await repos.servers.listAll()).map((s) => ({ id: s.id, concurrency: s.concurrency })),
+    });
+    await pool.start();
+  }
+
+  const app = opts.api ? await buildApp(ctx) : undefined;
+  if (app) await app.ready();
+
+  return {
+    ctx,
+    app,
+    pool,
+    redis,
+    async close() {
+      await app?.close();
+      await pool?.close();
+      await performer?.close();
+      await queues.close();
+      connection.disconnect();
+      if (ownsDb) await db.close();
+      await redis.stop();
+    },
+  };
+}

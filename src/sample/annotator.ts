@@ -1,0 +1,149 @@
+// The sample annotator: a deliberately simple, deterministic tagger that answers all five
+// tasks, so a team sees a complete, valid answer and the tests have a known reference.
+// examples/python/annotation_server.py implements exactly the same rules; a test checks
+// that both give identical answers, so change both together.
+//
+// Boundaries: a "word boundary" below means the neighbouring character is not an ASCII
+// letter or digit (explicit look-arounds, not \b, because \b differs between JavaScript
+// and Python for non-ASCII letters). Offsets count Unicode code points of `text`.
+//
+// ACT  `interaction`: [relevant, confidence]. n = number of non-overlapping,
+//      ASCII-case-insensitive occurrences of "interact", "bind" or "complex" (as parts of
+//      words too: "binds", "interaction"). n > 0 → [true, n/(n+1)]; n = 0 → [false, 0.5].
+// INT  `normalizations`: every well-formed UniProt accession standing as a word
+//      (pattern [OPQ][0-9][A-Z0-9]{3}[0-9] | [A-NR-Z][0-9]([A-Z][A-Z0-9]{2}[0-9]){1,2}),
+//      once each, in order of first occurrence: {dbid, dbname: "UniProt", rank: i,
+//      confidence: 1/(i+1)} for i = 1, 2, …
+// IPT  `pairs`: each two consecutive accessions of that list: {a, b, rank: i,
+//      confidence: 1/(i+1)}.
+// MENTION `mentions`: every word that starts with an ASCII letter, consists of ASCII
+//      letters and digits, holds at least one uppercase letter and one digit and is not
+//      a UniProt accession ("BRCA1", "IL2R", not "p53", not "P37840"), in text order:
+//      {offset, mention, type: "protein", confidence: 0.9 when it has no lowercase
+//      letter, else 0.6}.
+// COREF `coref`: `given` is read as standoff lines `T<n>\t<Type> <start> <end>\t<text>`
+//      (other lines ignored; spans outside the text or holding tab/CR/LF ignored). Each
+//      pronoun word "it", "its", "they" (first letter either case) is linked to the given
+//      protein that ends nearest before it (latest end, then latest start, then first
+//      listed). Each linked protein gets one `Exp` expression copying its span, each
+//      pronoun one `Exp`, with ids counting on from the highest given T number; links
+//      are `R<k>\tCoref Anaphora:T<pronoun> Antecedent:T<protein exp> [T<given id>]` (as the
+//      BioNLP-ST 2011 link lines).
+//      All T lines first (in creation order), then R lines, joined by "\n" without a
+//      final newline; "" when there is no link.
+import type { XmlRpcValue } from '../xmlrpc/codec.ts';
+
+const ACCESSION = '(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})';
+const ACCESSION_WORD = new RegExp(`(?<![A-Za-z0-9])${ACCESSION}(?![A-Za-z0-9])`, 'g');
+const ACCESSION_ONLY = new RegExp(`^${ACCESSION}$`);
+const INTERACTION_WORD = /interact|bind|complex/gi; // no `u` flag: ASCII-only case folding, as Python's re.ASCII
+const TOKEN = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/g;
+const PRONOUN = /(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/g;
+const GIVEN_LINE = /^T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/;
+
+/** Maps increasing UTF-16 indexes of `text` to code-point indexes in one pass. */
+function codePointCounter(text: string): (utf16Index: number) => number {
+  let unit = 0;
+  let points = 0;
+  return (target) => {
+    while (unit < target) {
+      const high = text.charCodeAt(unit);
+      const low = text.charCodeAt(unit + 1);
+      unit += high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
+      points += 1;
+    }
+    return points;
+  };
+}
+
+function findAccessions(text: string): string[] {
+  const seen = new Set<string>();
+  for (const match of text.matchAll(ACCESSION_WORD)) seen.add(match[0]);
+  return [...seen];
+}
+
+function classify(text: string): [boolean, number] {
+  const n = text.match(INTERACTION_WORD)?.length ?? 0;
+  return n > 0 ? [true, n / (n + 1)] : [false, 0.5];
+}
+
+function findMentions(text: string): XmlRpcValue[] {
+  const toPoints = codePointCounter(text);
+  const mentions: XmlRpcValue[] = [];
+  for (const match of text.matchAll(TOKEN)) {
+    const token = match[0];
+    if (!/[A-Z]/.test(token) || !/[0-9]/.test(token) || ACCESSION_ONLY.test(token)) continue;
+    const confidence = /[a-z]/.test(token) ? 0.6 : 0.9;
+    mentions.push({ offset: toPoints(match.index), mention: token, type: 'protein', confidence });
+  }
+  return mentions;
+}
+
+interface GivenProtein {
+  id: number;
+  start: number;
+  end: number;
+}
+
+function readGiven(given: string, points: string[]): GivenProtein[] {
+  const proteins: GivenProtein[] = [];
+  for (const line of given.split('\n')) {
+    const m = GIVEN_LINE.exec(line);
+    if (!m) continue;
+    const [id, start, end] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (start >= end || end > points.length) continue;
+    if (/[\t\r\n]/.test(points.slice(start, end).join(''))) continue;
+    proteins.push({ id, start, end });
+  }
+  return proteins;
+}
+
+function corefStandoff(text: string, given: string): string {
+  if (given.trim() === '') return '';
+  const points = Array.from(text);
+  const proteins = readGiven(given, points);
+  if (proteins.length === 0) return '';
+  const toPoints = codePointCounter(text);
+  let nextId = Math.max(...given.split('\n').map((l) => Number(/^T([0-9]+)\t/.exec(l)?.[1] ?? 0))) + 1;
+  const expressions: string[] = [];
+  const links: string[] = [];
+  const protExp = new Map<GivenProtein, number>();
+  const exp = (start: number, end: number): number => {
+    const id = nextId++;
+    expressions.push(`T${id}\tExp ${start} ${end}\t${points.slice(start, end).join('')}`);
+    return id;
+  };
+  for (const match of text.matchAll(PRONOUN)) {
+    const start = toPoints(match.index);
+    let best: GivenProtein | undefined;
+    for (const p of proteins) {
+      if (p.end > start) continue;
+      if (!best || p.end > best.end || (p.end === best.end && p.start > best.start)) best = p;
+    }
+    if (!best) continue;
+    let antecedent = protExp.get(best);
+    if (antecedent === undefined) {
+      antecedent = exp(best.start, best.end);
+      protExp.set(best, antecedent);
+    }
+    const anaphor = exp(start, start + match[0].length);
+    links.push(`R${links.length + 1}\tCoref Anaphora:T${anaphor} Antecedent:T${antecedent} [T${best.id}]`);
+  }
+  return links.length === 0 ? '' : [...expressions, ...links].join('\n');
+}
+
+/** The sample answer for one article: all five task keys (see the rules above). */
+export function annotate(text: string, given = ''): Record<string, XmlRpcValue> {
+  const accessions = findAccessions(text);
+  const pairs: XmlRpcValue[] = [];
+  for (let i = 0; i + 1 < accessions.length; i++) {
+    pairs.push({ a: accessions[i], b: accessions[i + 1], rank: i + 1, confidence: 1 / (i + 2) });
+  }
+  return {
+    interaction: classify(text),
+    normalizations: accessions.map((dbid, i) => ({ dbid, dbname: 'UniProt', rank: i + 1, confidence: 1 / (i + 2) })),
+    pairs,
+    mentions: findMentions(text),
+    coref: corefStandoff(text, given),
+  };
+}

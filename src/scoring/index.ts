@@ -1,0 +1,75 @@
+// The scoring engine's public API: pure functions over parsed inputs, and parsers that
+// take file contents as strings (the caller does the I/O).
+
+export { ScoringInputError, type ScoringInputErrorPlace } from './errors.ts';
+export {
+  aucFromCurve,
+  aucIPR,
+  f1,
+  fBeta,
+  mcc,
+  mean,
+  populationSd,
+  precisionAtFullRecall,
+  prfFromCounts,
+  safeRatio,
+  type PrPoint,
+  type Prf,
+} from './metrics.ts';
+export { compareIds, orderActEntries, orderRankedKeys } from './ranking.ts';
+export {
+  COLUMN_LAYOUTS,
+  orderModeOf,
+  pairKey,
+  pairOf,
+  type ActEntry,
+  type ActGold,
+  type ColumnLayout,
+  type GoldItems,
+  type HomonymOrthologMap,
+  type OrderMode,
+  type OrganismMap,
+  type Parsed,
+  type RankedEntry,
+  type RankedRun,
+} from './types.ts';
+export {
+  parseActGold,
+  parseActLabel,
+  parseActRun,
+  parseHomonymOrthologMap,
+  parseIntGold,
+  parseIntRun,
+  parseIptGold,
+  parseIptRun,
+  parseOrganismMap,
+  type RunParseOptions,
+} from './bc2-input.ts';
+export { forEachLine, parseConfidence, parseRank } from './tsv-lines.ts';
+export { scoreActRanking, scoreActRun, type ActRankingScore, type ActScore } from './act.ts';
+export { filterByOrganism, mapHomonymOrthologs, type RankedTask } from './postprocess.ts';
+export { prepareRankedLists, scoreRankedRun, type DocumentScore, type RankedRunScore, type RankedScoreOptions } from './int-ipt.ts';
+export {
+  MATCH_CRITERIA,
+  scoreMentions,
+  type CriteriaCounts,
+  type MatchCriterion,
+  type Mention,
+  type MentionCounts,
+  type MentionScore,
+  type MentionScoreOptions,
+} from './mention.ts';
+export { checkBioAlignment, parseBio, parseBratMentions, type BioDocument, type BioParseOptions } from './mention-input.ts';
+export { parseA1, parseA2, type CorefAnnotation, type CorefLinkRecord, type Expression, type Protein, type Span } from './coref-input.ts';
+export {
+  ANAPHOR_TYPES,
+  anaphorType,
+  expressionMatches,
+  proteinLinks,
+  scoreCoref,
+  type AnaphorType,
+  type CorefCounts,
+  type CorefDocumentInput,
+  type CorefScore,
+} from './coref.ts';
+export { flattenMetrics, formatReport, formatText, formatTsv, REPORT_FORMATS, type ReportFormat, type ScoreReport } from './report.ts';

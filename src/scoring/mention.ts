@@ -1,0 +1,92 @@
+// Entity mention scoring as the JNLPBA-2004 evaluation (adapted for AnEM) counts it:
+// micro P/R/F over mentions, overall and per type, under strict, left-boundary and
+// right-boundary match. Multi-class: the type must match too. Single-class: types are
+// ignored when matching (they still decided where mentions begin and end when parsing).
+//
+// P = responses that match some gold mention / responses; R = gold mentions matched by
+// some response / gold mentions. On flat annotation this is one-to-one; with nested or
+// duplicate standoff spans the two sides may differ, so tp counts the response side and
+// fn the gold side, and F comes from P and R (not from the counts).
+
+import { f1, safeRatio } from './metrics.ts';
+import { compareIds } from './ranking.ts';
+
+export interface Mention {
+  /** Matching never crosses documents. */
+  doc: string;
+  /** Start inclusive, end exclusive (characters for standoff, tokens for BIO). */
+  start: number;
+  end: number;
+  type: string;
+}
+
+export type MatchCriterion = 'strict' | 'left' | 'right';
+export const MATCH_CRITERIA: readonly MatchCriterion[] = ['strict', 'left', 'right'];
+
+export interface MentionCounts {
+  tp: number;
+  fp: number;
+  fn: number;
+  p: number;
+  r: number;
+  f: number;
+}
+
+export type CriteriaCounts = Record<MatchCriterion, MentionCounts>;
+
+export interface MentionScore extends CriteriaCounts {
+  /** By gold type (recall side) and response type (precision side). */
+  perType: Record<string, CriteriaCounts>;
+}
+
+export interface MentionScoreOptions {
+  singleClass?: boolean;
+}
+
+// NUL cannot occur in document ids or type names read from text files.
+function keyOf(mention: Mention, criterion: MatchCriterion, withType: boolean): string {
+  const boundary =
+    criterion === 'strict' ? `${mention.start}\u0000${mention.end}` : criterion === 'left' ? `${mention.start}\u0000` : `\u0000${mention.end}`;
+  return withType ? `${mention.doc}\u0000${boundary}\u0000${mention.type}` : `${mention.doc}\u0000${boundary}`;
+}
+
+function countsOf(matchedResponses: number, responses: number, matchedGold: number, gold: number): MentionCounts {
+  const p = safeRatio(matchedResponses, responses);
+  const r = safeRatio(matchedGold, gold);
+  return { tp: matchedResponses, fp: responses - matchedResponses, fn: gold - matchedGold, p, r, f: f1(p, r) };
+}
+
+export function scoreMentions(gold: readonly Mention[], response: readonly Mention[], options: MentionScoreOptions = {}): MentionScore {
+  const withType = !options.singleClass;
+  const types = [...new Set([...gold, ...response].map((m) => m.type))].sort(compareIds);
+  const overall = {} as CriteriaCounts;
+  const perType: Record<string, CriteriaCounts> = {};
+  for (const type of types) perType[type] = {} as CriteriaCounts;
+
+  for (const criterion of MATCH_CRITERIA) {
+    const goldKeys = new Set(gold.map((m) => keyOf(m, criterion, withType)));
+    const responseKeys = new Set(response.map((m) => keyOf(m, criterion, withType)));
+    const tally = new Map<string, { matchedResponses: number; responses: number; matchedGold: number; gold: number }>();
+    for (const type of types) tally.set(type, { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 });
+    for (const m of response) {
+      const t = tally.get(m.type)!;
+      t.responses++;
+      if (goldKeys.has(keyOf(m, criterion, withType))) t.matchedResponses++;
+    }
+    for (const m of gold) {
+      const t = tally.get(m.type)!;
+      t.gold++;
+      if (responseKeys.has(keyOf(m, criterion, withType))) t.matchedGold++;
+    }
+    const sum = { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 };
+    for (const [type, t] of tally) {
+      perType[type][criterion] = countsOf(t.matchedResponses, t.responses, t.matchedGold, t.gold);
+      sum.matchedResponses += t.matchedResponses;
+      sum.responses += t.responses;
+      sum.matchedGold += t.matchedGold;
+      sum.gold += t.gold;
+    }
+    overall[criterion] = countsOf(sum.matchedResponses, sum.responses, sum.matchedGold, sum.gold);
+  }
+  return { ...overall, perType };
+}

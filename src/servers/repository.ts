@@ -1,0 +1,133 @@
+import type { Queryable } from '../db/database.ts';
+import type { TaskName } from '../tasks/types.ts';
+
+export type ServerState = 'active' | 'paused';
+
+export interface ServerCheck {
+  ok: boolean;
+  reachable: boolean;
+  at: string;
+  ms: number;
+  outcome: string;
+  detail?: string;
+  errors: Array<{ path: string; message: string }>;
+  warnings: Array<{ path: string; message: string }>;
+}
+
+export interface AnnotationServer {
+  id: number;
+  challengeId: number;
+  challenge: string;
+  teamId: number;
+  team: string;
+  name: string;
+  url: string;
+  tasks: TaskName[];
+  method: string;
+  concurrency: number;
+  sendMetadata: boolean;
+  state: ServerState;
+  check: ServerCheck | null;
+  createdAt: Date;
+}
+
+interface ServerRow {
+  id: number;
+  challenge_id: number;
+  challenge: string;
+  team_id: number;
+  team: string;
+  name: string;
+  url: string;
+  tasks: TaskName[];
+  method: string;
+  concurrency: number;
+  send_metadata: boolean;
+  state: ServerState;
+  last_check: ServerCheck | null;
+  created_at: Date;
+}
+
+const toServer = (r: ServerRow): AnnotationServer => ({
+  id: r.id,
+  challengeId: r.challenge_id,
+  challenge: r.challenge,
+  teamId: r.team_id,
+  team: r.team,
+  name: r.name,
+  url: r.url,
+  tasks: r.tasks,
+  method: r.method,
+  concurrency: r.concurrency,
+  sendMetadata: r.send_metadata,
+  state: r.state,
+  check: r.last_check,
+  createdAt: r.created_at,
+});
+
+const SELECT = `select s.*, c.slug as challenge, t.name as team
+  from servers s join challenges c on c.id = s.challenge_id join teams t on t.id = s.team_id`;
+
+export interface NewServer {
+  challengeId: number;
+  teamId: number;
+  name: string;
+  url: string;
+  tasks: TaskName[];
+  method: string;
+  concurrency: number;
+  sendMetadata: boolean;
+}
+
+export class ServerRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /**
+   * Inserts unless the team already has `limit` servers in the challenge ('limit') or one
+   * of the same name ('duplicate'). Call it inside a transaction: the per-team advisory lock
+   * makes two registrations racing each other count one after the other.
+   */
+  async create(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {
+    await this.db.query('select pg_advisory_xact_lock(72260002, $1)', [s.teamId]);
+    const rows = await this.db.query<{ id: number }>(
+      `insert into servers (challenge_id, team_id, name, url, tasks, method, concurrency, send_metadata)
+       select $1, $2, $3, $4, $5, $6, $7, $8
+       where (select count(*) from servers where challenge_id = $1 and team_id = $2) < $9
+       on conflict (challenge_id, team_id, name) do nothing
+       returning id`,
+      [s.challengeId, s.teamId, s.name, s.url, s.tasks, s.method, s.concurrency, s.sendMetadata, limit],
+    );
+    if (rows[0]) return (await this.byId(rows[0].id))!;
+    const same = await this.db.query('select 1 from servers where challenge_id = $1 and team_id = $2 and name = $3', [s.challengeId, s.teamId, s.name]);
+    return same.length > 0 ? 'duplicate' : 'limit';
+  }
+
+  async byId(id: number): Promise<AnnotationServer | null> {
+    const rows = await this.db.query<ServerRow>(`${SELECT} where s.id = $1`, [id]);
+    return rows[0] ? toServer(rows[0]) : null;
+  }
+
+  async listByChallenge(challengeId: number, teamId?: number): Promise<AnnotationServer[]> {
+    const rows = teamId === undefined
+      ? await this.db.query<ServerRow>(`${SELECT} where s.challenge_id = $1 order by s.id`, [challengeId])
+      : await this.db.query<ServerRow>(`${SELECT} where s.challenge_id = $1 and s.team_id = $2 order by s.id`, [challengeId, teamId]);
+    return rows.map(toServer);
+  }
+
+  /** Every server a worker process should have a queue consumer for. */
+  async listAll(): Promise<AnnotationServer[]> {
+    return (await this.db.query<ServerRow>(`${SELECT} order by s.id`)).map(toServer);
+  }
+
+  async setState(id: number, state: ServerState): Promise<void> {
+    await this.db.query('update servers set state = $2 where id = $1', [id, state]);
+  }
+
+  async saveCheck(id: number, check: ServerCheck): Promise<void> {
+    await this.db.query('update servers set last_check = $2 where id = $1', [id, JSON.stringify(check)]);
+  }
+
+  async teamHasServerIn(teamId: number, challengeId: number): Promise<boolean> {
+    return (await this.db.query('select 1 from servers where team_id = $1 and challenge_id = $2 limit 1', [teamId, challengeId])).length > 0;
+  }
+}

@@ -1,0 +1,135 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
+import { ApiError, badRequest, conflict, notFound } from '../http/api-error.ts';
+import { IdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { checkServer } from './check.ts';
+import { ServerRepository, type AnnotationServer } from './repository.ts';
+import { serverErrors, serverProgress, serverTiming } from './status.ts';
+import { resolvedUrlProblem } from './url-policy.ts';
+
+const RegisterBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    url: Type.String({ minLength: 1, maxLength: 2000 }),
+    tasks: TaskListSchema,
+    method: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.:]{0,127}$', description: 'XML-RPC method name (default Annotator.getAnnotation).' })),
+    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Articles in flight at once for this server (default 1).' })),
+    sendMetadata: Type.Optional(Type.Boolean({ description: 'Also send a trailing struct {article, tasks}.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const DEFAULT_METHOD = 'Annotator.getAnnotation';
+
+export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const { challenges, servers } = ctx.repos;
+
+    /** The server, if the caller may see it; another team gets the same 404 as for a missing one. */
+    async function ownedServer(principal: Principal, id: number): Promise<AnnotationServer> {
+      requireTeamOrAdmin(principal);
+      const server = await servers.byId(id);
+      if (!server || (principal.role === 'team' && server.teamId !== principal.teamId)) throw notFound(`annotation server ${id}`);
+      return server;
+    }
+
+    async function runCheck(server: AnnotationServer) {
+      const challenge = (await challenges.byId(server.challengeId))!;
+      const check = await checkServer(server, challenge, {
+        deadlineMs: ctx.config.checkTimeoutSeconds * 1000,
+        maxAnswerBytes: ctx.config.maxAnswerBytes,
+        accessions: ctx.accessions,
+      });
+      await servers.saveCheck(server.id, check);
+      return check;
+    }
+
+    app.post(
+      '/challenges/:slug/servers',
+      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked and starts paused', params: SlugParams, body: RegisterBody } },
+      async (request, reply) => {
+        const principal = await ctx.auth.principal(request);
+        requireTeamOrAdmin(principal);
+        if (principal.role !== 'team') throw new ApiError(403, 'forbidden', 'annotation servers are registered by a team: use your team token');
+        const challenge = await challenges.bySlug(request.params.slug);
+        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        if (challenge.phase === 'closed') throw conflict(`challenge "${challenge.slug}" is closed; no servers can be registered`);
+        const body = request.body;
+        const unknown = body.tasks.filter((t) => !challenge.tasks.includes(t));
+        if (unknown.length > 0) throw badRequest(`challenge "${challenge.slug}" has no task ${unknown.join(', ')}; its tasks are ${challenge.tasks.join(', ')}`);
+        const problem = await resolvedUrlProblem(body.url, ctx.config.publicUrlsOnly);
+        if (problem) throw badRequest(`the server URL cannot be used: ${problem}`);
+
+        const created = await ctx.db.transaction(async (tx) =>
+          new ServerRepository(tx).create(
+            {
+              challengeId: challenge.id,
+              teamId: principal.teamId,
+              name: body.name,
+              url: body.url,
+              tasks: body.tasks,
+              method: body.method ?? DEFAULT_METHOD,
+              concurrency: body.concurrency ?? 1,
+              sendMetadata: body.sendMetadata ?? false,
+            },
+            challenge.serversPerTeam,
+          ),
+        );
+        if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
+        if (created === 'duplicate') throw conflict(`your team already has a server named "${body.name}" in "${challenge.slug}"`);
+        await ctx.dispatch.serverRegistered(created);
+        const check = await runCheck(created);
+        request.log.info({ serverId: created.id, team: principal.teamName, check: check.outcome }, 'annotation server registered');
+        return reply.status(201).send({ ...created, check });
+      },
+    );
+
+    app.get('/challenges/:slug/servers', { schema: { tags: ['servers'], summary: 'Servers of a challenge (a team sees its own)', params: SlugParams } }, async (request) => {
+      const principal = await ctx.auth.principal(request);
+      requireTeamOrAdmin(principal);
+      const challenge = await challenges.bySlug(request.params.slug);
+      if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+      return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
+    });
+
+    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: IdParams } }, async (request) => {
+      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      const [progress, timing, errors] = await Promise.all([
+        serverProgress(ctx.db, server.id),
+        serverTiming(ctx.db, server.id),
+        serverErrors(ctx.db, server.id),
+      ]);
+      return { ...server, progress, timing, errors };
+    });
+
+    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: IdParams } }, async (request) => {
+      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      const challenge = (await challenges.byId(server.challengeId))!;
+      await ctx.dispatch.start(server, challenge);
+      return (await servers.byId(server.id))!;
+    });
+
+    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: IdParams } }, async (request) => {
+      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      await ctx.dispatch.pause(server);
+      return (await servers.byId(server.id))!;
+    });
+
+    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: IdParams } }, async (request) => {
+      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      const check = await runCheck(server);
+      return { ...server, check };
+    });
+
+    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: IdParams } }, async (request) => {
+      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      const challenge = (await challenges.byId(server.challengeId))!;
+      const requeued = await ctx.dispatch.retryFailed(server, challenge);
+      return { ...(await servers.byId(server.id))!, requeued };
+    });
+  };
+}

@@ -1,0 +1,82 @@
+// Accession checks shared by INT and IPT: the pattern (error), then the loaded release:
+// unknown → warning and the item is dropped; secondary → warning and mapped to its
+// primary, or dropped when it maps to several; and, after mapping, two items that became
+// the same → the better-ranked one is kept.
+
+import { explainAccession } from '../uniprot/pattern.ts';
+import type { AccessionLookup } from '../uniprot/index.ts';
+import type { Report } from './checks.ts';
+
+/**
+ * The accession, or undefined after reporting an error. Surrounding white space is
+ * removed first: untyped `<value>` strings in pretty-printed XML often carry it.
+ */
+export function checkAccession(value: string, path: string, report: Report): string | undefined {
+  const accession = value.trim();
+  const problem = explainAccession(accession);
+  if (problem === null) return accession;
+  report.error(path, problem);
+  return undefined;
+}
+
+function releaseName(lookup: AccessionLookup): string {
+  return `UniProt release ${lookup.release.name}`;
+}
+
+/**
+ * The primary accession to store for a well-formed accession, or undefined when the item
+ * is dropped (with a warning saying why). Without a release, every well-formed accession
+ * is kept as sent.
+ */
+export function resolveAccession(
+  accession: string,
+  path: string,
+  lookup: AccessionLookup | null,
+  report: Report,
+  item: string,
+): string | undefined {
+  if (!lookup) return accession;
+  const found = lookup.lookup(accession);
+  if (found.status === 'primary') return accession;
+  if (found.status === 'unknown') {
+    report.warn(path, `${accession} is not an accession of ${releaseName(lookup)} (neither primary nor secondary); ${item} dropped`);
+    return undefined;
+  }
+  if (found.primaries.length === 1) {
+    report.warn(path, `${accession} is a secondary accession in ${releaseName(lookup)}; mapped to its primary accession ${found.primaries[0]}`);
+    return found.primaries[0];
+  }
+  report.warn(
+    path,
+    `${accession} is a secondary accession of ${found.primaries.length} entries in ${releaseName(lookup)} (${found.primaries.join(', ')}); ambiguous, ${item} dropped`,
+  );
+  return undefined;
+}
+
+export interface Ranked {
+  /** Position in the list as sent, for messages. */
+  index: number;
+  rank: number;
+}
+
+/**
+ * Keeps, among items that share a key after mapping, the one with the best (lowest)
+ * rank, warning about each dropped one. Items keep their order otherwise.
+ */
+export function keepBestRanked<T extends Ranked>(items: T[], keyOf: (item: T) => string, key: string, field: string, report: Report): T[] {
+  const best = new Map<string, T>();
+  for (const item of items) {
+    const k = keyOf(item);
+    const held = best.get(k);
+    if (!held || item.rank < held.rank) best.set(k, item);
+  }
+  return items.filter((item) => {
+    const held = best.get(keyOf(item))!;
+    if (held === item) return true;
+    report.warn(
+      `${key}[${item.index}].${field}`,
+      `after secondary accessions were mapped, this item (rank ${item.rank}) repeats ${key}[${held.index}] (${keyOf(item)}, rank ${held.rank}); kept the better-ranked one, dropped this one`,
+    );
+    return false;
+  });
+}

@@ -1,0 +1,104 @@
+// MENTION: `mentions` = array of struct {offset, mention, type?, section?, confidence?,
+// rank?}. `offset` counts code points; text[offset, offset + length(mention)) must equal
+// `mention`. Stored as {start, end, text, …} in code points.
+
+import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from './checks.ts';
+import type { TaskInput } from './registry.ts';
+import { codePointLength, type CodePointText } from './text.ts';
+import type { MentionItem } from './types.ts';
+
+const KEY = 'mentions';
+
+const FIELDS: Record<string, FieldSpec> = {
+  offset: { kind: 'int', required: true },
+  mention: { kind: 'string', required: true },
+  type: { kind: 'string' },
+  section: { kind: 'string' },
+  confidence: { kind: 'double' },
+  rank: { kind: 'int' },
+};
+
+const SHOWN = 60;
+const show = (s: string): string => JSON.stringify(s.length > SHOWN ? `${s.slice(0, SHOWN)}…` : s);
+
+/**
+ * A hint for a mismatch: where the mention does occur nearest to the offset, which
+ * usually reveals offsets counted in bytes or UTF-16 units instead of code points.
+ */
+function whereItOccurs(text: CodePointText, mention: string, offset: number): string {
+  let best = -1;
+  for (let at = text.text.indexOf(mention); at >= 0; at = text.text.indexOf(mention, at + 1)) {
+    const cp = text.codePointIndex(at);
+    if (best < 0 || Math.abs(cp - offset) < Math.abs(best - offset)) best = cp;
+    if (cp > offset) break;
+  }
+  return best < 0 ? '' : `; the nearest occurrence is at offset ${best} (offsets count Unicode code points)`;
+}
+
+export function validateMention(value: unknown, input: TaskInput, report: Report): MentionItem[] | undefined {
+  const list = checkArray(value, KEY, 'structs {offset, mention, type?, section?, confidence?}', report);
+  if (!list) return undefined;
+  const text = input.codePoints;
+  const types = input.mentionTypes && input.mentionTypes.length > 0 ? input.mentionTypes : null;
+  const errorsBefore = report.errors.length;
+  const items: MentionItem[] = [];
+  /** Position in the list as sent of each item, for messages. */
+  const sentAt: number[] = [];
+  const ranks: (number | undefined)[] = [];
+  list.forEach((entry, index) => {
+    const path = `${KEY}[${index}]`;
+    const fields = checkStruct(entry, path, FIELDS, report);
+    if (!fields) return;
+    const confidence = fields.confidence === undefined ? undefined : checkConfidence(fields.confidence, `${path}.confidence`, report);
+    ranks[index] = fields.rank === undefined ? undefined : checkRank(fields.rank, `${path}.rank`, report);
+    const type = fields.type as string | undefined;
+    if (type !== undefined && types && !types.includes(type)) {
+      report.error(`${path}.type`, `${show(type)} is not a mention type of this challenge (${types.join(', ')})`);
+    }
+    const offset = fields.offset as number | undefined;
+    const mention = fields.mention as string | undefined;
+    if (offset === undefined || mention === undefined) return;
+    if (offset < 0) {
+      report.error(`${path}.offset`, `${offset} is negative; offsets count code points from 0`);
+      return;
+    }
+    if (mention === '') {
+      report.error(`${path}.mention`, 'empty mention; a mention covers at least one character');
+      return;
+    }
+    const end = offset + codePointLength(mention);
+    if (end > text.length) {
+      report.error(`${path}.offset`, `the span [${offset}, ${end}) runs past the end of the text (${text.length} code points)`);
+      return;
+    }
+    const actual = text.slice(offset, end);
+    if (actual !== mention) {
+      report.error(`${path}.mention`, `${show(mention)} differs from the text at offset ${offset}, which is ${show(actual)}${whereItOccurs(text, mention, offset)}`);
+      return;
+    }
+    sentAt.push(index);
+    items.push({
+      start: offset,
+      end,
+      text: mention,
+      ...(type !== undefined ? { type } : {}),
+      ...(confidence !== undefined ? { confidence } : {}),
+      ...(fields.section !== undefined ? { section: fields.section as string } : {}),
+      ...(ranks[index] !== undefined ? { rank: ranks[index] } : {}),
+    });
+  });
+  checkUniqueRanks(ranks, KEY, report);
+  if (report.errors.length > errorsBefore) return undefined;
+  // The same span and type twice would count twice in scoring: keep the first.
+  const seen = new Map<string, number>();
+  return items.filter((item, i) => {
+    const key = `${item.start}:${item.end}:${item.type ?? ''}`;
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, i);
+      return true;
+    }
+    report.warn(`${KEY}[${sentAt[i]}]`, `repeats ${KEY}[${sentAt[first]}] (same span [${item.start}, ${item.end}) and type); dropped`);
+    return false;
+  });
+}

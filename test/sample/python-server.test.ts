@@ -1,0 +1,68 @@
+// The Python template must answer exactly like the TypeScript sample annotator: this
+// proves both count offsets in code points (the text holds characters outside the BMP).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { annotate } from '../../src/sample/annotator.ts';
+import { callXmlRpc } from '../../src/xmlrpc/client.ts';
+import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
+
+const script = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'python', 'annotation_server.py');
+const TEXT =
+  '𝛼-synuclein (P37840) binds BRCA1 and forms a complex with Q9UQ84 😀. It also interacts with A0A023GPI8; ' +
+  'they bind IL2R, Il2r1 and p53.\r\nÄrger über 𝔊ene: X12345 Q9ZFS6-2 (BRCA2) — its role.';
+let child: ChildProcess;
+let url: string;
+
+beforeAll(async () => {
+  child = spawn('python3', [script, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const lines = createInterface({ input: child.stdout! });
+  url = await new Promise<string>((resolve, reject) => {
+    child.once('error', (err) => reject(new Error(`cannot start python3 (is it installed?): ${err.message}`)));
+    child.once('exit', (code) => reject(new Error(`the Python sample server exited with code ${code}: ${stderr}`)));
+    lines.on('line', (line) => {
+      const m = /^listening on (http:\/\/\S+\/)/.exec(line);
+      if (m) resolve(m[1]);
+    });
+  });
+});
+
+afterAll(() => {
+  child?.kill('SIGTERM');
+});
+
+function askPython(params: string[]) {
+  return callXmlRpc({ url, body: encodeMethodCall('Annotator.getAnnotation', params), deadlineMs: 10_000, maxResponseBytes: 1_000_000 });
+}
+
+describe('examples/python/annotation_server.py', () => {
+  it('answers exactly like the TypeScript annotator, offsets in code points', async () => {
+    const outcome = await askPython([TEXT]);
+    expect(outcome.ok).toBe(true);
+    const answer = (outcome as { value: Record<string, unknown> }).value;
+    expect(answer).toEqual(annotate(TEXT));
+    // the mentions after the non-BMP characters are where the offsets of UTF-16 and code points differ
+    expect((answer.mentions as Array<{ mention: string }>).map((m) => m.mention)).toEqual(['BRCA1', 'IL2R', 'Il2r1', 'X12345', 'BRCA2']);
+    expect((answer.normalizations as Array<{ dbid: string }>).map((n) => n.dbid)).toEqual(['P37840', 'Q9UQ84', 'A0A023GPI8', 'Q9ZFS6']);
+  });
+
+  it('links coreference the same way for the same given proteins', async () => {
+    const at = (word: string): number => Array.from(TEXT.slice(0, TEXT.indexOf(word))).length; // code points before it
+    const s = at('synuclein');
+    const b = at('BRCA2');
+    const given = `T3\tProtein ${s} ${s + 9}\tsynuclein\nT7\tProtein ${b} ${b + 5}\tBRCA2`;
+    const outcome = await askPython([TEXT, given]);
+    const expected = annotate(TEXT, given);
+    expect(expected.coref).toMatch(/Antecedent:T\d+ \[T7\]/);
+    expect(outcome).toMatchObject({ ok: true, value: expected });
+  });
+
+  it('faults on an unknown method like any XML-RPC server', async () => {
+    const outcome = await callXmlRpc({ url, body: encodeMethodCall('Nope.nothing', ['x']), deadlineMs: 10_000, maxResponseBytes: 100_000 });
+    expect(outcome).toMatchObject({ ok: false, kind: 'fault' });
+  });
+});

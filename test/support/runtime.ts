@@ -1,0 +1,107 @@
+// A real meta-server for integration tests: the private test Redis (a queue prefix of its
+// own per runtime), and PGlite in memory — or, when DATABASE_URL is set, real PostgreSQL in
+// a schema of its own that is dropped afterwards.
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { Database } from '../../src/db/database.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { openPglite } from '../../src/db/pglite.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
+import { createLogger } from '../../src/log.ts';
+import { createRuntime, type Runtime } from '../../src/runtime.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestDatabase {
+  db: Database;
+  /** For child processes: a DATABASE_URL that reaches the same schema, when PostgreSQL is used. */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const db = await openPglite();
+    await migrate(db);
+    return { db, drop: async () => db.close() };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const db = await openPostgres({ url, schema });
+  await migrate(db);
+  const schemaUrl = new URL(url);
+  schemaUrl.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    db,
+    url: schemaUrl.toString(),
+    async drop() {
+      await db.query(`drop schema "${schema}" cascade`);
+      await db.close();
+    },
+  };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return loadConfig(
+    {},
+    {
+      redisUrl: inject('redisUrl'),
+      adminToken: ADMIN_TOKEN,
+      logLevel: (process.env.TEST_LOG_LEVEL as Config['logLevel']) ?? 'silent',
+      queuePrefix: `t${randomBytes(5).toString('hex')}`,
+      lockDurationMs: 2000,
+      stalledIntervalMs: 1000,
+      serverSyncIntervalMs: 200,
+      checkTimeoutSeconds: 5,
+      ...overrides,
+    },
+  );
+}
+
+export interface TestMetaserver extends Runtime {
+  config: Config;
+  database: TestDatabase;
+  request<T = any>(method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestMetaserver(opts: { workers?: boolean; config?: Partial<Config>; database?: TestDatabase } = {}): Promise<TestMetaserver> {
+  const config = testConfig(opts.config);
+  const database = opts.database ?? (await openTestDatabase());
+  const runtime = await createRuntime({ config, log: createLogger(config), db: database.db, api: true, workers: opts.workers ?? true });
+  return {
+    ...runtime,
+    config,
+    database,
+    async request(method, url, body, token) {
+      const res = await runtime.app!.inject({
+        method: method as 'GET',
+        url,
+        payload: body === undefined ? undefined : (body as object),
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      return { status: res.statusCode, body: res.body ? res.json() : undefined };
+    },
+    async stop() {
+      await runtime.close();
+      if (!opts.database) await database.drop();
+    },
+  };
+}
+
+/** Polls until check() returns a value (not undefined), or fails with what it last saw. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
