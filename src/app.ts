@@ -12,6 +12,7 @@ import { challengeRoutes } from './challenges/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import { articleRoutes } from './articles/routes.ts';
+import { leaderboardRoutes } from './leaderboard/routes.ts';
 
 export type App = FastifyInstance;
 
@@ -60,5 +61,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(teamRoutes(ctx), { prefix: '/api' });
   await app.register(serverRoutes(ctx), { prefix: '/api' });
   await app.register(articleRoutes(ctx), { prefix: '/api' });
+  await app.register(leaderboardRoutes(ctx), { prefix: '/api' });
   return app;
 }

@@ -2,27 +2,28 @@
 // a real loopback annotation server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { ADMIN_TOKEN, startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
 const TEXT = 'Title: 𝛼-synuclein and BRCA1\n\nThe protein 𝛼-synuclein (P37840) binds BRCA1 (P38398) and TP53 in yeast.';
 
-let ms: TestMetaserver;
-let sample: SampleServer;
-
-beforeAll(async () => {
-  ms = await startTestMetaserver();
-  sample = await startSampleServer({ port: 0 });
-});
-afterAll(async () => {
-  await ms?.stop();
-  await sample?.close();
-});
 
 function codePointSlice(text: string, start: number, end: number): string {
   return Array.from(text).slice(start, end).join('');
 }
 
-describe('dispatch through the TypeScript sample server', () => {
+describe.each(testDatabaseKinds())('dispatch through the TypeScript sample server (%s)', (databaseKind) => {
+  let ms: TestMetaserver;
+  let sample: SampleServer;
+
+  beforeAll(async () => {
+    ms = await startTestMetaserver({ databaseKind });
+    sample = await startSampleServer({ port: 0 });
+  });
+  afterAll(async () => {
+    await ms?.stop();
+    await sample?.close();
+  });
+
   it('registers, starts, sends the article and stores the answer once with code-point offsets', async () => {
     const created = await ms.request('POST', '/api/challenges', { slug: 'c1', name: 'C1', tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, ADMIN_TOKEN);
     expect(created.status).toBe(201);

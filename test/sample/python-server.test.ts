@@ -1,38 +1,24 @@
 // The Python template must answer exactly like the TypeScript sample annotator: this
 // proves both count offsets in code points (the text holds characters outside the BMP).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotate } from '../../src/sample/annotator.ts';
 import { callXmlRpc } from '../../src/xmlrpc/client.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
+import { startPythonServer, type PythonServer } from '../support/python-server.ts';
 
-const script = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples', 'python', 'annotation_server.py');
 const TEXT =
   '𝛼-synuclein (P37840) binds BRCA1 and forms a complex with Q9UQ84 😀. It also interacts with A0A023GPI8; ' +
   'they bind IL2R, Il2r1 and p53.\r\nÄrger über 𝔊ene: X12345 Q9ZFS6-2 (BRCA2) — its role.';
-let child: ChildProcess;
+let python: PythonServer;
 let url: string;
 
 beforeAll(async () => {
-  child = spawn('python3', [script, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout! });
-  url = await new Promise<string>((resolve, reject) => {
-    child.once('error', (err) => reject(new Error(`cannot start python3 (is it installed?): ${err.message}`)));
-    child.once('exit', (code) => reject(new Error(`the Python sample server exited with code ${code}: ${stderr}`)));
-    lines.on('line', (line) => {
-      const m = /^listening on (http:\/\/\S+\/)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-  });
+  python = await startPythonServer();
+  url = python.url;
 });
 
 afterAll(() => {
-  child?.kill('SIGTERM');
+  python?.stop();
 });
 
 function askPython(params: string[]) {

@@ -20,9 +20,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
+export type TestDatabaseKind = 'pglite' | 'postgres';
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set. */
+export function testDatabaseKinds(): TestDatabaseKind[] {
+  return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** PostgreSQL when DATABASE_URL is set (unless PGlite is asked for), else PGlite in memory. */
+export async function openTestDatabase(kind: TestDatabaseKind = process.env.DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
-  if (!url) {
+  if (kind === 'pglite' || !url) {
     const db = await openPglite();
     await migrate(db);
     return { db, drop: async () => db.close() };
@@ -66,9 +74,11 @@ export interface TestMetaserver extends Runtime {
   stop(): Promise<void>;
 }
 
-export async function startTestMetaserver(opts: { workers?: boolean; config?: Partial<Config>; database?: TestDatabase } = {}): Promise<TestMetaserver> {
+export async function startTestMetaserver(
+  opts: { workers?: boolean; config?: Partial<Config>; database?: TestDatabase; databaseKind?: TestDatabaseKind } = {},
+): Promise<TestMetaserver> {
   const config = testConfig(opts.config);
-  const database = opts.database ?? (await openTestDatabase());
+  const database = opts.database ?? (await openTestDatabase(opts.databaseKind));
   const runtime = await createRuntime({ config, log: createLogger(config), db: database.db, api: true, workers: opts.workers ?? true });
   return {
     ...runtime,
@@ -81,7 +91,7 @@ export async function startTestMetaserver(opts: { workers?: boolean; config?: Pa
         payload: body === undefined ? undefined : (body as object),
         headers: token ? { authorization: `Bearer ${token}` } : {},
       });
-      return { status: res.statusCode, body: res.body ? res.json() : undefined };
+      return { status: res.statusCode, body: (res.body ? res.json() : undefined) as never };
     },
     async stop() {
       await runtime.close();

@@ -1,0 +1,81 @@
+// Offline runs: files a team uploads, at most MAX_OFFLINE_RUNS per team and task, named
+// like the BC II.5 runs (T<team id>_R<n>).
+import type { Database } from '../db/database.ts';
+import type { ColumnLayout } from '../scoring/index.ts';
+import type { TaskName } from '../tasks/types.ts';
+
+export const MAX_OFFLINE_RUNS = 5;
+
+export interface OfflineRun {
+  id: number;
+  teamId: number;
+  team: string;
+  task: TaskName;
+  n: number;
+  name: string;
+  columns: ColumnLayout | null;
+  body: string;
+  uploadedAt: Date;
+}
+
+interface OfflineRunRow {
+  id: number;
+  team_id: number;
+  team: string;
+  task: TaskName;
+  n: number;
+  name: string;
+  columns: ColumnLayout | null;
+  body: string;
+  uploaded_at: Date;
+}
+
+const toRun = (r: OfflineRunRow): OfflineRun => ({
+  id: r.id,
+  teamId: r.team_id,
+  team: r.team,
+  task: r.task,
+  n: r.n,
+  name: r.name,
+  columns: r.columns,
+  body: r.body,
+  uploadedAt: r.uploaded_at,
+});
+
+export const offlineRunName = (teamId: number, n: number) => `T${teamId}_R${n}`;
+
+export class RunsRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Stores the next run of the team for the task, or returns 'limit' when it has
+   * MAX_OFFLINE_RUNS already. The per-team advisory lock serialises two uploads racing
+   * each other, so both cannot take the same number or pass the limit together.
+   */
+  async add(challengeId: number, teamId: number, task: TaskName, columns: ColumnLayout | null, body: string): Promise<{ id: number; name: string; n: number } | 'limit'> {
+    return await this.db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock(72260004, $1)', [teamId]);
+      const rows = await tx.query<{ n: number }>(
+        'select coalesce(max(n), 0)::int as n from offline_runs where challenge_id = $1 and team_id = $2 and task = $3',
+        [challengeId, teamId, task],
+      );
+      const n = rows[0]!.n + 1;
+      if (n > MAX_OFFLINE_RUNS) return 'limit' as const;
+      const name = offlineRunName(teamId, n);
+      const inserted = await tx.query<{ id: number }>(
+        `insert into offline_runs (challenge_id, team_id, task, n, name, columns, body) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+        [challengeId, teamId, task, n, name, columns, body],
+      );
+      return { id: inserted[0]!.id, name, n };
+    });
+  }
+
+  async list(challengeId: number, task: TaskName): Promise<OfflineRun[]> {
+    const rows = await this.db.query<OfflineRunRow>(
+      `select r.*, t.name as team from offline_runs r join teams t on t.id = r.team_id
+       where r.challenge_id = $1 and r.task = $2 order by r.team_id, r.n`,
+      [challengeId, task],
+    );
+    return rows.map(toRun);
+  }
+}

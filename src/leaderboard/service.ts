@@ -1,0 +1,130 @@
+// Puts stored inputs together for the routes: gold, maps, offline runs and the servers'
+// online runs, parsed with the scoring library. Bad user input surfaces as a 400 naming
+// the place (line) and what to do; nothing is stored unless it parsed.
+import type { AppContext } from '../app-context.ts';
+import type { Challenge } from '../challenges/repository.ts';
+import { ApiError, badRequest } from '../http/api-error.ts';
+import { ScoringInputError, parseHomonymOrthologMap, parseOrganismMap, type ColumnLayout } from '../scoring/index.ts';
+import type { AnnotationServer } from '../servers/repository.ts';
+import type { TaskName } from '../tasks/types.ts';
+import { GoldRepository, type MapKind } from './gold-repository.ts';
+import { loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, type Gold, type ParsedGold } from './inputs.ts';
+import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
+import { loadOnlineAnswers, onlineRun } from './online-runs.ts';
+import { RunsRepository } from './runs-repository.ts';
+
+/** Runs a parse; a ScoringInputError becomes a 400 with its line, reason and hint. */
+export function parseOr400<T>(what: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof ScoringInputError)) throw error;
+    const line = error.line !== undefined ? ` at line ${error.line}` : '';
+    throw new ApiError(400, 'invalid_input', `the ${what} was not accepted${line}: ${error.message}; nothing was stored`, {
+      file: error.file,
+      line: error.line,
+      reason: error.reason,
+      hint: error.hint,
+    });
+  }
+}
+
+/** Online run names follow the offline ones: T<team id>_S<n>, n counting the team's servers. */
+export function onlineRunName(server: AnnotationServer, all: AnnotationServer[]): string {
+  const n = all.filter((s) => s.teamId === server.teamId && s.id <= server.id).length;
+  return `T${server.teamId}_S${n}`;
+}
+
+export interface ScoreRequest {
+  all?: boolean;
+  cutoff?: number;
+  beta?: number;
+  ho?: boolean;
+  of?: boolean;
+  singleClass?: boolean;
+}
+
+export class LeaderboardService {
+  readonly gold: GoldRepository;
+  readonly runs: RunsRepository;
+
+  constructor(private readonly ctx: AppContext) {
+    this.gold = new GoldRepository(ctx.db);
+    this.runs = new RunsRepository(ctx.db);
+  }
+
+  async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number }> {
+    const parsed = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
+    await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items);
+    // Gold may be loaded before the articles; say how many documents no article matches yet.
+    const ids = [...goldDocuments(parsed.gold)];
+    const known = await this.ctx.db.query<{ n: number }>(
+      'select count(*)::int as n from articles where challenge_id = $1 and organiser_id = any($2::text[])',
+      [challenge.id, ids],
+    );
+    return { ...parsed, unknownDocuments: ids.length - known[0]!.n };
+  }
+
+  async putMap(challenge: Challenge, kind: MapKind, body: unknown): Promise<number> {
+    if (typeof body !== 'string' || body.trim() === '') {
+      throw badRequest(`send the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map as tab-separated text (Content-Type: text/tab-separated-values)`);
+    }
+    const what = kind === 'ho' ? 'homonym-ortholog map' : 'organism map';
+    const entries = parseOr400(what, () => (kind === 'ho' ? parseHomonymOrthologMap(body, { file: what }) : parseOrganismMap(body, { file: what })).size);
+    await this.gold.putMap(challenge.id, kind, body, entries);
+    return entries;
+  }
+
+  async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, body: unknown): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
+    const { warnings } = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
+    const bc2 = task === 'ACT' || task === 'INT' || task === 'IPT';
+    const added = await this.runs.add(challenge.id, teamId, task, bc2 ? columns : null, storedBody(task, body));
+    if (added === 'limit') {
+      throw new ApiError(409, 'run_limit', `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`);
+    }
+    return { ...added, warnings };
+  }
+
+  private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
+    const stored = await this.gold.gold(challenge.id, task);
+    if (!stored) {
+      throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`);
+    }
+    return parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
+  }
+
+  private async loadMaps(challenge: Challenge, request: ScoreRequest): Promise<Pick<LeaderboardOptions, 'orthologMap' | 'organismMap'>> {
+    const load = async (kind: MapKind) => {
+      const stored = await this.gold.map(challenge.id, kind);
+      if (!stored) throw badRequest(`${kind}=1 asks for the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map, but none is loaded; the organiser loads it with PUT /api/challenges/${challenge.slug}/maps/${kind}`);
+      return stored.body;
+    };
+    return {
+      orthologMap: request.ho ? parseHomonymOrthologMap(await load('ho')) : undefined,
+      organismMap: request.of ? parseOrganismMap(await load('of')) : undefined,
+    };
+  }
+
+  /** Every server registered for the task (S) and every offline run (R), scored. */
+  async leaderboard(challenge: Challenge, task: TaskName, request: ScoreRequest, options: Record<string, unknown>): Promise<Leaderboard> {
+    const gold = await this.loadGold(challenge, task);
+    const maps = await this.loadMaps(challenge, request);
+    const runs: RunToScore[] = [];
+    const servers = await this.ctx.repos.servers.listByChallenge(challenge.id);
+    for (const server of servers.filter((s) => s.tasks.includes(task))) {
+      const answers = await loadOnlineAnswers(this.ctx.db, server.id, task);
+      runs.push({ run: onlineRunName(server, servers), team: server.team, server: server.id, kind: 'S', data: onlineRun(task, answers) });
+    }
+    for (const run of await this.runs.list(challenge.id, task)) {
+      // Stored runs parsed when they were uploaded, so this fails only if the parser changed.
+      const parsed = parseOr400(`stored run ${run.name}`, () => parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence'));
+      runs.push({ run: run.name, team: run.team, kind: 'R', data: parsed.run });
+    }
+    return buildLeaderboard(task, gold, runs, { ...request, ...maps }, options);
+  }
+}
+
+function goldDocuments(gold: Gold): Iterable<string> {
+  if (gold.task === 'MENTION' || gold.task === 'COREF') return gold.docs.keys();
+  return gold.gold.keys();
+}

@@ -1,0 +1,45 @@
+// A real `metaserver worker` process (the scale-out command), sharing the test's Redis
+// queue prefix and PostgreSQL schema. Used to kill workers for real.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../../src/config.ts';
+import { ADMIN_TOKEN } from './runtime.ts';
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'metaserver.js');
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  /** Resolves with the exit code or signal. */
+  exited: Promise<number | string | null>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export async function startWorkerProcess(config: Config, databaseUrl: string): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [BIN, 'worker'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: config.redisUrl,
+      METASERVER_QUEUE_PREFIX: config.queuePrefix,
+      METASERVER_ADMIN_TOKEN: ADMIN_TOKEN,
+      METASERVER_LOCK_DURATION_MS: String(config.lockDurationMs),
+      METASERVER_STALLED_INTERVAL_MS: String(config.stalledIntervalMs),
+      METASERVER_SERVER_SYNC_INTERVAL_MS: String(config.serverSyncIntervalMs),
+      METASERVER_MAX_ANSWER_BYTES: String(config.maxAnswerBytes),
+      LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the worker process exited with ${code} before it was ready: ${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('metaserver worker is taking jobs')) resolve();
+    });
+  });
+  return { child, exited, kill: (signal = 'SIGTERM') => void child.kill(signal) };
+}
