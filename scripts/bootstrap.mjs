@@ -22,9 +22,10 @@ function lockHash() {
 function ensureDependencies() {
   const wanted = lockHash();
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) return;
-  const hasLock = existsSync(join(root, 'package-lock.json'));
-  const args = hasLock ? ['ci', '--no-audit', '--no-fund'] : ['install', '--no-audit', '--no-fund'];
-  console.error(`metaserver: installing dependencies (npm ${args[0]}) — first run or package-lock.json changed …`);
+  // `npm install --no-save` follows package-lock.json without rewriting it; `npm ci` is
+  // stricter than we need and refuses locks whose optional platform packages a registry lacks.
+  const args = ['install', '--no-audit', '--no-fund', '--no-save'];
+  console.error('metaserver: installing dependencies — first run or package-lock.json changed …');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const run = spawnSync(npm, args, { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) {

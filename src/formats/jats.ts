@@ -14,12 +14,13 @@
 //   table bodies are dropped. `floats-group` captions follow the body.
 // - Back matter: acknowledgements and appendices are kept as sections; references,
 //   footnotes, glossaries, notes and everything else are dropped.
-// - Math (MathML, TeX, display formulas) is dropped whole: the concatenated token text of MathML reads as
-//   nonsense. Other inline markup is dropped and its text kept.
+// - Math (MathML, TeX, display formulas) is dropped whole: the concatenated token text
+//   of MathML reads as nonsense. Other inline markup is dropped and its text kept.
+// - Sub-articles and responses (`sub-article`, `response`) are left out.
 // - White space is normalised within a paragraph: XML white space (space, TAB, CR, LF)
 //   runs become one space; other spaces (NO-BREAK SPACE…) are text and stay.
 
-import { FormatError } from './errors.ts';
+import { FormatError } from './common.ts';
 import { childElements, findDescendant, firstChild, isElement, parseXmlTree, type XmlElement } from './xml-tree.ts';
 
 export interface JatsText {
@@ -164,7 +165,8 @@ export function jatsToText(xml: string): JatsText {
   const article = articleOf(parseXmlTree(xml, 'jats'));
   const front = firstChild(article, 'front');
   const meta = front ? firstChild(front, 'article-meta') : undefined;
-  const titleElement = meta ? findDescendant(meta, 'article-title') : undefined;
+  const titleGroup = meta ? firstChild(meta, 'title-group') : undefined;
+  const titleElement = titleGroup ? firstChild(titleGroup, 'article-title') : meta ? findDescendant(meta, 'article-title') : undefined;
   const title = titleElement ? normalise(inlineText(titleElement)) : '';
 
   const layout = new Layout();

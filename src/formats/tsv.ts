@@ -25,8 +25,7 @@ import {
   type RankedEntry,
 } from '../scoring/index.ts';
 import type { ActResult, NormalizationItem, PairItem } from '../tasks/types.ts';
-import { FormatError } from './errors.ts';
-import type { RunDocument } from './types.ts';
+import { FormatError, type RunDocument } from './common.ts';
 
 export type TsvTask = 'ACT' | 'INT' | 'IPT';
 
@@ -45,16 +44,14 @@ export interface TsvImportOptions {
 
 function actLines(run: readonly RunDocument[]): string[] {
   const entries = run.flatMap((doc) => (doc.result.ACT ? [{ id: doc.id, act: doc.result.ACT }] : []));
-  const lines: string[] = [];
+  const rankOf = new Map<string, number>();
   for (const relevant of [true, false]) {
     const side = entries.filter((e) => e.act.relevant === relevant);
     side.sort((x, y) => y.act.confidence - x.act.confidence || compareIds(x.id, y.id));
-    const rankOf = new Map(side.map((e, i) => [e.id, i + 1]));
-    for (const e of entries) {
-      if (e.act.relevant === relevant) lines.push(`${e.id}\t${relevant ? 1 : 0}\t${rankOf.get(e.id)}\t${e.act.confidence}`);
-    }
+    side.forEach((e, i) => rankOf.set(e.id, i + 1));
   }
-  return lines;
+  // Lines keep the run's document order: with ranks given, the scorer does not need another.
+  return entries.map((e) => `${e.id}\t${e.act.relevant ? 1 : 0}\t${rankOf.get(e.id)}\t${e.act.confidence}`);
 }
 
 export function exportTsv(task: TsvTask, run: readonly RunDocument[]): TsvExport {

@@ -8,7 +8,7 @@
 // never need it.
 
 import { SaxesParser } from 'saxes';
-import { FormatError } from './errors.ts';
+import { FormatError } from './common.ts';
 
 export interface XmlElement {
   name: string;

@@ -1,6 +1,6 @@
 // The HTTP face of scoring: gold standards, maps, offline runs, leaderboards, exports.
 // Runs as its own encapsulated plugin so its text/TSV body parsers apply here only.
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
@@ -15,9 +15,28 @@ import { BC2_TASKS, isBc2Task } from './inputs.ts';
 import { leaderboardTsv } from './leaderboard.ts';
 import { loadOnlineAnswers, onlineRun } from './online-runs.ts';
 import { LeaderboardService, onlineRunName, type ScoreRequest } from './service.ts';
-import { registerTextParsers, TEXT_TYPES } from './text-body.ts';
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
+const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Plain-text bodies (BC II.5 TSV files, maps) for these routes only: registered inside
+ * this plugin, so fastify's encapsulation keeps them away from every other route. Bytes
+ * are decoded strictly: fastify's own text parser turns invalid UTF-8 into U+FFFD, and an
+ * accession would then silently stop matching the gold.
+ */
+function registerTextParsers(app: FastifyInstance): void {
+  // The root instance has fastify's default text/plain parser; this plugin's copy replaces it.
+  if (app.hasContentTypeParser('text/plain')) app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser(TEXT_TYPES, { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
+    try {
+      done(null, strictUtf8.decode(body));
+    } catch {
+      done(new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again'), undefined);
+    }
+  });
+}
 const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
 const MapParams = Type.Object({ slug: SlugParams.properties.slug, kind: Type.Union([Type.Literal('ho'), Type.Literal('of')]) });
 const Flag = Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')]);

@@ -26,7 +26,7 @@ export const COMMON_WORDS: ReadonlySet<string> = new Set([
   'vermilion', 'rosy', 'hairy', 'dorsal', 'tinman', 'pumpkin', 'saxophone', 'bazooka', 'stardust',
   'shotgun', 'salvador', 'yorkie', 'chico', 'thor', 'merlin', 'miranda', 'antarctic', 'scott',
   'ken', 'barbie', 'light', 'chain', 'heavy', 'type', 'class', 'factor', 'cell', 'surface',
-  'skin', 'yet', 'blind', 'less', 'major', 'major', 'distal', 'crinkled', 'larvae', 'lethal',
+  'skin', 'yet', 'blind', 'less', 'major', 'distal', 'crinkled', 'larvae', 'lethal',
   'date', 'cheap', 'bomb', 'mind', 'combs', 'reduced', 'deformed', 'fruitless', 'broken', 'blood',
 ]);
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FormatError } from '../../src/formats/errors.ts';
+import { FormatError } from '../../src/formats/common.ts';
 import { jatsToText } from '../../src/formats/jats.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/jats/${name}`, import.meta.url), 'utf8');

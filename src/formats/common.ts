@@ -1,0 +1,92 @@
+// What every format module shares: the article shapes they read and write, the error they
+// throw for input they cannot read or write (so callers answer "your file is wrong", not
+// "bug"), and the optional mention fields that some formats can only carry as notes.
+
+import type { AnswerResult, MentionItem } from '../tasks/types.ts';
+
+export class FormatError extends Error {
+  /** The format the problem is in (`jats`, `bioc`, `brat`, …). */
+  readonly format: string;
+
+  constructor(format: string, message: string) {
+    super(`${format}: ${message}`);
+    this.name = 'FormatError';
+    this.format = format;
+  }
+}
+
+/** One server's validated answer for an article, named by a label such as `server-3` or a run name. */
+export interface ExportAnswer {
+  server: string;
+  result: AnswerResult;
+}
+
+/** One article: its id, its text exactly as sent (offsets count its code points), its answers. */
+export interface ExportArticle {
+  id: string;
+  text: string;
+  answers: ExportAnswer[];
+}
+
+/** One document of one server's run: what TSV export and import work on. */
+export interface RunDocument {
+  id: string;
+  result: AnswerResult;
+}
+
+/** The documents of `server`'s run, in article order (articles it did not answer are left out). */
+export function runOf(articles: readonly ExportArticle[], server: string): RunDocument[] {
+  const run: RunDocument[] = [];
+  for (const article of articles) {
+    const answer = article.answers.find((a) => a.server === server);
+    if (answer) run.push({ id: article.id, result: answer.result });
+  }
+  return run;
+}
+
+/** The type written for a mention that has none (brat, PubAnnotation and BIO all need one). */
+export const UNTYPED_MENTION = 'Mention';
+
+// The optional fields of a mention (confidence, rank, section) as `key=value` words, for
+// formats that have a free-text slot but no column for them (brat notes).
+
+type Extra = Pick<MentionItem, 'confidence' | 'rank' | 'section'>;
+
+export function extraFieldsOf(m: MentionItem): string {
+  const words: string[] = [];
+  if (m.confidence !== undefined) words.push(`confidence=${m.confidence}`);
+  if (m.rank !== undefined) words.push(`rank=${m.rank}`);
+  // Section names are single words in practice; encodeURIComponent keeps any other one intact.
+  if (m.section !== undefined) words.push(`section=${encodeURIComponent(m.section)}`);
+  return words.join(' ');
+}
+
+export function parseExtraFields(note: string, format: string): Extra {
+  const extra: Extra = {};
+  for (const word of note.trim().split(/\s+/)) {
+    const equals = word.indexOf('=');
+    if (equals < 0) continue;
+    const key = word.slice(0, equals);
+    const value = word.slice(equals + 1);
+    if (key === 'confidence' || key === 'rank') {
+      const number = Number(value);
+      if (value === '' || !Number.isFinite(number)) throw new FormatError(format, `${key} "${value}" is not a number`);
+      extra[key] = number;
+    } else if (key === 'section') {
+      try {
+        extra.section = decodeURIComponent(value);
+      } catch {
+        throw new FormatError(format, `section "${value}" is not percent-encoded text`);
+      }
+    }
+    // Other notes are a curator's free text: nothing to read.
+  }
+  return extra;
+}
+
+/** The type a format writes: the mention's own, or UNTYPED_MENTION; it must be one word. */
+export function typeName(m: MentionItem, format: string): string {
+  const type = m.type ?? UNTYPED_MENTION;
+  if (!/^\S+$/.test(type)) throw new FormatError(format, `mention type "${type}" cannot be written: it must be one word without spaces`);
+  return type;
+}

@@ -1,0 +1,24 @@
+// Article and annotation formats: JATS/NXML import, and export/import of answers as BC II.5
+// TSV, BioC XML/JSON, brat standoff, PubAnnotation JSON, CoNLL BIO and BioNLP .a1/.a2.
+// Every function is pure (strings in, strings or objects out); callers do the I/O.
+
+export { FormatError, runOf, UNTYPED_MENTION, type ExportAnswer, type ExportArticle, type RunDocument } from './common.ts';
+export { jatsToText, type JatsText } from './jats.ts';
+export { exportTsv, importTsv, type TsvExport, type TsvImportOptions, type TsvTask } from './tsv.ts';
+export {
+  articlesToBioc,
+  biocToArticles,
+  BIOC_KEY,
+  type BiocAnnotation,
+  type BiocCollection,
+  type BiocDocument,
+  type BiocOptions,
+  type BiocPassage,
+  type BiocRelation,
+} from './bioc-model.ts';
+export { exportBiocXml, importBiocXml, readBiocXml, writeBiocXml } from './bioc-xml.ts';
+export { exportBiocJson, importBiocJson, readBiocJson, writeBiocJson } from './bioc-json.ts';
+export { exportBrat, exportBratAnswer, importBrat, type BratDocument } from './brat.ts';
+export { exportPubAnnotation, importPubAnnotation, type PubAnnotationDocument } from './pubannotation.ts';
+export { exportBio, importBio, tokenize, type BioExport, type Token } from './bio.ts';
+export { exportA2, importA1, importA2 } from './a1a2.ts';

@@ -1,0 +1,83 @@
+// PubAnnotation JSON for MENTION: `{text, denotations: [{id, span: {begin, end}, obj}]}`.
+// PubAnnotation counts characters as code points, like our offsets, so spans are copied.
+//
+// Choices: an untyped mention is written with obj `Mention`; confidence, rank and section
+// become PubAnnotation attributes (`{id, subj, pred, obj}`) on the denotation; `sourceid`
+// is the article id when known. Relations and other attributes are ignored on import.
+
+import { CodePointText } from '../tasks/text.ts';
+import type { MentionItem } from '../tasks/types.ts';
+import { FormatError, typeName } from './common.ts';
+
+export interface PubAnnotationDenotation {
+  id: string;
+  span: { begin: number; end: number };
+  obj: string;
+}
+
+export interface PubAnnotationAttribute {
+  id: string;
+  subj: string;
+  pred: string;
+  obj: string | number;
+}
+
+export interface PubAnnotationDocument {
+  sourceid?: string;
+  text: string;
+  denotations: PubAnnotationDenotation[];
+  attributes?: PubAnnotationAttribute[];
+  relations?: Array<{ id: string; subj: string; obj: string; pred: string }>;
+}
+
+const EXTRA = ['confidence', 'rank', 'section'] as const;
+
+export function exportPubAnnotation(text: string, mentions: readonly MentionItem[], sourceid?: string): PubAnnotationDocument {
+  const doc: PubAnnotationDocument = { text, denotations: [] };
+  if (sourceid !== undefined) doc.sourceid = sourceid;
+  const attributes: PubAnnotationAttribute[] = [];
+  mentions.forEach((m, i) => {
+    const id = `T${i + 1}`;
+    doc.denotations.push({ id, span: { begin: m.start, end: m.end }, obj: typeName(m, 'pubannotation') });
+    for (const pred of EXTRA) {
+      const value = m[pred];
+      if (value !== undefined) attributes.push({ id: `A${attributes.length + 1}`, subj: id, pred, obj: value });
+    }
+  });
+  if (attributes.length > 0) doc.attributes = attributes;
+  return doc;
+}
+
+function fail(message: string): never {
+  throw new FormatError('pubannotation', message);
+}
+
+export function importPubAnnotation(json: string | PubAnnotationDocument): MentionItem[] {
+  let doc: PubAnnotationDocument;
+  try {
+    doc = typeof json === 'string' ? (JSON.parse(json) as PubAnnotationDocument) : json;
+  } catch (error) {
+    fail(`not JSON: ${(error as Error).message}`);
+  }
+  if (typeof doc !== 'object' || doc === null || typeof doc.text !== 'string') fail('a document needs a "text" string');
+  if (doc.denotations !== undefined && !Array.isArray(doc.denotations)) fail('"denotations" must be an array');
+  const text = new CodePointText(doc.text);
+  const byId = new Map<string, MentionItem>();
+  const mentions = (doc.denotations ?? []).map((d, i) => {
+    const { begin, end } = d?.span ?? {};
+    if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > text.length) {
+      fail(`denotations[${i}]: span ${JSON.stringify(d?.span)} is not within the text (${text.length} code points)`);
+    }
+    if (typeof d.obj !== 'string') fail(`denotations[${i}]: "obj" must be a string`);
+    const mention: MentionItem = { start: begin, end, text: text.slice(begin, end), type: d.obj };
+    if (typeof d.id === 'string') byId.set(d.id, mention);
+    return mention;
+  });
+  for (const a of doc.attributes ?? []) {
+    const mention = byId.get(a.subj);
+    if (!mention) continue;
+    if ((a.pred === 'confidence' || a.pred === 'rank') && typeof a.obj === 'number') mention[a.pred] = a.obj;
+    else if (a.pred === 'section' && typeof a.obj === 'string') mention.section = a.obj;
+  }
+  return mentions;
+}

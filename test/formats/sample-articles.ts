@@ -1,0 +1,55 @@
+// Shared test articles: texts with characters outside the BMP (so code-point and UTF-16
+// offsets differ), CR LF, markup characters, and answers from two servers.
+
+import type { ExportArticle } from '../../src/formats/common.ts';
+import type { CorefResult, MentionItem } from '../../src/tasks/types.ts';
+
+/** Code-point span of the n-th occurrence of `needle` in `text`. */
+export function spanOf(text: string, needle: string, occurrence = 1): { start: number; end: number; text: string } {
+  let at = -1;
+  for (let i = 0; i < occurrence; i++) {
+    at = text.indexOf(needle, at + 1);
+    if (at < 0) throw new Error(`"${needle}" occurs fewer than ${occurrence} times`);
+  }
+  const start = [...text.slice(0, at)].length;
+  return { start, end: start + [...needle].length, text: needle };
+}
+
+export const TEXT_A = 'Binding of 😀 p53 to MDM2\n\nThe 𝛼-actinin protein binds p53 in cells.\r\nIt forms a complex & more <tags>.\n\n\nIt binds MDM2 (𝛽2) too.\n\n';
+export const TEXT_B = 'Short 𝐴 text with IL-2, without paragraphs.';
+
+export const mentionsA: MentionItem[] = [
+  { ...spanOf(TEXT_A, 'p53'), type: 'Protein', confidence: 0.9 },
+  { ...spanOf(TEXT_A, '𝛼-actinin'), type: 'Protein', rank: 2, section: 'abstract' },
+  { ...spanOf(TEXT_A, 'MDM2', 2), type: 'Protein' },
+  { ...spanOf(TEXT_A, 'complex'), type: 'Complex', confidence: 0.25 },
+];
+
+export const corefA: CorefResult = {
+  expressions: [
+    { id: 'T10', ...spanOf(TEXT_A, 'The 𝛼-actinin protein'), min: { ...spanOf(TEXT_A, 'protein') } },
+    { id: 'T11', ...spanOf(TEXT_A, 'It', 1) },
+    { id: 'T12', ...spanOf(TEXT_A, 'It', 2) },
+  ],
+  links: [
+    { id: 'R1', anaphor: 'T11', antecedent: 'T10', proteins: ['T1'] },
+    { id: 'R2', anaphor: 'T12', antecedent: 'T11' },
+  ],
+};
+
+export const articles: ExportArticle[] = [
+  {
+    id: 'PMC001',
+    text: TEXT_A,
+    answers: [
+      { server: 'server-1', result: { MENTION: mentionsA, COREF: corefA } },
+      { server: 'server 2 <"&">', result: { MENTION: [{ ...spanOf(TEXT_A, 'MDM2', 1) }, { ...spanOf(TEXT_A, '𝛽2'), type: 'Protein' }] } },
+      { server: 'server-3', result: { MENTION: [] } },
+    ],
+  },
+  {
+    id: 'PMC002',
+    text: TEXT_B,
+    answers: [{ server: 'server-1', result: { MENTION: [{ ...spanOf(TEXT_B, 'IL-2'), type: 'Protein' }] } }],
+  },
+];
