@@ -45,6 +45,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}; see /docs for the API` } }),
   );
 
+  app.decorateRequest('principal', undefined);
+  app.addHook('onRequest', async (request) => {
+    await ctx.auth.principal(request);
+  });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: {

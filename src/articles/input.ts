@@ -1,5 +1,7 @@
 // Article text at the edge: size-checked, XML-illegal characters replaced one for one (so
 // offsets do not move), and stored exactly as it will be sent.
+import { FormatError } from '../formats/common.ts';
+import { jatsToText } from '../formats/jats.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import { sanitizeXmlText } from '../xmlrpc/codec.ts';
 
@@ -12,12 +14,20 @@ export interface ArticleInput {
 
 export function articleText(input: ArticleInput, where: string, maxBytes: number): { text: string; sourceFormat: string } {
   if (input.xml !== undefined && input.text !== undefined) throw badRequest(`${where}: give either text or xml, not both`);
-  if (input.xml !== undefined) {
-    throw new ApiError(400, 'unsupported_format', `${where}: JATS/NXML articles are not accepted yet; send the plain text as "text"`);
-  }
-  if (input.text === undefined) throw badRequest(`${where}: the article needs a "text"`);
-  if (input.text.trim() === '') throw badRequest(`${where}: the article text is empty`);
-  const bytes = Buffer.byteLength(input.text, 'utf8');
+  if (input.xml === undefined && input.text === undefined) throw badRequest(`${where}: the article needs a "text" (plain text) or an "xml" (JATS/NXML)`);
+  const raw = (input.xml ?? input.text)!;
+  const bytes = Buffer.byteLength(raw, 'utf8');
   if (bytes > maxBytes) throw new ApiError(413, 'article_too_large', `${where}: the article has ${bytes} bytes; at most ${maxBytes} are accepted`);
-  return { text: sanitizeXmlText(input.text), sourceFormat: 'text' };
+  let text = raw;
+  if (input.xml !== undefined) {
+    try {
+      // The converted text is what is stored, sent and shown: offsets refer to it.
+      text = jatsToText(input.xml).text;
+    } catch (err) {
+      if (err instanceof FormatError) throw new ApiError(400, 'invalid_jats', `${where}: the JATS/NXML article cannot be read: ${err.message}`);
+      throw err;
+    }
+  }
+  if (text.trim() === '') throw badRequest(`${where}: the article text is empty`);
+  return { text: sanitizeXmlText(text), sourceFormat: input.xml !== undefined ? 'jats' : 'text' };
 }

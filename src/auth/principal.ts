@@ -6,6 +6,13 @@ import { hashToken, sameHash } from './tokens.ts';
 
 export type Principal = { role: 'admin' } | { role: 'team'; teamId: number; teamName: string } | { role: 'anonymous' };
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the onRequest hook, before the body is parsed: a bad token is a 401 whatever the body. */
+    principal?: Principal;
+  }
+}
+
 export class Authenticator {
   constructor(
     private readonly adminTokenHash: string,
@@ -13,6 +20,11 @@ export class Authenticator {
   ) {}
 
   async principal(request: FastifyRequest): Promise<Principal> {
+    request.principal ??= await this.resolve(request);
+    return request.principal;
+  }
+
+  private async resolve(request: FastifyRequest): Promise<Principal> {
     const header = request.headers.authorization;
     if (!header) return { role: 'anonymous' };
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

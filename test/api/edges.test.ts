@@ -1,0 +1,115 @@
+// Bad input at the HTTP edge gets a 4xx with a clear JSON error and leaves nothing behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { jatsToText } from '../../src/formats/jats.ts';
+import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
+
+let ms: TestMetaserver;
+
+beforeAll(async () => {
+  ms = await startTestMetaserver({ workers: false });
+  expect((await ms.request('POST', '/api/challenges', { slug: 'edge', name: 'Edge', tasks: ['INT'] }, ADMIN_TOKEN)).status).toBe(201);
+});
+afterAll(async () => {
+  await ms?.stop();
+});
+
+async function raw(method: 'POST' | 'PUT', url: string, payload: Buffer | string, contentType = 'application/json', token?: string) {
+  const res = await ms.app!.inject({ method, url, payload, headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  return { status: res.statusCode, body: res.json() };
+}
+
+describe('the HTTP edge', () => {
+  it('refuses a body that is not valid UTF-8, and stores nothing', async () => {
+    const bad = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const res = await raw('POST', '/api/articles', bad);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_utf8');
+    expect(await ms.database.db.query('select 1 from articles')).toHaveLength(0);
+  });
+
+  it('refuses malformed JSON with the parser message', async () => {
+    const res = await raw('POST', '/api/articles', '{"text": "abc",');
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_json' });
+    expect(res.body.error.message).toMatch(/not valid JSON/);
+  });
+
+  it('names the schema problem', async () => {
+    const res = await ms.request('POST', '/api/challenges', { slug: 'Bad Slug', name: 'x', tasks: ['NOPE'] }, ADMIN_TOKEN);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_request');
+    expect(res.body.error.message).toMatch(/slug/);
+    expect(res.body.error.message).toMatch(/tasks/);
+  });
+
+  it('requires the organiser token for organiser routes', async () => {
+    expect((await ms.request('POST', '/api/challenges', { slug: 'x1', name: 'x', tasks: ['INT'] })).status).toBe(401);
+    const team = (await ms.request('POST', '/api/teams', { name: 'Edge team', contact: 'e@example.org' })).body;
+    const res = await ms.request('POST', '/api/challenges', { slug: 'x1', name: 'x', tasks: ['INT'] }, team.token);
+    expect(res.status).toBe(403);
+    expect((await ms.request('GET', '/api/challenges/x1')).status).toBe(404);
+    expect((await ms.request('POST', '/api/challenges', {}, 'not-a-token')).status).toBe(401);
+  });
+
+  it('loads a batch atomically: a conflicting id refuses the whole batch', async () => {
+    const first = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'D1', text: 'one' }] }, ADMIN_TOKEN);
+    expect(first.status).toBe(202);
+    const same = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'D1', text: 'one' }] }, ADMIN_TOKEN);
+    expect(same.status).toBe(202);
+    expect(same.body).toMatchObject({ accepted: 1, created: 0, ids: { D1: first.body.ids.D1 } });
+    const clash = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'D2', text: 'two' }, { id: 'D1', text: 'changed' }] }, ADMIN_TOKEN);
+    expect(clash.status).toBe(409);
+    expect(clash.body.error.details).toEqual([{ organiserId: 'D1', articleId: first.body.ids.D1 }]);
+    expect(await ms.database.db.query(`select organiser_id from articles where organiser_id = 'D2'`)).toHaveLength(0);
+    const dup = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'D3', text: 'a' }, { id: 'D3', text: 'a' }] }, ADMIN_TOKEN);
+    expect(dup.status).toBe(400);
+    expect(dup.body.error.message).toMatch(/D3.*twice/);
+  });
+
+  it('refuses an article over the size limit with 413', async () => {
+    const res = await ms.request('POST', '/api/articles', { text: 'x'.repeat(ms.config.maxArticleBytes + 1) });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('article_too_large');
+  });
+
+  it('replaces XML-illegal characters one for one, so offsets do not move', async () => {
+    const res = await ms.request('POST', '/api/articles', { text: 'a\u0001b\u000bc\ufffed' });
+    expect(res.status).toBe(202);
+    const article = await ms.request('GET', `/api/articles/${res.body.id}`);
+    expect(article.body.text).toBe('a b c d');
+  });
+
+  it('converts a JATS article to the plain-text layout and stores the converted text', async () => {
+    const xml = readFileSync(new URL('../fixtures/jats/plain.nxml', import.meta.url), 'utf8');
+    const res = await ms.request('POST', '/api/articles', { xml });
+    expect(res.status).toBe(202);
+    const article = await ms.request('GET', `/api/articles/${res.body.id}`);
+    expect(article.body).toMatchObject({ sourceFormat: 'jats', text: jatsToText(xml).text });
+    const broken = await ms.request('POST', '/api/articles', { xml: '<article><body>' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.code).toBe('invalid_jats');
+  });
+
+  it('refuses server URLs that are not http(s) or point at link-local/metadata addresses', async () => {
+    const team = (await ms.request('POST', '/api/teams', { name: 'URL team', contact: 'u@example.org' })).body;
+    for (const url of ['ftp://example.org/', 'http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/', 'not a url']) {
+      const res = await ms.request('POST', '/api/challenges/edge/servers', { name: `s-${url.length}`, url, tasks: ['INT'] }, team.token);
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.message).toMatch(/URL/);
+    }
+    expect(await ms.database.db.query('select 1 from servers')).toHaveLength(0);
+  });
+
+  it('answers unknown routes with a JSON 404', async () => {
+    const res = await ms.app!.inject({ method: 'GET', url: '/api/nothing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('not_found');
+  });
+
+  it('publishes the OpenAPI description', async () => {
+    const res = await ms.app!.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json().paths)).toContain('/api/servers/{id}');
+  });
+});
