@@ -95,6 +95,17 @@ async function main(argv: string[]): Promise<number> {
       exitCode = await runScoreCommand(args, await import('./cli/score-io.ts').then((m) => m.processIo()));
     });
 
+  program
+    .command('testsuite')
+    .description('feature-based test suites for mention servers (list-features | generate | report)')
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument('[args...]')
+    .action(async (args: string[]) => {
+      const { runTestsuiteCommand } = await import('./cli/testsuite.ts');
+      exitCode = await runTestsuiteCommand(args);
+    });
+
   await program.parseAsync(argv, { from: 'user' });
   return exitCode ?? -1;
 }
