@@ -57,7 +57,7 @@ export class ChallengeRepository {
   async create(c: Pick<Challenge, 'slug' | 'name' | 'tasks'> & Partial<ChallengeSettings>): Promise<Challenge | null> {
     const rows = await this.db.query<ChallengeRow>(
       `insert into challenges (slug, name, tasks, timeout_seconds, max_attempts, retry_delay_seconds, servers_per_team, mention_types)
-       values ($1, $2, $3, coalesce($4, 600), coalesce($5, 3), coalesce($6, 30), coalesce($7, 5), coalesce($8, '{}'::text[]))
+       values ($1, $2, $3, coalesce($4::int, 600), coalesce($5::int, 3), coalesce($6::float8, 30), coalesce($7::int, 5), coalesce($8::text[], '{}'))
        on conflict (slug) do nothing returning *`,
       [c.slug, c.name, c.tasks, c.timeoutSeconds ?? null, c.maxAttempts ?? null, c.retryDelaySeconds ?? null, c.serversPerTeam ?? null, c.mentionTypes ?? null],
     );
