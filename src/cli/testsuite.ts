@@ -1,7 +1,9 @@
-// `metaserver testsuite list-features | generate | report`: feature-based test suites
+// `metaserver testsuite list-features | generate | report | run`: feature-based test suites
 // (Cohen et al. 2004). generate writes a suite directory; report scores one server's
-// answers (JSONL `{id, mentions}`) against it offline. Exit codes: 0 done, 1 a bad
-// input file, 2 a bad command line (including a query that does not parse).
+// answers (JSONL `{id, mentions}`) against it offline; run sends a suite to registered
+// servers through a meta-server's API and prints the reports. Exit codes: 0 done, 1 a bad
+// input file or a refusal of the server, 2 a bad command line (including a query that
+// does not parse, also when the server says so).
 
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { FEATURE_SPECS, valuesOf } from '../testsuites/feature-specs.ts';
 import { generateSuite, selectEntities, selectSentences } from '../testsuites/generate.ts';
 import { QuerySyntaxError } from '../testsuites/query.ts';
 import { buildReport, formatReportJson, formatReportTsv } from '../testsuites/report.ts';
+import { ApiCallError, RunArgumentError, runSuiteCommand } from '../testsuites/run-client.ts';
 import { readSuite, readAnswers, SuiteFileError, suiteFiles } from '../testsuites/suite-files.ts';
 import type { Catalogue } from '../testsuites/types.ts';
 
@@ -115,6 +118,22 @@ function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command
     .option('--by <features>', 'a combination to report, e.g. case,slot.position (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .addOption(new Option('--format <format>', 'output format').choices(['json', 'tsv']).default('json'))
     .action((o) => run(report(o, io)));
+  program.command('run').description('run a suite on registered MENTION servers through a meta-server; print the reports')
+    .requiredOption('--url <url>', 'the meta-server, e.g. http://127.0.0.1:8080')
+    .requiredOption('--token <token>', 'organiser token, or a team token for the team\'s own servers')
+    .requiredOption('--name <name>', 'name of the run (lower-case letters, digits, hyphens)')
+    .requiredOption('--server <id>', 'a registered server offering MENTION (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--entity-query <query>', 'select entities of the built-in catalogue')
+    .option('--sentence-query <query>', 'select sentences of the built-in catalogue')
+    .option('--sample <n>', 'keep a seeded sample of n items')
+    .option('--seed <seed>', 'seed of the sample (default 0)')
+    .option('--suite <dir>', 'send a directory written by generate instead')
+    .option('--wait', 'wait until every server is done, then print the reports')
+    .option('--by <features>', 'a combination to report, e.g. case,slot.position (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .addOption(new Option('--format <format>', 'report format').choices(['json', 'tsv']).default('json'))
+    .option('--interval <ms>', 'polling interval with --wait', '1000')
+    .option('--timeout <seconds>', 'give up waiting after this long (the run goes on)')
+    .action((o) => run(runSuiteCommand(o, io)));
   return program;
 }
 
@@ -124,14 +143,18 @@ export async function runTestsuiteCommand(argv: string[], io: TestsuiteIo = proc
   try {
     await program.parseAsync(argv, { from: 'user' });
     if (!work) {
-      io.stderr('error: name a subcommand: list-features, generate or report\n');
+      io.stderr('error: name a subcommand: list-features, generate, report or run\n');
       return 2;
     }
     await work;
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    if (error instanceof UsageError || error instanceof QuerySyntaxError) {
+    if (error instanceof ApiCallError) {
+      io.stderr(`error: ${error.message}\n`);
+      return error.status === 400 ? 2 : 1;
+    }
+    if (error instanceof UsageError || error instanceof QuerySyntaxError || error instanceof RunArgumentError) {
       io.stderr(`error: ${error.message}\n`);
       return 2;
     }
