@@ -1,0 +1,101 @@
+// The page shell shared by every page: language, title, navigation, the stylesheet and the
+// script, the token box (the token lives in the browser's localStorage only), and the form
+// controls, each input with its label.
+import { html, type HtmlValue, type SafeHtml } from './html.ts';
+import type { StaticAssets } from './routes.ts';
+import { TASK_NAMES } from '../tasks/types.ts';
+
+export interface PageOptions {
+  title: string;
+  /** The path of the page, to mark the current navigation link. */
+  path: string;
+  body: HtmlValue;
+}
+
+const NAV: Array<[string, string]> = [
+  ['/', 'Home'],
+  ['/team', 'Team'],
+  ['/organiser', 'Organiser'],
+  ['/docs', 'API'],
+];
+
+export function page(assets: StaticAssets, o: PageOptions): string {
+  const links = NAV.map(([href, label]) => html`<li><a href="${href}"${o.path === href ? html` aria-current="page"` : ''}>${label}</a></li>`);
+  return `<!doctype html>\n${html`<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title} · metaserver</title>
+<link rel="stylesheet" href="${assets.cssUrl}">
+<script type="module" src="${assets.jsUrl}"></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site"><p class="brand"><a href="/">metaserver</a></p><nav aria-label="Main"><ul>${links}</ul></nav></header>
+<main id="main" tabindex="-1">
+${o.body}
+</main>
+<footer class="site"><p>An annotation meta-server in the style of the BioCreative Meta-Server. The JSON API is described at <a href="/docs">/docs</a>.</p></footer>
+</body>
+</html>`}`;
+}
+
+/** Where the user pastes a team or organiser token; app.js keeps it in localStorage. */
+export function tokenBox(who: string): SafeHtml {
+  return html`<section class="card token-box" aria-labelledby="token-heading">
+<h2 id="token-heading">Your token</h2>
+<p>Paste the ${who} token. It is kept in this browser only and sent with each request as <code>Authorization: Bearer …</code>.</p>
+<form data-token-form>
+<label for="token-input">Token</label>
+<input id="token-input" name="token" type="password" autocomplete="off" spellcheck="false" required>
+<div class="buttons"><button type="submit">Use this token</button> <button type="button" data-forget-token>Forget token</button></div>
+<p class="status" role="status" data-token-status></p>
+</form>
+</section>`;
+}
+
+/**
+ * A form the script sends to the JSON API. `data-api` may hold {field} placeholders filled
+ * from the form's fields; the answer is shown in the form's status line.
+ */
+export function apiForm(o: { api: string; method?: string; body?: 'json' | 'tsv' | 'articles' | 'article'; then?: string; label: string; fields: HtmlValue; id?: string }): SafeHtml {
+  return html`<form class="api-form" data-api="${o.api}" data-method="${o.method ?? 'POST'}" data-body="${o.body ?? 'json'}"${o.then ? html` data-then="${o.then}"` : ''}${o.id ? html` id="${o.id}"` : ''}>
+${o.fields}
+<div class="buttons"><button type="submit">${o.label}</button></div>
+<div class="status" role="status" aria-live="polite" data-status></div>
+</form>`;
+}
+
+/**
+ * A region the script fills from a fragment URL (with the token), optionally every `pollMs`.
+ * Polled regions are not live regions: a screen reader would re-read them every few seconds.
+ */
+export function fragment(url: string, o: { pollMs?: number; label: string; id?: string }): SafeHtml {
+  return html`<div class="fragment" data-fragment="${url}"${o.pollMs ? html` data-poll="${o.pollMs}"` : ''}${o.id ? html` id="${o.id}"` : ''} aria-live="${o.pollMs ? 'off' : 'polite'}" aria-label="${o.label}"><p class="loading">Loading…</p></div>`;
+}
+
+// Form controls.
+/** Ids must be unique in a page; a prefix per form keeps them readable. */
+const idFor = (prefix: string, name: string) => `${prefix}-${name}`;
+
+export function textField(prefix: string, name: string, label: string, o: { type?: string; required?: boolean; placeholder?: string; min?: number; hint?: string; value?: string } = {}): SafeHtml {
+  const id = idFor(prefix, name);
+  return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="${o.type ?? 'text'}"${o.required ? html` required` : ''}${o.placeholder ? html` placeholder="${o.placeholder}"` : ''}${o.min !== undefined ? html` min="${o.min}"` : ''}${o.value !== undefined ? html` value="${o.value}"` : ''}${o.hint ? html` aria-describedby="${id}-hint"` : ''}>${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}</div>`;
+}
+
+export function textArea(prefix: string, name: string, label: string, o: { rows?: number; required?: boolean; hint?: string } = {}): SafeHtml {
+  const id = idFor(prefix, name);
+  return html`<div class="field"><label for="${id}">${label}</label><textarea id="${id}" name="${name}" rows="${o.rows ?? 6}"${o.required ? html` required` : ''}${o.hint ? html` aria-describedby="${id}-hint"` : ''} spellcheck="false"></textarea>${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}</div>`;
+}
+
+export function select(prefix: string, name: string, label: string, options: Array<[string, string]>, o: { formatSwitch?: boolean } = {}): SafeHtml {
+  const id = idFor(prefix, name);
+  return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${name}"${o.formatSwitch ? html` data-format-switch` : ''}>${options.map(([value, text]) => html`<option value="${value}">${text}</option>`)}</select></div>`;
+}
+
+export function taskBoxes(prefix: string, checked: readonly string[] = ['ACT', 'INT', 'IPT', 'MENTION']): SafeHtml {
+  return html`<fieldset class="field"><legend>Tasks</legend>${TASK_NAMES.map((t) => {
+    const id = `${idFor(prefix, 'task')}-${t}`;
+    return html`<span class="check"><input type="checkbox" id="${id}" name="tasks" value="${t}"${checked.includes(t) ? html` checked` : ''}><label for="${id}">${t}</label></span>`;
+  })}</fieldset>`;
+}

@@ -1,0 +1,123 @@
+// Server-side SVG charts, pure (data in, markup out): the F-score vs AUC iP/R scatter of
+// the BC II.5 overview (Figs 2-3), precision/recall points with iso-F curves, and the
+// response-time histogram of a server. Every label goes through the `html` escaper.
+import { html, join, type SafeHtml } from './html.ts';
+
+export type Domain = readonly [number, number];
+
+/** A linear map from a data domain to a pixel range; a zero-width domain maps to the middle. */
+export function linearScale(domain: Domain, range: Domain): (value: number) => number {
+  const [d0, d1] = domain;
+  const [r0, r1] = range;
+  if (d1 === d0) return () => (r0 + r1) / 2;
+  return (value) => r0 + ((value - d0) / (d1 - d0)) * (r1 - r0);
+}
+
+/** Evenly spaced tick values including both ends. */
+export function ticks(domain: Domain, count = 5): number[] {
+  const [d0, d1] = domain;
+  if (d1 === d0) return [d0];
+  return Array.from({ length: count + 1 }, (_, i) => Number((d0 + ((d1 - d0) * i) / count).toPrecision(12)));
+}
+
+export interface ScatterPoint {
+  label: string;
+  x: number;
+  y: number;
+  /** S: online server run (filled marker); R: offline run (hollow), as in the BC II.5 figures. */
+  kind: 'S' | 'R';
+}
+
+export interface ScatterOptions {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  xDomain?: Domain;
+  yDomain?: Domain;
+  /** Draw curves of equal F-score (for precision/recall plots: x = recall, y = precision). */
+  isoF?: readonly number[];
+}
+
+const WIDTH = 480;
+const HEIGHT = 360;
+const MARGIN = { left: 56, right: 16, top: 32, bottom: 48 };
+const round = (n: number) => Math.round(n * 10) / 10;
+
+function frame(title: string, body: SafeHtml, description: string): SafeHtml {
+  return html`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${title}"><title>${title}</title><desc>${description}</desc><text class="plot-title" x="${MARGIN.left}" y="20" text-anchor="start">${title}</text>${body}</svg>`;
+}
+
+function axes(x: (v: number) => number, y: (v: number) => number, xDomain: Domain, yDomain: Domain, xLabel: string, yLabel: string, xTicks = ticks(xDomain), yTicks = ticks(yDomain)): SafeHtml {
+  const bottom = HEIGHT - MARGIN.bottom;
+  const xt = xTicks.map((t) => html`<line class="grid" x1="${round(x(t))}" x2="${round(x(t))}" y1="${MARGIN.top}" y2="${bottom}"/><text class="tick" x="${round(x(t))}" y="${bottom + 16}" text-anchor="middle">${t}</text>`);
+  const yt = yTicks.map((t) => html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${round(y(t))}" y2="${round(y(t))}"/><text class="tick" x="${MARGIN.left - 6}" y="${round(y(t)) + 4}" text-anchor="end">${t}</text>`);
+  return html`<g class="axes">${xt}${yt}<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${bottom}" y2="${bottom}"/><line class="axis" x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${bottom}"/><text class="axis-label" x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 10}" text-anchor="middle">${xLabel}</text><text class="axis-label" transform="rotate(-90)" x="${-(MARGIN.top + bottom) / 2}" y="14" text-anchor="middle">${yLabel}</text></g>`;
+}
+
+function noData(title: string): SafeHtml {
+  return frame(title, html`<text class="no-data" x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">no data to plot yet</text>`, 'no data');
+}
+
+/** One marker per run; S runs filled, R runs hollow; each labelled with its run name. */
+export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions): SafeHtml {
+  const usable = points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
+  if (usable.length === 0) return noData(o.title);
+  const xDomain = o.xDomain ?? [0, 1];
+  const yDomain = o.yDomain ?? [0, 1];
+  const x = linearScale(xDomain, [MARGIN.left, WIDTH - MARGIN.right]);
+  const y = linearScale(yDomain, [HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const curves = (o.isoF ?? []).map((f) => {
+    // Precision as a function of recall at a fixed F: p = f·r / (2r − f), defined for r > f/2.
+    const steps = 40;
+    const pts: string[] = [];
+    for (let i = 0; i <= steps; i++) {
+      const r = f / 2 + ((1 - f / 2) * i) / steps + 1e-9;
+      const p = (f * r) / (2 * r - f);
+      if (p <= yDomain[1] && p >= yDomain[0]) pts.push(`${round(x(r))},${round(y(p))}`);
+    }
+    return html`<polyline class="iso-f" points="${pts.join(' ')}"/><text class="iso-label" x="${round(x(1)) - 2}" y="${round(y(f / (2 - f))) - 3}" text-anchor="end">F=${f}</text>`;
+  });
+  const marks = usable.map((p) => {
+    const cx = round(x(p.x));
+    const cy = round(y(p.y));
+    const cls = p.kind === 'S' ? 'point online' : 'point offline';
+    return html`<g class="${cls}"><circle cx="${cx}" cy="${cy}" r="5"><title>${p.label}: ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}</title></circle><text class="point-label" x="${cx + 7}" y="${cy - 6}">${p.label}</text></g>`;
+  });
+  const legend = html`<g class="legend"><circle class="online" cx="${WIDTH - 150}" cy="16" r="5"/><text x="${WIDTH - 140}" y="20">online (S)</text><circle class="offline" cx="${WIDTH - 70}" cy="16" r="5"/><text x="${WIDTH - 60}" y="20">offline (R)</text></g>`;
+  const description = usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ');
+  return frame(o.title, join([axes(x, y, xDomain, yDomain, o.xLabel, o.yLabel), join(curves), join(marks), legend]), description);
+}
+
+export interface HistogramBar {
+  fromMs: number;
+  toMs: number | null;
+  count: number;
+}
+
+/** Human bin label: 20 ms, 1.5 s, 2 min. */
+export function durationLabel(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${ms / 1000} s`;
+  return `${ms / 60_000} min`;
+}
+
+/** Equal-width bars over (usually logarithmic) bins, labelled with their lower edges. */
+export function histogramChart(bins: readonly HistogramBar[], title = 'Response times of answered articles'): SafeHtml {
+  const total = bins.reduce((n, b) => n + b.count, 0);
+  if (bins.length === 0 || total === 0) return noData(title);
+  const max = Math.max(...bins.map((b) => b.count));
+  const left = MARGIN.left;
+  const width = WIDTH - MARGIN.left - MARGIN.right;
+  const slot = width / bins.length;
+  const y = linearScale([0, max], [HEIGHT - MARGIN.bottom, MARGIN.top]);
+  const bars = bins.map((b, i) => {
+    const label = b.toMs === null ? `≥ ${durationLabel(b.fromMs)}` : `${durationLabel(b.fromMs)}–${durationLabel(b.toMs)}`;
+    const top = round(y(b.count));
+    return html`<g class="bar"><rect x="${round(left + i * slot + 2)}" y="${top}" width="${round(Math.max(1, slot - 4))}" height="${round(HEIGHT - MARGIN.bottom - top)}"><title>${label}: ${b.count}</title></rect><text class="tick" x="${round(left + i * slot + slot / 2)}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${durationLabel(b.fromMs)}</text></g>`;
+  });
+  const yTicks = ticks([0, max], Math.min(max, 5)).filter((t) => Number.isInteger(t));
+  const yAxis = yTicks.map((t) => html`<line class="grid" x1="${left}" x2="${WIDTH - MARGIN.right}" y1="${round(y(t))}" y2="${round(y(t))}"/><text class="tick" x="${left - 6}" y="${round(y(t)) + 4}" text-anchor="end">${t}</text>`);
+  const axisLines = html`<line class="axis" x1="${left}" x2="${WIDTH - MARGIN.right}" y1="${HEIGHT - MARGIN.bottom}" y2="${HEIGHT - MARGIN.bottom}"/><text class="axis-label" x="${left + width / 2}" y="${HEIGHT - 10}" text-anchor="middle">response time (bin start)</text><text class="axis-label" transform="rotate(-90)" x="${-(HEIGHT / 2)}" y="14" text-anchor="middle">articles</text>`;
+  const description = bins.map((b) => `${durationLabel(b.fromMs)}${b.toMs === null ? ' and more' : ` to ${durationLabel(b.toMs)}`}: ${b.count}`).join('; ');
+  return frame(title, join([join(yAxis), join(bars), axisLines]), description);
+}

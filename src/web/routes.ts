@@ -1,0 +1,142 @@
+// The web interface: server-rendered pages plus HTML fragments that the page script loads
+// with the user's token. Fragments call the JSON API in-process (app.inject) with the
+// caller's Authorization header, so every permission rule stays in the API routes alone.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../app-context.ts';
+import { html, type SafeHtml } from './html.ts';
+import { page } from './layout.ts';
+import { articleFragment, articlePageBody, homePageBody, type ArticleJson } from './pages/article.ts';
+import { leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
+import { organiserFragment, organiserPageBody, type ChallengeGlance } from './pages/organiser.ts';
+import { serverFragment, serverPageBody, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
+
+/** The pages hold a token in localStorage: no foreign script, style or connection may run. */
+const SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+const HIDDEN = { schema: { hide: true } };
+
+// The one stylesheet and the one script, read once at start and served with long cache
+// headers. Their URLs carry a content hash, so a new version is fetched after an upgrade.
+interface Asset {
+  body: string;
+  type: string;
+  etag: string;
+  url: string;
+}
+
+function load(file: string, type: string): Asset {
+  const body = readFileSync(new URL(`./static/${file}`, import.meta.url), 'utf8');
+  const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
+  return { body, type, etag: `"${hash}"`, url: `/static/${file}?v=${hash}` };
+}
+
+export interface StaticAssets {
+  cssUrl: string;
+  jsUrl: string;
+}
+
+export function registerStaticAssets(app: FastifyInstance): StaticAssets {
+  const assets = { 'app.css': load('app.css', 'text/css; charset=utf-8'), 'app.js': load('app.js', 'text/javascript; charset=utf-8') };
+  for (const [file, asset] of Object.entries(assets)) {
+    app.get(`/static/${file}`, { schema: { hide: true } }, async (request, reply) => {
+      reply.header('etag', asset.etag).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff');
+      if (request.headers['if-none-match'] === asset.etag) return reply.status(304).send();
+      return reply.type(asset.type).send(asset.body);
+    });
+  }
+  return { cssUrl: assets['app.css'].url, jsUrl: assets['app.js'].url };
+}
+
+interface ApiAnswer<T> { status: number; body: T }
+
+function apiError(answer: ApiAnswer<unknown>): SafeHtml {
+  const message = (answer.body as { error?: { message?: string } } | null)?.error?.message ?? `the API answered ${answer.status}`;
+  const hint = answer.status === 401 ? ' Paste your token in the token box (on the team or organiser page).' : '';
+  return html`<p class="error" role="alert">${message}${hint}</p>`;
+}
+
+export function webRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (app: FastifyInstance) => {
+    const assets = registerStaticAssets(app);
+
+    /** The API's answer to a GET with the caller's credentials. */
+    async function api<T>(request: FastifyRequest, url: string): Promise<ApiAnswer<T>> {
+      const authorization = request.headers.authorization;
+      const res = await app.inject({ method: 'GET', url, headers: authorization ? { authorization } : {} });
+      let body: unknown = null;
+      try {
+        body = res.body ? JSON.parse(res.body) : null;
+      } catch {
+        body = { error: { message: res.body.slice(0, 300) } };
+      }
+      return { status: res.statusCode, body: body as T };
+    }
+
+    const sendPage = (reply: FastifyReply, path: string, title: string, body: SafeHtml) =>
+      reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(page(assets, { title, path, body }));
+    const sendFragment = (reply: FastifyReply, status: number, body: SafeHtml) =>
+      reply.status(status).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(body.value);
+    const ok = (status: number) => status === 200 || status === 202;
+
+    app.get('/', HIDDEN, async (_request, reply) => sendPage(reply, '/', 'Home', homePageBody(await ctx.repos.challenges.list())));
+    app.get('/team', HIDDEN, async (_request, reply) => sendPage(reply, '/team', 'Team', teamPageBody(await ctx.repos.challenges.list())));
+    app.get('/organiser', HIDDEN, async (_request, reply) => sendPage(reply, '/organiser', 'Organiser', organiserPageBody(await ctx.repos.challenges.list())));
+
+    app.get<{ Params: { id: string } }>('/servers/:id', HIDDEN, async (request, reply) => {
+      const id = Number(request.params.id);
+      if (!Number.isSafeInteger(id) || id < 1) return reply.callNotFound();
+      return sendPage(reply, '/team', `Server ${id}`, serverPageBody(id));
+    });
+    app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) =>
+      sendPage(reply, '/', 'Article', articlePageBody(request.params.id)),
+    );
+    app.get<{ Params: { slug: string; task: string } }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) =>
+      sendPage(reply, '/organiser', `${request.params.task} leaderboard`, leaderboardPageBody(request.params.slug, request.params.task)),
+    );
+
+    app.get<{ Params: { id: string } }>('/fragments/articles/:id', HIDDEN, async (request, reply) => {
+      const answer = await api<ArticleJson>(request, `/api/articles/${encodeURIComponent(request.params.id)}`);
+      return sendFragment(reply, ok(answer.status) ? 200 : answer.status, ok(answer.status) ? articleFragment(answer.body) : apiError(answer));
+    });
+
+    app.get<{ Params: { id: string } }>('/fragments/servers/:id', HIDDEN, async (request, reply) => {
+      const answer = await api<ServerJson>(request, `/api/servers/${encodeURIComponent(request.params.id)}`);
+      return sendFragment(reply, answer.status, answer.status === 200 ? serverFragment(answer.body) : apiError(answer));
+    });
+
+    app.get('/fragments/team/servers', HIDDEN, async (request, reply) => {
+      const lists = [];
+      for (const challenge of await ctx.repos.challenges.list()) {
+        const answer = await api<Parameters<typeof teamServersFragment>[0][number]['servers']>(request, `/api/challenges/${challenge.slug}/servers`);
+        if (answer.status !== 200) return sendFragment(reply, answer.status, apiError(answer));
+        lists.push({ challenge, servers: answer.body });
+      }
+      return sendFragment(reply, 200, teamServersFragment(lists));
+    });
+
+    app.get('/fragments/organiser', HIDDEN, async (request, reply) => {
+      const glances: ChallengeGlance[] = [];
+      for (const challenge of await ctx.repos.challenges.list()) {
+        const counts = await ctx.repos.challenges.counts(challenge.id);
+        const list = await api<Array<{ id: number }>>(request, `/api/challenges/${challenge.slug}/servers`);
+        if (list.status !== 200) return sendFragment(reply, list.status, apiError(list));
+        // One status call per server: the list has no progress figures.
+        const servers = await Promise.all(list.body.map(async (s) => (await api<ServerJson>(request, `/api/servers/${s.id}`)).body));
+        glances.push({ challenge: { ...challenge, counts }, servers });
+      }
+      return sendFragment(reply, 200, organiserFragment(glances));
+    });
+
+    app.get<{ Params: { slug: string; task: string } }>('/fragments/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {
+      const { slug, task } = request.params;
+      const answer = await api<BoardJson>(request, `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}`);
+      return sendFragment(reply, answer.status, answer.status === 200 ? leaderboardFragment(slug, answer.body) : apiError(answer));
+    });
+  };
+}

@@ -1,0 +1,101 @@
+// DELETE /api/servers/:id and the response-time histogram of GET /api/servers/:id, plus the
+// web routes' plumbing (static assets with cache headers, hidden from OpenAPI, escaping).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
+import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+
+let ms: TestMetaserver;
+let sample: SampleServer;
+let token: string;
+let other: string;
+
+beforeAll(async () => {
+  ms = await startTestMetaserver();
+  sample = await startSampleServer({ port: 0 });
+  expect((await ms.request('POST', '/api/challenges', { slug: 'del', name: 'Delete', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status).toBe(201);
+  token = (await ms.request('POST', '/api/teams', { name: 'Deleters', contact: 'd@example.org' })).body.token;
+  other = (await ms.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
+  const articles = [1, 2].map((i) => ({ id: `D${i}`, text: `Article ${i}: BRCA1 (P38398) binds.` }));
+  expect((await ms.request('POST', '/api/challenges/del/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
+});
+afterAll(async () => {
+  await ms?.stop();
+  await sample?.close();
+});
+
+const count = async (table: string, serverId: number) =>
+  (await ms.database.db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${table === 'servers' ? 'id' : 'server_id'} = $1`, [serverId]))[0]!.n;
+
+describe('DELETE /api/servers/:id', () => {
+  it('refuses an active server, then deletes the paused one with its deliveries, attempts, answers and queue', async () => {
+    const server = (await ms.request('POST', '/api/challenges/del/servers', { name: 's', url: sample.url, tasks: ['ACT', 'INT'] }, token)).body;
+    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const status = await waitFor('both articles answered', async () => {
+      const res = await ms.request('GET', `/api/servers/${server.id}`, undefined, token);
+      return res.body.progress.done === 2 ? res.body : undefined;
+    });
+    // The histogram counts the two answers in bins that cover their response times.
+    expect(status.histogram.reduce((n: number, b: { count: number }) => n + b.count, 0)).toBe(2);
+    for (const bin of status.histogram) expect(bin.toMs === null || bin.toMs > bin.fromMs).toBe(true);
+    expect(status.histogram[0].count).toBeGreaterThan(0);
+    expect(status.histogram.at(-1).count).toBeGreaterThan(0);
+
+    const active = await ms.request('DELETE', `/api/servers/${server.id}`, undefined, token);
+    expect(active.status).toBe(409);
+    expect(active.body.error.message).toMatch(/pause it first/);
+
+    await ms.request('POST', `/api/servers/${server.id}/pause`, undefined, token);
+    expect((await ms.request('DELETE', `/api/servers/${server.id}`, undefined, other)).status).toBe(404);
+    expect((await ms.request('DELETE', `/api/servers/${server.id}`)).status).toBe(401);
+    const deleted = await ms.request('DELETE', `/api/servers/${server.id}`, undefined, token);
+    expect(deleted.status).toBe(204);
+    for (const table of ['deliveries', 'attempts', 'answers', 'servers']) expect(await count(table, server.id)).toBe(0);
+    const counts = await ms.ctx.dispatch.queues.counts(server.id);
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(0);
+    expect((await ms.request('GET', `/api/servers/${server.id}`, undefined, token)).status).toBe(404);
+    // The name is free again.
+    expect((await ms.request('POST', '/api/challenges/del/servers', { name: 's', url: sample.url, tasks: ['ACT'] }, token)).status).toBe(201);
+  });
+
+  it('lets the organiser delete any paused server', async () => {
+    const server = (await ms.request('POST', '/api/challenges/del/servers', { name: 'admin-deletes', url: sample.url, tasks: ['ACT'] }, other)).body;
+    expect((await ms.request('DELETE', `/api/servers/${server.id}`, undefined, ADMIN_TOKEN)).status).toBe(204);
+  });
+});
+
+describe('web routes', () => {
+  it('serves the pages with security headers, escapes stored names, and hides them from OpenAPI', async () => {
+    await ms.request('POST', '/api/challenges', { slug: 'esc', name: '<script>alert(1)</script>', tasks: ['ACT'] }, ADMIN_TOKEN);
+    const home = await ms.app!.inject({ method: 'GET', url: '/' });
+    expect(home.statusCode).toBe(200);
+    expect(home.headers['content-type']).toMatch(/^text\/html/);
+    expect(home.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(home.body).toContain('<html lang="en">');
+    expect(home.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(home.body).not.toContain('<script>alert(1)</script>');
+    const openapi = await ms.app!.inject({ method: 'GET', url: '/openapi.json' });
+    const paths = Object.keys(openapi.json().paths);
+    expect(paths).toContain('/api/servers/{id}');
+    const web = ['/', '/team', '/organiser', '/servers/{id}', '/articles/{id}', '/challenges/{slug}/leaderboard/{task}', '/static/app.css', '/static/app.js'];
+    expect(paths.filter((p) => web.includes(p) || p.startsWith('/fragments'))).toEqual([]);
+  });
+
+  it('serves the stylesheet and script with long cache headers and answers 304 to a matching ETag', async () => {
+    const home = await ms.app!.inject({ method: 'GET', url: '/team' });
+    const cssUrl = /href="(\/static\/app\.css\?v=[0-9a-f]+)"/.exec(home.body)![1]!;
+    const css = await ms.app!.inject({ method: 'GET', url: cssUrl });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toMatch(/^text\/css/);
+    expect(css.headers['cache-control']).toMatch(/max-age=\d+/);
+    const again = await ms.app!.inject({ method: 'GET', url: cssUrl, headers: { 'if-none-match': String(css.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    const js = await ms.app!.inject({ method: 'GET', url: '/static/app.js' });
+    expect(js.headers['content-type']).toMatch(/^text\/javascript/);
+  });
+
+  it('answers a fragment without a token with the API\'s refusal, as HTML', async () => {
+    const res = await ms.app!.inject({ method: 'GET', url: '/fragments/servers/1' });
+    expect(res.statusCode).toBe(401);
+    expect(res.body).toMatch(/<p class="error" role="alert">.*Paste your token/);
+  });
+});

@@ -1,0 +1,179 @@
+// The web interface in a real headless Chromium against a real meta-server listening on a
+// loopback port, the TypeScript sample server and a server that answers HTTP 500:
+// (a) a team registers itself and its servers through the pages and watches them work,
+// (c) an article page highlights exactly the mentions despite a non-BMP character,
+// (b) the organiser closes the challenge, loads gold and reads the leaderboard and plots.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
+import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
+import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
+
+// Chromium's flags keep it from reaching out to the network (updates, sync, QUIC probes) on
+// machines without one. A missing binary is an error, never a skipped test.
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium was not found at ${CHROMIUM_PATH}. The web interface tests need a real browser: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary.`,
+    );
+  }
+  return await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+
+/** Saves a full-page screenshot at the given width into docs/screenshots/. */
+export async function screenshot(page: Page, name: string, width = 1280): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.setViewportSize({ width, height: 900 });
+  await page.screenshot({ path: `${SCREENSHOTS}${name}`, fullPage: true });
+}
+
+/** Fails the test on any script error or console error in the page (CSP violations included). */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+  });
+  return errors;
+}
+
+const ARTICLES = [
+  { id: 'PMC1', text: 'BRCA1 (P38398) binds TP53 (P04637) in human cells.' },
+  { id: 'PMC2', text: 'The kinase P31749 interacts with Q9Y6K9 and IL2R.' },
+  { id: 'PMC3', text: 'No interaction is reported for P12345 here.' },
+];
+const INT_GOLD = 'PMC1\tP38398\nPMC1\tP04637\nPMC2\tP31749\nPMC3\tP99999\n';
+// 𝛼 and 😀 are outside the Basic Multilingual Plane: two UTF-16 units, one code point each.
+const LIVE_TEXT = '𝛼-Synuclein 😀 binds BRCA1 (P38398) and TP53 in yeast.';
+const WAIT = { timeout: 30_000 };
+
+let ms: TestMetaserver;
+let sample: SampleServer;
+let faulty: FaultyServer;
+let browser: Browser;
+let page: Page;
+let base: string;
+let pageErrors: string[];
+let teamToken = '';
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  ms = await startTestMetaserver();
+  base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
+  sample = await startSampleServer({ port: 0 });
+  faulty = await startFaultyServer({ kind: 'http', status: 500 });
+  const created = await ms.request('POST', '/api/challenges', { slug: 'bc', name: 'BC web', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+  expect(created.status).toBe(201);
+  const loaded = await ms.request('POST', '/api/challenges/bc/articles', { articles: ARTICLES }, ADMIN_TOKEN);
+  expect(loaded.status).toBe(202);
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  pageErrors = collectPageErrors(page);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await ms?.stop();
+  await sample?.close();
+  await faulty?.close();
+});
+
+async function registerServer(name: string, url: string): Promise<void> {
+  await page.goto(`${base}/team`);
+  await page.selectOption('#server-challenge', 'bc');
+  await page.fill('#server-name', name);
+  await page.fill('#server-url', url);
+  await Promise.all([page.waitForURL(/\/servers\/\d+$/, WAIT), page.click('#register-server button[type="submit"]')]);
+}
+
+describe('the web interface in headless Chromium', () => {
+  it('(a) a team registers, starts the sample server, sees it finish and sees the failing server\'s HTTP 500', async () => {
+    await page.goto(`${base}/team`);
+    await page.fill('#team-name', 'Web team');
+    await page.fill('#team-contact', 'web@example.org');
+    await page.press('#team-contact', 'Enter'); // the keyboard submits the form
+    const status = page.locator('#register-team [data-status][data-token]');
+    await status.waitFor(WAIT);
+    teamToken = (await status.getAttribute('data-token'))!;
+    expect(teamToken).toMatch(/^mst_/);
+    expect(await page.evaluate('localStorage.getItem("metaserver.token")')).toBe(teamToken);
+
+    await registerServer('sample', sample.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    await page.locator('[data-progress="done"]', { hasText: /^3$/ }).waitFor(WAIT);
+    await page.locator('[data-server-state]', { hasText: /^active$/ }).waitFor(WAIT);
+    await page.locator('svg.plot .bar rect').first().waitFor(WAIT);
+    expect(await page.locator('[data-no-errors]').count()).toBe(1);
+    await screenshot(page, 'team-server.png');
+
+    await registerServer('broken', faulty.url);
+    await page.getByRole('button', { name: 'Start' }).click();
+    const error = page.locator('tr[data-error-kind="http"]').first();
+    await error.waitFor(WAIT);
+    expect(await error.textContent()).toContain('500');
+    await page.locator('[data-progress="failed"]', { hasText: /^3$/ }).waitFor(WAIT);
+
+    await page.goto(`${base}/team`);
+    const list = page.locator('[data-fragment="/fragments/team/servers"] table');
+    await list.waitFor(WAIT);
+    expect(await list.locator('tbody tr').count()).toBe(2);
+  }, 120_000);
+
+  it('(c) the article page highlights exactly the mentions, counted in code points', async () => {
+    const live = await ms.request('POST', '/api/challenges/live/servers', { name: 'live-sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, teamToken);
+    expect(live.status).toBe(201);
+    expect((await ms.request('POST', `/api/servers/${live.body.id}/start`, undefined, teamToken)).status).toBe(200);
+
+    await page.goto(`${base}/`);
+    await page.fill('#submit-content', LIVE_TEXT);
+    await Promise.all([page.waitForURL(/\/articles\/[0-9a-f-]+$/, WAIT), page.click('#submit-article button[type="submit"]')]);
+    await page.locator('[data-article-status]', { hasText: /^done$/ }).waitFor(WAIT);
+    const marks = await page.locator('[data-article-text] mark').allTextContents();
+    expect(marks).toEqual(['BRCA1', 'TP53']);
+    expect(await page.locator('[data-article-text]').textContent()).toBe(LIVE_TEXT);
+    expect(await page.locator('.act-summary').textContent()).toBe('1 positive, 0 negative');
+    await screenshot(page, 'article.png');
+    await screenshot(page, 'article-390.png', 390);
+    // Narrow screens scroll tables inside their box, never the whole page sideways.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }, 120_000);
+
+  it('(b) the organiser closes the challenge, loads INT gold and sees the leaderboard and its plots', async () => {
+    await page.goto(`${base}/organiser`);
+    await page.fill('#token-input', ADMIN_TOKEN);
+    await page.press('#token-input', 'Enter');
+    await page.locator('#phase-bc').waitFor(WAIT);
+    await page.selectOption('#phase-bc', 'closed');
+    await page.focus('#phase-bc-apply');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-phase="bc"]', { hasText: /^closed$/ }).waitFor(WAIT);
+
+    await page.selectOption('#gold-challenge', 'bc');
+    await page.selectOption('#gold-task', 'INT');
+    await page.fill('#gold-body', INT_GOLD);
+    await page.click('#load-gold button[type="submit"]');
+    await page.locator('#load-gold [data-status]', { hasText: /gold with 4 item/ }).waitFor(WAIT);
+
+    await page.click('a[href="/challenges/bc/leaderboard/INT"]');
+    const rows = page.locator('table.leaderboard tbody tr');
+    await rows.first().waitFor(WAIT);
+    expect(await rows.count()).toBe(2);
+    const scatter = page.locator('figure[data-plot="scatter"] svg');
+    await scatter.waitFor(WAIT);
+    expect(await scatter.locator('g.point').count()).toBe(2);
+    expect(await page.locator('figure[data-plot="pr"] svg polyline.iso-f').count()).toBe(4);
+    // The sample server found 3 of the 4 gold proteins; the failing server none: it is last.
+    expect(await rows.nth(1).locator('td').nth(3).textContent()).toBe('0.000');
+    await screenshot(page, 'organiser-leaderboard.png');
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+});
