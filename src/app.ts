@@ -13,6 +13,10 @@ import { teamRoutes } from './teams/routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import { articleRoutes } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
+import { xmlrpcApi } from './xmlrpc/public-api.ts';
+import { observabilityRoutes } from './metrics/routes.ts';
+import { webRoutes } from './web/routes.ts';
+import { testsuiteRoutes } from './testsuites/routes.ts';
 
 export type App = FastifyInstance;
 
@@ -66,5 +70,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(serverRoutes(ctx), { prefix: '/api' });
   await app.register(articleRoutes(ctx), { prefix: '/api' });
   await app.register(leaderboardRoutes(ctx), { prefix: '/api' });
+  await app.register(xmlrpcApi(ctx));
+  await app.register(observabilityRoutes(ctx));
+  await app.register(webRoutes(ctx));
+  await app.register(testsuiteRoutes(ctx));
   return app;
 }

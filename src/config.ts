@@ -25,6 +25,11 @@ export interface Config {
   stalledIntervalMs: number;
   serverSyncIntervalMs: number;
   uniprotIndex: string;
+  shutdownGraceMs: number;
+  databaseWriteRetries: number;
+  callbackMaxAttempts: number;
+  callbackRetryDelayMs: number;
+  callbackTimeoutMs: number;
 }
 
 type Kind = 'int' | 'string' | 'bool' | 'level';
@@ -96,6 +101,31 @@ export const SETTINGS: Record<keyof Config, SettingSpec> = {
     kind: 'string',
     description: 'A UniProt release index built with `metaserver uniprot build`. Empty: accessions are checked against the pattern only.',
   },
+  shutdownGraceMs: {
+    env: 'METASERVER_SHUTDOWN_GRACE_MS',
+    kind: 'int',
+    min: 0,
+    description: 'On SIGTERM, how long requests in flight may run on; those still running are then handed back to the queue for another worker.',
+  },
+  databaseWriteRetries: {
+    env: 'METASERVER_DB_WRITE_RETRIES',
+    kind: 'int',
+    min: 0,
+    description: 'How often a dispatch write is retried (back-off from 0.1 s, doubling, at most 5 s) when the database connection fails, e.g. while PostgreSQL restarts.',
+  },
+  callbackMaxAttempts: {
+    env: 'METASERVER_CALLBACK_MAX_ATTEMPTS',
+    kind: 'int',
+    min: 1,
+    description: 'Tries to POST an on-demand article\'s callbackUrl once the article is done, before giving up.',
+  },
+  callbackRetryDelayMs: {
+    env: 'METASERVER_CALLBACK_RETRY_DELAY_MS',
+    kind: 'int',
+    min: 10,
+    description: 'Back-off before the second callback try; it doubles for each further try (1 s, 2 s, 4 s, … by default).',
+  },
+  callbackTimeoutMs: { env: 'METASERVER_CALLBACK_TIMEOUT_MS', kind: 'int', min: 100, description: 'Deadline of one callback POST (connect, send and answer).' },
 };
 
 export class ConfigError extends Error {

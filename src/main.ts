@@ -6,7 +6,8 @@ import { ConfigError, loadConfig, SETTINGS, type Config } from './config.ts';
 import { createLogger } from './log.ts';
 import { RedisUnavailableError } from './queue/redis-launcher.ts';
 
-const SHUTDOWN_GRACE_MS = 30_000;
+/** Time, beyond the configured grace for requests in flight, to hand jobs back and close connections. */
+const SHUTDOWN_MARGIN_MS = 15_000;
 
 async function runService(config: Config, mode: { api: boolean; workers: boolean }): Promise<void> {
   const log = createLogger(config);
@@ -19,10 +20,13 @@ async function runService(config: Config, mode: { api: boolean; workers: boolean
   } else {
     log.info({ ms: Date.now() - started, servers: runtime.pool?.size }, 'metaserver worker is taking jobs');
   }
-  closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
+  // SIGTERM: stop taking jobs, let requests in flight finish for up to shutdownGraceMs,
+  // hand the rest back to the queue for another worker, then exit 0.
+  closeWithGrace({ delay: config.shutdownGraceMs + SHUTDOWN_MARGIN_MS }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'stopping after an unexpected error');
-    else log.info({ signal }, 'stopping: no new jobs are taken, requests in flight may finish');
-    await runtime.close();
+    else log.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: no new jobs are taken, requests in flight may finish within the grace period');
+    await runtime.close({ graceMs: config.shutdownGraceMs });
+    log.info('stopped');
   });
 }
 
@@ -104,6 +108,27 @@ async function main(argv: string[]): Promise<number> {
     .action(async (args: string[]) => {
       const { runTestsuiteCommand } = await import('./cli/testsuite.ts');
       exitCode = await runTestsuiteCommand(args);
+    });
+
+  program
+    .command('import')
+    .description('load a directory of .txt/.nxml articles into a challenge through the API of a running meta-server')
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument('[args...]')
+    .action(async (args: string[]) => {
+      const { runImportCommand } = await import('./cli/import.ts');
+      exitCode = await runImportCommand(args);
+    });
+  program
+    .command('export')
+    .description("export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2) through the API")
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument('[args...]')
+    .action(async (args: string[]) => {
+      const { runExportCommand } = await import('./cli/export.ts');
+      exitCode = await runExportCommand(args);
     });
 
   await program.parseAsync(argv, { from: 'user' });

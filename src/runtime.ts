@@ -15,6 +15,7 @@ import { JobPerformer } from './dispatch/perform.ts';
 import { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
 import { loadUniprotIndex, type AccessionLookup } from './uniprot/index.ts';
+import { CallbackService } from './callbacks/service.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -30,8 +31,11 @@ export interface Runtime {
   app?: App;
   pool?: WorkerPool;
   redis: ResolvedRedis;
-  /** Stops taking work, lets requests in flight finish, closes everything. */
-  close(): Promise<void>;
+  /**
+   * Stops taking work, lets requests in flight finish (with graceMs: for at most that long,
+   * then hands the rest back to the queue), closes everything.
+   */
+  close(opts?: { graceMs?: number }): Promise<void>;
 }
 
 function loadAccessions(config: Config, log: Logger): AccessionLookup | null {
@@ -53,6 +57,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const db = opts.db ?? (await openDatabase(config, log));
   const ownsDb = !opts.db;
   const repos = createRepositories(db);
+  repos.store.retry = { ...repos.store.retry, retries: config.databaseWriteRetries };
   await repos.challenges.ensureLive();
 
   // One connection for queue commands and publishing; workers open their own blocking ones.
@@ -74,6 +79,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
 
   let pool: WorkerPool | undefined;
   let performer: JobPerformer | undefined;
+  // Completion callbacks of on-demand articles: enqueued when a worker settles an article's last server.
+  const callbacks = opts.workers ? new CallbackService(connection, config, db, repos.articles, log) : undefined;
   if (opts.workers) {
     performer = new JobPerformer({
       log,
@@ -81,6 +88,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       articles: repos.articles,
       accessions: () => accessions,
       maxAnswerBytes: config.maxAnswerBytes,
+      publicUrlsOnly: config.publicUrlsOnly,
+      onSettled: (articleId) => callbacks?.settled(articleId),
       lookupServer: async (id) => {
         const server = await repos.servers.byId(id);
         const challenge = server ? await repos.challenges.byId(server.challengeId) : null;
@@ -98,6 +107,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       listServers: async () => (await repos.servers.listAll()).map((s) => ({ id: s.id, concurrency: s.concurrency })),
     });
     await pool.start();
+    callbacks?.startWorker(redis.url);
   }
 
   const app = opts.api ? await buildApp(ctx) : undefined;
@@ -108,10 +118,11 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     app,
     pool,
     redis,
-    async close() {
+    async close(closeOpts = {}) {
       await app?.close();
-      await pool?.close();
+      await pool?.close(closeOpts.graceMs);
       await performer?.close();
+      await callbacks?.close();
       await queues.close();
       connection.disconnect();
       if (ownsDb) await db.close();

@@ -10,6 +10,11 @@ import { urlProblem } from '../servers/url-policy.ts';
 import { articleText } from './input.ts';
 import type { Article, NewArticle } from './repository.ts';
 import { articleServers, articleStatus } from './status.ts';
+import { parseVoteQuery, voteView } from './consensus.ts';
+import { ensembleView } from './ensemble-view.ts';
+import { articleView } from './view.ts';
+import { consensusRoutes } from '../consensus/routes.ts';
+import { challengeExportRoutes } from './export-routes.ts';
 
 const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
 const ArticleItem = Type.Object(
@@ -28,6 +33,15 @@ const SubmitBody = Type.Object(
   { additionalProperties: false },
 );
 const ArticleParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+const VoteQuerySchema = Type.Object({
+  weights: Type.Optional(Type.String({ maxLength: 2000, description: 'consensus weights per server id, e.g. 3:2,5:1 (default 1 each)' })),
+  threshold: Type.Optional(Type.String({ maxLength: 40, description: 'consensus threshold, a fraction of the total weight in [0, 1] (default 0.5)' })),
+});
+const ConsensusQuery = Type.Object({
+  ...VoteQuerySchema.properties,
+  method: Type.Optional(Type.Union([Type.Literal('vote'), Type.Literal('ensemble')])),
+  model: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'the ensemble model id (method=ensemble)' })),
+});
 const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: NumericId });
 
 export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -45,22 +59,14 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       throw notFound(`article ${article.id}`);
     }
 
-    async function sendArticle(principal: Principal, article: Article, reply: FastifyReply) {
+    async function sendArticle(principal: Principal, article: Article, reply: FastifyReply, query: { weights?: string; threshold?: string } = {}) {
       const visible = await visibleServerFilter(principal, article);
-      const all = await articleServers(ctx.db, article.id);
-      const status = articleStatus(all);
-      const shown = all.filter((s) => visible(s.teamId)).map(({ teamId: _t, ...rest }) => rest);
-      return reply.status(status === 'done' ? 200 : 202).send({
-        id: article.id,
-        organiserId: article.organiserId,
-        challenge: article.challenge,
-        status,
-        sourceFormat: article.sourceFormat,
-        text: article.text,
-        createdAt: article.createdAt,
-        servers: shown,
-      });
+      const view = await articleView(ctx.db, article, visible, parseVoteQuery(query));
+      return reply.status(view.status === 'done' ? 200 : 202).send(view);
     }
+
+    await base.register(consensusRoutes(ctx));
+    await base.register(challengeExportRoutes(ctx));
 
     app.post(
       '/challenges/:slug/articles',
@@ -91,13 +97,13 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/articles/:id',
-      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }) } },
+      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: VoteQuerySchema } },
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         const article = await articles.byOrganiserId(challenge.id, request.params.id);
         if (!article) throw notFound(`article "${request.params.id}" in challenge "${challenge.slug}"`);
-        return await sendArticle(await ctx.auth.principal(request), article, reply);
+        return await sendArticle(await ctx.auth.principal(request), article, reply, request.query);
       },
     );
 
@@ -126,11 +132,54 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       },
     );
 
-    app.get('/articles/:id', { schema: { tags: ['articles'], summary: 'Article status and every visible answer (202 while running, 200 when done)', params: ArticleParams } }, async (request, reply) => {
-      const article = await articles.byId(request.params.id);
-      if (!article) throw notFound(`article ${request.params.id}`);
-      return await sendArticle(await ctx.auth.principal(request), article, reply);
-    });
+    app.get(
+      '/articles/:id',
+      {
+        schema: {
+          tags: ['articles'],
+          summary: 'Article status, every visible answer and, once two servers answered, their voting consensus (202 while running, 200 when done)',
+          params: ArticleParams,
+          querystring: VoteQuerySchema,
+        },
+      },
+      async (request, reply) => {
+        const article = await articles.byId(request.params.id);
+        if (!article) throw notFound(`article ${request.params.id}`);
+        return await sendArticle(await ctx.auth.principal(request), article, reply, request.query);
+      },
+    );
+
+    app.get(
+      '/articles/:id/consensus',
+      {
+        schema: {
+          tags: ['articles'],
+          summary: 'The consensus of the visible answers: weighted voting (default) or a trained ensemble (?method=ensemble&model=<id>)',
+          params: ArticleParams,
+          querystring: ConsensusQuery,
+        },
+      },
+      async (request, reply) => {
+        const article = await articles.byId(request.params.id);
+        if (!article) throw notFound(`article ${request.params.id}`);
+        const visible = await visibleServerFilter(await ctx.auth.principal(request), article);
+        const q = request.query;
+        const all = await articleServers(ctx.db, article.id);
+        const status = articleStatus(all);
+        const shown = all.filter((s) => visible(s.teamId));
+        const answeredCount = shown.filter((s) => s.result).length;
+        let consensus;
+        if ((q.method ?? 'vote') === 'ensemble') {
+          if (q.model === undefined) throw badRequest('method=ensemble needs model=<id>; list the models with GET /api/challenges/:slug/ensembles/:task');
+          if (q.weights !== undefined || q.threshold !== undefined) throw badRequest('weights and threshold apply to method=vote only');
+          consensus = await ensembleView(ctx, article, shown, Number(q.model));
+        } else {
+          if (q.model !== undefined) throw badRequest('model applies to method=ensemble only');
+          consensus = voteView(shown, parseVoteQuery(q)) ?? null;
+        }
+        return reply.status(status === 'done' ? 200 : 202).send({ id: article.id, status, answered: answeredCount, consensus });
+      },
+    );
 
     app.get(
       '/articles/:id/responses/:serverId',

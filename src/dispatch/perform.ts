@@ -1,7 +1,9 @@
 // Processes one job: send one article to one annotation server, once. Records the attempt,
 // validates the answer, stores it exactly once, or records the failure and throws so BullMQ
-// reissues the request with back-off.
-import type { Job } from 'bullmq';
+// reissues the request with back-off. Two things are not the server's fault and do not use
+// up one of its attempts: our own database being unreachable (the job is put back with a
+// delay), and this worker stopping mid-request (the job is handed back at once).
+import { DelayedError, type Job } from 'bullmq';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.ts';
 import type { ArticleRepository } from '../articles/repository.ts';
@@ -9,7 +11,10 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { validateAnswer } from '../tasks/validate.ts';
-import { callXmlRpc, createServerAgent } from '../xmlrpc/client.ts';
+import { callXmlRpc, createServerAgent, type CallOutcome } from '../xmlrpc/client.ts';
+import { resolvedUrlProblem } from '../servers/url-policy.ts';
+import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
+import { isConnectionError } from './db-retry.ts';
 import { AttemptFailedError } from './errors.ts';
 import type { DispatchJob } from './queues.ts';
 import { RequestBodies } from './request-body.ts';
@@ -23,6 +28,10 @@ export interface PerformDeps {
   lookupServer(serverId: number): Promise<{ server: AnnotationServer; challenge: Challenge } | null>;
   accessions: () => AccessionLookup | null;
   maxAnswerBytes: number;
+  /** Refuse private and loopback addresses, also after DNS resolution at call time. */
+  publicUrlsOnly?: boolean;
+  /** How long a job waits before it is tried again when our database was unreachable (default 2 s). */
+  databaseRetryDelayMs?: number;
   /** Called when an (article, server) pair reaches done or failed for good. */
   onSettled?: (articleId: string, serverId: number) => void;
 }
@@ -42,7 +51,35 @@ export class JobPerformer {
     return agent;
   }
 
-  async perform(job: Job<DispatchJob>, signal?: AbortSignal): Promise<void> {
+  async perform(job: Job<DispatchJob>, signal?: AbortSignal, token?: string): Promise<void> {
+    try {
+      await this.attempt(job, signal, token);
+    } catch (err) {
+      if (err instanceof AttemptFailedError || err instanceof DelayedError || !isConnectionError(err)) throw err;
+      // Our database, not the server: put the job back without using up one of its attempts.
+      const delay = this.deps.databaseRetryDelayMs ?? 2_000;
+      this.deps.log.warn({ serverId: job.data.serverId, articleId: job.data.articleId, err: (err as Error).message, retryInMs: delay }, 'database unreachable; the request will be made again later, not counted against the server');
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
+    }
+  }
+
+  private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, signal?: AbortSignal): Promise<CallOutcome> {
+    // Checked at call time, after DNS: a name may resolve elsewhere than when it was registered.
+    const problem = await resolvedUrlProblem(server.url, this.deps.publicUrlsOnly ?? false);
+    if (problem) {
+      return { ok: false, kind: 'connection', detail: `the server URL cannot be called: ${problem}; no request was made`, ms: 0, bytesSent: 0, bytesReceived: 0 };
+    }
+    const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
+    inFlight.inc();
+    try {
+      return await callXmlRpc({ url: server.url, body, deadlineMs, maxResponseBytes: this.deps.maxAnswerBytes, signal }, this.agent(server));
+    } finally {
+      inFlight.dec();
+    }
+  }
+
+  private async attempt(job: Job<DispatchJob>, signal?: AbortSignal, token?: string): Promise<void> {
     const { articleId, serverId } = job.data;
     const { store, log } = this.deps;
     const found = await this.deps.lookupServer(serverId);
@@ -64,13 +101,20 @@ export class JobPerformer {
 
     const n = await store.beginAttempt(articleId, serverId);
     const body = this.bodies.build(article, server, challenge.tasks);
-    const call = await callXmlRpc(
-      { url: server.url, body, deadlineMs: challenge.timeoutSeconds * 1000, maxResponseBytes: this.deps.maxAnswerBytes, signal },
-      this.agent(server),
-    );
+    const call = await this.call(server, body, challenge.timeoutSeconds * 1000, signal);
     const attempt: FinishedAttempt = {
       articleId, serverId, n, ms: call.ms, outcome: 'ok', detail: null, bytesSent: call.bytesSent, bytesReceived: call.bytesReceived,
     };
+    if (!call.ok && signal?.aborted) {
+      // This worker is stopping (shutdown grace over): hand the request back, unblamed.
+      attempt.outcome = 'interrupted';
+      attempt.detail = 'the worker stopped before the answer came; the request was handed back to another worker';
+      await store.recordFailure(attempt, false);
+      dispatchMetrics.observe(serverId, 'interrupted', call.ms);
+      log.info({ serverId, articleId, attempt: n }, 'request handed back: this worker is stopping');
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
     if (call.ok) {
@@ -83,6 +127,7 @@ export class JobPerformer {
       });
       if (validated.errors.length === 0) {
         const fresh = await store.storeAnswer(attempt, validated.result, validated.warnings);
+        dispatchMetrics.observe(serverId, 'ok', call.ms);
         log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
         this.deps.onSettled?.(articleId, serverId);
         return;
@@ -97,6 +142,7 @@ export class JobPerformer {
       attempt.detail = call.detail;
     }
     await store.recordFailure(attempt, final);
+    dispatchMetrics.observe(serverId, attempt.outcome, call.ms);
     log.info({ serverId, articleId, attempt: n, outcome: attempt.outcome, detail: attempt.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');
     if (final) this.deps.onSettled?.(articleId, serverId);
     throw new AttemptFailedError(attempt.outcome, attempt.detail ?? '');

@@ -2,7 +2,10 @@
 // answers (at most one per article × server). Storage is exactly-once even though job
 // delivery is at-least-once: answers are inserted with "on conflict do nothing", and the
 // attempt and delivery rows are updated in the same transaction as the answer.
+// Every write (and the reads dispatch decides on) is retried with back-off when the database
+// connection fails, so a PostgreSQL restart delays writes instead of dropping them.
 import type { Database, Queryable } from '../db/database.ts';
+import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from './db-retry.ts';
 import type { AnswerResult, TaskName, ValidationIssue } from '../tasks/types.ts';
 import type { FailureKind } from '../xmlrpc/client.ts';
 
@@ -42,7 +45,14 @@ export interface FinishedAttempt {
 }
 
 export class DispatchStore {
+  /** Set by the runtime from the configuration; tests shorten it. */
+  retry: RetryPolicy = DEFAULT_RETRY_POLICY;
+
   constructor(private readonly db: Database) {}
+
+  private write<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    return withDbRetry(what, fn, this.retry);
+  }
 
   /** Articles of the challenge (in queue order) that have no delivery for this server yet. */
   async undelivered(serverId: number, challengeId: number, serverTasks: TaskName[]): Promise<string[]> {
@@ -57,11 +67,13 @@ export class DispatchStore {
   }
 
   async createDeliveries(serverId: number, articleIds: string[]): Promise<void> {
-    if (articleIds.length === 0) return;
-    await this.db.query(
-      `insert into deliveries (article_id, server_id) select unnest($1::uuid[]), $2 on conflict do nothing`,
-      [articleIds, serverId],
-    );
+    return await this.write('create deliveries', async () => {
+      if (articleIds.length === 0) return;
+      await this.db.query(
+        `insert into deliveries (article_id, server_id) select unnest($1::uuid[]), $2 on conflict do nothing`,
+        [articleIds, serverId],
+      );
+    });
   }
 
   async failedDeliveries(serverId: number): Promise<Array<{ articleId: string; round: number }>> {
@@ -74,12 +86,15 @@ export class DispatchStore {
   }
 
   async requeueFailed(serverId: number, items: Array<{ articleId: string; round: number }>): Promise<number> {
+    // One retried write per item: a retry after a partial run must not count items twice.
     let n = 0;
     for (const item of items) {
-      const rows = await this.db.query(
-        `update deliveries set state = 'queued', round = $3 + 1, updated_at = now()
-         where article_id = $1 and server_id = $2 and state = 'failed' and round = $3 returning 1`,
-        [item.articleId, serverId, item.round],
+      const rows = await this.write('queue a failed article again', () =>
+        this.db.query(
+          `update deliveries set state = 'queued', round = $3 + 1, updated_at = now()
+           where article_id = $1 and server_id = $2 and state = 'failed' and round = $3 returning 1`,
+          [item.articleId, serverId, item.round],
+        ),
       );
       n += rows.length;
     }
@@ -87,7 +102,9 @@ export class DispatchStore {
   }
 
   async hasAnswer(articleId: string, serverId: number): Promise<boolean> {
-    return (await this.db.query('select 1 from answers where article_id = $1 and server_id = $2', [articleId, serverId])).length > 0;
+    return await this.write('look up an answer', async () => {
+      return (await this.db.query('select 1 from answers where article_id = $1 and server_id = $2', [articleId, serverId])).length > 0;
+    });
   }
 
   /**
@@ -95,48 +112,56 @@ export class DispatchStore {
    * an outcome belonged to a worker that died; it is marked interrupted now.
    */
   async beginAttempt(articleId: string, serverId: number): Promise<number> {
-    return await this.db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(72260003, hashtext($1::text || $2::text))', [articleId, serverId]);
-      await tx.query(
-        `update attempts set outcome = 'interrupted', detail = 'the worker processing this attempt stopped before it ended; the request was reissued'
-         where article_id = $1 and server_id = $2 and outcome is null`,
-        [articleId, serverId],
-      );
-      const rows = await tx.query<{ n: number }>(
-        `insert into attempts (article_id, server_id, n)
-         select $1, $2, coalesce(max(n), 0) + 1 from attempts where article_id = $1 and server_id = $2
-         returning n`,
-        [articleId, serverId],
-      );
-      const n = rows[0]!.n;
-      await upsertDelivery(tx, articleId, serverId, 'active', n, null, null);
-      return n;
+    return await this.write('record the start of an attempt', async () => {
+      return await this.db.transaction(async (tx) => {
+        await tx.query('select pg_advisory_xact_lock(72260003, hashtext($1::text || $2::text))', [articleId, serverId]);
+        await tx.query(
+          `update attempts set outcome = 'interrupted', detail = 'the worker processing this attempt stopped before it ended; the request was reissued'
+           where article_id = $1 and server_id = $2 and outcome is null`,
+          [articleId, serverId],
+        );
+        const rows = await tx.query<{ n: number }>(
+          `insert into attempts (article_id, server_id, n)
+           select $1, $2, coalesce(max(n), 0) + 1 from attempts where article_id = $1 and server_id = $2
+           returning n`,
+          [articleId, serverId],
+        );
+        const n = rows[0]!.n;
+        await upsertDelivery(tx, articleId, serverId, 'active', n, null, null);
+        return n;
+      });
     });
   }
 
   /** A successful attempt: the answer, the attempt and the delivery land together or not at all. */
   async storeAnswer(a: FinishedAttempt, result: AnswerResult, warnings: ValidationIssue[]): Promise<boolean> {
-    return await this.db.transaction(async (tx) => {
-      const inserted = await tx.query(
-        `insert into answers (article_id, server_id, result, warnings, attempt_n, ms, bytes)
-         values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning 1`,
-        [a.articleId, a.serverId, JSON.stringify(result), JSON.stringify(warnings), a.n, a.ms, a.bytesReceived],
-      );
-      await finish(tx, a);
-      await upsertDelivery(tx, a.articleId, a.serverId, 'done', a.n, 'ok', null);
-      return inserted.length > 0;
+    return await this.write('store an answer', async () => {
+      return await this.db.transaction(async (tx) => {
+        const inserted = await tx.query(
+          `insert into answers (article_id, server_id, result, warnings, attempt_n, ms, bytes)
+           values ($1, $2, $3, $4, $5, $6, $7) on conflict do nothing returning 1`,
+          [a.articleId, a.serverId, JSON.stringify(result), JSON.stringify(warnings), a.n, a.ms, a.bytesReceived],
+        );
+        await finish(tx, a);
+        await upsertDelivery(tx, a.articleId, a.serverId, 'done', a.n, 'ok', null);
+        return inserted.length > 0;
+      });
     });
   }
 
   async recordFailure(a: FinishedAttempt, final: boolean): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await finish(tx, a);
-      await upsertDelivery(tx, a.articleId, a.serverId, final ? 'failed' : 'queued', a.n, a.outcome, a.detail);
+    return await this.write('record a failed attempt', async () => {
+      await this.db.transaction(async (tx) => {
+        await finish(tx, a);
+        await upsertDelivery(tx, a.articleId, a.serverId, final ? 'failed' : 'queued', a.n, a.outcome, a.detail);
+      });
     });
   }
 
   async markDone(articleId: string, serverId: number): Promise<void> {
-    await this.db.query(`update deliveries set state = 'done', updated_at = now() where article_id = $1 and server_id = $2`, [articleId, serverId]);
+    return await this.write('mark a delivery done', async () => {
+      await this.db.query(`update deliveries set state = 'done', updated_at = now() where article_id = $1 and server_id = $2`, [articleId, serverId]);
+    });
   }
 
   async attempts(articleId: string, serverId: number): Promise<AttemptRecord[]> {

@@ -77,7 +77,7 @@ export class WorkerPool {
     const { log, performer } = this.opts;
     const connection = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
     connection.on('error', () => {}); // reported through the worker's own error event
-    const worker = new Worker<DispatchJob>(queueName(serverId), async (job, _token, signal) => await performer.perform(job, signal), {
+    const worker = new Worker<DispatchJob>(queueName(serverId), async (job, token, signal) => await performer.perform(job, signal, token), {
       connection,
       prefix: this.opts.prefix,
       concurrency,
@@ -101,12 +101,28 @@ export class WorkerPool {
     this.connections.delete(worker);
   }
 
-  /** Stops taking jobs and waits for the ones in flight (BullMQ hands unfinished ones back after a lock expiry). */
-  async close(): Promise<void> {
+  /**
+   * Stops taking jobs and lets the requests in flight finish. With a grace period, requests
+   * still running when it ends are cancelled: each job is handed back to the queue unblamed
+   * (see JobPerformer) and another worker takes it at once. Without one, it waits for them all.
+   */
+  async close(graceMs?: number): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.syncing;
-    await Promise.all([...this.workers.values()].map((w) => this.closeWorker(w)));
+    const workers = [...this.workers.values()];
+    const closing = Promise.all(workers.map((w) => this.closeWorker(w)));
+    if (graceMs !== undefined) {
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), graceMs)));
+      const first = await Promise.race([closing.then(() => 'done' as const), expired]);
+      clearTimeout(timer);
+      if (first === 'expired') {
+        this.opts.log.info({ graceMs }, 'shutdown grace period over; handing the requests still in flight back to the queue');
+        for (const w of workers) w.cancelAllJobs('the worker is shutting down');
+      }
+    }
+    await closing;
     this.workers.clear();
     this.subscriber?.disconnect();
   }

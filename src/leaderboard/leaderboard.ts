@@ -21,7 +21,8 @@ export interface RunToScore {
   run: string;
   team: string;
   server?: number;
-  kind: 'S' | 'R';
+  /** S: a server's online run; R: an offline run; C: a consensus (`?consensus=1`). */
+  kind: 'S' | 'R' | 'C';
   data: RunData;
 }
 
@@ -29,7 +30,8 @@ export interface LeaderboardRow {
   run: string;
   team: string;
   server?: number;
-  kind: 'S' | 'R';
+  /** S: a server's online run; R: an offline run; C: a consensus (`?consensus=1`). */
+  kind: 'S' | 'R' | 'C';
   metrics: Record<string, unknown>;
   /** Set instead of metrics when this run could not be scored (the others still are). */
   error?: string;

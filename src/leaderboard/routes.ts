@@ -49,6 +49,7 @@ const ScoreQuery = Type.Object(
     beta: Type.Optional(Type.String({ pattern: '^([0-9]+\\.?[0-9]*|\\.[0-9]+)$', description: 'INT/IPT: also report macro F-beta' })),
     singleClass: Type.Optional(Flag),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('tsv')])),
+    consensus: Type.Optional(Flag),
   },
   { additionalProperties: false },
 );
@@ -143,7 +144,8 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
         }
         if (wanted.beta !== undefined && !(wanted.beta > 0)) throw badRequest('beta must be a positive number');
         const options = Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
-        const board = await service.leaderboard(challenge, task, wanted, options);
+        // The consensus rows (kind C) are extra runs, not a scoring option: not echoed in options.
+        const board = await service.leaderboard(challenge, task, wanted, options, flag(q.consensus) === true);
         if (q.format === 'tsv') return reply.type(TSV).send(leaderboardTsv(board));
         return board;
       },

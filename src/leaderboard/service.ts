@@ -12,6 +12,7 @@ import { loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, type Gold,
 import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
 import { loadOnlineAnswers, onlineRun } from './online-runs.ts';
 import { RunsRepository } from './runs-repository.ts';
+import { consensusRuns } from './consensus-runs.ts';
 
 /** Runs a parse; a ScoringInputError becomes a 400 with its line, reason and hint. */
 export function parseOr400<T>(what: string, parse: () => T): T {
@@ -105,8 +106,8 @@ export class LeaderboardService {
     };
   }
 
-  /** Every server registered for the task (S) and every offline run (R), scored. */
-  async leaderboard(challenge: Challenge, task: TaskName, request: ScoreRequest, options: Record<string, unknown>): Promise<Leaderboard> {
+  /** Every server registered for the task (S), every offline run (R) and, when asked, the consensus (C), scored. */
+  async leaderboard(challenge: Challenge, task: TaskName, request: ScoreRequest, options: Record<string, unknown>, consensus = false): Promise<Leaderboard> {
     const gold = await this.loadGold(challenge, task);
     const maps = await this.loadMaps(challenge, request);
     const runs: RunToScore[] = [];
@@ -120,6 +121,7 @@ export class LeaderboardService {
       const parsed = parseOr400(`stored run ${run.name}`, () => parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence'));
       runs.push({ run: run.name, team: run.team, kind: 'R', data: parsed.run });
     }
+    if (consensus) runs.push(...(await consensusRuns(this.ctx, challenge, task, servers, (s) => onlineRunName(s, servers))));
     return buildLeaderboard(task, gold, runs, { ...request, ...maps }, options);
   }
 }

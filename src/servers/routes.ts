@@ -7,8 +7,9 @@ import { ApiError, badRequest, conflict, notFound } from '../http/api-error.ts';
 import { IdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { checkServer } from './check.ts';
 import { ServerRepository, type AnnotationServer } from './repository.ts';
-import { serverErrors, serverProgress, serverTiming } from './status.ts';
+import { serverErrors, serverHistogram, serverProgress, serverTiming } from './status.ts';
 import { resolvedUrlProblem } from './url-policy.ts';
+import { serverReliability } from '../reliability/load.ts';
 
 const RegisterBody = Type.Object(
   {
@@ -98,12 +99,14 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: IdParams } }, async (request) => {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
-      const [progress, timing, errors] = await Promise.all([
+      const [progress, timing, errors, histogram, reliability] = await Promise.all([
         serverProgress(ctx.db, server.id),
         serverTiming(ctx.db, server.id),
         serverErrors(ctx.db, server.id),
+        serverHistogram(ctx.db, server.id),
+        serverReliability(ctx.db, server.id),
       ]);
-      return { ...server, progress, timing, errors };
+      return { ...server, progress, timing, errors, histogram, reliability };
     });
 
     app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: IdParams } }, async (request) => {
@@ -123,6 +126,28 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
       const check = await runCheck(server);
       return { ...server, check };
+    });
+
+    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: IdParams } }, async (request, reply) => {
+      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      // Only while paused: an active server may have a request in flight whose answer would
+      // then be stored for a server that no longer exists.
+      if (server.state !== 'paused') throw conflict(`server ${server.id} is active; pause it first, then delete it`);
+      // Rows first: if another record still needs the server (say, a test-suite run), nothing
+      // is removed and the queue keeps its jobs, so the server stays usable.
+      try {
+        await ctx.db.transaction(async (tx) => {
+          for (const table of ['deliveries', 'attempts', 'answers']) await tx.query(`delete from ${table} where server_id = $1`, [server.id]);
+          await tx.query('delete from servers where id = $1', [server.id]);
+        });
+      } catch (err) {
+        if ((err as { code?: string }).code === '23503') throw conflict(`server ${server.id} is still referenced by other records (${(err as { table?: string }).table ?? 'another table'}); it cannot be deleted`);
+        throw err;
+      }
+      await ctx.dispatch.queues.queue(server.id).obliterate({ force: true });
+      await ctx.dispatch.announce();
+      request.log.info({ serverId: server.id }, 'annotation server deleted');
+      return reply.status(204).send();
     });
 
     app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: IdParams } }, async (request) => {

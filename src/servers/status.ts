@@ -71,3 +71,38 @@ export async function serverErrors(db: Queryable, serverId: number, limit = 100)
     at: r.started_at,
   }));
 }
+
+export interface HistogramBin {
+  fromMs: number;
+  /** null: the last, open-ended bin. */
+  toMs: number | null;
+  count: number;
+}
+
+/**
+ * Roughly logarithmic edges (1-2-5 steps): answers range from milliseconds to the
+ * ten-minute deadline, and equal-width bins would put nearly everything in the first one.
+ */
+export const HISTOGRAM_EDGES_MS = [0, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 60_000, 120_000, 300_000, 600_000];
+
+/**
+ * Response times of the successful attempts, counted per bin in SQL. Only the bins from
+ * the first to the last non-empty one are returned ([] before the first answer), so the
+ * chart spans the data rather than the whole deadline.
+ */
+export async function serverHistogram(db: Queryable, serverId: number): Promise<HistogramBin[]> {
+  const from = HISTOGRAM_EDGES_MS;
+  const to = [...HISTOGRAM_EDGES_MS.slice(1), null];
+  const rows = await db.query<{ from_ms: number; to_ms: number | null; n: number }>(
+    `select e.from_ms, e.to_ms, count(t.ms)::int as n
+     from unnest($2::int[], $3::int[]) as e(from_ms, to_ms)
+     left join attempts t on t.server_id = $1 and t.outcome = 'ok' and t.ms >= e.from_ms and (e.to_ms is null or t.ms < e.to_ms)
+     group by e.from_ms, e.to_ms order by e.from_ms`,
+    [serverId, from, to],
+  );
+  const bins = rows.map((r) => ({ fromMs: Number(r.from_ms), toMs: r.to_ms === null ? null : Number(r.to_ms), count: r.n }));
+  const first = bins.findIndex((b) => b.count > 0);
+  if (first < 0) return [];
+  const last = bins.length - 1 - [...bins].reverse().findIndex((b) => b.count > 0);
+  return bins.slice(first, last + 1);
+}

@@ -69,7 +69,8 @@ function goodAnswer(params: XmlRpcValue[]): string {
   return encodeMethodResponse(annotate(text, given));
 }
 
-export async function startFaultyServer(behaviour: Behaviour): Promise<FaultyServer> {
+/** opts.port: listen on that port (a server that "comes back" where connections were refused). */
+export async function startFaultyServer(behaviour: Behaviour, opts: { port?: number } = {}): Promise<FaultyServer> {
   let requests = 0;
   const calls: ReceivedCall[] = [];
   const sockets = new Set<Socket>();
@@ -192,7 +193,10 @@ export async function startFaultyServer(behaviour: Behaviour): Promise<FaultySer
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as { port: number };
 
   return {

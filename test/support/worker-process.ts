@@ -13,10 +13,13 @@ export interface WorkerProcess {
   child: ChildProcess;
   /** Resolves with the exit code or signal. */
   exited: Promise<number | string | null>;
+  /** Every line the process wrote to stdout so far (pino JSON), to wait for what it logged. */
+  readonly lines: string[];
   kill(signal?: NodeJS.Signals): void;
 }
 
-export async function startWorkerProcess(config: Config, databaseUrl: string): Promise<WorkerProcess> {
+/** extraEnv: further settings for this process only (e.g. METASERVER_SHUTDOWN_GRACE_MS). */
+export async function startWorkerProcess(config: Config, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [BIN, 'worker'], {
     env: {
       ...process.env,
@@ -28,18 +31,23 @@ export async function startWorkerProcess(config: Config, databaseUrl: string): P
       METASERVER_STALLED_INTERVAL_MS: String(config.stalledIntervalMs),
       METASERVER_SERVER_SYNC_INTERVAL_MS: String(config.serverSyncIntervalMs),
       METASERVER_MAX_ANSWER_BYTES: String(config.maxAnswerBytes),
+      METASERVER_SHUTDOWN_GRACE_MS: String(config.shutdownGraceMs),
+      METASERVER_DB_WRITE_RETRIES: String(config.databaseWriteRetries),
       LOG_LEVEL: 'info',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  const lines: string[] = [];
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the worker process exited with ${code} before it was ready: ${stderr}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
       if (line.includes('metaserver worker is taking jobs')) resolve();
     });
   });
-  return { child, exited, kill: (signal = 'SIGTERM') => void child.kill(signal) };
+  return { child, exited, lines, kill: (signal = 'SIGTERM') => void child.kill(signal) };
 }

@@ -1,0 +1,49 @@
+// What `GET /api/articles/:id` answers, built in one place: the route sends it, and the
+// completion callback posts exactly the same JSON (so a client can use one parser for both).
+import type { Queryable } from '../db/database.ts';
+import { voteView, type ParsedVote, type VoteView } from './consensus.ts';
+import type { Article } from './repository.ts';
+import { articleServers, articleStatus, type ArticleServerState, type ArticleStatus } from './status.ts';
+
+export type ShownServer = Omit<ArticleServerState, 'teamId'>;
+
+export interface ArticleView {
+  id: string;
+  organiserId: string | null;
+  challenge: string;
+  status: ArticleStatus;
+  sourceFormat: string;
+  text: string;
+  createdAt: Date;
+  servers: ShownServer[];
+  consensus?: VoteView;
+}
+
+/** Whether a server (by its team) may be shown to the caller. */
+export type TeamFilter = (teamId: number) => boolean;
+
+export const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
+
+/**
+ * The article with the shown servers' states and answers. The status counts every server
+ * the article was sent to (a team must not read "done" while others still work, nor learn
+ * more than that); the consensus counts the shown servers only.
+ */
+export async function articleView(db: Queryable, article: Article, visible: TeamFilter, vote: ParsedVote = DEFAULT_VOTE): Promise<ArticleView> {
+  const all = await articleServers(db, article.id);
+  const status = articleStatus(all);
+  const shownStates = all.filter((s) => visible(s.teamId));
+  const view: ArticleView = {
+    id: article.id,
+    organiserId: article.organiserId,
+    challenge: article.challenge,
+    status,
+    sourceFormat: article.sourceFormat,
+    text: article.text,
+    createdAt: article.createdAt,
+    servers: shownStates.map(({ teamId: _t, ...rest }) => rest),
+  };
+  const consensus = voteView(shownStates, vote);
+  if (consensus) view.consensus = consensus;
+  return view;
+}

@@ -1,0 +1,107 @@
+// Trained ensembles over HTTP: the organiser trains one from a challenge's stored answers
+// and its loaded gold standard; every training is stored as a new version.
+//   POST /challenges/:slug/ensembles/:task  (admin) {cutoff?, lambda?, runs?} → 201 the stored model
+//   GET  /challenges/:slug/ensembles/:task  (organiser or team) → the versions
+// Runs are the leaderboard's online run names (`T<team id>_S<n>`), one per server
+// registered for the task; a model is applied to another challenge's article (say, a live
+// one) by the same names there: the team's n-th server of that challenge.
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppContext } from '../app-context.ts';
+import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
+import type { Challenge } from '../challenges/repository.ts';
+import { ApiError, badRequest, notFound } from '../http/api-error.ts';
+import { SlugParams } from '../http/schemas.ts';
+import { GoldRepository } from '../leaderboard/gold-repository.ts';
+import { loadStoredBody, parseGoldUpload } from '../leaderboard/inputs.ts';
+import { onlineRunName, parseOr400 } from '../leaderboard/service.ts';
+import type { GoldItems } from '../scoring/index.ts';
+import { challengeDocuments, ensembleDocuments, type NamedServer } from './challenge-runs.ts';
+import { trainEnsemble, type EnsembleTask } from './ensemble.ts';
+import { EnsembleModelRepository, type StoredModel } from './models.ts';
+
+const Params = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
+const TrainBody = Type.Object(
+  {
+    cutoff: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'selection and training cutoff per run (top k items); default 10' })),
+    lambda: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: 'L2 strength; default 1' })),
+    runs: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 1000, uniqueItems: true })),
+  },
+  { additionalProperties: false },
+);
+
+/** The servers of a challenge registered for the task, named as leaderboard runs. */
+export async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
+  const servers = await ctx.repos.servers.listByChallenge(challengeId);
+  return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: onlineRunName(s, servers) }));
+}
+
+export function modelSummary(m: StoredModel) {
+  return {
+    id: m.id, challenge: m.challenge, task: m.task, version: m.version, createdAt: m.createdAt,
+    runs: m.model.runs, cutoffs: m.model.cutoffs, lambda: m.model.lambda, training: m.model.training,
+  };
+}
+
+export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    const models = new EnsembleModelRepository(ctx.db);
+    const goldRepo = new GoldRepository(ctx.db);
+
+    async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
+      const challenge = await ctx.repos.challenges.bySlug(slug);
+      if (!challenge) throw notFound(`challenge "${slug}"`);
+      if (task !== 'INT' && task !== 'IPT') throw new ApiError(400, 'unknown_task', `ensembles are trained for INT and IPT (ranked lists), not "${task}"`);
+      if (!challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+      return { challenge, task };
+    }
+
+    async function gold(challenge: Challenge, task: EnsembleTask): Promise<GoldItems> {
+      const stored = await goldRepo.gold(challenge.id, task);
+      if (!stored) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
+      const parsed = parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
+      if (parsed.task !== task) throw new Error(`stored ${task} gold parsed as ${parsed.task}`);
+      return parsed.gold;
+    }
+
+    app.post(
+      '/challenges/:slug/ensembles/:task',
+      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody) } },
+      async (request, reply) => {
+        requireAdmin(await ctx.auth.principal(request));
+        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        const body = request.body ?? {};
+        const goldItems = await gold(challenge, task);
+        const servers = await namedServers(ctx, challenge.id, task);
+        const known = new Set(servers.map((s) => s.run));
+        const unknown = (body.runs ?? []).filter((r) => !known.has(r));
+        if (unknown.length > 0) throw badRequest(`unknown run(s) ${unknown.join(', ')}; the ${task} runs of "${challenge.slug}" are ${[...known].join(', ') || '(none)'}`);
+        const chosen = body.runs ? servers.filter((s) => body.runs!.includes(s.run)) : servers;
+        if (chosen.length === 0) throw badRequest(`challenge "${challenge.slug}" has no server registered for ${task}: nothing to combine`);
+        const docs = ensembleDocuments(await challengeDocuments(ctx.db, challenge.id, chosen));
+        let model;
+        try {
+          model = trainEnsemble(docs, goldItems, { task, runs: chosen.map((s) => s.run), defaultCutoff: body.cutoff, lambda: body.lambda });
+        } catch (error) {
+          if (error instanceof RangeError) throw new ApiError(409, 'cannot_train', `the ensemble cannot be trained yet: ${error.message}`);
+          throw error;
+        }
+        const stored = await models.add(challenge.id, task, model);
+        request.log.info({ challenge: challenge.slug, task, version: stored.version, documents: model.training.documents }, 'ensemble trained');
+        return reply.status(201).send({ ...modelSummary(stored), model: stored.model });
+      },
+    );
+
+    app.get(
+      '/challenges/:slug/ensembles/:task',
+      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params } },
+      async (request) => {
+        requireTeamOrAdmin(await ctx.auth.principal(request));
+        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        return { challenge: challenge.slug, task, models: (await models.list(challenge.id, task)).map(modelSummary) };
+      },
+    );
+  };
+}

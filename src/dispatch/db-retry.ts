@@ -1,0 +1,60 @@
+// Retries database writes that failed because the connection did, not because the write was
+// wrong: PostgreSQL restarting (57P01 admin shutdown, 57P02 crash shutdown, 57P03 cannot
+// connect now), connection exceptions (class 08) and sockets refused or reset. A write that
+// fails for good is reported as DatabaseUnavailableError, so dispatch can tell "our database
+// was down" from "the annotation server failed" and never blame a team for the former.
+import { DatabaseUnavailableError } from '../db/database.ts';
+
+const PG_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03']);
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH']);
+// pg raises plain Errors without a code when a pooled client's socket dies mid-query.
+const CONNECTION_MESSAGES = /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i;
+
+/** True when err (or anything it wraps) says the database connection failed, not the statement. */
+export function isConnectionError(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if (current instanceof DatabaseUnavailableError) return true;
+    const e = current as { code?: unknown; message?: unknown; errors?: unknown[]; cause?: unknown };
+    if (typeof e.code === 'string' && (PG_CONNECTION_CODES.has(e.code) || e.code.startsWith('08') || SOCKET_CODES.has(e.code))) return true;
+    if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+    // AggregateError (several addresses refused) and wrapped causes
+    current = Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause;
+  }
+  return false;
+}
+
+export interface RetryPolicy {
+  /** Retries after the first failure (0: no retry). */
+  retries: number;
+  /** Back-off before the first retry; doubles each time, up to maxDelayMs. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** About 30 s of trying (0.1 + 0.2 + … capped at 5 s): long enough to ride out a PostgreSQL restart. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { retries: 10, baseDelayMs: 100, maxDelayMs: 5_000 };
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs fn; on a connection-class error waits and runs it again, up to policy.retries times.
+ * fn must be safe to repeat: a transaction that failed was rolled back, and the dispatch
+ * writes are idempotent or guarded (answers: "on conflict do nothing").
+ */
+export async function withDbRetry<T>(what: string, fn: () => Promise<T>, policy: RetryPolicy, onRetry?: (err: unknown, attempt: number) => void): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isConnectionError(err)) throw err;
+      if (attempt >= policy.retries) {
+        throw new DatabaseUnavailableError(`the database was unreachable while trying to ${what} (${policy.retries + 1} tries): ${(err as Error).message}`, { cause: err });
+      }
+      onRetry?.(err, attempt + 1);
+      await sleep(Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs));
+    }
+  }
+}

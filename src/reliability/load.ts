@@ -1,0 +1,62 @@
+// Reads what the reliability figures are computed from: a server's finished attempts, and
+// for each stored answer its annotation count and the size of the article text.
+import type { Queryable } from '../db/database.ts';
+import { reliabilityFigures, type AnswerRow, type AttemptRow, type ReliabilityFigures } from './figures.ts';
+
+/**
+ * Annotations in one stored answer, counted in SQL so big answers never leave the database:
+ * INT, IPT and MENTION items, COREF expressions and links, and the ACT decision as one.
+ */
+const ANNOTATIONS_SQL = `
+  coalesce(jsonb_array_length(case when jsonb_typeof(result->'INT') = 'array' then result->'INT' end), 0)
+  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'IPT') = 'array' then result->'IPT' end), 0)
+  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'MENTION') = 'array' then result->'MENTION' end), 0)
+  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'COREF'->'expressions') = 'array' then result->'COREF'->'expressions' end), 0)
+  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'COREF'->'links') = 'array' then result->'COREF'->'links' end), 0)
+  + case when result ? 'ACT' then 1 else 0 end`;
+
+async function load(db: Queryable, where: string, param: number): Promise<Map<number, { attempts: AttemptRow[]; answers: AnswerRow[] }>> {
+  const attempts = await db.query<{ server_id: number; started_at: Date; ms: number | null; outcome: string | null }>(
+    `select t.server_id, t.started_at, t.ms, t.outcome from attempts t join servers s on s.id = t.server_id
+     where ${where} and t.outcome is not null order by t.started_at, t.id`,
+    [param],
+  );
+  const answers = await db.query<{ server_id: number; annotations: number; text_bytes: number; ms: number }>(
+    `select w.server_id, (${ANNOTATIONS_SQL})::int as annotations, octet_length(a.text)::int as text_bytes, w.ms
+     from answers w join articles a on a.id = w.article_id join servers s on s.id = w.server_id where ${where}`,
+    [param],
+  );
+  const out = new Map<number, { attempts: AttemptRow[]; answers: AnswerRow[] }>();
+  const entry = (id: number) => {
+    let e = out.get(id);
+    if (!e) out.set(id, (e = { attempts: [], answers: [] }));
+    return e;
+  };
+  for (const r of attempts) entry(r.server_id).attempts.push({ startedAt: new Date(r.started_at).getTime(), ms: r.ms, outcome: r.outcome });
+  for (const r of answers) entry(r.server_id).answers.push({ annotations: r.annotations, textBytes: r.text_bytes, ms: r.ms });
+  return out;
+}
+
+export async function serverReliability(db: Queryable, serverId: number): Promise<ReliabilityFigures> {
+  const rows = (await load(db, 's.id = $1', serverId)).get(serverId);
+  return reliabilityFigures(rows?.attempts ?? [], rows?.answers ?? []);
+}
+
+export interface ServerReliabilityEntry {
+  serverId: number;
+  name: string;
+  teamId: number;
+  reliability: ReliabilityFigures;
+}
+
+/** Every server of a challenge, for the organisers' overview. */
+export async function challengeReliability(db: Queryable, challengeId: number): Promise<ServerReliabilityEntry[]> {
+  const servers = await db.query<{ id: number; name: string; team_id: number }>('select id, name, team_id from servers where challenge_id = $1 order by id', [challengeId]);
+  const data = await load(db, 's.challenge_id = $1', challengeId);
+  return servers.map((s) => ({
+    serverId: s.id,
+    name: s.name,
+    teamId: s.team_id,
+    reliability: reliabilityFigures(data.get(s.id)?.attempts ?? [], data.get(s.id)?.answers ?? []),
+  }));
+}

@@ -1,0 +1,139 @@
+// Dispatch writes survive a database that drops connections: connection-class errors are
+// retried with back-off (and only those), and a job whose database writes failed for good
+// is put back without being counted as a failure of the annotation server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DatabaseUnavailableError } from '../../src/db/database.ts';
+import { isConnectionError, withDbRetry } from '../../src/dispatch/db-retry.ts';
+import { DispatchStore } from '../../src/dispatch/store.ts';
+import { ArticleRepository } from '../../src/articles/repository.ts';
+import { ChallengeRepository } from '../../src/challenges/repository.ts';
+import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
+import { flakyDatabase, InjectedDbError, type FlakyDatabase } from '../support/flaky-db.ts';
+import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import { annotate } from '../../src/sample/annotator.ts';
+
+const FAST = { retries: 3, baseDelayMs: 1, maxDelayMs: 5 };
+
+describe('which errors are connection errors', () => {
+  it.each([
+    ['57P01', true], ['57P02', true], ['57P03', true], ['08006', true], ['08001', true], ['08P01', true],
+    ['ECONNREFUSED', true], ['ECONNRESET', true], ['23505', false], ['42P01', false], ['22P02', false],
+  ])('%s → %s', (code, expected) => {
+    expect(isConnectionError(new InjectedDbError(code))).toBe(expected);
+    expect(isConnectionError(new Error('wrapped', { cause: new InjectedDbError(code) }))).toBe(expected);
+  });
+
+  it('recognises pg\'s own messages for a dropped connection, and DatabaseUnavailableError', () => {
+    expect(isConnectionError(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isConnectionError(new DatabaseUnavailableError('down'))).toBe(true);
+    expect(isConnectionError(new Error('syntax error at or near "selec"'))).toBe(false);
+  });
+});
+
+describe('withDbRetry', () => {
+  it('retries connection errors until the call succeeds, and gives up with DatabaseUnavailableError', async () => {
+    let calls = 0;
+    const value = await withDbRetry('test', async () => (++calls < 3 ? Promise.reject(new InjectedDbError('57P03')) : 'ok'), FAST);
+    expect([value, calls]).toEqual(['ok', 3]);
+    calls = 0;
+    const failing = withDbRetry('store it', async () => {
+      calls++;
+      throw new InjectedDbError('ECONNREFUSED');
+    }, FAST);
+    await expect(failing).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await expect(failing).rejects.toThrow(/unreachable while trying to store it \(4 tries\)/);
+    expect(calls).toBe(4);
+  });
+
+  it('does not retry other errors', async () => {
+    let calls = 0;
+    await expect(withDbRetry('x', async () => {
+      calls++;
+      throw new InjectedDbError('23505');
+    }, FAST)).rejects.toBeInstanceOf(InjectedDbError);
+    expect(calls).toBe(1);
+  });
+});
+
+describe('DispatchStore over a flaky database', () => {
+  let tdb: TestDatabase;
+  let db: FlakyDatabase;
+  let store: DispatchStore;
+  let articleId: string;
+  beforeAll(async () => {
+    tdb = await openTestDatabase('pglite');
+    db = flakyDatabase(tdb.db);
+    store = new DispatchStore(db);
+    store.retry = FAST;
+    const challenge = await new ChallengeRepository(db).create({ slug: 'flaky', name: 'Flaky', tasks: ['INT'] } as never);
+    const team = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('t', 'c', 'h') returning id`);
+    await db.query(`insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 's', 'http://127.0.0.1:9/', '{INT}', 'm')`, [(challenge as { id: number }).id, team[0]!.id]);
+    const loaded = await new ArticleRepository(db).insertMany((challenge as { id: number }).id, [{ organiserId: 'A', text: 'BRCA1', sourceFormat: 'text', given: '' }]);
+    articleId = [...(loaded as { ids: Map<string, string> }).ids.values()][0]!;
+  });
+  afterAll(async () => tdb?.drop());
+
+  it('every write lands exactly once although its first tries fail', async () => {
+    const serverId = (await db.query<{ id: number }>('select id from servers'))[0]!.id;
+    db.failNext(3, '57P01');
+    const n = await store.beginAttempt(articleId, serverId);
+    expect(n).toBe(1);
+    db.failNext(2, 'ECONNRESET', 'transaction');
+    const attempt = { articleId, serverId, n, ms: 5, outcome: 'ok' as const, detail: null, bytesSent: 1, bytesReceived: 2 };
+    expect(await store.storeAnswer(attempt, { INT: [] }, [])).toBe(true);
+    db.failNext(1, '08006');
+    expect(await store.hasAnswer(articleId, serverId)).toBe(true);
+    expect(db.injected).toBe(6);
+    expect(await tdb.db.query('select n, outcome from attempts')).toEqual([{ n: 1, outcome: 'ok' }]);
+    expect(await tdb.db.query('select attempt_n from answers')).toEqual([{ attempt_n: 1 }]);
+    expect(await tdb.db.query('select state from deliveries')).toEqual([{ state: 'done' }]);
+  });
+});
+
+describe('a job whose database writes fail for good', () => {
+  let ms: TestMetaserver;
+  let flaky: FlakyDatabase;
+  let server: FaultyServer;
+  let inner: TestDatabase;
+  beforeAll(async () => {
+    inner = await openTestDatabase();
+    flaky = flakyDatabase(inner.db);
+    ms = await startTestMetaserver({ database: { ...inner, db: flaky }, config: { databaseWriteRetries: 2 } });
+  });
+  afterAll(async () => {
+    await ms?.stop();
+    await inner?.drop();
+    await server?.close();
+  });
+
+  it('is put back, not counted against the server: one attempt allowed, and it still ends done', async () => {
+    let calls = 0;
+    server = await startFaultyServer({
+      kind: 'custom',
+      handler: (text, given) => {
+        // Call 1 is the setup check. During call 2 the database goes away for 6 transactions:
+        // storing the answer fails 3 times (1 + 2 retries), then starting the next attempt 3 times.
+        if (++calls === 2) flaky.failNext(6, '57P01', 'transaction');
+        return annotate(text, given);
+      },
+    });
+    await ms.request('POST', '/api/challenges', { slug: 'dbdown', name: 'DB down', tasks: ['INT'], timeoutSeconds: 5, maxAttempts: 1 }, ADMIN_TOKEN);
+    const ids = (await ms.request('POST', '/api/challenges/dbdown/articles', { articles: [{ id: 'D1', text: 'BRCA1 (P38398) binds TP53.' }] }, ADMIN_TOKEN)).body.ids;
+    const token = (await ms.request('POST', '/api/teams', { name: 'DB team', contact: 'd@example.org' })).body.token;
+    const registered = await ms.request('POST', '/api/challenges/dbdown/servers', { name: 'fine', url: server.url, tasks: ['INT'] }, token);
+    const id = registered.body.id as number;
+    await ms.request('POST', `/api/servers/${id}/start`, undefined, token);
+    await waitFor('the answer', async () => {
+      const rows = await inner.db.query(`select 1 from deliveries where server_id = $1 and state = 'done'`, [id]);
+      const c = await ms.ctx.dispatch.queues.counts(id);
+      return rows.length === 1 && c.active + c.waiting + c.delayed === 0 ? true : undefined;
+    }, 30_000);
+    expect(flaky.injected).toBe(6);
+    const attempts = await inner.db.query<{ outcome: string }>('select outcome from attempts where server_id = $1 order by n', [id]);
+    expect(attempts.map((a) => a.outcome)).toEqual(['interrupted', 'ok']);
+    expect(await inner.db.query('select count(*)::int as n from answers where server_id = $1', [id])).toEqual([{ n: 1 }]);
+    expect(await inner.db.query('select article_id from answers where server_id = $1', [id])).toEqual([{ article_id: ids.D1 }]);
+    expect(calls).toBe(3);
+    expect(await ms.ctx.dispatch.queues.counts(id)).toMatchObject({ completed: 1, failed: 0 });
+  });
+});

@@ -1,0 +1,109 @@
+// Limits at the edge and server URLs at call time: the per-IP rate limit on on-demand
+// submission and team registration answers 429 with a JSON error saying when to retry;
+// bodies over the size limit get 413; a server URL that is fine at registration but refused
+// when called (publicUrlsOnly, checked after DNS at call time) fails as `connection` with a
+// clear detail and no request is made.
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+// A name that resolves to loopback without being called "localhost" (the .test top-level
+// domain is reserved and never resolves for real): what a DNS rebinding would look like.
+const REBOUND = 'annotator.example.test';
+vi.mock('node:dns/promises', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:dns/promises')>();
+  const lookup = (async (host: string, opts?: unknown) =>
+    host === REBOUND ? [{ address: '127.0.0.1', family: 4 }] : actual.lookup(host, opts as never)) as typeof actual.lookup;
+  return { ...actual, lookup, default: { ...actual, lookup } };
+});
+import { resolvedUrlProblem, urlProblem } from '../../src/servers/url-policy.ts';
+import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
+import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+
+const started: TestMetaserver[] = [];
+const servers: FaultyServer[] = [];
+afterAll(async () => {
+  await Promise.all(started.map((m) => m.stop()));
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+async function metaserver(config: Parameters<typeof startTestMetaserver>[0] = {}) {
+  const ms = await startTestMetaserver({ workers: false, ...config });
+  started.push(ms);
+  return ms;
+}
+
+describe('rate limits', () => {
+  it.each([
+    ['/api/articles', (i: number) => ({ text: `article ${i}` }), 202],
+    ['/api/teams', (i: number) => ({ name: `team ${i}`, contact: 'x@example.org' }), 201],
+  ])('the 31st %s in a minute from one IP gets 429 with when to retry', async (url, body, ok) => {
+    const ms = await metaserver();
+    expect(ms.config.submitRateLimitPerMinute).toBe(30);
+    for (let i = 0; i < 30; i++) expect((await ms.request('POST', url, body(i))).status).toBe(ok);
+    const res = await ms.app!.inject({ method: 'POST', url, payload: body(31) });
+    expect(res.statusCode).toBe(429);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.json().error.message).toMatch(/retry in \d+/i);
+    // another client IP is not limited
+    const other = await ms.app!.inject({ method: 'POST', url, payload: body(32), remoteAddress: '127.0.0.2' });
+    expect(other.statusCode).toBe(ok);
+  });
+});
+
+describe('size limits', () => {
+  it('a request body over bodyLimitBytes gets 413 on every JSON route', async () => {
+    const ms = await metaserver({ config: { bodyLimitBytes: 2048 } });
+    const big = JSON.stringify({ text: 'x'.repeat(4096) });
+    for (const url of ['/api/articles', '/api/teams', '/api/challenges', '/api/challenges/live/servers']) {
+      const res = await ms.app!.inject({ method: 'POST', url, payload: big, headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(res.statusCode, url).toBe(413);
+      expect(res.json().error).toBeDefined();
+    }
+  });
+});
+
+describe('server URLs', () => {
+  it('http and https only; link-local and cloud metadata always refused; private and loopback only on a private deployment', async () => {
+    expect(urlProblem('ftp://example.org/', false)).toMatch(/only http and https/);
+    expect(urlProblem('file:///etc/passwd', false)).toMatch(/only http and https/);
+    for (const url of ['http://169.254.169.254/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://metadata.google.internal/', 'http://100.100.100.200/']) {
+      expect(urlProblem(url, false), url).not.toBeNull();
+    }
+    for (const url of ['http://127.0.0.1:8000/', 'http://10.1.2.3/', 'http://192.168.0.1/', 'http://[::1]/', 'http://localhost:8000/']) {
+      expect(urlProblem(url, false), url).toBeNull();
+      expect(await resolvedUrlProblem(url, true), url).not.toBeNull();
+    }
+  });
+
+  it('re-checked after DNS at call time: a loopback name is refused as a connection failure, no request made', async () => {
+    const ms = await startTestMetaserver({ config: { publicUrlsOnly: true } });
+    started.push(ms);
+    const target = await startFaultyServer({ kind: 'good' });
+    servers.push(target);
+    await ms.request('POST', '/api/challenges', { slug: 'dns', name: 'DNS', tasks: ['INT'], timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+    await ms.request('POST', '/api/challenges/dns/articles', { articles: [{ id: 'N1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN);
+    const token = (await ms.request('POST', '/api/teams', { name: 'DNS team', contact: 'd@example.org' })).body.token;
+    // Registration refuses it outright, after resolving the name …
+    const refused = await ms.request('POST', '/api/challenges/dns/servers', { name: 'loop', url: `http://${REBOUND}:${target.port}/`, tasks: ['INT'] }, token);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toMatch(/resolves to 127\.0\.0\.1/);
+    // … so stand in for a name that resolved to a public address at registration and now resolves to loopback.
+    const team = await ms.database.db.query<{ id: number }>(`select id from teams where name = 'DNS team'`);
+    const challenge = (await ms.ctx.repos.challenges.bySlug('dns'))!;
+    const rows = await ms.database.db.query<{ id: number }>(
+      `insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 'rebound', $3, '{INT}', 'Annotator.getAnnotation') returning id`,
+      [challenge.id, team[0]!.id, `http://${REBOUND}:${target.port}/RPC2`],
+    );
+    const id = rows[0]!.id;
+    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    const failed = await waitFor('the refused attempts', async () => {
+      const d = await ms.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [id]);
+      return d.length === 1 ? d : undefined;
+    });
+    expect(failed).toHaveLength(1);
+    const attempts = await ms.database.db.query<{ outcome: string; detail: string; bytes_sent: number }>('select outcome, detail, bytes_sent from attempts where server_id = $1 order by n', [id]);
+    expect(attempts.map((a) => a.outcome)).toEqual(['connection', 'connection']);
+    expect(attempts[0]!.detail).toMatch(/the server URL cannot be called: annotator\.example\.test resolves to 127\.0\.0\.1 is a loopback address.*no request was made/);
+    expect(attempts[0]!.bytes_sent).toBe(0);
+    expect(target.requests).toBe(0);
+  });
+});

@@ -1,0 +1,72 @@
+// A redis-server of a test's own (append-only file on, in a temporary directory, on a free
+// loopback port) that the test may stop and start again: the suite's shared Redis is never
+// restarted. Also used by the soak bench.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+
+async function freePort(): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface PrivateRedis {
+  url: string;
+  /** Stops it (SIGTERM: the append-only file is flushed) and starts it again on the same port and files. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startPrivateRedis(): Promise<PrivateRedis> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'metaserver-private-redis-'));
+  let child: ChildProcess | undefined;
+
+  const launch = async (): Promise<void> => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--save', '', '--dir', dir], { stdio: 'ignore' });
+    for (let i = 0; i < 200; i++) {
+      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        // loading the append-only file answers LOADING; wait until it is really up
+        if ((await client.ping()) === 'PONG') return;
+      } catch {
+        // not up yet
+      } finally {
+        client.disconnect();
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the private redis-server did not start');
+  };
+  const halt = async (): Promise<void> => {
+    const c = child;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
+    c.kill('SIGTERM');
+    await exited;
+  };
+
+  await launch();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async restart() {
+      await halt();
+      await launch();
+    },
+    async stop() {
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
