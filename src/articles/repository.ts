@@ -119,13 +119,13 @@ export class ArticleRepository {
   }
 
   /** What the dispatcher needs to send an article: nothing more is read on the hot path. */
-  async forDispatch(id: string, q: Queryable = this.db): Promise<Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tasks'> | null> {
-    const rows = await q.query<{ id: string; text: string; given: string; organiser_id: string | null; tasks: TaskName[] | null }>(
-      'select id, text, given, organiser_id, tasks from articles where id = $1',
+  async forDispatch(id: string, q: Queryable = this.db): Promise<Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tasks' | 'callbackUrl'> | null> {
+    const rows = await q.query<{ id: string; text: string; given: string; organiser_id: string | null; tasks: TaskName[] | null; callback_url: string | null }>(
+      'select id, text, given, organiser_id, tasks, callback_url from articles where id = $1',
       [id],
     );
     const r = rows[0];
-    return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks } : null;
+    return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks, callbackUrl: r.callback_url } : null;
   }
 }
 

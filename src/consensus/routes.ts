@@ -1,7 +1,7 @@
 // Trained ensembles over HTTP: the organiser trains one from a challenge's stored answers
 // and its loaded gold standard; every training is stored as a new version.
 //   POST /challenges/:slug/ensembles/:task  (admin) {cutoff?, lambda?, runs?} → 201 the stored model
-//   GET  /challenges/:slug/ensembles/:task  (organiser or team) → the versions
+//   GET  /challenges/:slug/ensembles/:task  (organiser; teams once closed) → the versions
 // Runs are the leaderboard's online run names (`T<team id>_S<n>`), one per server
 // registered for the task; a model is applied to another challenge's article (say, a live
 // one) by the same names there: the team's n-th server of that challenge.
@@ -98,8 +98,14 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
       '/challenges/:slug/ensembles/:task',
       { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params } },
       async (request) => {
-        requireTeamOrAdmin(await ctx.auth.principal(request));
+        const principal = await ctx.auth.principal(request);
+        requireTeamOrAdmin(principal);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        // A model holds every team's runs and the weights learned from the gold: like scores,
+        // teams see it only once the challenge is closed.
+        if (principal.role === 'team' && challenge.phase !== 'closed') {
+          throw new ApiError(403, 'not_published', `the ensembles of "${challenge.slug}" are shown to teams once the challenge is closed`);
+        }
         return { challenge: challenge.slug, task, models: (await models.list(challenge.id, task)).map(modelSummary) };
       },
     );

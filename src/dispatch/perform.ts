@@ -17,6 +17,7 @@ import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from './db-retry.ts';
 import { AttemptFailedError } from './errors.ts';
 import type { DispatchJob } from './queues.ts';
+import { LoadingCache } from './hot-cache.ts';
 import { RequestBodies } from './request-body.ts';
 import type { DispatchStore, FinishedAttempt } from './store.ts';
 
@@ -32,15 +33,29 @@ export interface PerformDeps {
   publicUrlsOnly?: boolean;
   /** How long a job waits before it is tried again when our database was unreachable (default 2 s). */
   databaseRetryDelayMs?: number;
-  /** Called when an (article, server) pair reaches done or failed for good. */
+  /**
+   * Called when an (article, server) pair reaches done or failed for good — only for
+   * articles with a completion callback: that is all it is for, and checking whether the
+   * article is complete costs database reads we do not want on every job.
+   */
   onSettled?: (articleId: string, serverId: number) => void;
+  /** How long a server and its challenge, once read, are used without reading them again (default 1 s). */
+  serverCacheMs?: number;
 }
+
+type DispatchArticle = NonNullable<Awaited<ReturnType<ArticleRepository['forDispatch']>>>;
 
 export class JobPerformer {
   private readonly bodies = new RequestBodies();
   private readonly agents = new Map<number, Dispatcher>();
+  /** Settings changed mid-run reach the next attempt within serverCacheMs. */
+  private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
+  /** Articles never change once loaded; every server of a challenge asks for the same ones. */
+  private readonly articles = new LoadingCache<string, DispatchArticle>(256, Infinity);
 
-  constructor(private readonly deps: PerformDeps) {}
+  constructor(private readonly deps: PerformDeps) {
+    this.servers = new LoadingCache(1024, deps.serverCacheMs ?? 1_000);
+  }
 
   private agent(server: AnnotationServer): Dispatcher {
     let agent = this.agents.get(server.id);
@@ -82,24 +97,24 @@ export class JobPerformer {
   private async attempt(job: Job<DispatchJob>, signal?: AbortSignal, token?: string): Promise<void> {
     const { articleId, serverId } = job.data;
     const { store, log } = this.deps;
-    const found = await this.deps.lookupServer(serverId);
+    const found = await this.servers.get(serverId, (id) => this.deps.lookupServer(id));
     if (!found) {
       log.warn({ serverId, articleId }, 'job for an annotation server that no longer exists; dropped');
       return;
     }
     const { server, challenge } = found;
-    if (await store.hasAnswer(articleId, serverId)) {
-      // A job delivered twice (a worker died after storing): the answer is already there.
-      await store.markDone(articleId, serverId);
-      return;
-    }
-    const article = await this.deps.articles.forDispatch(articleId);
+    const article = await this.articles.get(articleId, (id) => this.deps.articles.forDispatch(id));
     if (!article) {
       log.warn({ serverId, articleId }, 'job for an article that no longer exists; dropped');
       return;
     }
 
-    const n = await store.beginAttempt(articleId, serverId);
+    const n = await store.beginAttemptUnlessAnswered(articleId, serverId);
+    if (n === null) {
+      // A job delivered twice (a worker died after storing): the answer is already there.
+      await store.markDone(articleId, serverId);
+      return;
+    }
     const body = this.bodies.build(article, server, challenge.tasks);
     const call = await this.call(server, body, challenge.timeoutSeconds * 1000, signal);
     const attempt: FinishedAttempt = {
@@ -129,7 +144,7 @@ export class JobPerformer {
         const fresh = await store.storeAnswer(attempt, validated.result, validated.warnings);
         dispatchMetrics.observe(serverId, 'ok', call.ms);
         log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
-        this.deps.onSettled?.(articleId, serverId);
+        if (article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
         return;
       }
       const shown = validated.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
@@ -144,7 +159,7 @@ export class JobPerformer {
     await store.recordFailure(attempt, final);
     dispatchMetrics.observe(serverId, attempt.outcome, call.ms);
     log.info({ serverId, articleId, attempt: n, outcome: attempt.outcome, detail: attempt.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');
-    if (final) this.deps.onSettled?.(articleId, serverId);
+    if (final && article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
     throw new AttemptFailedError(attempt.outcome, attempt.detail ?? '');
   }
 

@@ -184,3 +184,23 @@ describe('sanitizeXmlText', () => {
     expect(decodeMethodCall(call).params).toEqual(['bad char ']);
   });
 });
+
+describe('hostile answers (security)', () => {
+  it('refuses a parameter-entity external DTD and an undeclared entity reference without reading anything', () => {
+    const pe = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY % ext SYSTEM "file:///etc/passwd"> %ext;]><methodResponse><params><param><value>x</value></param></params></methodResponse>';
+    expect(protocolError(pe).message).toMatch(/DOCTYPE/);
+    expect(() => decodeMethodResponse(wrap('<string>&undeclared;</string>'))).toThrow(XmlRpcProtocolError);
+  });
+
+  it('refuses numbers with thousands of digits quickly, without building big numbers', () => {
+    const started = performance.now();
+    expect(protocolError(wrap(`<int>${'9'.repeat(100_000)}</int>`)).message).toMatch(/32-bit|not an integer/);
+    expect(protocolError(wrap(`<double>1${'0'.repeat(400)}</double>`)).message).toMatch(/out of range|not a decimal number/);
+    expect(() => decodeMethodResponse(wrap(`<double>0.${'1'.repeat(10_000)}</double>`))).toThrow(XmlRpcProtocolError);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('an unclosed nesting of 100 000 arrays is refused at depth 65, not by exhausting the stack', () => {
+    expect(protocolError(wrap('<array><data><value>'.repeat(100_000))).message).toMatch(/nested deeper than 64/);
+  });
+});

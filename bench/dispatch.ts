@@ -1,0 +1,109 @@
+// Dispatch throughput and added latency in one process (API + workers), against an instant
+// loopback annotation server (a fixed answer buffer), next to floors measured in the same run:
+// direct XML-RPC calls (one at a time, and at the same total concurrency) and BullMQ alone.
+//   node --import tsx bench/dispatch.ts [servers=10] [articles=300] [concurrency=5] [sequential=50]
+// PGlite in memory by default; PostgreSQL (a schema of its own, dropped after) with DATABASE_URL.
+import { performance } from 'node:perf_hooks';
+import { bullmqFloor, callBodies, directCalls } from './support/floors.ts';
+import { ADMIN, fmt, printSqlStats, machine, pct, setupChallenge, startAll, startBench, TASKS, waitDeliveries, type Bench } from './support/harness.ts';
+import { startInstantServer, type InstantServer } from './support/instant-server.ts';
+
+const SERVERS = Number(process.argv[2] ?? 10);
+const ARTICLES = Number(process.argv[3] ?? 300);
+const CONCURRENCY = Number(process.argv[4] ?? 5);
+const SEQUENTIAL = Number(process.argv[5] ?? 50);
+const TOTAL = SERVERS * ARTICLES;
+
+/** Per completed job: BullMQ processedOn→finishedOn minus the call's own ms (what the worker adds). */
+async function addedPerJob(bench: Bench, serverIds: number[]): Promise<number[]> {
+  const rows = await bench.database.db.query<{ article_id: string; server_id: number; ms: number }>(
+    `select article_id, server_id, ms from attempts where server_id = any($1::int[]) and outcome = 'ok'`, [serverIds],
+  );
+  const callMs = new Map(rows.map((r) => [`${r.server_id}/${r.article_id}`, Number(r.ms)]));
+  const added: number[] = [];
+  for (const id of serverIds) {
+    const jobs = await bench.runtime.ctx.dispatch.queues.queue(id).getJobs(['completed'], 0, -1);
+    for (const job of jobs) {
+      const ms = callMs.get(`${id}/${job.data.articleId}`);
+      if (ms !== undefined && job.processedOn && job.finishedOn) added.push(job.finishedOn - job.processedOn - ms);
+    }
+  }
+  return added;
+}
+
+/** One live article at a time: submit → answer stored (database clock), minus a direct call. */
+async function sequential(bench: Bench, instant: InstantServer, n: number): Promise<number[]> {
+  const team = (await bench.call('POST', '/api/teams', { name: 'seq', contact: 'seq@example.org' })).body;
+  const server = (await bench.call('POST', '/api/challenges/live/servers', { name: 'seq', url: instant.url(999), tasks: TASKS }, team.token)).body;
+  await bench.call('POST', `/api/servers/${server.id}/start`, undefined, team.token);
+  await new Promise((r) => setTimeout(r, 500)); // let the worker pool pick the new server up
+  const { db } = bench.database;
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const submitted = await bench.call('POST', '/api/articles', { text: `${i} `.repeat(10) + 'x'.repeat(100_000) });
+    const id = submitted.body.id as string;
+    for (;;) {
+      const rows = await db.query<{ ms: number }>(
+        `select extract(epoch from (an.stored_at - ar.created_at)) * 1000 as ms from answers an join articles ar on ar.id = an.article_id where an.article_id = $1`, [id],
+      );
+      if (rows.length > 0) {
+        ms.push(Number(rows[0]!.ms));
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+  return ms.slice(Math.min(5, n - 1)); // the first few warm the JIT
+}
+
+const instant = await startInstantServer();
+const bench = await startBench();
+console.log(machine());
+console.log(`database: ${bench.database.kind}; ${SERVERS} servers × ${ARTICLES} articles of 100 KB, concurrency ${CONCURRENCY} per server (${SERVERS * CONCURRENCY} in total)`);
+
+// Floors first, while nothing else runs in this process.
+const bodies = callBodies(Math.min(ARTICLES, 50));
+const one = await directCalls(instant.url(998), bodies, 300, 1);
+const many = await directCalls(instant.url(998), bodies, Math.min(TOTAL, 3000), SERVERS * CONCURRENCY);
+const bull = await bullmqFloor(bench.runtime.redis.url, `${bench.config.queuePrefix}floor`, 5000, SERVERS * CONCURRENCY);
+
+const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(k) });
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const wall0 = Date.now();
+await startAll(bench, setup);
+await waitDeliveries(bench.database.db, setup.serverIds, TOTAL, 600_000, 20);
+const elapsed = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+const { db } = bench.database;
+const lastStored = Number((await db.query<{ t: number }>(`select extract(epoch from max(stored_at)) * 1000 as t from answers where server_id = any($1::int[])`, [setup.serverIds]))[0]!.t);
+const storedElapsed = (lastStored - wall0) / 1000;
+const counts = (await db.query<{ answers: string; attempts: string; done: string }>(
+  `select (select count(*) from answers where server_id = any($1::int[])) as answers,
+          (select count(*) from attempts where server_id = any($1::int[])) as attempts,
+          (select count(*) from deliveries where server_id = any($1::int[]) and state = 'done') as done`, [setup.serverIds],
+))[0]!;
+const added = await addedPerJob(bench, setup.serverIds);
+const maxSeen = Math.max(...setup.serverIds.map((_, k) => instant.maxInFlight[k]!));
+const seq = SEQUENTIAL > 0 ? await sequential(bench, instant, SEQUENTIAL) : [];
+void ADMIN;
+
+const rate = TOTAL / Math.min(elapsed, storedElapsed > 0 ? storedElapsed : elapsed);
+console.log(`floor  BullMQ alone, no-op jobs:                ${fmt(bull, 0)} jobs/s`);
+console.log(`floor  direct calls one at a time:              ${fmt(one.perSecond, 0)} calls/s  p50 ${fmt(one.p50)} ms  p99 ${fmt(one.p99)} ms`);
+console.log(`floor  direct calls at concurrency ${SERVERS * CONCURRENCY}:           ${fmt(many.perSecond, 0)} calls/s  p50 ${fmt(many.p50)} ms  p99 ${fmt(many.p99)} ms`);
+console.log(`dispatch end to end (call, decode, validate, store): ${fmt(rate, 0)} answers/s  (${TOTAL} in ${fmt(elapsed)} s; CPU ${fmt((cpu.user + cpu.system) / 1e6)} s = ${fmt(TOTAL / ((cpu.user + cpu.system) / 1e6), 0)} answers per CPU-second)`);
+console.log(`  ratio to direct calls at the same concurrency: ${fmt(rate / many.perSecond)}×; to BullMQ alone: ${fmt(rate / bull)}×`);
+console.log(`  added per job (processedOn→finishedOn − call ms): p50 ${fmt(pct(added, 50))} ms  p99 ${fmt(pct(added, 99))} ms  (${added.length} jobs)`);
+console.log(`  stored exactly once: answers ${counts.answers}, attempts ${counts.attempts}, deliveries done ${counts.done} of ${TOTAL}; most in flight at one server ${maxSeen} (limit ${CONCURRENCY})`);
+if (seq.length > 0) {
+  console.log(`one at a time: submit → stored p50 ${fmt(pct(seq, 50))} ms  p99 ${fmt(pct(seq, 99))} ms; minus a direct call (p50 ${fmt(one.p50)} ms): added p50 ${fmt(pct(seq, 50) - one.p50)} ms`);
+}
+if (Number(counts.answers) !== TOTAL || Number(counts.attempts) !== TOTAL || maxSeen > CONCURRENCY) {
+  console.log('CHECK FAILED: answers, attempts or the concurrency limit are off');
+  process.exitCode = 1;
+}
+printSqlStats();
+await bench.stop();
+await instant.close();
+process.exit();

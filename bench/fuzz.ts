@@ -1,0 +1,134 @@
+// Seeded fuzzing: malformed HTTP bodies to every route that takes one, and malformed
+// XML-RPC answers to the decoder and, through a loopback server, to the client. Counts
+// what came back; any crash (an exception where an answer was due) or HTTP 500 is a failure.
+//   node --import tsx bench/fuzz.ts        (FUZZ_SEED, FUZZ_HTTP, FUZZ_DECODE, FUZZ_CLIENT)
+import { createServer } from 'node:http';
+import { loadConfig } from '../src/config.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { openPglite } from '../src/db/pglite.ts';
+import { createLogger } from '../src/log.ts';
+import { createRuntime } from '../src/runtime.ts';
+import { annotate } from '../src/sample/annotator.ts';
+import { decodeMethodResponse, encodeMethodResponse } from '../src/xmlrpc/codec.ts';
+import { callXmlRpc, createServerAgent } from '../src/xmlrpc/client.ts';
+import { XmlRpcProtocolError } from '../src/xmlrpc/errors.ts';
+import { startPrivateRedis } from '../test/support/private-redis.ts';
+
+let seed = Number(process.env.FUZZ_SEED ?? 1);
+const rnd = (): number => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const int = (n: number) => Math.floor(rnd() * n);
+const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+
+const STRINGS = ['', 'x', 'BRCA1', '𝛼-synuclein 😀', '\u0000', '\ud800', 'a'.repeat(5000), 'http://127.0.0.1:9/', 'INT', 'MENTION', 'test', 'closed', '__proto__', 'constructor', '<b>&amp;</b>', '1e309', '-1'];
+const KEYS = ['text', 'xml', 'id', 'tasks', 'name', 'contact', 'url', 'slug', 'phase', 'articles', 'servers', 'concurrency', 'timeoutSeconds', 'maxAttempts', 'given', 'callbackUrl', '__proto__', 'constructor', 'method', 'sendMetadata', 'suite', 'seed'];
+function value(depth: number): unknown {
+  const k = depth > 4 ? int(4) : int(8);
+  switch (k) {
+    case 0: return pick(STRINGS);
+    case 1: return pick([0, -1, 1.5, 1e308, -0, 2 ** 53 + 1, 1e21]);
+    case 2: return pick([true, false, null]);
+    case 3: return pick(['INT', 'ACT', 'NOPE']);
+    case 4: case 5: return Array.from({ length: int(4) }, () => value(depth + 1));
+    default: return Object.fromEntries(Array.from({ length: int(5) }, () => [pick(KEYS), value(depth + 1)]));
+  }
+}
+/** One malformed body: structured nonsense, corrupted JSON, invalid UTF-8, deep nesting, huge numbers, or noise. */
+function body(): { payload: Buffer; type: string } {
+  const json = Buffer.from(JSON.stringify(value(0)) ?? 'null');
+  switch (int(9)) {
+    case 0: return { payload: json, type: 'application/json' };
+    case 1: return { payload: json.subarray(0, int(json.length + 1)), type: 'application/json' };
+    case 2: { const b = Buffer.from(json); for (let i = 0; i < 1 + int(4); i++) b[int(b.length)] = int(256); return { payload: b, type: 'application/json' }; }
+    case 3: return { payload: Buffer.concat([json.subarray(0, 3), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), json.subarray(3)]), type: 'application/json' };
+    case 4: { const d = 1 + int(20_000); return { payload: Buffer.from('['.repeat(d) + ']'.repeat(int(2) ? d : 0)), type: 'application/json' }; }
+    case 5: return { payload: Buffer.from(`{"text":${'9'.repeat(1 + int(5000))},"concurrency":1e99999}`), type: 'application/json' };
+    case 6: return { payload: Buffer.from(Array.from({ length: int(200) }, () => int(256))), type: pick(['application/json', 'text/plain', 'text/xml', 'application/octet-stream']) };
+    case 7: return { payload: json, type: pick(['text/plain', 'text/tab-separated-values', 'text/xml', 'multipart/form-data', 'application/x-www-form-urlencoded']) };
+    default: return { payload: Buffer.from(''), type: 'application/json' };
+  }
+}
+/** Loopback traffic only: a body naming any other host (after a lucky corruption) is not sent. */
+function onlyLoopback(payload: Buffer): boolean {
+  const urls = payload.toString('latin1').match(/[a-z][a-z0-9+.-]*:\/\/[^"\s]*/gi) ?? [];
+  return urls.every((u) => { try { return /^(127\.\d+\.\d+\.\d+|\[::1\])$/.test(new URL(u).hostname); } catch { return true; } });
+}
+
+const redis = await startPrivateRedis();
+const db = await openPglite();
+await migrate(db);
+const config = loadConfig({}, { redisUrl: redis.url, adminToken: 'fuzz-admin-token-0123456789', logLevel: 'silent', queuePrefix: 'fuzz', submitRateLimitPerMinute: 1_000_000, checkTimeoutSeconds: 1 });
+const rt = await createRuntime({ config, log: createLogger(config), db, api: true, workers: false });
+const app = rt.app!;
+const admin = { authorization: `Bearer ${config.adminToken}` };
+await app.inject({ method: 'POST', url: '/api/challenges', headers: admin, payload: { slug: 'fz', name: 'Fuzz', tasks: ['INT', 'MENTION'] } });
+const team = (await app.inject({ method: 'POST', url: '/api/teams', payload: { name: 'fuzzers', contact: 'f@example.org' } })).json().token as string;
+const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+const params: Record<string, string> = { slug: 'fz', task: 'INT', kind: 'ho', id: '1', name: 'suite', serverId: '1', format: 'tsv' };
+const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
+  Object.keys(ops).filter((m) => ['post', 'put', 'patch'].includes(m)).map((m) => ({ method: m.toUpperCase(), url: path.replace(/\{(\w+)\}/g, (_, p: string) => params[p] ?? 'x') })));
+
+const HTTP = Number(process.env.FUZZ_HTTP ?? 6000);
+const statuses: Record<string, number> = {};
+let http500 = 0, crashes = 0, skipped = 0;
+for (let i = 0; i < HTTP; i++) {
+  const r = routes[i % routes.length]!;
+  const b = body();
+  if (!onlyLoopback(b.payload)) { skipped++; continue; }
+  try {
+    const res = await app.inject({ method: r.method as 'POST', url: r.url, payload: b.payload, headers: { 'content-type': b.type, ...(int(2) ? admin : { authorization: `Bearer ${team}` }) } });
+    statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+    if (res.statusCode >= 500) { http500++; if (http500 <= 5) process.stderr.write(`500: ${r.method} ${r.url} ${b.payload.subarray(0, 120).toString('latin1')} → ${res.body.slice(0, 200)}\n`); }
+  } catch (err) { crashes++; process.stderr.write(`crash: ${r.method} ${r.url}: ${(err as Error).message}\n`); }
+}
+
+const good = encodeMethodResponse(annotate('BRCA1 (P38398) binds TP53 and SNCA.', ''));
+const EVIL = ['<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]>', '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>', '&e;', '<value><int>99999999999999999999</int></value>', '<value><double>1e400</double></value>', '<value><i4>-2147483649</i4></value>', '<value><array><data>'.repeat(200), '<![CDATA[x]]>', '<?xml version="1.1"?>', '\u0000', '<value><dateTime.iso8601>nope</dateTime.iso8601></value>', '<value><base64>!!!</base64></value>'];
+function answer(): Buffer {
+  const b = Buffer.from(good);
+  switch (int(5)) {
+    case 0: return b.subarray(0, int(b.length));
+    case 1: { for (let i = 0; i < 1 + int(8); i++) b[int(b.length)] = int(256); return b; }
+    case 2: { const at = int(b.length); return Buffer.concat([b.subarray(0, at), Buffer.from(pick(EVIL)), b.subarray(at)]); }
+    case 3: { const d = 1 + int(3000); return Buffer.from(`<?xml version="1.0"?><methodResponse><params><param>${'<value><array><data>'.repeat(d)}</param></params></methodResponse>`); }
+    default: return Buffer.from(Array.from({ length: int(300) }, () => int(256)));
+  }
+}
+const DECODE = Number(process.env.FUZZ_DECODE ?? 10_000);
+let decodedOk = 0, refused = 0, decodeCrashes = 0;
+for (let i = 0; i < DECODE; i++) {
+  try { decodeMethodResponse(answer()); decodedOk++; } catch (err) { if (err instanceof XmlRpcProtocolError) refused++; else { decodeCrashes++; if (decodeCrashes <= 5) process.stderr.write(`decoder crash: ${(err as Error).stack}\n`); } }
+}
+
+// Through the client: a loopback server answers each call with the next fuzzed answer.
+let next: Buffer = Buffer.alloc(0);
+const server = createServer((req, res) => { req.resume(); req.on('end', () => { res.writeHead(200, { 'content-type': 'text/xml' }); res.end(next); }); });
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/`;
+const agent = createServerAgent({ connections: 4 });
+const CLIENT = Number(process.env.FUZZ_CLIENT ?? 2000);
+const kinds: Record<string, number> = {};
+let clientCrashes = 0;
+for (let i = 0; i < CLIENT; i++) {
+  next = answer();
+  try { const out = await callXmlRpc({ url, body: '<methodCall/>', deadlineMs: 2000, maxResponseBytes: 1 << 20 }, agent); const k = out.ok ? 'ok' : out.kind; kinds[k] = (kinds[k] ?? 0) + 1; } catch (err) { clientCrashes++; process.stderr.write(`client crash: ${(err as Error).message}\n`); }
+}
+await agent.close();
+server.close();
+await rt.close();
+await db.close();
+await redis.stop();
+
+const summary = {
+  seed: Number(process.env.FUZZ_SEED ?? 1), routes: routes.length,
+  http: { sent: HTTP - skipped, skippedNonLoopback: skipped, statuses, http500, crashes },
+  decoder: { inputs: DECODE, decoded: decodedOk, refused, crashes: decodeCrashes },
+  client: { calls: CLIENT, outcomes: kinds, crashes: clientCrashes },
+  total: HTTP - skipped + DECODE + CLIENT,
+};
+process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+process.exit(http500 + crashes + decodeCrashes + clientCrashes === 0 ? 0 : 1);

@@ -1,0 +1,81 @@
+// An annotation server that costs (almost) nothing: it drains the request and answers a
+// precomputed byte buffer, optionally after a delay. One HTTP server stands in for many
+// annotation servers (path /s/<k>), so it can count requests and the most requests in
+// flight at once per annotation server, to check that concurrency limits hold.
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { annotate } from '../../src/sample/annotator.ts';
+import { encodeMethodResponse } from '../../src/xmlrpc/codec.ts';
+
+/** A valid ACT/INT/IPT answer for any text (no mentions, so no offsets to check). */
+export function fixedAnswer(): Buffer {
+  const { mentions: _m, coref: _c, ...rest } = annotate('SNCA (P37840) interacts with BRCA1 (P38398) and binds TP53 (P04637).');
+  return Buffer.from(encodeMethodResponse(rest));
+}
+
+export interface InstantServer {
+  url(k: number): string;
+  readonly requests: number[];
+  readonly maxInFlight: number[];
+  readonly inFlight: number[];
+  /** The first 4 KB of the last request body seen (for checks). */
+  lastBodyHead: string;
+  close(): Promise<void>;
+}
+
+export async function startInstantServer(opts: { delayMs?: number; servers?: number } = {}): Promise<InstantServer> {
+  const answer = fixedAnswer();
+  const n = opts.servers ?? 1000;
+  const requests = new Array<number>(n).fill(0);
+  const inFlight = new Array<number>(n).fill(0);
+  const maxInFlight = new Array<number>(n).fill(0);
+  const sockets = new Set<Socket>();
+  const state = { lastBodyHead: '' };
+  const server: Server = createServer((req, res) => {
+    const k = Number(/^\/s\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
+    requests[k]!++;
+    inFlight[k]!++;
+    if (inFlight[k]! > maxInFlight[k]!) maxInFlight[k] = inFlight[k]!;
+    let head = '';
+    req.on('data', (chunk: Buffer) => {
+      if (head.length < 4096) head += chunk.toString('latin1', 0, Math.min(chunk.length, 4096));
+    });
+    req.on('end', () => {
+      state.lastBodyHead = head;
+      const send = (): void => {
+        inFlight[k]!--;
+        res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-length': answer.length });
+        res.end(answer);
+      };
+      if (opts.delayMs) setTimeout(send, opts.delayMs);
+      else send();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  server.requestTimeout = 0;
+  server.headersTimeout = 0;
+  server.maxConnections = 20_000;
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: (k) => `http://127.0.0.1:${port}/s/${k}`,
+    requests,
+    maxInFlight,
+    inFlight,
+    get lastBodyHead() {
+      return state.lastBodyHead;
+    },
+    set lastBodyHead(v: string) {
+      state.lastBodyHead = v;
+    },
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}

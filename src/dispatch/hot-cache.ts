@@ -1,0 +1,45 @@
+// Small caches for what every job reads again: the server and its challenge (the same for
+// every article of a server), and the article (the same for every server it goes to).
+// Each job used to read them from the database, which dominated dispatch with embedded
+// PGlite (one busy thread) and added round trips with PostgreSQL.
+
+/**
+ * A bounded map of loaded values. Concurrent gets of one key share one load; a value is
+ * kept for ttlMs (Infinity: until evicted), and the least recently used key is evicted
+ * once there are `capacity` of them. Loads that fail or return null are not kept, so a
+ * missing row is looked up again next time.
+ */
+export class LoadingCache<K, V> {
+  private readonly entries = new Map<K, { value: Promise<V | null>; until: number }>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly ttlMs: number,
+  ) {}
+
+  get(key: K, load: (key: K) => Promise<V | null>): Promise<V | null> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    this.entries.delete(key);
+    if (hit && hit.until > now) {
+      this.entries.set(key, hit); // refresh: Map keeps insertion order, the oldest goes first
+      return hit.value;
+    }
+    if (this.ttlMs <= 0) return load(key);
+    const value = load(key);
+    const entry = { value, until: now + this.ttlMs };
+    this.entries.set(key, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    const forget = (): void => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    };
+    value.then((v) => v === null && forget(), forget);
+    return value;
+  }
+
+  /** Forgets one key (or all): the next get loads again. */
+  invalidate(key?: K): void {
+    if (key === undefined) this.entries.clear();
+    else this.entries.delete(key);
+  }
+}
