@@ -68,68 +68,35 @@ async function main(argv: string[]): Promise<number> {
     printConfig(loadConfig());
     exitCode = 0;
   });
-  program
-    .command('sample-server')
-    .description('run the sample XML-RPC annotation server')
-    .allowUnknownOption()
-    .helpOption(false)
-    .argument('[args...]')
-    .action(async (args: string[]) => {
-      const { runSampleServerCommand } = await import('./cli/sample-server.ts');
-      exitCode = await runSampleServerCommand(args);
-    });
-  program
-    .command('uniprot')
-    .description('build or query a UniProt release index (uniprot build | lookup)')
-    .allowUnknownOption()
-    .helpOption(false)
-    .argument('[args...]')
-    .action(async (args: string[]) => {
-      const { runUniprotCommand } = await import('./cli/uniprot.ts');
-      exitCode = await runUniprotCommand(args);
-    });
-  program
-    .command('score')
-    .description('score runs against a gold standard (ACT|INT|IPT|MENTION|COREF)')
-    .allowUnknownOption()
-    .helpOption(false)
-    .argument('[args...]')
-    .action(async (args: string[]) => {
-      const { runScoreCommand } = await import('./cli/score.ts');
-      exitCode = await runScoreCommand(args, await import('./cli/score-io.ts').then((m) => m.processIo()));
-    });
-
-  program
-    .command('testsuite')
-    .description('feature-based test suites for mention servers (list-features | generate | report)')
-    .allowUnknownOption()
-    .helpOption(false)
-    .argument('[args...]')
-    .action(async (args: string[]) => {
-      const { runTestsuiteCommand } = await import('./cli/testsuite.ts');
-      exitCode = await runTestsuiteCommand(args);
-    });
-
-  program
-    .command('import')
-    .description('load a directory of .txt/.nxml articles into a challenge through the API of a running meta-server')
-    .allowUnknownOption()
-    .helpOption(false)
-    .argument('[args...]')
-    .action(async (args: string[]) => {
-      const { runImportCommand } = await import('./cli/import.ts');
-      exitCode = await runImportCommand(args);
-    });
-  program
-    .command('export')
-    .description("export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2) through the API")
-    .allowUnknownOption()
-    .helpOption(false)
-    .argument('[args...]')
-    .action(async (args: string[]) => {
-      const { runExportCommand } = await import('./cli/export.ts');
-      exitCode = await runExportCommand(args);
-    });
+  // Domain commands parse their own options; each is loaded only when it is used.
+  const delegate = (name: string, description: string, run: (args: string[]) => Promise<number>) =>
+    program
+      .command(name)
+      .description(description)
+      .allowUnknownOption()
+      .helpOption(false)
+      .argument('[args...]')
+      .action(async (args: string[]) => {
+        exitCode = await run(args);
+      });
+  delegate('sample-server', 'run the sample XML-RPC annotation server', async (args) =>
+    (await import('./cli/sample-server.ts')).runSampleServerCommand(args),
+  );
+  delegate('uniprot', 'build or query a UniProt release index (uniprot build | lookup)', async (args) =>
+    (await import('./cli/uniprot.ts')).runUniprotCommand(args),
+  );
+  delegate('score', 'score runs against a gold standard (ACT|INT|IPT|MENTION|COREF)', async (args) =>
+    (await import('./cli/score.ts')).runScoreCommand(args, (await import('./cli/score-io.ts')).processIo()),
+  );
+  delegate('testsuite', 'feature-based test suites for mention servers (list-features | generate | run | report)', async (args) =>
+    (await import('./cli/testsuite.ts')).runTestsuiteCommand(args),
+  );
+  delegate('import', 'load a directory of .txt/.nxml articles into a challenge through the API of a running meta-server', async (args) =>
+    (await import('./cli/import.ts')).runImportCommand(args),
+  );
+  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2) through the API", async (args) =>
+    (await import('./cli/export.ts')).runExportCommand(args),
+  );
 
   await program.parseAsync(argv, { from: 'user' });
   return exitCode ?? -1;

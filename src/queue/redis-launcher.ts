@@ -22,7 +22,7 @@ export class RedisUnavailableError extends Error {
   }
 }
 
-const INSTALL_HINT =
+export const INSTALL_HINT =
   'metaserver needs Redis. Install it (Debian/Ubuntu: `sudo apt-get install redis-server`; macOS: `brew install redis`) ' +
   'or point REDIS_URL at a running Redis, e.g. REDIS_URL=redis://127.0.0.1:6379.';
 
@@ -39,7 +39,8 @@ export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean>
   }
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on the loopback interface (bound, then released). */
+export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -3,21 +3,9 @@
 // restarted. Also used by the soak bench.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-
-async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, INSTALL_HINT, pingRedis } from '../../src/queue/redis-launcher.ts';
 
 export interface PrivateRedis {
   url: string;
@@ -32,22 +20,17 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let child: ChildProcess | undefined;
 
   const launch = async (): Promise<void> => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--save', '', '--dir', dir], { stdio: 'ignore' });
+    const started = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--save', '', '--dir', dir], { stdio: 'ignore' });
+    child = started;
+    let spawnError: Error | undefined;
+    started.once('error', (err) => (spawnError = err));
     for (let i = 0; i < 200; i++) {
-      const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      client.on('error', () => {});
-      try {
-        await client.connect();
-        // loading the append-only file answers LOADING; wait until it is really up
-        if ((await client.ping()) === 'PONG') return;
-      } catch {
-        // not up yet
-      } finally {
-        client.disconnect();
-      }
+      if (spawnError) throw new Error(`${INSTALL_HINT} (starting redis-server failed: ${spawnError.message})`);
+      // While it loads the append-only file Redis answers LOADING, not PONG: wait until it is really up.
+      if (await pingRedis(`redis://127.0.0.1:${port}`, 200)) return;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error('the private redis-server did not start');
+    throw new Error('the private redis-server did not start within 10 s');
   };
   const halt = async (): Promise<void> => {
     const c = child;
