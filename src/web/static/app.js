@@ -148,17 +148,23 @@ async function download(button) {
 }
 
 const timers = new Map();
+/** The newest load of each fragment: an older answer arriving late must not overwrite a newer one. */
+const latest = new Map();
 
 /** Loads a fragment; keeps keyboard focus on the element with the same id after the swap. */
 async function loadFragment(el) {
   clearTimeout(timers.get(el));
+  const ticket = (latest.get(el) ?? 0) + 1;
+  latest.set(el, ticket);
   try {
     const res = await fetch(el.dataset.fragment, { headers: authHeaders({ accept: 'text/html' }) });
     const markup = await res.text();
+    if (latest.get(el) !== ticket) return;
     const focusedId = el.contains(document.activeElement) ? document.activeElement.id : '';
     el.innerHTML = markup;
     if (focusedId) document.getElementById(focusedId)?.focus();
   } catch (err) {
+    if (latest.get(el) !== ticket) return;
     el.innerHTML = '';
     el.append(Object.assign(document.createElement('p'), { className: 'error', textContent: `Cannot reach the meta-server: ${err.message}` }));
   }
