@@ -27,9 +27,11 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-const SCREENSHOTS = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+// Every run saves its screenshots under test-output/; UPDATE_SCREENSHOTS=1 refreshes the
+// ones kept in docs/screenshots/ (so an ordinary test run leaves the working tree clean).
+const SCREENSHOTS = fileURLToPath(new URL(process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots/' : '../../test-output/screenshots/', import.meta.url));
 
-/** Saves a full-page screenshot at the given width into docs/screenshots/. */
+/** Saves a full-page screenshot at the given width (see SCREENSHOTS for where). */
 export async function screenshot(page: Page, name: string, width = 1280): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.setViewportSize({ width, height: 900 });
