@@ -5,7 +5,7 @@
 // PGlite in memory by default; PostgreSQL (a schema of its own, dropped after) with DATABASE_URL.
 import { performance } from 'node:perf_hooks';
 import { bullmqFloor, callBodies, directCalls } from './support/floors.ts';
-import { ADMIN, fmt, printSqlStats, machine, pct, setupChallenge, startAll, startBench, TASKS, waitDeliveries, type Bench } from './support/harness.ts';
+import { ADMIN, fmt, printSqlStats, startProfile, stopProfile, machine, pct, setupChallenge, startAll, startBench, TASKS, waitDeliveries, type Bench } from './support/harness.ts';
 import { startInstantServer, type InstantServer } from './support/instant-server.ts';
 
 const SERVERS = Number(process.argv[2] ?? 10);
@@ -68,6 +68,7 @@ const many = await directCalls(instant.url(998), bodies, Math.min(TOTAL, 3000), 
 const bull = await bullmqFloor(bench.runtime.redis.url, `${bench.config.queuePrefix}floor`, 5000, SERVERS * CONCURRENCY);
 
 const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(k) });
+await startProfile();
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const wall0 = Date.now();
@@ -75,6 +76,7 @@ await startAll(bench, setup);
 await waitDeliveries(bench.database.db, setup.serverIds, TOTAL, 600_000, 20);
 const elapsed = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
+await stopProfile();
 const { db } = bench.database;
 const lastStored = Number((await db.query<{ t: number }>(`select extract(epoch from max(stored_at)) * 1000 as t from answers where server_id = any($1::int[])`, [setup.serverIds]))[0]!.t);
 const storedElapsed = (lastStored - wall0) / 1000;

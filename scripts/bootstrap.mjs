@@ -43,6 +43,10 @@ if (command === 'test') {
   const run = spawnSync(process.execPath, [vitest, 'run', ...rest], { cwd: root, stdio: 'inherit' });
   process.exit(run.status ?? 1);
 } else {
+  // Bundling once saves transpiling every source file at each start; any failure here only
+  // costs that time (bin/metaserver.js falls back to the sources).
+  const { ensureBundle } = await import('./bundle.mjs');
+  await ensureBundle().catch((err) => console.error(`metaserver: could not bundle the sources, running them directly (${err.message})`));
   process.argv = [process.argv[0], join(root, 'bin', 'metaserver.js'), command, ...rest];
   await import('../bin/metaserver.js');
 }

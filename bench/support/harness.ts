@@ -6,6 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { loadConfig, type Config } from '../../src/config.ts';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import type { Database, Queryable } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
@@ -15,6 +17,12 @@ import { createLogger } from '../../src/log.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 
 export const ADMIN = 'bench-admin-token-0123456789';
+
+// Every bench stops by itself, even if something hangs (BENCH_TIME_LIMIT_S, default 20 minutes).
+setTimeout(() => {
+  console.error('bench: time limit reached; stopping');
+  process.exit(3);
+}, Number(process.env.BENCH_TIME_LIMIT_S ?? 1200) * 1000).unref();
 
 export function machine(): string {
   const la = loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -219,4 +227,26 @@ export async function waitDeliveries(db: Database, serverIds: number[], total: n
     if (Date.now() > deadline) throw new Error(`only ${n} of ${total} deliveries settled in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, pollMs));
   }
+}
+
+// With BENCH_CPU_PROF=file.cpuprofile: a CPU profile of the measured phase only (not the
+// database start, the floors or the setup), to open in Chrome DevTools or speedscope.
+let session: Session | undefined;
+
+export async function startProfile(): Promise<void> {
+  if (!process.env.BENCH_CPU_PROF) return;
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+}
+
+export async function stopProfile(): Promise<void> {
+  if (!session) return;
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(process.env.BENCH_CPU_PROF!, JSON.stringify(profile));
+  session.disconnect();
+  session = undefined;
+  console.log(`CPU profile of the measured phase written to ${process.env.BENCH_CPU_PROF}`);
 }

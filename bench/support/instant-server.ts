@@ -23,7 +23,11 @@ export interface InstantServer {
   close(): Promise<void>;
 }
 
-export async function startInstantServer(opts: { delayMs?: number; servers?: number } = {}): Promise<InstantServer> {
+/**
+ * delayMs: answer after that long — except requests under fastBelowBytes (the setup check at
+ * registration sends a short article), answered at once.
+ */
+export async function startInstantServer(opts: { delayMs?: number; servers?: number; fastBelowBytes?: number } = {}): Promise<InstantServer> {
   const answer = fixedAnswer();
   const n = opts.servers ?? 1000;
   const requests = new Array<number>(n).fill(0);
@@ -37,7 +41,9 @@ export async function startInstantServer(opts: { delayMs?: number; servers?: num
     inFlight[k]!++;
     if (inFlight[k]! > maxInFlight[k]!) maxInFlight[k] = inFlight[k]!;
     let head = '';
+    let bytes = 0;
     req.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
       if (head.length < 4096) head += chunk.toString('latin1', 0, Math.min(chunk.length, 4096));
     });
     req.on('end', () => {
@@ -47,7 +53,7 @@ export async function startInstantServer(opts: { delayMs?: number; servers?: num
         res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-length': answer.length });
         res.end(answer);
       };
-      if (opts.delayMs) setTimeout(send, opts.delayMs);
+      if (opts.delayMs && bytes >= (opts.fastBelowBytes ?? 0)) setTimeout(send, opts.delayMs);
       else send();
     });
   });

@@ -54,6 +54,9 @@ const toArticle = (r: ArticleRow): Article => ({
 });
 
 const SELECT = 'select a.*, c.slug as challenge from articles a join challenges c on c.id = a.challenge_id';
+const SELECT_WITHOUT_TEXT =
+  `select a.id, a.seq, a.challenge_id, c.slug as challenge, a.organiser_id, '' as text, '' as given, a.source_format, a.tasks, a.callback_url, a.created_at
+   from articles a join challenges c on c.id = a.challenge_id`;
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -107,9 +110,10 @@ export class ArticleRepository {
     });
   }
 
-  async byId(id: string): Promise<Article | null> {
+  /** With text: false the text (and given) are not read: they come back empty. */
+  async byId(id: string, opts: { text?: boolean } = {}): Promise<Article | null> {
     if (!UUID.test(id)) return null;
-    const rows = await this.db.query<ArticleRow>(`${SELECT} where a.id = $1`, [id]);
+    const rows = await this.db.query<ArticleRow>(`${opts.text === false ? SELECT_WITHOUT_TEXT : SELECT} where a.id = $1`, [id]);
     return rows[0] ? toArticle(rows[0]) : null;
   }
 

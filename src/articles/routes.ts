@@ -37,6 +37,11 @@ const VoteQuerySchema = Type.Object({
   weights: Type.Optional(Type.String({ maxLength: 2000, description: 'consensus weights per server id, e.g. 3:2,5:1 (default 1 each)' })),
   threshold: Type.Optional(Type.String({ maxLength: 40, description: 'consensus threshold, a fraction of the total weight in [0, 1] (default 0.5)' })),
 });
+// Pollers watching an article's progress need not fetch its (possibly megabytes of) text each time.
+const ArticleQuery = Type.Object({
+  ...VoteQuerySchema.properties,
+  text: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'false: leave the article text out (lighter, for polling)' })),
+});
 const ConsensusQuery = Type.Object({
   ...VoteQuerySchema.properties,
   method: Type.Optional(Type.Union([Type.Literal('vote'), Type.Literal('ensemble')])),
@@ -59,9 +64,9 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       throw notFound(`article ${article.id}`);
     }
 
-    async function sendArticle(principal: Principal, article: Article, reply: FastifyReply, query: { weights?: string; threshold?: string } = {}) {
+    async function sendArticle(principal: Principal, article: Article, reply: FastifyReply, query: { weights?: string; threshold?: string; text?: string } = {}) {
       const visible = await visibleServerFilter(principal, article);
-      const view = await articleView(ctx.db, article, visible, parseVoteQuery(query));
+      const view = await articleView(ctx.db, article, visible, parseVoteQuery(query), { text: query.text !== 'false' });
       return reply.status(view.status === 'done' ? 200 : 202).send(view);
     }
 
@@ -97,7 +102,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/articles/:id',
-      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: VoteQuerySchema } },
+      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery } },
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
@@ -139,11 +144,11 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           tags: ['articles'],
           summary: 'Article status, every visible answer and, once two servers answered, their voting consensus (202 while running, 200 when done)',
           params: ArticleParams,
-          querystring: VoteQuerySchema,
+          querystring: ArticleQuery,
         },
       },
       async (request, reply) => {
-        const article = await articles.byId(request.params.id);
+        const article = await articles.byId(request.params.id, { text: request.query.text !== 'false' });
         if (!article) throw notFound(`article ${request.params.id}`);
         return await sendArticle(await ctx.auth.principal(request), article, reply, request.query);
       },

@@ -13,7 +13,8 @@ export interface ArticleView {
   challenge: string;
   status: ArticleStatus;
   sourceFormat: string;
-  text: string;
+  /** Left out with ?text=false. */
+  text?: string;
   createdAt: Date;
   servers: ShownServer[];
   consensus?: VoteView;
@@ -29,7 +30,7 @@ export const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
  * the article was sent to (a team must not read "done" while others still work, nor learn
  * more than that); the consensus counts the shown servers only.
  */
-export async function articleView(db: Queryable, article: Article, visible: TeamFilter, vote: ParsedVote = DEFAULT_VOTE): Promise<ArticleView> {
+export async function articleView(db: Queryable, article: Article, visible: TeamFilter, vote: ParsedVote = DEFAULT_VOTE, opts: { text?: boolean } = {}): Promise<ArticleView> {
   const all = await articleServers(db, article.id);
   const status = articleStatus(all);
   const shownStates = all.filter((s) => visible(s.teamId));
@@ -39,7 +40,7 @@ export async function articleView(db: Queryable, article: Article, visible: Team
     challenge: article.challenge,
     status,
     sourceFormat: article.sourceFormat,
-    text: article.text,
+    ...(opts.text === false ? {} : { text: article.text }),
     createdAt: article.createdAt,
     servers: shownStates.map(({ teamId: _t, ...rest }) => rest),
   };

@@ -76,24 +76,27 @@ export class DispatchStore {
     });
   }
 
-  async failedDeliveries(serverId: number): Promise<Array<{ articleId: string; round: number }>> {
-    const rows = await this.db.query<{ article_id: string; round: number }>(
-      `select d.article_id, d.round from deliveries d join articles a on a.id = d.article_id
+  async failedDeliveries(serverId: number): Promise<Array<{ articleId: string; round: number; attempts: number }>> {
+    const rows = await this.db.query<{ article_id: string; round: number; attempts: number }>(
+      `select d.article_id, d.round, d.attempts from deliveries d join articles a on a.id = d.article_id
        where d.server_id = $1 and d.state = 'failed' order by a.seq`,
       [serverId],
     );
-    return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
+    return rows.map((r) => ({ articleId: r.article_id, round: r.round, attempts: r.attempts }));
   }
 
-  async requeueFailed(serverId: number, items: Array<{ articleId: string; round: number }>): Promise<number> {
+  async requeueFailed(serverId: number, items: Array<{ articleId: string; round: number; attempts: number }>): Promise<number> {
     // One retried write per item: a retry after a partial run must not count items twice.
+    // The new round's job is queued before this runs and may have begun already (its attempt
+    // count moved on): then only the round moves on, and the state stays the job's.
     let n = 0;
     for (const item of items) {
       const rows = await this.write('queue a failed article again', () =>
         this.db.query(
-          `update deliveries set state = 'queued', round = $3 + 1, updated_at = now()
-           where article_id = $1 and server_id = $2 and state = 'failed' and round = $3 returning 1`,
-          [item.articleId, serverId, item.round],
+          `update deliveries set round = $3 + 1, updated_at = now(),
+             state = case when state = 'failed' and attempts = $4 then 'queued' else state end
+           where article_id = $1 and server_id = $2 and round = $3 returning 1`,
+          [item.articleId, serverId, item.round, item.attempts],
         ),
       );
       n += rows.length;

@@ -1,0 +1,98 @@
+// Scale-out: the dispatch benchmark with 1, 2 and 4 `metaserver worker` processes sharing
+// Redis and PostgreSQL (this process runs the API only). For each: answers per second, how
+// the work spread over the processes (their own debug log lines "answer stored", counted
+// here — nothing added to the code), whether the per-server concurrency limits held (the
+// instant server counts requests in flight per server), and answers per CPU-second of the
+// worker processes (/proc/<pid>/stat, from "taking jobs" to the end), against the
+// one-process figure of the same run.
+//   DATABASE_URL=postgres://… node --import tsx bench/scale.ts [servers=10] [articles=300] [concurrency=5] [processes=1,2,4]
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { ADMIN, fmt, machine, setupChallenge, startAll, startBench, waitDeliveries, type Bench } from './support/harness.ts';
+import { startInstantServer, type InstantServer } from './support/instant-server.ts';
+
+if (!process.env.DATABASE_URL) {
+  console.error('bench/scale.ts needs DATABASE_URL (worker processes share one PostgreSQL)');
+  process.exit(2);
+}
+const SERVERS = Number(process.argv[2] ?? 10);
+const ARTICLES = Number(process.argv[3] ?? 300);
+const CONCURRENCY = Number(process.argv[4] ?? 5);
+const PROCESSES = (process.argv[5] ?? '1,2,4').split(',').map(Number);
+const TOTAL = SERVERS * ARTICLES;
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'metaserver.js');
+const TICK = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICK; // utime, stime
+}
+
+interface Worker { pid: number; stored: number; cpuAtReady: number; exited: Promise<void>; stop(): void }
+
+async function startWorker(bench: Bench): Promise<Worker> {
+  const child = spawn(process.execPath, [BIN, 'worker'], {
+    env: {
+      ...process.env, DATABASE_URL: bench.database.url!, REDIS_URL: bench.runtime.redis.url, METASERVER_QUEUE_PREFIX: bench.config.queuePrefix,
+      METASERVER_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'debug', METASERVER_SERVER_SYNC_INTERVAL_MS: '500',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const worker: Worker = {
+    pid: child.pid!, stored: 0, cpuAtReady: 0,
+    exited: new Promise((r) => child.once('exit', () => r())),
+    stop: () => void child.kill('SIGTERM'),
+  };
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('"answer stored"')) worker.stored++;
+      else if (line.includes('metaserver worker is taking jobs')) {
+        worker.cpuAtReady = cpuSeconds(child.pid!);
+        resolve();
+      }
+    });
+  });
+  return worker;
+}
+
+async function round(bench: Bench, instant: InstantServer, processes: number, offset: number) {
+  const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(offset + k) });
+  const workers = await Promise.all(Array.from({ length: processes }, () => startWorker(bench)));
+  const t0 = performance.now();
+  await startAll(bench, setup);
+  await waitDeliveries(bench.database.db, setup.serverIds, TOTAL, 900_000, 50);
+  const elapsed = (performance.now() - t0) / 1000;
+  const cpu = workers.map((w) => cpuSeconds(w.pid) - w.cpuAtReady);
+  await new Promise((r) => setTimeout(r, 300)); // the last log lines
+  for (const w of workers) w.stop();
+  await Promise.all(workers.map((w) => w.exited));
+  const answers = Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds]))[0]!.n);
+  const maxInFlight = Math.max(...setup.serverIds.map((_, k) => instant.maxInFlight[offset + k]!));
+  const cpuTotal = cpu.reduce((a, b) => a + b, 0);
+  return { processes, elapsed, rate: TOTAL / elapsed, perCpu: TOTAL / cpuTotal, cpuTotal, counts: workers.map((w) => w.stored), answers, maxInFlight };
+}
+
+const instant = await startInstantServer();
+const bench = await startBench({ workers: false });
+console.log(machine());
+console.log(`database: ${bench.database.kind}; ${SERVERS} servers × ${ARTICLES} articles of 100 KB, concurrency ${CONCURRENCY} per server; API in this process, workers in ${PROCESSES.join(', ')} processes`);
+const results = [];
+for (const [i, p] of PROCESSES.entries()) {
+  const r = await round(bench, instant, p, i * 100);
+  results.push(r);
+  const base = results[0]!;
+  console.log(
+    `${p} process${p === 1 ? '' : 'es'}: ${fmt(r.rate, 0)} answers/s (${fmt(r.elapsed)} s); per process ${r.counts.join(' / ')} (logged); ` +
+      `answers ${r.answers} of ${TOTAL}; most in flight at one server ${r.maxInFlight} (limit ${CONCURRENCY}); ` +
+      `${fmt(r.perCpu, 0)} answers per worker CPU-second (${fmt(r.cpuTotal)} s), ×${fmt(r.perCpu / base.perCpu)} of ${base.processes} process`,
+  );
+  if (r.answers !== TOTAL || r.maxInFlight > CONCURRENCY) process.exitCode = 1;
+}
+await bench.stop();
+await instant.close();
+process.exit();
