@@ -4,7 +4,7 @@
 // the same → the better-ranked one is kept.
 
 import { explainAccession } from '../uniprot/pattern.ts';
-import type { AccessionLookup } from '../uniprot/index.ts';
+import { lookupAll, type AccessionLookup, type LookupResult } from '../uniprot/index.ts';
 import type { Report } from './checks.ts';
 
 /**
@@ -24,9 +24,17 @@ function releaseName(lookup: AccessionLookup): string {
 }
 
 /**
+ * The release's answers for all accessions of an answer in one batched call (much faster
+ * than one by one on a big release), results[i] for accessions[i]; null without a release.
+ */
+export function lookupAccessions(accessions: readonly string[], lookup: AccessionLookup | null): LookupResult[] | null {
+  return lookup ? lookupAll(lookup, accessions) : null;
+}
+
+/**
  * The primary accession to store for a well-formed accession, or undefined when the item
  * is dropped (with a warning saying why). Without a release, every well-formed accession
- * is kept as sent.
+ * is kept as sent. `known` is the release's answer when already looked up (lookupAccessions).
  */
 export function resolveAccession(
   accession: string,
@@ -34,9 +42,10 @@ export function resolveAccession(
   lookup: AccessionLookup | null,
   report: Report,
   item: string,
+  known?: LookupResult,
 ): string | undefined {
   if (!lookup) return accession;
-  const found = lookup.lookup(accession);
+  const found = known ?? lookup.lookup(accession);
   if (found.status === 'primary') return accession;
   if (found.status === 'unknown') {
     report.warn(path, `${accession} is not an accession of ${releaseName(lookup)} (neither primary nor secondary); ${item} dropped`);

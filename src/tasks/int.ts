@@ -1,7 +1,7 @@
 // INT: interactor normalisation, `normalizations` = array of struct
 // {dbid, dbname?, taxid?, confidence?, rank?, evidence?}, dbid a UniProt accession.
 
-import { checkAccession, keepBestRanked, resolveAccession } from './accessions.ts';
+import { checkAccession, keepBestRanked, lookupAccessions, resolveAccession } from './accessions.ts';
 import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from './checks.ts';
 import { fillRanks } from './ranking.ts';
 import type { NormalizationItem } from './types.ts';
@@ -67,8 +67,9 @@ export function validateInt(value: unknown, input: TaskInput, report: Report): N
   const filled = fillRanks(parsed);
   if (filled.partial) report.warn(KEY, 'some items have a rank and others not: the unranked ones were ranked after them, by confidence then list order');
   const kept: (Parsed & { rank: number })[] = [];
+  const found = lookupAccessions(parsed.map((item) => item.accession), input.accessions);
   parsed.forEach((item, i) => {
-    const accession = resolveAccession(item.accession, `${KEY}[${item.index}].dbid`, input.accessions, report, 'item');
+    const accession = resolveAccession(item.accession, `${KEY}[${item.index}].dbid`, input.accessions, report, 'item', found?.[i]);
     if (accession !== undefined) kept.push({ ...item, accession, rank: filled.ranks[i] });
   });
   const distinct = keepBestRanked(kept, (item) => item.accession, KEY, 'dbid', report);

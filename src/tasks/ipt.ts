@@ -2,7 +2,7 @@
 // Pairs are undirected: A–B and B–A are the same pair (twice is an error); A–A is a
 // homodimer and allowed. Stored with a ≤ b.
 
-import { checkAccession, keepBestRanked, resolveAccession } from './accessions.ts';
+import { checkAccession, keepBestRanked, lookupAccessions, resolveAccession } from './accessions.ts';
 import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from './checks.ts';
 import { fillRanks } from './ranking.ts';
 import type { TaskInput } from './registry.ts';
@@ -64,11 +64,13 @@ export function validateIpt(value: unknown, input: TaskInput, report: Report): P
   const filled = fillRanks(parsed);
   if (filled.partial) report.warn(KEY, 'some pairs have a rank and others not: the unranked ones were ranked after them, by confidence then list order');
   const kept: (Parsed & { rank: number })[] = [];
+  // Both sides of every pair in one batched lookup: found[2i] is pair i's a, found[2i+1] its b.
+  const found = lookupAccessions(parsed.flatMap((pair) => [pair.a, pair.b]), input.accessions);
   parsed.forEach((pair, i) => {
     const path = `${KEY}[${pair.index}]`;
-    const a = resolveAccession(pair.a, `${path}.a`, input.accessions, report, 'pair');
+    const a = resolveAccession(pair.a, `${path}.a`, input.accessions, report, 'pair', found?.[2 * i]);
     // Resolve b even when a is dropped, so the team hears about both.
-    const b = resolveAccession(pair.b, `${path}.b`, input.accessions, report, 'pair');
+    const b = resolveAccession(pair.b, `${path}.b`, input.accessions, report, 'pair', found?.[2 * i + 1]);
     if (a === undefined || b === undefined) return;
     const [low, high] = ordered(a, b);
     kept.push({ ...pair, a: low, b: high, rank: filled.ranks[i] });

@@ -21,65 +21,68 @@ export const TEN_BASE = 2 ** 27;
 /** One past the largest code: every code is < CODE_LIMIT ≤ 2^46. */
 export const CODE_LIMIT = TEN_BASE + 230 * BLOCK * BLOCK;
 
-/** Letter or digit → 0..35 (digits first), or -1. */
-function alnum(c: number): number {
-  if (c >= ZERO && c <= NINE) return c - ZERO;
-  if (c >= A && c <= Z) return c - A + 10;
-  return -1;
+/** Character code (< 128) → value, or -1 when the character has no place there. */
+function table(value: (c: number) => number): Int8Array {
+  const t = new Int8Array(128);
+  for (let c = 0; c < 128; c++) t[c] = value(c);
+  return t;
 }
 
-function digit(c: number): number {
-  return c >= ZERO && c <= NINE ? c - ZERO : -1;
-}
-
-/** First letter of the non-OPQ form: A–N, R–Z → 0..22, else -1. */
-function firstLetter(c: number): number {
-  if (c >= A && c <= 78 /* N */) return c - A;
-  if (c >= 82 /* R */ && c <= Z) return c - 82 + 14;
-  return -1;
-}
-
-/** BLOCK at position i → 0..BLOCK-1, or -1 when the four characters do not fit. */
-function block(s: string, i: number): number {
-  const l = s.charCodeAt(i);
-  if (l < A || l > Z) return -1;
-  const x = alnum(s.charCodeAt(i + 1));
-  const y = alnum(s.charCodeAt(i + 2));
-  const d = digit(s.charCodeAt(i + 3));
-  if (x < 0 || y < 0 || d < 0) return -1;
-  return (((l - A) * 36 + x) * 36 + y) * 10 + d;
-}
+const isDigit = (c: number): boolean => c >= ZERO && c <= NINE;
+const isLetter = (c: number): boolean => c >= A && c <= Z;
+/** Digit → 0..9. */
+const DIGIT = table((c) => (isDigit(c) ? c - ZERO : -1));
+/** Letter → 0..25. */
+const LETTER = table((c) => (isLetter(c) ? c - A : -1));
+/** Letter or digit → 0..35 (digits first). */
+const ALNUM_VALUE = table((c) => (isDigit(c) ? c - ZERO : isLetter(c) ? c - A + 10 : -1));
+/** First letter of the non-OPQ form: A–N, R–Z → 0..22. */
+const FIRST_VALUE = table((c) => (c >= A && c <= 78 /* N */ ? c - A : c >= 82 /* R */ && c <= Z ? c - 82 + 14 : -1));
 
 /**
  * The code of an accession, or -1 when the string does not match the pattern. Checks
  * the characters itself instead of running the regular expression: this is the hot path
- * of every index lookup.
+ * of every index lookup. Branch-light: the characters go through small tables (-1 for a
+ * character out of place) and one sign test per group catches any misfit.
  */
 export function encodeAccession(s: string): number {
   const n = s.length;
   if (n !== 6 && n !== 10) return -1;
   const c0 = s.charCodeAt(0);
-  const d1 = digit(s.charCodeAt(1));
-  if (d1 < 0) return -1;
-  if (c0 === 79 || c0 === 80 || c0 === 81) {
-    // O, P, Q: only the 6-character form exists.
-    if (n !== 6) return -1;
-    const x2 = alnum(s.charCodeAt(2));
-    const x3 = alnum(s.charCodeAt(3));
-    const x4 = alnum(s.charCodeAt(4));
-    const d5 = digit(s.charCodeAt(5));
-    if (x2 < 0 || x3 < 0 || x4 < 0 || d5 < 0) return -1;
+  const c1 = s.charCodeAt(1);
+  const c2 = s.charCodeAt(2);
+  const c3 = s.charCodeAt(3);
+  const c4 = s.charCodeAt(4);
+  const c5 = s.charCodeAt(5);
+  if ((c0 | c1 | c2 | c3 | c4 | c5) > 127) return -1;
+  const d1 = DIGIT[c1];
+  const x3 = ALNUM_VALUE[c3];
+  const x4 = ALNUM_VALUE[c4];
+  const d5 = DIGIT[c5];
+  if (c0 >= 79 && c0 <= 81) {
+    // O, P, Q: [OPQ][0-9][A-Z0-9]{3}[0-9], only the 6-character form exists.
+    const x2 = ALNUM_VALUE[c2];
+    if (n !== 6 || (d1 | x2 | x3 | x4 | d5) < 0) return -1;
     return (((((c0 - 79) * 10 + d1) * 36 + x2) * 36 + x3) * 36 + x4) * 10 + d5;
   }
-  const f = firstLetter(c0);
-  if (f < 0) return -1;
+  // [A-NR-Z][0-9] BLOCK (BLOCK)?, BLOCK = [A-Z][A-Z0-9]{2}[0-9]
+  const f = FIRST_VALUE[c0];
+  const l2 = LETTER[c2];
+  if ((f | d1 | l2 | x3 | x4 | d5) < 0) return -1;
   const head = f * 10 + d1;
-  const b1 = block(s, 2);
-  if (b1 < 0) return -1;
+  const b1 = ((l2 * 36 + x3) * 36 + x4) * 10 + d5;
   if (n === 6) return OPQ_COUNT + head * BLOCK + b1;
-  const b2 = block(s, 6);
-  if (b2 < 0) return -1;
-  return TEN_BASE + (head * BLOCK + b1) * BLOCK + b2;
+  const c6 = s.charCodeAt(6);
+  const c7 = s.charCodeAt(7);
+  const c8 = s.charCodeAt(8);
+  const c9 = s.charCodeAt(9);
+  if ((c6 | c7 | c8 | c9) > 127) return -1;
+  const l6 = LETTER[c6];
+  const x7 = ALNUM_VALUE[c7];
+  const x8 = ALNUM_VALUE[c8];
+  const d9 = DIGIT[c9];
+  if ((l6 | x7 | x8 | d9) < 0) return -1;
+  return TEN_BASE + (head * BLOCK + b1) * BLOCK + (((l6 * 36 + x7) * 36 + x8) * 10 + d9);
 }
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
