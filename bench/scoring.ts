@@ -17,25 +17,14 @@ import {
   orderModeOf, parseActGold, parseActRun, parseIntGold, parseIntRun, parseIptGold, parseIptRun,
   scoreActRun, scoreRankedRun,
 } from '../src/scoring/index.ts';
+import { mulberry32 } from '../src/shared/prng.ts';
 
 const DOCS = 595;
 const GOLD_DOCS = 61;
 const RUNS = { ACT: 15, INT: 52, IPT: 45 } as const;
 type Task = keyof typeof RUNS;
 
-/** mulberry32: small, fast, and the same numbers on every machine. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = random(20090601);
+const rand = mulberry32(20090601);
 const int = (n: number) => Math.floor(rand() * n);
 const docId = (i: number) => `PMC${String(100000 + i)}`;
 const accession = (i: number) => `P${String(i).padStart(5, '0')}`;

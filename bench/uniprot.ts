@@ -21,6 +21,7 @@ import { writeIndexFile } from '../src/uniprot/index-file.ts';
 import { loadUniprotIndex, type UniprotIndex } from '../src/uniprot/index.ts';
 import { scrambleCode } from '../src/uniprot/keys.ts';
 import { buildPrimaryTables } from '../src/uniprot/tables.ts';
+import { mulberry32 } from '../src/shared/prng.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -28,16 +29,6 @@ const gc = runInNewContext('gc') as () => void;
 const SIZES = (process.env.UNIPROT_BENCH_SIZES ?? '1e6,1e7,5e7,2.5e8').split(',').map(Number);
 const PROBES = 1_000_000;
 const SET_LIMIT = 2 ** 24 - 1; // a V8 Set holds at most ~16.7M entries
-
-function generator(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 function randomCode(random: () => number): number {
   if (random() < 0.3) return Math.floor(random() * SIX_CHARACTER_CODES);
@@ -117,7 +108,7 @@ try {
       console.log(`${millions(n)}: skipped, needs ~${((n * 20) / 2 ** 30).toFixed(1)} GiB free`);
       continue;
     }
-    const random = generator(n);
+    const random = mulberry32(n);
     const hitCodes: number[] = [];
     let started = performance.now();
     const keys = new Float64Array(n);
@@ -158,7 +149,7 @@ try {
 
     if (n <= SET_LIMIT) {
       // The baseline: every accession as a string in a Set.
-      const regenerate = generator(n);
+      const regenerate = mulberry32(n);
       gc();
       const before = process.memoryUsage().heapUsed;
       started = performance.now();
@@ -179,7 +170,7 @@ try {
 
   // The real build path: a text file of accessions, parsed, built, written.
   const textCount = Math.min(1_000_000, Math.max(...SIZES));
-  const random = generator(99);
+  const random = mulberry32(99);
   const lines: string[] = [];
   for (let i = 0; i < textCount; i++) lines.push(decodeAccession(randomCode(random)));
   const text = join(dir, 'primaries.txt');

@@ -9,7 +9,7 @@
 
 import { keysOfScope } from './feature-specs.ts';
 import { fillSlots } from './markup.ts';
-import { sampleIndices, seededRandom } from './prng.ts';
+import { sampleIndices, seededRandom } from '../shared/prng.ts';
 import { compileQuery } from './query.ts';
 import { SLOT, slotFeatures } from './sentence-features.ts';
 import type { Entity, GeneratedItem, Sentence } from './types.ts';

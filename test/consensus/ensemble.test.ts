@@ -2,18 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyEnsemble, ensembleResult, parseEnsemble, serializeEnsemble, trainEnsemble, type EnsembleDocument } from '../../src/consensus/ensemble.ts';
 import { scoreRankedRun, type GoldItems, type RankedRun } from '../../src/scoring/index.ts';
 import type { AnswerResult, NormalizationItem } from '../../src/tasks/types.ts';
-
-/** mulberry32: a tiny seeded generator, so the synthetic challenge is the same on every run. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../src/shared/prng.ts';
 
 interface Challenge {
   documents: EnsembleDocument[];
@@ -26,7 +15,7 @@ interface Challenge {
  * image; C is noise with random confidences that finds half the gold items.
  */
 function syntheticChallenge(seed: number, size: number): Challenge {
-  const random = generator(seed);
+  const random = mulberry32(seed);
   const uniform = (lo: number, hi: number) => lo + (hi - lo) * random();
   const accession = () => `P${String(Math.floor(random() * 90000) + 10000)}`;
   const documents: EnsembleDocument[] = [];

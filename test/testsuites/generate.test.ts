@@ -3,7 +3,7 @@ import { makeEntity, makeSentence } from '../../src/testsuites/catalogue.ts';
 import { loadBuiltInCatalogue } from '../../src/testsuites/catalogue-io.ts';
 import { generateSuite, selectEntities, selectSentences } from '../../src/testsuites/generate.ts';
 import { parseGpMarkup, sliceCodePoints } from '../../src/testsuites/markup.ts';
-import { sampleIndices, seededRandom } from '../../src/testsuites/prng.ts';
+import { sampleIndices, seededRandom } from '../../src/shared/prng.ts';
 import type { GeneratedItem } from '../../src/testsuites/types.ts';
 
 function expectConsistent(item: GeneratedItem): void {

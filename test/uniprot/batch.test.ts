@@ -7,20 +7,11 @@ import { CODE_LIMIT, decodeAccession, encodeAccession, SIX_CHARACTER_CODES, TEN_
 import { loadUniprotIndex, lookupAll, type AccessionLookup, type LookupResult } from '../../src/uniprot/index.ts';
 import { KEY_BITS, scrambleCode } from '../../src/uniprot/keys.ts';
 import { buildPrimaryTables, hasKey, hasKeys } from '../../src/uniprot/tables.ts';
+import { mulberry32 } from '../../src/shared/prng.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'uniprot');
 const dir = mkdtempSync(join(tmpdir(), 'uniprot-batch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function generator(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 function randomCode(random: () => number): number {
   if (random() < 0.3) return Math.floor(random() * SIX_CHARACTER_CODES);
@@ -70,7 +61,7 @@ function oldEncode(s: string): number {
 
 describe('encodeAccession', () => {
   it('equals the previous encoder on a sweep of accessions and of every one-character change to them', () => {
-    const random = generator(7);
+    const random = mulberry32(7);
     const swaps = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZaz-_ .:/@[`{\u007f\u0080\u00e9\u0130\u2013\ud83d';
     const failures: string[] = [];
     let checked = 0;
@@ -98,7 +89,7 @@ describe('batched lookups', () => {
     ['spread over the key space (a few per bucket)', 2 ** KEY_BITS],
     ['crowded into 64 buckets (thousands per bucket)', 64 * 2 ** 32],
   ])('hasKeys answers as hasKey, keys %s, including duplicates and negative keys', (_, range) => {
-    const random = generator(range % 1000);
+    const random = mulberry32(range % 1000);
     const count = 300_000;
     const keys = new Float64Array(count);
     for (let i = 0; i < count; i++) keys[i] = i % 10 === 9 ? keys[i - 5] : Math.floor((random() + random() / 2 ** 32) * range);
@@ -138,7 +129,7 @@ describe('batched lookups', () => {
       .filter((line) => line !== '' && !line.startsWith('#'));
     const secondaries = ['Q00001', 'A0A000AAA1', 'P00001', 'O00002'];
     const malformed = ['', 'p12345', 'Q9ZFS6-2', 'P1234', ' P12345', 'P12345 ', 'A0A023GPI8X', 'É12345'];
-    const random = generator(11);
+    const random = mulberry32(11);
     const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)];
     // Longer than the internal chunk, so results are placed across chunk boundaries.
     const accs: string[] = [];

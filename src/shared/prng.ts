@@ -1,5 +1,5 @@
-// A small seeded PRNG (mulberry32 over an FNV-1a hash of the seed) so that a sampled
-// suite is the same on every machine and Node version; Math.random cannot be seeded.
+// A small seeded PRNG (mulberry32) so that sampled suites, synthetic benchmarks and test
+// data are the same on every machine and Node version; Math.random cannot be seeded.
 
 export function hashSeed(seed: string | number): number {
   let h = 0x811c9dc5;
@@ -10,9 +10,14 @@ export function hashSeed(seed: string | number): number {
   return h >>> 0;
 }
 
-/** Uniform floats in [0, 1). */
+/** Uniform floats in [0, 1), from a seed string or number (hashed first). */
 export function seededRandom(seed: string | number): () => number {
-  let a = hashSeed(seed);
+  return mulberry32(hashSeed(seed));
+}
+
+/** mulberry32 on the raw 32-bit seed: uniform floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
