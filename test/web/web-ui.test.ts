@@ -155,8 +155,15 @@ describe('the web interface in headless Chromium', () => {
     await page.press('#token-input', 'Enter');
     await page.locator('#phase-bc').waitFor(WAIT);
     await page.selectOption('#phase-bc', 'closed');
+    expect(await page.inputValue('#phase-bc')).toBe('closed');
     await page.focus('#phase-bc-apply');
-    await page.keyboard.press('Enter');
+    // Wait for the PATCH itself, so a failure says whether the form was sent and what came back.
+    const [patched] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith('/api/challenges/bc'), WAIT),
+      page.keyboard.press('Enter'),
+    ]);
+    expect(patched.status(), await patched.text()).toBe(200);
+    expect(patched.request().postDataJSON()).toEqual({ phase: 'closed' });
     await page.locator('[data-phase="bc"]', { hasText: /^closed$/ }).waitFor(WAIT);
 
     await page.selectOption('#gold-challenge', 'bc');

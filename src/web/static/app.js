@@ -151,6 +151,29 @@ const timers = new Map();
 /** The newest load of each fragment: an older answer arriving late must not overwrite a newer one. */
 const latest = new Map();
 
+/** Form controls (with an id) that the user has changed from what the page rendered. */
+function editedControls(root) {
+  const edits = [];
+  for (const c of root.querySelectorAll('input[id], select[id], textarea[id]')) {
+    if (c.type === 'hidden') continue;
+    const changed = c.tagName === 'SELECT'
+      ? [...c.options].some((o) => o.selected !== o.defaultSelected)
+      : c.type === 'checkbox' || c.type === 'radio' ? c.checked !== c.defaultChecked : c.value !== c.defaultValue;
+    if (changed) edits.push({ id: c.id, value: c.value, checked: c.checked });
+  }
+  return edits;
+}
+
+/** A refresh must not undo what someone is typing or choosing in the region. */
+function restoreControls(edits) {
+  for (const { id, value, checked } of edits) {
+    const c = document.getElementById(id);
+    if (!c) continue;
+    if (c.type === 'checkbox' || c.type === 'radio') c.checked = checked;
+    else c.value = value;
+  }
+}
+
 /** Loads a fragment; keeps keyboard focus on the element with the same id after the swap. */
 async function loadFragment(el) {
   clearTimeout(timers.get(el));
@@ -161,7 +184,9 @@ async function loadFragment(el) {
     const markup = await res.text();
     if (latest.get(el) !== ticket) return;
     const focusedId = el.contains(document.activeElement) ? document.activeElement.id : '';
+    const edits = editedControls(el);
     el.innerHTML = markup;
+    restoreControls(edits);
     if (focusedId) document.getElementById(focusedId)?.focus();
   } catch (err) {
     if (latest.get(el) !== ticket) return;
