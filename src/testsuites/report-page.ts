@@ -6,15 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
+import { escapeHtml } from '../web/html.ts';
 import type { ClassScore } from './report.ts';
 import { NameParams, ReportQuerystring, runReport, type RunReport } from './run-report.ts';
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Minimal HTML escaping for text and attribute values. */
-export function esc(value: string | number): string {
-  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
+/** HTML escaping for text and attribute values (the web pages' escaper). */
+const esc = (value: string | number): string => escapeHtml(String(value));
 
 const num = (x: number) => x.toFixed(3);
 const CRITERIA = ['strict', 'left', 'right'] as const;
