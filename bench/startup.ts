@@ -10,22 +10,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../src/queue/redis-launcher.ts';
 import { fmt, machine, pct } from './support/harness.ts';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'metaserver-startup-'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return await new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the command, polls /healthz every 10 ms; ms until 200. Stops the process after. */
 async function timeToHealthy(cmd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<number> {
