@@ -73,6 +73,18 @@ function withSqlStats(db: Database): Database {
     query: timed(db.query.bind(db)),
     exec: db.exec.bind(db),
     transaction: (fn) => db.transaction((tx) => fn({ query: timed(tx.query.bind(tx)), exec: tx.exec.bind(tx) })),
+    script: async (sql) => {
+      const t0 = performance.now();
+      try {
+        return await db.script(sql);
+      } finally {
+        const key = `script: ${sql.replace(/\s+/g, ' ').slice(0, 62)}`;
+        const s = sqlStats.get(key) ?? { n: 0, ms: 0 };
+        s.n++;
+        s.ms += performance.now() - t0;
+        sqlStats.set(key, s);
+      }
+    },
     close: () => db.close(),
   };
 }

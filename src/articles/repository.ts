@@ -66,7 +66,19 @@ export interface ArticleConflict {
   articleId: string;
 }
 
+type DispatchView = Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tasks' | 'callbackUrl'>;
+
+/** Articles created by this process that are kept for its workers (see forDispatch). */
+const FRESH_ARTICLES = 64;
+
 export class ArticleRepository {
+  /**
+   * The last articles this process created. Articles never change once loaded, and when the
+   * API and the workers share a process (`serve`) the workers ask for an on-demand article
+   * a few milliseconds after it was stored: they get it from here instead of reading it back.
+   */
+  private readonly fresh = new Map<string, DispatchView>();
+
   constructor(private readonly db: Database) {}
 
   /**
@@ -77,6 +89,7 @@ export class ArticleRepository {
     return await this.db.transaction(async (tx) => {
       const ids = new Map<string, string>();
       const created: string[] = [];
+      const views: DispatchView[] = [];
       const conflicts: ArticleConflict[] = [];
       for (const item of items) {
         const hash = sha256(item.text);
@@ -88,6 +101,7 @@ export class ArticleRepository {
         );
         if (rows[0]) {
           created.push(rows[0].id);
+          views.push({ id: rows[0].id, text: item.text, given: item.given ?? '', organiserId: item.organiserId ?? null, tasks: item.tasks ?? null, callbackUrl: item.callbackUrl ?? null });
           ids.set(item.organiserId ?? rows[0].id, rows[0].id);
           continue;
         }
@@ -103,7 +117,14 @@ export class ArticleRepository {
         // Throwing rolls the whole batch back: nothing half-loaded stays behind.
         throw new ArticleConflictError(conflicts);
       }
-      return { ids, created };
+      return { ids, created, views };
+    }).then(({ ids, created, views }) => {
+      // Committed: remember the new ones (of a big batch, the last: the next to be sent).
+      for (const view of views.slice(-FRESH_ARTICLES)) {
+        this.fresh.set(view.id, view);
+        if (this.fresh.size > FRESH_ARTICLES) this.fresh.delete(this.fresh.keys().next().value!);
+      }
+      return { ids, created } as { ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] };
     }).catch((err: unknown) => {
       if (err instanceof ArticleConflictError) return { conflicts: err.conflicts };
       throw err;
@@ -123,7 +144,9 @@ export class ArticleRepository {
   }
 
   /** What the dispatcher needs to send an article: nothing more is read on the hot path. */
-  async forDispatch(id: string, q: Queryable = this.db): Promise<Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tasks' | 'callbackUrl'> | null> {
+  async forDispatch(id: string, q: Queryable = this.db): Promise<DispatchView | null> {
+    const fresh = this.fresh.get(id);
+    if (fresh) return fresh;
     const rows = await q.query<{ id: string; text: string; given: string; organiser_id: string | null; tasks: TaskName[] | null; callback_url: string | null }>(
       'select id, text, given, organiser_id, tasks, callback_url from articles where id = $1',
       [id],

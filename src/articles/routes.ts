@@ -132,7 +132,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         ]);
         if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
         const id = [...loaded.ids.values()][0]!;
-        if (loaded.created.length > 0) await ctx.dispatch.articlesAdded(live);
+        if (loaded.created.length > 0) await ctx.dispatch.articlesAdded(live, [{ id, tasks: body.tasks ?? null }]);
         return reply.status(202).send({ id, statusUrl: `/api/articles/${id}` });
       },
     );

@@ -11,6 +11,13 @@ export interface Database extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs fn in one transaction: all of its writes land, or none do. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs several statements, without parameters, in one round trip and one transaction (the
+   * simple query protocol's implicit one: an error rolls all of them back); the rows of
+   * each statement, in order. For hot paths only, where a round trip per statement is what
+   * costs: values must be inlined with sqlLiteral.
+   */
+  script(sql: string): Promise<Array<Array<Record<string, unknown>>>>;
   close(): Promise<void>;
 }
 
@@ -19,4 +26,14 @@ export class DatabaseUnavailableError extends Error {
     super(message, options);
     this.name = this.constructor.name;
   }
+}
+
+/**
+ * A string as an SQL literal. Safe because PostgreSQL (and PGlite) read standard-conforming
+ * strings — backslashes are plain characters and a quote is escaped by doubling it — and
+ * text never holds NUL (XML-illegal characters are replaced where articles and answers enter).
+ */
+export function sqlLiteral(value: string): string {
+  if (value.includes('\u0000')) throw new Error('an SQL literal cannot hold a NUL character');
+  return `'${value.replaceAll("'", "''")}'`;
 }

@@ -21,6 +21,9 @@ export async function openPglite(dir?: string): Promise<Database> {
         }),
       );
     },
+    async script(sql) {
+      return (await db.exec(sql)).map((r) => r.rows as Array<Record<string, unknown>>);
+    },
     async close() {
       await db.close();
     },

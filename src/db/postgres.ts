@@ -49,6 +49,10 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
         client.release();
       }
     },
+    async script(sql) {
+      const results = (await pool.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
+      return (Array.isArray(results) ? results : [results]).map((r) => r.rows);
+    },
     async close() {
       await pool.end();
     },

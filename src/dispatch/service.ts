@@ -5,6 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
+import type { TaskName } from '../tasks/types.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
 import { DispatchQueues } from './queues.ts';
 import type { DispatchStore } from './store.ts';
@@ -53,10 +54,22 @@ export class DispatchService {
     return ids.length;
   }
 
-  /** Newly loaded articles go to every active server of the challenge at once; paused ones get them on start. */
-  async articlesAdded(challenge: Challenge): Promise<void> {
+  /**
+   * Newly loaded articles go to every active server of the challenge at once; paused ones
+   * get them on start. Given the articles just created (an on-demand submission), exactly
+   * those are queued; otherwise every article a server has not been sent yet is, which also
+   * catches up any left behind by a crash between loading and queueing.
+   */
+  async articlesAdded(challenge: Challenge, created?: Array<{ id: string; tasks: TaskName[] | null }>): Promise<void> {
     for (const server of await this.servers.listByChallenge(challenge.id)) {
-      if (server.state === 'active') await this.enqueueUndelivered(server, challenge);
+      if (server.state !== 'active') continue;
+      if (!created) {
+        await this.enqueueUndelivered(server, challenge);
+        continue;
+      }
+      const ids = created.filter((a) => !a.tasks || a.tasks.some((t) => server.tasks.includes(t))).map((a) => a.id);
+      await this.queues.enqueue(server.id, ids, challenge);
+      await this.store.createDeliveries(server.id, ids);
     }
   }
 

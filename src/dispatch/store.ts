@@ -8,6 +8,8 @@ import type { Database } from '../db/database.ts';
 import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from './db-retry.ts';
 import type { AnswerResult, TaskName, ValidationIssue } from '../tasks/types.ts';
 import type { FailureKind } from '../xmlrpc/client.ts';
+import { GroupCommit } from './group-commit.ts';
+import { describeWrites, pairKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
 
 export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
 export type DeliveryState = 'queued' | 'active' | 'done' | 'failed';
@@ -48,7 +50,17 @@ export class DispatchStore {
   /** Set by the runtime from the configuration; tests shorten it. */
   retry: RetryPolicy = DEFAULT_RETRY_POLICY;
 
-  constructor(private readonly db: Database) {}
+  /** The writes of every job go through here, many jobs to a transaction (see group-commit.ts). */
+  private readonly writes: GroupCommit<DispatchWrite, DispatchWriteResult>;
+
+  constructor(private readonly db: Database) {
+    this.writes = new GroupCommit({
+      maxBatch: 256,
+      // PGlite runs one statement at a time; PostgreSQL overlaps a few batches' round trips.
+      concurrency: db.kind === 'pglite' ? 1 : 4,
+      write: (ops) => this.write(describeWrites(ops), () => writeDispatchBatch(this.db, ops)),
+    });
+  }
 
   private write<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return withDbRetry(what, fn, this.retry);
@@ -115,77 +127,28 @@ export class DispatchStore {
    * an outcome belonged to a worker that died; it is marked interrupted now.
    */
   async beginAttempt(articleId: string, serverId: number): Promise<number> {
-    return (await this.begin(articleId, serverId, false))!;
+    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number;
   }
 
   /**
    * beginAttempt, unless the answer is stored already (a job delivered twice: a worker died
-   * after storing): then null, and nothing is written. What a job does, in one transaction
-   * of two statements instead of a lookup and five statements: with embedded PGlite every
-   * statement costs about a millisecond of the one thread everything shares.
+   * after storing): then null, and nothing is written.
    */
   async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null> {
-    return await this.begin(articleId, serverId, true);
-  }
-
-  private async begin(articleId: string, serverId: number, unlessAnswered: boolean): Promise<number | null> {
-    return await this.write('record the start of an attempt', async () => {
-      return await this.db.transaction(async (tx) => {
-        // The lock is its own statement: the next one's snapshot must be taken after it is held.
-        const [lock] = await tx.query<{ answered: boolean }>(
-          `select pg_advisory_xact_lock(72260003, hashtext($1::text || $2::text))::text as locked,
-                  exists (select 1 from answers where article_id = $1::uuid and server_id = $2::int) as answered`,
-          [articleId, serverId],
-        );
-        if (unlessAnswered && lock!.answered) return null;
-        // One statement: the CTEs share one snapshot, which is fine here (the update does not change n).
-        const rows = await tx.query<{ n: number }>(
-          `with interrupted as (
-             update attempts set outcome = 'interrupted', detail = 'the worker processing this attempt stopped before it ended; the request was reissued'
-             where article_id = $1 and server_id = $2 and outcome is null returning 1
-           ), next as (
-             insert into attempts (article_id, server_id, n)
-             select $1, $2, coalesce(max(n), 0) + 1 from attempts where article_id = $1 and server_id = $2
-             returning n
-           ), delivery as (${UPSERT_DELIVERY.replace('values ($1, $2, $3, $4, $5, $6)', "select $1, $2, 'active', n, null, null from next")})
-           select n from next`,
-          [articleId, serverId],
-        );
-        return rows[0]!.n;
-      });
-    });
+    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null;
   }
 
   /**
    * A successful attempt: the answer, the attempt and the delivery land together or not at
-   * all — one statement (data-modifying CTEs touch different tables, so the shared snapshot
-   * changes nothing), inside a transaction so it is retried like every transaction.
+   * all. True when this call stored the answer (false: it was there already).
    */
   async storeAnswer(a: FinishedAttempt, result: AnswerResult, warnings: ValidationIssue[]): Promise<boolean> {
-    return await this.write('store an answer', async () => {
-      return await this.db.transaction(async (tx) => {
-        const rows = await tx.query<{ inserted: boolean }>(
-          `with inserted as (
-             insert into answers (article_id, server_id, result, warnings, attempt_n, ms, bytes)
-             values ($1, $2, $10, $11, $3, $4, $9) on conflict do nothing returning 1
-           ), finished as (${FINISH}), delivery as (${UPSERT_DELIVERY.replace('values ($1, $2, $3, $4, $5, $6)', "values ($1, $2, 'done', $3, 'ok', null)")})
-           select exists (select 1 from inserted) as inserted`,
-          [...finishParams(a), JSON.stringify(result), JSON.stringify(warnings)],
-        );
-        return rows[0]!.inserted;
-      });
-    });
+    return (await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean;
   }
 
+  /** A failed attempt; the delivery goes back to queued, or to failed when it was the last. */
   async recordFailure(a: FinishedAttempt, final: boolean): Promise<void> {
-    return await this.write('record a failed attempt', async () => {
-      await this.db.transaction(async (tx) => {
-        await tx.query(
-          `with finished as (${FINISH}) ${UPSERT_DELIVERY.replace('values ($1, $2, $3, $4, $5, $6)', 'values ($1, $2, $10, $3, $5, $6)')}`,
-          [...finishParams(a), final ? 'failed' : 'queued'],
-        );
-      });
-    });
+    await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
   }
 
   async markDone(articleId: string, serverId: number): Promise<void> {
@@ -214,21 +177,3 @@ export class DispatchStore {
     return r ? { result: r.result, warnings: r.warnings, attemptN: r.attempt_n, ms: r.ms, bytes: r.bytes, storedAt: r.stored_at } : null;
   }
 }
-
-/** Ends attempt $3 of ($1, $2); its parameters are finishParams(a), $1–$9. */
-const FINISH = `update attempts set ms = $4, outcome = $5, detail = $6, errors = $7, bytes_sent = $8, bytes_received = $9
-     where article_id = $1 and server_id = $2 and n = $3 returning 1`;
-
-const finishParams = (a: FinishedAttempt): unknown[] =>
-  [a.articleId, a.serverId, a.n, a.ms, a.outcome, a.detail, a.errors ? JSON.stringify(a.errors) : null, a.bytesSent, a.bytesReceived];
-
-// A delivery that is already done stays done: a late duplicate run of a job cannot undo it.
-// Callers replace the values list to fit their parameters.
-const UPSERT_DELIVERY = `insert into deliveries (article_id, server_id, state, attempts, last_outcome, last_detail)
-     values ($1, $2, $3, $4, $5, $6)
-     on conflict (article_id, server_id) do update
-       set state = case when deliveries.state = 'done' then 'done' else excluded.state end,
-           attempts = greatest(deliveries.attempts, excluded.attempts),
-           last_outcome = coalesce(excluded.last_outcome, deliveries.last_outcome),
-           last_detail = excluded.last_detail,
-           updated_at = now()`;

@@ -60,6 +60,10 @@ export function flakyDatabase(inner: Database): FlakyDatabase {
       maybeFail('transaction');
       return await inner.transaction(fn);
     },
+    async script(sql) {
+      maybeFail('transaction');
+      return await inner.script(sql);
+    },
     close: () => inner.close(),
   } as FlakyDatabase;
 }

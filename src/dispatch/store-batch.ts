@@ -1,0 +1,60 @@
+// One group-commit batch of dispatch writes (see group-commit.ts): the starts of attempts
+// and their ends — answers stored, failures recorded — of many jobs, written by one call of
+// the database function dispatch_write_batch (migration 005), in one round trip and one
+// transaction, however many jobs the batch holds.
+import { sqlLiteral, type Database } from '../db/database.ts';
+import type { AnswerResult, ValidationIssue } from '../tasks/types.ts';
+import type { DeliveryState, FinishedAttempt } from './store.ts';
+
+export type DispatchWrite =
+  | { kind: 'begin'; articleId: string; serverId: number; unlessAnswered: boolean }
+  | { kind: 'finish'; attempt: FinishedAttempt; state: Exclude<DeliveryState, 'active'>; result?: AnswerResult; warnings?: ValidationIssue[] };
+
+/** begin: the attempt's number, or null (answered already); finish: true when it stored a new answer. */
+export type DispatchWriteResult = number | null | boolean;
+
+/** Article × server: the unit of every dispatch write (uuids compared in PostgreSQL's lower case). */
+export const pairKey = (articleId: string, serverId: number): string => `${articleId.toLowerCase()}/${serverId}`;
+
+export function describeWrites(ops: DispatchWrite[]): string {
+  const begins = ops.filter((o) => o.kind === 'begin').length;
+  const stored = ops.filter((o) => o.kind === 'finish' && o.result).length;
+  const failed = ops.length - begins - stored;
+  const parts = [
+    begins > 0 ? `record the start of ${begins} attempt(s)` : '',
+    stored > 0 ? `store ${stored} answer(s)` : '',
+    failed > 0 ? `record ${failed} failed attempt(s)` : '',
+  ];
+  return parts.filter(Boolean).join(', ');
+}
+
+/**
+ * Writes ops; results in the order of ops. The values travel as two JSON literals in one
+ * parameterless statement: the simple query protocol, the cheapest round trip with both
+ * PostgreSQL and PGlite. Keys left out of the JSON are SQL nulls.
+ */
+export async function writeDispatchBatch(db: Pick<Database, 'script' | 'kind'>, ops: DispatchWrite[]): Promise<DispatchWriteResult[]> {
+  const begins: object[] = [];
+  const finishes: object[] = [];
+  ops.forEach((op, i) => {
+    if (op.kind === 'begin') {
+      begins.push({ i, article_id: op.articleId, server_id: op.serverId, unless_answered: op.unlessAnswered });
+      return;
+    }
+    const a = op.attempt;
+    finishes.push({
+      i, article_id: a.articleId, server_id: a.serverId, n: a.n, ms: a.ms, outcome: a.outcome,
+      // PostgreSQL text cannot hold NUL; a detail may quote what a server sent.
+      detail: a.detail?.replaceAll('\u0000', '\ufffd'), errors: a.errors, bytes_sent: a.bytesSent, bytes_received: a.bytesReceived,
+      state: op.state, result: op.result, warnings: op.warnings,
+    });
+  });
+  const json = (items: object[]) => (items.length === 0 ? `'[]'` : sqlLiteral(JSON.stringify(items)));
+  // PGlite belongs to this one process, whose group commit never has two writes of one
+  // pair in flight: nothing to lock against.
+  const takeLocks = begins.length > 0 && db.kind !== 'pglite';
+  const [rows] = await db.script(`select i, n from dispatch_write_batch(${json(begins)}::jsonb, ${json(finishes)}::jsonb, ${takeLocks})`);
+  const results = new Array<DispatchWriteResult>(ops.length).fill(false);
+  for (const row of rows as Array<{ i: number; n: number | null }>) results[row.i] = ops[row.i]!.kind === 'begin' ? row.n : true;
+  return results;
+}
