@@ -6,13 +6,9 @@
 // worker processes (/proc/<pid>/stat, from "taking jobs" to the end), against the
 // one-process figure of the same run.
 //   DATABASE_URL=postgres://… node --import tsx bench/scale.ts [servers=10] [articles=300] [concurrency=5] [processes=1,2,4]
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { ADMIN, fmt, machine, setupChallenge, startAll, startBench, waitDeliveries, type Bench } from './support/harness.ts';
+import { fmt, machine, setupChallenge, startAll, startBench, waitDeliveries, type Bench } from './support/harness.ts';
+import { cpuSeconds, startWorker } from './support/worker-process.ts';
 import { startInstantServer, type InstantServer } from './support/instant-server.ts';
 
 if (!process.env.DATABASE_URL) {
@@ -24,42 +20,6 @@ const ARTICLES = Number(process.argv[3] ?? 300);
 const CONCURRENCY = Number(process.argv[4] ?? 5);
 const PROCESSES = (process.argv[5] ?? '1,2,4').split(',').map(Number);
 const TOTAL = SERVERS * ARTICLES;
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'metaserver.js');
-const TICK = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
-
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICK; // utime, stime
-}
-
-interface Worker { pid: number; stored: number; cpuAtReady: number; exited: Promise<void>; stop(): void }
-
-async function startWorker(bench: Bench): Promise<Worker> {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
-    env: {
-      ...process.env, DATABASE_URL: bench.database.url!, REDIS_URL: bench.runtime.redis.url, METASERVER_QUEUE_PREFIX: bench.config.queuePrefix,
-      METASERVER_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'debug', METASERVER_SERVER_SYNC_INTERVAL_MS: '500',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const worker: Worker = {
-    pid: child.pid!, stored: 0, cpuAtReady: 0,
-    exited: new Promise((r) => child.once('exit', () => r())),
-    stop: () => void child.kill('SIGTERM'),
-  };
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code} before it was ready`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.includes('"answer stored"')) worker.stored++;
-      else if (line.includes('metaserver worker is taking jobs')) {
-        worker.cpuAtReady = cpuSeconds(child.pid!);
-        resolve();
-      }
-    });
-  });
-  return worker;
-}
-
 async function round(bench: Bench, instant: InstantServer, processes: number, offset: number) {
   const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(offset + k) });
   const workers = await Promise.all(Array.from({ length: processes }, () => startWorker(bench)));

@@ -1,6 +1,9 @@
 // The one-file build `npm start` runs from: src/ bundled with esbuild into
-// node_modules/.cache/metaserver/main.mjs (dependencies stay external), so a start does not
-// transpile ~200 TypeScript files on the fly (about 2 s of a 5 s start on a small machine).
+// node_modules/.cache/metaserver/main.mjs, so a start does not transpile ~200 TypeScript
+// files on the fly (about 2 s of a 5 s start on a small machine). Dependencies stay
+// external — several read files next to themselves (BullMQ's Lua scripts, PGlite's WASM) —
+// except the few in BUNDLED: pure JavaScript made of hundreds of small modules, whose
+// loading one file at a time cost more than their code (typebox alone: ~0.3 s).
 // bin/metaserver.js uses the bundle only while it matches the sources (a stamp of every
 // source file's path, size and mtime); otherwise it runs the sources through tsx as before.
 // Node built-ins only, apart from esbuild itself (loaded only to build).
@@ -13,6 +16,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dir = join(root, 'node_modules', '.cache', 'metaserver');
 export const bundleFile = join(dir, 'main.mjs');
 const stampFile = join(dir, 'main.stamp');
+const BUNDLED = new Set(['typebox']);
 
 function walk(folder, out) {
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -26,11 +30,19 @@ function walk(folder, out) {
 /** Changes whenever a source file is added, removed or touched. */
 export function sourceStamp() {
   const hash = createHash('sha256');
+  hash.update(readFileSync(fileURLToPath(import.meta.url))); // how it is bundled
   for (const file of walk(join(root, 'src'), []).sort()) {
     const s = statSync(file);
     hash.update(`${relative(root, file)}\0${s.size}\0${s.mtimeMs}\n`);
   }
   return hash.digest('hex');
+}
+
+/** Every dependency (and its subpaths) but the BUNDLED ones. */
+function externalPackages() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.optionalDependencies }).filter((n) => !BUNDLED.has(n));
+  return names.flatMap((n) => [n, `${n}/*`]);
 }
 
 /** The bundle, when it exists and matches the sources (and METASERVER_NO_BUNDLE is not set). */
@@ -63,7 +75,7 @@ export async function ensureBundle() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: externalPackages(),
     outfile: bundleFile,
     logLevel: 'warning',
     plugins: [rewriteMetaUrl],

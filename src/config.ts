@@ -20,6 +20,7 @@ export interface Config {
   bodyLimitBytes: number;
   checkTimeoutSeconds: number;
   submitRateLimitPerMinute: number;
+  statusCacheMs: number;
   queuePrefix: string;
   lockDurationMs: number;
   stalledIntervalMs: number;
@@ -81,6 +82,12 @@ export const SETTINGS: Record<keyof Config, SettingSpec> = {
     kind: 'int',
     min: 1,
     description: 'On-demand article submissions and team registrations allowed per client IP and minute.',
+  },
+  statusCacheMs: {
+    env: 'METASERVER_STATUS_CACHE_MS',
+    kind: 'int',
+    min: 0,
+    description: "How long a server's status figures (progress, timing, errors) are reused before they are computed again (0: every request).",
   },
   queuePrefix: { env: 'METASERVER_QUEUE_PREFIX', kind: 'string', description: 'Prefix of every Redis key, so several installations can share one Redis.' },
   lockDurationMs: {

@@ -53,8 +53,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { config } = opts;
   const log = opts.log ?? createLogger(config);
   const accessions = loadAccessions(config, log);
-  const redis = await resolveRedis(config, log);
-  const db = opts.db ?? (await openDatabase(config, log));
+  // Redis (perhaps a redis-server to start) and the database (PGlite's start is the longest
+  // step of a start-up) come up side by side; if either fails, the other is shut again.
+  const [redisUp, dbUp] = await Promise.allSettled([resolveRedis(config, log), opts.db ? Promise.resolve(opts.db) : openDatabase(config, log)]);
+  if (redisUp.status === 'rejected' || dbUp.status === 'rejected') {
+    if (redisUp.status === 'fulfilled') await redisUp.value.stop().catch(() => {});
+    if (dbUp.status === 'fulfilled' && !opts.db) await dbUp.value.close().catch(() => {});
+    throw redisUp.status === 'rejected' ? redisUp.reason : (dbUp as PromiseRejectedResult).reason;
+  }
+  const redis = redisUp.value;
+  const db = dbUp.value;
   const ownsDb = !opts.db;
   const repos = createRepositories(db);
   repos.store.retry = { ...repos.store.retry, retries: config.databaseWriteRetries };

@@ -17,7 +17,7 @@ import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from './db-retry.ts';
 import { AttemptFailedError } from './errors.ts';
 import type { DispatchJob } from './queues.ts';
-import { LoadingCache } from './hot-cache.ts';
+import { LoadingCache } from '../shared/loading-cache.ts';
 import { RequestBodies } from './request-body.ts';
 import type { DispatchStore, FinishedAttempt } from './store.ts';
 

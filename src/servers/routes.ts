@@ -10,6 +10,7 @@ import { ServerRepository, type AnnotationServer } from './repository.ts';
 import { serverErrors, serverHistogram, serverProgress, serverTiming } from './status.ts';
 import { resolvedUrlProblem } from './url-policy.ts';
 import { serverReliability } from '../reliability/load.ts';
+import { LoadingCache } from '../shared/loading-cache.ts';
 
 const RegisterBody = Type.Object(
   {
@@ -29,6 +30,20 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { challenges, servers } = ctx.repos;
+
+    // Dashboards poll this page; its figures aggregate every attempt of the server, so they
+    // are computed at most once per statusCacheMs and shared by the requests meanwhile.
+    const statusFigures = new LoadingCache<number, Awaited<ReturnType<typeof loadStatusFigures>>>(1024, ctx.config.statusCacheMs);
+    async function loadStatusFigures(serverId: number) {
+      const [progress, timing, errors, histogram, reliability] = await Promise.all([
+        serverProgress(ctx.db, serverId),
+        serverTiming(ctx.db, serverId),
+        serverErrors(ctx.db, serverId),
+        serverHistogram(ctx.db, serverId),
+        serverReliability(ctx.db, serverId),
+      ]);
+      return { progress, timing, errors, histogram, reliability };
+    }
 
     /** The server, if the caller may see it; another team gets the same 404 as for a missing one. */
     async function ownedServer(principal: Principal, id: number): Promise<AnnotationServer> {
@@ -99,14 +114,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: IdParams } }, async (request) => {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
-      const [progress, timing, errors, histogram, reliability] = await Promise.all([
-        serverProgress(ctx.db, server.id),
-        serverTiming(ctx.db, server.id),
-        serverErrors(ctx.db, server.id),
-        serverHistogram(ctx.db, server.id),
-        serverReliability(ctx.db, server.id),
-      ]);
-      return { ...server, progress, timing, errors, histogram, reliability };
+      return { ...server, ...(await statusFigures.get(server.id, loadStatusFigures))! };
     });
 
     app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: IdParams } }, async (request) => {

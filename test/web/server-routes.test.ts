@@ -10,7 +10,7 @@ let token: string;
 let other: string;
 
 beforeAll(async () => {
-  ms = await startTestMetaserver();
+  ms = await startTestMetaserver({ config: { statusCacheMs: 0 } });
   sample = await startSampleServer({ port: 0 });
   expect((await ms.request('POST', '/api/challenges', { slug: 'del', name: 'Delete', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status).toBe(201);
   token = (await ms.request('POST', '/api/teams', { name: 'Deleters', contact: 'd@example.org' })).body.token;
@@ -97,5 +97,32 @@ describe('web routes', () => {
     const res = await ms.app!.inject({ method: 'GET', url: '/fragments/servers/1' });
     expect(res.statusCode).toBe(401);
     expect(res.body).toMatch(/<p class="error" role="alert">.*Paste your token/);
+  });
+});
+
+describe('GET /api/servers/:id status figures', () => {
+  it('are computed once per statusCacheMs and shared meanwhile; the server fields stay current', async () => {
+    const cached = await startTestMetaserver({ config: { statusCacheMs: 60_000 } });
+    try {
+      await cached.request('POST', '/api/challenges', { slug: 'cache', name: 'Cache', tasks: ['INT'] }, ADMIN_TOKEN);
+      const team = (await cached.request('POST', '/api/teams', { name: 'Cachers', contact: 'c@example.org' })).body.token;
+      const server = (await cached.request('POST', '/api/challenges/cache/servers', { name: 'c', url: sample.url, tasks: ['INT'] }, team)).body;
+      const before = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
+      expect(before.progress).toEqual({ queued: 0, active: 0, done: 0, failed: 0 });
+      await cached.request('POST', '/api/challenges/cache/articles', { articles: [{ id: 'C1', text: 'BRCA1 (P38398) binds.' }] }, ADMIN_TOKEN);
+      await cached.request('POST', `/api/servers/${server.id}/start`, undefined, team);
+      await waitFor('the answer', async () => ((await cached.database.db.query(`select 1 from answers where server_id = $1`, [server.id])).length > 0 ? true : undefined));
+      const after = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
+      expect(after.state).toBe('active'); // read fresh
+      expect(after.progress).toEqual(before.progress); // within the window: the figures computed first
+    } finally {
+      await cached.stop();
+    }
+    // With statusCacheMs 0 (the other metaserver of this file) every request computes them.
+    const s = (await ms.request('POST', '/api/challenges/del/servers', { name: 'fresh', url: sample.url, tasks: ['INT'] }, token)).body;
+    expect((await ms.request('GET', `/api/servers/${s.id}`, undefined, token)).body.progress.queued).toBe(0);
+    await ms.request('POST', `/api/servers/${s.id}/start`, undefined, token);
+    await waitFor('both answers', async () => ((await count('answers', s.id)) === 2 ? true : undefined));
+    expect((await ms.request('GET', `/api/servers/${s.id}`, undefined, token)).body.progress.done).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
-// Small caches for what every job reads again: the server and its challenge (the same for
-// every article of a server), and the article (the same for every server it goes to).
-// Each job used to read them from the database, which dominated dispatch with embedded
-// PGlite (one busy thread) and added round trips with PostgreSQL.
+// Small caches for what is read again and again: in dispatch, the server and its challenge
+// (the same for every article of a server) and the article (the same for every server it
+// goes to) — each job used to read them from the database, which dominated dispatch with
+// embedded PGlite (one busy thread); in the API, a server's status figures, polled by
+// teams' dashboards far more often than they change.
 
 /**
  * A bounded map of loaded values. Concurrent gets of one key share one load; a value is
