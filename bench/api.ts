@@ -8,7 +8,7 @@
 //                  `metaserver worker` process (the scaled-out layout).
 // Each route is measured during a dispatch run of its own (fresh articles), so dispatch is
 // busy the whole time; the line says how many answers were stored meanwhile.
-//   node --import tsx bench/api.ts [rate=500] [seconds=5] [servers=10] [articles=300]
+//   node --import tsx bench/api.ts [rate=500] [seconds=5] [servers=10] [articles=600]
 import { execFile, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -20,7 +20,7 @@ import { startWorker, type WorkerProcess } from './support/worker-process.ts';
 const RATE = Number(process.argv[2] ?? 500);
 const SECONDS = Number(process.argv[3] ?? 5);
 const SERVERS = Number(process.argv[4] ?? 10);
-const ARTICLES = Number(process.argv[5] ?? 300);
+const ARTICLES = Number(process.argv[5] ?? 600);
 const here = dirname(fileURLToPath(import.meta.url));
 const AUTOCANNON = join(dirname(createRequire(import.meta.url).resolve('autocannon/package.json')), 'autocannon.js');
 

@@ -20,7 +20,9 @@ export function cpuSeconds(pid: number): number {
 export interface WorkerProcess { pid: number; stored: number; cpuAtReady: number; exited: Promise<void>; stop(): void }
 
 export async function startWorker(bench: Bench): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
+  // BENCH_WORKER_CPU_PROF=dir: each worker process writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_WORKER_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_WORKER_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, BIN, 'worker'], {
     env: {
       ...process.env, DATABASE_URL: bench.database.url!, REDIS_URL: bench.runtime.redis.url, METASERVER_QUEUE_PREFIX: bench.config.queuePrefix,
       METASERVER_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'debug', METASERVER_SERVER_SYNC_INTERVAL_MS: '500',
