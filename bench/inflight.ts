@@ -5,6 +5,7 @@
 // in a process of its own, with shared bodies.
 //   node --import tsx bench/inflight.ts [articles=100] [servers=100] [delaySeconds=20]
 import { execFileSync, fork } from 'node:child_process';
+import { writeHeapSnapshot } from 'node:v8';
 import { dirname, join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,8 @@ loop.enable(); // while they are held: what is left of the loop's time for the A
 await new Promise((r) => setTimeout(r, Math.max(1000, DELAY_S * 1000 - (performance.now() - t0) - 2000)));
 loop.disable();
 const held = process.memoryUsage();
+// BENCH_HEAP_SNAPSHOT=file: a heap snapshot while the requests are held (what each one costs).
+if (process.env.BENCH_HEAP_SNAPSHOT) writeHeapSnapshot(process.env.BENCH_HEAP_SNAPSHOT);
 maxRss = Math.max(maxRss, held.rss);
 await waitDeliveries(bench.database.db, setup.serverIds, TOTAL, DELAY_S * 8000 + 120_000, 250);
 const elapsed = (performance.now() - t0) / 1000;
