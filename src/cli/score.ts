@@ -96,7 +96,10 @@ async function scoreBc2(task: 'ACT' | 'INT' | 'IPT', runs: string[], o: ScoreOpt
   const scored: ScoreReport['runs'] = [];
   for (const file of runs) {
     const text = await read(io, file);
-    const run = task === 'INT' ? parseIntRun(text, { file, columns: o.columns }) : parseIptRun(text, { file, columns: o.columns });
+    // Scoring drops run documents outside the gold, so the parser need not build them
+    // (it still checks their lines): most of a run's lines, at BC II.5 scale.
+    const parseOptions = { file, columns: o.columns, documents: gold };
+    const run = task === 'INT' ? parseIntRun(text, parseOptions) : parseIptRun(text, parseOptions);
     const { documents: _perDocument, ...metrics } = scoreRankedRun(gold, run, options);
     scored.push({ run: runName(file), metrics });
   }

@@ -4,7 +4,7 @@
 // error, extra columns on the right are ignored, and any error aborts the whole file.
 
 import { ScoringInputError } from './errors.ts';
-import { forEachLine, INTEGER, parseConfidence, parseRank, requireColumns } from './tsv-lines.ts';
+import { forEachLine, INTEGER, parseConfidence, parseRank, requireColumns, TsvScanner } from './tsv-lines.ts';
 import {
   pairKey,
   type ActEntry,
@@ -22,6 +22,13 @@ export interface RunParseOptions {
   columns?: ColumnLayout;
   /** Named in error messages. */
   file?: string;
+  /**
+   * INT/IPT: return only these documents (e.g. the gold standard's); the lines of the
+   * others are still checked, so the same files are rejected. Scoring drops run
+   * documents that are not in the gold, so passing the gold changes no score and saves
+   * building entries for most of a run.
+   */
+  documents?: { has(doc: string): boolean };
 }
 
 /** The optional rank/confidence columns starting at `at`, per the stated layout. */
@@ -117,55 +124,262 @@ export function parseActGold(text: string, options: { file?: string } = {}): Par
   return { value: gold, warnings };
 }
 
-interface DocState {
-  entries: RankedEntry[];
-  /** item key → its first line, for duplicate errors. */
-  keys: Map<string, number>;
-  /** rank → its first line (ranks are small integers, so an array beats a Map). */
-  ranks: number[] | undefined;
+/** Where a layout's optional columns sit after the fixed ones (-1: absent). */
+const OPTIONAL_COLUMNS: Record<ColumnLayout, { rank: number; confidence: number; count: number; what: string }> = {
+  'rank,confidence': { rank: 0, confidence: 1, count: 2, what: ', rank, confidence' },
+  rank: { rank: 0, confidence: -1, count: 1, what: ', rank' },
+  confidence: { rank: -1, confidence: 0, count: 1, what: ', confidence' },
+  order: { rank: -1, confidence: -1, count: 0, what: '' },
+};
+
+/**
+ * Reads the lines of an INT (width 2: doc, accession) or IPT (width 3: doc, accession A,
+ * accession B) run one at a time, checking the columns, rank and confidence of each.
+ * After `next()`, the line's item key is known by where it is in the text (one field,
+ * or for IPT two fields in sorted order, see `pairKey`) and by its hash, but is not cut
+ * out: most lines belong to documents the caller does not keep, and their keys are only
+ * compared, in place. `keyString()` makes the string when it is needed.
+ */
+class RankedLines {
+  readonly scanner: TsvScanner;
+  /** The key's field, or its first field (INT: `second` is -1). */
+  first = 0;
+  second = -1;
+  hash = 0;
+  /** 0 without ranks. */
+  rank = 0;
+  confidence: number | undefined = undefined;
+  private readonly what: string;
+  private readonly whatAll: string;
+  private readonly need: number;
+  private readonly rankAt: number;
+  private readonly confidenceAt: number;
+
+  constructor(
+    text: string,
+    readonly width: 2 | 3,
+    columns: ColumnLayout,
+    readonly file: string | undefined,
+  ) {
+    const optional = OPTIONAL_COLUMNS[columns];
+    this.scanner = new TsvScanner(text, file);
+    this.what = width === 2 ? 'document, accession' : 'document, accession A, accession B';
+    this.whatAll = this.what + optional.what;
+    this.need = width + optional.count;
+    this.rankAt = optional.rank < 0 ? -1 : width + optional.rank;
+    this.confidenceAt = optional.confidence < 0 ? -1 : width + optional.confidence;
+  }
+
+  /** Moves to the next line and reads it; false after the last. Throws on a bad line. */
+  next(): boolean {
+    const scanner = this.scanner;
+    if (!scanner.next()) return false;
+    if (scanner.split(this.need) < this.need) this.missingColumns();
+    if (this.width === 2) this.first = 1;
+    else if (scanner.compareFields(1, 2) <= 0) {
+      this.first = 1;
+      this.second = 2;
+    } else {
+      this.first = 2;
+      this.second = 1;
+    }
+    this.hash = scanner.hashFields(this.first, this.second);
+    this.rank = this.rankAt < 0 ? 0 : scanner.rank(this.rankAt);
+    this.confidence = this.confidenceAt < 0 ? undefined : scanner.confidence(this.confidenceAt);
+    return true;
+  }
+
+  /** The current key as a string: the accession, or the pair key (sorted accessions joined by TAB). */
+  keyString(): string {
+    const scanner = this.scanner;
+    if (this.second < 0) return scanner.field(this.first);
+    // In order, the two fields and the TAB between them already spell the key: one slice.
+    if (this.first === 1) return scanner.text.slice(scanner.start(1), scanner.end(2));
+    return `${scanner.field(2)}\t${scanner.field(1)}`;
+  }
+
+  /** Whether the current key is the one at `text[start, end)` (and TAB `text[start2, end2)` for a pair). */
+  keyIs(start: number, end: number, start2: number, end2: number): boolean {
+    const scanner = this.scanner;
+    if (!scanner.sameText(scanner.start(this.first), scanner.end(this.first), start, end)) return false;
+    return this.second < 0 || scanner.sameText(scanner.start(this.second), scanner.end(this.second), start2, end2);
+  }
+
+  /** The entry for the current line, with `key` if the caller has cut it already. */
+  entry(key = this.keyString()): RankedEntry {
+    return { key, rank: this.rank === 0 ? undefined : this.rank, confidence: this.confidence, line: this.scanner.line };
+  }
+
+  duplicateKey(doc: string, firstLine: number): never {
+    const key = this.keyString();
+    const item = this.width === 2 ? `accession ${key}` : `pair ${key.replace('\t', ' ')} (pairs are undirected)`;
+    throw new ScoringInputError(`duplicate ${item} in document ${doc} (first on line ${firstLine})`, { file: this.file, line: this.scanner.line, hint: 'report each item once per document' });
+  }
+
+  duplicateRank(doc: string, firstLine: number): never {
+    // Ranks from a million up were once found by searching the entries, so their message
+    // names no line; it is kept word for word, as callers may match on messages.
+    const first = this.rank < 1_000_000 ? ` (first on line ${firstLine})` : '';
+    throw new ScoringInputError(`duplicate rank ${this.rank} in document ${doc}${first}`, { file: this.file, line: this.scanner.line, hint: 'ranks must be unique within a document' });
+  }
+
+  /** The error for a line short of columns: the fixed ones are checked first. */
+  private missingColumns(): never {
+    const fields = this.scanner.fields();
+    requireColumns(fields, this.width, this.what, this.file, this.scanner.line);
+    requireColumns(fields, this.need, this.whatAll, this.file, this.scanner.line);
+    throw new Error('unreachable: the line has the columns it lacks');
+  }
 }
 
-function parseRankedRun(text: string, width: 2 | 3, options: RunParseOptions): RankedRun {
-  const { file, columns = 'rank,confidence' } = options;
-  const what = width === 2 ? 'document, accession' : 'document, accession A, accession B';
-  const hasRanks = columns === 'rank,confidence' || columns === 'rank';
-  const docs = new Map<string, DocState>();
-  let lastDoc: string | undefined;
-  let lastState: DocState | undefined;
-  forEachLine(text, file, (fields, line) => {
-    requireColumns(fields, width, what, file, line);
-    const doc = fields[0];
-    const key = width === 2 ? fields[1] : pairKey(fields[1], fields[2]);
-    const { rank, confidence } = readOptional(fields, width, columns, what, file, line);
-    // Lines of one document usually come together: skip the Map when the doc repeats.
-    let state = doc === lastDoc ? lastState : docs.get(doc);
-    if (!state) {
-      state = { entries: [], keys: new Map(), ranks: hasRanks ? [] : undefined };
-      docs.set(doc, state);
-    }
-    lastDoc = doc;
-    lastState = state;
-    const keyLine = state.keys.get(key);
-    if (keyLine !== undefined) {
-      const item = width === 2 ? `accession ${key}` : `pair ${key.replace('\t', ' ')} (pairs are undirected)`;
-      throw new ScoringInputError(`duplicate ${item} in document ${doc} (first on line ${keyLine})`, { file, line, hint: 'report each item once per document' });
-    }
-    state.keys.set(key, line);
-    if (state.ranks && rank !== undefined) {
-      const rankLine = rank < 1_000_000 ? state.ranks[rank] : undefined;
-      if (rankLine !== undefined) {
-        throw new ScoringInputError(`duplicate rank ${rank} in document ${doc} (first on line ${rankLine})`, { file, line, hint: 'ranks must be unique within a document' });
+/**
+ * The most items a document may have in the fast pass; BC II.5 runs list up to ~30.
+ * Longer documents are left to the careful pass.
+ */
+const SMALL_DOCUMENT = 512;
+/** Hash table size for the current document's keys: a power of two, at least twice SMALL_DOCUMENT. */
+const KEY_SLOTS = 1024;
+/** Ranks below this are looked up directly; larger ones by a search of the document's items. */
+const RANK_SLOTS = 1024;
+
+/**
+ * The items of the document being read, in the fast pass (see readGroupedRun): one
+ * document at a time, in typed arrays reused from one document to the next. Duplicate
+ * keys are found through a small open-addressing table of key hashes, and duplicate ranks
+ * through a table indexed by rank, so each item costs O(1) and no Map is built. The
+ * tables are never cleared: a slot belongs to the current document only when it holds
+ * the document's serial number.
+ */
+class CurrentDocument {
+  doc = '';
+  count = 0;
+  private serial = 0;
+  /** Where each item's key is in the text (the second part -1 for INT): see RankedLines. */
+  private readonly keyStarts = new Int32Array(SMALL_DOCUMENT);
+  private readonly keyEnds = new Int32Array(SMALL_DOCUMENT);
+  private readonly keyStarts2 = new Int32Array(SMALL_DOCUMENT);
+  private readonly keyEnds2 = new Int32Array(SMALL_DOCUMENT);
+  private readonly hashes = new Int32Array(SMALL_DOCUMENT);
+  private readonly ranks = new Float64Array(SMALL_DOCUMENT);
+  private readonly lines = new Int32Array(SMALL_DOCUMENT);
+  private readonly keySerial = new Int32Array(KEY_SLOTS);
+  private readonly keyItem = new Int32Array(KEY_SLOTS);
+  private readonly rankSerial = new Int32Array(RANK_SLOTS);
+  private readonly rankItem = new Int32Array(RANK_SLOTS);
+
+  start(doc: string): void {
+    this.doc = doc;
+    this.count = 0;
+    this.serial++;
+  }
+
+  get full(): boolean {
+    return this.count === SMALL_DOCUMENT;
+  }
+
+  /** Adds the current line's item, throwing if its key, then its rank, is already there. */
+  add(lines: RankedLines): void {
+    const { hash, rank, scanner } = lines;
+    const serial = this.serial;
+    let slot = hash & (KEY_SLOTS - 1);
+    for (; this.keySerial[slot] === serial; slot = (slot + 1) & (KEY_SLOTS - 1)) {
+      const item = this.keyItem[slot];
+      if (this.hashes[item] === hash && lines.keyIs(this.keyStarts[item], this.keyEnds[item], this.keyStarts2[item], this.keyEnds2[item])) {
+        lines.duplicateKey(this.doc, this.lines[item]);
       }
-      if (rank < 1_000_000) state.ranks[rank] = line;
-      else if (state.entries.some((e) => e.rank === rank)) {
-        throw new ScoringInputError(`duplicate rank ${rank} in document ${doc}`, { file, line, hint: 'ranks must be unique within a document' });
-      }
     }
-    state.entries.push({ key, rank, confidence, line });
-  });
+    if (rank !== 0) {
+      const earlier = this.itemWithRank(rank);
+      if (earlier !== -1) lines.duplicateRank(this.doc, this.lines[earlier]);
+    }
+    const at = this.count++;
+    this.keyStarts[at] = scanner.start(lines.first);
+    this.keyEnds[at] = scanner.end(lines.first);
+    this.keyStarts2[at] = lines.second < 0 ? -1 : scanner.start(lines.second);
+    this.keyEnds2[at] = lines.second < 0 ? -1 : scanner.end(lines.second);
+    this.hashes[at] = hash;
+    this.ranks[at] = rank;
+    this.lines[at] = scanner.line;
+    this.keySerial[slot] = serial;
+    this.keyItem[slot] = at;
+    if (rank < RANK_SLOTS) {
+      this.rankSerial[rank] = serial;
+      this.rankItem[rank] = at;
+    }
+  }
+
+  /** The item of this document with that rank, or -1. */
+  private itemWithRank(rank: number): number {
+    if (rank < RANK_SLOTS) return this.rankSerial[rank] === this.serial ? this.rankItem[rank] : -1;
+    for (let i = 0; i < this.count; i++) if (this.ranks[i] === rank) return i;
+    return -1;
+  }
+}
+
+/**
+ * The fast pass: exact while every document's lines come together and no document has
+ * more than SMALL_DOCUMENT items, which is how runs are written. Then only one
+ * document's items at a time need keeping for the duplicate checks. Returns undefined
+ * as soon as a line breaks that assumption, having checked every line before it exactly
+ * as the careful pass would (so any error it throws is the one the careful pass throws).
+ */
+function readGroupedRun(lines: RankedLines, documents: RunParseOptions['documents']): RankedRun | undefined {
   const run: RankedRun = new Map();
-  for (const [doc, state] of docs) run.set(doc, state.entries);
+  const seen = new Set<string>();
+  const current = new CurrentDocument();
+  let entries: RankedEntry[] | undefined;
+  let started = false;
+  while (lines.next()) {
+    // Compare the id in place, and cut it only when the document changes.
+    if (!started || !lines.scanner.fieldIs(0, current.doc)) {
+      const doc = lines.scanner.field(0);
+      if (seen.has(doc)) return undefined;
+      seen.add(doc);
+      current.start(doc);
+      started = true;
+      entries = documents === undefined || documents.has(doc) ? [] : undefined;
+      if (entries) run.set(doc, entries);
+    }
+    if (current.full) return undefined;
+    current.add(lines);
+    entries?.push(lines.entry());
+  }
   return run;
+}
+
+/** The careful pass, for any order of lines: a Map of keys and one of ranks per document. */
+function readAnyRun(lines: RankedLines, documents: RunParseOptions['documents']): RankedRun {
+  const run: RankedRun = new Map();
+  const states = new Map<string, { keys: Map<string, number>; ranks: Map<number, number>; entries: RankedEntry[] | undefined }>();
+  while (lines.next()) {
+    const doc = lines.scanner.field(0);
+    let state = states.get(doc);
+    if (!state) {
+      state = { keys: new Map(), ranks: new Map(), entries: documents === undefined || documents.has(doc) ? [] : undefined };
+      states.set(doc, state);
+      if (state.entries) run.set(doc, state.entries);
+    }
+    const key = lines.keyString();
+    const keyLine = state.keys.get(key);
+    if (keyLine !== undefined) lines.duplicateKey(doc, keyLine);
+    state.keys.set(key, lines.scanner.line);
+    if (lines.rank !== 0) {
+      const rankLine = state.ranks.get(lines.rank);
+      if (rankLine !== undefined) lines.duplicateRank(doc, rankLine);
+      state.ranks.set(lines.rank, lines.scanner.line);
+    }
+    state.entries?.push(lines.entry(key));
+  }
+  return run;
+}
+
+/**
+ * INT and IPT runs: the fast pass, and the careful one from the top when the fast pass
+ * meets a document again or a long one (the same result, only slower).
+ */
+function parseRankedRun(text: string, width: 2 | 3, options: RunParseOptions): RankedRun {
+  const { file, columns = 'rank,confidence', documents } = options;
+  return readGroupedRun(new RankedLines(text, width, columns, file), documents) ?? readAnyRun(new RankedLines(text, width, columns, file), documents);
 }
 
 export function parseIntRun(text: string, options: RunParseOptions = {}): RankedRun {
