@@ -1,5 +1,5 @@
 // The one-file build `npm start` runs from: src/ bundled with esbuild into
-// node_modules/.cache/metaserver/main.mjs, so a start does not transpile ~200 TypeScript
+// node_modules/.cache/metaserver/main.mjs (and its chunks), so a start does not transpile ~200 TypeScript
 // files on the fly (about 2 s of a 5 s start on a small machine). Dependencies stay
 // external — several read files next to themselves (BullMQ's Lua scripts, PGlite's WASM) —
 // except the few in BUNDLED: pure JavaScript made of hundreds of small modules, whose
@@ -8,7 +8,7 @@
 // source file's path, size and mtime); otherwise it runs the sources through tsx as before.
 // Node built-ins only, apart from esbuild itself (loaded only to build).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,6 +58,7 @@ export async function ensureBundle() {
   const stamp = sourceStamp();
   const { build } = await import('esbuild');
   mkdirSync(dir, { recursive: true });
+  for (const old of readdirSync(dir)) if (old.endsWith('.mjs')) rmSync(join(dir, old));
   const rewriteMetaUrl = {
     name: 'source-import-meta-url',
     setup(b) {
@@ -76,7 +77,13 @@ export async function ensureBundle() {
     format: 'esm',
     target: 'node20',
     external: externalPackages(),
-    outfile: bundleFile,
+    // Split at the dynamic imports: a subcommand's code and the dependencies only it needs
+    // load when it runs (\`metaserver score\` does not load fastify, BullMQ or PGlite).
+    splitting: true,
+    outdir: dir,
+    entryNames: 'main',
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
     logLevel: 'warning',
     plugins: [rewriteMetaUrl],
   });

@@ -3,13 +3,13 @@
 import closeWithGrace from 'close-with-grace';
 import { Command } from 'commander';
 import { ConfigError, loadConfig, SETTINGS, type Config } from './config.ts';
-import { createLogger } from './log.ts';
-import { RedisUnavailableError } from './queue/redis-launcher.ts';
+import { RedisUnavailableError } from './queue/redis-errors.ts';
 
 /** Time, beyond the configured grace for requests in flight, to hand jobs back and close connections. */
 const SHUTDOWN_MARGIN_MS = 15_000;
 
 async function runService(config: Config, mode: { api: boolean; workers: boolean }): Promise<void> {
+  const { createLogger } = await import('./log.ts'); // loaded by the services only, not by `score`
   const log = createLogger(config);
   const started = Date.now();
   const { createRuntime } = await import('./runtime.ts');
@@ -60,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   program.command('migrate').description('apply database migrations and exit').action(async () => {
     const config = loadConfig();
     const { openDatabase } = await import('./db/open.ts');
+    const { createLogger } = await import('./log.ts');
     const db = await openDatabase(config, createLogger(config));
     await db.close();
     exitCode = 0;

@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
+import { RedisUnavailableError } from './redis-errors.ts';
 
 export interface ResolvedRedis {
   url: string;
@@ -15,12 +16,7 @@ export interface ResolvedRedis {
   stop(): Promise<void>;
 }
 
-export class RedisUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = this.constructor.name;
-  }
-}
+export { RedisUnavailableError };
 
 export const INSTALL_HINT =
   'metaserver needs Redis. Install it (Debian/Ubuntu: `sudo apt-get install redis-server`; macOS: `brew install redis`) ' +
