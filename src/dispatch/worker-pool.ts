@@ -23,8 +23,13 @@ export interface WorkerPoolOptions {
 
 export class WorkerPool {
   private readonly workers = new Map<number, Worker<DispatchJob>>();
-  /** BullMQ leaves connections it was given open on close; we close them ourselves. */
-  private readonly connections = new Map<Worker<DispatchJob>, Redis>();
+  /**
+   * One command connection for every queue worker of this process (each worker still gets a
+   * blocking connection of its own from BullMQ): a connection per server cost memory per
+   * server — BullMQ defines its ~50 Lua scripts on every connection. BullMQ leaves a
+   * connection it was given open on close; we close it ourselves, last.
+   */
+  private connection: Redis | undefined;
   private timer: NodeJS.Timeout | undefined;
   private subscriber: Redis | undefined;
   private syncing: Promise<void> | undefined;
@@ -75,8 +80,11 @@ export class WorkerPool {
 
   private createWorker(serverId: number, concurrency: number): Worker<DispatchJob> {
     const { log, performer } = this.opts;
-    const connection = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
-    connection.on('error', () => {}); // reported through the worker's own error event
+    if (!this.connection) {
+      this.connection = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
+      this.connection.on('error', () => {}); // reported through the workers' own error events
+    }
+    const connection = this.connection;
     const worker = new Worker<DispatchJob>(queueName(serverId), async (job, token, signal) => await performer.perform(job, signal, token), {
       connection,
       prefix: this.opts.prefix,
@@ -91,14 +99,11 @@ export class WorkerPool {
       },
     });
     worker.on('error', (err) => log.warn({ serverId, err: err.message }, 'queue worker problem; it retries by itself'));
-    this.connections.set(worker, connection);
     return worker;
   }
 
   private async closeWorker(worker: Worker<DispatchJob>): Promise<void> {
     await worker.close();
-    this.connections.get(worker)?.disconnect();
-    this.connections.delete(worker);
   }
 
   /**
@@ -124,6 +129,8 @@ export class WorkerPool {
     }
     await closing;
     this.workers.clear();
+    this.connection?.disconnect();
+    this.connection = undefined;
     this.subscriber?.disconnect();
   }
 
