@@ -10,18 +10,7 @@ import {
   parseIptRun,
   parseOrganismMap,
 } from '../../src/scoring/bc2-input.ts';
-import { ScoringInputError } from '../../src/scoring/errors.ts';
-
-/** Runs `parse` and returns the ScoringInputError it must throw. */
-function errorOf(parse: () => unknown): ScoringInputError {
-  try {
-    parse();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScoringInputError);
-    return error as ScoringInputError;
-  }
-  throw new Error('expected a ScoringInputError');
-}
+import { errorOf } from '../support/scoring-errors.ts';
 
 const tsv = (...lines: string[]) => lines.map((line) => line.replace(/ \| /g, '\t')).join('\n') + '\n';
 

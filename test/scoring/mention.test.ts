@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ScoringInputError } from '../../src/scoring/errors.ts';
+import { errorOf } from '../support/scoring-errors.ts';
 import { scoreMentions } from '../../src/scoring/mention.ts';
 import { checkBioAlignment, parseBio, parseBratMentions } from '../../src/scoring/mention-input.ts';
 
 const bio = (...lines: string[]) => lines.map((line) => line.replace(' ', '\t')).join('\n') + '\n';
 const ann = (...lines: string[]) => lines.map((line) => line.replace(/ \| /g, '\t')).join('\n') + '\n';
-
-function errorOf(parse: () => unknown): ScoringInputError {
-  try {
-    parse();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScoringInputError);
-    return error as ScoringInputError;
-  }
-  throw new Error('expected a ScoringInputError');
-}
 
 describe('BIO parsing', () => {
   it('reads IOB2 mentions as token spans across sentences', () => {

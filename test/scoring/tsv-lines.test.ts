@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseIntRun, parseIptRun } from '../../src/scoring/bc2-input.ts';
-import { ScoringInputError } from '../../src/scoring/errors.ts';
+import { errorOf } from '../support/scoring-errors.ts';
 import { forEachLine, parseConfidence, parseRank, TsvScanner } from '../../src/scoring/tsv-lines.ts';
 import { pairKey } from '../../src/scoring/types.ts';
 
@@ -13,16 +13,6 @@ function scan(text: string, max = 8): [number, string[]][] {
     out.push([scanner.line, Array.from({ length: count }, (_, i) => scanner.field(i))]);
   }
   return out;
-}
-
-function errorOf(parse: () => unknown): ScoringInputError {
-  try {
-    parse();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ScoringInputError);
-    return error as ScoringInputError;
-  }
-  throw new Error('expected a ScoringInputError');
 }
 
 describe('TsvScanner', () => {
