@@ -31,22 +31,22 @@ export interface RunParseOptions {
   documents?: { has(doc: string): boolean };
 }
 
+/** Where a layout's optional columns sit after the fixed ones (-1: absent). */
+const OPTIONAL_COLUMNS: Record<ColumnLayout, { rank: number; confidence: number; count: number; what: string }> = {
+  'rank,confidence': { rank: 0, confidence: 1, count: 2, what: ', rank, confidence' },
+  rank: { rank: 0, confidence: -1, count: 1, what: ', rank' },
+  confidence: { rank: -1, confidence: 0, count: 1, what: ', confidence' },
+  order: { rank: -1, confidence: -1, count: 0, what: '' },
+};
+
 /** The optional rank/confidence columns starting at `at`, per the stated layout. */
 function readOptional(fields: string[], at: number, columns: ColumnLayout, what: string, file: string | undefined, line: number): { rank?: number; confidence?: number } {
-  switch (columns) {
-    case 'rank,confidence':
-      requireColumns(fields, at + 2, `${what}, rank, confidence`, file, line);
-      return { rank: parseRank(fields[at], file, line), confidence: parseConfidence(fields[at + 1], file, line) };
-    case 'rank':
-      requireColumns(fields, at + 1, `${what}, rank`, file, line);
-      return { rank: parseRank(fields[at], file, line) };
-    case 'confidence':
-      requireColumns(fields, at + 1, `${what}, confidence`, file, line);
-      return { confidence: parseConfidence(fields[at], file, line) };
-    case 'order':
-      requireColumns(fields, at, what, file, line);
-      return {};
-  }
+  const optional = OPTIONAL_COLUMNS[columns];
+  requireColumns(fields, at + optional.count, what + optional.what, file, line);
+  return {
+    rank: optional.rank < 0 ? undefined : parseRank(fields[at + optional.rank], file, line),
+    confidence: optional.confidence < 0 ? undefined : parseConfidence(fields[at + optional.confidence], file, line),
+  };
 }
 
 /**
@@ -123,14 +123,6 @@ export function parseActGold(text: string, options: { file?: string } = {}): Par
   });
   return { value: gold, warnings };
 }
-
-/** Where a layout's optional columns sit after the fixed ones (-1: absent). */
-const OPTIONAL_COLUMNS: Record<ColumnLayout, { rank: number; confidence: number; count: number; what: string }> = {
-  'rank,confidence': { rank: 0, confidence: 1, count: 2, what: ', rank, confidence' },
-  rank: { rank: 0, confidence: -1, count: 1, what: ', rank' },
-  confidence: { rank: -1, confidence: 0, count: 1, what: ', confidence' },
-  order: { rank: -1, confidence: -1, count: 0, what: '' },
-};
 
 /**
  * Reads the lines of an INT (width 2: doc, accession) or IPT (width 3: doc, accession A,
