@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import type { TaskName } from '../tasks/types.ts';
+import { LoadingCache } from '../shared/loading-cache.ts';
 
 export interface Article {
   id: string;
@@ -68,16 +69,17 @@ export interface ArticleConflict {
 
 type DispatchView = Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tasks' | 'callbackUrl'>;
 
-/** Articles created by this process that are kept for its workers (see forDispatch). */
-const FRESH_ARTICLES = 64;
+/** Articles kept in memory for the workers of this process (see forDispatch). */
+const DISPATCH_VIEWS = 256;
 
 export class ArticleRepository {
   /**
-   * The last articles this process created. Articles never change once loaded, and when the
-   * API and the workers share a process (`serve`) the workers ask for an on-demand article
-   * a few milliseconds after it was stored: they get it from here instead of reading it back.
+   * What dispatch reads of an article, for the most recent ones. Articles never change once
+   * loaded, and every server of a challenge asks for the same ones; the articles this
+   * process creates go in at once, so when the API and the workers share a process
+   * (`serve`) an on-demand article is not read back a few milliseconds after it was stored.
    */
-  private readonly fresh = new Map<string, DispatchView>();
+  private readonly dispatchViews = new LoadingCache<string, DispatchView>(DISPATCH_VIEWS, Infinity);
 
   constructor(private readonly db: Database) {}
 
@@ -119,11 +121,8 @@ export class ArticleRepository {
       }
       return { ids, created, views };
     }).then(({ ids, created, views }) => {
-      // Committed: remember the new ones (of a big batch, the last: the next to be sent).
-      for (const view of views.slice(-FRESH_ARTICLES)) {
-        this.fresh.set(view.id, view);
-        if (this.fresh.size > FRESH_ARTICLES) this.fresh.delete(this.fresh.keys().next().value!);
-      }
+      // Committed: keep the new ones (of a big batch, the last: the next to be sent).
+      for (const view of views.slice(-DISPATCH_VIEWS)) this.dispatchViews.set(view.id, view);
       return { ids, created } as { ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] };
     }).catch((err: unknown) => {
       if (err instanceof ArticleConflictError) return { conflicts: err.conflicts };
@@ -144,10 +143,12 @@ export class ArticleRepository {
   }
 
   /** What the dispatcher needs to send an article: nothing more is read on the hot path. */
-  async forDispatch(id: string, q: Queryable = this.db): Promise<DispatchView | null> {
-    const fresh = this.fresh.get(id);
-    if (fresh) return fresh;
-    const rows = await q.query<{ id: string; text: string; given: string; organiser_id: string | null; tasks: TaskName[] | null; callback_url: string | null }>(
+  forDispatch(id: string): Promise<DispatchView | null> {
+    return this.dispatchViews.get(id, (key) => this.readForDispatch(key));
+  }
+
+  private async readForDispatch(id: string): Promise<DispatchView | null> {
+    const rows = await this.db.query<{ id: string; text: string; given: string; organiser_id: string | null; tasks: TaskName[] | null; callback_url: string | null }>(
       'select id, text, given, organiser_id, tasks, callback_url from articles where id = $1',
       [id],
     );

@@ -43,15 +43,11 @@ export interface PerformDeps {
   serverCacheMs?: number;
 }
 
-type DispatchArticle = NonNullable<Awaited<ReturnType<ArticleRepository['forDispatch']>>>;
-
 export class JobPerformer {
   private readonly bodies = new RequestBodies();
   private readonly agents = new Map<number, Dispatcher>();
   /** Settings changed mid-run reach the next attempt within serverCacheMs. */
   private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
-  /** Articles never change once loaded; every server of a challenge asks for the same ones. */
-  private readonly articles = new LoadingCache<string, DispatchArticle>(256, Infinity);
 
   constructor(private readonly deps: PerformDeps) {
     this.servers = new LoadingCache(1024, deps.serverCacheMs ?? 1_000);
@@ -103,7 +99,8 @@ export class JobPerformer {
       return;
     }
     const { server, challenge } = found;
-    const article = await this.articles.get(articleId, (id) => this.deps.articles.forDispatch(id));
+    // Kept in memory by the repository: every server of a challenge asks for the same ones.
+    const article = await this.deps.articles.forDispatch(articleId);
     if (!article) {
       log.warn({ serverId, articleId }, 'job for an article that no longer exists; dropped');
       return;
