@@ -50,6 +50,8 @@ const ConsensusQuery = Type.Object({
 });
 const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: NumericId });
 
+type ArticleQueryValues = { weights?: string; threshold?: string; text?: string };
+
 export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -70,10 +72,16 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     // database read and no encoding of the 100 KB text (which dominated the route).
     const articleResponses = new LoadingCache<string, { code: number; body: Buffer }>(256, ctx.config.statusCacheMs);
 
-    async function sendArticle(principal: Principal, article: Article, reply: FastifyReply, query: { weights?: string; threshold?: string; text?: string } = {}) {
+    /** The article as this caller may see it; 202 while servers are still at work, 200 when done. */
+    async function articleResponse(principal: Principal, article: Article, query: ArticleQueryValues) {
       const visible = await visibleServerFilter(principal, article);
       const view = await articleView(ctx.db, article, visible, parseVoteQuery(query), { text: query.text !== 'false' });
-      return reply.status(view.status === 'done' ? 200 : 202).send(view);
+      return { code: view.status === 'done' ? 200 : 202, view };
+    }
+
+    async function sendArticle(principal: Principal, article: Article, reply: FastifyReply, query: ArticleQueryValues = {}) {
+      const { code, view } = await articleResponse(principal, article, query);
+      return reply.status(code).send(view);
     }
 
     await base.register(consensusRoutes(ctx));
@@ -161,9 +169,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const answer = (await articleResponses.get(key, async () => {
           const article = await articles.byId(request.params.id, { text: q.text !== 'false' });
           if (!article) throw notFound(`article ${request.params.id}`);
-          const visible = await visibleServerFilter(principal, article);
-          const view = await articleView(ctx.db, article, visible, parseVoteQuery(q), { text: q.text !== 'false' });
-          return { code: view.status === 'done' ? 200 : 202, body: Buffer.from(JSON.stringify(view)) };
+          const { code, view } = await articleResponse(principal, article, q);
+          return { code, body: Buffer.from(JSON.stringify(view)) };
         }))!;
         return reply.status(answer.code).type('application/json; charset=utf-8').send(answer.body);
       },
