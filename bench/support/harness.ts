@@ -51,19 +51,22 @@ export interface BenchDatabase {
 /** With BENCH_SQL_STATS=1: time spent per SQL statement (first 70 characters), printed by printSqlStats. */
 const sqlStats = new Map<string, { n: number; ms: number }>();
 
+/** Runs fn and adds its time to the statement's line (the first 70 characters of sql). */
+async function timing<T>(sql: string, fn: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await fn();
+  } finally {
+    const key = sql.replace(/\s+/g, ' ').slice(0, 70);
+    const s = sqlStats.get(key) ?? { n: 0, ms: 0 };
+    s.n++;
+    s.ms += performance.now() - t0;
+    sqlStats.set(key, s);
+  }
+}
+
 function timed(q: Queryable['query']): Queryable['query'] {
-  return async (sql, params) => {
-    const t0 = performance.now();
-    try {
-      return await q(sql, params);
-    } finally {
-      const key = sql.replace(/\s+/g, ' ').slice(0, 70);
-      const s = sqlStats.get(key) ?? { n: 0, ms: 0 };
-      s.n++;
-      s.ms += performance.now() - t0;
-      sqlStats.set(key, s);
-    }
-  };
+  return (sql, params) => timing(sql, () => q(sql, params));
 }
 
 function withSqlStats(db: Database): Database {
@@ -73,18 +76,7 @@ function withSqlStats(db: Database): Database {
     query: timed(db.query.bind(db)),
     exec: db.exec.bind(db),
     transaction: (fn) => db.transaction((tx) => fn({ query: timed(tx.query.bind(tx)), exec: tx.exec.bind(tx) })),
-    script: async (sql) => {
-      const t0 = performance.now();
-      try {
-        return await db.script(sql);
-      } finally {
-        const key = `script: ${sql.replace(/\s+/g, ' ').slice(0, 62)}`;
-        const s = sqlStats.get(key) ?? { n: 0, ms: 0 };
-        s.n++;
-        s.ms += performance.now() - t0;
-        sqlStats.set(key, s);
-      }
-    },
+    script: (sql) => timing(sql, () => db.script(sql)),
     close: () => db.close(),
   };
 }

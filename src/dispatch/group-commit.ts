@@ -44,11 +44,6 @@ export class GroupCommit<Op, R> {
     });
   }
 
-  /** Ops waiting for a batch (for tests and metrics). */
-  get waiting(): number {
-    return this.queue.length;
-  }
-
   private schedule(): void {
     if (this.scheduled || this.running >= this.opts.concurrency || this.queue.length === 0) return;
     this.scheduled = true;
