@@ -1,11 +1,14 @@
 // API latency under load: GET /api/articles/:id (with and without the text),
 // GET /api/servers/:id and GET /healthz at a fixed rate, first with nothing else running (the
-// floor, same run), then while dispatch runs. The load generator (autocannon's command line)
-// and the annotation server run in processes of their own, so the event loop measured is the
-// meta-server's alone. Two layouts:
-//   one process  — API and workers together (`metaserver serve`, what `npm start` runs);
-//   split        — with DATABASE_URL: the API in this process, the workers in a
-//                  `metaserver worker` process (the scaled-out layout).
+// floor, same run), then while dispatch runs. The load generator (autocannon's command line),
+// the annotation server and the meta-server run in processes of their own, so the event loop
+// measured is the meta-server's alone; the meta-server runs from the bundle, at log level
+// info, as deployed. Two layouts (with DATABASE_URL, which child processes need to share the
+// database):
+//   one process  — `metaserver serve`: API and workers together (what `npm start` runs);
+//   split        — `metaserver api` and `metaserver worker` (the scaled-out layout).
+// Without DATABASE_URL: one process, the bench's own (sources through tsx, PGlite).
+// The bench process itself only sets up challenges and counts answers.
 // Each route is measured during a dispatch run of its own (fresh articles), so dispatch is
 // busy the whole time; the line says how many answers were stored meanwhile.
 //   node --import tsx bench/api.ts [rate=500] [seconds=5] [servers=10] [articles=600]
@@ -55,14 +58,23 @@ const line = (name: string, r: Load) =>
 const answersOf = async (bench: Bench, serverIds: number[]) =>
   Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [serverIds]))[0]!.n);
 
-async function measure(layout: 'one process' | 'split', annotation: { base: string }): Promise<void> {
-  const bench = await startBench({ workers: layout === 'one process' });
-  let worker: WorkerProcess | undefined;
+type Layout = 'one process' | 'split' | 'one process, in the bench';
+
+async function measure(layout: Layout, annotation: { base: string }): Promise<void> {
+  const bench = await startBench({ workers: layout === 'one process, in the bench' });
+  const children: WorkerProcess[] = [];
   try {
-    if (layout === 'split') worker = await startWorker(bench);
-    const app = bench.runtime.app!;
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    const info = { LOG_LEVEL: 'info' }; // as deployed
+    let base: string;
+    if (layout === 'one process, in the bench') {
+      await bench.runtime.app!.listen({ port: 0, host: '127.0.0.1' });
+      base = `http://127.0.0.1:${(bench.runtime.app!.server.address() as { port: number }).port}`;
+    } else {
+      const api = await startWorker(bench, { command: layout === 'split' ? 'api' : 'serve', env: info });
+      children.push(api);
+      if (layout === 'split') children.push(await startWorker(bench, { command: 'worker', env: info }));
+      base = api.address!;
+    }
     let offset = 0;
     const urls = (k: number) => `${annotation.base}${offset + k}`;
     // A finished article (every server answered) to read, and a server to look at.
@@ -94,17 +106,20 @@ async function measure(layout: 'one process' | 'split', annotation: { base: stri
       // Paused: the next route gets a dispatch run of its own, not two at once.
       for (const id of run.serverIds) await bench.call('POST', `/api/servers/${id}/pause`, undefined, run.teamTokens[0]);
     }
-    await app.close();
   } finally {
-    worker?.stop();
-    await worker?.exited;
+    for (const child of children) child.stop();
+    await Promise.all(children.map((c) => c.exited));
     await bench.stop();
   }
 }
 
 console.log(machine());
 const annotation = await startServerProcess();
-await measure('one process', annotation);
-if (process.env.DATABASE_URL) await measure('split', annotation);
+if (process.env.DATABASE_URL) {
+  await measure('one process', annotation);
+  await measure('split', annotation);
+} else {
+  await measure('one process, in the bench', annotation);
+}
 annotation.close();
 process.exit();

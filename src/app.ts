@@ -7,6 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { AppContext } from './app-context.ts';
 import { ApiError } from './http/api-error.ts';
 import { registerJsonParser } from './http/json-body.ts';
+import { RequestLogController } from './http/request-log.ts';
 import { healthRoutes } from './health/routes.ts';
 import { challengeRoutes } from './challenges/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
@@ -23,6 +24,8 @@ export type App = FastifyInstance;
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app: FastifyInstance = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
+    // One line per answered request, successful reads at debug (src/http/request-log.ts).
+    logController: new RequestLogController(),
     bodyLimit: ctx.config.bodyLimitBytes,
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
   });

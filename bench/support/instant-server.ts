@@ -65,7 +65,9 @@ export async function startInstantServer(opts: { delayMs?: number; servers?: num
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A long accept queue: a floor opening 10,000 connections at once overflowed Node's default
+  // of 511, and some of its calls were reset.
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const port = (server.address() as { port: number }).port;
   return {
     url: (k) => `http://127.0.0.1:${port}/s/${k}`,

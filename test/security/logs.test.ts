@@ -47,6 +47,25 @@ describe('tokens in logs', () => {
     for (const secret of [token, ADMIN_TOKEN, token.slice(4)]) expect(text).not.toContain(secret);
   });
 
+  it('one line per answered request: successful reads at debug, changes and failures at info', async () => {
+    const answered = () => captured.map((line) => JSON.parse(line) as { level: number; msg: string; method: string; url: string; status: number; ms: number }).filter((l) => l.msg === 'request answered');
+    const from = answered().length;
+    await ms.request('GET', '/healthz');
+    await ms.request('GET', '/api/no-such-route');
+    await ms.request('POST', '/api/teams', { name: 'Logged', contact: 'l@example.org' });
+    const lines = answered().slice(from);
+    const DEBUG = 20;
+    const INFO = 30;
+    expect(lines.map((l) => [l.method, l.url, l.status, l.level])).toEqual([
+      ['GET', '/healthz', 200, DEBUG],
+      ['GET', '/api/no-such-route', 404, INFO],
+      ['POST', '/api/teams', 201, INFO],
+    ]);
+    for (const l of lines) expect(l.ms).toBeGreaterThanOrEqual(0);
+    // fastify's own two lines per request are off
+    expect(captured.some((line) => line.includes('"incoming request"'))).toBe(false);
+  });
+
   it('the database keeps only a SHA-256 hash of the team token', async () => {
     const team = (await ms.request('POST', '/api/teams', { name: 'Hashed', contact: 'h@example.org' })).body;
     const rows = await ms.database.db.query<{ token_hash: string }>('select token_hash from teams where id = $1', [team.id]);
