@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin, type Principal } from '../auth/principal.ts';
+import { callerKey, requireAdmin, type Principal } from '../auth/principal.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { NumericId, SlugParams, TaskListSchema } from '../http/schemas.ts';
@@ -164,8 +164,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const principal = await ctx.auth.principal(request);
         const q = request.query;
-        const who = principal.role === 'team' ? `team:${principal.teamId}` : principal.role;
-        const key = [request.params.id, who, q.text ?? '', q.weights ?? '', q.threshold ?? ''].join('\u0000');
+        const key = [request.params.id, callerKey(principal), q.text ?? '', q.weights ?? '', q.threshold ?? ''].join('\u0000');
         const answer = (await articleResponses.get(key, async () => {
           const article = await articles.byId(request.params.id, { text: q.text !== 'false' });
           if (!article) throw notFound(`article ${request.params.id}`);

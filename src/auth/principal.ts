@@ -6,6 +6,11 @@ import { hashToken, sameHash } from './tokens.ts';
 
 export type Principal = { role: 'admin' } | { role: 'team'; teamId: number; teamName: string } | { role: 'anonymous' };
 
+/** Who is asking, as a cache key: responses kept for one caller are never served to another. */
+export function callerKey(p: Principal): string {
+  return p.role === 'team' ? `team:${p.teamId}` : p.role;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the onRequest hook, before the body is parsed: a bad token is a 401 whatever the body. */

@@ -101,20 +101,31 @@ describe('web routes', () => {
 });
 
 describe('GET /api/servers/:id status figures', () => {
-  it('are computed once per statusCacheMs and shared meanwhile; the server fields stay current', async () => {
+  it('are kept for statusCacheMs per server and caller; a change through the API drops them at once', async () => {
     const cached = await startTestMetaserver({ config: { statusCacheMs: 60_000 } });
     try {
       await cached.request('POST', '/api/challenges', { slug: 'cache', name: 'Cache', tasks: ['INT'] }, ADMIN_TOKEN);
       const team = (await cached.request('POST', '/api/teams', { name: 'Cachers', contact: 'c@example.org' })).body.token;
       const server = (await cached.request('POST', '/api/challenges/cache/servers', { name: 'c', url: sample.url, tasks: ['INT'] }, team)).body;
       const before = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
-      expect(before.progress).toEqual({ queued: 0, active: 0, done: 0, failed: 0 });
-      await cached.request('POST', '/api/challenges/cache/articles', { articles: [{ id: 'C1', text: 'BRCA1 (P38398) binds.' }] }, ADMIN_TOKEN);
+      expect(before.state).toBe('paused');
       await cached.request('POST', `/api/servers/${server.id}/start`, undefined, team);
+      const started = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
+      expect(started.state).toBe('active'); // the start dropped the kept response
+      expect(started.progress).toEqual({ queued: 0, active: 0, done: 0, failed: 0 });
+      // The organiser's view is kept apart from the team's.
+      expect((await cached.request('GET', `/api/servers/${server.id}`, undefined, ADMIN_TOKEN)).body.progress.done).toBe(0);
+      await cached.request('POST', '/api/challenges/cache/articles', { articles: [{ id: 'C1', text: 'BRCA1 (P38398) binds.' }] }, ADMIN_TOKEN);
       await waitFor('the answer', async () => ((await cached.database.db.query(`select 1 from answers where server_id = $1`, [server.id])).length > 0 ? true : undefined));
-      const after = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
-      expect(after.state).toBe('active'); // read fresh
-      expect(after.progress).toEqual(before.progress); // within the window: the figures computed first
+      const within = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
+      expect(within.progress).toEqual(started.progress); // within the window: what was computed first
+      await cached.request('POST', `/api/servers/${server.id}/pause`, undefined, team);
+      const paused = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
+      expect(paused.state).toBe('paused');
+      expect(paused.progress.done).toBe(1); // computed again after the change
+      // Another team still gets a 404, never the kept response.
+      const other = (await cached.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
+      expect((await cached.request('GET', `/api/servers/${server.id}`, undefined, other)).status).toBe(404);
     } finally {
       await cached.stop();
     }
