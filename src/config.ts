@@ -87,7 +87,7 @@ export const SETTINGS: Record<keyof Config, SettingSpec> = {
     env: 'METASERVER_STATUS_CACHE_MS',
     kind: 'int',
     min: 0,
-    description: "How long a server's status response (progress, timing, errors) and an article's response are reused per caller before they are computed again; a change made through the same API process drops them at once (0: every request).",
+    description: "How long a server's status response (progress, timing, errors) and an article's response are reused per caller; once half of it has passed, the next request starts computing them again in the background and is answered with what is kept, so polls never wait for that; a change made through the same API process drops them at once (0: every request).",
   },
   queuePrefix: { env: 'METASERVER_QUEUE_PREFIX', kind: 'string', description: 'Prefix of every Redis key, so several installations can share one Redis.' },
   lockDurationMs: {

@@ -70,7 +70,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     // Curators and scripts poll an article until it is done. Each response is kept, encoded,
     // for statusCacheMs per article, caller and query: a poll within that time costs no
     // database read and no encoding of the 100 KB text (which dominated the route).
-    const articleResponses = new LoadingCache<string, { code: number; body: Buffer }>(256, ctx.config.statusCacheMs);
+    const articleResponses = new LoadingCache<string, { code: number; body: Buffer }>(256, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2);
 
     /** The article as this caller may see it; 202 while servers are still at work, 200 when done. */
     async function articleResponse(principal: Principal, article: Article, query: ArticleQueryValues) {

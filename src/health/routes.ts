@@ -1,13 +1,44 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 
+/**
+ * How long Redis and the database have to answer. The Redis connection queues commands
+ * while it reconnects, so without a limit a check made while Redis is down would wait until
+ * it is back, and so would everything polling /healthz.
+ */
+const CHECK_TIMEOUT_MS = 2000;
+
+/** Whether `probe` succeeds within CHECK_TIMEOUT_MS. */
+async function answersInTime(probe: Promise<boolean>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
+  try {
+    return await Promise.race([probe.catch(() => false), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
+    /**
+     * The check under way: requests that arrive meanwhile share it instead of sending a
+     * ping and a query each (monitors and load balancers may poll many times a second), so
+     * an answer is never older than one check.
+     */
+    let running: Promise<{ redis: boolean; database: boolean }> | undefined;
+    const check = () =>
+      (running ??= Promise.all([
+        answersInTime(ctx.pingRedis()),
+        answersInTime(ctx.db.query('select 1').then(() => true)),
+      ])
+        .then(([redis, database]) => ({ redis, database }))
+        .finally(() => {
+          running = undefined;
+        }));
+
     app.get('/healthz', { schema: { tags: ['health'], summary: 'Whether Redis and the database answer' } }, async (_request, reply) => {
-      const [redis, database] = await Promise.all([
-        ctx.pingRedis().catch(() => false),
-        ctx.db.query('select 1').then(() => true, () => false),
-      ]);
+      const { redis, database } = await check();
       const body = {
         status: redis && database ? 'ok' : 'unavailable',
         redis: redis ? 'ok' : 'unreachable',

@@ -1,6 +1,6 @@
 // The small caches of dispatch and the API: shared loads, values kept without loading,
-// least recently used evicted first, misses not kept.
-import { describe, expect, it } from 'vitest';
+// least recently used evicted first, misses not kept, refreshed ahead in the background.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LoadingCache } from '../../src/shared/loading-cache.ts';
 
 describe('LoadingCache', () => {
@@ -36,5 +36,76 @@ describe('LoadingCache', () => {
     const off = new LoadingCache<string, string>(4, 0);
     off.set('y', 'given');
     expect(await off.get('y', async () => 'loaded')).toBe('loaded');
+  });
+  describe('with refreshAfterMs', () => {
+    afterEach(() => vi.useRealTimers());
+    /** A load whose result the test hands over when it likes. */
+    function controlledLoads() {
+      const pending: Array<{ key: string; resolve(v: string | null): void; reject(e: Error): void }> = [];
+      const load = (key: string) => new Promise<string | null>((resolve, reject) => pending.push({ key, resolve, reject }));
+      return { pending, load };
+    }
+
+    it('answers with the kept value at once past refreshAfterMs, loads it again once in the background, then answers with the new one', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(0);
+      const { pending, load } = controlledLoads();
+      const cache = new LoadingCache<string, string>(4, 1000, 500);
+      const first = cache.get('k', load);
+      pending[0]!.resolve('v1');
+      expect(await first).toBe('v1');
+      vi.setSystemTime(499);
+      expect(await cache.get('k', load)).toBe('v1');
+      expect(pending).toHaveLength(1); // younger than refreshAfterMs: no load
+      vi.setSystemTime(600);
+      expect(await cache.get('k', load)).toBe('v1'); // not waiting for the load it started
+      expect(await cache.get('k', load)).toBe('v1');
+      expect(pending).toHaveLength(2); // one background load, not one per get
+      pending[1]!.resolve('v2');
+      await new Promise((r) => setImmediate(r));
+      expect(await cache.get('k', load)).toBe('v2');
+      vi.setSystemTime(1500); // the new value counts from when its load started (600)
+      expect(await cache.get('k', load)).toBe('v2');
+      expect(pending).toHaveLength(3);
+    });
+
+    it('keeps the old value until its ttl when the background load fails; the get after that loads and reports the error', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(0);
+      const { pending, load } = controlledLoads();
+      const cache = new LoadingCache<string, string>(4, 1000, 500);
+      const first = cache.get('k', load);
+      pending[0]!.resolve('v1');
+      await first;
+      vi.setSystemTime(700);
+      expect(await cache.get('k', load)).toBe('v1');
+      pending[1]!.reject(new Error('database unreachable'));
+      await new Promise((r) => setImmediate(r));
+      expect(await cache.get('k', load)).toBe('v1'); // a new background load
+      expect(pending).toHaveLength(3);
+      vi.setSystemTime(1001);
+      const expired = cache.get('k', load);
+      pending[3]!.reject(new Error('database unreachable'));
+      await expect(expired).rejects.toThrow('database unreachable');
+    });
+
+    it('drops what a background load brings when the key was invalidated meanwhile', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(0);
+      const { pending, load } = controlledLoads();
+      const cache = new LoadingCache<string, string>(4, 1000, 500);
+      const first = cache.get('k', load);
+      pending[0]!.resolve('before the change');
+      await first;
+      vi.setSystemTime(600);
+      await cache.get('k', load); // starts a background load
+      cache.invalidate('k');
+      pending[1]!.resolve('read before the change');
+      await new Promise((r) => setImmediate(r));
+      const after = cache.get('k', load);
+      expect(pending).toHaveLength(3);
+      pending[2]!.resolve('after the change');
+      expect(await after).toBe('after the change');
+    });
   });
 });

@@ -11,6 +11,8 @@ export interface PrivateRedis {
   url: string;
   /** Stops it (SIGTERM: the append-only file is flushed) and starts it again on the same port and files. */
   restart(): Promise<void>;
+  /** Stops it, keeping its port and files for a later restart(). */
+  halt(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       await halt();
       await launch();
     },
+    halt,
     async stop() {
       await halt();
       rmSync(dir, { recursive: true, force: true });
