@@ -20,6 +20,14 @@ export const SERVERS_CHANGED_CHANNEL = 'servers-changed';
 /** The sorted set of live pools: member = pool id, score = its last heartbeat (ms). */
 export const POOLS_KEY = 'worker-pools';
 
+/** KEYS[1] the pools set, ARGV[1] this pool, ARGV[2] how old (ms) a heartbeat may be: the number of live pools. */
+const HEARTBEAT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+return redis.call('ZCARD', KEYS[1])`;
+
 /** How many of a server's `concurrency` slots one of `pools` live pools may hold at once. */
 export function concurrencyShare(concurrency: number, pools: number): number {
   return Math.max(1, Math.ceil(concurrency / Math.max(1, pools)));
@@ -83,17 +91,11 @@ export class WorkerPool {
 
   /**
    * Renews this pool's heartbeat, forgets pools whose heartbeat is older than three sync
-   * intervals (a process that was killed), and counts the rest.
+   * intervals (a process that was killed), and counts the rest. Redis's clock, not this
+   * machine's: worker processes on several machines need not agree on the time.
    */
   private async countPools(): Promise<number> {
-    const key = `${this.opts.prefix}:${POOLS_KEY}`;
-    const now = Date.now();
-    const results = await this.connection!.multi()
-      .zadd(key, now, this.id)
-      .zremrangebyscore(key, '-inf', now - 3 * this.opts.syncIntervalMs)
-      .zcard(key)
-      .exec();
-    const counted = results?.[2]?.[1];
+    const counted = await this.connection!.eval(HEARTBEAT_SCRIPT, 1, `${this.opts.prefix}:${POOLS_KEY}`, this.id, 3 * this.opts.syncIntervalMs);
     return typeof counted === 'number' && counted > 0 ? counted : 1;
   }
 

@@ -2,7 +2,8 @@
 // a server spreads over the worker processes; a pool that stops gives its share back.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, inject } from 'vitest';
-import { concurrencyShare, WorkerPool } from '../../src/dispatch/worker-pool.ts';
+import { Redis } from 'ioredis';
+import { concurrencyShare, POOLS_KEY, WorkerPool } from '../../src/dispatch/worker-pool.ts';
 import type { JobPerformer } from '../../src/dispatch/perform.ts';
 import { createLogger } from '../../src/log.ts';
 import { waitFor } from '../support/runtime.ts';
@@ -26,10 +27,10 @@ describe('WorkerPool', () => {
   });
 
   const prefix = `t${randomBytes(5).toString('hex')}`;
-  const newPool = () => {
+  const newPool = (syncIntervalMs = 200) => {
     // No job reaches it: no article is queued. The performer is never called.
     const pool = new WorkerPool({
-      redisUrl: inject('redisUrl'), prefix, lockDurationMs: 2000, stalledIntervalMs: 1000, syncIntervalMs: 200,
+      redisUrl: inject('redisUrl'), prefix, lockDurationMs: 2000, stalledIntervalMs: 1000, syncIntervalMs,
       log: createLogger({ logLevel: 'silent' }), performer: {} as JobPerformer,
       listServers: async () => [{ id: 1, concurrency: 5 }, { id: 2, concurrency: 1 }],
     });
@@ -46,10 +47,27 @@ describe('WorkerPool', () => {
     await second.start();
     expect(second.concurrencyOf(1)).toBe(3);
     // The second pool announced itself: the first takes its share without waiting for its next sync.
-    await waitFor('the first pool at its share', async () => (first.concurrencyOf(1) === 3 ? true : undefined), 2000);
+    await waitFor('the first pool at its share', async () => (first.concurrencyOf(1) === 3 ? true : undefined), 5000);
     expect(first.concurrencyOf(2)).toBe(1);
     await second.close();
     pools.splice(pools.indexOf(second), 1);
-    await waitFor('the first pool alone again', async () => (first.concurrencyOf(1) === 5 ? true : undefined), 2000);
+    await waitFor('the first pool alone again', async () => (first.concurrencyOf(1) === 5 ? true : undefined), 5000);
+  });
+  it('counts a pool that stopped without leaving (killed) until its heartbeat is three sync intervals old', async () => {
+    const pool = newPool(1000);
+    await pool.start();
+    expect(pool.concurrencyOf(1)).toBe(5);
+    // A heartbeat as a killed process leaves it: renewed once, never again.
+    const redis = new Redis(inject('redisUrl'));
+    try {
+      const [seconds, micros] = await redis.time();
+      await redis.zadd(`${prefix}:${POOLS_KEY}`, Number(seconds) * 1000 + Math.floor(Number(micros) / 1000), 'killed-pool');
+    } finally {
+      redis.disconnect();
+    }
+    await pool.sync();
+    expect(pool.concurrencyOf(1)).toBe(3);
+    // syncIntervalMs is 1000: forgotten 3 s after its last heartbeat.
+    await waitFor('the whole concurrency again', async () => (pool.concurrencyOf(1) === 5 ? true : undefined), 8000);
   });
 });
