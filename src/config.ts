@@ -101,7 +101,7 @@ export const SETTINGS: Record<keyof Config, SettingSpec> = {
     env: 'METASERVER_SERVER_SYNC_INTERVAL_MS',
     kind: 'int',
     min: 100,
-    description: 'How often a worker process re-reads the list of annotation servers (changes are also announced over Redis) and renews its heartbeat; a worker process silent for three intervals no longer counts when the others take their share of each server.',
+    description: 'How often a worker process re-reads the list of annotation servers (changes are also announced over Redis) and renews its heartbeat; a worker process silent for three intervals no longer counts when the servers are shared out between worker processes.',
   },
   uniprotIndex: {
     env: 'METASERVER_UNIPROT_INDEX',

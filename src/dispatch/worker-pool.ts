@@ -2,14 +2,17 @@
 // servers is re-read every few seconds and whenever a change is announced over Redis, so
 // worker processes on other machines pick up new servers without a restart.
 //
-// Every pool registers itself in Redis (a sorted set of heartbeats), and takes at most its
-// share of each server's concurrency: ceil(concurrency / live pools). BullMQ's global
-// concurrency is what keeps the limit across processes; the share is what spreads the work.
-// Without it, the process that first takes a server's slots keeps them for good (a worker
-// that finishes a job fetches the next one in the same Redis call), so added processes got
-// nothing to do: measured, with servers that answer in 20 ms, one of four processes did all
-// 10,000 requests while the other three polled.
-import { randomUUID } from 'node:crypto';
+// The work is spread over the worker processes. Every pool registers itself in Redis (a
+// sorted set of heartbeats) and, from the same list of live pools, each works out which
+// pools consume which server: min(pools, concurrency) of them, chosen by rendezvous hashing
+// of (server, pool), each making at most ceil(concurrency / consumers) requests at once. A
+// server that takes one request at a time is served by one process, and different servers
+// by different processes; BullMQ's global concurrency still holds each server's limit while
+// pools come and go. Without this, the process that first took a server's slots kept them
+// for good (a worker that finishes a job fetches the next one in the same Redis call):
+// measured, with servers answering in 20 ms, one of four processes made all 10,000
+// requests while the other three polled.
+import { createHash, randomUUID } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
@@ -17,20 +20,36 @@ import { backoffDelayMs, BACKOFF_TYPE, queueName, type DispatchJob } from './que
 import type { JobPerformer } from './perform.ts';
 
 export const SERVERS_CHANGED_CHANNEL = 'servers-changed';
-/** The sorted set of live pools: member = pool id, score = its last heartbeat (ms). */
+/** The sorted set of live pools: member = pool id, score = its last heartbeat (ms, Redis's clock). */
 export const POOLS_KEY = 'worker-pools';
 
-/** KEYS[1] the pools set, ARGV[1] this pool, ARGV[2] how old (ms) a heartbeat may be: the number of live pools. */
+/** KEYS[1] the pools set, ARGV[1] this pool, ARGV[2] how old (ms) a heartbeat may be: the live pools' ids. */
 const HEARTBEAT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 redis.call('ZADD', KEYS[1], now, ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-return redis.call('ZCARD', KEYS[1])`;
+return redis.call('ZRANGE', KEYS[1], 0, -1)`;
 
-/** How many of a server's `concurrency` slots one of `pools` live pools may hold at once. */
-export function concurrencyShare(concurrency: number, pools: number): number {
-  return Math.max(1, Math.ceil(concurrency / Math.max(1, pools)));
+/** How many of a server's `concurrency` slots each of its `consumers` may hold at once. */
+export function concurrencyShare(concurrency: number, consumers: number): number {
+  return Math.max(1, Math.ceil(concurrency / Math.max(1, consumers)));
+}
+
+/** Rendezvous weight of a pool for a server: every pool computes the same from the same ids. */
+function weight(serverId: number, poolId: string): number {
+  return createHash('sha256').update(`${serverId}\u0000${poolId}`).digest().readUInt32BE(0);
+}
+
+/**
+ * How many requests to `serverId` the pool `self` makes at once, given the live pools: 0 when
+ * it is not one of the server's min(pools, concurrency) consumers, else its share.
+ */
+export function assignedConcurrency(serverId: number, concurrency: number, pools: readonly string[], self: string): number {
+  const live = pools.includes(self) ? pools : [...pools, self];
+  const consumers = Math.min(live.length, Math.max(1, concurrency));
+  const ranked = live.map((id) => ({ id, w: weight(serverId, id) })).sort((a, b) => b.w - a.w || (a.id < b.id ? -1 : 1));
+  return ranked.slice(0, consumers).some((p) => p.id === self) ? concurrencyShare(concurrency, consumers) : 0;
 }
 
 export interface WorkerPoolOptions {
@@ -47,9 +66,11 @@ export interface WorkerPoolOptions {
 
 export class WorkerPool {
   private readonly workers = new Map<number, Worker<DispatchJob>>();
+  /** Workers of servers this pool no longer consumes, finishing the requests they have in flight. */
+  private readonly releasing = new Set<Worker<DispatchJob>>();
   readonly id = randomUUID();
-  /** Live pools as last counted (this one included). */
-  private pools = 1;
+  /** The live pools' ids as last read (this one included). */
+  private pools: string[] = [this.id];
   /**
    * One command connection for every queue worker of this process (each worker still gets a
    * blocking connection of its own from BullMQ): a connection per server cost memory per
@@ -68,7 +89,7 @@ export class WorkerPool {
     this.connection = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
     this.connection.on('error', () => {}); // reported through the workers' own error events
     await this.sync();
-    // The others take their new, smaller share now rather than at their next sync.
+    // The others share the servers out again now rather than at their next sync.
     await this.connection.publish(`${this.opts.prefix}:${SERVERS_CHANGED_CHANNEL}`, 'pool started');
     this.timer = setInterval(() => void this.sync(), this.opts.syncIntervalMs);
     this.timer.unref();
@@ -91,23 +112,28 @@ export class WorkerPool {
 
   /**
    * Renews this pool's heartbeat, forgets pools whose heartbeat is older than three sync
-   * intervals (a process that was killed), and counts the rest. Redis's clock, not this
+   * intervals (a process that was killed), and lists the rest. Redis's clock, not this
    * machine's: worker processes on several machines need not agree on the time.
    */
-  private async countPools(): Promise<number> {
-    const counted = await this.connection!.eval(HEARTBEAT_SCRIPT, 1, `${this.opts.prefix}:${POOLS_KEY}`, this.id, 3 * this.opts.syncIntervalMs);
-    return typeof counted === 'number' && counted > 0 ? counted : 1;
+  private async livePools(): Promise<string[]> {
+    const ids = await this.connection!.eval(HEARTBEAT_SCRIPT, 1, `${this.opts.prefix}:${POOLS_KEY}`, this.id, 3 * this.opts.syncIntervalMs);
+    return Array.isArray(ids) && ids.length > 0 ? (ids as string[]) : [this.id];
   }
 
   private async reconcile(): Promise<void> {
     if (this.closed) return;
-    // Redis unreachable or slow: go on with the last count rather than hold the sync up.
-    const counting = this.countPools().catch(() => this.pools);
-    const late = new Promise<number>((resolve) => setTimeout(() => resolve(this.pools), 2000).unref());
-    const [servers, pools] = await Promise.all([this.opts.listServers(), Promise.race([counting, late])]);
-    if (pools !== this.pools) this.opts.log.info({ pools, previously: this.pools }, 'worker processes changed; each takes its share of every server');
+    // Redis unreachable or slow: go on with the last list rather than hold the sync up.
+    const reading = this.livePools().catch(() => this.pools);
+    const late = new Promise<string[]>((resolve) => setTimeout(() => resolve(this.pools), 2000).unref());
+    const [servers, pools] = await Promise.all([this.opts.listServers(), Promise.race([reading, late])]);
+    if (pools.length !== this.pools.length) this.opts.log.info({ pools: pools.length, previously: this.pools.length }, 'worker processes changed; the servers are shared out again');
     this.pools = pools;
-    const wanted = new Map(servers.map((s) => [s.id, concurrencyShare(s.concurrency, pools)]));
+    const listed = new Set(servers.map((s) => s.id));
+    const wanted = new Map<number, number>();
+    for (const s of servers) {
+      const concurrency = assignedConcurrency(s.id, s.concurrency, pools, this.id);
+      if (concurrency > 0) wanted.set(s.id, concurrency);
+    }
     for (const [id, concurrency] of wanted) {
       const existing = this.workers.get(id);
       if (existing) {
@@ -117,10 +143,18 @@ export class WorkerPool {
       this.workers.set(id, this.createWorker(id, concurrency));
     }
     for (const [id, worker] of this.workers) {
-      if (!wanted.has(id)) {
-        this.workers.delete(id);
-        await this.closeWorker(worker);
+      if (wanted.has(id)) continue;
+      this.workers.delete(id);
+      if (!listed.has(id)) {
+        await this.closeWorker(worker); // the server is gone
+        continue;
       }
+      // Another pool consumes it now: stop taking its jobs, and let the requests in flight
+      // finish without holding this sync up (they may take minutes).
+      this.releasing.add(worker);
+      void this.closeWorker(worker)
+        .catch((err: Error) => this.opts.log.warn({ serverId: id, err: err.message }, 'could not stop a queue worker cleanly'))
+        .finally(() => this.releasing.delete(worker));
     }
   }
 
@@ -157,7 +191,7 @@ export class WorkerPool {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.syncing;
-    const workers = [...this.workers.values()];
+    const workers = [...this.workers.values(), ...this.releasing];
     const closing = Promise.all(workers.map((w) => this.closeWorker(w)));
     if (graceMs !== undefined) {
       let timer: NodeJS.Timeout | undefined;
@@ -171,7 +205,7 @@ export class WorkerPool {
     }
     await closing;
     this.workers.clear();
-    // Leave the registry, so the others take this pool's share at once (best effort: a
+    // Leave the registry, so the others take this pool's servers at once (best effort: a
     // heartbeat left behind expires after three sync intervals).
     if (this.connection) {
       const leaving = this.connection
@@ -186,11 +220,12 @@ export class WorkerPool {
     this.subscriber?.disconnect();
   }
 
+  /** How many servers this process consumes. */
   get size(): number {
     return this.workers.size;
   }
 
-  /** How many of the server's requests this process makes at once at most (its share), if it consumes the server. */
+  /** How many of the server's requests this process makes at once at most (its share); undefined when another process consumes it. */
   concurrencyOf(serverId: number): number | undefined {
     return this.workers.get(serverId)?.concurrency;
   }

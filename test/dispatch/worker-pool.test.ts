@@ -1,9 +1,10 @@
-// Worker pools on one Redis each take their share of a server's concurrency, so the work of
-// a server spreads over the worker processes; a pool that stops gives its share back.
+// Worker pools on one Redis share the servers out: each server is consumed by
+// min(pools, concurrency) of them, each taking its share of the concurrency, so the work
+// spreads over the worker processes; a pool that stops gives its servers back.
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, inject } from 'vitest';
 import { Redis } from 'ioredis';
-import { concurrencyShare, POOLS_KEY, WorkerPool } from '../../src/dispatch/worker-pool.ts';
+import { assignedConcurrency, concurrencyShare, POOLS_KEY, WorkerPool } from '../../src/dispatch/worker-pool.ts';
 import type { JobPerformer } from '../../src/dispatch/perform.ts';
 import { createLogger } from '../../src/log.ts';
 import { waitFor } from '../support/runtime.ts';
@@ -16,6 +17,40 @@ describe('concurrencyShare', () => {
     expect(concurrencyShare(4, 4)).toBe(1);
     expect(concurrencyShare(1, 3)).toBe(1);
     expect(concurrencyShare(5, 0)).toBe(5);
+  });
+});
+
+describe('assignedConcurrency', () => {
+  const pools = ['pool-a', 'pool-b', 'pool-c', 'pool-d'];
+  const consumersOf = (serverId: number, concurrency: number, live = pools) => live.map((p) => assignedConcurrency(serverId, concurrency, live, p));
+
+  it('gives a server min(pools, concurrency) consumers, each with its share, and the same answer in every pool', () => {
+    expect(consumersOf(7, 5)).toEqual([2, 2, 2, 2]); // four consumers of 5: 2 each (at most 8; the global limit holds 5)
+    const three = consumersOf(7, 3);
+    expect(three.filter((c) => c === 1)).toHaveLength(3);
+    expect(three.filter((c) => c === 0)).toHaveLength(1);
+    const one = consumersOf(7, 1);
+    expect(one.filter((c) => c === 1)).toHaveLength(1);
+    expect(one.filter((c) => c === 0)).toHaveLength(3);
+    expect(consumersOf(7, 1, ['pool-a'])).toEqual([1]);
+  });
+
+  it('spreads servers that take one request at a time over the pools, and moves only the servers of a pool that leaves', () => {
+    const owner = (serverId: number, live: string[]) => live.find((p) => assignedConcurrency(serverId, 1, live, p) === 1)!;
+    const servers = Array.from({ length: 400 }, (_, i) => i + 1);
+    const perPool = new Map<string, number>();
+    for (const id of servers) perPool.set(owner(id, pools), (perPool.get(owner(id, pools)) ?? 0) + 1);
+    expect([...perPool.keys()].sort()).toEqual(pools);
+    for (const n of perPool.values()) expect(n).toBeGreaterThan(60); // 100 each on average
+    const remaining = pools.filter((p) => p !== 'pool-c');
+    for (const id of servers) {
+      const before = owner(id, pools);
+      if (before !== 'pool-c') expect(owner(id, remaining)).toBe(before);
+    }
+  });
+
+  it('counts the asking pool as live even when the list (read from Redis) misses it', () => {
+    expect(assignedConcurrency(3, 5, [], 'alone')).toBe(5);
   });
 });
 
@@ -38,7 +73,7 @@ describe('WorkerPool', () => {
     return pool;
   };
 
-  it('takes the whole concurrency alone, its share once another pool runs, and the whole again when that one stops', async () => {
+  it('consumes every server alone, shares them out once another pool runs, and takes them all again when that one stops', async () => {
     const first = newPool();
     await first.start();
     expect(first.concurrencyOf(1)).toBe(5);
@@ -48,10 +83,11 @@ describe('WorkerPool', () => {
     expect(second.concurrencyOf(1)).toBe(3);
     // The second pool announced itself: the first takes its share without waiting for its next sync.
     await waitFor('the first pool at its share', async () => (first.concurrencyOf(1) === 3 ? true : undefined), 5000);
-    expect(first.concurrencyOf(2)).toBe(1);
+    // Server 2 takes one request at a time: one of the two pools consumes it, not both.
+    await waitFor('server 2 with one consumer', async () => ([first, second].filter((p) => p.concurrencyOf(2) === 1).length === 1 ? true : undefined), 5000);
     await second.close();
     pools.splice(pools.indexOf(second), 1);
-    await waitFor('the first pool alone again', async () => (first.concurrencyOf(1) === 5 ? true : undefined), 5000);
+    await waitFor('the first pool alone again', async () => (first.concurrencyOf(1) === 5 && first.concurrencyOf(2) === 1 ? true : undefined), 5000);
   });
   it('counts a pool that stopped without leaving (killed) until its heartbeat is three sync intervals old', async () => {
     const pool = newPool(1000);
@@ -68,6 +104,6 @@ describe('WorkerPool', () => {
     await pool.sync();
     expect(pool.concurrencyOf(1)).toBe(3);
     // syncIntervalMs is 1000: forgotten 3 s after its last heartbeat.
-    await waitFor('the whole concurrency again', async () => (pool.concurrencyOf(1) === 5 ? true : undefined), 8000);
+    await waitFor('every server, whole, again', async () => (pool.concurrencyOf(1) === 5 && pool.concurrencyOf(2) === 1 ? true : undefined), 8000);
   });
 });
