@@ -3,12 +3,12 @@
 // worker processes on other machines pick up new servers without a restart.
 //
 // The work is spread over the worker processes. Every pool registers itself in Redis (a
-// sorted set of heartbeats) and, from the same list of live pools, each works out which
-// pools consume which server: min(pools, concurrency) of them, chosen by rendezvous hashing
-// of (server, pool), each making at most ceil(concurrency / consumers) requests at once. A
-// server that takes one request at a time is served by one process, and different servers
-// by different processes; BullMQ's global concurrency still holds each server's limit while
-// pools come and go. Without this, the process that first took a server's slots kept them
+// sorted set of heartbeats) and, from the same lists of live pools and servers, each works
+// out which pools consume which server (`shareOut`): min(pools, concurrency) of them, each
+// making at most ceil(concurrency / consumers) requests at once, balanced so that the pools
+// hold about the same share of all requests. A server that takes one request at a time is
+// served by one process, and different servers by different processes; BullMQ's global
+// concurrency still holds each server's limit while pools come and go. Without this, the process that first took a server's slots kept them
 // for good (a worker that finishes a job fetches the next one in the same Redis call):
 // measured, with servers answering in 20 ms, one of four processes made all 10,000
 // requests while the other three polled.
@@ -36,20 +36,44 @@ export function concurrencyShare(concurrency: number, consumers: number): number
   return Math.max(1, Math.ceil(concurrency / Math.max(1, consumers)));
 }
 
-/** Rendezvous weight of a pool for a server: every pool computes the same from the same ids. */
+/** A server and how many requests it takes at once, across all processes. */
+export interface ServerSlots {
+  id: number;
+  concurrency: number;
+}
+
+/** A pool's tie-breaking weight for a server: every pool computes the same from the same ids. */
 function weight(serverId: number, poolId: string): number {
   return createHash('sha256').update(`${serverId}\u0000${poolId}`).digest().readUInt32BE(0);
 }
 
 /**
- * How many requests to `serverId` the pool `self` makes at once, given the live pools: 0 when
- * it is not one of the server's min(pools, concurrency) consumers, else its share.
+ * Shares the servers out between the live pools: pool id → (server id → how many of its
+ * requests that pool makes at once). Each server gets min(pools, concurrency) consumers,
+ * each with ceil(concurrency / consumers); servers are placed one by one, those taking the
+ * most requests first, on the pools holding the least so far (ties by a hash of server and
+ * pool), so that the pools end with about the same share of all requests. A pure function
+ * of the two lists, so every pool reaches the same answer without talking to the others.
  */
-export function assignedConcurrency(serverId: number, concurrency: number, pools: readonly string[], self: string): number {
-  const live = pools.includes(self) ? pools : [...pools, self];
-  const consumers = Math.min(live.length, Math.max(1, concurrency));
-  const ranked = live.map((id) => ({ id, w: weight(serverId, id) })).sort((a, b) => b.w - a.w || (a.id < b.id ? -1 : 1));
-  return ranked.slice(0, consumers).some((p) => p.id === self) ? concurrencyShare(concurrency, consumers) : 0;
+export function shareOut(servers: readonly ServerSlots[], pools: readonly string[]): Map<string, Map<number, number>> {
+  const ids = [...new Set(pools)].sort();
+  const shares = new Map(ids.map((id) => [id, new Map<number, number>()]));
+  if (ids.length === 0) return shares;
+  const load = new Map(ids.map((id) => [id, 0]));
+  const order = [...servers].sort((a, b) => b.concurrency - a.concurrency || a.id - b.id);
+  for (const server of order) {
+    const concurrency = Math.max(1, server.concurrency);
+    const consumers = Math.min(ids.length, concurrency);
+    const chosen = ids
+      .map((id) => ({ id, load: load.get(id)!, w: weight(server.id, id) }))
+      .sort((a, b) => a.load - b.load || b.w - a.w || (a.id < b.id ? -1 : 1))
+      .slice(0, consumers);
+    for (const pool of chosen) {
+      shares.get(pool.id)!.set(server.id, concurrencyShare(concurrency, consumers));
+      load.set(pool.id, pool.load + concurrency / consumers);
+    }
+  }
+  return shares;
 }
 
 export interface WorkerPoolOptions {
@@ -129,11 +153,7 @@ export class WorkerPool {
     if (pools.length !== this.pools.length) this.opts.log.info({ pools: pools.length, previously: this.pools.length }, 'worker processes changed; the servers are shared out again');
     this.pools = pools;
     const listed = new Set(servers.map((s) => s.id));
-    const wanted = new Map<number, number>();
-    for (const s of servers) {
-      const concurrency = assignedConcurrency(s.id, s.concurrency, pools, this.id);
-      if (concurrency > 0) wanted.set(s.id, concurrency);
-    }
+    const wanted = shareOut(servers, pools.includes(this.id) ? pools : [...pools, this.id]).get(this.id)!;
     for (const [id, concurrency] of wanted) {
       const existing = this.workers.get(id);
       if (existing) {

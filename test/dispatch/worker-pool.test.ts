@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, inject } from 'vitest';
 import { Redis } from 'ioredis';
-import { assignedConcurrency, concurrencyShare, POOLS_KEY, WorkerPool } from '../../src/dispatch/worker-pool.ts';
+import { concurrencyShare, POOLS_KEY, shareOut, WorkerPool } from '../../src/dispatch/worker-pool.ts';
 import type { JobPerformer } from '../../src/dispatch/perform.ts';
 import { createLogger } from '../../src/log.ts';
 import { waitFor } from '../support/runtime.ts';
@@ -20,37 +20,34 @@ describe('concurrencyShare', () => {
   });
 });
 
-describe('assignedConcurrency', () => {
+describe('shareOut', () => {
   const pools = ['pool-a', 'pool-b', 'pool-c', 'pool-d'];
-  const consumersOf = (serverId: number, concurrency: number, live = pools) => live.map((p) => assignedConcurrency(serverId, concurrency, live, p));
+  /** For each pool: its total requests at once (sum of shares). */
+  const loads = (shares: Map<string, Map<number, number>>) => [...shares.values()].map((m) => [...m.values()].reduce((a, b) => a + b, 0));
+  const consumers = (shares: Map<string, Map<number, number>>, serverId: number) => [...shares.values()].filter((m) => m.has(serverId)).map((m) => m.get(serverId));
 
-  it('gives a server min(pools, concurrency) consumers, each with its share, and the same answer in every pool', () => {
-    expect(consumersOf(7, 5)).toEqual([2, 2, 2, 2]); // four consumers of 5: 2 each (at most 8; the global limit holds 5)
-    const three = consumersOf(7, 3);
-    expect(three.filter((c) => c === 1)).toHaveLength(3);
-    expect(three.filter((c) => c === 0)).toHaveLength(1);
-    const one = consumersOf(7, 1);
-    expect(one.filter((c) => c === 1)).toHaveLength(1);
-    expect(one.filter((c) => c === 0)).toHaveLength(3);
-    expect(consumersOf(7, 1, ['pool-a'])).toEqual([1]);
+  it('gives a server min(pools, concurrency) consumers, each with its share, and the same answer whatever the order of the lists', () => {
+    const servers = [{ id: 7, concurrency: 5 }, { id: 8, concurrency: 3 }, { id: 9, concurrency: 1 }];
+    const shares = shareOut(servers, pools);
+    expect(consumers(shares, 7)).toEqual([2, 2, 2, 2]); // four consumers of 5: 2 each (the global limit holds 5)
+    expect(consumers(shares, 8)).toEqual([1, 1, 1]);
+    expect(consumers(shares, 9)).toEqual([1]);
+    expect(shareOut([...servers].reverse(), [...pools].reverse())).toEqual(shares);
+    expect(shareOut(servers, ['alone']).get('alone')).toEqual(new Map([[7, 5], [8, 3], [9, 1]]));
   });
 
-  it('spreads servers that take one request at a time over the pools, and moves only the servers of a pool that leaves', () => {
-    const owner = (serverId: number, live: string[]) => live.find((p) => assignedConcurrency(serverId, 1, live, p) === 1)!;
-    const servers = Array.from({ length: 400 }, (_, i) => i + 1);
-    const perPool = new Map<string, number>();
-    for (const id of servers) perPool.set(owner(id, pools), (perPool.get(owner(id, pools)) ?? 0) + 1);
-    expect([...perPool.keys()].sort()).toEqual(pools);
-    for (const n of perPool.values()) expect(n).toBeGreaterThan(60); // 100 each on average
-    const remaining = pools.filter((p) => p !== 'pool-c');
-    for (const id of servers) {
-      const before = owner(id, pools);
-      if (before !== 'pool-c') expect(owner(id, remaining)).toBe(before);
-    }
+  it('spreads servers that take one request at a time evenly over the pools', () => {
+    const servers = Array.from({ length: 40 }, (_, i) => ({ id: i + 1, concurrency: 1 }));
+    expect(loads(shareOut(servers, pools))).toEqual([10, 10, 10, 10]);
+    const uneven = Array.from({ length: 41 }, (_, i) => ({ id: i + 1, concurrency: 1 }));
+    expect(loads(shareOut(uneven, pools)).sort()).toEqual([10, 10, 10, 11]);
   });
 
-  it('counts the asking pool as live even when the list (read from Redis) misses it', () => {
-    expect(assignedConcurrency(3, 5, [], 'alone')).toBe(5);
+  it('balances a mix of concurrencies to within one server of each other', () => {
+    const servers = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, concurrency: [1, 2, 3, 1, 1][i % 5]! }));
+    const perPool = loads(shareOut(servers, pools));
+    expect(perPool.reduce((a, b) => a + b, 0)).toBe(servers.reduce((a, s) => a + s.concurrency, 0));
+    expect(Math.max(...perPool) - Math.min(...perPool)).toBeLessThanOrEqual(3);
   });
 });
 
