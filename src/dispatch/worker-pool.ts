@@ -18,6 +18,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { backoffDelayMs, BACKOFF_TYPE, queueName, type DispatchJob } from './queues.ts';
 import type { JobPerformer } from './perform.ts';
+import { withinTime } from '../shared/timeout.ts';
 
 export const SERVERS_CHANGED_CHANNEL = 'servers-changed';
 /** The sorted set of live pools: member = pool id, score = its last heartbeat (ms, Redis's clock). */
@@ -141,19 +142,18 @@ export class WorkerPool {
    */
   private async livePools(): Promise<string[]> {
     const ids = await this.connection!.eval(HEARTBEAT_SCRIPT, 1, `${this.opts.prefix}:${POOLS_KEY}`, this.id, 3 * this.opts.syncIntervalMs);
-    return Array.isArray(ids) && ids.length > 0 ? (ids as string[]) : [this.id];
+    // The script has just added this pool, so it is in the list; kept certain all the same.
+    return Array.isArray(ids) && ids.includes(this.id) ? (ids as string[]) : [...(Array.isArray(ids) ? (ids as string[]) : []), this.id];
   }
 
   private async reconcile(): Promise<void> {
     if (this.closed) return;
     // Redis unreachable or slow: go on with the last list rather than hold the sync up.
-    const reading = this.livePools().catch(() => this.pools);
-    const late = new Promise<string[]>((resolve) => setTimeout(() => resolve(this.pools), 2000).unref());
-    const [servers, pools] = await Promise.all([this.opts.listServers(), Promise.race([reading, late])]);
+    const [servers, pools] = await Promise.all([this.opts.listServers(), withinTime(this.livePools(), 2000, this.pools)]);
     if (pools.length !== this.pools.length) this.opts.log.info({ pools: pools.length, previously: this.pools.length }, 'worker processes changed; the servers are shared out again');
     this.pools = pools;
     const listed = new Set(servers.map((s) => s.id));
-    const wanted = shareOut(servers, pools.includes(this.id) ? pools : [...pools, this.id]).get(this.id)!;
+    const wanted = shareOut(servers, pools).get(this.id)!; // livePools always lists this pool
     for (const [id, concurrency] of wanted) {
       const existing = this.workers.get(id);
       if (existing) {
@@ -233,7 +233,7 @@ export class WorkerPool {
         .zrem(`${this.opts.prefix}:${POOLS_KEY}`, this.id)
         .publish(`${this.opts.prefix}:${SERVERS_CHANGED_CHANNEL}`, 'pool stopped')
         .exec();
-      await Promise.race([leaving.catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
+      await withinTime(leaving, 1000, null);
     }
     this.connection?.disconnect();
     this.connection = undefined;

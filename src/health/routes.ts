@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import { withinTime } from '../shared/timeout.ts';
 
 /**
  * How long Redis and the database have to answer. The Redis connection queues commands
@@ -7,17 +8,6 @@ import type { AppContext } from '../app-context.ts';
  * it is back, and so would everything polling /healthz.
  */
 const CHECK_TIMEOUT_MS = 2000;
-
-/** Whether `probe` succeeds within CHECK_TIMEOUT_MS. */
-async function answersInTime(probe: Promise<boolean>): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS)));
-  try {
-    return await Promise.race([probe.catch(() => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
@@ -29,8 +19,8 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
     let running: Promise<{ redis: boolean; database: boolean }> | undefined;
     const check = () =>
       (running ??= Promise.all([
-        answersInTime(ctx.pingRedis()),
-        answersInTime(ctx.db.query('select 1').then(() => true)),
+        withinTime(ctx.pingRedis(), CHECK_TIMEOUT_MS, false),
+        withinTime(ctx.db.query('select 1').then(() => true), CHECK_TIMEOUT_MS, false),
       ])
         .then(([redis, database]) => ({ redis, database }))
         .finally(() => {
