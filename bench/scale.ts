@@ -31,6 +31,8 @@ const WARMUP = Number(process.env.BENCH_WARMUP_ARTICLES ?? 200);
  * what more processes cost by themselves. Default: the same work shared by all processes.
  */
 const WEAK = process.env.BENCH_WEAK === '1';
+/** The instant server's slots a round uses: its measured servers, then its warm-up servers. */
+const MOST_SERVERS = WEAK ? SERVERS * Math.max(...PROCESSES) : SERVERS;
 async function round(bench: Bench, instant: InstantServer, processes: number, offset: number) {
   const servers = WEAK ? SERVERS * processes : SERVERS;
   const total = servers * ARTICLES;
@@ -41,7 +43,7 @@ async function round(bench: Bench, instant: InstantServer, processes: number, of
     // its hot code before the measured run (a process runs its first few thousand jobs
     // partly in V8's interpreter and compiles on helper threads: a cost paid once per
     // process, which would count against more processes, each doing fewer jobs).
-    const warm = await setupChallenge(bench, { servers: SERVERS, articles: WARMUP * processes, concurrency: CONCURRENCY, urls: (k) => instant.url(offset + 150 + k) });
+    const warm = await setupChallenge(bench, { servers: SERVERS, articles: WARMUP * processes, concurrency: CONCURRENCY, urls: (k) => instant.url(offset + MOST_SERVERS + k) });
     await startAll(bench, warm);
     await waitDeliveries(bench.database.db, warm.serverIds, SERVERS * WARMUP * processes, 900_000, 50);
     for (const w of workers) w.cpuAtReady = cpuSeconds(w.pid);
@@ -75,7 +77,7 @@ console.log(
 );
 const results = [];
 for (const [i, p] of PROCESSES.entries()) {
-  const r = await round(bench, instant, p, i * 200);
+  const r = await round(bench, instant, p, i * (MOST_SERVERS + SERVERS));
   results.push(r);
   const base = results[0]!;
   console.log(

@@ -39,21 +39,24 @@ describe('LoadingCache', () => {
   });
   describe('with refreshAfterMs', () => {
     afterEach(() => vi.useRealTimers());
-    /** A load whose result the test hands over when it likes. */
-    function controlledLoads() {
+    /**
+     * At time 0 (a fake clock), a cache with ttl 1000 and refreshAfterMs 500 holding `first`
+     * for 'k', and its load: each call waits in `pending` until the test settles it.
+     */
+    async function cacheHolding(first: string) {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(0);
       const pending: Array<{ key: string; resolve(v: string | null): void; reject(e: Error): void }> = [];
       const load = (key: string) => new Promise<string | null>((resolve, reject) => pending.push({ key, resolve, reject }));
-      return { pending, load };
+      const cache = new LoadingCache<string, string>(4, 1000, 500);
+      const loaded = cache.get('k', load);
+      pending[0]!.resolve(first);
+      expect(await loaded).toBe(first);
+      return { cache, pending, load };
     }
 
     it('answers with the kept value at once past refreshAfterMs, loads it again once in the background, then answers with the new one', async () => {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(0);
-      const { pending, load } = controlledLoads();
-      const cache = new LoadingCache<string, string>(4, 1000, 500);
-      const first = cache.get('k', load);
-      pending[0]!.resolve('v1');
-      expect(await first).toBe('v1');
+      const { cache, pending, load } = await cacheHolding('v1');
       vi.setSystemTime(499);
       expect(await cache.get('k', load)).toBe('v1');
       expect(pending).toHaveLength(1); // younger than refreshAfterMs: no load
@@ -70,13 +73,7 @@ describe('LoadingCache', () => {
     });
 
     it('keeps the old value until its ttl when the background load fails; the get after that loads and reports the error', async () => {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(0);
-      const { pending, load } = controlledLoads();
-      const cache = new LoadingCache<string, string>(4, 1000, 500);
-      const first = cache.get('k', load);
-      pending[0]!.resolve('v1');
-      await first;
+      const { cache, pending, load } = await cacheHolding('v1');
       vi.setSystemTime(700);
       expect(await cache.get('k', load)).toBe('v1');
       pending[1]!.reject(new Error('database unreachable'));
@@ -90,13 +87,7 @@ describe('LoadingCache', () => {
     });
 
     it('drops what a background load brings when the key was invalidated meanwhile', async () => {
-      vi.useFakeTimers({ toFake: ['Date'] });
-      vi.setSystemTime(0);
-      const { pending, load } = controlledLoads();
-      const cache = new LoadingCache<string, string>(4, 1000, 500);
-      const first = cache.get('k', load);
-      pending[0]!.resolve('before the change');
-      await first;
+      const { cache, pending, load } = await cacheHolding('before the change');
       vi.setSystemTime(600);
       await cache.get('k', load); // starts a background load
       cache.invalidate('k');
