@@ -12,7 +12,7 @@ import type { AnnotationServer } from '../servers/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { validateAnswer } from '../tasks/validate.ts';
 import { callXmlRpc, createServerAgent, type CallOutcome } from '../xmlrpc/client.ts';
-import { resolvedUrlProblem } from '../servers/url-policy.ts';
+import { policedLookup, urlProblem } from '../servers/url-policy.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from './db-retry.ts';
 import { AttemptFailedError } from './errors.ts';
@@ -56,7 +56,7 @@ export class JobPerformer {
   private agent(server: AnnotationServer): Dispatcher {
     let agent = this.agents.get(server.id);
     if (!agent) {
-      agent = createServerAgent({ connections: server.concurrency });
+      agent = createServerAgent({ connections: server.concurrency, lookup: policedLookup(this.deps.publicUrlsOnly ?? false) });
       this.agents.set(server.id, agent);
     }
     return agent;
@@ -76,8 +76,9 @@ export class JobPerformer {
   }
 
   private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, signal?: AbortSignal): Promise<CallOutcome> {
-    // Checked at call time, after DNS: a name may resolve elsewhere than when it was registered.
-    const problem = await resolvedUrlProblem(server.url, this.deps.publicUrlsOnly ?? false);
+    // Checked again at call time: the policy may have changed since registration. Where a
+    // name resolves to is checked by the agent's lookup, on each new connection.
+    const problem = urlProblem(server.url, this.deps.publicUrlsOnly ?? false);
     if (problem) {
       return { ok: false, kind: 'connection', detail: `the server URL cannot be called: ${problem}; no request was made`, ms: 0, bytesSent: 0, bytesReceived: 0 };
     }

@@ -1,7 +1,9 @@
 // Which annotation-server URLs the meta-server will call. Link-local and cloud-metadata
 // addresses are never called (they reach the host's own secrets); private and loopback
 // addresses are refused too on a public deployment (publicUrlsOnly).
+import { lookup as lookupCallback, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
+import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 const ALWAYS_REFUSED = new Set(['linkLocal', 'unspecified', 'broadcast', 'multicast', 'reserved']);
@@ -52,4 +54,33 @@ export async function resolvedUrlProblem(raw: string, publicUrlsOnly: boolean): 
     if (problem) return `${host} resolves to ${problem}`;
   }
   return null;
+}
+
+/** Raised at connect time when a server's host name resolves to an address the policy refuses. */
+export class RefusedAddressError extends Error {
+  readonly code = 'ERR_REFUSED_ADDRESS';
+}
+
+/**
+ * A `lookup` for the connections to annotation servers (undici's `connect` option, passed
+ * on to net.connect) that applies the rules after DNS on the very addresses connected to.
+ * It runs once per connection, not once per request — a resolver round trip per request,
+ * on libuv's four threads, would queue thousands of calls behind one another — and leaves
+ * no gap between the check and the connection in which the name could be re-pointed.
+ * Literal IP addresses never reach it: urlProblem checks those.
+ */
+export function policedLookup(publicUrlsOnly: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookupCallback(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, '');
+      for (const { address } of addresses) {
+        const problem = addressProblem(address, publicUrlsOnly);
+        if (problem) return callback(new RefusedAddressError(`${hostname} resolves to ${problem}`), '');
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} resolves to no address`), { code: 'ENOTFOUND' }), '');
+      callback(null, first.address, first.family);
+    });
+  };
 }

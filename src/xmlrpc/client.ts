@@ -5,6 +5,7 @@
 // `callXmlRpc` never throws: every failure comes back classified with a detail a team can
 // act on, plus timings and byte counts for the reliability figures.
 import { STATUS_CODES } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request, type Dispatcher } from 'undici';
 import { decodeMethodResponse, type XmlRpcValue } from './codec.ts';
@@ -33,13 +34,17 @@ export type CallOutcome =
 
 const HTTP_EXCERPT_BYTES = 2048;
 
-/** An undici Agent for one annotation server: keep-alive, and no timeouts of its own (the call's deadline rules). */
-export function createServerAgent(opts: { connections?: number } = {}): Agent {
+/**
+ * An undici Agent for one annotation server: keep-alive, and no timeouts of its own (the
+ * call's deadline rules). `lookup` resolves host names for new connections (the URL policy's
+ * check of resolved addresses, see servers/url-policy.ts).
+ */
+export function createServerAgent(opts: { connections?: number; lookup?: LookupFunction } = {}): Agent {
   return new Agent({
     connections: opts.connections ?? 1,
     headersTimeout: 0,
     bodyTimeout: 0,
-    connect: { timeout: 0 },
+    connect: opts.lookup ? { timeout: 0, lookup: opts.lookup } : { timeout: 0 },
     keepAliveTimeout: 4_000,
     keepAliveMaxTimeout: 60_000,
     pipelining: 1,
@@ -81,6 +86,8 @@ function describeTransportError(err: unknown, url: URL, headersSeen: boolean, by
   const code = codeOf(err);
   const partial = headersSeen ? ` after ${bytesReceived} bytes of the answer` : ' before sending response headers';
   switch (code) {
+    case 'ERR_REFUSED_ADDRESS':
+      return { kind: 'connection', detail: `the server URL cannot be called: ${messageOf(err)}; no request was made`, beforeConnect: true };
     case 'ECONNREFUSED':
       return { kind: 'connection', detail: `connection refused by ${where} — is the server running and listening on that port?`, beforeConnect: true };
     case 'ENOTFOUND':

@@ -1,8 +1,8 @@
 // Limits at the edge and server URLs at call time: the per-IP rate limit on on-demand
 // submission and team registration answers 429 with a JSON error saying when to retry;
 // bodies over the size limit get 413; a server URL that is fine at registration but refused
-// when called (publicUrlsOnly, checked after DNS at call time) fails as `connection` with a
-// clear detail and no request is made.
+// when called (publicUrlsOnly, checked after DNS when a connection is made) fails as
+// `connection` with a clear detail and no request is made.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // A name that resolves to loopback without being called "localhost" (the .test top-level
@@ -12,6 +12,16 @@ vi.mock('node:dns/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:dns/promises')>();
   const lookup = (async (host: string, opts?: unknown) =>
     host === REBOUND ? [{ address: '127.0.0.1', family: 4 }] : actual.lookup(host, opts as never)) as typeof actual.lookup;
+  return { ...actual, lookup, default: { ...actual, lookup } };
+});
+// … and the callback form, which the connections to annotation servers resolve names with.
+vi.mock('node:dns', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:dns')>();
+  const lookup = ((host: string, opts: { all?: boolean }, callback: (err: Error | null, address: unknown, family?: number) => void) => {
+    if (host !== REBOUND) return actual.lookup(host, opts as never, callback as never);
+    if (opts.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    else callback(null, '127.0.0.1', 4);
+  }) as typeof actual.lookup;
   return { ...actual, lookup, default: { ...actual, lookup } };
 });
 import { resolvedUrlProblem, urlProblem } from '../../src/servers/url-policy.ts';
