@@ -70,7 +70,8 @@ export async function startInstantServer(opts: { delayMs?: number; servers?: num
   await new Promise<void>((resolve) => server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, resolve));
   const port = (server.address() as { port: number }).port;
   return {
-    url: (k) => `http://127.0.0.1:${port}/s/${k}`,
+    // BENCH_SERVER_HOST=localhost: servers registered by name, as teams register them.
+    url: (k) => `http://${process.env.BENCH_SERVER_HOST ?? '127.0.0.1'}:${port}/s/${k}`,
     requests,
     maxInFlight,
     inFlight,
