@@ -6,14 +6,14 @@
 // with exponential back-off. The outcome of every try lands in callback_deliveries.
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { Article, ArticleRepository } from '../articles/repository.ts';
 import { articleStatus, articleServers } from '../articles/status.ts';
 import { articleView } from '../articles/view.ts';
-import { resolvedUrlProblem } from '../servers/url-policy.ts';
+import { policedLookup, RefusedAddressError, resolvedUrlProblem } from '../servers/url-policy.ts';
 import { CallbackRepository } from './repository.ts';
 
 export const CALLBACK_QUEUE = 'callbacks';
@@ -150,10 +150,23 @@ export interface CallbackOutcome {
   error: string | null;
 }
 
+/** Callbacks connect through the same rules as server calls, applied to the address connected to. */
+const callbackAgents = new Map<boolean, Agent>();
+function callbackAgent(publicUrlsOnly: boolean): Agent {
+  let agent = callbackAgents.get(publicUrlsOnly);
+  if (!agent) {
+    agent = new Agent({ connect: { lookup: policedLookup(publicUrlsOnly) } });
+    callbackAgents.set(publicUrlsOnly, agent);
+  }
+  return agent;
+}
+
 export async function postCallback(db: Queryable, article: Article, config: Config): Promise<CallbackOutcome> {
   const url = article.callbackUrl!;
+  const refused = (problem: string): CallbackOutcome => ({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${problem}` });
+  // Checked first for the clear outcome; the connection checks the address again (no gap for a re-pointed name).
   const problem = await resolvedUrlProblem(url, config.publicUrlsOnly);
-  if (problem) return { ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${problem}` };
+  if (problem) return refused(problem);
   const view = await articleView(db, article, () => true);
   const body = JSON.stringify(view);
   const timeout = config.callbackTimeoutMs;
@@ -165,11 +178,13 @@ export async function postCallback(db: Queryable, article: Article, config: Conf
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),
+      dispatcher: callbackAgent(config.publicUrlsOnly),
     });
     await res.body.dump().catch(() => {}); // the receiver's answer body is not needed
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode, error: null };
     return { ok: false, status: res.statusCode, error: `the callback URL answered HTTP ${res.statusCode}` };
   } catch (err) {
+    if (err instanceof RefusedAddressError) return refused(err.message);
     const e = err as Error & { code?: string };
     const reason = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${timeout} ms` : `${e.code ?? e.name}: ${e.message}`;
     return { ok: false, status: null, error: `the callback could not be delivered: ${reason}` };

@@ -2,29 +2,37 @@
 // submission and team registration answers 429 with a JSON error saying when to retry;
 // bodies over the size limit get 413; a server URL that is fine at registration but refused
 // when called (publicUrlsOnly, checked after DNS when a connection is made) fails as
-// `connection` with a clear detail and no request is made.
+// `connection` with a clear detail and no request is made; a callback URL whose name is
+// re-pointed at loopback after its check is refused when connecting.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // A name that resolves to loopback without being called "localhost" (the .test top-level
 // domain is reserved and never resolves for real): what a DNS rebinding would look like.
 const REBOUND = 'annotator.example.test';
+// A name re-pointed between the check and the connection: public when looked up first
+// (the promise form), loopback when connected to (the callback form).
+const REPOINTED = 'repointed.example.test';
 vi.mock('node:dns/promises', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:dns/promises')>();
-  const lookup = (async (host: string, opts?: unknown) =>
-    host === REBOUND ? [{ address: '127.0.0.1', family: 4 }] : actual.lookup(host, opts as never)) as typeof actual.lookup;
+  const lookup = (async (host: string, opts?: unknown) => {
+    if (host === REBOUND) return [{ address: '127.0.0.1', family: 4 }];
+    if (host === REPOINTED) return [{ address: '93.184.216.34', family: 4 }];
+    return actual.lookup(host, opts as never);
+  }) as typeof actual.lookup;
   return { ...actual, lookup, default: { ...actual, lookup } };
 });
 // … and the callback form, which the connections to annotation servers resolve names with.
 vi.mock('node:dns', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:dns')>();
   const lookup = ((host: string, opts: { all?: boolean }, callback: (err: Error | null, address: unknown, family?: number) => void) => {
-    if (host !== REBOUND) return actual.lookup(host, opts as never, callback as never);
+    if (host !== REBOUND && host !== REPOINTED) return actual.lookup(host, opts as never, callback as never);
     if (opts.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
     else callback(null, '127.0.0.1', 4);
   }) as typeof actual.lookup;
   return { ...actual, lookup, default: { ...actual, lookup } };
 });
 import { resolvedUrlProblem, urlProblem } from '../../src/servers/url-policy.ts';
+import { postCallback } from '../../src/callbacks/service.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
@@ -115,5 +123,19 @@ describe('server URLs', () => {
     expect(attempts[0]!.detail).toMatch(/the server URL cannot be called: annotator\.example\.test resolves to 127\.0\.0\.1 is a loopback address.*no request was made/);
     expect(attempts[0]!.bytes_sent).toBe(0);
     expect(target.requests).toBe(0);
+  });
+  it('a callback URL re-pointed at loopback after its check is refused when connecting: nothing is posted', async () => {
+    const ms = await metaserver();
+    const receiver = await startFaultyServer({ kind: 'good' });
+    servers.push(receiver);
+    const url = `http://${REPOINTED}:${receiver.port}/callback`;
+    expect(await resolvedUrlProblem(url, true)).toBeNull(); // the check sees a public address …
+    const article = {
+      id: '00000000-0000-4000-8000-000000000001', seq: 1, challengeId: 1, challenge: 'on-demand', organiserId: null, text: 'x', given: '',
+      sourceFormat: 'text', tasks: null, callbackUrl: url, createdAt: new Date(),
+    };
+    const outcome = await postCallback(ms.database.db, article, { ...ms.config, publicUrlsOnly: true }); // … the connection, loopback
+    expect(outcome).toEqual({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses` });
+    expect(receiver.requests).toBe(0);
   });
 });
