@@ -6,14 +6,15 @@
 // with exponential back-off. The outcome of every try lands in callback_deliveries.
 import { Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { Agent, request } from 'undici';
+import { request } from 'undici';
 import type { Config } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { Article, ArticleRepository } from '../articles/repository.ts';
 import { articleStatus, articleServers } from '../articles/status.ts';
 import { articleView } from '../articles/view.ts';
-import { policedLookup, RefusedAddressError, resolvedUrlProblem } from '../servers/url-policy.ts';
+import { policedAgent } from '../servers/policed-agent.ts';
+import { RefusedAddressError, resolvedUrlProblem } from '../servers/url-policy.ts';
 import { CallbackRepository } from './repository.ts';
 
 export const CALLBACK_QUEUE = 'callbacks';
@@ -150,17 +151,6 @@ export interface CallbackOutcome {
   error: string | null;
 }
 
-/** Callbacks connect through the same rules as server calls, applied to the address connected to. */
-const callbackAgents = new Map<boolean, Agent>();
-function callbackAgent(publicUrlsOnly: boolean): Agent {
-  let agent = callbackAgents.get(publicUrlsOnly);
-  if (!agent) {
-    agent = new Agent({ connect: { lookup: policedLookup(publicUrlsOnly) } });
-    callbackAgents.set(publicUrlsOnly, agent);
-  }
-  return agent;
-}
-
 export async function postCallback(db: Queryable, article: Article, config: Config): Promise<CallbackOutcome> {
   const url = article.callbackUrl!;
   const refused = (problem: string): CallbackOutcome => ({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${problem}` });
@@ -178,7 +168,7 @@ export async function postCallback(db: Queryable, article: Article, config: Conf
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),
-      dispatcher: callbackAgent(config.publicUrlsOnly),
+      dispatcher: policedAgent(config.publicUrlsOnly),
     });
     await res.body.dump().catch(() => {}); // the receiver's answer body is not needed
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode, error: null };

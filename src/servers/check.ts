@@ -6,6 +6,7 @@ import type { AccessionLookup } from '../uniprot/index.ts';
 import { validateAnswer } from '../tasks/validate.ts';
 import { assembleMethodCall, encodeParam, encodeStringParam } from '../xmlrpc/codec.ts';
 import { callXmlRpc } from '../xmlrpc/client.ts';
+import { policedAgent } from './policed-agent.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
 
 /** Includes a character outside the Basic Multilingual Plane, so offset bugs show up at setup. */
@@ -21,13 +22,16 @@ export const CHECK_GIVEN = 'T1\tProtein 11 22\t𝛼-synuclein\nT2\tProtein 26 31
 export async function checkServer(
   server: Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'>,
   challenge: Pick<Challenge, 'tasks' | 'mentionTypes'>,
-  opts: { deadlineMs: number; maxAnswerBytes: number; accessions: AccessionLookup | null },
+  opts: { deadlineMs: number; maxAnswerBytes: number; accessions: AccessionLookup | null; publicUrlsOnly: boolean },
 ): Promise<ServerCheck> {
   const params = [encodeStringParam(CHECK_ARTICLE)];
   if (challenge.tasks.includes('COREF')) params.push(encodeStringParam(CHECK_GIVEN));
   if (server.sendMetadata) params.push(encodeParam({ article: 'setup-check', tasks: server.tasks }));
   const at = new Date().toISOString();
-  const call = await callXmlRpc({ url: server.url, body: assembleMethodCall(server.method, params), deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes });
+  const call = await callXmlRpc(
+    { url: server.url, body: assembleMethodCall(server.method, params), deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes },
+    policedAgent(opts.publicUrlsOnly),
+  );
   if (!call.ok) {
     const reachable = call.kind !== 'connection' && call.kind !== 'timeout';
     return { ok: false, reachable, at, ms: call.ms, outcome: call.kind, detail: call.detail, errors: [], warnings: [] };

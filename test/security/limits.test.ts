@@ -3,7 +3,8 @@
 // bodies over the size limit get 413; a server URL that is fine at registration but refused
 // when called (publicUrlsOnly, checked after DNS when a connection is made) fails as
 // `connection` with a clear detail and no request is made; a callback URL whose name is
-// re-pointed at loopback after its check is refused when connecting.
+// re-pointed at loopback after its check is refused when connecting, and so is the setup
+// check of a server whose name was re-pointed after registration.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // A name that resolves to loopback without being called "localhost" (the .test top-level
@@ -137,5 +138,21 @@ describe('server URLs', () => {
     const outcome = await postCallback(ms.database.db, article, { ...ms.config, publicUrlsOnly: true }); // … the connection, loopback
     expect(outcome).toEqual({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses` });
     expect(receiver.requests).toBe(0);
+  });
+  it('a server name re-pointed at loopback after registration: the setup check is refused when connecting, nothing is quoted back', async () => {
+    const ms = await startTestMetaserver({ workers: false, config: { publicUrlsOnly: true } });
+    started.push(ms);
+    const target = await startFaultyServer({ kind: 'good' });
+    servers.push(target);
+    await ms.request('POST', '/api/challenges', { slug: 'repoint', name: 'Re-pointed', tasks: ['INT'], timeoutSeconds: 2 }, ADMIN_TOKEN);
+    const token = (await ms.request('POST', '/api/teams', { name: 'Re-point team', contact: 'r@example.org' })).body.token;
+    // Registration sees a public address and accepts the server; its first check already connects to loopback.
+    const registered = await ms.request('POST', '/api/challenges/repoint/servers', { name: 'moved', url: `http://${REPOINTED}:${target.port}/RPC2`, tasks: ['INT'] }, token);
+    expect(registered.status).toBe(201);
+    const checked = await ms.request('POST', `/api/servers/${registered.body.id}/check`, undefined, token);
+    expect(checked.status).toBe(200);
+    expect(checked.body.check).toMatchObject({ ok: false, reachable: false, outcome: 'connection' });
+    expect(checked.body.check.detail).toBe(`the server URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses; no request was made`);
+    expect(target.requests).toBe(0);
   });
 });
