@@ -58,6 +58,7 @@ export async function resolvedUrlProblem(raw: string, publicUrlsOnly: boolean): 
 
 /** Raised at connect time when a server's host name resolves to an address the policy refuses. */
 export class RefusedAddressError extends Error {
+  override readonly name = 'RefusedAddressError';
   readonly code = 'ERR_REFUSED_ADDRESS';
 }
 
