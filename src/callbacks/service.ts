@@ -14,7 +14,7 @@ import type { Article, ArticleRepository } from '../articles/repository.ts';
 import { articleStatus, articleServers } from '../articles/status.ts';
 import { articleView } from '../articles/view.ts';
 import { policedAgent } from '../servers/policed-agent.ts';
-import { RefusedAddressError, resolvedUrlProblem } from '../servers/url-policy.ts';
+import { RefusedAddressError, urlProblem } from '../servers/url-policy.ts';
 import { CallbackRepository } from './repository.ts';
 
 export const CALLBACK_QUEUE = 'callbacks';
@@ -154,8 +154,8 @@ export interface CallbackOutcome {
 export async function postCallback(db: Queryable, article: Article, config: Config): Promise<CallbackOutcome> {
   const url = article.callbackUrl!;
   const refused = (problem: string): CallbackOutcome => ({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${problem}` });
-  // Checked first for the clear outcome; the connection checks the address again (no gap for a re-pointed name).
-  const problem = await resolvedUrlProblem(url, config.publicUrlsOnly);
+  // Where a name resolves to is checked by the connection itself (policedAgent), as for server calls.
+  const problem = urlProblem(url, config.publicUrlsOnly);
   if (problem) return refused(problem);
   const view = await articleView(db, article, () => true);
   const body = JSON.stringify(view);

@@ -49,6 +49,11 @@ export async function resolvedUrlProblem(raw: string, publicUrlsOnly: boolean): 
   } catch {
     return null; // an unresolvable name fails at call time as a connection error, with its own message
   }
+  return resolvedProblem(host, addresses, publicUrlsOnly);
+}
+
+/** What is wrong with the first refused address a name resolves to, or null. */
+function resolvedProblem(host: string, addresses: ReadonlyArray<{ address: string }>, publicUrlsOnly: boolean): string | null {
   for (const { address } of addresses) {
     const problem = addressProblem(address, publicUrlsOnly);
     if (problem) return `${host} resolves to ${problem}`;
@@ -74,10 +79,8 @@ export function policedLookup(publicUrlsOnly: boolean): LookupFunction {
   return (hostname, options, callback) => {
     lookupCallback(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
       if (err) return callback(err, '');
-      for (const { address } of addresses) {
-        const problem = addressProblem(address, publicUrlsOnly);
-        if (problem) return callback(new RefusedAddressError(`${hostname} resolves to ${problem}`), '');
-      }
+      const problem = resolvedProblem(hostname, addresses, publicUrlsOnly);
+      if (problem) return callback(new RefusedAddressError(problem), '');
       if (options.all) return callback(null, addresses);
       const first = addresses[0];
       if (!first) return callback(Object.assign(new Error(`${hostname} resolves to no address`), { code: 'ENOTFOUND' }), '');
