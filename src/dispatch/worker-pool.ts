@@ -8,10 +8,10 @@
 // making at most ceil(concurrency / consumers) requests at once, balanced so that the pools
 // hold about the same share of all requests. A server that takes one request at a time is
 // served by one process, and different servers by different processes; BullMQ's global
-// concurrency still holds each server's limit while pools come and go. Without this, the process that first took a server's slots kept them
-// for good (a worker that finishes a job fetches the next one in the same Redis call):
-// measured, with servers answering in 20 ms, one of four processes made all 10,000
-// requests while the other three polled.
+// concurrency still holds each server's limit while pools come and go. Without this, the
+// process that first took a server's slots kept them for good (a worker that finishes a job
+// fetches the next one in the same Redis call): measured, with servers answering in 20 ms,
+// one of four processes made all 10,000 requests while the other three polled.
 import { createHash, randomUUID } from 'node:crypto';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -141,9 +141,10 @@ export class WorkerPool {
    * machine's: worker processes on several machines need not agree on the time.
    */
   private async livePools(): Promise<string[]> {
-    const ids = await this.connection!.eval(HEARTBEAT_SCRIPT, 1, `${this.opts.prefix}:${POOLS_KEY}`, this.id, 3 * this.opts.syncIntervalMs);
+    const reply = await this.connection!.eval(HEARTBEAT_SCRIPT, 1, `${this.opts.prefix}:${POOLS_KEY}`, this.id, 3 * this.opts.syncIntervalMs);
+    const ids = Array.isArray(reply) ? (reply as string[]) : [];
     // The script has just added this pool, so it is in the list; kept certain all the same.
-    return Array.isArray(ids) && ids.includes(this.id) ? (ids as string[]) : [...(Array.isArray(ids) ? (ids as string[]) : []), this.id];
+    return ids.includes(this.id) ? ids : [...ids, this.id];
   }
 
   private async reconcile(): Promise<void> {
@@ -214,11 +215,9 @@ export class WorkerPool {
     const workers = [...this.workers.values(), ...this.releasing];
     const closing = Promise.all(workers.map((w) => this.closeWorker(w)));
     if (graceMs !== undefined) {
-      let timer: NodeJS.Timeout | undefined;
-      const expired = new Promise<'expired'>((resolve) => (timer = setTimeout(() => resolve('expired'), graceMs)));
-      const first = await Promise.race([closing.then(() => 'done' as const), expired]);
-      clearTimeout(timer);
-      if (first === 'expired') {
+      // A failed close is not the grace period ending: the await below reports it.
+      const finished = await withinTime(closing.then(() => true, () => true), graceMs, false);
+      if (!finished) {
         this.opts.log.info({ graceMs }, 'shutdown grace period over; handing the requests still in flight back to the queue');
         for (const w of workers) w.cancelAllJobs('the worker is shutting down');
       }
