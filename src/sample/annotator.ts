@@ -1,7 +1,7 @@
 // The sample annotator: a deliberately simple, deterministic tagger that answers all five
 // tasks, so a team sees a complete, valid answer and the tests have a known reference.
-// examples/python/annotation_server.py implements exactly the same rules; a test checks
-// that both give identical answers, so change both together.
+// The samples under examples/ (Python, Perl, Ruby) implement exactly the same rules; tests
+// check that all of them give identical answers, so change them together.
 //
 // Boundaries: a "word boundary" below means the neighbouring character is not an ASCII
 // letter or digit (explicit look-arounds, not \b, because \b differs between JavaScript

@@ -4,6 +4,18 @@
 // normalise "\r\n" to "\n" and shift every offset after it.
 import type { XmlRpcValue } from './codec.ts';
 
+/**
+ * A number that goes out as `<double>` even when it is integral (`1.0`): clients in typed
+ * languages read a value by its wire type (a Java client casts a confidence to Double and
+ * fails on an Integer), while a plain number is written as `<int>` whenever it can be.
+ */
+export class XmlRpcDouble {
+  constructor(readonly value: number) {}
+}
+
+/** What the encoder writes: decoded values, plus numbers forced to `<double>`. */
+export type EncodableValue = XmlRpcValue | XmlRpcDouble | EncodableValue[] | { [member: string]: EncodableValue | undefined };
+
 const I4_MIN = -2147483648;
 const I4_MAX = 2147483647;
 
@@ -62,7 +74,7 @@ function encodeNumber(value: number): string {
 }
 
 /** Encodes one value as `<value>…</value>`; throws TypeError for values XML-RPC cannot carry (a programming error). */
-export function encodeValue(value: XmlRpcValue, depth = 0): string {
+export function encodeValue(value: EncodableValue, depth = 0): string {
   if (depth > 64) throw new TypeError('cannot encode a value nested deeper than 64 levels (is it cyclic?)');
   if (value === null) return '<value><nil/></value>';
   switch (typeof value) {
@@ -76,6 +88,10 @@ export function encodeValue(value: XmlRpcValue, depth = 0): string {
       break;
     default:
       throw new TypeError(`cannot encode a ${typeof value} in XML-RPC`);
+  }
+  if (value instanceof XmlRpcDouble) {
+    if (!Number.isFinite(value.value)) throw new TypeError(`cannot encode ${value.value} in XML-RPC: only finite numbers exist there`);
+    return `<value><double>${formatDouble(value.value)}</double></value>`;
   }
   if (value instanceof Date) return `<value><dateTime.iso8601>${formatDateTime(value)}</dateTime.iso8601></value>`;
   if (value instanceof Uint8Array) return `<value><base64>${Buffer.from(value).toString('base64')}</base64></value>`;
@@ -95,7 +111,7 @@ export function encodeStringParam(text: string): string {
   return `<param><value><string>${escapeText(text)}</string></value></param>`;
 }
 
-export function encodeParam(value: XmlRpcValue): string {
+export function encodeParam(value: EncodableValue): string {
   return `<param>${encodeValue(value)}</param>`;
 }
 
@@ -111,7 +127,7 @@ export function encodeMethodCall(method: string, params: XmlRpcValue[]): string 
   return assembleMethodCall(method, params.map(encodeParam));
 }
 
-export function encodeMethodResponse(value: XmlRpcValue): string {
+export function encodeMethodResponse(value: EncodableValue): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<methodResponse><params>${encodeParam(value)}</params></methodResponse>\n`;
 }
 

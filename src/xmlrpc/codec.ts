@@ -18,6 +18,8 @@ export {
   encodeValue,
   formatDouble,
   sanitizeXmlText,
+  XmlRpcDouble,
+  type EncodableValue,
 } from './codec-encode.ts';
 export { decodeMethodCall, decodeMethodResponse } from './codec-decode.ts';
 export { MAX_VALUE_DEPTH } from './codec-parse.ts';

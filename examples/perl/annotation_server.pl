@@ -1,0 +1,195 @@
+#!/usr/bin/env perl
+# A sample annotation server for the metaserver, in Perl with RPC::XML
+# (Debian/Ubuntu: apt-get install librpc-xml-perl; elsewhere: cpan RPC::XML).
+#
+# Copy this file and replace the body of annotate() with your own tagger. Everything
+# else -- the XML-RPC plumbing, the method name, the answer layout -- is what the
+# meta-server expects, so keep it.
+#
+# The meta-server calls one method (default name Annotator.getAnnotation) per article:
+#
+#     getAnnotation(text [, given [, meta]]) -> struct
+#
+#   text   the article as plain text (title, abstract, section headers and paragraphs)
+#   given  only for servers registered for COREF: the given proteins as standoff lines
+#          "T4<TAB>Protein 275 278<TAB>p65" ('' when none)
+#   meta   only if you opted in at registration: {article => id, tasks => [...]}
+#
+# and expects one struct with a key per task you answer (leave a key out to skip a task):
+#
+#   interaction     [relevant (boolean), confidence (double)]                 ACT
+#   normalizations  [{dbid => UniProt accession, confidence, rank}, ...]      INT
+#   pairs           [{a => accession, b => accession, confidence, rank}]      IPT
+#   mentions        [{offset, mention, type, confidence}, ...]                MENTION
+#   coref           standoff text: 'T' Exp expressions and 'R' Coref links     COREF
+#
+# Offsets count Unicode code points of the text. Perl counts characters the same way once
+# the text is a decoded (character) string; RPC::XML's parser hands it over decoded, and
+# decoded_text() below makes sure of it. Never count in the UTF-8 bytes.
+#
+# The rules below are deliberately simple and the same as those of the Python sample
+# (examples/python/annotation_server.py) and the meta-server's built-in TypeScript
+# sample; the meta-server's tests check that all of them give identical answers:
+#
+#   ACT      relevant when "interact", "bind" or "complex" occurs (ASCII, any case, also
+#            inside words); confidence n/(n+1) for n occurrences, else [false, 0.5].
+#   INT      every UniProt accession standing as a word, once, in order of first
+#            occurrence, rank i, confidence 1/(i+1).
+#   IPT      each two consecutive accessions of that list, rank i, confidence 1/(i+1).
+#   MENTION  every word starting with an ASCII letter, made of ASCII letters and digits,
+#            with an uppercase letter and a digit, that is not an accession ("BRCA1");
+#            confidence 0.9 without lowercase letters, else 0.6; type "protein".
+#   COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
+#            before it (latest end, then latest start, then first listed).
+# "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
+#
+# Run:  perl annotation_server.pl --port 8000 [--host 127.0.0.1] [--method NAME]
+use strict;
+use warnings;
+use Getopt::Long;
+use RPC::XML;
+use RPC::XML::Server;
+
+my $ACCESSION = qr/(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})/;
+my $ACCESSION_WORD = qr/(?<![A-Za-z0-9])$ACCESSION(?![A-Za-z0-9])/;
+my $TOKEN = qr/(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/;
+my $PRONOUN = qr/(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/;
+
+# Explicit types: RPC::XML would otherwise guess them from how each value looks.
+sub str { RPC::XML::string->new($_[0]) }
+sub int32 { RPC::XML::int->new($_[0]) }
+sub dbl { RPC::XML::double->new($_[0]) }
+
+# Well-formed UniProt accessions, once each, in order of first occurrence.
+sub find_accessions {
+    my ($text) = @_;
+    my (%seen, @accessions);
+    while ($text =~ /$ACCESSION_WORD/g) {
+        push @accessions, $& unless $seen{$&}++;
+    }
+    return @accessions;
+}
+
+sub classify {
+    my ($text) = @_;
+    # Case folding for ASCII letters only (tr keeps every other character as it is).
+    (my $lower = $text) =~ tr/A-Z/a-z/;
+    my $n = () = $lower =~ /interact|bind|complex/g;
+    return $n > 0 ? [RPC::XML::boolean->new(1), dbl($n / ($n + 1))] : [RPC::XML::boolean->new(0), dbl(0.5)];
+}
+
+sub find_mentions {
+    my ($text) = @_;
+    my @mentions;
+    while ($text =~ /$TOKEN/g) {
+        my ($token, $offset) = ($&, $-[0]);    # $-[0]: the match start, in characters
+        next unless $token =~ /[A-Z]/ && $token =~ /[0-9]/;
+        next if $token =~ /\A$ACCESSION\z/;
+        my $confidence = $token =~ /[a-z]/ ? 0.6 : 0.9;
+        push @mentions, { offset => int32($offset), mention => str($token), type => str('protein'), confidence => dbl($confidence) };
+    }
+    return \@mentions;
+}
+
+sub read_given {
+    my ($given, $text) = @_;
+    my @proteins;
+    for my $line (split /\n/, $given, -1) {
+        next unless $line =~ /\AT([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/;
+        my ($id, $start, $end) = ($1, $2, $3);
+        next if $start >= $end || $end > length $text;
+        next if substr($text, $start, $end - $start) =~ /[\t\r\n]/;
+        push @proteins, { id => $id, start => $start, end => $end };
+    }
+    return @proteins;
+}
+
+sub coref_standoff {
+    my ($text, $given) = @_;
+    return '' if $given =~ /\A\s*\z/;
+    my @proteins = read_given($given, $text);
+    return '' unless @proteins;
+    my $next_id = 0;
+    for my $line (split /\n/, $given, -1) {
+        $next_id = $1 if $line =~ /\AT([0-9]+)\t/ && $1 > $next_id;
+    }
+    $next_id += 1;
+    my (@expressions, @links, %protein_exp);
+    my $new_exp = sub {
+        my ($start, $end) = @_;
+        my $id = $next_id++;
+        push @expressions, sprintf("T%d\tExp %d %d\t%s", $id, $start, $end, substr($text, $start, $end - $start));
+        return $id;
+    };
+    while ($text =~ /$PRONOUN/g) {
+        my ($start, $end) = ($-[0], $+[0]);
+        my $best;
+        for my $i (0 .. $#proteins) {
+            my $p = $proteins[$i];
+            next if $p->{end} > $start;
+            if (!defined $best || $p->{end} > $proteins[$best]{end}
+                || ($p->{end} == $proteins[$best]{end} && $p->{start} > $proteins[$best]{start})) {
+                $best = $i;
+            }
+        }
+        next unless defined $best;
+        $protein_exp{$best} //= $new_exp->($proteins[$best]{start}, $proteins[$best]{end});
+        my $anaphor = $new_exp->($start, $end);
+        push @links, sprintf("R%d\tCoref Anaphora:T%d Antecedent:T%d [T%d]", @links + 1, $anaphor, $protein_exp{$best}, $proteins[$best]{id});
+    }
+    return @links ? join("\n", @expressions, @links) : '';
+}
+
+# Replace this with your tagger. Return only the keys of the tasks you answer.
+sub annotate {
+    my ($text, $given) = @_;
+    my @accessions = find_accessions($text);
+    my @normalizations = map {
+        { dbid => str($accessions[$_]), dbname => str('UniProt'), rank => int32($_ + 1), confidence => dbl(1 / ($_ + 2)) }
+    } 0 .. $#accessions;
+    my @pairs = map {
+        { a => str($accessions[$_]), b => str($accessions[$_ + 1]), rank => int32($_ + 1), confidence => dbl(1 / ($_ + 2)) }
+    } 0 .. $#accessions - 1;
+    return {
+        interaction => classify($text),
+        normalizations => \@normalizations,
+        pairs => \@pairs,
+        mentions => find_mentions($text),
+        coref => str(coref_standoff($text, $given)),
+    };
+}
+
+# A character string whatever the parser gave: offsets must count characters, not bytes.
+sub decoded_text {
+    my ($value) = @_;
+    my $copy = $value;
+    utf8::decode($copy) unless utf8::is_utf8($copy);
+    return $copy;
+}
+
+sub main {
+    my ($port, $host, $method) = (8000, '127.0.0.1', 'Annotator.getAnnotation');
+    GetOptions('port=i' => \$port, 'host=s' => \$host, 'method=s' => \$method)
+        or die "usage: $0 [--port N] [--host ADDRESS] [--method NAME]\n";
+
+    # port 0 picks a free port (RPC::XML leaves the choice to the system when none is given).
+    my $server = RPC::XML::Server->new(host => $host, ($port ? (port => $port) : ()));
+    die "cannot listen on $host:$port: $server\n" unless ref $server;
+    # One connection at a time: close it after each answer, so an idle keep-alive
+    # connection of one client never holds up the next one.
+    $server->response->header(Connection => 'close');
+    $server->add_method({
+        name => $method,
+        signature => ['struct string', 'struct string string', 'struct string string struct'],
+        code => sub {
+            my ($srv, $text, $given, $meta) = @_;    # $meta ({article, tasks}) is not needed here
+            return annotate(decoded_text($text), decoded_text($given // ''));
+        },
+    });
+    # The ready line: scripts (and the meta-server's tests) wait for it before calling.
+    $| = 1;
+    printf "listening on http://%s:%d/ (method %s)\n", $host, $server->port, $method;
+    $server->server_loop(signal => ['INT', 'TERM']);
+}
+
+main();

@@ -1,0 +1,145 @@
+// Consensus.*: BC-VisCon's consensus methods over the stored answers of one article, on
+// the project's own consensus code (src/consensus/ through the article views):
+//   vote                  weighted majority voting, always available;
+//   ensemble:<slug>:<T>   the latest trained maximum-entropy ensemble (BC II.5 §5.5) of a
+//                         challenge's task (INT or IPT), listed once the challenge is closed —
+//                         as teams see the models only then.
+// A result struct has the keys of an answer (answerToWire); item confidences are the
+// consensus confidences (the voting share, the ensemble's probability). A method with no
+// result for the article (fewer than two chosen servers answered; none of the ensemble's
+// servers answered) gives an empty struct.
+import type { AppContext } from '../../app-context.ts';
+import { voteView } from '../../articles/consensus.ts';
+import { ensembleView } from '../../articles/ensemble-view.ts';
+import type { Article } from '../../articles/repository.ts';
+import { articleServers, type ArticleServerState } from '../../articles/status.ts';
+import { consensusAsResult } from '../../consensus/index.ts';
+import { EnsembleModelRepository } from '../../consensus/models.ts';
+import { ApiError } from '../../http/api-error.ts';
+import type { AnswerResult } from '../../tasks/types.ts';
+import type { EncodableValue } from '../codec.ts';
+import { servedArticle } from './articles.ts';
+import { readConsensusOptions } from './consensus-options.ts';
+import { Fault, FAULT } from './faults.ts';
+import type { BcmsMethod } from './method.ts';
+import { answerToWire } from './wire.ts';
+
+export interface ConsensusMethod {
+  id: string;
+  provider: string;
+  method: string;
+  name: string;
+  /** The stored ensemble model a method applies. */
+  modelId?: number;
+}
+
+const PROVIDER = 'metaserver';
+const VOTE: ConsensusMethod = {
+  id: 'vote',
+  provider: PROVIDER,
+  method: 'weighted majority voting',
+  name: 'Weighted voting over the servers\' answers (options: servers, weights, threshold)',
+};
+
+async function consensusMethods(ctx: AppContext): Promise<ConsensusMethod[]> {
+  const models = new EnsembleModelRepository(ctx.db);
+  const methods = [VOTE];
+  for (const challenge of await ctx.repos.challenges.list()) {
+    if (challenge.phase !== 'closed') continue;
+    for (const task of ['INT', 'IPT'] as const) {
+      if (!challenge.tasks.includes(task)) continue;
+      const model = await models.latest(challenge.id, task);
+      if (!model) continue;
+      methods.push({
+        id: `ensemble:${challenge.slug}:${task}`,
+        provider: PROVIDER,
+        method: 'maximum-entropy ensemble (BioCreative II.5)',
+        name: `Ensemble trained on "${challenge.name}" for ${task}, version ${model.version} (options: servers)`,
+        modelId: model.id,
+      });
+    }
+  }
+  return methods;
+}
+
+const describe = (m: ConsensusMethod) => ({ provider: m.provider, method: m.method, name: m.name, id: m.id });
+
+function unknownMethod(id: string, known: ConsensusMethod[]): Fault {
+  return new Fault(FAULT.unknownConsensusMethod, `unknown consensus method "${id}"; Consensus.getConsensusMethods() lists them: ${known.map((m) => m.id).join(', ')}`);
+}
+
+export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
+  const list: BcmsMethod = {
+    name: 'Consensus.getConsensusMethods',
+    usage: 'Consensus.getConsensusMethods() → array of string',
+    signatures: [['array']],
+    help: 'The ids of the consensus methods: "vote" (weighted majority voting) and "ensemble:<challenge>:<task>" for each trained ensemble of a closed challenge.',
+    async run() {
+      return (await consensusMethods(ctx)).map((m) => m.id);
+    },
+  };
+  const one: BcmsMethod = {
+    name: 'Consensus.getConsensusMethod',
+    usage: 'Consensus.getConsensusMethod(id: string) → struct',
+    signatures: [['struct', 'string']],
+    help: 'One consensus method: {provider, method, name, id}.',
+    async run([id]) {
+      if (typeof id !== 'string') throw new Fault(FAULT.badParams, `the method id is a string: send ${one.usage}`);
+      const known = await consensusMethods(ctx);
+      const method = known.find((m) => m.id === id);
+      if (!method) throw unknownMethod(id, known);
+      return describe(method);
+    },
+  };
+  const consensus: BcmsMethod = {
+    name: 'Consensus.getConsensus',
+    usage: 'Consensus.getConsensus(article: int|string [, {servers: [int], methods: [string], weights: struct server id → int, threshold: int percent}]) → struct',
+    signatures: [['struct', 'int'], ['struct', 'string'], ['struct', 'int', 'struct'], ['struct', 'string', 'struct']],
+    help:
+      'The consensus of the stored answers to the article: a struct of method id → result struct, with the keys of ' +
+      'Annotations.getAnnotation (confidences are the consensus confidences); an empty struct where a method has no result. ' +
+      'Options: servers (default: all the article was sent to), methods (default: all), weights (server id → weight, default 1; ' +
+      'voting only), threshold (percent of the total weight an item needs, default 50; voting only).',
+    async run([ref, optionsParam]) {
+      const article = await servedArticle(ctx, ref!, consensus.usage);
+      const options = readConsensusOptions(optionsParam, consensus.usage);
+      const known = await consensusMethods(ctx);
+      const chosen = (options.methods ?? known.map((m) => m.id)).map((id) => {
+        const method = known.find((m) => m.id === id);
+        if (!method) throw unknownMethod(id, known);
+        return method;
+      });
+      const states = await articleServers(ctx.db, article.id);
+      for (const id of options.servers ?? []) {
+        if (!states.some((s) => s.serverId === id)) {
+          throw new Fault(FAULT.unknownServer, `servers: the article was not sent to server ${id}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`);
+        }
+      }
+      const shown = options.servers ? states.filter((s) => options.servers!.includes(s.serverId)) : states;
+      const results: Record<string, EncodableValue> = {};
+      for (const method of chosen) {
+        let result: AnswerResult | undefined;
+        if (method.modelId === undefined) {
+          const vote = voteView(shown, { weights: options.weights, threshold: options.threshold });
+          result = vote && consensusAsResult(vote);
+        } else {
+          result = await ensembleResult(ctx, article, shown, method.modelId);
+        }
+        results[method.id] = result ? answerToWire(result) : {};
+      }
+      return results;
+    },
+  };
+  return [list, one, consensus];
+}
+
+async function ensembleResult(ctx: AppContext, article: Article, shown: ArticleServerState[], modelId: number): Promise<AnswerResult | undefined> {
+  try {
+    const view = await ensembleView(ctx, article, shown, modelId);
+    return { ...(view.INT ? { INT: view.INT } : {}), ...(view.IPT ? { IPT: view.IPT } : {}) };
+  } catch (err) {
+    // 409: none of the ensemble's servers answered this article: no result, not an error.
+    if (err instanceof ApiError && err.statusCode === 409) return undefined;
+    throw err;
+  }
+}
