@@ -27,8 +27,10 @@ describe('MENTION', () => {
 });
 
 describe('COREF', () => {
+  // The antecedent is an expression of the .a2 over the given protein T1: the official
+  // scorer ignores links whose antecedent is the .a1 protein itself (see below).
   const gold = parseGoldUpload('COREF', {
-    documents: { d1: { a1: 'T1\tProtein 0 3\tp65', a2: 'T2\tExp 10 12\tit\nR1\tCoref Anaphora:T2 Antecedent:T1' } },
+    documents: { d1: { a1: 'T1\tProtein 0 3\tp65', a2: 'T3\tExp 0 3\tp65\nT2\tExp 10 12\tit\nR1\tCoref Anaphora:T2 Antecedent:T3' } },
   }).gold;
 
   it('scores online answers (expressions and links) in surface and protein mode', () => {
@@ -50,6 +52,26 @@ describe('COREF', () => {
     expectFigures(board.runs[0]!.metrics, { surface: { tp: 1, f: 1 }, protein: { tp: 1, fp: 0, fn: 0, f: 1 }, perType: { PRON: { protein: { tp: 1 } } } });
     // A run without d1 misses its link.
     expectFigures(board.runs[1]!.metrics, { protein: { tp: 0, fn: 1, f: 0 } });
+    // Mention detection comes first, as in the official report: protein mode scores the gold
+    // expressions on protein chains (T2, T3); both online expressions match one → P = R = 1.
+    expect(Object.keys(board.runs[0]!.metrics)[0]).toBe('mentions');
+    expectFigures(board.runs[0]!.metrics, { mentions: { protein: { gold: 2, response: 2, tp: 2, p: 1, r: 1 } } });
+    expectFigures(board.runs[1]!.metrics, { mentions: { protein: { gold: 2, response: 0, fn: 2, r: 0 } } });
+  });
+
+  it('ignores links to a given protein of the .a1 and lists them beside the figures', () => {
+    const toProtein = parseGoldUpload('COREF', {
+      documents: { d1: { a1: 'T1\tProtein 0 3\tp65', a2: 'T2\tExp 10 12\tit\nR1\tCoref Anaphora:T2 Antecedent:T1' } },
+    }).gold;
+    const online = onlineRun('COREF', [{ doc: 'd1', value: { expressions: [{ id: 'T4', start: 10, end: 12, text: 'it' }], links: [{ id: 'R1', anaphor: 'T4', antecedent: 'T1' }] } }]);
+    const board = buildLeaderboard('COREF', toProtein, [{ run: 'T1_S1', team: 'A', kind: 'S', data: online }], {}, {});
+    // Both links are ignored: no gold and no response link is left in either mode.
+    expectFigures(board.runs[0]!.metrics, { surface: { gold: 0, response: 0 }, protein: { gold: 0, response: 0 }, dropped: { gold: { givenProtein: 1 }, response: { givenProtein: 1 } } });
+    expect(board.runs[0]!.droppedLinks!.map((d) => `${d.side} ${d.link} ${d.reason}`)).toEqual(['gold R1 given-protein', 'response R1 given-protein']);
+    // The TSV stays one table: counts, not the list.
+    const header = leaderboardTsv(board).split('\n')[0]!.split('\t');
+    expect(header).toContain('dropped.response.givenProtein');
+    expect(header.some((c) => c.startsWith('droppedLinks'))).toBe(false);
   });
 
   it('shows a run that cannot be scored as a row with its error, last', () => {
