@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseGoldUpload, parseRunUpload } from '../../src/leaderboard/inputs.ts';
 import { buildLeaderboard, leaderboardTsv } from '../../src/leaderboard/leaderboard.ts';
 import { onlineRun } from '../../src/leaderboard/online-runs.ts';
+import { leaderboardFragment } from '../../src/web/pages/leaderboard.ts';
 import { expectFigures } from './helpers.ts';
 
 describe('MENTION', () => {
@@ -57,6 +58,25 @@ describe('COREF', () => {
     expect(Object.keys(board.runs[0]!.metrics)[0]).toBe('mentions');
     expectFigures(board.runs[0]!.metrics, { mentions: { protein: { gold: 2, response: 2, tp: 2, p: 1, r: 1 } } });
     expectFigures(board.runs[1]!.metrics, { mentions: { protein: { gold: 2, response: 0, fn: 2, r: 0 } } });
+  });
+
+  it('shows mention detection, protein and surface figures and the links not scored on the web page', () => {
+    const online = onlineRun('COREF', [{
+      doc: 'd1',
+      value: {
+        expressions: [{ id: 'T3', start: 0, end: 3, text: 'p65' }, { id: 'T4', start: 10, end: 12, text: 'it' }],
+        // R2 points forward (T4 starts at 10, T3 at 0): it is not scored.
+        links: [{ id: 'R1', anaphor: 'T4', antecedent: 'T3' }, { id: 'R2', anaphor: 'T3', antecedent: 'T4' }],
+      },
+    }]);
+    const board = buildLeaderboard('COREF', gold, [{ run: 'T1_S1', team: 'A', kind: 'S', data: online }], {}, {});
+    const page = leaderboardFragment('bc', JSON.parse(JSON.stringify(board))).value;
+    const headers = [...page.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
+    expect(headers).toEqual(['Run', 'Kind', 'Team', 'Mention P', 'Mention R', 'Mention F', 'Resp', 'C', 'P', 'R', 'F', 'Surface P', 'Surface R', 'Surface F', 'Links not scored']);
+    // Everything right but R2: counts as integers, figures with three decimals, 1 link not scored.
+    const cells = [...page.matchAll(/<td>([^<]*)<\/td>/g)].map((m) => m[1]);
+    expect(cells).toEqual(['S', 'A', '1.000', '1.000', '1.000', '1', '1', '1.000', '1.000', '1.000', '1.000', '1.000', '1.000', '1']);
+    expect(page).toContain('data-plot="pr"');
   });
 
   it('ignores links to a given protein of the .a1 and lists them beside the figures', () => {

@@ -117,3 +117,18 @@ export const GOLD3_A2 = lines(
   d3.exp('T5', 'they'),
   'R1\tCoref Anaphora:T5 Antecedent:T3 Antecedent2:T4 [T1, T2]',
 );
+
+// d4: an appositive anaphor that holds two proteins points at "NF-kappa B", which is itself
+// an anaphor of "The p65 protein" (one protein) and the antecedent of "it".
+export const TEXT4 = 'The p65 protein was purified. NF-kappa B, a heterodimer of p50 and p65, binds DNA, and it enters the nucleus.';
+export const d4 = standoff(TEXT4);
+export const A1_4 = lines(d4.protein('T1', 'p65', 'p65 protein'), d4.protein('T2', 'p50'), d4.protein('T3', 'p65', 'p65,'));
+export const GOLD4_A2 = lines(
+  d4.exp('T4', 'The p65 protein', 'protein'),
+  d4.exp('T5', 'NF-kappa B'),
+  d4.exp('T6', 'a heterodimer of p50 and p65', 'heterodimer'),
+  d4.exp('T7', 'it', undefined, 'it enters'),
+  'R1\tCoref Anaphora:T6 Antecedent:T5',
+  'R2\tCoref Anaphora:T5 Antecedent:T4 [T1]',
+  'R3\tCoref Anaphora:T7 Antecedent:T5',
+);
