@@ -106,6 +106,11 @@ interface Keyed {
   key: string | undefined;
 }
 
+/**
+ * A response link is correct when some gold link has its key; the first such gold link is
+ * the one found, as in the official scorer (so of two identical gold links only the first
+ * can be found). Gold links are not used up by a match.
+ */
 function tallyLinks(gold: Keyed[], response: Keyed[], overall: Tally, byType: Record<AnaphorType, Tally>): void {
   const firstGoldWith = new Map<string, number>();
   gold.forEach((g, i) => {
@@ -189,7 +194,7 @@ export function scoreCoref(documents: readonly CorefDocumentInput[]): CorefScore
   };
 }
 
-/** The protein links of one annotation (the scored links' chains followed to the given proteins). */
+/** The protein links of one annotation scored as a gold (the scored links' chains followed to the given proteins). */
 export function proteinLinks(annotation: CorefAnnotation, proteins: Map<string, Protein>, file?: string): { anaphor: Expression; target: string }[] {
   const side = prepareSide(annotation, proteins, { doc: '', side: 'gold', file }, []);
   return proteinLinksOf(side, proteins, true).links.map((l) => ({ anaphor: l.anaphor, target: l.protein }));
