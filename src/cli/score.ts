@@ -156,7 +156,7 @@ async function scoreMentionRuns(runs: string[], o: ScoreOptions, io: ScoreIo, wa
   return scored;
 }
 
-async function scoreCorefRuns(runs: string[], o: ScoreOptions, io: ScoreIo): Promise<ScoreReport['runs']> {
+async function scoreCorefRuns(runs: string[], o: ScoreOptions, io: ScoreIo, note: (run: string, messages: string[]) => void): Promise<ScoreReport['runs']> {
   const goldDir = o.gold as string;
   const givenDir = o.given as string;
   const goldNames = (await listDir(io, goldDir)) ?? [];
@@ -177,11 +177,17 @@ async function scoreCorefRuns(runs: string[], o: ScoreOptions, io: ScoreIo): Pro
     const inputs: CorefDocumentInput[] = [];
     for (const p of prepared) {
       const responseFile = join(dir, `${p.doc}.a2`);
-      // A document the run left out has no links: its gold links are all missed.
+      // A document the run left out is an empty response: its gold links and expressions
+      // are all missed (the official scorer does not score such a document).
       const response = names.has(`${p.doc}.a2`) ? parseA2(await read(io, responseFile), { file: responseFile }) : { expressions: new Map(), links: [] };
       inputs.push({ ...p, response, responseFile });
     }
-    scored.push({ run: runName(dir), metrics: { ...scoreCoref(inputs) } });
+    const { droppedLinks, ...metrics } = scoreCoref(inputs);
+    const run = runName(dir);
+    // As the official scorer prints "Invalid response link … removed", on stderr here so
+    // that stdout stays one report in the chosen format.
+    note(run, droppedLinks.map((d) => d.message));
+    scored.push({ run, metrics, droppedLinks });
   }
   return scored;
 }
@@ -232,7 +238,7 @@ export async function runScoreCommand(argv: string[], io: ScoreIo): Promise<numb
     checkUsage(task, o, program);
     let scored: ScoreReport['runs'];
     if (task === 'MENTION') scored = await scoreMentionRuns(runs, o, io, warn);
-    else if (task === 'COREF') scored = await scoreCorefRuns(runs, o, io);
+    else if (task === 'COREF') scored = await scoreCorefRuns(runs, o, io, (run, messages) => messages.forEach((m) => io.stderr(`note: ${run}: ${m}\n`)));
     else scored = await scoreBc2(task, runs, o, io, warn);
     const options = Object.fromEntries(
       ['gold', ...ALLOWED[task]]

@@ -3,7 +3,7 @@
 // JSON, so a row here and the CLI's report on the same files agree field by field.
 import {
   ScoringInputError, compareIds, flattenMetrics, formatTsv, scoreActRun, scoreCoref, scoreMentions, scoreRankedRun,
-  type CorefDocumentInput, type HomonymOrthologMap, type OrganismMap,
+  type CorefDocumentInput, type DroppedLink, type HomonymOrthologMap, type OrganismMap,
 } from '../scoring/index.ts';
 import type { TaskName } from '../tasks/types.ts';
 import type { Gold, RunData } from './inputs.ts';
@@ -33,6 +33,8 @@ export interface LeaderboardRow {
   /** S: a server's online run; R: an offline run; C: a consensus (`?consensus=1`). */
   kind: 'S' | 'R' | 'C';
   metrics: Record<string, unknown>;
+  /** COREF: the links not scored and why (beside the metrics, as in `metaserver score`'s JSON). */
+  droppedLinks?: DroppedLink[];
   /** Set instead of metrics when this run could not be scored (the others still are). */
   error?: string;
 }
@@ -47,11 +49,11 @@ function mismatch(gold: Gold, data: RunData): never {
   throw new Error(`a ${data.task} run cannot be scored against ${gold.task} gold`);
 }
 
-/** The metrics of one run, exactly as the CLI reports them. */
-export function scoreRun(gold: Gold, data: RunData, o: LeaderboardOptions): Record<string, unknown> {
+/** The metrics of one run (and, for COREF, the links not scored), exactly as the CLI reports them. */
+export function scoreRun(gold: Gold, data: RunData, o: LeaderboardOptions): Pick<LeaderboardRow, 'metrics' | 'droppedLinks'> {
   if (gold.task === 'ACT') {
     if (data.task !== 'ACT') mismatch(gold, data);
-    return { ...scoreActRun(gold.gold, data.entries, data.mode) };
+    return { metrics: { ...scoreActRun(gold.gold, data.entries, data.mode) } };
   }
   if (gold.task === 'INT' || gold.task === 'IPT') {
     if (data.task !== gold.task) mismatch(gold, data);
@@ -59,22 +61,23 @@ export function scoreRun(gold: Gold, data: RunData, o: LeaderboardOptions): Reco
       task: gold.task, mode: data.mode, all: o.all === true, cutoff: o.cutoff, beta: o.beta,
       orthologMap: o.orthologMap, organismMap: o.organismMap, organismMapFile: 'organism map',
     });
-    return metrics;
+    return { metrics };
   }
   if (gold.task === 'MENTION') {
     if (data.task !== 'MENTION') mismatch(gold, data);
     // Documents outside the gold are ignored, as for every other task.
     const response = data.mentions.filter((m) => gold.docs.has(m.doc));
-    return { ...scoreMentions(gold.mentions, response, { singleClass: o.singleClass === true }) };
+    return { metrics: { ...scoreMentions(gold.mentions, response, { singleClass: o.singleClass === true }) } };
   }
   if (gold.task !== 'COREF' || data.task !== 'COREF') mismatch(gold, data);
   const inputs: CorefDocumentInput[] = [...gold.docs.keys()].sort(compareIds).map((doc) => {
     const g = gold.docs.get(doc)!;
-    // A document the run left out has no links: its gold links are all missed.
+    // A document the run left out is an empty response: its gold links are all missed.
     const response = data.docs.get(doc) ?? { expressions: new Map(), links: [] };
     return { doc, proteins: g.proteins, gold: g.gold, response, goldFile: `gold ${doc}`, responseFile: `run ${doc}` };
   });
-  return { ...scoreCoref(inputs) };
+  const { droppedLinks, ...metrics } = scoreCoref(inputs);
+  return { metrics, droppedLinks };
 }
 
 /** The figure a leaderboard is sorted by: the BC II.5 tables' main column per task. */
@@ -96,7 +99,7 @@ export function buildLeaderboard(task: TaskName, gold: Gold, runs: RunToScore[],
   const rows: LeaderboardRow[] = runs.map((r) => {
     const base = { run: r.run, team: r.team, ...(r.server !== undefined ? { server: r.server } : {}), kind: r.kind };
     try {
-      return { ...base, metrics: scoreRun(gold, r.data, o) };
+      return { ...base, ...scoreRun(gold, r.data, o) };
     } catch (error) {
       // One bad run (say, a link to an undefined expression) must not hide all the others.
       if (error instanceof ScoringInputError) return { ...base, metrics: {}, error: error.message };

@@ -74,7 +74,7 @@ function corefRun(answers: OnlineAnswer[]): RunData {
       expressions.set(e.id, expression);
     }
     // `line` only places errors; the link's position stands in for it.
-    const links = result.links.map((l, i) => ({ id: l.id, anaphor: l.anaphor, antecedent: l.antecedent, line: i + 1 }));
+    const links = result.links.map((l, i) => ({ id: l.id, anaphor: l.anaphor, antecedent: l.antecedent, antecedents: [l.antecedent], line: i + 1 }));
     docs.set(a.doc, { expressions, links });
   }
   return { task: 'COREF', docs };

@@ -71,5 +71,7 @@ export {
   type CorefCounts,
   type CorefDocumentInput,
   type CorefScore,
+  type DropCounts,
 } from './coref.ts';
-export { flattenMetrics, formatReport, formatText, formatTsv, REPORT_FORMATS, type ReportFormat, type ScoreReport } from './report.ts';
+export { DROP_REASONS, type DropReason, type DroppedLink } from './coref-links.ts';
+export { flattenMetrics, formatReport, formatText, formatTsv, REPORT_FORMATS, type ReportFormat, type ReportRun, type ScoreReport } from './report.ts';

@@ -1,13 +1,22 @@
 // Renders score reports (one row per run) as JSON, TSV or a human-readable text table.
 // Pure string building, so the CLI and the HTTP layer print identical figures.
 
+import type { DroppedLink } from './coref-links.ts';
+
 export type ReportFormat = 'json' | 'tsv' | 'text';
 export const REPORT_FORMATS: readonly ReportFormat[] = ['json', 'tsv', 'text'];
 
 export interface ScoreReport {
   task: string;
   options: Record<string, unknown>;
-  runs: { run: string; metrics: Record<string, unknown> }[];
+  runs: ReportRun[];
+}
+
+export interface ReportRun {
+  run: string;
+  metrics: Record<string, unknown>;
+  /** COREF: the links not scored and why, as the official scorer reports them (JSON and text; TSV stays one table). */
+  droppedLinks?: DroppedLink[];
 }
 
 type Scalar = number | string | boolean | null;
@@ -54,6 +63,10 @@ export function formatText(report: ScoreReport): string {
   const render = (line: string[]) => line.map((cell, j) => (j === 0 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join('  ').trimEnd();
   const lines = table.map(render);
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const run of report.runs) {
+    if (!run.droppedLinks?.length) continue;
+    lines.push('', `Links not scored in ${run.run}:`, ...run.droppedLinks.map((d) => `  ${d.message}`));
+  }
   return lines.join('\n') + '\n';
 }
 

@@ -44,6 +44,15 @@ beforeAll(async () => {
   await writeFile(path('coref-given/x.a1'), tsv('T1 | Protein 0 3 | p65'));
   await writeFile(path('coref-gold/x.a2'), tsv('T2 | Exp 0 13 | p65 binds DNA', 'T3 | Exp 15 20 | which', 'R1 | Coref Anaphora:T3 Antecedent:T2 [T1]'));
   await writeFile(path('coref-run/x.a2'), tsv('T2 | Exp 0 3 | p65', 'T3 | Exp 15 20 | which', 'R1 | Coref Anaphora:T3 Antecedent:T2'));
+  // A second gold with document y, which the run leaves out: "p53 protein … it", protein T1 "p53".
+  await mkdir(path('coref-gold2'));
+  await writeFile(path('coref-gold2/x.a2'), await readFile(path('coref-gold/x.a2'), 'utf8'));
+  await writeFile(path('coref-given/y.a1'), tsv('T1 | Protein 0 3 | p53'));
+  await writeFile(path('coref-gold2/y.a2'), tsv('T2 | Exp 0 11 | p53 protein', 'T3 | Exp 20 22 | it', 'R1 | Coref Anaphora:T3 Antecedent:T2 [T1]'));
+  // A run with a right link, a cataphoric one and one to the given protein (the TAB form of the protein list).
+  await mkdir(path('coref-drops'));
+  await writeFile(path('coref-drops/x.a2'), tsv('T2 | Exp 0 13 | p65 binds DNA', 'T3 | Exp 15 20 | which', 'R1 | Coref Anaphora:T3 Antecedent:T2 | [T1]',
+    'R2 | Coref Anaphora:T2 Antecedent:T3', 'R3 | Coref Anaphora:T3 Antecedent:T1'));
 });
 
 afterAll(async () => {
@@ -146,5 +155,46 @@ describe('metaserver score', () => {
     expect(metrics.protein).toMatchObject({ tp: 1, fp: 0, fn: 0, p: 1, r: 1, f: 1 });
     expect(metrics.perType.RELAT.protein.tp).toBe(1);
     expect((await score('COREF', '--gold', path('coref-gold'), path('coref-run'))).code).toBe(2);
+  });
+
+  it('scores a gold document the run leaves out as an empty response', async () => {
+    const { code, out, err } = await score('COREF', '--gold', path('coref-gold2'), '--given', path('coref-given'), path('coref-run'));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    const metrics = JSON.parse(out).runs[0].metrics;
+    // x as above (surface 0 of 1, protein 1 of 1); y has no response: its link (y.T3, y.T1) and its 2 expressions are missed.
+    // Protein: 1 response right, 2 gold, 1 missed → P 1, R 1/2, F 2/3. Surface: 0 of 1 response, 2 gold missed.
+    expect(metrics.protein).toMatchObject({ gold: 2, response: 1, tp: 1, fp: 0, fn: 1, p: 1, r: 0.5 });
+    expect(metrics.protein.f).toBeCloseTo(2 / 3, 12);
+    expect(metrics.surface).toMatchObject({ gold: 2, response: 1, tp: 0, fp: 1, fn: 2, p: 0, r: 0, f: 0 });
+    // Mentions (both modes): x's "which" matches, its "p65" does not match "p65 binds DNA"; y's two are missed
+    // → P 1/2, R 1/4, F 2·(1/8)/(3/4) = 1/3.
+    expect(metrics.mentions.surface).toMatchObject({ gold: 4, response: 2, tp: 1, fp: 1, fn: 3, p: 0.5, r: 0.25 });
+    expect(metrics.mentions.protein.f).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('says which response links it did not score, and why, in every format', async () => {
+    const run = path('coref-drops');
+    const json = await score('COREF', '--gold', path('coref-gold'), '--given', path('coref-given'), run);
+    expect(json.code).toBe(0);
+    const notes = [
+      `note: coref-drops: ${join(run, 'x.a2')}, line 4: response link R2 removed: its antecedent T3 (at 15) does not start before its anaphor T2 (at 0)`,
+      `note: coref-drops: ${join(run, 'x.a2')}, line 5: response link R3 removed: T1 is a given protein, not an expression of the .a2`,
+    ];
+    expect(json.err).toBe(notes.join('\n') + '\n');
+    const report = JSON.parse(json.out).runs[0];
+    // R1 is the gold link in both modes; R2 and R3 are not counted.
+    expect(report.metrics.surface).toMatchObject({ gold: 1, response: 1, tp: 1, f: 1 });
+    expect(report.metrics.protein).toMatchObject({ gold: 1, response: 1, tp: 1, f: 1 });
+    expect(report.metrics.dropped.response).toEqual({ givenProtein: 1, antecedentAfterAnaphor: 1, repeatedAnaphor: 0 });
+    expect(report.droppedLinks.map((d: { link: string; reason: string }) => `${d.link} ${d.reason}`)).toEqual(['R2 antecedent-after-anaphor', 'R3 given-protein']);
+    const text = await score('COREF', '--gold', path('coref-gold'), '--given', path('coref-given'), '--format', 'text', run);
+    expect(text.out).toContain(`Links not scored in coref-drops:\n  ${notes[0].replace('note: coref-drops: ', '')}\n`);
+    expect(text.out.indexOf('mentions.surface.p')).toBeLessThan(text.out.indexOf('surface.p'));
+    const tsvOut = await score('COREF', '--gold', path('coref-gold'), '--given', path('coref-given'), '--format', 'tsv', run);
+    const header = tsvOut.out.split('\n')[0].split('\t');
+    expect(header.slice(0, 3)).toEqual(['run', 'mentions.surface.gold', 'mentions.surface.response']);
+    expect(header).toContain('dropped.response.antecedentAfterAnaphor');
+    expect(tsvOut.out.trimEnd().split('\n')).toHaveLength(2);
   });
 });

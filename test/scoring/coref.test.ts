@@ -2,47 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseA1, parseA2, type Protein } from '../../src/scoring/coref-input.ts';
 import { anaphorType, expressionMatches, proteinLinks, scoreCoref } from '../../src/scoring/coref.ts';
 import { ScoringInputError } from '../../src/scoring/errors.ts';
-
-// Our own small text shaped like the task paper's figure: a two-protein antecedent
-// (T28 holds T4, T5), an antecedent without a given protein (T27), and a chain
-// T33 → T32 → T31 whose end holds T10.
-const TEXT =
-  'We studied the NFkB heterodimer complex. The dimer of RelA and NFKB1, which enters the nucleus, binds DNA. ' +
-  'This complex is active. The factor RelA leaves the nucleus; export of this transcription factor needs it.';
-
-/** `start end` of `phrase` in TEXT, looked up inside `context` when the phrase alone is ambiguous. */
-function span(phrase: string, context = phrase, occurrence = 0): string {
-  let at = -1;
-  for (let i = 0; i <= occurrence; i++) at = TEXT.indexOf(context, at + 1);
-  if (at < 0) throw new Error(`no "${context}"`);
-  const start = at + context.indexOf(phrase);
-  return `${start} ${start + phrase.length}`;
-}
-
-/** An expression line, with its minimal boundary `head` (the last occurrence inside it) when given. */
-function exp(id: string, phrase: string, head?: string, context = phrase): string {
-  const location = span(phrase, context);
-  if (!head) return `${id}\tExp ${location}\t${phrase}`;
-  const headStart = Number(location.split(' ')[0]) + phrase.lastIndexOf(head);
-  return `${id}\tExp ${location}\t${phrase}\t${headStart} ${headStart + head.length}\t${head}`;
-}
-
-const A1 = [`T4\tProtein ${span('RelA')}\tRelA`, `T5\tProtein ${span('NFKB1')}\tNFKB1`, `T10\tProtein ${span('RelA', 'The factor RelA')}\tRelA`].join('\n') + '\n';
-
-const GOLD_A2 =
-  [
-    exp('T27', 'the NFkB heterodimer complex', 'complex'),
-    exp('T28', 'The dimer of RelA and NFKB1'),
-    exp('T29', 'which'),
-    exp('T30', 'This complex', 'complex'),
-    exp('T31', 'The factor RelA'),
-    exp('T32', 'this transcription factor', 'factor'),
-    exp('T33', 'it', undefined, 'needs it'),
-    'R1\tCoref Anaphora:T29 Antecedent:T28 [T5, T4]',
-    'R2\tCoref Anaphora:T30 Antecedent:T27',
-    'R3\tCoref Anaphora:T32 Antecedent:T31 [T10]',
-    'R4\tCoref Anaphora:T33 Antecedent:T32',
-  ].join('\n') + '\n';
+import { A1, GOLD_A2, PARTIAL_RESPONSE_A2, TEXT } from './coref-fixtures.ts';
 
 const proteins: Map<string, Protein> = parseA1(A1);
 const gold = parseA2(GOLD_A2);
@@ -68,6 +28,33 @@ describe('COREF parsing', () => {
     expect(error).toBeInstanceOf(ScoringInputError);
     expect(error!.line).toBe(2);
     expect(() => parseA2('T1\tExp 0 5\tabcde\t1 9\tx\n')).toThrow(/not inside/);
+  });
+});
+
+describe('COREF link lines', () => {
+  const link = (line: string) => parseA2(`${line}\n`).links[0];
+
+  it('reads the protein list after a space or after a TAB, as brat and the official scorer write it', () => {
+    expect(link('R1\tCoref Anaphora:T11 Antecedent:T10 [T1, T2]')).toEqual({ id: 'R1', anaphor: 'T11', antecedent: 'T10', antecedents: ['T10'], proteins: ['T1', 'T2'], line: 1 });
+    expect(link('R1\tCoref Anaphora:T11 Antecedent:T10\t[T1, T2]')).toEqual({ id: 'R1', anaphor: 'T11', antecedent: 'T10', antecedents: ['T10'], proteins: ['T1', 'T2'], line: 1 });
+    expect(link('R2\tCoref Ana:T29 Ant:T28')).toEqual({ id: 'R2', anaphor: 'T29', antecedent: 'T28', antecedents: ['T28'], line: 1 });
+  });
+
+  it('reads numbered antecedents in the order of their numbers', () => {
+    expect(link('R1\tCoref Anaphora:T5 Antecedent2:T4 Antecedent:T3\t[T1, T2]')).toMatchObject({ anaphor: 'T5', antecedent: 'T3', antecedents: ['T3', 'T4'] });
+    expect(link('R1\tCoref Anaphora:T9 Antecedent:T3 Antecedent3:T8 Antecedent2:T4')).toMatchObject({ antecedents: ['T3', 'T4', 'T8'] });
+  });
+
+  it('refuses arguments a Coref link cannot have', () => {
+    expect(() => parseA2('R1\tCoref Anaphora:T5 Theme:T3\n')).toThrow(/line 1: Coref link has an unexpected argument "Theme:T3"/);
+    expect(() => parseA2('R1\tCoref Anaphora:T5 Anaphora2:T6 Antecedent:T3\n')).toThrow(/more than one anaphor/);
+    expect(() => parseA2('R1\tCoref Anaphora:T5 Antecedent:T3 Antecedent1:T4\n')).toThrow(/two antecedents numbered 1/);
+  });
+
+  it('keeps the type of each T line; other relations are not links', () => {
+    const parsed = parseA2('T1\tProtein 0 3\tp65\nT2\tExp 5 7\tit\nR1\tSubunit-Complex Arg1:T1 Arg2:T2\n');
+    expect([...parsed.expressions.values()].map((e) => e.type)).toEqual(['Protein', 'Exp']);
+    expect(parsed.links).toEqual([]);
   });
 });
 
@@ -121,21 +108,7 @@ describe('COREF scoring', () => {
   });
 
   it('scores partial boundaries, a skipped intermediate antecedent and a missed head', () => {
-    const response = parseA2(
-      [
-        exp('T101', 'which'),
-        exp('T102', 'The dimer of RelA and NFKB1'),
-        exp('T103', 'transcription factor'),
-        exp('T104', 'The factor RelA'),
-        exp('T105', 'it', undefined, 'needs it'),
-        exp('T106', 'NFkB heterodimer complex'),
-        exp('T107', 'This'),
-        'R1\tCoref Anaphora:T101 Antecedent:T102',
-        'R2\tCoref Anaphora:T103 Antecedent:T104',
-        'R3\tCoref Anaphora:T105 Antecedent:T104',
-        'R4\tCoref Anaphora:T107 Antecedent:T106',
-      ].join('\n'),
-    );
+    const response = parseA2(PARTIAL_RESPONSE_A2);
     const score = scoreCoref([{ doc: 'd', proteins, gold, response }]);
     // Surface: T101→T102 matches R1; T103→T104 matches R3 (T103 covers the head "factor"); T105→T104
     // skips T32, so it is not R4; T107 "This" misses T30's head "complex".
@@ -151,11 +124,17 @@ describe('COREF scoring', () => {
     expect(score.perType.APPOS.protein).toMatchObject({ tp: 0, fp: 0, fn: 0 });
   });
 
-  it('matches each gold link at most once', () => {
+  it('scores only the first link of a repeated response anaphor', () => {
+    // Before the official scorer's rules this test read "matches each gold link at most
+    // once" and expected tp 4, fp 1, P 0.8: R9 repeats R1 (anaphor T29, antecedent T28) and
+    // was counted as a fifth response that found no unused gold link. The official scorer
+    // keeps only the first link of an anaphor, so R9 is not scored: 4 responses, 4 correct,
+    // P = 4/4 = 1, R = 4/4 = 1. (Gold links are not used up either: see
+    // coref-crscorer.test.ts, where two different anaphors find one gold link.)
     const doubled = parseA2(GOLD_A2 + 'R9\tCoref Anaphora:T29 Antecedent:T28\n');
     const score = scoreCoref([{ doc: 'd', proteins, gold, response: doubled }]);
-    expect(score.surface).toMatchObject({ tp: 4, fp: 1, fn: 0 });
-    expect(score.surface.p).toBeCloseTo(0.8, 9);
+    expect(score.surface).toMatchObject({ gold: 4, response: 4, tp: 4, fp: 0, fn: 0, p: 1, r: 1 });
+    expect(score.droppedLinks).toMatchObject([{ side: 'response', link: 'R9', line: 12, reason: 'repeated-anaphor' }]);
   });
 
   it('rejects a link to an unknown expression, naming the line', () => {
