@@ -22,3 +22,4 @@ export { BratText, exportBrat, exportBratAnswer, importBrat, type BratDocument }
 export { exportPubAnnotation, importPubAnnotation, type PubAnnotationDocument } from './pubannotation.ts';
 export { BIO_DOCUMENT_START, exportBio, exportBioDocuments, flatMentions, importBio, tokenize, type BioExport, type Token } from './bio.ts';
 export { exportA2, importA1, importA2 } from './a1a2.ts';
+export { tarGz, type ArchiveFile } from './tar-gz.ts';

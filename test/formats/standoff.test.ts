@@ -41,13 +41,16 @@ describe('brat standoff', () => {
 
 describe('PubAnnotation JSON', () => {
   it('writes denotations and attributes', () => {
-    const doc = exportPubAnnotation(TEXT_B, [{ ...spanOf(TEXT_B, 'IL-2'), type: 'Protein', confidence: 0.5 }], 'PMC002');
+    const doc = exportPubAnnotation(TEXT_B, [{ ...spanOf(TEXT_B, 'IL-2'), type: 'Protein', confidence: 0.5 }], { sourcedb: 'bc2', sourceid: 'PMC002' });
     expect(doc).toEqual({
-      sourceid: 'PMC002',
       text: TEXT_B,
+      sourcedb: 'bc2',
+      sourceid: 'PMC002',
       denotations: [{ id: 'T1', span: { begin: 18, end: 22 }, obj: 'Protein' }],
+      relations: [],
       attributes: [{ id: 'A1', subj: 'T1', pred: 'confidence', obj: 0.5 }],
     });
+    expect(Object.keys(doc)).toEqual(['text', 'sourcedb', 'sourceid', 'denotations', 'relations', 'attributes']);
   });
 
   it('round-trips mentions exactly, through JSON text', () => {
