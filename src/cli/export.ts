@@ -3,8 +3,8 @@
 // (`GET /api/challenges/:slug/export/:task/:format?server=ID`, organiser or the server's
 // team token). Formats: tsv (ACT/INT/IPT, the BC II.5 result file), bioc-xml, bioc-json
 // (MENTION/COREF), brat, pubannotation, bio (MENTION), a2 (COREF). Formats of one file
-// per article (brat, pubannotation, a2) write into the directory PATH, or into the
-// archive PATH when it ends in .tar.gz or .tgz; the others write the file PATH.
+// per article (brat, pubannotation, a2) write into the directory PATH, the others write
+// the file PATH; a PATH ending in .tar.gz or .tgz gets the files as one archive instead.
 // Choice: through the API, not the database, so it works against a remote deployment
 // with the same access rules as the web pages, and needs no database credentials.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -35,7 +35,7 @@ export async function runExportCommand(argv: string[], io: Pick<ImportIo, 'stdou
     .requiredOption('--task <task>', 'ACT, INT, IPT, MENTION or COREF', oneOf(['ACT', 'INT', 'IPT', 'MENTION', 'COREF']))
     .requiredOption('--server <id>', 'the annotation server id')
     .requiredOption('--format <format>', EXPORT_FORMATS.join(' | '), oneOf(EXPORT_FORMATS))
-    .requiredOption('--out <path>', 'the file to write (for brat, pubannotation and a2: a directory, or an archive ending in .tar.gz or .tgz)')
+    .requiredOption('--out <path>', 'the file to write (a directory for brat, pubannotation and a2; any format as one archive when it ends in .tar.gz or .tgz)')
     .option('--sourcedb <name>', "pubannotation: the documents' sourcedb (default: the challenge slug)")
     .option('--url <url>', 'the meta-server (default $METASERVER_URL, else http://127.0.0.1:8080)')
     .option('--token <token>', 'the organiser or team token (default $METASERVER_ADMIN_TOKEN)')
@@ -71,7 +71,7 @@ export async function runExportCommand(argv: string[], io: Pick<ImportIo, 'stdou
   // Names come from the server: keep only the last path part, never a path of its own.
   const files = answer.files.map((f) => ({ name: basename(f.name), content: f.content }));
   const perArticle = PER_ARTICLE.has(o.format);
-  if (perArticle && ARCHIVE.test(o.out)) {
+  if (ARCHIVE.test(o.out)) {
     mkdirSync(dirname(o.out), { recursive: true });
     writeFileSync(o.out, await tarGz(files));
   } else if (perArticle) {
@@ -86,6 +86,6 @@ export async function runExportCommand(argv: string[], io: Pick<ImportIo, 'stdou
       `left out ${answer.mentionsLeftOut} mention${answer.mentionsLeftOut === 1 ? '' : 's'} that BIO cannot hold: of overlapping mentions only the longest (then the earliest) is kept, and a mention of white space alone has no token; export brat, pubannotation or bioc-json to keep them all\n`,
     );
   }
-  io.stderr(`wrote ${perArticle ? `${files.length} files into ${o.out}` : o.out}\n`);
+  io.stderr(`wrote ${perArticle || ARCHIVE.test(o.out) ? `${files.length} file${files.length === 1 ? '' : 's'} into ${o.out}` : o.out}\n`);
   return 0;
 }

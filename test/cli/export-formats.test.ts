@@ -97,6 +97,13 @@ describe('exports of stored answers, read by the tools', () => {
     const route = await ms.app!.inject({ url: `/api/challenges/anem/export/MENTION/bio?server=${serverId}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(route.headers['x-mentions-left-out']).toBe(String(overlappedC.length));
     expect(route.json()).toMatchObject({ mentionsLeftOut: overlappedC.length, files: [{ content: bio }] });
+
+    // Any format goes into one archive when --out ends in .tar.gz; the count is still said.
+    const archived = await run(['--task', 'MENTION', '--format', 'bio', '--out', join(dir, 'bio.tar.gz')]);
+    expect(archived.err).toMatch(/^left out \d+ mentions[^]*\nwrote 1 file into /);
+    const [name] = execFileSync('tar', ['-tzf', join(dir, 'bio.tar.gz')]).toString().trim().split('\n');
+    expect(name).toMatch(/\.MENTION\.bio$/);
+    expect(execFileSync('tar', ['-xzOf', join(dir, 'bio.tar.gz'), name]).toString()).toBe(bio);
   });
 
   it('pubannotation: one JSON file per document, in a directory or a tar.gz, sourcedb from the option or the challenge', async () => {
