@@ -1,16 +1,20 @@
 // One server's stored answers for one task of a challenge, in any export format of
 // src/formats, for `metaserver export` and scripts:
-//   GET /challenges/:slug/export/:task/:format?server=<id>
-// The answer is always JSON `{challenge, task, server, format, files: [{name, content}]}`:
-// brat and .a2 are one file (or two) per article, the other formats one file; a single
-// shape keeps the client simple. Documents are named by organiser id (the article id for
-// articles without one). `tsv` is the leaderboard's BC II.5 result file, byte for byte.
+//   GET /challenges/:slug/export/:task/:format?server=<id>[&sourcedb=<name>][&archive=tar.gz]
+// The answer is JSON `{challenge, task, server, format, files: [{name, content}]}`: brat,
+// .a2 and PubAnnotation are one file (or two) per article, the other formats one file; a
+// single shape keeps the client simple. With `archive=tar.gz` the same files come as one
+// gzip-compressed tar instead (PubAnnotation takes uploads so). Documents are named by
+// organiser id (the article id for articles without one), which is also PubAnnotation's
+// `sourceid`; `sourcedb` defaults to the challenge slug. BIO cannot hold overlapping
+// mentions: how many were left out is in `mentionsLeftOut` and the X-Mentions-Left-Out
+// header. `tsv` is the leaderboard's BC II.5 result file, byte for byte.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { requireTeamOrAdmin } from '../auth/principal.ts';
-import { exportA2, exportBio, exportBiocJson, exportBiocXml, exportBrat, exportPubAnnotation, FormatError, type ExportArticle } from '../formats/index.ts';
+import { exportA2, exportBioDocuments, exportBiocJson, exportBiocXml, exportBrat, exportPubAnnotation, FormatError, tarGz, type ExportArticle } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { NumericId, SlugParams } from '../http/schemas.ts';
 import { exportRunTsv } from '../leaderboard/export-tsv.ts';
@@ -37,15 +41,37 @@ const Params = Type.Object({
   task: Type.String({ minLength: 1, maxLength: 40 }),
   format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f))),
 });
-const Query = Type.Object({ server: NumericId }, { additionalProperties: false });
+const Query = Type.Object(
+  {
+    server: NumericId,
+    sourcedb: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$', description: "PubAnnotation's sourcedb (default: the challenge slug)" })),
+    archive: Type.Optional(Type.Literal('tar.gz', { description: 'the files as one gzip-compressed tar' })),
+  },
+  { additionalProperties: false },
+);
+
+/** The header that says how many mentions a BIO export left out (they overlapped kept ones). */
+export const MENTIONS_LEFT_OUT_HEADER = 'x-mentions-left-out';
 
 export interface ExportFile {
   name: string;
   content: string;
 }
 
+export interface ExportResult {
+  files: ExportFile[];
+  /** BIO only: mentions that could not be written (overlapping a kept one, or without a token). */
+  mentionsLeftOut?: number;
+}
+
 /** Files for one run; `docs` are the server's answered articles in organiser-id order. */
-export function exportFiles(format: ExportFormat, task: TaskName, run: string, docs: Array<{ id: string; text: string; result: AnswerResult }>): ExportFile[] {
+export function exportFiles(
+  format: ExportFormat,
+  task: TaskName,
+  run: string,
+  docs: Array<{ id: string; text: string; result: AnswerResult }>,
+  options: { sourcedb: string },
+): ExportResult {
   const only = (result: AnswerResult): AnswerResult => (result[task] === undefined ? {} : { [task]: result[task] });
   switch (format) {
     case 'tsv':
@@ -53,22 +79,34 @@ export function exportFiles(format: ExportFormat, task: TaskName, run: string, d
     case 'bioc-xml':
     case 'bioc-json': {
       const articles: ExportArticle[] = docs.map((d) => ({ id: d.id, text: d.text, answers: [{ server: run, result: only(d.result) }] }));
-      return format === 'bioc-xml'
-        ? [{ name: `${run}.${task}.bioc.xml`, content: exportBiocXml(articles, { source: 'metaserver' }) }]
-        : [{ name: `${run}.${task}.bioc.json`, content: exportBiocJson(articles, { source: 'metaserver' }) }];
+      return {
+        files:
+          format === 'bioc-xml'
+            ? [{ name: `${run}.${task}.bioc.xml`, content: exportBiocXml(articles, { source: 'metaserver' }) }]
+            : [{ name: `${run}.${task}.bioc.json`, content: exportBiocJson(articles, { source: 'metaserver' }) }],
+      };
     }
     case 'brat':
-      return docs.flatMap((d) => {
-        const doc = exportBrat(d.text, d.result.MENTION ?? []);
-        return [{ name: `${d.id}.txt`, content: doc.txt }, { name: `${d.id}.ann`, content: doc.ann }];
-      });
+      return {
+        files: docs.flatMap((d) => {
+          const doc = exportBrat(d.text, d.result.MENTION ?? []);
+          return [{ name: `${d.id}.txt`, content: doc.txt }, { name: `${d.id}.ann`, content: doc.ann }];
+        }),
+      };
     case 'pubannotation':
-      return [{ name: `${run}.${task}.pubannotation.json`, content: `${JSON.stringify(docs.map((d) => exportPubAnnotation(d.text, d.result.MENTION ?? [], d.id)), null, 2)}\n` }];
-    case 'bio':
-      // One CoNLL block per document, each headed by a -DOCSTART- line naming it.
-      return [{ name: `${run}.${task}.bio`, content: docs.map((d) => `-DOCSTART- ${d.id}\n\n${exportBio(d.text, d.result.MENTION ?? []).bio}`).join('\n') }];
+      return {
+        files: docs.map((d) => {
+          const doc = exportPubAnnotation(d.text, d.result.MENTION ?? [], { sourcedb: options.sourcedb, sourceid: d.id });
+          return { name: `${d.id}.json`, content: `${JSON.stringify(doc, null, 2)}\n` };
+        }),
+      };
+    case 'bio': {
+      // One CoNLL file, each document headed by a -DOCSTART- line, in organiser-id order.
+      const { bio, leftOut } = exportBioDocuments(docs.map((d) => ({ text: d.text, mentions: d.result.MENTION ?? [] })));
+      return { files: [{ name: `${run}.${task}.bio`, content: bio }], mentionsLeftOut: leftOut };
+    }
     case 'a2':
-      return docs.map((d) => ({ name: `${d.id}.a2`, content: exportA2(d.result.COREF ?? { expressions: [], links: [] }) }));
+      return { files: docs.map((d) => ({ name: `${d.id}.a2`, content: exportA2(d.result.COREF ?? { expressions: [], links: [] }) })) };
   }
 }
 
@@ -78,7 +116,7 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get(
       '/challenges/:slug/export/:task/:format',
       { schema: { tags: ['articles'], summary: "A server's answers for a task in an export format (organiser or the server's team)", params: Params, querystring: Query } },
-      async (request) => {
+      async (request, reply) => {
         const principal = await ctx.auth.principal(request);
         requireTeamOrAdmin(principal);
         const { slug } = request.params;
@@ -92,9 +130,9 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
         const server = servers.find((s) => s.id === Number(request.query.server));
         if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${slug}"`);
         const run = onlineRunName(server, servers);
-        let files: ExportFile[];
+        let exported: ExportResult;
         if (format === 'tsv') {
-          files = [{ name: `${run}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task))) }];
+          exported = { files: [{ name: `${run}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task))) }] };
         } else {
           const rows = await ctx.db.query<{ id: string; text: string; result: AnswerResult }>(
             `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result
@@ -104,13 +142,19 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
             [server.id, challenge.id, task],
           );
           try {
-            files = exportFiles(format, task, run, rows);
+            exported = exportFiles(format, task, run, rows, { sourcedb: request.query.sourcedb ?? challenge.slug });
           } catch (error) {
             if (error instanceof FormatError) throw new ApiError(422, 'cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
             throw error;
           }
         }
-        return { challenge: challenge.slug, task, server: server.id, run, format, files };
+        const { files, mentionsLeftOut } = exported;
+        if (mentionsLeftOut !== undefined) reply.header(MENTIONS_LEFT_OUT_HEADER, String(mentionsLeftOut));
+        if (request.query.archive === 'tar.gz') {
+          const name = `${run}.${task}.${format}.tar.gz`.replace(/[^\w.-]/g, '_');
+          return reply.type('application/gzip').header('content-disposition', `attachment; filename="${name}"`).send(await tarGz(files));
+        }
+        return { challenge: challenge.slug, task, server: server.id, run, format, files, ...(mentionsLeftOut !== undefined ? { mentionsLeftOut } : {}) };
       },
     );
   };

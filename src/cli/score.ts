@@ -206,7 +206,7 @@ function buildProgram(io: ScoreIo): Command {
     .option('--of <file>', 'INT/IPT: organism map (accession, taxon) for organism filtering')
     .option('--beta <b>', 'INT/IPT: also report macro-averaged F-beta')
     .option('--single-class', 'MENTION: ignore types when matching')
-    .option('--lenient', 'MENTION: read I-X after O or another type as B-X')
+    .option('--lenient', 'MENTION: read broken BIO sequences the nearest way, with a warning (I-X after O as B-X, E-X after O as S-X, an unclosed IOBES mention as ending there)')
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('json'))
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });

@@ -1,21 +1,27 @@
 // BioNLP-ST 2011 standoff for COREF: `.a2` expression lines
 //   T27<TAB>Exp 179 222<TAB>the NF-kappa B complex[<TAB>215 222<TAB>complex]
 // and link lines
-//   R1<TAB>Coref Anaphora:T29 Antecedent:T28[ [T5, T4]]
-// with code-point offsets. The `.a1` file is the article's `given` string exactly as sent to
+//   R1<TAB>Coref Anaphora:T29 Antecedent:T28[<TAB>[T5, T4]]
+// with code-point offsets. The bracketed protein list follows a TAB, not a space: brat
+// reads the part before the second TAB as the relation (type and exactly two arguments)
+// and keeps the rest as a note, and the official scorer reads that form too. The `.a1` file is the article's `given` string exactly as sent to
 // the servers, so it needs no writer; importA1 reads one.
 // Import reads the lines with the scoring library's parser and takes span texts from the
 // article (the parser keeps offsets, not the minimal boundary's text).
 //
 // Choice: the bracketed protein list of a link is informative and the scoring parser
-// skips it; import reads it here so that a round trip keeps it.
+// skips it; import reads it here (after a TAB or a space) so that a round trip keeps it.
+// An expression's text is one field of one line: a TAB or any character a reader may break
+// lines at (as Python's splitlines does) is written as a space; the offsets decide, and
+// servers cannot send a TAB or LF in an expression anyway.
 
 import { parseA1, parseA2, ScoringInputError, type Protein } from '../scoring/index.ts';
 import { CodePointText } from '../tasks/text.ts';
 import type { CorefExpression, CorefLink, CorefResult } from '../tasks/types.ts';
-import { FormatError } from './common.ts';
+import { FormatError, LINE_BREAK } from './common.ts';
 
-const oneLine = (s: string) => s.replace(/[\t\r\n]/g, ' ');
+const FIELD_BREAKS = new RegExp(`\\t|${LINE_BREAK.source}`, 'g');
+const oneLine = (s: string) => s.replace(FIELD_BREAKS, ' ');
 
 export function exportA2(coref: CorefResult): string {
   const lines = coref.expressions.map((e) => {
@@ -23,7 +29,7 @@ export function exportA2(coref: CorefResult): string {
     return `${e.id}\tExp ${e.start} ${e.end}\t${oneLine(e.text)}${min}`;
   });
   for (const link of coref.links) {
-    const proteins = link.proteins ? ` [${link.proteins.join(', ')}]` : '';
+    const proteins = link.proteins ? `\t[${link.proteins.join(', ')}]` : '';
     lines.push(`${link.id}\tCoref Anaphora:${link.anaphor} Antecedent:${link.antecedent}${proteins}`);
   }
   return lines.map((l) => `${l}\n`).join('');

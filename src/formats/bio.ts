@@ -1,21 +1,25 @@
-// CoNLL-style BIO (IOB2) for MENTION: `token<TAB>tag` per line, a blank line between
-// sentences. BIO has no offsets, so export tokenises the text and import aligns the
-// tokens back onto the text to recover code-point offsets; the tags are read by the
-// scoring library's BIO parser, so an imported run and a BIO gold file read alike.
+// CoNLL-style BIO (IOB2) for MENTION: `token<TAB>tag` per line, each sentence followed by
+// a blank line (so the file ends with one, as evalbio.pl demands). BIO has no offsets, so
+// export tokenises the text and import aligns the tokens back onto the text to recover
+// code-point offsets; the tags are read by the scoring library's BIO parser (IOB2, IOBES
+// or BILOU), so an imported run and a BIO gold file read alike.
 //
 // The tokeniser (documented for people who tag its output by hand):
 // - a token is a run of letters, digits and combining marks, or any single other
-//   character that is not white space (so "IL-2," is `IL` `-` `2` `,`);
+//   character that is not white space (so "IL-2," is `IL` `-` `2` `,`); white space is
+//   what Unicode and Python call so, so no reader splits a token or its line;
 // - tokens are also cut at every mention boundary, so each mention is whole tokens;
 // - a sentence ends after a token `.`, `!` or `?` followed by white space, and wherever
 //   the text has a line break; never inside a mention.
-// Choices: mentions overlapping an earlier one cannot be written in BIO and are returned
-// as `skipped`; an untyped mention is written as type `Mention`; confidence, rank and
-// section have no place in BIO; a mention's leading or trailing white space is lost.
+// Choices: BIO cannot nest, so of overlapping mentions the longest is kept, then the
+// earliest, then the first in the answer; the others (and a mention holding no token,
+// only white space) are returned as `leftOut` for the caller to report. An untyped mention
+// is written as type `Mention`; confidence, rank and section have no place in BIO; a
+// mention's leading or trailing white space is lost.
 
 import { parseBio, ScoringInputError } from '../scoring/index.ts';
 import type { MentionItem } from '../tasks/types.ts';
-import { FormatError, typeName } from './common.ts';
+import { FormatError, LINE_BREAK, typeName } from './common.ts';
 
 export interface Token {
   /** Code-point offsets into the text. */
@@ -25,7 +29,8 @@ export interface Token {
 }
 
 const WORD = /[\p{L}\p{N}\p{M}]/u;
-const SPACE = /\s/u;
+// JavaScript's \s lacks the separators U+001C–U+001F and NEL, which Python splits on.
+const SPACE = /[\s\x1c-\x1f\x85]/u;
 const SENTENCE_END = new Set(['.', '!', '?']);
 
 /** Tokens of `text` (code-point offsets), also cut at each offset in `cuts`. */
@@ -48,21 +53,41 @@ export function tokenize(text: string, cuts: ReadonlySet<number> = new Set()): T
 
 export interface BioExport {
   bio: string;
-  /** Mentions that overlap an earlier one (BIO cannot nest). */
-  skipped: MentionItem[];
+  /** Mentions BIO cannot hold (overlapping a kept one, or without a token), in the answer's order. */
+  leftOut: MentionItem[];
+}
+
+/** Mentions that do not overlap, chosen longest first, then earliest, then in answer order; sorted by start. */
+export function flatMentions(mentions: readonly MentionItem[]): MentionItem[] {
+  const order = mentions.map((_, i) => i);
+  order.sort((a, b) => {
+    const ma = mentions[a];
+    const mb = mentions[b];
+    return mb.end - mb.start - (ma.end - ma.start) || ma.start - mb.start || a - b;
+  });
+  const kept: MentionItem[] = [];
+  for (const i of order) {
+    const m = mentions[i];
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid].start < m.start) lo = mid + 1;
+      else hi = mid;
+    }
+    // Kept mentions are disjoint and sorted, so only the neighbours can overlap.
+    if ((lo > 0 && kept[lo - 1].end > m.start) || (lo < kept.length && kept[lo].start < m.end)) continue;
+    kept.splice(lo, 0, m);
+  }
+  return kept;
 }
 
 export function exportBio(text: string, mentions: readonly MentionItem[]): BioExport {
-  const sorted = [...mentions].sort((a, b) => a.start - b.start || b.end - a.end);
-  const kept: MentionItem[] = [];
-  const skipped: MentionItem[] = [];
-  for (const m of sorted) {
-    if (kept.length > 0 && m.start < kept[kept.length - 1].end) skipped.push(m);
-    else kept.push(m);
-  }
+  const kept = flatMentions(mentions);
   const cuts = new Set(kept.flatMap((m) => [m.start, m.end]));
   const tokens = tokenize(text, cuts);
   const cps = Array.from(text);
+  const written = new Set<MentionItem>();
   let out = '';
   let k = 0;
   let previous: Token | undefined;
@@ -72,15 +97,35 @@ export function exportBio(text: string, mentions: readonly MentionItem[]): BioEx
     const m = kept[k] && kept[k].start <= token.start && token.end <= kept[k].end ? kept[k] : undefined;
     if (previous && !(m && m === previousMention)) {
       const gap = cps.slice(previous.end, token.start).join('');
-      if (/[\n\r\u2028\u2029]/.test(gap) || (SENTENCE_END.has(previous.text) && gap !== '')) out += '\n';
+      if (LINE_BREAK.test(gap) || (SENTENCE_END.has(previous.text) && gap !== '')) out += '\n';
     }
     // The first token of a mention is B even when the mention starts with white space.
     const tag = m ? `${m === previousMention ? 'I' : 'B'}-${typeName(m, 'bio')}` : 'O';
+    if (m) written.add(m);
     out += `${token.text}\t${tag}\n`;
     previous = token;
     previousMention = m;
   }
-  return { bio: out, skipped };
+  if (out !== '') out += '\n';
+  return { bio: out, leftOut: mentions.filter((m) => !written.has(m)) };
+}
+
+/** The document line: as many columns as a token line (conlleval counts them), tag O. */
+export const BIO_DOCUMENT_START = '-DOCSTART-\tO';
+
+/**
+ * Several documents in one CoNLL file: each headed by a `-DOCSTART-` line and a blank
+ * line, in the order given; `leftOut` counts the mentions of all documents left out.
+ */
+export function exportBioDocuments(docs: ReadonlyArray<{ text: string; mentions: readonly MentionItem[] }>): { bio: string; leftOut: number } {
+  let bio = '';
+  let leftOut = 0;
+  for (const doc of docs) {
+    const one = exportBio(doc.text, doc.mentions);
+    bio += `${BIO_DOCUMENT_START}\n\n${one.bio}`;
+    leftOut += one.leftOut.length;
+  }
+  return { bio, leftOut };
 }
 
 /** Mentions of a BIO file whose tokens are those of `text`, in order, with white space between. */

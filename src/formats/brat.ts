@@ -1,33 +1,107 @@
 // brat standoff for MENTION: the article as `.txt` and its mentions as `.ann` T lines
-// (`T1<TAB>Type start end<TAB>text`). Offsets count code points, as our API does (brat
-// itself is Python and counts code points too). Import reads the T lines with the scoring
-// library's parser, so a gold file and an imported run read alike.
+// (`T1<TAB>Type start end<TAB>text`). Offsets count code points, as our API does (brat is
+// Python and counts code points too). Import reads the T lines with the scoring library's
+// parser, so a gold file and an imported run read alike.
 //
-// Choices: an untyped mention is written with type `Mention` (brat needs a type) and
-// comes back typed so; confidence, rank and section ride on an `AnnotatorNotes` line
-// (`#1<TAB>AnnotatorNotes T1<TAB>confidence=0.9 rank=2`), which brat shows and keeps;
-// TAB and line breaks in the text column are written as spaces (the offsets decide).
+// What brat's own parser (server/src/annotation.py) asks, and how the export meets it:
+// - It reads the `.ann` line by line, splitting as Python's splitlines does (LF, CR, VT,
+//   FF, U+001C–U+001E, NEL, U+2028, U+2029), and the text column of a T line must equal
+//   the text of its fragments joined by one space. So a mention that crosses a line break
+//   is written as fragments around it (`T4<TAB>Protein 73 83;84 94<TAB>first second`); one
+//   that starts or ends with a line break gets a zero-width fragment there, so its own
+//   boundaries survive. A TAB inside the text is written as it is: brat takes the text
+//   column by length, and so does every reader that splits the line at its first two TABs.
+// - brat 1.3 (Python 2) reads the `.txt` with universal newlines, counting CR LF as one
+//   character; later versions read it as it is. The `.txt` is therefore written with every
+//   CR LF and CR turned into LF, and the offsets count that text, which both read alike;
+//   import maps them back onto the article's own text. A boundary between a CR and its LF
+//   moves before the pair.
+// Choices: an untyped mention is written with type `Mention` (brat needs a type) and comes
+// back typed so; confidence, rank and section ride on an `AnnotatorNotes` line
+// (`#1<TAB>AnnotatorNotes T1<TAB>confidence=0.9 rank=2`), which brat shows and keeps.
 
 import { parseBratMentions, ScoringInputError } from '../scoring/index.ts';
 import { CodePointText } from '../tasks/text.ts';
 import type { MentionItem } from '../tasks/types.ts';
-import { FormatError, extraFieldsOf, parseExtraFields, typeName, type ExportArticle } from './common.ts';
+import { FormatError, LINE_BREAK, extraFieldsOf, parseExtraFields, typeName, type ExportArticle } from './common.ts';
 
 export interface BratDocument {
   txt: string;
   ann: string;
 }
 
+/** An article's text as brat reads it (CR LF and CR as LF), with offsets mapped both ways. */
+export class BratText {
+  /** The `.txt` content, as code points. */
+  readonly cps: string[];
+  /** Original offset → brat offset, and back; absent when the text has no CR (the same offsets). */
+  private readonly toBratMap?: Int32Array;
+  private readonly fromBratMap?: Int32Array;
+
+  constructor(text: string) {
+    const cps = Array.from(text);
+    if (!text.includes('\r')) {
+      this.cps = cps;
+      return;
+    }
+    const to = new Int32Array(cps.length + 1);
+    const from: number[] = [];
+    const out: string[] = [];
+    for (let i = 0; i < cps.length; i++) {
+      to[i] = out.length;
+      from.push(i);
+      if (cps[i] === '\r' && cps[i + 1] === '\n') to[++i] = out.length;
+      out.push(cps[i] === '\r' ? '\n' : cps[i]);
+    }
+    to[cps.length] = out.length;
+    from.push(cps.length);
+    this.cps = out;
+    this.toBratMap = to;
+    this.fromBratMap = Int32Array.from(from);
+  }
+
+  get txt(): string {
+    return this.cps.join('');
+  }
+
+  toBrat(offset: number): number {
+    return this.toBratMap ? this.toBratMap[offset] : offset;
+  }
+
+  fromBrat(offset: number): number {
+    return this.fromBratMap ? this.fromBratMap[offset] : offset;
+  }
+}
+
+/** The fragments of [start, end) between line breaks; zero-width ones keep a leading or trailing break's boundary. */
+function fragments(cps: readonly string[], start: number, end: number): Array<[number, number]> {
+  const parts: Array<[number, number]> = [];
+  let from = start;
+  for (let i = start; i < end; i++) {
+    if (!LINE_BREAK.test(cps[i])) continue;
+    if (i > from) parts.push([from, i]);
+    from = i + 1;
+  }
+  if (end > from) parts.push([from, end]);
+  if (parts.length === 0 || parts[0][0] !== start) parts.unshift([start, start]);
+  if (parts[parts.length - 1][1] !== end) parts.push([end, end]);
+  return parts;
+}
+
 export function exportBrat(text: string, mentions: readonly MentionItem[]): BratDocument {
+  const view = new BratText(text);
   const lines: string[] = [];
   let notes = 0;
   mentions.forEach((m, i) => {
     const id = `T${i + 1}`;
-    lines.push(`${id}\t${typeName(m, 'brat')} ${m.start} ${m.end}\t${m.text.replace(/[\t\r\n]/g, ' ')}`);
+    const parts = fragments(view.cps, view.toBrat(m.start), view.toBrat(m.end));
+    const offsets = parts.map(([s, e]) => `${s} ${e}`).join(';');
+    const shown = parts.map(([s, e]) => view.cps.slice(s, e).join('')).join(' ');
+    lines.push(`${id}\t${typeName(m, 'brat')} ${offsets}\t${shown}`);
     const extra = extraFieldsOf(m);
     if (extra !== '') lines.push(`#${++notes}\tAnnotatorNotes ${id}\t${extra}`);
   });
-  return { txt: text, ann: lines.map((l) => `${l}\n`).join('') };
+  return { txt: view.txt, ann: lines.map((l) => `${l}\n`).join('') };
 }
 
 /** One server's mentions of one article; a server without a MENTION answer gets an empty `.ann`. */
@@ -36,7 +110,12 @@ export function exportBratAnswer(article: ExportArticle, server: string): BratDo
   return exportBrat(article.text, answer?.result.MENTION ?? []);
 }
 
-export function importBrat(txt: string, ann: string, options: { file?: string } = {}): MentionItem[] {
+/**
+ * The mentions of an `.ann` file on `text`: the article's own text (offsets are mapped
+ * back from the brat view, as written by exportBrat) or the `.txt` as brat reads it.
+ * A discontinuous mention counts from its first start to its last end.
+ */
+export function importBrat(text: string, ann: string, options: { file?: string } = {}): MentionItem[] {
   let spans;
   try {
     spans = parseBratMentions(ann, { file: options.file });
@@ -52,10 +131,13 @@ export function importBrat(txt: string, ann: string, options: { file?: string } 
     const note = /^#\S*\tAnnotatorNotes (\S+)\t(.*)$/.exec(line);
     if (note) notes.set(note[1], note[2]);
   }
-  const text = new CodePointText(txt);
+  const view = new BratText(text);
+  const original = new CodePointText(text);
   return spans.map((span, i) => {
-    if (span.end > text.length) throw new FormatError('brat', `${ids[i]}: span ${span.start}–${span.end} runs past the end of the text (${text.length} code points)`);
-    const mention: MentionItem = { start: span.start, end: span.end, text: text.slice(span.start, span.end), type: span.type };
+    if (span.end > view.cps.length) throw new FormatError('brat', `${ids[i]}: span ${span.start}–${span.end} runs past the end of the text (${view.cps.length} code points)`);
+    const start = view.fromBrat(span.start);
+    const end = view.fromBrat(span.end);
+    const mention: MentionItem = { start, end, text: original.slice(start, end), type: span.type };
     return Object.assign(mention, parseExtraFields(notes.get(ids[i]) ?? '', 'brat'));
   });
 }

@@ -44,6 +44,13 @@ export function runOf(articles: readonly ExportArticle[], server: string): RunDo
   return run;
 }
 
+/**
+ * The characters Python's str.splitlines breaks lines at (LF, CR, VT, FF, U+001C–U+001E,
+ * NEL, U+2028, U+2029): brat and other Python readers split files there, so no exported
+ * line may hold one inside a field.
+ */
+export const LINE_BREAK = /[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
 /** The type written for a mention that has none (brat, PubAnnotation and BIO all need one). */
 export const UNTYPED_MENTION = 'Mention';
 

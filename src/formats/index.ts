@@ -18,7 +18,8 @@ export {
 } from './bioc-model.ts';
 export { exportBiocXml, importBiocXml, readBiocXml, writeBiocXml } from './bioc-xml.ts';
 export { exportBiocJson, importBiocJson, readBiocJson, writeBiocJson } from './bioc-json.ts';
-export { exportBrat, exportBratAnswer, importBrat, type BratDocument } from './brat.ts';
+export { BratText, exportBrat, exportBratAnswer, importBrat, type BratDocument } from './brat.ts';
 export { exportPubAnnotation, importPubAnnotation, type PubAnnotationDocument } from './pubannotation.ts';
-export { exportBio, importBio, tokenize, type BioExport, type Token } from './bio.ts';
+export { BIO_DOCUMENT_START, exportBio, exportBioDocuments, flatMentions, importBio, tokenize, type BioExport, type Token } from './bio.ts';
 export { exportA2, importA1, importA2 } from './a1a2.ts';
+export { tarGz, type ArchiveFile } from './tar-gz.ts';

@@ -9,11 +9,14 @@
 //   follows it; headers of nested sections stack up the same way.
 // - The abstract is the first `abstract` without an `abstract-type` (else the first one);
 //   typed extras (graphical, teaser, author summary) are left out.
-// - Figures, tables, boxed figures and supplementary material contribute "label caption"
-//   paragraphs where they stand (also inside a paragraph, which is split around them);
-//   table bodies are dropped. `floats-group` captions follow the body.
-// - Back matter: acknowledgements and appendices are kept as sections; references,
-//   footnotes, glossaries, notes and everything else are dropped.
+// - Figures, tables, boxed figures, supplementary material and media contribute "label
+//   caption" paragraphs where they stand (also inside a paragraph, which is split around
+//   them); a media file's own caption inside supplementary material is a paragraph of its
+//   own; table bodies are dropped, each table footnote (`table-wrap-foot`) is a "label
+//   text" paragraph after the table's caption. `floats-group` captions follow the body.
+// - Back matter: acknowledgements, appendices and supplementary material (with the header
+//   of the back section holding it) are kept; references, other footnotes, glossaries,
+//   notes and everything else are dropped.
 // - Math (MathML, TeX, display formulas) is dropped whole: the concatenated token text
 //   of MathML reads as nonsense. Other inline markup is dropped and its text kept.
 // - Sub-articles and responses (`sub-article`, `response`) are left out.
@@ -30,12 +33,12 @@ export interface JatsText {
 
 /** Elements that carry no running text of the article. */
 const DROPPED = new Set([
-  'mml:math', 'math', 'tex-math', 'ref-list', 'fn', 'fn-group', 'graphic', 'inline-graphic', 'media',
+  'mml:math', 'math', 'tex-math', 'ref-list', 'fn', 'fn-group', 'graphic', 'inline-graphic',
   'object-id', 'table', 'table-wrap-foot', 'disp-formula', 'disp-formula-group', 'permissions', 'alt-text', 'long-desc', 'attrib', 'glossary', 'notes',
 ]);
 
 /** Elements that become "label caption" paragraphs. */
-const CAPTIONED = new Set(['fig', 'table-wrap', 'supplementary-material', 'chem-struct-wrap', 'fig-group', 'table-wrap-group']);
+const CAPTIONED = new Set(['fig', 'table-wrap', 'supplementary-material', 'chem-struct-wrap', 'fig-group', 'table-wrap-group', 'media']);
 
 /** Block containers whose children are laid out one after another. */
 const CONTAINERS = new Set(['boxed-text', 'disp-quote', 'list', 'list-item', 'def-list', 'def-item', 'statement', 'verse-group', 'app-group', 'floats-group']);
@@ -93,15 +96,31 @@ function labelled(element: XmlElement, titleName: string): string {
   return normalise([label ? inlineText(label) : '', title ? inlineText(title) : ''].join(' '));
 }
 
-function captionParagraph(element: XmlElement, layout: Layout): void {
+/** "label text…" of an element with a label and paragraphs (a caption, a footnote). */
+function labelledParagraph(label: XmlElement | undefined, body: XmlElement | undefined, layout: Layout): void {
   const parts: string[] = [];
-  const label = firstChild(element, 'label');
   if (label) parts.push(inlineText(label));
-  const caption = firstChild(element, 'caption');
-  if (caption) for (const child of childElements(caption)) parts.push(inlineText(child));
+  if (body) for (const child of childElements(body)) if (child.name !== 'label') parts.push(inlineText(child));
   layout.paragraph(parts.join(' '));
-  // Groups hold several figures or tables, each with its own caption.
-  for (const child of childElements(element)) if (CAPTIONED.has(child.name)) captionParagraph(child, layout);
+}
+
+/** Table footnotes: each `fn` (also inside an `fn-group`) or loose `p` is a paragraph. */
+function tableFootnotes(foot: XmlElement, layout: Layout): void {
+  for (const child of childElements(foot)) {
+    if (child.name === 'fn') labelledParagraph(firstChild(child, 'label'), child, layout);
+    else if (child.name === 'fn-group') tableFootnotes(child, layout);
+    else if (child.name === 'p') paragraph(child, layout);
+  }
+}
+
+function captionParagraph(element: XmlElement, layout: Layout): void {
+  labelledParagraph(firstChild(element, 'label'), firstChild(element, 'caption'), layout);
+  for (const child of childElements(element)) {
+    // Groups hold several figures or tables, each with its own caption; supplementary
+    // material holds media with theirs.
+    if (CAPTIONED.has(child.name)) captionParagraph(child, layout);
+    else if (child.name === 'table-wrap-foot') tableFootnotes(child, layout);
+  }
 }
 
 /** A `p`, split around any block-level element inside it. */
@@ -144,6 +163,13 @@ function block(element: XmlElement, layout: Layout): void {
   // Anything else at block level (unknown or metadata elements) carries no article text.
 }
 
+/** Back matter that is article text: acknowledgements, appendices, supplementary material. */
+function keptInBack(element: XmlElement): boolean {
+  const name = element.name;
+  if (name === 'ack' || name === 'app-group' || name === 'app' || name === 'supplementary-material') return true;
+  return name === 'sec' && findDescendant(element, 'supplementary-material') !== undefined;
+}
+
 /** The `article` of a JATS document (also inside a one-article `pmc-articleset`). */
 function articleOf(root: XmlElement): XmlElement {
   if (root.name === 'article') return root;
@@ -182,7 +208,7 @@ export function jatsToText(xml: string): JatsText {
   if (floats) block(floats, layout);
   const back = firstChild(article, 'back');
   if (back) {
-    for (const child of childElements(back)) if (child.name === 'ack' || child.name === 'app-group' || child.name === 'app') block(child, layout);
+    for (const child of childElements(back)) if (keptInBack(child)) block(child, layout);
   }
   return { text: layout.text(), title };
 }

@@ -1,9 +1,13 @@
-// PubAnnotation JSON for MENTION: `{text, denotations: [{id, span: {begin, end}, obj}]}`.
-// PubAnnotation counts characters as code points, like our offsets, so spans are copied.
+// PubAnnotation JSON for MENTION: one object per document,
+//   {text, sourcedb, sourceid, denotations: [{id, span: {begin, end}, obj}], relations}
+// as PubAnnotation takes uploads (one file per document, or a tar.gz of such files; the
+// document is found by sourcedb and sourceid). PubAnnotation counts characters as code
+// points, like our offsets, so spans are copied.
 //
 // Choices: an untyped mention is written with obj `Mention`; confidence, rank and section
-// become PubAnnotation attributes (`{id, subj, pred, obj}`) on the denotation; `sourceid`
-// is the article id when known. Relations and other attributes are ignored on import.
+// become PubAnnotation attributes (`{id, subj, pred, obj}`) on the denotation; mentions
+// have no relations, so `relations` is empty. Relations and other attributes are ignored
+// on import.
 
 import { CodePointText } from '../tasks/text.ts';
 import type { MentionItem } from '../tasks/types.ts';
@@ -23,29 +27,42 @@ export interface PubAnnotationAttribute {
 }
 
 export interface PubAnnotationDocument {
-  sourceid?: string;
   text: string;
-  denotations: PubAnnotationDenotation[];
+  sourcedb?: string;
+  sourceid?: string;
+  denotations?: PubAnnotationDenotation[];
   attributes?: PubAnnotationAttribute[];
   relations?: Array<{ id: string; subj: string; obj: string; pred: string }>;
 }
 
 const EXTRA = ['confidence', 'rank', 'section'] as const;
 
-export function exportPubAnnotation(text: string, mentions: readonly MentionItem[], sourceid?: string): PubAnnotationDocument {
-  const doc: PubAnnotationDocument = { text, denotations: [] };
-  if (sourceid !== undefined) doc.sourceid = sourceid;
+/** Where the document comes from: `sourcedb` names the collection, `sourceid` the document in it. */
+export interface PubAnnotationSource {
+  sourcedb?: string;
+  sourceid?: string;
+}
+
+export function exportPubAnnotation(text: string, mentions: readonly MentionItem[], source: PubAnnotationSource = {}): PubAnnotationDocument {
+  const denotations: PubAnnotationDenotation[] = [];
   const attributes: PubAnnotationAttribute[] = [];
   mentions.forEach((m, i) => {
     const id = `T${i + 1}`;
-    doc.denotations.push({ id, span: { begin: m.start, end: m.end }, obj: typeName(m, 'pubannotation') });
+    denotations.push({ id, span: { begin: m.start, end: m.end }, obj: typeName(m, 'pubannotation') });
     for (const pred of EXTRA) {
       const value = m[pred];
       if (value !== undefined) attributes.push({ id: `A${attributes.length + 1}`, subj: id, pred, obj: value });
     }
   });
-  if (attributes.length > 0) doc.attributes = attributes;
-  return doc;
+  // Written in this key order, the way PubAnnotation shows a document.
+  return {
+    text,
+    ...(source.sourcedb !== undefined ? { sourcedb: source.sourcedb } : {}),
+    ...(source.sourceid !== undefined ? { sourceid: source.sourceid } : {}),
+    denotations,
+    relations: [],
+    ...(attributes.length > 0 ? { attributes } : {}),
+  };
 }
 
 function fail(message: string): never {

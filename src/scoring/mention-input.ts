@@ -1,4 +1,5 @@
-// Parsers for mention annotations: brat standoff `.ann` text and CoNLL-style BIO (IOB2).
+// Parsers for mention annotations: brat standoff `.ann` text and CoNLL-style BIO (IOB2,
+// IOBES/BIOES or BILOU tags).
 // BIO has no character offsets, so its mentions are token spans (start inclusive, end
 // exclusive, counted over the whole file); gold and response BIO files must then hold the
 // same tokens, which checkBioAlignment verifies.
@@ -50,7 +51,11 @@ export interface BioDocument {
 export interface BioParseOptions {
   doc?: string;
   file?: string;
-  /** Read an I-X that follows O or another type as B-X (with a warning) instead of failing. */
+  /**
+   * Read a broken sequence the nearest way (with a warning) instead of failing: an I-X or
+   * E-X that continues nothing starts a mention (as B-X or S-X), and an IOBES/BILOU mention
+   * left open by something other than its E-X/L-X ends there.
+   */
   lenient?: boolean;
 }
 
@@ -59,52 +64,116 @@ function isDocumentMarker(line: string): boolean {
   return line.startsWith('-DOCSTART-') || line.startsWith('###');
 }
 
-export function parseBio(text: string, options: BioParseOptions = {}): Parsed<BioDocument> {
-  const { doc = '', file, lenient = false } = options;
-  const value: BioDocument = { tokens: [], tokenLines: [], mentions: [] };
-  const warnings: string[] = [];
-  let open: { type: string; start: number } | undefined;
-  let sentenceStart = true;
-  const close = () => {
-    if (open) value.mentions.push({ doc, start: open.start, end: value.tokens.length, type: open.type });
-    open = undefined;
-  };
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
+// Tag schemes. IOB2: B begins, I continues, O is outside. IOBES (also called BIOES) adds
+// E (last token) and S (single token); BILOU calls them L and U. A file's scheme is the one
+// its tags show (any E/S: IOBES, any L/U: BILOU, else IOB2); in IOBES and BILOU a mention
+// must be closed by its E/L (or be an S/U), which IOB2 does not ask.
+type Scheme = 'IOB2' | 'IOBES' | 'BILOU';
+const TAG = /^([BIESLU])-(.+)$/;
+const SCHEME_OF: Record<string, Scheme | undefined> = { E: 'IOBES', S: 'IOBES', L: 'BILOU', U: 'BILOU' };
+const TAGS_HINT = 'tags are O, B-<type>, I-<type> (IOB2), plus E-/S-<type> (IOBES) or L-/U-<type> (BILOU)';
+
+interface TagLine {
+  line: number;
+  token: string;
+  /** B, I, E (also L), S (also U), or O. */
+  role: 'B' | 'I' | 'E' | 'S' | 'O';
+  type: string;
+  tag: string;
+}
+
+/**
+ * The token lines of a BIO file (null for a sentence or document boundary) and its scheme.
+ * Reading stops at the first unreadable line, which is returned as its error, so that an
+ * earlier sequence error is still reported first.
+ */
+function readTagLines(text: string, file: string | undefined): { lines: Array<TagLine | null | ScoringInputError>; scheme: Scheme } {
+  const lines: Array<TagLine | null | ScoringInputError> = [];
+  let scheme: Scheme = 'IOB2';
+  let schemeLine = 0;
+  const rows = text.split('\n');
+  for (let i = 0; i < rows.length; i++) {
+    const line = rows[i].trim();
     const lineNo = i + 1;
     if (line === '' || isDocumentMarker(line)) {
-      close();
-      sentenceStart = true;
+      lines.push(null);
       continue;
     }
     const fields = line.includes('\t') ? line.split('\t') : line.split(/\s+/);
-    if (fields.length < 2) {
-      throw new ScoringInputError(`expected "token<TAB>tag", found "${line}"`, { file, line: lineNo, hint: 'every token line needs a tag column' });
-    }
     const tag = fields[fields.length - 1].trim();
-    const match = /^([BI])-(.+)$/.exec(tag);
-    if (tag !== 'O' && !match) {
-      throw new ScoringInputError(`unknown tag "${tag}"`, { file, line: lineNo, hint: 'IOB2 tags are O, B-<type> or I-<type>' });
+    const match = TAG.exec(tag);
+    const prefix = match?.[1] ?? 'O';
+    const tagScheme = SCHEME_OF[prefix];
+    let error: ScoringInputError | undefined;
+    if (fields.length < 2) error = new ScoringInputError(`expected "token<TAB>tag", found "${line}"`, { file, line: lineNo, hint: 'every token line needs a tag column' });
+    else if (tag !== 'O' && !match) error = new ScoringInputError(`unknown tag "${tag}"`, { file, line: lineNo, hint: TAGS_HINT });
+    else if (tagScheme && scheme !== 'IOB2' && tagScheme !== scheme) {
+      error = new ScoringInputError(`${tag} is a ${tagScheme} tag, but line ${schemeLine} already used ${scheme} tags`, { file, line: lineNo, hint: 'use one tag scheme per file' });
     }
-    if (!match) close();
-    else if (match[1] === 'B') {
-      close();
-      open = { type: match[2], start: value.tokens.length };
-    } else if (!open || open.type !== match[2]) {
-      const after = open ? `a ${open.type} mention` : sentenceStart ? 'a sentence start' : 'O';
-      if (!lenient) {
-        throw new ScoringInputError(`${tag} follows ${after}`, { file, line: lineNo, hint: `IOB2 mentions start with B-${match[2]}; use the lenient option to read it as B-${match[2]}` });
-      }
-      warnings.push(`${file ?? 'input'}, line ${lineNo}: ${tag} follows ${after}; read as B-${match[2]}`);
-      close();
-      open = { type: match[2], start: value.tokens.length };
+    if (error) {
+      lines.push(error);
+      break;
     }
-    value.tokens.push(fields[0]);
-    value.tokenLines.push(lineNo);
-    sentenceStart = false;
+    if (tagScheme && scheme === 'IOB2') {
+      scheme = tagScheme;
+      schemeLine = lineNo;
+    }
+    const role = prefix === 'L' ? 'E' : prefix === 'U' ? 'S' : (prefix as TagLine['role']);
+    lines.push({ line: lineNo, token: fields[0], role, type: match?.[2] ?? '', tag });
   }
-  close();
+  return { lines, scheme };
+}
+
+export function parseBio(text: string, options: BioParseOptions = {}): Parsed<BioDocument> {
+  const { doc = '', file, lenient = false } = options;
+  const { lines, scheme } = readTagLines(text, file);
+  const closedByTag = scheme !== 'IOB2';
+  const last = scheme === 'BILOU' ? 'L' : 'E';
+  const value: BioDocument = { tokens: [], tokenLines: [], mentions: [] };
+  const warnings: string[] = [];
+  let open: { type: string; start: number; tag: string; line: number } | undefined;
+  let previous: TagLine | null = null;
+  const problem = (line: number, reason: string, hint: string, lenientReading: string) => {
+    if (!lenient) throw new ScoringInputError(reason, { file, line, hint: `${hint}; use the lenient option to read it ${lenientReading}` });
+    warnings.push(`${file ?? 'input'}, line ${line}: ${reason}; read ${lenientReading}`);
+  };
+  const close = (end: number) => {
+    if (open) value.mentions.push({ doc, start: open.start, end, type: open.type });
+    open = undefined;
+  };
+  /** What comes next cannot continue the open mention: in IOBES/BILOU it should have been closed. */
+  const interrupt = (at: TagLine | null, lineNo: number) => {
+    if (open && closedByTag) {
+      const by = at ? at.tag : 'the end of the sentence';
+      problem(lineNo, `${open.tag} (line ${open.line}) is not closed by ${last}-${open.type} before ${by}`, `${scheme} mentions end with ${last}-<type>`, 'as ending there');
+    }
+    close(value.tokens.length);
+  };
+  lines.forEach((t, i) => {
+    if (t instanceof ScoringInputError) throw t;
+    if (!t) {
+      interrupt(null, i + 1);
+      previous = null;
+      return;
+    }
+    const continues = open !== undefined && open.type === t.type;
+    if (t.role === 'O' || t.role === 'B' || t.role === 'S') interrupt(t, t.line);
+    else if (!continues) {
+      const after = open ? `a ${open.type} mention` : previous === null ? 'a sentence start' : 'O';
+      const single = scheme === 'BILOU' ? 'U' : 'S';
+      const startTag = t.role === 'I' ? 'B' : single;
+      problem(t.line, `${t.tag} follows ${after}`, `${scheme} mentions start with B-${t.type}${closedByTag ? ` (${single}-${t.type} for one token)` : ''}`, `as ${startTag}-${t.type}`);
+      close(value.tokens.length);
+    }
+    const start = value.tokens.length;
+    value.tokens.push(t.token);
+    value.tokenLines.push(t.line);
+    if (t.role === 'B' || (t.role === 'I' && !open)) open = { type: t.type, start, tag: t.tag, line: t.line };
+    else if (t.role === 'S' || (t.role === 'E' && !open)) value.mentions.push({ doc, start, end: start + 1, type: t.type });
+    if (t.role === 'E' && open) close(value.tokens.length);
+    previous = t;
+  });
+  interrupt(null, lines.length);
   return { value, warnings };
 }
 

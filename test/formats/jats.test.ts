@@ -39,6 +39,8 @@ describe('jatsToText', () => {
         '',
         'Table 1 Primers used.',
         '',
+        'A footnote.',
+        '',
         'Acknowledgements',
         'We thank the reviewers.',
       ].join('\n'),
@@ -64,6 +66,51 @@ describe('jatsToText', () => {
         '',
         'Funding',
         'Grant 42.',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps table footnotes and supplementary-material captions where the real PMC articles put them', () => {
+    // The structures of real PMC files: footnotes under a table in the body and in the
+    // floats group (labelled, unlabelled, an empty label, a loose paragraph, a group),
+    // supplementary material in a body section and in a back section, each with a media
+    // caption; footnotes elsewhere and references stay out.
+    const { text } = jatsToText(fixture('footnotes.nxml'));
+    expect(text).toBe(
+      [
+        'Footnotes & supplements',
+        '',
+        'Results',
+        'Seroprevalence was high.',
+        '',
+        'Table 1 RVF seroprevalence, by district.',
+        '',
+        'a,b Values with no superscript in common differ (p<0.05).',
+        '',
+        'C.I. confidence interval.',
+        '',
+        'Reference level.',
+        '',
+        'n.d. not detected.',
+        '',
+        'Then it fell.',
+        '',
+        'Supporting Information',
+        'Table S1 Genes of the \u{1D6FC}-lipases. (DOC)',
+        '',
+        'Click here for additional data file.',
+        '',
+        'Table 2 Hazard ratios.',
+        '',
+        'a Among ever users only.',
+        '',
+        'Acknowledgements',
+        'We thank the farmers.',
+        '',
+        'Supplementary Material',
+        'Data S1 Raw counts.',
+        '',
+        'Click here for additional data file.',
       ].join('\n'),
     );
   });

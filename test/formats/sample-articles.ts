@@ -53,3 +53,26 @@ export const articles: ExportArticle[] = [
     answers: [{ server: 'server-1', result: { MENTION: [{ ...spanOf(TEXT_B, 'IL-2'), type: 'Protein' }] } }],
   },
 ];
+
+// A text for the tools' readers: mentions that cross LF, CR LF and U+2028, a TAB inside a
+// mention, characters outside the BMP, a mention that starts with a line break, nested
+// mentions and a crossing overlap; types are AnEM classes, which evalbio.pl knows.
+export const TEXT_C =
+  'Cells of the left\nventricle and the\r\nheart wall.\nA\tTAB inside liver\tlobules and 𝛼-cells (𝛽2 niche) of the\u2028pancreas. Nested: bone marrow stromal cells die.\n';
+
+export const mentionsC: MentionItem[] = [
+  { ...spanOf(TEXT_C, 'left\nventricle'), type: 'Organ' },
+  { ...spanOf(TEXT_C, '\nventricle'), type: 'Organ' },
+  { ...spanOf(TEXT_C, 'the\r\nheart wall'), type: 'Multi-tissue_structure' },
+  { ...spanOf(TEXT_C, 'heart'), type: 'Organ' },
+  { ...spanOf(TEXT_C, 'liver\tlobules'), type: 'Tissue' },
+  { ...spanOf(TEXT_C, '𝛼-cells'), type: 'Cell' },
+  { ...spanOf(TEXT_C, '𝛽2 niche'), type: 'Cellular_component' },
+  { ...spanOf(TEXT_C, 'the\u2028pancreas'), type: 'Organ' },
+  { ...spanOf(TEXT_C, 'bone marrow stromal cells'), type: 'Cell' },
+  { ...spanOf(TEXT_C, 'bone marrow'), type: 'Tissue' },
+  { ...spanOf(TEXT_C, 'marrow stromal'), type: 'Cell' },
+];
+
+/** The mentions of mentionsC that BIO cannot hold: each overlaps a longer one. */
+export const overlappedC = [mentionsC[1], mentionsC[3], mentionsC[9], mentionsC[10]];

@@ -33,8 +33,48 @@ describe('BIO parsing', () => {
   });
 
   it('rejects unknown tags and lines without a tag', () => {
-    expect(errorOf(() => parseBio(bio('a O', 'b E-Cell'))).line).toBe(2);
+    expect(errorOf(() => parseBio(bio('a O', 'b X-Cell'))).reason).toMatch(/unknown tag "X-Cell"/);
     expect(errorOf(() => parseBio('a\tO\nlonely\n')).line).toBe(2);
+  });
+
+  it('reads IOBES (BIOES) and BILOU tags as the same mentions as IOB2', () => {
+    const tokens = ['The', 'left', 'ventricle', 'and', 'heart', '', 'Hepatocytes', 'of', 'liver', 'lobules'];
+    const tagged = (tags: string[]) => bio(...tokens.map((t, i) => (t === '' ? '' : `${t} ${tags[i]}`)));
+    const iob2 = parseBio(tagged(['O', 'B-Organ', 'I-Organ', 'O', 'B-Organ', '', 'B-Cell', 'O', 'B-Tissue', 'I-Tissue']));
+    const iobes = parseBio(tagged(['O', 'B-Organ', 'E-Organ', 'O', 'S-Organ', '', 'S-Cell', 'O', 'B-Tissue', 'E-Tissue']));
+    const bilou = parseBio(tagged(['O', 'B-Organ', 'L-Organ', 'O', 'U-Organ', '', 'U-Cell', 'O', 'B-Tissue', 'L-Tissue']));
+    const expected = [[1, 3, 'Organ'], [4, 5, 'Organ'], [5, 6, 'Cell'], [7, 9, 'Tissue']];
+    for (const parsed of [iob2, iobes, bilou]) {
+      expect(parsed.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual(expected);
+      expect(parsed.warnings).toEqual([]);
+    }
+    // A run in IOBES scores against IOB2 gold like the same run in IOB2.
+    checkBioAlignment(iob2.value, iobes.value);
+    expect(scoreMentions(iob2.value.mentions, iobes.value.mentions).strict).toMatchObject({ tp: 4, fp: 0, fn: 0 });
+    // Three-token mentions: B I E.
+    expect(parseBio(bio('a B-Cell', 'b I-Cell', 'c E-Cell', 'd O')).value.mentions.map((m) => [m.start, m.end])).toEqual([[0, 3]]);
+  });
+
+  it('rejects broken IOBES/BILOU sequences and mixed schemes with the line number, unless lenient', () => {
+    const unclosed = errorOf(() => parseBio(bio('a S-Cell', 'b B-Organ', 'c O'), { file: 'run.bio' }));
+    expect(unclosed.line).toBe(3);
+    expect(unclosed.reason).toMatch(/B-Organ \(line 2\) is not closed by E-Organ before O/);
+    expect(errorOf(() => parseBio(bio('a B-Cell', 'b I-Cell', '', 'c S-Cell'))).reason).toMatch(/not closed by E-Cell before the end of the sentence/);
+    expect(errorOf(() => parseBio(bio('a U-Cell', 'b B-Cell', 'c I-Cell'))).reason).toMatch(/not closed by L-Cell before the end of the sentence/);
+    const stray = errorOf(() => parseBio(bio('a O', 'b E-Cell')));
+    expect([stray.line, stray.reason]).toEqual([2, 'E-Cell follows O']);
+    expect(errorOf(() => parseBio(bio('a B-Cell', 'b E-Organ'))).reason).toBe('E-Organ follows a Cell mention');
+    const mixed = errorOf(() => parseBio(bio('a S-Cell', 'b O', 'c U-Cell')));
+    expect([mixed.line, mixed.reason]).toEqual([3, 'U-Cell is a BILOU tag, but line 1 already used IOBES tags']);
+    // An earlier sequence error is reported before a later unreadable line.
+    expect(errorOf(() => parseBio(bio('a O', 'b E-Cell', 'c X-Cell'))).line).toBe(2);
+
+    const lenient = parseBio(bio('a B-Cell', 'b O', 'c E-Organ', 'd S-Cell'), { lenient: true });
+    expect(lenient.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([[0, 1, 'Cell'], [2, 3, 'Organ'], [3, 4, 'Cell']]);
+    expect(lenient.warnings).toEqual([
+      'input, line 2: B-Cell (line 1) is not closed by E-Cell before O; read as ending there',
+      'input, line 3: E-Organ follows O; read as S-Organ',
+    ]);
   });
 
   it('checks that gold and response hold the same tokens', () => {
