@@ -4,10 +4,10 @@
 // short; at our deadline the request is aborted, which closes the connection.
 // `callXmlRpc` never throws: every failure comes back classified with a detail a team can
 // act on, plus timings and byte counts for the reliability figures.
-import { STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, errors, request, type Dispatcher } from 'undici';
 import { decodeMethodResponse, type XmlRpcValue } from './codec.ts';
 import { XmlRpcProtocolError } from './errors.ts';
 
@@ -30,7 +30,7 @@ interface Counters {
 
 export type CallOutcome =
   | ({ ok: true; value: XmlRpcValue } & Counters)
-  | ({ ok: false; kind: FailureKind; detail: string; httpStatus?: number; faultCode?: number } & Counters);
+  | ({ ok: false; kind: FailureKind; detail: string; httpStatus?: number; faultCode?: number | string } & Counters);
 
 const HTTP_EXCERPT_BYTES = 2048;
 
@@ -77,6 +77,21 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The HTTP parser's complaint, if that is what failed: undici's parser errors carry a
+ * `code` only sometimes, so they are recognised by class (Node's own parser by HPE_ code).
+ */
+function parserErrorOf(err: unknown): Error | undefined {
+  const seen = new Set<unknown>();
+  for (let current: unknown = err; current && typeof current === 'object' && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    if (current instanceof errors.HTTPParserError) return current as Error;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('HPE_')) return current as Error;
+  }
+  return undefined;
+}
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -85,6 +100,12 @@ function describeTransportError(err: unknown, url: URL, headersSeen: boolean, by
   const where = url.host;
   const code = codeOf(err);
   const partial = headersSeen ? ` after ${bytesReceived} bytes of the answer` : ' before sending response headers';
+  const parserError = parserErrorOf(err);
+  if (parserError) {
+    const named = (parserError as { code?: string }).code;
+    const stage = headersSeen ? `in the body, after ${bytesReceived} bytes of it` : 'in the status line or headers';
+    return { kind: 'protocol', detail: `the server at ${where} did not answer with valid HTTP ${stage}: ${named ? `${named}: ` : ''}${messageOf(parserError)}`, beforeConnect: false };
+  }
   switch (code) {
     case 'ERR_REFUSED_ADDRESS':
       return { kind: 'connection', detail: `the server URL cannot be called: ${messageOf(err)}; no request was made`, beforeConnect: true };
@@ -110,6 +131,8 @@ function describeTransportError(err: unknown, url: URL, headersSeen: boolean, by
       return { kind: 'connection', detail: `the server at ${where} closed the connection${partial}`, beforeConnect: false };
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return { kind: 'protocol', detail: `the answer from ${where} was shorter or longer than its Content-Length header`, beforeConnect: false };
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return { kind: 'protocol', detail: `the server at ${where} sent response headers larger than the ${maxHeaderSize} bytes an HTTP client reads (${code}): is it an HTTP server, and does it end its header lines with CR LF?`, beforeConnect: false };
     case 'UND_ERR_INFO':
       return { kind: 'protocol', detail: `the server at ${where} sent an unexpected informational response: ${messageOf(err)}`, beforeConnect: false };
     default:
@@ -129,6 +152,12 @@ function defaultAgent(): Agent {
   return sharedAgent;
 }
 
+/** The charset parameter of a Content-Type header, if any. */
+function charsetOf(contentType: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(contentType) ? contentType[0] : contentType;
+  return value ? /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(value)?.[1] : undefined;
+}
+
 function excerptOf(body: Buffer): string {
   const text = body.toString('utf8').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
@@ -141,7 +170,7 @@ export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Pro
   let bytesReceived = 0;
   let headersSeen = false;
   const counters = (): Counters => ({ ms: Math.round(performance.now() - started), bytesSent, bytesReceived });
-  const failure = (kind: FailureKind, detail: string, extra: { httpStatus?: number; faultCode?: number } = {}): CallOutcome => ({
+  const failure = (kind: FailureKind, detail: string, extra: { httpStatus?: number; faultCode?: number | string } = {}): CallOutcome => ({
     ok: false,
     kind,
     detail,
@@ -212,9 +241,10 @@ export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Pro
       controller.abort();
       return failure('protocol', `the answer exceeded the cap of ${limit} bytes and was cut off; send smaller answers or ask the organisers to raise the cap`);
     }
-    const decoded = decodeMethodResponse(body);
+    const decoded = decodeMethodResponse(body, { charset: charsetOf(response.headers['content-type']) });
     if (decoded.kind === 'fault') {
-      return failure('fault', `fault ${decoded.code}: ${decoded.message}`, { faultCode: decoded.code });
+      const code = typeof decoded.code === 'string' ? JSON.stringify(decoded.code) : decoded.code;
+      return failure('fault', `fault ${code}: ${decoded.message}`, { faultCode: decoded.code });
     }
     return { ok: true, value: decoded.value, ...counters() };
   } catch (err) {
