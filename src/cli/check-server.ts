@@ -9,7 +9,8 @@ import { describeParams } from '../dispatch/request-body.ts';
 import { DEFAULT_METHOD } from '../sample/server.ts';
 import { checkArticles, type CheckArticle } from '../servers/check-articles.ts';
 import { checkArticle, type ArticleCheck } from '../servers/check.ts';
-import { urlProblem } from '../servers/url-policy.ts';
+import { policedLookup, urlProblem } from '../servers/url-policy.ts';
+import { createServerAgent } from '../xmlrpc/client.ts';
 import { isTaskName, type TaskName } from '../tasks/types.ts';
 
 /** COREF is left out unless asked for: it adds the `given` parameter, which one-parameter servers refuse. */
@@ -109,7 +110,11 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     return 2;
   }
   const server = { url, method: options.method, tasks: options.tasks, sendMetadata: options.metadata };
+  // One connection, reused: the articles go one after the other, and a server that serves
+  // one connection at a time must not wait for a second one.
+  const agent = createServerAgent({ connections: 1, lookup: policedLookup(false) });
   const opts = {
+    agent,
     deadlineMs: options.timeout * 1000,
     maxAnswerBytes: loadConfig().maxAnswerBytes,
     accessions: null, // accession patterns only: the meta-server may also look them up in a UniProt release
@@ -118,10 +123,14 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
   };
   const rows: Row[] = [];
   const articles = checkArticles();
-  for (const article of articles) {
-    rows.push({ article, check: await checkArticle(server, article, opts) });
-    // Unreachable: the other articles would only say the same.
-    if (rows.length === 1 && rows[0]!.check.verdict.outcome === 'connection') break;
+  try {
+    for (const article of articles) {
+      rows.push({ article, check: await checkArticle(server, article, opts) });
+      // Unreachable: the other articles would only say the same.
+      if (rows.length === 1 && rows[0]!.check.verdict.outcome === 'connection') break;
+    }
+  } finally {
+    await agent.close();
   }
   if (options.json) {
     write(JSON.stringify({ ...server, articles: rows.map((r) => ({ id: r.article.id, name: r.article.name, ms: r.check.ms, ...r.check.verdict })) }, null, 2));

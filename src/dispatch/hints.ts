@@ -1,7 +1,8 @@
 // Hints appended to a failed call's detail when a usual mistake explains it, for the error
 // report and the setup check alike: a fault about the number of parameters (say which were
-// sent and why), and an HTTP 403/404 at a path other than /RPC2, where most XML-RPC
-// libraries answer by default.
+// sent and why), an HTTP 403/404 at a path other than /RPC2, where most XML-RPC libraries
+// answer by default, and header lines that do not end in CR LF (a CGI script's own output
+// passed on unchanged, as Python's http.server does).
 import type { CallOutcome } from '../xmlrpc/client.ts';
 import { describeParams, type ServerForCall } from './request-body.ts';
 
@@ -24,6 +25,9 @@ const WRONG_ARITY = new RegExp(
   'i',
 );
 
+/** llhttp's reasons for a header line not ended by CR LF. */
+const BARE_LINE_END = /expected CR|expected LF|LF after CR/i;
+
 /** Where the usual libraries serve XML-RPC when told nothing else. */
 const USUAL_PATH = '/RPC2';
 
@@ -44,6 +48,12 @@ export function failureHint(call: Extract<CallOutcome, { ok: false }>, server: P
     return (
       ` — the meta-server sent ${describeParams(server)}. A server registered for COREF takes (text, given), ` +
       'any other (text) alone, plus meta only when asked for at registration'
+    );
+  }
+  if (call.kind === 'protocol' && call.detail.includes('did not answer with valid HTTP') && BARE_LINE_END.test(call.detail)) {
+    return (
+      ' — HTTP header lines end in CR LF. A CGI script must write them so when its web server passes its output on unchanged ' +
+      "(Python's http.server does; Apache httpd rewrites them)"
     );
   }
   if (call.kind === 'http' && (call.httpStatus === 403 || call.httpStatus === 404)) {

@@ -2,6 +2,7 @@
 // answers, how long it took and whether the answer passes validation, exactly as dispatch
 // would judge it (`metaserver check-server` sends more articles the same way).
 // Registration succeeds whatever the result; teams register before their servers are up.
+import type { Dispatcher } from 'undici';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { judgeCall, type Verdict } from '../dispatch/judge.ts';
@@ -28,6 +29,13 @@ export interface CheckOptions {
   accessions: AccessionLookup | null;
   publicUrlsOnly: boolean;
   mentionTypes?: string[];
+  /**
+   * Connections to use instead of the shared policed ones. Several articles sent one after
+   * the other to a server that serves one connection at a time (Perl's HTTP::Daemon) need
+   * an agent of one connection: the shared pool may open a second one while the first is
+   * still held open for keep-alive, and wait seconds for it.
+   */
+  agent?: Dispatcher;
 }
 
 export interface ArticleCheck {
@@ -44,7 +52,7 @@ export async function checkArticle(server: ServerToCheck, article: { id: string;
   const body = new RequestBodies(1).build({ ...article, organiserId: article.id }, server);
   const call = await callXmlRpc(
     { url: server.url, body, deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes },
-    policedAgent(opts.publicUrlsOnly),
+    opts.agent ?? policedAgent(opts.publicUrlsOnly),
   );
   const verdict = judgeCall(call, server, {
     tasks: server.tasks,

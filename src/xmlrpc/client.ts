@@ -92,6 +92,22 @@ function parserErrorOf(err: unknown): Error | undefined {
   return undefined;
 }
 
+/**
+ * True when the connection was closed before any answer to this call, on a connection that
+ * had already carried an answer: a kept-alive connection the server had closed.
+ */
+function closedWhileKeptAlive(err: unknown): boolean {
+  const code = codeOf(err);
+  if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'EPIPE') return false;
+  const seen = new Set<unknown>();
+  for (let current: unknown = err; current && typeof current === 'object' && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    const bytesRead = (current as { socket?: { bytesRead?: unknown } }).socket?.bytesRead;
+    if (typeof bytesRead === 'number') return bytesRead > 0;
+  }
+  return false;
+}
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -201,15 +217,26 @@ export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Pro
     (headersSeen ? `${bytesReceived} byte${bytesReceived === 1 ? '' : 's'} of the answer received so far)` : 'no response headers received)');
 
   try {
-    const response = await request(target, {
-      method: 'POST',
+    const options = {
+      method: 'POST' as const,
       headers: { 'content-type': 'text/xml; charset=utf-8', 'user-agent': 'metaserver' },
       body: req.body,
       signal: controller.signal,
       dispatcher: dispatcher ?? defaultAgent(),
       headersTimeout: 0,
       bodyTimeout: 0,
-    });
+    };
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(target, options);
+    } catch (err) {
+      // A server that closes each connection after its answer without saying so
+      // (Frontier::Daemon) leaves a kept-alive connection that is already closed when the
+      // next call goes out: that call never reached it, so it is sent once more, on a new
+      // connection. Sending an article twice is harmless (dispatch is at-least-once anyway).
+      if (controller.signal.aborted || !closedWhileKeptAlive(err)) throw err;
+      response = await request(target, options);
+    }
     headersSeen = true;
     bytesSent = bodyBytes;
     const status = response.statusCode;

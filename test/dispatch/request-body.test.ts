@@ -48,6 +48,13 @@ describe('hints for failed calls', () => {
     expect(failureHint(failed('fault', 'fault 4: tagger crashed: index out of range'), server(['MENTION']))).toBe('');
   });
 
+  it('says that header lines end in CR LF when the HTTP parser found one that did not', () => {
+    const detail = 'the server at 127.0.0.1:8000 did not answer with valid HTTP in the status line or headers: Response does not match the HTTP/1.1 protocol (Missing expected CR after header value)';
+    const protocol = { ...failed('fault', detail), kind: 'protocol' as const };
+    expect(failureHint(protocol, server(['MENTION']))).toMatch(/^ — HTTP header lines end in CR LF\. A CGI script must write them so/);
+    expect(failureHint({ ...protocol, detail: 'malformed XML at line 1, column 3: expected LF' }, server(['MENTION']))).toBe('');
+  });
+
   it('points at /RPC2 after a 404 or 403 elsewhere, and only then', () => {
     const at = (url: string) => ({ ...server(['MENTION']), url });
     expect(failureHint(failed('http', 'HTTP 404 Not Found', 404), at('http://tagger.example.org:8080/'))).toMatch(

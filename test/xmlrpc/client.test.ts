@@ -217,3 +217,36 @@ describe('answers as real stacks write them', () => {
     expect(failure(await call(server.url))).toMatchObject({ kind: 'fault', faultCode: 'Server', detail: `fault "Server": ${message}` });
   });
 });
+
+describe('kept-alive connections the server closed', () => {
+  it('sends a call again on a new connection when the server closed the last one without saying so (Frontier::Daemon)', async () => {
+    const { createServer } = await import('node:net');
+    const { encodeMethodResponse } = await import('../../src/xmlrpc/codec.ts');
+    const answer = Buffer.from(encodeMethodResponse({ interaction: [true, 0.5] }));
+    let connections = 0;
+    // HTTP/1.1, no "Connection: close", and the connection closed right after each answer.
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: ${answer.length}\r\n\r\n`), answer])));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/RPC2`;
+    const agent = createServerAgent({ connections: 1 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await callXmlRpc({ url, body: BODY, deadlineMs: 5_000, maxResponseBytes: 1_000_000 }, agent)).toMatchObject({ ok: true, value: { interaction: [true, 0.5] } });
+      }
+      expect(connections).toBeGreaterThanOrEqual(3);
+    } finally {
+      await agent.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('does not send again when a fresh connection is reset before the answer', async () => {
+    const server = await serve({ kind: 'closeBeforeHeaders' });
+    expect(failure(await call(server.url))).toMatchObject({ kind: 'connection' });
+    expect(server.requests).toBe(1);
+  });
+});
