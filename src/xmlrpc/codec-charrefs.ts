@@ -5,16 +5,17 @@
 // stands for. A lone half stands for no character at all and is refused, naming it.
 import { XmlRpcProtocolError } from './errors.ts';
 
-// CDATA sections and comments are matched too, only to be skipped: a reference there is text.
-const REFERENCE_OR_SKIPPED = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->|&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));/g;
+// What the scan stops at: a character reference, or the start of a CDATA section or a
+// comment, which are skipped to their end (a reference there is text). Skipping with
+// indexOf keeps the scan linear even when a section is never closed.
+const NEXT = /&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));|<!\[CDATA\[|<!--/g;
+const SECTION_END: Record<string, string> = { '<![CDATA[': ']]>', '<!--': '-->' };
 
 const isHigh = (cp: number): boolean => cp >= 0xd800 && cp <= 0xdbff;
 const isLow = (cp: number): boolean => cp >= 0xdc00 && cp <= 0xdfff;
 
-function referenced(match: RegExpExecArray): number | undefined {
-  if (match[1] !== undefined) return parseInt(match[1], 16);
-  if (match[2] !== undefined) return parseInt(match[2], 10);
-  return undefined; // CDATA or comment
+function referenced(match: RegExpExecArray): number {
+  return match[1] !== undefined ? parseInt(match[1], 16) : parseInt(match[2]!, 10);
 }
 
 function lineAndColumn(text: string, index: number): string {
@@ -37,7 +38,7 @@ function hex(cp: number): string {
  */
 export function joinSurrogateReferences(text: string): string {
   if (!text.includes('&#')) return text;
-  const pattern = new RegExp(REFERENCE_OR_SKIPPED.source, 'g');
+  const pattern = new RegExp(NEXT.source, 'g');
   const parts: string[] = [];
   let copiedUpTo = 0;
   let pendingHigh: { cp: number; index: number; ref: string } | undefined;
@@ -50,16 +51,23 @@ export function joinSurrogateReferences(text: string): string {
     );
   };
   for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+    const sectionEnd = SECTION_END[m[0]];
+    if (sectionEnd) {
+      if (pendingHigh) lone(pendingHigh.cp, pendingHigh.index, pendingHigh.ref);
+      const end = text.indexOf(sectionEnd, pattern.lastIndex);
+      if (end < 0) break; // never closed: the parser says so
+      pattern.lastIndex = end + sectionEnd.length;
+      continue;
+    }
     const cp = referenced(m);
     if (pendingHigh) {
-      if (cp === undefined || !isLow(cp) || m.index !== pendingHigh.index + pendingHigh.ref.length) lone(pendingHigh.cp, pendingHigh.index, pendingHigh.ref);
-      const joined = 0x10000 + ((pendingHigh.cp - 0xd800) << 10) + (cp! - 0xdc00);
+      if (!isLow(cp) || m.index !== pendingHigh.index + pendingHigh.ref.length) lone(pendingHigh.cp, pendingHigh.index, pendingHigh.ref);
+      const joined = 0x10000 + ((pendingHigh.cp - 0xd800) << 10) + (cp - 0xdc00);
       parts.push(text.slice(copiedUpTo, pendingHigh.index), `&#x${joined.toString(16).toUpperCase()};`);
       copiedUpTo = m.index + m[0].length;
       pendingHigh = undefined;
       continue;
     }
-    if (cp === undefined) continue;
     if (isHigh(cp)) pendingHigh = { cp, index: m.index, ref: m[0] };
     else if (isLow(cp)) lone(cp, m.index, m[0]);
   }

@@ -209,7 +209,7 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
     expect(wire).toContain('<ex:float>0.75</ex:float>');
     const decoded = await callXmlRpc({ url, body, deadlineMs: 10_000, maxResponseBytes: 1_000_000 });
     expect(decoded).toMatchObject({ ok: true, value: { interaction: [true, 0.75] } });
-    expect((decoded as { value: { mentions: unknown[] } }).value.mentions).toContainEqual({ offset: 0, mention: '𝛼-synuclein', type: 'protein' });
+    expect((decoded as unknown as { value: { mentions: unknown[] } }).value.mentions).toContainEqual({ offset: 0, mention: '𝛼-synuclein', type: 'protein' });
   });
 
   it('reports unknown methods, a second parameter, dying handlers and wrong paths as each library words them, with hints', async () => {

@@ -211,8 +211,14 @@ describe('what other XML-RPC stacks write', () => {
     expect(decodeMethodResponse(wrap('<string>a&#120572;b&amp;&#233;</string>'))).toEqual({ kind: 'value', value: 'a𝛼b&é' });
   });
 
-  it('leaves references inside CDATA as text', () => {
-    expect(decodeMethodResponse(wrap('<string><![CDATA[&#55349;&#57084;]]></string>'))).toEqual({ kind: 'value', value: '&#55349;&#57084;' });
+  it('leaves references inside CDATA and comments as text', () => {
+    expect(decodeMethodResponse(wrap('<string><![CDATA[&#55349;&#57084;]]><!-- &#55349; -->&#55349;&#57084;</string>'))).toEqual({ kind: 'value', value: '&#55349;&#57084;𝛼' });
+  });
+
+  it('scans for surrogate references in linear time, even past unclosed CDATA sections', () => {
+    const started = performance.now();
+    expect(protocolError(wrap(`<string>&#233;${'<![CDATA[x'.repeat(200_000)}</string>`)).message).toMatch(/malformed XML/);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it.each<[string, string, RegExp]>([
