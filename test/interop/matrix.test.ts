@@ -195,6 +195,11 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
         }
       }
     }
+    // The team sees the same details, hints included, in its server's error report.
+    const c = servers.get('xmlrpc-c')!;
+    const report = (await ms.request('GET', `/api/servers/${c.id}`, undefined, c.token)).body;
+    expect(report.errors).toContainEqual(expect.objectContaining({ article: 'accents', kind: 'invalid', detail: expect.stringMatching(UNIT_HINT['UTF-8 bytes']) }));
+    expect(report.errors).toContainEqual(expect.objectContaining({ article: 'non-bmp', kind: 'fault', detail: expect.stringMatching(NO_NON_BMP.detail!) }));
   }, 300_000);
 
   it("reads Apache XML-RPC's wire forms: surrogate pair references, ex:i8 and ex:float, a charset in the Content-Type only", async () => {
