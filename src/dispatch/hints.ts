@@ -1,13 +1,13 @@
 // Hints appended to a failed call's detail when a usual mistake explains it, for the error
 // report and the setup check alike: a fault about the number of parameters (say which were
-// sent and why), an HTTP 403/404 at a path other than /RPC2, where most XML-RPC libraries
-// answer by default, and header lines that do not end in CR LF (a CGI script's own output
+// sent and why), an HTTP 403/404 at a path other than /RPC2, the only one several XML-RPC
+// libraries answer at, and header lines that do not end in CR LF (a CGI script's own output
 // passed on unchanged, as Python's http.server does).
 import type { CallOutcome } from '../xmlrpc/client.ts';
 import { describeParams, type ServerForCall } from './request-body.ts';
 
 // How the usual stacks word a call with the wrong number of parameters (Python, Ruby,
-// Perl's RPC::XML, xmlrpc-c, Apache XML-RPC, PHP).
+// Perl's RPC::XML, xmlrpc-c, Apache XML-RPC).
 const WRONG_ARITY = new RegExp(
   [
     'wrong number of (?:arguments|parameters)',
@@ -28,7 +28,7 @@ const WRONG_ARITY = new RegExp(
 /** llhttp's reasons for a header line not ended by CR LF. */
 const BARE_LINE_END = /expected CR|expected LF|LF after CR/i;
 
-/** Where the usual libraries serve XML-RPC when told nothing else. */
+/** Where the usual libraries serve XML-RPC when told nothing else (some nowhere else). */
 const USUAL_PATH = '/RPC2';
 
 function withUsualPath(url: string): string | undefined {
@@ -59,7 +59,7 @@ export function failureHint(call: Extract<CallOutcome, { ok: false }>, server: P
   if (call.kind === 'http' && (call.httpStatus === 403 || call.httpStatus === 404)) {
     const usual = withUsualPath(server.url);
     if (usual) {
-      return ` — Python's SimpleXMLRPCServer, Ruby's XMLRPC::Server, xmlrpc-c and most other XML-RPC libraries answer at ${USUAL_PATH} by default: is the server's URL ${usual}?`;
+      return ` — many XML-RPC servers answer only at ${USUAL_PATH} (Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server): is the server's URL ${usual}?`;
     }
   }
   return '';

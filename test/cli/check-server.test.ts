@@ -67,7 +67,7 @@ describe('metaserver check-server', () => {
     faulty.push(missing);
     const { code, out } = await run([missing.url.replace('/RPC2', '/'), '--timeout', '5']);
     expect(out).toMatch(/^HTTP +\d+ ms {2}setup article/m);
-    expect(out).toMatch(/answer at \/RPC2 by default: is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?/);
+    expect(out).toMatch(/answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?/);
     expect(code).toBe(1);
     const refused = await run([`http://127.0.0.1:${await refusedPort()}/RPC2`]);
     expect(refused.out).toMatch(/^CONNECTION .*setup article[\s\S]*connection refused[\s\S]*could not be reached, so nothing else was sent/m);

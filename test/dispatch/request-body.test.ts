@@ -58,7 +58,7 @@ describe('hints for failed calls', () => {
   it('points at /RPC2 after a 404 or 403 elsewhere, and only then', () => {
     const at = (url: string) => ({ ...server(['MENTION']), url });
     expect(failureHint(failed('http', 'HTTP 404 Not Found', 404), at('http://tagger.example.org:8080/'))).toMatch(
-      /answer at \/RPC2 by default: is the server's URL http:\/\/tagger\.example\.org:8080\/RPC2\?$/,
+      /answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/tagger\.example\.org:8080\/RPC2\?$/,
     );
     expect(failureHint(failed('http', 'HTTP 403 Forbidden', 403), at('http://h/xmlrpc'))).toMatch(/is the server's URL http:\/\/h\/RPC2\?$/);
     expect(failureHint(failed('http', 'HTTP 404 Not Found', 404), at('http://h/RPC2'))).toBe('');

@@ -39,7 +39,7 @@ const DEVIATIONS: Record<string, Record<string, Expected>> = {
 };
 
 const ARITY_HINT = /— the meta-server sent 2 parameters: text \(the article\), given \(the COREF given proteins: the server is registered for COREF\)\./;
-const PATH_HINT = /answer at \/RPC2 by default: is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?$/;
+const PATH_HINT = /answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?$/;
 
 /** The probes' outcomes, as the libraries behave (Perl subs take any number of arguments). */
 const PROBES: Record<string, Record<'unknown method' | 'second parameter' | 'handler dies' | 'wrong path', Expected>> = {
@@ -122,7 +122,7 @@ function cell(outcome: string, detail: string | null | undefined): string {
     : /Basic Multilingual Plane/.test(d) ? 'library refuses non-BMP'
     : /header lines end in CR LF/.test(d) ? 'header lines end in LF (hint)'
     : /the meta-server sent 2 parameters/.test(d) ? `${/^fault ("\w+"|-?\d+)/.exec(d)?.[1] ?? ''} arity (hint)`
-    : /at \/RPC2 by default/.test(d) ? `${/^HTTP (\d+)/.exec(d)?.[1] ?? ''} (/RPC2 hint)`
+    : /answer only at \/RPC2/.test(d) ? `${/^HTTP (\d+)/.exec(d)?.[1] ?? ''} (/RPC2 hint)`
     : /^fault ("\w+"|-?\d+)/.exec(d)?.[1] ?? /^HTTP (\d+)/.exec(d)?.[1] ?? '';
   return `${outcome} ${cause}`.trim();
 }
