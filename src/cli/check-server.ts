@@ -61,7 +61,9 @@ function printReport(url: string, options: Options, rows: Row[], articles: numbe
     const status = verdict.outcome === 'ok' ? 'ok' : verdict.outcome.toUpperCase();
     write(`${status.padEnd(10)} ${`${check.ms} ms`.padStart(8)}  ${article.name} (${characters(article.text)})`);
     if (verdict.outcome !== 'ok') {
-      write(`           ${verdict.detail}`);
+      // An invalid answer's detail repeats its first errors: the list below has them all.
+      const n = verdict.errors.length;
+      write(`           ${verdict.outcome === 'invalid' ? `the answer failed validation (${n} error${n === 1 ? '' : 's'}):` : verdict.detail}`);
       for (const e of verdict.errors.slice(0, ERRORS_LISTED)) write(`           - ${e.path}: ${e.message}`);
       if (verdict.errors.length > ERRORS_LISTED) write(`           - … and ${verdict.errors.length - ERRORS_LISTED} more errors`);
     }
