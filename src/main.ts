@@ -83,6 +83,9 @@ async function main(argv: string[]): Promise<number> {
   delegate('sample-server', 'run the sample XML-RPC annotation server', async (args) =>
     (await import('./cli/sample-server.ts')).runSampleServerCommand(args),
   );
+  delegate('check-server', 'call an annotation server with the setup article and hard articles, judging each answer as dispatch would (before registering)', async (args) =>
+    (await import('./cli/check-server.ts')).runCheckServerCommand(args),
+  );
   delegate('uniprot', 'build or query a UniProt release index (uniprot build | lookup)', async (args) =>
     (await import('./cli/uniprot.ts')).runUniprotCommand(args),
   );

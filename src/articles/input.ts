@@ -1,5 +1,5 @@
-// Article text at the edge: size-checked, XML-illegal characters replaced one for one (so
-// offsets do not move), and stored exactly as it will be sent.
+// Article text at the edge: size-checked, XML-illegal characters and carriage returns
+// replaced one for one (so offsets do not move), and stored exactly as it will be sent.
 import { FormatError } from '../formats/common.ts';
 import { jatsToText } from '../formats/jats.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
@@ -10,6 +10,17 @@ export interface ArticleInput {
   text?: string;
   xml?: string;
   given?: string;
+}
+
+/**
+ * The text as it is stored and sent. Characters XML 1.0 cannot carry become spaces, and no
+ * carriage return is sent: every XML parser turns a raw CR or CR LF into LF, and several
+ * servers (Python's, xmlrpc-c) send a CR back raw, so a mention spanning one could never
+ * match. A CR before a LF becomes a space, a lone CR a LF: one character for one.
+ */
+export function textAsSent(text: string): string {
+  const sanitized = sanitizeXmlText(text);
+  return sanitized.includes('\r') ? sanitized.replace(/\r\n?/g, (crlf) => (crlf.length === 2 ? ' \n' : '\n')) : sanitized;
 }
 
 export function articleText(input: ArticleInput, where: string, maxBytes: number): { text: string; sourceFormat: string } {
@@ -29,5 +40,10 @@ export function articleText(input: ArticleInput, where: string, maxBytes: number
     }
   }
   if (text.trim() === '') throw badRequest(`${where}: the article text is empty`);
-  return { text: sanitizeXmlText(text), sourceFormat: input.xml !== undefined ? 'jats' : 'text' };
+  const sent = textAsSent(text);
+  // Checked after replacing: control characters alone would go out as a blank text.
+  if (sent.trim() === '') {
+    throw badRequest(`${where}: the article text holds only characters XML cannot carry (control characters, U+FFFE, U+FFFF, lone surrogates), which would be sent as spaces`);
+  }
+  return { text: sent, sourceFormat: input.xml !== undefined ? 'jats' : 'text' };
 }

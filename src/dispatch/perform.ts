@@ -10,12 +10,12 @@ import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
-import { validateAnswer } from '../tasks/validate.ts';
 import { callXmlRpc, createServerAgent, type CallOutcome } from '../xmlrpc/client.ts';
 import { policedLookup, urlProblem } from '../servers/url-policy.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from './db-retry.ts';
 import { AttemptFailedError } from './errors.ts';
+import { judgeCall } from './judge.ts';
 import type { DispatchJob } from './queues.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { RequestBodies } from './request-body.ts';
@@ -113,7 +113,7 @@ export class JobPerformer {
       await store.markDone(articleId, serverId);
       return;
     }
-    const body = this.bodies.build(article, server, challenge.tasks);
+    const body = this.bodies.build(article, server);
     const call = await this.call(server, body, challenge.timeoutSeconds * 1000, signal);
     const attempt: FinishedAttempt = {
       articleId, serverId, n, ms: call.ms, outcome: 'ok', detail: null, bytesSent: call.bytesSent, bytesReceived: call.bytesReceived,
@@ -130,30 +130,23 @@ export class JobPerformer {
     }
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
-    if (call.ok) {
-      const validated = validateAnswer(call.value, {
-        tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
-        text: article.text,
-        given: article.given,
-        mentionTypes: challenge.mentionTypes,
-        accessions: this.deps.accessions(),
-      });
-      if (validated.errors.length === 0) {
-        const fresh = await store.storeAnswer(attempt, validated.result, validated.warnings);
-        dispatchMetrics.observe(serverId, 'ok', call.ms);
-        log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
-        if (article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
-        return;
-      }
-      const shown = validated.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
-      const more = validated.errors.length > 3 ? ` (and ${validated.errors.length - 3} more)` : '';
-      attempt.outcome = 'invalid';
-      attempt.detail = `the answer failed validation: ${shown}${more}`;
-      attempt.errors = validated.errors;
-    } else {
-      attempt.outcome = call.kind;
-      attempt.detail = call.detail;
+    const verdict = judgeCall(call, server, {
+      tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
+      text: article.text,
+      given: article.given,
+      mentionTypes: challenge.mentionTypes,
+      accessions: this.deps.accessions(),
+    });
+    if (verdict.outcome === 'ok') {
+      const fresh = await store.storeAnswer(attempt, verdict.result, verdict.warnings);
+      dispatchMetrics.observe(serverId, 'ok', call.ms);
+      log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
+      if (article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
+      return;
     }
+    attempt.outcome = verdict.outcome;
+    attempt.detail = verdict.detail;
+    if (verdict.outcome === 'invalid') attempt.errors = verdict.errors;
     await store.recordFailure(attempt, final);
     dispatchMetrics.observe(serverId, attempt.outcome, call.ms);
     log.info({ serverId, articleId, attempt: n, outcome: attempt.outcome, detail: attempt.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');

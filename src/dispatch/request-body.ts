@@ -19,6 +19,22 @@ export interface ServerForCall {
   sendMetadata: boolean;
 }
 
+/**
+ * `given` goes only to servers registered for COREF: a server written for the original
+ * BCMS takes one parameter and faults on a second one.
+ */
+export function sendsGiven(server: Pick<ServerForCall, 'tasks'>): boolean {
+  return server.tasks.includes('COREF');
+}
+
+/** The parameters a server is sent, each with why, e.g. for a fault about their number. */
+export function describeParams(server: Pick<ServerForCall, 'tasks' | 'sendMetadata'>): string {
+  const params = ['text (the article)'];
+  if (sendsGiven(server)) params.push('given (the COREF given proteins: the server is registered for COREF)');
+  if (server.sendMetadata) params.push('meta (a struct {article, tasks}: the server asked for it at registration)');
+  return `${params.length} parameter${params.length === 1 ? '' : 's'}: ${params.join(', ')}`;
+}
+
 interface Encoded {
   text: Buffer;
   given: Buffer;
@@ -49,10 +65,10 @@ export class RequestBodies {
     return hit;
   }
 
-  /** `given` goes only to challenges with COREF; the metadata struct only to servers that asked for it. */
-  build(article: ArticleForCall, server: ServerForCall, challengeTasks: TaskName[]): Buffer {
+  /** `given` goes only to servers registered for COREF; the metadata struct only to servers that asked for it. */
+  build(article: ArticleForCall, server: ServerForCall): Buffer {
     const encoded = this.encoded(article);
-    const coref = challengeTasks.includes('COREF');
+    const coref = sendsGiven(server);
     const metadata = server.sendMetadata ? encodeParam({ article: article.organiserId ?? article.id, tasks: server.tasks }) : '';
     const key = `${server.method}\u0000${coref ? 1 : 0}\u0000${metadata}`;
     let call = encoded.calls.get(key);

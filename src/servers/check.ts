@@ -1,10 +1,12 @@
 // The setup check: call the server with a short built-in article and report whether it
-// answers, how long it took and whether the answer passes validation. Registration
-// succeeds whatever the result; teams register before their servers are up.
+// answers, how long it took and whether the answer passes validation, exactly as dispatch
+// would judge it (`metaserver check-server` sends more articles the same way).
+// Registration succeeds whatever the result; teams register before their servers are up.
+import type { Dispatcher } from 'undici';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
-import { validateAnswer } from '../tasks/validate.ts';
-import { assembleMethodCall, encodeParam, encodeStringParam } from '../xmlrpc/codec.ts';
+import { judgeCall, type Verdict } from '../dispatch/judge.ts';
+import { RequestBodies } from '../dispatch/request-body.ts';
 import { callXmlRpc } from '../xmlrpc/client.ts';
 import { policedAgent } from './policed-agent.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
@@ -19,39 +21,53 @@ export const CHECK_ARTICLE = [
 
 export const CHECK_GIVEN = 'T1\tProtein 11 22\t𝛼-synuclein\nT2\tProtein 26 31\tBRCA1';
 
-export async function checkServer(
-  server: Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'>,
-  challenge: Pick<Challenge, 'tasks' | 'mentionTypes'>,
-  opts: { deadlineMs: number; maxAnswerBytes: number; accessions: AccessionLookup | null; publicUrlsOnly: boolean },
-): Promise<ServerCheck> {
-  const params = [encodeStringParam(CHECK_ARTICLE)];
-  if (challenge.tasks.includes('COREF')) params.push(encodeStringParam(CHECK_GIVEN));
-  if (server.sendMetadata) params.push(encodeParam({ article: 'setup-check', tasks: server.tasks }));
-  const at = new Date().toISOString();
+export type ServerToCheck = Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'>;
+
+export interface CheckOptions {
+  deadlineMs: number;
+  maxAnswerBytes: number;
+  accessions: AccessionLookup | null;
+  publicUrlsOnly: boolean;
+  mentionTypes?: string[];
+  /**
+   * Connections to use instead of the shared policed ones. Several articles sent one after
+   * the other to a server that serves one connection at a time (Perl's HTTP::Daemon) need
+   * an agent of one connection: the shared pool may open a second one while the first is
+   * still held open for keep-alive, and wait seconds for it.
+   */
+  agent?: Dispatcher;
+}
+
+export interface ArticleCheck {
+  verdict: Verdict;
+  ms: number;
+}
+
+/**
+ * Sends one article the way dispatch does (the same call document, `given` only to COREF
+ * servers) and judges the answer the way dispatch does. `text` must be the text as sent
+ * (see textAsSent): offsets in the answer are checked against it.
+ */
+export async function checkArticle(server: ServerToCheck, article: { id: string; text: string; given: string }, opts: CheckOptions): Promise<ArticleCheck> {
+  const body = new RequestBodies(1).build({ ...article, organiserId: article.id }, server);
   const call = await callXmlRpc(
-    { url: server.url, body: assembleMethodCall(server.method, params), deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes },
-    policedAgent(opts.publicUrlsOnly),
+    { url: server.url, body, deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes },
+    opts.agent ?? policedAgent(opts.publicUrlsOnly),
   );
-  if (!call.ok) {
-    const reachable = call.kind !== 'connection' && call.kind !== 'timeout';
-    return { ok: false, reachable, at, ms: call.ms, outcome: call.kind, detail: call.detail, errors: [], warnings: [] };
-  }
-  const validated = validateAnswer(call.value, {
+  const verdict = judgeCall(call, server, {
     tasks: server.tasks,
-    text: CHECK_ARTICLE,
-    given: CHECK_GIVEN,
-    mentionTypes: challenge.mentionTypes,
+    text: article.text,
+    given: article.given,
+    mentionTypes: opts.mentionTypes,
     accessions: opts.accessions,
   });
-  const ok = validated.errors.length === 0;
-  return {
-    ok,
-    reachable: true,
-    at,
-    ms: call.ms,
-    outcome: ok ? 'ok' : 'invalid',
-    detail: ok ? undefined : `the answer to the sample article failed validation (${validated.errors.length} errors)`,
-    errors: validated.errors,
-    warnings: validated.warnings,
-  };
+  return { verdict, ms: call.ms };
+}
+
+export async function checkServer(server: ServerToCheck, challenge: Pick<Challenge, 'tasks' | 'mentionTypes'>, opts: CheckOptions): Promise<ServerCheck> {
+  const at = new Date().toISOString();
+  const { verdict, ms } = await checkArticle(server, { id: 'setup-check', text: CHECK_ARTICLE, given: CHECK_GIVEN }, { ...opts, mentionTypes: challenge.mentionTypes });
+  if (verdict.outcome === 'ok') return { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings };
+  const reachable = verdict.outcome !== 'connection' && verdict.outcome !== 'timeout';
+  return { ok: false, reachable, at, ms, outcome: verdict.outcome, detail: verdict.detail, errors: verdict.errors, warnings: verdict.warnings };
 }

@@ -5,6 +5,7 @@
 
 import { describe, type Report } from './checks.ts';
 import type { TaskInput } from './registry.ts';
+import { offsetHint } from './offset-hint.ts';
 import type { CodePointText } from './text.ts';
 import type { CorefExpression, CorefLink, CorefResult } from './types.ts';
 
@@ -38,12 +39,12 @@ function checkSpan(text: CodePointText, start: number, end: number, sent: string
     return undefined;
   }
   if (end > text.length) {
-    report.error(path, `${what} [${start}, ${end}) runs past the end of the text (${text.length} code points)`);
+    report.error(path, `${what} [${start}, ${end}) runs past the end of the text (${text.length} code points)${offsetHint(text, sent, start)}`);
     return undefined;
   }
   const actual = text.slice(start, end);
   if (actual !== sent) {
-    report.error(path, `${what} text ${show(sent)} differs from the text at [${start}, ${end}), which is ${show(actual)} (offsets count Unicode code points)`);
+    report.error(path, `${what} text ${show(sent)} differs from the text at [${start}, ${end}), which is ${show(actual)} (offsets count Unicode code points)${offsetHint(text, sent, start)}`);
     return undefined;
   }
   return actual;

@@ -4,7 +4,8 @@
 
 import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from './checks.ts';
 import type { TaskInput } from './registry.ts';
-import { codePointLength, type CodePointText } from './text.ts';
+import { offsetHint } from './offset-hint.ts';
+import { codePointLength } from './text.ts';
 import type { MentionItem } from './types.ts';
 
 const KEY = 'mentions';
@@ -20,20 +21,6 @@ const FIELDS: Record<string, FieldSpec> = {
 
 const SHOWN = 60;
 const show = (s: string): string => JSON.stringify(s.length > SHOWN ? `${s.slice(0, SHOWN)}…` : s);
-
-/**
- * A hint for a mismatch: where the mention does occur nearest to the offset, which
- * usually reveals offsets counted in bytes or UTF-16 units instead of code points.
- */
-function whereItOccurs(text: CodePointText, mention: string, offset: number): string {
-  let best = -1;
-  for (let at = text.text.indexOf(mention); at >= 0; at = text.text.indexOf(mention, at + 1)) {
-    const cp = text.codePointIndex(at);
-    if (best < 0 || Math.abs(cp - offset) < Math.abs(best - offset)) best = cp;
-    if (cp > offset) break;
-  }
-  return best < 0 ? '' : `; the nearest occurrence is at offset ${best} (offsets count Unicode code points)`;
-}
 
 export function validateMention(value: unknown, input: TaskInput, report: Report): MentionItem[] | undefined {
   const list = checkArray(value, KEY, 'structs {offset, mention, type?, section?, confidence?}', report);
@@ -68,12 +55,12 @@ export function validateMention(value: unknown, input: TaskInput, report: Report
     }
     const end = offset + codePointLength(mention);
     if (end > text.length) {
-      report.error(`${path}.offset`, `the span [${offset}, ${end}) runs past the end of the text (${text.length} code points)`);
+      report.error(`${path}.offset`, `the span [${offset}, ${end}) runs past the end of the text (${text.length} code points)${offsetHint(text, mention, offset)}`);
       return;
     }
     const actual = text.slice(offset, end);
     if (actual !== mention) {
-      report.error(`${path}.mention`, `${show(mention)} differs from the text at offset ${offset}, which is ${show(actual)}${whereItOccurs(text, mention, offset)}`);
+      report.error(`${path}.mention`, `${show(mention)} differs from the text at offset ${offset}, which is ${show(actual)}${offsetHint(text, mention, offset)}`);
       return;
     }
     sentAt.push(index);

@@ -4,10 +4,10 @@
 // short; at our deadline the request is aborted, which closes the connection.
 // `callXmlRpc` never throws: every failure comes back classified with a detail a team can
 // act on, plus timings and byte counts for the reliability figures.
-import { STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, errors, request, type Dispatcher } from 'undici';
 import { decodeMethodResponse, type XmlRpcValue } from './codec.ts';
 import { XmlRpcProtocolError } from './errors.ts';
 
@@ -30,7 +30,7 @@ interface Counters {
 
 export type CallOutcome =
   | ({ ok: true; value: XmlRpcValue } & Counters)
-  | ({ ok: false; kind: FailureKind; detail: string; httpStatus?: number; faultCode?: number } & Counters);
+  | ({ ok: false; kind: FailureKind; detail: string; httpStatus?: number; faultCode?: number | string } & Counters);
 
 const HTTP_EXCERPT_BYTES = 2048;
 
@@ -77,6 +77,37 @@ function codeOf(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The HTTP parser's complaint, if that is what failed: undici's parser errors carry a
+ * `code` only sometimes, so they are recognised by class (Node's own parser by HPE_ code).
+ */
+function parserErrorOf(err: unknown): Error | undefined {
+  const seen = new Set<unknown>();
+  for (let current: unknown = err; current && typeof current === 'object' && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    if (current instanceof errors.HTTPParserError) return current as Error;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('HPE_')) return current as Error;
+  }
+  return undefined;
+}
+
+/**
+ * True when the connection was closed before any answer to this call, on a connection that
+ * had already carried an answer: a kept-alive connection the server had closed.
+ */
+function closedWhileKeptAlive(err: unknown): boolean {
+  const code = codeOf(err);
+  if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET' && code !== 'EPIPE') return false;
+  const seen = new Set<unknown>();
+  for (let current: unknown = err; current && typeof current === 'object' && !seen.has(current); current = (current as { cause?: unknown }).cause) {
+    seen.add(current);
+    const bytesRead = (current as { socket?: { bytesRead?: unknown } }).socket?.bytesRead;
+    if (typeof bytesRead === 'number') return bytesRead > 0;
+  }
+  return false;
+}
+
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -85,6 +116,12 @@ function describeTransportError(err: unknown, url: URL, headersSeen: boolean, by
   const where = url.host;
   const code = codeOf(err);
   const partial = headersSeen ? ` after ${bytesReceived} bytes of the answer` : ' before sending response headers';
+  const parserError = parserErrorOf(err);
+  if (parserError) {
+    const named = (parserError as { code?: string }).code;
+    const stage = headersSeen ? `in the body, after ${bytesReceived} bytes of it` : 'in the status line or headers';
+    return { kind: 'protocol', detail: `the server at ${where} did not answer with valid HTTP ${stage}: ${named ? `${named}: ` : ''}${messageOf(parserError)}`, beforeConnect: false };
+  }
   switch (code) {
     case 'ERR_REFUSED_ADDRESS':
       return { kind: 'connection', detail: `the server URL cannot be called: ${messageOf(err)}; no request was made`, beforeConnect: true };
@@ -110,6 +147,8 @@ function describeTransportError(err: unknown, url: URL, headersSeen: boolean, by
       return { kind: 'connection', detail: `the server at ${where} closed the connection${partial}`, beforeConnect: false };
     case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
       return { kind: 'protocol', detail: `the answer from ${where} was shorter or longer than its Content-Length header`, beforeConnect: false };
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      return { kind: 'protocol', detail: `the server at ${where} sent response headers larger than the ${maxHeaderSize} bytes an HTTP client reads (${code}): is it an HTTP server, and does it end its header lines with CR LF?`, beforeConnect: false };
     case 'UND_ERR_INFO':
       return { kind: 'protocol', detail: `the server at ${where} sent an unexpected informational response: ${messageOf(err)}`, beforeConnect: false };
     default:
@@ -129,6 +168,12 @@ function defaultAgent(): Agent {
   return sharedAgent;
 }
 
+/** The charset parameter of a Content-Type header, if any. */
+function charsetOf(contentType: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(contentType) ? contentType[0] : contentType;
+  return value ? /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(value)?.[1] : undefined;
+}
+
 function excerptOf(body: Buffer): string {
   const text = body.toString('utf8').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
@@ -141,7 +186,7 @@ export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Pro
   let bytesReceived = 0;
   let headersSeen = false;
   const counters = (): Counters => ({ ms: Math.round(performance.now() - started), bytesSent, bytesReceived });
-  const failure = (kind: FailureKind, detail: string, extra: { httpStatus?: number; faultCode?: number } = {}): CallOutcome => ({
+  const failure = (kind: FailureKind, detail: string, extra: { httpStatus?: number; faultCode?: number | string } = {}): CallOutcome => ({
     ok: false,
     kind,
     detail,
@@ -172,15 +217,26 @@ export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Pro
     (headersSeen ? `${bytesReceived} byte${bytesReceived === 1 ? '' : 's'} of the answer received so far)` : 'no response headers received)');
 
   try {
-    const response = await request(target, {
-      method: 'POST',
+    const options = {
+      method: 'POST' as const,
       headers: { 'content-type': 'text/xml; charset=utf-8', 'user-agent': 'metaserver' },
       body: req.body,
       signal: controller.signal,
       dispatcher: dispatcher ?? defaultAgent(),
       headersTimeout: 0,
       bodyTimeout: 0,
-    });
+    };
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(target, options);
+    } catch (err) {
+      // A server that closes each connection after its answer without saying so
+      // (Frontier::Daemon) leaves a kept-alive connection that is already closed when the
+      // next call goes out: that call never reached it, so it is sent once more, on a new
+      // connection. Sending an article twice is harmless (dispatch is at-least-once anyway).
+      if (controller.signal.aborted || !closedWhileKeptAlive(err)) throw err;
+      response = await request(target, options);
+    }
     headersSeen = true;
     bytesSent = bodyBytes;
     const status = response.statusCode;
@@ -212,9 +268,10 @@ export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Pro
       controller.abort();
       return failure('protocol', `the answer exceeded the cap of ${limit} bytes and was cut off; send smaller answers or ask the organisers to raise the cap`);
     }
-    const decoded = decodeMethodResponse(body);
+    const decoded = decodeMethodResponse(body, { charset: charsetOf(response.headers['content-type']) });
     if (decoded.kind === 'fault') {
-      return failure('fault', `fault ${decoded.code}: ${decoded.message}`, { faultCode: decoded.code });
+      const code = typeof decoded.code === 'string' ? JSON.stringify(decoded.code) : decoded.code;
+      return failure('fault', `fault ${code}: ${decoded.message}`, { faultCode: decoded.code });
     }
     return { ok: true, value: decoded.value, ...counters() };
   } catch (err) {

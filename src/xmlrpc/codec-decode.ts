@@ -39,8 +39,8 @@ const ALLOWED: Record<string, (child: string) => boolean> = {
 const SINGLE_CHILD = new Set(['methodResponse', 'param', 'fault', 'value', 'array']);
 const TEXT_IS_DATA = new Set(['value', 'name', 'methodName', ...SCALAR_TYPES]);
 
-function decodeDocument(input: string | Buffer, rootName: 'methodResponse' | 'methodCall'): Frame {
-  const text = prepareDocument(input);
+function decodeDocument(input: string | Buffer, rootName: 'methodResponse' | 'methodCall', charset?: string): Frame {
+  const text = prepareDocument(input, charset);
   const parser = createStrictParser();
   const stack: Frame[] = [];
   let root: Frame | undefined;
@@ -139,15 +139,24 @@ function decodeDocument(input: string | Buffer, rootName: 'methodResponse' | 'me
   return root;
 }
 
-/** Decodes an answer: a value, or a fault. Anything else throws XmlRpcProtocolError. */
-export function decodeMethodResponse(xml: string | Buffer): DecodedResponse {
-  const root = decodeDocument(xml, 'methodResponse');
+export interface DecodeOptions {
+  /** The charset parameter of the HTTP Content-Type, used when the XML declares no encoding. */
+  charset?: string;
+}
+
+/**
+ * Decodes an answer: a value, or a fault. Anything else throws XmlRpcProtocolError. A fault
+ * code may be a string (XMLRPC::Lite sends "Server"): it is kept as sent.
+ */
+export function decodeMethodResponse(xml: string | Buffer, opts: DecodeOptions = {}): DecodedResponse {
+  const root = decodeDocument(xml, 'methodResponse', opts.charset);
   if (root.isFault) {
     const fault = root.value as XmlRpcStruct | null | undefined;
     const code = typeof fault === 'object' && fault !== null ? fault.faultCode : undefined;
     const message = typeof fault === 'object' && fault !== null ? fault.faultString : undefined;
-    if (typeof code !== 'number' || !Number.isInteger(code) || typeof message !== 'string') {
-      throw new XmlRpcProtocolError('a fault must be a struct with faultCode (int) and faultString (string)');
+    const codeOk = (typeof code === 'number' && Number.isInteger(code)) || typeof code === 'string';
+    if (!codeOk || typeof message !== 'string') {
+      throw new XmlRpcProtocolError('a fault must be a struct with faultCode (int, or a string) and faultString (string)');
     }
     return { kind: 'fault', code, message };
   }
@@ -157,8 +166,8 @@ export function decodeMethodResponse(xml: string | Buffer): DecodedResponse {
 }
 
 /** Decodes a call (used by servers): the method name and its parameters. */
-export function decodeMethodCall(xml: string | Buffer): DecodedCall {
-  const root = decodeDocument(xml, 'methodCall');
+export function decodeMethodCall(xml: string | Buffer, opts: DecodeOptions = {}): DecodedCall {
+  const root = decodeDocument(xml, 'methodCall', opts.charset);
   if (!root.method) throw new XmlRpcProtocolError('<methodCall> must name the method in a non-empty <methodName>');
   return { method: root.method, params: root.params ?? [] };
 }

@@ -2,7 +2,10 @@
 // fetches or expands DTD entities) set up to refuse what XML-RPC never needs. Refused
 // here: anything that is not well-formed XML, any DOCTYPE (the usual carrier of
 // entity-expansion and external-entity attacks), and encodings other than UTF-8/Latin-1.
+// Surrogate pair references (Java's way of writing characters outside the BMP) are joined
+// before parsing, see codec-charrefs.ts.
 import { SaxesParser } from 'saxes';
+import { joinSurrogateReferences } from './codec-charrefs.ts';
 import { XmlRpcProtocolError } from './errors.ts';
 
 export const MAX_VALUE_DEPTH = 64;
@@ -12,19 +15,30 @@ function excerpt(text: string, max = 60): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-function decodeBytes(input: Buffer): string {
+const UTF8_NAMES = new Set(['utf-8', 'utf8', 'us-ascii', 'ascii']);
+const LATIN1_NAMES = new Set(['iso-8859-1', 'latin1', 'latin-1', 'iso_8859-1']);
+
+/**
+ * Bytes to text. The XML declaration names the encoding; when it names none, the charset of
+ * the HTTP Content-Type does (some servers say ISO-8859-1 there only); else UTF-8.
+ */
+function decodeBytes(input: Buffer, headerCharset: string | undefined): string {
   // Only the prologue names the encoding; it is ASCII in every encoding we accept.
   const head = input.subarray(0, 200).toString('latin1');
   const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1]?.toLowerCase();
-  if (declared === undefined || declared === 'utf-8' || declared === 'utf8' || declared === 'us-ascii' || declared === 'ascii') {
+  const header = headerCharset?.trim().replace(/^"|"$/g, '').toLowerCase();
+  const encoding = declared ?? header;
+  const source = declared !== undefined ? 'the XML declares' : 'the Content-Type header names';
+  if (encoding === undefined || UTF8_NAMES.has(encoding)) {
     try {
       return new TextDecoder('utf-8', { fatal: true }).decode(input);
     } catch {
-      throw new XmlRpcProtocolError('the answer is not valid UTF-8 (and declares no other encoding); send UTF-8 XML');
+      const why = encoding === undefined ? 'and declares no other encoding' : `as ${source} ${encoding}`;
+      throw new XmlRpcProtocolError(`the answer is not valid UTF-8 (${why}); send UTF-8 XML`);
     }
   }
-  if (declared === 'iso-8859-1' || declared === 'latin1' || declared === 'latin-1') return input.toString('latin1');
-  throw new XmlRpcProtocolError(`the XML declares the encoding "${declared}", which is not supported; send UTF-8`);
+  if (LATIN1_NAMES.has(encoding)) return input.toString('latin1');
+  throw new XmlRpcProtocolError(`${source} the encoding "${encoding}", which is not supported; send UTF-8`);
 }
 
 /**
@@ -32,11 +46,11 @@ function decodeBytes(input: Buffer): string {
  * leading whitespace (a common slip before `<?xml`, harmless to forgive). Throws when it
  * is empty or plainly not XML, with the first characters shown.
  */
-export function prepareDocument(input: string | Buffer): string {
-  const text = (typeof input === 'string' ? input : decodeBytes(input)).replace(/^\uFEFF/, '').trimStart();
+export function prepareDocument(input: string | Buffer, headerCharset?: string): string {
+  const text = (typeof input === 'string' ? input : decodeBytes(input, headerCharset)).replace(/^\uFEFF/, '').trimStart();
   if (text.length === 0) throw new XmlRpcProtocolError('the answer is empty, not an XML-RPC document');
   if (!text.startsWith('<')) throw new XmlRpcProtocolError(`the answer is not XML: it starts with "${excerpt(text)}"`);
-  return text;
+  return joinSurrogateReferences(text);
 }
 
 /** "line 3, column 14": where the parser is now (columns counted from 1). */

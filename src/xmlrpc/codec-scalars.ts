@@ -11,7 +11,22 @@ const DOUBLE = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
 const DATE_TIME = /^(\d{4})-?(\d{2})-?(\d{2})T(\d{2}):?(\d{2}):?(\d{2})(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/;
 const MAX_NUMBER_CHARS = 400;
 
-export const SCALAR_TYPES = new Set(['string', 'int', 'i4', 'i8', 'double', 'boolean', 'dateTime.iso8601', 'base64', 'nil', 'ex:nil']);
+/**
+ * Apache XML-RPC's numeric extensions, as it writes them (prefix `ex`): Java's byte, short,
+ * long, float, BigInteger and BigDecimal. Read as numbers, so they are taken wherever a
+ * number is expected; the integer ones with their Java ranges.
+ */
+const EXTENSION_INTEGERS: Record<string, { min: number; max: number; what: string }> = {
+  'ex:i1': { min: -128, max: 127, what: 'an 8-bit signed integer' },
+  'ex:i2': { min: -32768, max: 32767, what: 'a 16-bit signed integer' },
+};
+const EXACT_INTEGERS = new Set(['i8', 'ex:i8', 'ex:biginteger']);
+const DECIMALS = new Set(['double', 'ex:float', 'ex:bigdecimal']);
+
+export const SCALAR_TYPES = new Set([
+  'string', 'int', 'i4', 'i8', 'double', 'boolean', 'dateTime.iso8601', 'base64', 'nil',
+  'ex:nil', 'ex:i1', 'ex:i2', 'ex:i8', 'ex:float', 'ex:biginteger', 'ex:bigdecimal',
+]);
 
 export function show(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
@@ -21,19 +36,22 @@ function decodeInteger(type: string, raw: string, fail: Fail): number {
   const text = raw.trim();
   if (text.length > MAX_NUMBER_CHARS || !INTEGER.test(text)) fail(`<${type}> holds ${show(text)}, not an integer`);
   const value = Number(text);
-  if (type === 'i8') {
-    if (!Number.isSafeInteger(value)) fail(`<i8> ${show(text)} is beyond ±2^53 and cannot be read exactly`);
+  const extension = EXTENSION_INTEGERS[type];
+  if (EXACT_INTEGERS.has(type)) {
+    if (!Number.isSafeInteger(value)) fail(`<${type}> ${show(text)} is beyond ±2^53 and cannot be read exactly`);
+  } else if (extension) {
+    if (value < extension.min || value > extension.max) fail(`<${type}> ${show(text)} does not fit ${extension.what}`);
   } else if (value < I4_MIN || value > I4_MAX) {
     fail(`<${type}> ${show(text)} does not fit a 32-bit signed integer`);
   }
   return value === 0 ? 0 : value; // never -0
 }
 
-function decodeDouble(raw: string, fail: Fail): number {
+function decodeDouble(type: string, raw: string, fail: Fail): number {
   const text = raw.trim();
-  if (text.length > MAX_NUMBER_CHARS || !DOUBLE.test(text)) fail(`<double> holds ${show(text)}, not a decimal number`);
+  if (text.length > MAX_NUMBER_CHARS || !DOUBLE.test(text)) fail(`<${type}> holds ${show(text)}, not a decimal number`);
   const value = Number(text);
-  if (!Number.isFinite(value)) fail(`<double> ${show(text)} is out of range`);
+  if (!Number.isFinite(value)) fail(`<${type}> ${show(text)} is out of range`);
   return value;
 }
 
@@ -63,15 +81,18 @@ function decodeBase64(raw: string, fail: Fail): Buffer {
 
 /** Converts the text of a scalar type element (one of SCALAR_TYPES). */
 export function decodeScalar(type: string, text: string, fail: Fail): XmlRpcValue {
+  if (DECIMALS.has(type)) return decodeDouble(type, text, fail);
   switch (type) {
     case 'string':
       return text;
     case 'int':
     case 'i4':
     case 'i8':
+    case 'ex:i1':
+    case 'ex:i2':
+    case 'ex:i8':
+    case 'ex:biginteger':
       return decodeInteger(type, text, fail);
-    case 'double':
-      return decodeDouble(text, fail);
     case 'boolean':
       return decodeBoolean(text, fail);
     case 'dateTime.iso8601':

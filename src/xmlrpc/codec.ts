@@ -3,11 +3,12 @@
 // refuses DOCTYPEs and over-deep nesting, and checks every value's type and range.
 //
 // Types: int/i4 (32-bit signed) and i8 (exact up to 2^53) → number; double → number
-// (finite only); boolean 0/1 → boolean; string and untyped <value>text</value> → string;
-// array → array; struct → object without prototype; dateTime.iso8601 → Date (UTC);
-// base64 → Buffer; nil → null. Structs decode to objects without a prototype
-// (Object.create(null)), so a member named `__proto__` or `constructor` is just data;
-// use `isXmlRpcStruct` to recognise one.
+// (finite only); Apache XML-RPC's extensions ex:i1, ex:i2, ex:i8, ex:biginteger, ex:float
+// and ex:bigdecimal → number; boolean 0/1 → boolean; string and untyped
+// <value>text</value> → string; array → array; struct → object without prototype;
+// dateTime.iso8601 → Date (UTC); base64 → Buffer; nil → null. Structs decode to objects
+// without a prototype (Object.create(null)), so a member named `__proto__` or
+// `constructor` is just data; use `isXmlRpcStruct` to recognise one.
 export {
   assembleMethodCall,
   encodeFault,
@@ -21,7 +22,7 @@ export {
   XmlRpcDouble,
   type EncodableValue,
 } from './codec-encode.ts';
-export { decodeMethodCall, decodeMethodResponse } from './codec-decode.ts';
+export { decodeMethodCall, decodeMethodResponse, type DecodeOptions } from './codec-decode.ts';
 export { MAX_VALUE_DEPTH } from './codec-parse.ts';
 export { XmlRpcProtocolError } from './errors.ts';
 
@@ -41,7 +42,7 @@ export type XmlRpcValue =
 
 export type DecodedResponse =
   | { kind: 'value'; value: XmlRpcValue }
-  | { kind: 'fault'; code: number; message: string };
+  | { kind: 'fault'; code: number | string; message: string };
 
 export interface DecodedCall {
   method: string;

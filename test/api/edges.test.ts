@@ -80,6 +80,24 @@ describe('the HTTP edge', () => {
     expect(article.body.text).toBe('a b c d');
   });
 
+  it('sends and stores articles without carriage returns, one character for one: CR LF → space LF, a lone CR → LF', async () => {
+    const res = await ms.request('POST', '/api/articles', { text: 'Title\r\n\r\nBRCA1 binds\rp53.\r\n' });
+    expect(res.status).toBe(202);
+    const article = await ms.request('GET', `/api/articles/${res.body.id}`);
+    expect(article.body.text).toBe('Title \n \nBRCA1 binds\np53. \n');
+  });
+
+  it('refuses an article of forbidden characters only, like a blank text, and stores nothing', async () => {
+    const before = (await ms.database.db.query('select 1 from articles')).length;
+    const res = await ms.request('POST', '/api/articles', { text: '\u0001\u0002\u0000' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/only characters XML cannot carry/);
+    const batch = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'C1', text: 'fine' }, { id: 'C2', text: '\u0007 \uFFFF\r\n' }] }, ADMIN_TOKEN);
+    expect(batch.status).toBe(400);
+    expect(batch.body.error.message).toMatch(/articles\[1\] \(C2\)/);
+    expect(await ms.database.db.query('select 1 from articles')).toHaveLength(before);
+  });
+
   it('converts a JATS article to the plain-text layout and stores the converted text', async () => {
     const xml = readFileSync(new URL('../fixtures/jats/plain.nxml', import.meta.url), 'utf8');
     const res = await ms.request('POST', '/api/articles', { xml });

@@ -21,7 +21,9 @@ export type Behaviour =
   | { kind: 'delayed'; ms: number } // good answer after `ms`
   | { kind: 'flaky'; failures: number } // 500 for the first `failures` requests, then good answers
   | { kind: 'good' } // the sample annotator's answer
-  | { kind: 'custom'; handler: (text: string, given: string, params: XmlRpcValue[]) => XmlRpcValue | Promise<XmlRpcValue> };
+  | { kind: 'custom'; handler: (text: string, given: string, params: XmlRpcValue[]) => XmlRpcValue | Promise<XmlRpcValue> }
+  | { kind: 'body'; body: Buffer | string; contentType: string } // status 200 with exactly this body and Content-Type
+  | { kind: 'raw'; bytes: Buffer | string }; // not HTTP: these bytes on the socket once the request starts, then close
 
 export interface ReceivedCall {
   method: string;
@@ -168,6 +170,14 @@ export async function startFaultyServer(behaviour: Behaviour, opts: { port?: num
       case 'good':
         sendXml(res, goodAnswer(params));
         return;
+      case 'body': {
+        const body = Buffer.from(behaviour.body);
+        res.writeHead(200, { 'content-type': behaviour.contentType, 'content-length': body.length });
+        res.end(body);
+        return;
+      }
+      case 'raw':
+        return; // answered by the socket server below
       case 'custom': {
         const text = typeof params[0] === 'string' ? params[0] : '';
         const given = typeof params[1] === 'string' ? params[1] : '';
@@ -178,7 +188,16 @@ export async function startFaultyServer(behaviour: Behaviour, opts: { port?: num
   };
 
   let server: NetServer;
-  if (behaviour.kind === 'silent') {
+  if (behaviour.kind === 'raw') {
+    const bytes = behaviour.bytes;
+    server = createNetServer((socket) => {
+      socket.on('error', () => {}); // the client may reset what it cannot parse
+      socket.once('data', () => {
+        requests += 1;
+        socket.end(bytes);
+      });
+    });
+  } else if (behaviour.kind === 'silent') {
     server = createNetServer({ pauseOnConnect: true }, () => {
       requests += 1;
     });

@@ -62,7 +62,7 @@ describe('COREF: standoff lines', () => {
     [['T5 Exp 48 53 which'], /^coref\[line 1\]: "T5 Exp 48 53 which" does not parse: expected/],
     [['R1\tCoref T4 T3'], /^coref\[line 1\]: .* does not parse/],
     [['T5\tExp 48 abc\twhich'], /^coref\[line 1\]: .* does not parse/],
-    [['T5\tExp 80 95\tDNA.'], /^coref\[line 1\]: T5 \[80, 95\) runs past the end of the text \(86 code points\)$/],
+    [['T5\tExp 80 95\tDNA.'], /^coref\[line 1\]: T5 \[80, 95\) runs past the end of the text \(86 code points\); the nearest occurrence is at offset 82 \(offsets count Unicode code points\)$/],
     [['T5\tExp 53 48\twhich'], /^coref\[line 1\]: T5 \[53, 48\) is empty or reversed$/],
     [['T5\tExp 49 54\twhich'], /^coref\[line 1\]: T5 text "which" differs from the text at \[49, 54\), which is "hich "/],
     [['T5\tExp 3 46\tthe NF-kappa B transcription factor complex\t30 50\tcomplex'], /minimal boundary \[30, 50\) of T5 lies outside its span \[3, 46\)/],

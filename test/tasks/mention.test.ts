@@ -27,9 +27,28 @@ describe('MENTION: code-point offsets', () => {
     const text = '😀😀 IL-2 binds IL-2R';
     const answer = validateAnswer({ mentions: [{ offset: 5, mention: 'IL-2' }] }, context({ text }));
     expect(issues(answer.errors)).toEqual([
-      'mentions[0].mention: "IL-2" differs from the text at offset 5, which is "-2 b"; the nearest occurrence is at offset 3 (offsets count Unicode code points)',
+      'mentions[0].mention: "IL-2" differs from the text at offset 5, which is "-2 b"; it occurs at offset 3 (offsets count Unicode code points): 5 is where it starts counted in UTF-16 units, as Java, JavaScript and C# index strings',
     ]);
     expect(validateAnswer({ mentions: [{ offset: 14, mention: 'IL-2R' }] }, context({ text })).errors).toEqual([]);
+  });
+
+  it('says when UTF-8 byte offsets or CR LF line ends explain the mismatch, and where it occurs otherwise', () => {
+    // BRCA1 starts at code point 10; at UTF-8 byte 15 (Ménière: two 2-byte characters; 𝛼: 4 bytes) and UTF-16 index 11.
+    const text = 'Ménière\n𝛼 BRCA1\nand p53\n\np53 again';
+    const hint = (item: { offset: number; mention: string }) => issues(validateAnswer({ mentions: [item] }, context({ text })).errors)[0];
+    expect(hint({ offset: 15, mention: 'BRCA1' })).toBe(
+      'mentions[0].mention: "BRCA1" differs from the text at offset 15, which is "\\nand "; it occurs at offset 10 (offsets count Unicode code points): 15 is where it starts counted in UTF-8 bytes',
+    );
+    expect(hint({ offset: 11, mention: 'BRCA1' })).toMatch(/; it occurs at offset 10 \(offsets count Unicode code points\): 11 is where it starts counted in UTF-16 units/);
+    // the second p53 starts at code point 25 after four LFs: 29 if each line end were CR LF (and byte 30 in UTF-8)
+    expect(hint({ offset: 29, mention: 'p53' })).toMatch(/; it occurs at offset 25 .*: 29 is where it starts if every line end counts two characters \(CR LF\), but the text as sent ends its lines with LF alone$/);
+    expect(hint({ offset: 30, mention: 'p53' })).toMatch(/; it occurs at offset 25 .*: 30 is where it starts counted in UTF-8 bytes$/);
+    expect(hint({ offset: 33, mention: 'p53' })).toMatch(/; the nearest occurrence is at offset 25 \(offsets count Unicode code points\)$/);
+    // past the end: byte offsets in a text with many multi-byte characters
+    const long = `${'é'.repeat(20)} p53`;
+    expect(issues(validateAnswer({ mentions: [{ offset: 41, mention: 'p53' }] }, context({ text: long })).errors)[0]).toMatch(
+      /runs past the end of the text \(24 code points\); it occurs at offset 21 .*: 41 is where it starts counted in UTF-8 bytes$/,
+    );
   });
 
   it('says what the text at the offset is when the mention differs', () => {
@@ -43,7 +62,10 @@ describe('MENTION: code-point offsets', () => {
 
   it.each([
     [{ offset: -1, mention: 'x' }, 'mentions[0].offset: -1 is negative; offsets count code points from 0'],
-    [{ offset: 20, mention: 'IL-2.' }, 'mentions[0].offset: the span [20, 25) runs past the end of the text (23 code points)'],
+    [
+      { offset: 20, mention: 'IL-2.' },
+      'mentions[0].offset: the span [20, 25) runs past the end of the text (23 code points); it occurs at offset 18 (offsets count Unicode code points): 20 is where it starts counted in UTF-16 units, as Java, JavaScript and C# index strings',
+    ],
     [{ offset: 23, mention: 'x' }, 'mentions[0].offset: the span [23, 24) runs past the end of the text (23 code points)'],
     [{ offset: 1.5, mention: 'x' }, 'mentions[0].offset: expected an int, got number 1.5'],
     [{ offset: '18', mention: 'IL-2' }, 'mentions[0].offset: expected an int, got string "18"'],

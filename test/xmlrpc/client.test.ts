@@ -172,3 +172,81 @@ describe('HTTP, protocol and fault failures', () => {
     expect(failure(await call(server.url))).toMatchObject({ kind: 'fault', faultCode: 7, detail: 'fault 7: tagger crashed' });
   });
 });
+
+// What real XML-RPC stacks and broken servers send (issue: every stack a team uses works).
+describe('answers as real stacks write them', () => {
+  const xmlBody = '<?xml version="1.0"?><methodResponse><params><param><value><string>x</string></value></param></params></methodResponse>';
+
+  it.each<[string, string | Buffer, RegExp]>([
+    ['header lines ending in LF only', `HTTP/1.1 200 OK\nContent-Type: text/xml\nContent-Length: ${xmlBody.length}\n\n${xmlBody}`, /status line or headers: .*CR/],
+    ['header lines ending in CR only', `HTTP/1.1 200 OK\rContent-Type: text/xml\rContent-Length: ${xmlBody.length}\r\r${xmlBody}`, /status line or headers: .*LF/],
+    ['a bad chunk size', `HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${xmlBody}\r\n0\r\n\r\n`, /in the body.*chunk size/],
+    ['random bytes', Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7919 + 13) % 256)), /status line or headers: .*HTTP\//],
+    ['a header of 100 000 bytes', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(100_000)}\r\nContent-Length: ${xmlBody.length}\r\n\r\n${xmlBody}`, /response headers larger than the \d+ bytes/],
+  ])('broken HTTP is a protocol failure with the parser’s reason: %s', async (_name, bytes, detail) => {
+    const server = await serve({ kind: 'raw', bytes });
+    const outcome = failure(await call(server.url));
+    expect(outcome.kind).toBe('protocol');
+    expect(outcome.detail).toMatch(/^the server at 127\.0\.0\.1:\d+ (did not answer with valid HTTP|sent response headers)/);
+    expect(outcome.detail).toMatch(detail);
+  });
+
+  it('honours the charset of the Content-Type header when the XML declares none', async () => {
+    const latin1 = Buffer.from('<methodResponse><params><param><value><string>Ménière, Müller</string></value></param></params></methodResponse>', 'latin1');
+    const server = await serve({ kind: 'body', body: latin1, contentType: 'text/xml; charset=ISO-8859-1' });
+    expect(await call(server.url)).toMatchObject({ ok: true, value: 'Ménière, Müller' });
+    const quoted = await serve({ kind: 'body', body: latin1, contentType: 'text/xml;charset="iso-8859-1"' });
+    expect(await call(quoted.url)).toMatchObject({ ok: true, value: 'Ménière, Müller' });
+  });
+
+  it('lets the XML declaration win over the header, and names the header when it is wrong', async () => {
+    const utf8 = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><methodResponse><params><param><value>Müller</value></param></params></methodResponse>');
+    const declared = await serve({ kind: 'body', body: utf8, contentType: 'text/xml; charset=ISO-8859-1' });
+    expect(await call(declared.url)).toMatchObject({ ok: true, value: 'Müller' });
+    const latin1 = Buffer.from('<methodResponse><params><param><value>Müller</value></param></params></methodResponse>', 'latin1');
+    const lying = await serve({ kind: 'body', body: latin1, contentType: 'text/xml; charset=utf-8' });
+    expect(failure(await call(lying.url))).toMatchObject({ kind: 'protocol', detail: expect.stringMatching(/not valid UTF-8 \(as the Content-Type header names utf-8\)/) });
+  });
+
+  it('records a fault with a string code (XMLRPC::Lite) as a fault, with the whole string', async () => {
+    const message = 'Failed to locate method (getAnnotation) in class (main) at /usr/share/perl5/SOAP/Lite.pm line 2873.\n';
+    const xml =
+      '<?xml version="1.0" encoding="UTF-8"?><methodResponse><fault><value><struct><member><name>faultString</name>' +
+      `<value><string>${message}</string></value></member><member><name>faultCode</name><value><string>Server</string></value></member></struct></value></fault></methodResponse>`;
+    const server = await serve({ kind: 'body', body: xml, contentType: 'text/xml' });
+    expect(failure(await call(server.url))).toMatchObject({ kind: 'fault', faultCode: 'Server', detail: `fault "Server": ${message}` });
+  });
+});
+
+describe('kept-alive connections the server closed', () => {
+  it('sends a call again on a new connection when the server closed the last one without saying so (Frontier::Daemon)', async () => {
+    const { createServer } = await import('node:net');
+    const { encodeMethodResponse } = await import('../../src/xmlrpc/codec.ts');
+    const answer = Buffer.from(encodeMethodResponse({ interaction: [true, 0.5] }));
+    let connections = 0;
+    // HTTP/1.1, no "Connection: close", and the connection closed right after each answer.
+    const server = createServer((socket) => {
+      connections += 1;
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: ${answer.length}\r\n\r\n`), answer])));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/RPC2`;
+    const agent = createServerAgent({ connections: 1 });
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect(await callXmlRpc({ url, body: BODY, deadlineMs: 5_000, maxResponseBytes: 1_000_000 }, agent)).toMatchObject({ ok: true, value: { interaction: [true, 0.5] } });
+      }
+      expect(connections).toBeGreaterThanOrEqual(3);
+    } finally {
+      await agent.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('does not send again when a fresh connection is reset before the answer', async () => {
+    const server = await serve({ kind: 'closeBeforeHeaders' });
+    expect(failure(await call(server.url))).toMatchObject({ kind: 'connection' });
+    expect(server.requests).toBe(1);
+  });
+});

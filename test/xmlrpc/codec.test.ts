@@ -204,3 +204,63 @@ describe('hostile answers (security)', () => {
     expect(protocolError(wrap('<array><data><value>'.repeat(100_000))).message).toMatch(/nested deeper than 64/);
   });
 });
+
+describe('what other XML-RPC stacks write', () => {
+  it('reads a surrogate pair of character references (Apache XML-RPC, Java) as one character', () => {
+    expect(decodeMethodResponse(wrap('<string>&#55349;&#57084;-synuclein &#xD83D;&#xDE00;</string>'))).toEqual({ kind: 'value', value: '𝛼-synuclein 😀' });
+    expect(decodeMethodResponse(wrap('<string>a&#120572;b&amp;&#233;</string>'))).toEqual({ kind: 'value', value: 'a𝛼b&é' });
+  });
+
+  it('leaves references inside CDATA and comments as text', () => {
+    expect(decodeMethodResponse(wrap('<string><![CDATA[&#55349;&#57084;]]><!-- &#55349; -->&#55349;&#57084;</string>'))).toEqual({ kind: 'value', value: '&#55349;&#57084;𝛼' });
+  });
+
+  it('scans for surrogate references in linear time, even past unclosed CDATA sections', () => {
+    const started = performance.now();
+    expect(protocolError(wrap(`<string>&#233;${'<![CDATA[x'.repeat(200_000)}</string>`)).message).toMatch(/malformed XML/);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['a high half alone', '<string>x&#55349;y</string>', /the character reference &#55349; \(at line 1, column \d+\) is a lone UTF-16 high surrogate \(U\+D835\)/],
+    ['a low half alone', '<string>&#xDEFC;</string>', /&#xDEFC; .* lone UTF-16 low surrogate \(U\+DEFC\)/],
+    ['two high halves', '<string>&#55349;&#55349;</string>', /&#55349; .*high surrogate.*a low half/],
+    ['a high half, text, a low half', '<string>&#55349; &#57084;</string>', /lone UTF-16 high surrogate/],
+  ])('refuses %s, naming the reference and what it means', (_name, inner, message) => {
+    expect(protocolError(wrap(inner)).message).toMatch(message);
+  });
+
+  it('reads Apache’s namespaced numeric extensions wherever a number is expected', () => {
+    const ns = 'xmlns:ex="http://ws.apache.org/xmlrpc/namespaces/extensions"';
+    const xml =
+      `<?xml version="1.0" encoding="UTF-8"?><methodResponse ${ns}><params><param><value><array><data>` +
+      '<value><ex:i8>9007199254740991</ex:i8></value><value><ex:i1>-128</ex:i1></value><value><ex:i2>32767</ex:i2></value>' +
+      '<value><ex:float>0.75</ex:float></value><value><ex:float>1.0E-4</ex:float></value><value><ex:biginteger>12</ex:biginteger></value>' +
+      '<value><ex:bigdecimal>0.5</ex:bigdecimal></value><value><ex:nil/></value></data></array></value></param></params></methodResponse>';
+    expect(decodeMethodResponse(xml)).toEqual({ kind: 'value', value: [9007199254740991, -128, 32767, 0.75, 0.0001, 12, 0.5, null] });
+  });
+
+  it.each<[string, string, RegExp]>([
+    ['ex:i1 out of range', '<ex:i1>128</ex:i1>', /<ex:i1> "128" does not fit an 8-bit signed integer/],
+    ['ex:i2 out of range', '<ex:i2>-32769</ex:i2>', /<ex:i2> "-32769" does not fit a 16-bit signed integer/],
+    ['ex:i8 beyond 2^53', '<ex:i8>9223372036854775807</ex:i8>', /<ex:i8> .* beyond ±2\^53/],
+    ['ex:float not a number', '<ex:float>NaN</ex:float>', /<ex:float> holds "NaN", not a decimal number/],
+    ['an unknown extension', '<ex:serializable>rO0=</ex:serializable>', /<ex:serializable> is not an XML-RPC type/],
+  ])('refuses %s', (_name, inner, message) => {
+    expect(protocolError(wrap(inner)).message).toMatch(message);
+  });
+
+  it('decodes a fault whose code is a string, keeping the code as sent', () => {
+    const xml =
+      '<methodResponse><fault><value><struct><member><name>faultCode</name><value><string>Server</string></value></member>' +
+      '<member><name>faultString</name><value><string>Illegal division by zero at x.pl line 3.\n</string></value></member></struct></value></fault></methodResponse>';
+    expect(decodeMethodResponse(xml)).toEqual({ kind: 'fault', code: 'Server', message: 'Illegal division by zero at x.pl line 3.\n' });
+  });
+
+  it('decodes Latin-1 bytes when only the charset option (the HTTP header) names it', () => {
+    const bytes = Buffer.from(wrap('<string>Ménière</string>').replace('<?xml version="1.0"?>', ''), 'latin1');
+    expect(decodeMethodResponse(bytes, { charset: 'ISO-8859-1' })).toEqual({ kind: 'value', value: 'Ménière' });
+    expect(protocolError(bytes).message).toMatch(/not valid UTF-8 \(and declares no other encoding\)/);
+    expect(() => decodeMethodResponse(bytes, { charset: 'koi8-r' })).toThrow(/the Content-Type header names the encoding "koi8-r", which is not supported/);
+  });
+});

@@ -1,0 +1,143 @@
+// `metaserver check-server URL [--tasks …] [--method …]`: what a team runs on its own
+// machine before registering. Sends the setup article and the hard articles
+// (servers/check-articles.ts) one after the other, exactly as dispatch would, judges each
+// answer as dispatch would, and prints what failed with the hints and the response times.
+// Exit status 0 only when every answer is valid.
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { loadConfig } from '../config.ts';
+import { describeParams } from '../dispatch/request-body.ts';
+import { DEFAULT_METHOD } from '../sample/server.ts';
+import { checkArticles, type CheckArticle } from '../servers/check-articles.ts';
+import { checkArticle, type ArticleCheck } from '../servers/check.ts';
+import { policedLookup, urlProblem } from '../servers/url-policy.ts';
+import { createServerAgent } from '../xmlrpc/client.ts';
+import { isTaskName, type TaskName } from '../tasks/types.ts';
+
+/** COREF is left out unless asked for: it adds the `given` parameter, which one-parameter servers refuse. */
+const DEFAULT_TASKS: TaskName[] = ['ACT', 'INT', 'IPT', 'MENTION'];
+const ERRORS_LISTED = 10;
+const WARNINGS_LISTED = 3;
+
+function parseTasks(value: string): TaskName[] {
+  const tasks = value.split(/[\s,]+/).filter(Boolean).map((t) => t.toUpperCase());
+  const unknown = tasks.filter((t) => !isTaskName(t));
+  if (tasks.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`${unknown.length > 0 ? `unknown task ${unknown.join(', ')}; ` : ''}give one or more of ACT, INT, IPT, MENTION, COREF, separated by commas`);
+  }
+  return [...new Set(tasks)] as TaskName[];
+}
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds greater than 0');
+  return seconds;
+}
+
+interface Options {
+  tasks: TaskName[];
+  method: string;
+  metadata: boolean;
+  timeout: number;
+  mentionTypes?: string;
+  json: boolean;
+}
+
+interface Row {
+  article: CheckArticle;
+  check: ArticleCheck;
+}
+
+function characters(text: string): string {
+  const n = [...text].length;
+  return n >= 10_000 ? `${Math.round(Buffer.byteLength(text) / 1024)} KB` : `${n} character${n === 1 ? '' : 's'}`;
+}
+
+function printReport(url: string, options: Options, rows: Row[], articles: number, write: (line: string) => void): void {
+  write(`check-server ${url}: method ${options.method}, tasks ${options.tasks.join(', ')}`);
+  write(`each call sends ${describeParams({ tasks: options.tasks, sendMetadata: options.metadata })}`);
+  write('');
+  for (const { article, check } of rows) {
+    const { verdict } = check;
+    const status = verdict.outcome === 'ok' ? 'ok' : verdict.outcome.toUpperCase();
+    write(`${status.padEnd(10)} ${`${check.ms} ms`.padStart(8)}  ${article.name} (${characters(article.text)})`);
+    if (verdict.outcome !== 'ok') {
+      // An invalid answer's detail repeats its first errors: the list below has them all.
+      const n = verdict.errors.length;
+      write(`           ${verdict.outcome === 'invalid' ? `the answer failed validation (${n} error${n === 1 ? '' : 's'}):` : verdict.detail}`);
+      for (const e of verdict.errors.slice(0, ERRORS_LISTED)) write(`           - ${e.path}: ${e.message}`);
+      if (verdict.errors.length > ERRORS_LISTED) write(`           - … and ${verdict.errors.length - ERRORS_LISTED} more errors`);
+    }
+    for (const w of verdict.warnings.slice(0, WARNINGS_LISTED)) write(`           warning: ${w.path}: ${w.message}`);
+    if (verdict.warnings.length > WARNINGS_LISTED) write(`           … and ${verdict.warnings.length - WARNINGS_LISTED} more warnings`);
+  }
+  const valid = rows.filter((r) => r.check.verdict.outcome === 'ok').length;
+  const times = rows.map((r) => r.check.ms).sort((a, b) => a - b);
+  const slowest = rows.reduce((a, b) => (b.check.ms > a.check.ms ? b : a));
+  write('');
+  write(
+    `${valid} of ${rows.length} answers valid; response times: median ${times[Math.floor(times.length / 2)]} ms, ` +
+      `slowest ${slowest.check.ms} ms (${slowest.article.name})`,
+  );
+  if (rows.length < articles) write('The server could not be reached, so nothing else was sent.');
+  else if (valid < rows.length) write('Fix what is listed above and run the check again; dispatch judges every answer the same way.');
+}
+
+/** Runs the command; resolves with the exit code (0: every answer valid, 1: not, 2: bad usage). */
+export async function runCheckServerCommand(argv: string[], write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+  const program = new Command('check-server')
+    .description('call an annotation server with the setup article and hard articles, and judge every answer as dispatch would')
+    .argument('<url>', 'the server URL, as you would register it (e.g. http://127.0.0.1:8000/RPC2)')
+    .addOption(
+      new Option('--tasks <list>', 'tasks the server answers, separated by commas (COREF adds the given parameter)').argParser(parseTasks).default(DEFAULT_TASKS, DEFAULT_TASKS.join(',')),
+    )
+    .option('--method <name>', 'XML-RPC method name', DEFAULT_METHOD)
+    .option('--metadata', 'also send the metadata struct {article, tasks}, as servers registered with sendMetadata get it', false)
+    .option('--timeout <seconds>', 'deadline of each call (a challenge allows 600 s by default)', parseSeconds, 60)
+    .option('--mention-types <list>', "the challenge's mention types, separated by commas (default: any type)")
+    .option('--json', 'print the results as JSON', false)
+    .exitOverride();
+  let url: string;
+  let options: Options;
+  try {
+    program.parse(argv, { from: 'user' });
+    url = program.args[0]!;
+    options = program.opts<Options>();
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
+    throw err;
+  }
+  const problem = urlProblem(url, false);
+  if (problem) {
+    process.stderr.write(`check-server: ${problem}\n`);
+    return 2;
+  }
+  const server = { url, method: options.method, tasks: options.tasks, sendMetadata: options.metadata };
+  // One connection, reused: the articles go one after the other, and a server that serves
+  // one connection at a time must not wait for a second one.
+  const agent = createServerAgent({ connections: 1, lookup: policedLookup(false) });
+  const opts = {
+    agent,
+    deadlineMs: options.timeout * 1000,
+    maxAnswerBytes: loadConfig().maxAnswerBytes,
+    accessions: null, // accession patterns only: the meta-server may also look them up in a UniProt release
+    publicUrlsOnly: false,
+    mentionTypes: options.mentionTypes?.split(',').map((t) => t.trim()).filter(Boolean),
+  };
+  const rows: Row[] = [];
+  const articles = checkArticles();
+  try {
+    for (const article of articles) {
+      rows.push({ article, check: await checkArticle(server, article, opts) });
+      // Unreachable: the other articles would only say the same.
+      if (rows.length === 1 && rows[0]!.check.verdict.outcome === 'connection') break;
+    }
+  } finally {
+    await agent.close();
+  }
+  if (options.json) {
+    write(JSON.stringify({ ...server, articles: rows.map((r) => ({ id: r.article.id, name: r.article.name, ms: r.check.ms, ...r.check.verdict })) }, null, 2));
+  } else {
+    printReport(url, options, rows, articles.length, write);
+  }
+  return rows.every((r) => r.check.verdict.outcome === 'ok') ? 0 : 1;
+}
