@@ -15,7 +15,15 @@ import { readBrat } from '../support/brat-reader.ts';
 import { conlleval, evalbio, pasteGoldAndRun } from '../support/conll-evaluators.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
-import { mentionsC, overlappedC, spanOf, TEXT_C } from '../formats/sample-articles.ts';
+import { textAsSent } from '../../src/articles/input.ts';
+import { mentionsC as mentionsAsLoaded, spanOf, TEXT_C as TEXT_AS_LOADED } from '../formats/sample-articles.ts';
+
+// The article is stored and sent without carriage returns (CR LF → space LF, one character
+// for one), so the tagger finds the same spans in the text it receives.
+const TEXT_C = textAsSent(TEXT_AS_LOADED);
+const mentionsC: MentionItem[] = mentionsAsLoaded.map((m) => ({ ...m, text: textAsSent(m.text) }));
+/** The mentions BIO cannot hold: each overlaps a longer one (as overlappedC in sample-articles). */
+const overlappedC = [mentionsC[1], mentionsC[3], mentionsC[9], mentionsC[10]];
 
 const COREF_TEXT = 'NF-kappa B, a heterodimer of p50 and p65, binds DNA. It is active.';
 const GIVEN = ['p50', 'p65'].map((p, i) => `T${i + 1}\tProtein ${spanOf(COREF_TEXT, p).start} ${spanOf(COREF_TEXT, p).end}\t${p}`).join('\n');
@@ -47,7 +55,7 @@ describe('exports of stored answers, read by the tools', () => {
     const team = await ms.request('POST', '/api/teams', { name: 'Formats team', contact: 'f@example.org' });
     serverId = (await ms.request('POST', '/api/challenges/anem/servers', { name: 'tagger', url: tagger.url, tasks: ['MENTION', 'COREF'] }, team.body.token)).body.id;
     await ms.request('POST', `/api/servers/${serverId}/start`, undefined, team.body.token);
-    const loaded = await ms.request('POST', '/api/challenges/anem/articles', { articles: [{ id: 'PMC3', text: TEXT_C }, { id: 'PMC10', text: COREF_TEXT, given: GIVEN }] }, ADMIN_TOKEN);
+    const loaded = await ms.request('POST', '/api/challenges/anem/articles', { articles: [{ id: 'PMC3', text: TEXT_AS_LOADED }, { id: 'PMC10', text: COREF_TEXT, given: GIVEN }] }, ADMIN_TOKEN);
     for (const id of Object.values<string>(loaded.body.ids)) {
       await waitFor(`article ${id} to be answered`, async () => {
         const res = await ms.request('GET', `/api/articles/${id}`, undefined, ADMIN_TOKEN);
