@@ -44,7 +44,7 @@ export interface PerformDeps {
   onSettled?: (articleId: string, serverId: number) => void;
   /** How long a server and its challenge, once read, are used without reading them again (default 1 s). */
   serverCacheMs?: number;
-  /** How long a job of a closed challenge waits before it is looked at again (default 30 s; its queue is paused meanwhile). */
+  /** How long a job of a closed challenge waits before it is looked at again (default 5 s; its queue is paused meanwhile, so it then waits in the queue). */
   closedRetryDelayMs?: number;
 }
 
@@ -172,7 +172,7 @@ export class JobPerformer {
   private async waitForReopening(job: Job<DispatchJob>, token: string | undefined, what: string): Promise<never> {
     const { articleId, serverId } = job.data;
     this.deps.log.info({ serverId, articleId }, `challenge closed: ${what}; the request waits in the queue in case the challenge is reopened`);
-    await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 30_000), token);
+    await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), token);
     throw new DelayedError();
   }
 
