@@ -13,6 +13,9 @@ export interface PrivateRedis {
   restart(): Promise<void>;
   /** Stops it, keeping its port and files for a later restart(). */
   halt(): Promise<void>;
+  /** SIGSTOP: connections stay open and nothing answers (a hung Redis); thaw() lets it go on. */
+  freeze(): void;
+  thaw(): void;
   stop(): Promise<void>;
 }
 
@@ -37,6 +40,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   const halt = async (): Promise<void> => {
     const c = child;
     if (!c || c.exitCode !== null) return;
+    c.kill('SIGCONT'); // a frozen one must run to stop
     const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
     c.kill('SIGTERM');
     await exited;
@@ -50,6 +54,8 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       await launch();
     },
     halt,
+    freeze: () => void child?.kill('SIGSTOP'),
+    thaw: () => void child?.kill('SIGCONT'),
     async stop() {
       await halt();
       rmSync(dir, { recursive: true, force: true });
