@@ -98,6 +98,11 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
       expect(res.json().error.message).toMatch(/^Redis \(the queue store\) is unreachable, so .+\. Try again in 5 s\.$/);
     }
     expect(await ms.ctx.repos.servers.byId(ids.idle)).not.toBeNull();
+    const scraped = Date.now();
+    const scrape = await ms.app!.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(Date.now() - scraped).toBeLessThan(2000);
+    expect(scrape.statusCode).toBe(200);
+    expect(scrape.body).not.toContain('metaserver_queue_jobs{');
     expect((await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [ids.broken]))[0]!.n).toBe(3);
 
     // Back: the reconciler queues what was accepted, at once.
