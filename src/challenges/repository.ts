@@ -116,13 +116,15 @@ export class ChallengeRepository {
     const before = await this.db.query<{ phase: Phase }>('select phase from challenges where id = $1 for update', [id]);
     if (!before[0]) return null;
     if (before[0].phase === to) return await this.byId(id);
+    // The time the lock was held, not the transaction's start: every attempt begun and answer
+    // stored under the old phase has a time (its own transaction's start) before it.
     const rows = await this.db.query<ChallengeRow>(
-      'update challenges set phase = $2, phase_changed_at = now(), phase_changed_by = $3 where id = $1 returning *',
+      'update challenges set phase = $2, phase_changed_at = clock_timestamp(), phase_changed_by = $3 where id = $1 returning *',
       [id, to, by],
     );
     await this.db.query(
-      'insert into challenge_phase_changes (challenge_id, from_phase, to_phase, changed_by, address) values ($1, $2, $3, $4, $5)',
-      [id, before[0].phase, to, by, address],
+      'insert into challenge_phase_changes (challenge_id, from_phase, to_phase, changed_by, address, changed_at) values ($1, $2, $3, $4, $5, $6)',
+      [id, before[0].phase, to, by, address, rows[0]!.phase_changed_at],
     );
     return toChallenge(rows[0]!);
   }
