@@ -17,6 +17,7 @@ import type { ChallengeRepository, Challenge } from '../challenges/repository.ts
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
 import type { DispatchService } from './service.ts';
 import type { DispatchStore } from './store.ts';
+import { withinTime } from '../shared/timeout.ts';
 
 export interface ReconcileReport {
   full: boolean;
@@ -137,10 +138,11 @@ export class Reconciler {
     return lost.length;
   }
 
+  /** Stops; a pass under way may finish within a second (its Redis commands wait for Redis, which may be down). */
   async close(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.connection.off('ready', this.onReady);
-    await this.running;
+    await withinTime(this.running ?? Promise.resolve(null), 1000, null);
   }
 }

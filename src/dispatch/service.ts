@@ -128,7 +128,7 @@ export class DispatchService {
   }
 
   async retryFailed(server: AnnotationServer, challenge: Challenge): Promise<number> {
-    return await this.needQueues('the failed articles were not queued again', async () => {
+    return await this.needQueues('the failed articles could not be queued again now', async () => {
       const failed = await this.store.failedDeliveries(server.id);
       const next = failed.map((f) => ({ articleId: f.articleId, round: f.round + 1 }));
       await this.queues.enqueueRounds(server.id, next, challenge);
@@ -136,10 +136,16 @@ export class DispatchService {
     });
   }
 
-  /** Removes the server's queue; the caller has checked that Redis answers (see deleteServerQueue in routes). */
-  async removeQueue(serverId: number): Promise<void> {
-    await this.queues.queue(serverId).obliterate({ force: true });
-    await this.announce();
+  /**
+   * Removes a deleted server's queue (the route checked that Redis answered before deleting
+   * the rows). Should Redis fail now, the keys stay behind: no worker consumes a queue of a
+   * server that no longer exists.
+   */
+  async removeQueue(serverId: number): Promise<boolean> {
+    return await this.toQueues(`remove the queue of server ${serverId}`, async () => {
+      await this.queues.queue(serverId).obliterate({ force: true });
+      await this.announce();
+    });
   }
 
   /** Refuses (503) a change that needs Redis at once, before anything is written. */
