@@ -70,6 +70,21 @@ while kill -0 "$pid" 2>/dev/null; do wait "$pid"; code=$?; done
 kill "$reader" 2>/dev/null
 exit "$code"`;
 
+/** redis-server with `args`, under SUPERVISOR; stderr piped (to read why it failed) or ignored. */
+export function spawnSupervisedRedis(args: string[], stderr: 'pipe' | 'ignore' = 'pipe'): ChildProcess {
+  const child = spawn('/bin/sh', ['-c', SUPERVISOR, 'metaserver-redis', ...args], { stdio: ['pipe', 'ignore', stderr] });
+  child.stdin!.on('error', () => {}); // the pipe only carries its end; nothing is written
+  return child;
+}
+
+/** Ends a supervised redis-server's input: the shell stops Redis and exits; resolves then. */
+export async function stopSupervisedRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.stdin!.end();
+  await exited;
+}
+
 /**
  * Starts a redis-server of this installation's own on its data directory: the directory's
  * lock is taken first, a redis-server an earlier run left on it is stopped, and the new one
@@ -85,10 +100,9 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
     const port = await freePort();
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes', '--pidfile', join(dir, PID_FILE)];
     let stderr = '';
-    const started = spawn('/bin/sh', ['-c', SUPERVISOR, 'metaserver-redis', ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    const started = spawnSupervisedRedis(args);
     child = started;
     started.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
-    started.stdin!.on('error', () => {}); // the pipe only carries its end; nothing is written
     const failed = new Promise<never>((_, reject) => {
       started.once('error', (err) => reject(new RedisUnavailableError(`${INSTALL_HINT} (starting redis-server failed: ${err.message})`)));
       started.once('exit', (code) => {
@@ -112,11 +126,7 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
       source: 'private',
       supervisorPid: started.pid,
       async stop() {
-        if (started.exitCode === null && started.signalCode === null) {
-          const exited = new Promise((r) => started.once('exit', r));
-          started.stdin!.end();
-          await exited;
-        }
+        await stopSupervisedRedis(started);
         unlock();
       },
     };
