@@ -6,6 +6,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
 import type { AppContext } from './app-context.ts';
 import { ApiError } from './http/api-error.ts';
+import { ServiceUnavailableError } from './http/unavailable.ts';
+import { isConnectionError } from './dispatch/db-retry.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -32,7 +34,9 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   registerJsonParser(app);
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    if (isConnectionError(err)) err = new ServiceUnavailableError('database', 5, 'the request could not be carried out');
     if (err instanceof ApiError) {
+      if (err instanceof ServiceUnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
       return reply.status(err.statusCode).send({ error: { code: err.code, message: err.message, details: err.details } });
     }
     if (err.validation) {

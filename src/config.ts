@@ -22,6 +22,7 @@ export interface Config {
   submitRateLimitPerMinute: number;
   statusCacheMs: number;
   queuePrefix: string;
+  reconcileIntervalMs: number;
   lockDurationMs: number;
   stalledIntervalMs: number;
   serverSyncIntervalMs: number;
@@ -89,7 +90,17 @@ export const SETTINGS: Record<keyof Config, SettingSpec> = {
     min: 0,
     description: "How long a server's status response (progress, timing, errors) and an article's response are reused per caller; once half of it has passed, the next request starts computing them again in the background and is answered with what is kept, so polls never wait for that; a change made through the same API process drops them at once (0: every request).",
   },
-  queuePrefix: { env: 'METASERVER_QUEUE_PREFIX', kind: 'string', description: 'Prefix of every Redis key, so several installations can share one Redis.' },
+  queuePrefix: {
+    env: 'METASERVER_QUEUE_PREFIX',
+    kind: 'string',
+    description: "Prefix of every Redis key. Empty: metaserver-<the installation's id>, an id made with the database and shared by every process using it, so installations sharing one Redis never touch each other's jobs.",
+  },
+  reconcileIntervalMs: {
+    env: 'METASERVER_RECONCILE_INTERVAL_MS',
+    kind: 'int',
+    min: 100,
+    description: 'How often each process brings the queues in line with the database (articles stored but never queued, pause flags, jobs lost by Redis); also done at start and whenever Redis comes back.',
+  },
   lockDurationMs: {
     env: 'METASERVER_LOCK_DURATION_MS',
     kind: 'int',

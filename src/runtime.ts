@@ -16,6 +16,8 @@ import { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
 import { loadUniprotIndex, type AccessionLookup } from './uniprot/index.ts';
 import { CallbackService } from './callbacks/service.ts';
+import { Reconciler } from './dispatch/reconciler.ts';
+import { queuePrefix } from './queue/prefix.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -29,6 +31,7 @@ export interface RuntimeOptions {
 export interface Runtime {
   ctx: AppContext;
   app?: App;
+  reconciler: Reconciler;
   pool?: WorkerPool;
   redis: ResolvedRedis;
   /**
@@ -50,12 +53,11 @@ function loadAccessions(config: Config, log: Logger): AccessionLookup | null {
 }
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
-  const { config } = opts;
-  const log = opts.log ?? createLogger(config);
-  const accessions = loadAccessions(config, log);
+  const log = opts.log ?? createLogger(opts.config);
+  const accessions = loadAccessions(opts.config, log);
   // Redis (perhaps a redis-server to start) and the database (PGlite's start is the longest
   // step of a start-up) come up side by side; if either fails, the other is shut again.
-  const [redisUp, dbUp] = await Promise.allSettled([resolveRedis(config, log), opts.db ? Promise.resolve(opts.db) : openDatabase(config, log)]);
+  const [redisUp, dbUp] = await Promise.allSettled([resolveRedis(opts.config, log), opts.db ? Promise.resolve(opts.db) : openDatabase(opts.config, log)]);
   if (redisUp.status === 'rejected' || dbUp.status === 'rejected') {
     if (redisUp.status === 'fulfilled') await redisUp.value.stop().catch(() => {});
     if (dbUp.status === 'fulfilled' && !opts.db) await dbUp.value.close().catch(() => {});
@@ -64,6 +66,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const redis = redisUp.value;
   const db = dbUp.value;
   const ownsDb = !opts.db;
+  // The configuration as this process uses it: the key prefix is the installation's.
+  const prefix = await queuePrefix(opts.config.queuePrefix, db);
+  const config: Config = { ...opts.config, queuePrefix: prefix.prefix };
+  log.info({ queuePrefix: prefix.prefix, from: prefix.source }, 'Redis key prefix');
   const repos = createRepositories(db);
   repos.store.retry = { ...repos.store.retry, retries: config.databaseWriteRetries };
   await repos.challenges.ensureLive();
@@ -84,6 +90,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
   };
+
+  const reconciler = new Reconciler(dispatch, connection, repos, { intervalMs: config.reconcileIntervalMs, log });
+  reconciler.start();
 
   let pool: WorkerPool | undefined;
   let performer: JobPerformer | undefined;
@@ -124,10 +133,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   return {
     ctx,
     app,
+    reconciler,
     pool,
     redis,
     async close(closeOpts = {}) {
       await app?.close();
+      await reconciler.close();
       await pool?.close(closeOpts.graceMs);
       await performer?.close();
       await callbacks?.close();

@@ -25,7 +25,7 @@ export async function ensembleView(ctx: AppContext, article: Article, shown: rea
   const stored = await new EnsembleModelRepository(ctx.db).byId(modelId);
   if (!stored) throw notFound(`ensemble model ${modelId}`);
   const servers = await ctx.repos.servers.listByChallenge(article.challengeId);
-  const byName = new Map(servers.map((s) => [onlineRunName(s, servers), s.id]));
+  const byName = new Map(servers.map((s) => [onlineRunName(s), s.id]));
   const answers = new Map(shown.flatMap((s) => (s.result ? [[s.serverId, s.result] as const] : [])));
   const runs: Record<string, AnswerResult | undefined> = {};
   const used: Record<string, number | null> = {};

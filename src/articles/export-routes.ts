@@ -129,7 +129,7 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
         const servers = await ctx.repos.servers.listByChallenge(challenge.id);
         const server = servers.find((s) => s.id === Number(request.query.server));
         if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${slug}"`);
-        const run = onlineRunName(server, servers);
+        const run = onlineRunName(server);
         let exported: ExportResult;
         if (format === 'tsv') {
           exported = { files: [{ name: `${run}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task))) }] };

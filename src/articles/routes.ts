@@ -16,6 +16,8 @@ import { articleView } from './view.ts';
 import { consensusRoutes } from '../consensus/routes.ts';
 import { challengeExportRoutes } from './export-routes.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
+import { queuedLaterNotice } from '../http/unavailable.ts';
+import { refuseWhenClosed } from '../challenges/frozen.ts';
 
 const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
 const ArticleItem = Type.Object(
@@ -108,9 +110,13 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
             loaded.conflicts,
           );
         }
-        if (loaded.created.length > 0) await ctx.dispatch.articlesAdded(challenge);
-        request.log.info({ challenge: challenge.slug, received: items.length, created: loaded.created.length }, 'articles loaded');
-        return reply.status(202).send({ accepted: items.length, created: loaded.created.length, ids: Object.fromEntries(loaded.ids) });
+        // Also when nothing is new: a repeated load after a crash queues what was left behind.
+        const queued = await ctx.dispatch.articlesAdded(challenge);
+        request.log.info({ challenge: challenge.slug, received: items.length, created: loaded.created.length, queued }, 'articles loaded');
+        return reply.status(202).send({
+          accepted: items.length, created: loaded.created.length, ids: Object.fromEntries(loaded.ids), queued,
+          ...(queued ? {} : { notice: queuedLaterNotice('the articles are stored') }),
+        });
       },
     );
 
@@ -141,13 +147,15 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         }
         const live = await challenges.bySlug(LIVE_SLUG);
         if (!live) throw notFound('the live challenge');
+        refuseWhenClosed(live, 'no on-demand articles are taken');
         const loaded = await articles.insertMany(live.id, [
           { organiserId: body.id ?? null, text, sourceFormat, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null },
         ]);
         if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
         const id = [...loaded.ids.values()][0]!;
-        if (loaded.created.length > 0) await ctx.dispatch.articlesAdded(live, [{ id, tasks: body.tasks ?? null }]);
-        return reply.status(202).send({ id, statusUrl: `/api/articles/${id}` });
+        // Also for an article there already: a client repeating its request after a crash gets it queued.
+        const queued = await ctx.dispatch.articlesAdded(live, [id]);
+        return reply.status(202).send({ id, statusUrl: `/api/articles/${id}`, queued, ...(queued ? {} : { notice: queuedLaterNotice('the article is stored') }) });
       },
     );
 

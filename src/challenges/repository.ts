@@ -15,6 +15,18 @@ export interface Challenge {
   serversPerTeam: number;
   mentionTypes: string[];
   createdAt: Date;
+  /** The latest phase change: when, and by whom (null before the first). */
+  phaseChangedAt: Date | null;
+  phaseChangedBy: string | null;
+}
+
+/** One change of a challenge's phase, as kept in its history. */
+export interface PhaseChange {
+  from: Phase;
+  to: Phase;
+  by: string;
+  address: string | null;
+  at: Date;
 }
 
 export type ChallengeSettings = Pick<Challenge, 'timeoutSeconds' | 'maxAttempts' | 'retryDelaySeconds' | 'serversPerTeam' | 'mentionTypes'>;
@@ -31,6 +43,8 @@ interface ChallengeRow {
   servers_per_team: number;
   mention_types: string[];
   created_at: Date;
+  phase_changed_at: Date | null;
+  phase_changed_by: string | null;
 }
 
 export function toChallenge(r: ChallengeRow): Challenge {
@@ -46,8 +60,13 @@ export function toChallenge(r: ChallengeRow): Challenge {
     serversPerTeam: r.servers_per_team,
     mentionTypes: r.mention_types,
     createdAt: r.created_at,
+    phaseChangedAt: r.phase_changed_at,
+    phaseChangedBy: r.phase_changed_by,
   };
 }
+
+/** The lock a phase change holds exclusively and every dispatch write batch shares (migration 006). */
+const PHASE_LOCK = 72260005;
 
 export const LIVE_SLUG = 'live';
 
@@ -86,10 +105,43 @@ export class ChallengeRepository {
     return (await this.db.query<ChallengeRow>('select * from challenges order by id')).map(toChallenge);
   }
 
-  async update(slug: string, patch: Partial<ChallengeSettings & Pick<Challenge, 'phase' | 'name'>>): Promise<Challenge | null> {
+  /**
+   * Sets the phase and records who changed it. Call it inside a transaction: it first takes
+   * the challenge's phase lock exclusively, so it waits for the dispatch writes under way,
+   * and those after it see the new phase (a close is exact: no attempt begins and no answer
+   * is stored once it has committed). Null when the challenge does not exist.
+   */
+  async changePhase(id: number, to: Phase, by: string, address: string | null): Promise<Challenge | null> {
+    await this.db.query('select pg_advisory_xact_lock($1, $2)', [PHASE_LOCK, id]);
+    const before = await this.db.query<{ phase: Phase }>('select phase from challenges where id = $1 for update', [id]);
+    if (!before[0]) return null;
+    if (before[0].phase === to) return await this.byId(id);
+    // The time the lock was held, not the transaction's start: every attempt begun and answer
+    // stored under the old phase has a time (its own transaction's start) before it.
+    const rows = await this.db.query<ChallengeRow>(
+      'update challenges set phase = $2, phase_changed_at = clock_timestamp(), phase_changed_by = $3 where id = $1 returning *',
+      [id, to, by],
+    );
+    await this.db.query(
+      'insert into challenge_phase_changes (challenge_id, from_phase, to_phase, changed_by, address, changed_at) values ($1, $2, $3, $4, $5, $6)',
+      [id, before[0].phase, to, by, address, rows[0]!.phase_changed_at],
+    );
+    return toChallenge(rows[0]!);
+  }
+
+  /** Every phase change of the challenge, oldest first. */
+  async phaseHistory(id: number): Promise<PhaseChange[]> {
+    const rows = await this.db.query<{ from_phase: Phase; to_phase: Phase; changed_by: string; address: string | null; changed_at: Date }>(
+      'select from_phase, to_phase, changed_by, address, changed_at from challenge_phase_changes where challenge_id = $1 order by id',
+      [id],
+    );
+    return rows.map((r) => ({ from: r.from_phase, to: r.to_phase, by: r.changed_by, address: r.address, at: r.changed_at }));
+  }
+
+  /** Settings and name; the phase changes through changePhase. */
+  async update(slug: string, patch: Partial<ChallengeSettings & Pick<Challenge, 'name'>>): Promise<Challenge | null> {
     const columns: Record<string, unknown> = {
       name: patch.name,
-      phase: patch.phase,
       timeout_seconds: patch.timeoutSeconds,
       max_attempts: patch.maxAttempts,
       retry_delay_seconds: patch.retryDelaySeconds,

@@ -3,9 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { requireAdmin } from '../auth/principal.ts';
-import { conflict, notFound } from '../http/api-error.ts';
+import { ApiError, conflict, notFound } from '../http/api-error.ts';
+import { queuedLaterNotice } from '../http/unavailable.ts';
 import { SlugParams, TaskListSchema } from '../http/schemas.ts';
-import type { Challenge } from './repository.ts';
+import { ChallengeRepository, type Challenge } from './repository.ts';
 
 const Settings = {
   timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: 'Deadline of one attempt (default 600).' })),
@@ -21,12 +22,22 @@ const CreateBody = Type.Object(
 );
 
 const PatchBody = Type.Object(
-  { phase: Type.Optional(Type.Union([Type.Literal('setup'), Type.Literal('test'), Type.Literal('closed')])), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...Settings },
+  {
+    phase: Type.Optional(Type.Union([Type.Literal('setup'), Type.Literal('test'), Type.Literal('closed')])),
+    reopen: Type.Optional(Type.Boolean({ description: 'true to move a closed challenge to another phase (a closed challenge is frozen until then)' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    ...Settings,
+  },
   { additionalProperties: false },
 );
 
 export async function challengeView(ctx: AppContext, c: Challenge) {
   return { ...c, counts: await ctx.repos.challenges.counts(c.id) };
+}
+
+/** One challenge with its phase history (who changed the phase, when, from where). */
+async function challengeDetail(ctx: AppContext, c: Challenge) {
+  return { ...(await challengeView(ctx, c)), phaseHistory: await ctx.repos.challenges.phaseHistory(c.id) };
 }
 
 export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -48,22 +59,41 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get('/challenges/:slug', { schema: { tags: ['challenges'], summary: 'A challenge with its phase and counts', params: SlugParams } }, async (request) => {
       const c = await challenges.bySlug(request.params.slug);
       if (!c) throw notFound(`challenge "${request.params.slug}"`);
-      return await challengeView(ctx, c);
+      return await challengeDetail(ctx, c);
     });
 
     app.patch(
       '/challenges/:slug',
-      { schema: { tags: ['challenges'], summary: 'Change the phase or settings (organiser)', params: SlugParams, body: PatchBody } },
-      async (request) => {
+      {
+        schema: {
+          tags: ['challenges'],
+          summary: 'Change the phase or settings (organiser); a closed challenge changes phase only with "reopen": true. 202 when Redis is down: the change is stored and reaches the queues once it answers',
+          params: SlugParams,
+          body: PatchBody,
+        },
+      },
+      async (request, reply) => {
         requireAdmin(await ctx.auth.principal(request));
         const before = await challenges.bySlug(request.params.slug);
         if (!before) throw notFound(`challenge "${request.params.slug}"`);
-        const after = (await challenges.update(request.params.slug, request.body))!;
-        if (after.phase !== before.phase) {
-          await ctx.dispatch.phaseChanged(after);
-          request.log.info({ challenge: after.slug, from: before.phase, to: after.phase }, 'challenge phase changed');
+        const { phase, reopen, ...settings } = request.body;
+        if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
+          throw new ApiError(409, 'closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
         }
-        return await challengeView(ctx, after);
+        const after = await ctx.db.transaction(async (tx) => {
+          const repo = new ChallengeRepository(tx);
+          await repo.update(before.slug, settings);
+          return phase !== undefined ? await repo.changePhase(before.id, phase, 'organiser', request.ip) : await repo.byId(before.id);
+        });
+        if (!after) throw notFound(`challenge "${request.params.slug}"`);
+        let queued = true;
+        if (after.phase !== before.phase) {
+          queued = await ctx.dispatch.phaseChanged(after);
+          request.log.info({ challenge: after.slug, from: before.phase, to: after.phase, queued }, 'challenge phase changed');
+        }
+        const view = await challengeDetail(ctx, after);
+        if (queued) return view;
+        return reply.status(202).send({ ...view, notice: queuedLaterNotice('the new phase is stored') });
       },
     );
   };

@@ -34,7 +34,7 @@ const TrainBody = Type.Object(
 /** The servers of a challenge registered for the task, named as leaderboard runs. */
 export async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
   const servers = await ctx.repos.servers.listByChallenge(challengeId);
-  return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: onlineRunName(s, servers) }));
+  return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: onlineRunName(s) }));
 }
 
 export function modelSummary(m: StoredModel) {

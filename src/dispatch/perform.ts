@@ -2,7 +2,10 @@
 // validates the answer, stores it exactly once, or records the failure and throws so BullMQ
 // reissues the request with back-off. Two things are not the server's fault and do not use
 // up one of its attempts: our own database being unreachable (the job is put back with a
-// delay), and this worker stopping mid-request (the job is handed back at once).
+// delay), and this worker stopping mid-request (the job is handed back at once). A closed
+// challenge is checked where the attempt is written, not only by the queue's pause flag
+// (which a crash can leave unset): no request is made and no answer stored once it is
+// closed, and the job waits, unblamed, for a reopening.
 import { DelayedError, type Job } from 'bullmq';
 import type { Dispatcher } from 'undici';
 import type { Logger } from '../log.ts';
@@ -41,6 +44,8 @@ export interface PerformDeps {
   onSettled?: (articleId: string, serverId: number) => void;
   /** How long a server and its challenge, once read, are used without reading them again (default 1 s). */
   serverCacheMs?: number;
+  /** How long a job of a closed challenge waits before it is looked at again (default 5 s; its queue is paused meanwhile, so it then waits in the queue). */
+  closedRetryDelayMs?: number;
 }
 
 export class JobPerformer {
@@ -108,6 +113,7 @@ export class JobPerformer {
     }
 
     const n = await store.beginAttemptUnlessAnswered(articleId, serverId);
+    if (n === 'closed') return await this.waitForReopening(job, token, 'no request was made');
     if (n === null) {
       // A job delivered twice (a worker died after storing): the answer is already there.
       await store.markDone(articleId, serverId);
@@ -139,6 +145,7 @@ export class JobPerformer {
     });
     if (verdict.outcome === 'ok') {
       const fresh = await store.storeAnswer(attempt, verdict.result, verdict.warnings);
+      if (fresh === 'closed') return await this.waitForReopening(job, token, 'the answer came after the close and was not stored');
       dispatchMetrics.observe(serverId, 'ok', call.ms);
       log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
       if (article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
@@ -147,11 +154,19 @@ export class JobPerformer {
     attempt.outcome = verdict.outcome;
     attempt.detail = verdict.detail;
     if (verdict.outcome === 'invalid') attempt.errors = verdict.errors;
-    await store.recordFailure(attempt, final);
+    if ((await store.recordFailure(attempt, final)) === 'closed') return await this.waitForReopening(job, token, 'the attempt ended after the close');
     dispatchMetrics.observe(serverId, attempt.outcome, call.ms);
     log.info({ serverId, articleId, attempt: n, outcome: attempt.outcome, detail: attempt.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');
     if (final && article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
     throw new AttemptFailedError(attempt.outcome, attempt.detail ?? '');
+  }
+
+  /** The challenge is closed: the job goes back, not counted against the server, to wait for a reopening. */
+  private async waitForReopening(job: Job<DispatchJob>, token: string | undefined, what: string): Promise<never> {
+    const { articleId, serverId } = job.data;
+    this.deps.log.info({ serverId, articleId }, `challenge closed: ${what}; the request waits in the queue in case the challenge is reopened`);
+    await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), token);
+    throw new DelayedError();
   }
 
   async close(): Promise<void> {

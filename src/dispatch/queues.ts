@@ -64,6 +64,28 @@ export class DispatchQueues {
     }
   }
 
+  /** Of items, those whose job is not in the server's queue (in any state), in the same order. */
+  async missingJobs<T extends { articleId: string; round: number }>(serverId: number, items: T[]): Promise<T[]> {
+    const q = this.queue(serverId);
+    const missing: T[] = [];
+    for (let i = 0; i < items.length; i += 1000) {
+      const chunk = items.slice(i, i + 1000);
+      const pipeline = this.connection.pipeline();
+      for (const it of chunk) pipeline.exists(q.toKey(jobId(it.articleId, it.round)));
+      const replies = (await pipeline.exec()) ?? [];
+      chunk.forEach((it, k) => {
+        const [err, found] = replies[k] ?? [new Error('no reply'), 0];
+        if (err) throw err;
+        if (found === 0) missing.push(it);
+      });
+    }
+    return missing;
+  }
+
+  async isPaused(serverId: number): Promise<boolean> {
+    return await this.queue(serverId).isPaused();
+  }
+
   async setConcurrency(serverId: number, concurrency: number): Promise<void> {
     await this.queue(serverId).setGlobalConcurrency(concurrency);
   }

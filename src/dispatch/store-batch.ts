@@ -10,8 +10,11 @@ export type DispatchWrite =
   | { kind: 'begin'; articleId: string; serverId: number; unlessAnswered: boolean }
   | { kind: 'finish'; attempt: FinishedAttempt; state: Exclude<DeliveryState, 'active'>; result?: AnswerResult; warnings?: ValidationIssue[] };
 
-/** begin: the attempt's number, or null (answered already); finish: true when it stored a new answer. */
-export type DispatchWriteResult = number | null | boolean;
+/**
+ * begin: the attempt's number, or null (answered already); finish: true when it stored a new
+ * answer. Either: 'closed' when the article's challenge is closed (nothing begun or stored).
+ */
+export type DispatchWriteResult = number | null | boolean | 'closed';
 
 /** Article × server: the unit of every dispatch write (uuids compared in PostgreSQL's lower case). */
 export const pairKey = (articleId: string, serverId: number): string => `${articleId.toLowerCase()}/${serverId}`;
@@ -51,10 +54,13 @@ export async function writeDispatchBatch(db: Pick<Database, 'script' | 'kind'>, 
   });
   const json = (items: object[]) => (items.length === 0 ? `'[]'` : sqlLiteral(JSON.stringify(items)));
   // PGlite belongs to this one process, whose group commit never has two writes of one
-  // pair in flight: nothing to lock against.
-  const takeLocks = begins.length > 0 && db.kind !== 'pglite';
+  // pair in flight, and whose phase changes run between batches: nothing to lock against.
+  const takeLocks = db.kind !== 'pglite';
   const [rows] = await db.script(`select i, n from dispatch_write_batch(${json(begins)}::jsonb, ${json(finishes)}::jsonb, ${takeLocks})`);
   const results = new Array<DispatchWriteResult>(ops.length).fill(false);
-  for (const row of rows as Array<{ i: number; n: number | null }>) results[row.i] = ops[row.i]!.kind === 'begin' ? row.n : true;
+  for (const row of rows as Array<{ i: number; n: number | null }>) {
+    // n = 0: the challenge is closed (see migration 006).
+    results[row.i] = row.n === 0 ? 'closed' : ops[row.i]!.kind === 'begin' ? row.n : true;
+  }
   return results;
 }

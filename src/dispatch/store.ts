@@ -66,16 +66,35 @@ export class DispatchStore {
     return withDbRetry(what, fn, this.retry);
   }
 
-  /** Articles of the challenge (in queue order) that have no delivery for this server yet. */
-  async undelivered(serverId: number, challengeId: number, serverTasks: TaskName[]): Promise<string[]> {
+  /**
+   * Articles of the challenge (in queue order) that have no delivery for this server yet;
+   * of `among` only, when given (found by id, not by scanning the challenge).
+   */
+  async undelivered(serverId: number, challengeId: number, serverTasks: TaskName[], among?: string[]): Promise<string[]> {
+    if (among?.length === 0) return [];
+    const which = among ? 'a.id = any($4::uuid[]) and a.challenge_id = $1' : 'a.challenge_id = $1';
     const rows = await this.db.query<{ id: string }>(
       `select a.id from articles a
-       where a.challenge_id = $1 and (a.tasks is null or a.tasks && $3::text[])
+       where ${which} and (a.tasks is null or a.tasks && $3::text[])
          and not exists (select 1 from deliveries d where d.article_id = a.id and d.server_id = $2)
        order by a.seq`,
-      [challengeId, serverId, serverTasks],
+      among ? [challengeId, serverId, serverTasks, among] : [challengeId, serverId, serverTasks],
     );
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * The server's deliveries still to be settled (queued or active), in queue order, with
+   * the round their job belongs to; of `among` only, when given.
+   */
+  async pendingDeliveries(serverId: number, among?: string[]): Promise<Array<{ articleId: string; round: number }>> {
+    const rows = await this.db.query<{ article_id: string; round: number }>(
+      `select d.article_id, d.round from deliveries d join articles a on a.id = d.article_id
+       where d.server_id = $1 and d.state in ('queued', 'active') ${among ? 'and d.article_id = any($2::uuid[])' : ''}
+       order by a.seq`,
+      among ? [serverId, among] : [serverId],
+    );
+    return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
   }
 
   async createDeliveries(serverId: number, articleIds: string[]): Promise<void> {
@@ -126,29 +145,36 @@ export class DispatchStore {
    * Records the start of an attempt and returns its number. An earlier attempt left without
    * an outcome belonged to a worker that died; it is marked interrupted now.
    */
-  async beginAttempt(articleId: string, serverId: number): Promise<number> {
-    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number;
+  async beginAttempt(articleId: string, serverId: number): Promise<number | 'closed'> {
+    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number | 'closed';
   }
 
   /**
    * beginAttempt, unless the answer is stored already (a job delivered twice: a worker died
-   * after storing): then null, and nothing is written.
+   * after storing): then null, and nothing is written. 'closed' (nothing written either):
+   * the article's challenge is closed, checked in the same statement as the write.
    */
-  async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null> {
-    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null;
+  async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null | 'closed'> {
+    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null | 'closed';
   }
 
   /**
    * A successful attempt: the answer, the attempt and the delivery land together or not at
-   * all. True when this call stored the answer (false: it was there already).
+   * all. True when this call stored the answer (false: it was there already); 'closed' when
+   * the challenge was closed meanwhile: nothing is stored, the attempt is recorded as
+   * interrupted and the delivery is queued again, for a reopening.
    */
-  async storeAnswer(a: FinishedAttempt, result: AnswerResult, warnings: ValidationIssue[]): Promise<boolean> {
-    return (await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean;
+  async storeAnswer(a: FinishedAttempt, result: AnswerResult, warnings: ValidationIssue[]): Promise<boolean | 'closed'> {
+    return (await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean | 'closed';
   }
 
-  /** A failed attempt; the delivery goes back to queued, or to failed when it was the last. */
-  async recordFailure(a: FinishedAttempt, final: boolean): Promise<void> {
-    await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
+  /**
+   * A failed attempt; the delivery goes back to queued, or to failed when it was the last.
+   * 'closed' as for storeAnswer: recorded as interrupted, queued again, whatever `final`.
+   */
+  async recordFailure(a: FinishedAttempt, final: boolean): Promise<'closed' | undefined> {
+    const r = await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
+    return r === 'closed' ? r : undefined;
   }
 
   async markDone(articleId: string, serverId: number): Promise<void> {

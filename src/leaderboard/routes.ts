@@ -14,6 +14,7 @@ import { exportRunTsv } from './export-tsv.ts';
 import { BC2_TASKS, isBc2Task } from './inputs.ts';
 import { leaderboardTsv } from './leaderboard.ts';
 import { loadOnlineAnswers, onlineRun } from './online-runs.ts';
+import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { LeaderboardService, onlineRunName, type ScoreRequest } from './service.ts';
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
@@ -115,7 +116,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
         requireTeamOrAdmin(principal);
         if (principal.role !== 'team') throw new ApiError(403, 'forbidden', 'an offline run belongs to a team: upload it with the team\'s token');
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
-        if (challenge.phase === 'closed') throw new ApiError(409, 'closed', `challenge "${challenge.slug}" is closed; offline runs are no longer accepted`);
+        refuseWhenClosed(challenge, 'no runs are accepted');
         const columns = (request.query.columns ?? 'rank,confidence') as ColumnLayout;
         if (!COLUMN_LAYOUTS.includes(columns)) throw badRequest(`columns must be one of ${COLUMN_LAYOUTS.join(' | ')}, not "${request.query.columns}"`);
         const run = await service.addRun(challenge, principal.teamId, task, columns, request.body);
@@ -165,7 +166,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
         if (!isBc2Task(task)) throw badRequest(`exports are available for ${BC2_TASKS.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
         if (!server.tasks.includes(task)) throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
         const tsv = exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task)));
-        const name = `${onlineRunName(server, servers)}.${task}.tsv`;
+        const name = `${onlineRunName(server)}.${task}.tsv`;
         return reply.type(TSV).header('content-disposition', `attachment; filename="${name}"`).send(tsv);
       },
     );

@@ -30,10 +30,9 @@ export function parseOr400<T>(what: string, parse: () => T): T {
   }
 }
 
-/** Online run names follow the offline ones: T<team id>_S<n>, n counting the team's servers. */
-export function onlineRunName(server: AnnotationServer, all: AnnotationServer[]): string {
-  const n = all.filter((s) => s.teamId === server.teamId && s.id <= server.id).length;
-  return `T${server.teamId}_S${n}`;
+/** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
+export function onlineRunName(server: Pick<AnnotationServer, 'runName'>): string {
+  return server.runName;
 }
 
 export interface ScoreRequest {
@@ -114,14 +113,14 @@ export class LeaderboardService {
     const servers = await this.ctx.repos.servers.listByChallenge(challenge.id);
     for (const server of servers.filter((s) => s.tasks.includes(task))) {
       const answers = await loadOnlineAnswers(this.ctx.db, server.id, task);
-      runs.push({ run: onlineRunName(server, servers), team: server.team, server: server.id, kind: 'S', data: onlineRun(task, answers) });
+      runs.push({ run: onlineRunName(server), team: server.team, server: server.id, kind: 'S', data: onlineRun(task, answers) });
     }
     for (const run of await this.runs.list(challenge.id, task)) {
       // Stored runs parsed when they were uploaded, so this fails only if the parser changed.
       const parsed = parseOr400(`stored run ${run.name}`, () => parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence'));
       runs.push({ run: run.name, team: run.team, kind: 'R', data: parsed.run });
     }
-    if (consensus) runs.push(...(await consensusRuns(this.ctx, challenge, task, servers, (s) => onlineRunName(s, servers))));
+    if (consensus) runs.push(...(await consensusRuns(this.ctx, challenge, task, servers, (s) => onlineRunName(s))));
     return buildLeaderboard(task, gold, runs, { ...request, ...maps }, options);
   }
 }

@@ -11,6 +11,8 @@ import { notFound } from '../http/api-error.ts';
 import { SlugParams } from '../http/schemas.ts';
 import { challengeReliability } from '../reliability/load.ts';
 import { dispatchMetrics } from './dispatch-metrics.ts';
+import { QUEUE_WAIT_MS } from '../dispatch/service.ts';
+import { withinTime } from '../shared/timeout.ts';
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
 
@@ -24,9 +26,12 @@ function queueRegistry(ctx: AppContext): Registry {
     registers: [registry],
     async collect() {
       this.reset();
-      for (const server of await ctx.repos.servers.listAll()) {
-        const counts = await ctx.dispatch.queues.counts(server.id);
-        for (const state of QUEUE_STATES) this.labels(String(server.id), state).set(counts[state] ?? 0);
+      // Left out while Redis is down or silent: a scrape must not hang on it (and says so by their absence).
+      if (!ctx.dispatch.redisReady()) return;
+      const servers = await ctx.repos.servers.listAll();
+      const read = Promise.all(servers.map(async (s) => [s.id, await ctx.dispatch.queues.counts(s.id)] as const));
+      for (const [id, counts] of (await withinTime(read, QUEUE_WAIT_MS, null)) ?? []) {
+        for (const state of QUEUE_STATES) this.labels(String(id), state).set(counts[state] ?? 0);
       }
     },
   });

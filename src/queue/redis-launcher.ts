@@ -1,6 +1,7 @@
 // Finds a Redis to use: REDIS_URL, else a Redis answering on 127.0.0.1:6379, else a
 // private redis-server started as a child process with its data (append-only file on)
-// under the data directory, else an error that says how to get Redis.
+// under the data directory, else an error that says how to get Redis. The private one never
+// outlives this process for long, and a start stops one an earlier run left behind.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,10 +9,13 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { RedisUnavailableError } from './redis-errors.ts';
+import { lockDataDir, PID_FILE, stopLeftoverRedis } from './data-dir-lock.ts';
 
 export interface ResolvedRedis {
   url: string;
   source: 'REDIS_URL' | 'local' | 'private';
+  /** The shell supervising the private redis-server (see startPrivateRedis). */
+  supervisorPid?: number;
   /** Stops the private redis-server, if one was started. */
   stop(): Promise<void>;
 }
@@ -47,42 +51,90 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function startPrivateRedis(dataDir: string, log: Logger): Promise<ResolvedRedis> {
+/**
+ * Runs redis-server under a small shell that stops it when this process goes away: the
+ * shell reads its standard input, a pipe from this process, and the kernel closes that pipe
+ * when this process ends however it ends — SIGKILL included, where no exit handler runs.
+ * End of input: SIGTERM to Redis (it flushes its append-only file), wait, exit with its code.
+ * A TERM, INT or HUP sent to the shell itself is passed on to Redis too.
+ */
+const SUPERVISOR = `
+exec 3<&0
+redis-server "$@" &
+pid=$!
+trap 'kill -TERM "$pid" 2>/dev/null' TERM INT HUP
+{ read -r _ <&3; kill -TERM "$pid" 2>/dev/null; } &
+reader=$!
+wait "$pid"; code=$?
+while kill -0 "$pid" 2>/dev/null; do wait "$pid"; code=$?; done
+kill "$reader" 2>/dev/null
+exit "$code"`;
+
+/** redis-server with `args`, under SUPERVISOR; stderr piped (to read why it failed) or ignored. */
+export function spawnSupervisedRedis(args: string[], stderr: 'pipe' | 'ignore' = 'pipe'): ChildProcess {
+  const child = spawn('/bin/sh', ['-c', SUPERVISOR, 'metaserver-redis', ...args], { stdio: ['pipe', 'ignore', stderr] });
+  child.stdin!.on('error', () => {}); // the pipe only carries its end; nothing is written
+  return child;
+}
+
+/** Ends a supervised redis-server's input: the shell stops Redis and exits; resolves then. */
+export async function stopSupervisedRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.stdin!.end();
+  await exited;
+}
+
+/**
+ * Starts a redis-server of this installation's own on its data directory: the directory's
+ * lock is taken first, a redis-server an earlier run left on it is stopped, and the new one
+ * stops when this process ends (see SUPERVISOR).
+ */
+export async function startPrivateRedis(dataDir: string, log: Logger): Promise<ResolvedRedis> {
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
-  const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes'];
-  let child: ChildProcess;
+  const unlock = lockDataDir(dir);
+  let child: ChildProcess | undefined;
   try {
-    child = spawn('redis-server', args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    await stopLeftoverRedis(dir, log);
+    const port = await freePort();
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes', '--pidfile', join(dir, PID_FILE)];
+    let stderr = '';
+    const started = spawnSupervisedRedis(args);
+    child = started;
+    started.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+    const failed = new Promise<never>((_, reject) => {
+      started.once('error', (err) => reject(new RedisUnavailableError(`${INSTALL_HINT} (starting redis-server failed: ${err.message})`)));
+      started.once('exit', (code) => {
+        const why = code === 127 ? `${INSTALL_HINT} (redis-server was not found)` : `the private redis-server exited at once with code ${code}; its data is in ${dir}`;
+        reject(new RedisUnavailableError(`${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
+      });
+    });
+    failed.catch(() => {});
+    const url = `redis://127.0.0.1:${port}`;
+    const ready = (async () => {
+      for (let i = 0; i < 100; i++) {
+        if (await pingRedis(url, 200)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      throw new RedisUnavailableError(`the private redis-server on port ${port} did not answer within 5 s`);
+    })();
+    await Promise.race([ready, failed]);
+    log.info({ redis: url, dir }, 'started a private redis-server (append-only persistence on)');
+    return {
+      url,
+      source: 'private',
+      supervisorPid: started.pid,
+      async stop() {
+        await stopSupervisedRedis(started);
+        unlock();
+      },
+    };
   } catch (err) {
-    throw new RedisUnavailableError(`${INSTALL_HINT} (starting redis-server failed: ${(err as Error).message})`);
+    child?.stdin?.end();
+    unlock();
+    throw err;
   }
-  const failed = new Promise<never>((_, reject) => {
-    child.once('error', (err) => reject(new RedisUnavailableError(`${INSTALL_HINT} (starting redis-server failed: ${err.message})`)));
-    child.once('exit', (code) => reject(new RedisUnavailableError(`the private redis-server exited at once with code ${code}; its data is in ${dir}`)));
-  });
-  failed.catch(() => {});
-  const url = `redis://127.0.0.1:${port}`;
-  const ready = (async () => {
-    for (let i = 0; i < 100; i++) {
-      if (await pingRedis(url, 200)) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new RedisUnavailableError(`the private redis-server on port ${port} did not answer within 5 s`);
-  })();
-  await Promise.race([ready, failed]);
-  log.info({ redis: url, dir }, 'started a private redis-server (append-only persistence on)');
-  return {
-    url,
-    source: 'private',
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
 }
 
 export async function resolveRedis(opts: { redisUrl: string; dataDir: string }, log: Logger): Promise<ResolvedRedis> {

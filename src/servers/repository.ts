@@ -29,6 +29,8 @@ export interface AnnotationServer {
   state: ServerState;
   check: ServerCheck | null;
   createdAt: Date;
+  /** The name its answers are published under (T<team id>_S<n>), given at registration and never changed. */
+  runName: string;
 }
 
 interface ServerRow {
@@ -46,6 +48,7 @@ interface ServerRow {
   state: ServerState;
   last_check: ServerCheck | null;
   created_at: Date;
+  run_n: number;
 }
 
 const toServer = (r: ServerRow): AnnotationServer => ({
@@ -63,6 +66,7 @@ const toServer = (r: ServerRow): AnnotationServer => ({
   state: r.state,
   check: r.last_check,
   createdAt: r.created_at,
+  runName: `T${r.team_id}_S${r.run_n}`,
 });
 
 const SELECT = `select s.*, c.slug as challenge, t.name as team
@@ -85,21 +89,21 @@ export class ServerRepository {
   /**
    * Inserts unless the team already has `limit` servers in the challenge ('limit') or one
    * of the same name ('duplicate'). Call it inside a transaction: the per-team advisory lock
-   * makes two registrations racing each other count one after the other.
+   * makes two registrations racing each other count one after the other. The run number
+   * comes from the team's counter (migration 006), taken only by a server actually inserted.
    */
   async create(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {
     await this.db.query('select pg_advisory_xact_lock(72260002, $1)', [s.teamId]);
+    const same = await this.db.query('select 1 from servers where challenge_id = $1 and team_id = $2 and name = $3', [s.challengeId, s.teamId, s.name]);
+    if (same.length > 0) return 'duplicate';
     const rows = await this.db.query<{ id: number }>(
       `insert into servers (challenge_id, team_id, name, url, tasks, method, concurrency, send_metadata)
        select $1, $2, $3, $4, $5, $6, $7, $8
        where (select count(*) from servers where challenge_id = $1 and team_id = $2) < $9
-       on conflict (challenge_id, team_id, name) do nothing
        returning id`,
       [s.challengeId, s.teamId, s.name, s.url, s.tasks, s.method, s.concurrency, s.sendMetadata, limit],
     );
-    if (rows[0]) return (await this.byId(rows[0].id))!;
-    const same = await this.db.query('select 1 from servers where challenge_id = $1 and team_id = $2 and name = $3', [s.challengeId, s.teamId, s.name]);
-    return same.length > 0 ? 'duplicate' : 'limit';
+    return rows[0] ? (await this.byId(rows[0].id))! : 'limit';
   }
 
   async byId(id: number): Promise<AnnotationServer | null> {

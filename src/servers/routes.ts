@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
@@ -11,6 +11,8 @@ import { serverErrors, serverHistogram, serverProgress, serverTiming } from './s
 import { resolvedUrlProblem } from './url-policy.ts';
 import { serverReliability } from '../reliability/load.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
+import { refuseWhenClosed } from '../challenges/frozen.ts';
+import { queuedLaterNotice } from '../http/unavailable.ts';
 
 const RegisterBody = Type.Object(
   {
@@ -55,6 +57,22 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return server;
     }
 
+    /** ownedServer with its challenge, for a change: refused (409) while the challenge is closed. */
+    async function changeableServer(principal: Principal, id: number, what: string) {
+      const server = await ownedServer(principal, id);
+      const challenge = (await challenges.byId(server.challengeId))!;
+      refuseWhenClosed(challenge, what);
+      return { server, challenge };
+    }
+
+    /** The server as it is now: 200, or 202 with a notice when its queue step was left for later. */
+    async function serverAfter(reply: FastifyReply, id: number, queued: boolean) {
+      statusResponses.invalidate();
+      const server = (await servers.byId(id))!;
+      if (queued) return server;
+      return reply.status(202).send({ ...server, notice: queuedLaterNotice('the change is stored') });
+    }
+
     async function runCheck(server: AnnotationServer) {
       const challenge = (await challenges.byId(server.challengeId))!;
       const check = await checkServer(server, challenge, {
@@ -76,7 +94,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         if (principal.role !== 'team') throw new ApiError(403, 'forbidden', 'annotation servers are registered by a team: use your team token');
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
-        if (challenge.phase === 'closed') throw conflict(`challenge "${challenge.slug}" is closed; no servers can be registered`);
+        refuseWhenClosed(challenge, 'no servers can be registered');
         const body = request.body;
         const unknown = body.tasks.filter((t) => !challenge.tasks.includes(t));
         if (unknown.length > 0) throw badRequest(`challenge "${challenge.slug}" has no task ${unknown.join(', ')}; its tasks are ${challenge.tasks.join(', ')}`);
@@ -125,33 +143,29 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: IdParams } }, async (request) => {
-      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
-      const challenge = (await challenges.byId(server.challengeId))!;
-      await ctx.dispatch.start(server, challenge);
-      statusResponses.invalidate();
-      return (await servers.byId(server.id))!;
+    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: IdParams } }, async (request, reply) => {
+      const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be started');
+      return await serverAfter(reply, server.id, await ctx.dispatch.start(server, challenge));
     });
 
-    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: IdParams } }, async (request) => {
-      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
-      await ctx.dispatch.pause(server);
-      statusResponses.invalidate();
-      return (await servers.byId(server.id))!;
+    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: IdParams } }, async (request, reply) => {
+      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be paused');
+      return await serverAfter(reply, server.id, await ctx.dispatch.pause(server));
     });
 
     app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: IdParams } }, async (request) => {
-      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers are not called');
       const check = await runCheck(server);
       statusResponses.invalidate();
       return { ...server, check };
     });
 
     app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: IdParams } }, async (request, reply) => {
-      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
+      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be deleted');
       // Only while paused: an active server may have a request in flight whose answer would
       // then be stored for a server that no longer exists.
       if (server.state !== 'paused') throw conflict(`server ${server.id} is active; pause it first, then delete it`);
+      ctx.dispatch.requireQueues('the server was not deleted');
       // Rows first: if another record still needs the server (say, a test-suite run), nothing
       // is removed and the queue keeps its jobs, so the server stays usable.
       try {
@@ -163,16 +177,14 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         if ((err as { code?: string }).code === '23503') throw conflict(`server ${server.id} is still referenced by other records (${(err as { table?: string }).table ?? 'another table'}); it cannot be deleted`);
         throw err;
       }
-      await ctx.dispatch.queues.queue(server.id).obliterate({ force: true });
-      await ctx.dispatch.announce();
+      await ctx.dispatch.removeQueue(server.id);
       statusResponses.invalidate();
       request.log.info({ serverId: server.id }, 'annotation server deleted');
       return reply.status(204).send();
     });
 
     app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: IdParams } }, async (request) => {
-      const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
-      const challenge = (await challenges.byId(server.challengeId))!;
+      const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'failed articles are not sent again');
       const requeued = await ctx.dispatch.retryFailed(server, challenge);
       statusResponses.invalidate();
       return { ...(await servers.byId(server.id))!, requeued };

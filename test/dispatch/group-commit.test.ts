@@ -130,7 +130,7 @@ describe.each(testDatabaseKinds())('DispatchStore batches (%s)', (kind) => {
   it('keeps a NUL character out of the database without losing the detail', async () => {
     const id = articles[34]!;
     const n = await store.beginAttemptUnlessAnswered(id, serverId);
-    await store.recordFailure(finished(id, n!, { outcome: 'protocol', detail: "bad byte \u0000 and a quote ' here" }), false);
+    await store.recordFailure(finished(id, n as number, { outcome: 'protocol', detail: "bad byte \u0000 and a quote ' here" }), false);
     expect((await store.attempts(id, serverId))[0]!.detail).toBe("bad byte \ufffd and a quote ' here");
   });
 });

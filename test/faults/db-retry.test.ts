@@ -79,7 +79,7 @@ describe('DispatchStore over a flaky database', () => {
     const n = await store.beginAttempt(articleId, serverId);
     expect(n).toBe(1);
     db.failNext(2, 'ECONNRESET', 'transaction');
-    const attempt = { articleId, serverId, n, ms: 5, outcome: 'ok' as const, detail: null, bytesSent: 1, bytesReceived: 2 };
+    const attempt = { articleId, serverId, n: n as number, ms: 5, outcome: 'ok' as const, detail: null, bytesSent: 1, bytesReceived: 2 };
     expect(await store.storeAnswer(attempt, { INT: [] }, [])).toBe(true);
     db.failNext(1, '08006');
     expect(await store.hasAnswer(articleId, serverId)).toBe(true);

@@ -4,36 +4,10 @@
 // grace period is stored and the process exits 0; one that does not is handed back unblamed
 // and completed by another worker.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
+import { type FaultyServer } from '../support/faulty-servers.ts';
+import { gatedServer } from '../support/gated-server.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
-import { annotate } from '../../src/sample/annotator.ts';
-
-/** A loopback server whose calls wait until the test releases them; `held` counts the waiting ones. */
-async function gatedServer(hold: (call: number) => boolean) {
-  let calls = 0;
-  const waiting = new Set<() => void>();
-  const server = await startFaultyServer({
-    kind: 'custom',
-    handler: async (text, given) => {
-      if (hold(++calls)) await new Promise<void>((resolve) => waiting.add(resolve));
-      return annotate(text, given);
-    },
-  });
-  return {
-    server,
-    get calls() {
-      return calls;
-    },
-    get held() {
-      return waiting.size;
-    },
-    release() {
-      for (const r of waiting) r();
-      waiting.clear();
-    },
-  };
-}
 
 describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request', () => {
   let ms: TestMetaserver;

@@ -1,5 +1,5 @@
-// A real `metaserver worker` process (the scale-out command), sharing the test's Redis
-// queue prefix and PostgreSQL schema. Used to kill workers for real.
+// A real `metaserver worker` process (the scale-out command) or `metaserver api` process,
+// sharing the test's Redis queue prefix and PostgreSQL schema. Used to kill them for real.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,7 +20,14 @@ export interface WorkerProcess {
 
 /** extraEnv: further settings for this process only (e.g. METASERVER_SHUTDOWN_GRACE_MS). */
 export async function startWorkerProcess(config: Config, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [BIN, 'worker'], {
+  return await startServiceProcess('worker', config, databaseUrl, extraEnv);
+}
+
+const READY: Record<'worker' | 'api', string> = { worker: 'metaserver worker is taking jobs', api: 'metaserver is serving on' };
+
+/** `metaserver worker` or `metaserver api` (give the latter a PORT in extraEnv). */
+export async function startServiceProcess(mode: 'worker' | 'api', config: Config, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [BIN, mode], {
     env: {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -43,10 +50,10 @@ export async function startWorkerProcess(config: Config, databaseUrl: string, ex
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the worker process exited with ${code} before it was ready: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`the ${mode} process exited with ${code} before it was ready: ${stderr}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line);
-      if (line.includes('metaserver worker is taking jobs')) resolve();
+      if (line.includes(READY[mode])) resolve();
     });
   });
   return { child, exited, lines, kill: (signal = 'SIGTERM') => void child.kill(signal) };

@@ -72,6 +72,7 @@ function phaseForm(c: Challenge): SafeHtml {
 <input type="hidden" name="slug" value="${c.slug}">
 <label for="${id}">Phase</label>
 <select id="${id}" name="phase">${['setup', 'test', 'closed'].map((p) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${p}</option>`)}</select>
+${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened)</label>` : ''}
 <button type="submit" id="${id}-apply">Change phase</button>
 <span class="status" role="status" data-status></span>
 </form>`;
@@ -88,7 +89,7 @@ function serversTable(servers: ChallengeGlance['servers']): SafeHtml {
 export function organiserFragment(glances: ChallengeGlance[]): SafeHtml {
   if (glances.length === 0) return html`<p>No challenges yet.</p>`;
   return html`${glances.map(({ challenge: c, servers }) => html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>
-<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} attempts</p>
+<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} attempts${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} at ${new Date(c.phaseChangedAt).toISOString()}` : ''}</p>
 ${phaseForm(c)}
 <p>Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}</p>
 ${serversTable(servers)}

@@ -115,6 +115,8 @@ async function sendForm(form) {
 
 function summary(answer) {
   if (!answer || typeof answer !== 'object') return 'Done.';
+  // Accepted while Redis was down: say that the queues catch up later.
+  if (typeof answer.notice === 'string') return `${summary({ ...answer, notice: undefined })} ${answer.notice}.`;
   if ('requeued' in answer) return `Done: ${answer.requeued} article(s) sent again.`;
   if ('created' in answer && 'accepted' in answer) return `Done: ${answer.accepted} article(s) received, ${answer.created} new.`;
   if ('items' in answer && 'documents' in answer) return `Done: gold with ${answer.items} item(s) in ${answer.documents} document(s) loaded.`;

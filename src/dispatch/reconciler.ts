@@ -1,0 +1,148 @@
+// Brings the queues in line with the database, so that what the database holds reaches the
+// queues whatever died when: an API killed between committing articles and queueing them,
+// a request answered while Redis was down, a phase change or a server start whose queue
+// step never ran, Redis losing its last writes when it was killed.
+//
+// Each pass, for every server: its concurrency limit is set; its queue is paused or resumed
+// as its state and its challenge's phase say (closed or paused: paused); when it runs, the
+// articles it has no delivery for are queued (queue steps enqueue a job before writing its
+// delivery row, so a missing row is exactly what is left to do). A full pass — at start, and
+// whenever Redis is found restarted (a new run id), when it may have lost jobs — also
+// queues again every unsettled delivery whose job is gone. Job ids make all of it
+// idempotent, so every process runs its own passes: at start, every `intervalMs`, and at
+// once when the Redis connection comes back.
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.ts';
+import type { ChallengeRepository, Challenge } from '../challenges/repository.ts';
+import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
+import type { DispatchService } from './service.ts';
+import type { DispatchStore } from './store.ts';
+import { withinTime } from '../shared/timeout.ts';
+
+export interface ReconcileReport {
+  full: boolean;
+  servers: number;
+  /** Articles queued for a server that had no delivery for them. */
+  enqueued: number;
+  /** Unsettled deliveries whose job was gone, queued again (full passes only). */
+  restored: number;
+  paused: number;
+  resumed: number;
+}
+
+export interface ReconcilerOptions {
+  intervalMs: number;
+  log: Logger;
+}
+
+/** Redis's run id, new at every start of redis-server. */
+export function runIdOf(info: string): string | undefined {
+  return /^run_id:(\w+)/m.exec(info)?.[1];
+}
+
+export class Reconciler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<ReconcileReport | null> | undefined;
+  private again = false;
+  private lastRunId: string | undefined;
+  private stopped = false;
+  private readonly onReady = () => void this.run();
+
+  constructor(
+    private readonly dispatch: DispatchService,
+    private readonly connection: Redis,
+    private readonly repos: { servers: ServerRepository; challenges: ChallengeRepository; store: DispatchStore },
+    private readonly opts: ReconcilerOptions,
+  ) {}
+
+  start(): void {
+    this.connection.on('ready', this.onReady);
+    this.timer = setInterval(() => void this.run(), this.opts.intervalMs);
+    this.timer.unref();
+    void this.run();
+  }
+
+  /** One pass (one at a time; asked again while running, it runs once more after). Null when Redis is down. */
+  run(): Promise<ReconcileReport | null> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.pass()
+      .catch((err: Error) => {
+        this.opts.log.warn({ err: err.message }, 'could not bring the queues in line with the database; will try again');
+        return null;
+      })
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          void this.run();
+        }
+      });
+    return this.running;
+  }
+
+  private async pass(): Promise<ReconcileReport | null> {
+    if (this.stopped || !this.dispatch.redisReady()) return null;
+    const runId = runIdOf(await this.connection.info('server'));
+    const report: ReconcileReport = { full: runId === undefined || runId !== this.lastRunId, servers: 0, enqueued: 0, restored: 0, paused: 0, resumed: 0 };
+    const challenges = new Map((await this.repos.challenges.list()).map((c) => [c.id, c]));
+    for (const listed of await this.repos.servers.listAll()) {
+      if (this.stopped) return null;
+      const challenge = challenges.get(listed.challengeId);
+      if (!challenge) continue;
+      await this.server(listed, challenge, report);
+      report.servers++;
+    }
+    this.lastRunId = runId;
+    const { log } = this.opts;
+    if (report.enqueued + report.restored + report.paused + report.resumed > 0) log.info(report, 'queues brought in line with the database');
+    else log.debug(report, 'queues in line with the database');
+    return report;
+  }
+
+  private async server(listed: AnnotationServer, challenge: Challenge, report: ReconcileReport): Promise<void> {
+    const { queues } = this.dispatch;
+    await queues.setConcurrency(listed.id, listed.concurrency);
+    if (report.full) report.restored += await this.restoreJobs(listed.id, challenge);
+    // Read again just before acting: a pause or start made since the list was read wins.
+    const server = await this.repos.servers.byId(listed.id);
+    if (!server) return;
+    const runs = server.state === 'active' && challenge.phase !== 'closed';
+    const paused = await queues.isPaused(server.id);
+    if (runs) {
+      report.enqueued += await this.dispatch.enqueueUndelivered(server, challenge);
+      if (paused) {
+        await queues.resume(server.id);
+        report.resumed++;
+      }
+    } else if (!paused) {
+      await queues.pause(server.id);
+      report.paused++;
+    }
+  }
+
+  /** Queues again, in queue order, the unsettled deliveries of the server whose job is gone. */
+  private async restoreJobs(serverId: number, challenge: Challenge): Promise<number> {
+    const { queues } = this.dispatch;
+    const missing = await queues.missingJobs(serverId, await this.repos.store.pendingDeliveries(serverId));
+    if (missing.length === 0) return 0;
+    // A job is removed only after its delivery is settled: read the deliveries again, so a
+    // job that finished between the two reads is not taken for a lost one.
+    const still = await this.repos.store.pendingDeliveries(serverId, missing.map((m) => m.articleId));
+    const rounds = new Map(missing.map((m) => [m.articleId, m.round]));
+    const lost = still.filter((d) => rounds.get(d.articleId) === d.round);
+    await queues.enqueueRounds(serverId, lost, challenge);
+    if (lost.length > 0) this.opts.log.warn({ serverId, jobs: lost.length }, 'jobs missing from Redis (lost in a Redis restart?) were queued again');
+    return lost.length;
+  }
+
+  /** Stops; a pass under way may finish within a second (its Redis commands wait for Redis, which may be down). */
+  async close(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.connection.off('ready', this.onReady);
+    await withinTime(this.running ?? Promise.resolve(null), 1000, null);
+  }
+}

@@ -1,0 +1,22 @@
+// A part the request needs is down: 503 with Retry-After, naming the part and what to do.
+// Changes the database already holds are not refused this way: they are accepted (202) and
+// reach the queues once Redis answers again (see src/dispatch/reconciler.ts).
+import { ApiError } from './api-error.ts';
+
+export type Part = 'redis' | 'database';
+
+const NAMES: Record<Part, string> = { redis: 'Redis (the queue store)', database: 'the database' };
+
+export class ServiceUnavailableError extends ApiError {
+  constructor(
+    readonly part: Part,
+    readonly retryAfterSeconds: number,
+    what: string,
+  ) {
+    super(503, `${part}_unavailable`, `${NAMES[part]} is unreachable, so ${what}. Try again in ${retryAfterSeconds} s.`, { part });
+  }
+}
+
+/** The sentence an accepted change carries when its queue step is left for later ("the articles are stored"). */
+export const queuedLaterNotice = (done: string) =>
+  `${NAMES.redis} did not answer: ${done}, and the queues catch up by themselves as soon as it answers again`;

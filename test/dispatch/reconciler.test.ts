@@ -1,0 +1,95 @@
+// What the database holds reaches the queues whatever died when. A process starting finds
+// articles committed by an API that died before queueing them (a load and an on-demand
+// submission), and deliveries whose jobs Redis lost (its data gone), and queues them: every
+// article is answered, each once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { ArticleRepository } from '../../src/articles/repository.ts';
+import { LIVE_SLUG } from '../../src/challenges/repository.ts';
+import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
+import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
+import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+
+describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
+  let redis: PrivateRedis;
+  let database: TestDatabase;
+  let server: FaultyServer;
+  let ms: TestMetaserver | undefined;
+  const prefix = `rec${kind}`;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    database = await openTestDatabase(kind);
+    server = await startFaultyServer({ kind: 'good' });
+  });
+  afterAll(async () => {
+    await ms?.stop();
+    await database?.drop();
+    await redis?.stop();
+    await server?.close();
+  });
+
+  const start = async (workers: boolean) => {
+    await ms?.stop();
+    ms = await startTestMetaserver({ database, workers, config: { redisUrl: redis.url, queuePrefix: prefix } });
+    return ms;
+  };
+  const settled = async (serverId: number, n: number) =>
+    waitFor(`${n} articles answered by server ${serverId}`, async () => {
+      const rows = await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]);
+      return rows[0]!.n === n ? true : undefined;
+    }, 30_000);
+  const answeredOnce = async (serverId: number, n: number) => {
+    const rows = await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [serverId]);
+    expect(rows).toHaveLength(n);
+    expect(rows.every((r) => r.n === 1)).toBe(true);
+  };
+
+  it('a start queues the articles an API committed and died before queueing', async () => {
+    const api = await start(false);
+    const token = (await api.request('POST', '/api/teams', { name: 'Rec', contact: 'r@example.org' })).body.token;
+    expect((await api.request('POST', '/api/challenges', { slug: 'rec', name: 'rec', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status).toBe(201);
+    const ids: number[] = [];
+    for (const slug of ['rec', LIVE_SLUG]) {
+      const id = (await api.request('POST', `/api/challenges/${slug}/servers`, { name: `s-${slug}`, url: server.url, tasks: ['INT'] }, token)).body.id as number;
+      expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+      ids.push(id);
+    }
+    // What the routes commit before their queue step, and nothing more: a load and a submission.
+    const articles = new ArticleRepository(database.db);
+    const challenge = (await api.ctx.repos.challenges.bySlug('rec'))!;
+    const live = (await api.ctx.repos.challenges.bySlug(LIVE_SLUG))!;
+    await articles.insertMany(challenge.id, Array.from({ length: 8 }, (_, i) => ({ organiserId: `C${i}`, text: `Committed ${i}: BRCA1 (P38398).`, sourceFormat: 'text', given: '' })));
+    const submitted = await articles.insertMany(live.id, [{ organiserId: null, text: 'Submitted: TP53 (P04637).', sourceFormat: 'text', tasks: null, callbackUrl: null }]);
+    expect('ids' in submitted).toBe(true);
+    expect(await database.db.query('select 1 from deliveries')).toHaveLength(0);
+
+    await start(true);
+    await settled(ids[0]!, 8);
+    await settled(ids[1]!, 1);
+    await answeredOnce(ids[0]!, 8);
+    await answeredOnce(ids[1]!, 1);
+  });
+
+  it('a start queues again the unsettled deliveries whose jobs Redis lost', async () => {
+    const api = await start(false);
+    const token = (await api.request('POST', '/api/teams', { name: 'Lost', contact: 'l@example.org' })).body.token;
+    expect((await api.request('POST', '/api/challenges', { slug: 'lost', name: 'lost', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status).toBe(201);
+    const articles = Array.from({ length: 10 }, (_, i) => ({ id: `L${i}`, text: `Lost ${i}: SNCA (P37840).` }));
+    expect((await api.request('POST', '/api/challenges/lost/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
+    const id = (await api.request('POST', '/api/challenges/lost/servers', { name: 'lost', url: server.url, tasks: ['INT'] }, token)).body.id as number;
+    // No worker runs: the jobs wait in Redis, the deliveries are queued.
+    expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    expect((await api.ctx.dispatch.queues.counts(id)).waiting).toBe(10);
+    // Redis loses its data (as when it restarts without its append-only file).
+    const client = new Redis(redis.url);
+    await client.flushall();
+    client.disconnect();
+    expect((await api.ctx.dispatch.queues.counts(id)).waiting).toBe(0);
+    expect(await database.db.query(`select 1 from deliveries where server_id = $1 and state = 'queued'`, [id])).toHaveLength(10);
+
+    await start(true);
+    await settled(id, 10);
+    await answeredOnce(id, 10);
+  });
+});
