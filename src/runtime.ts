@@ -16,6 +16,7 @@ import { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
 import { loadUniprotIndex, type AccessionLookup } from './uniprot/index.ts';
 import { CallbackService } from './callbacks/service.ts';
+import { loadFamilyLookups } from './families/lookups.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -53,6 +54,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { config } = opts;
   const log = opts.log ?? createLogger(config);
   const accessions = loadAccessions(config, log);
+  const lookups = loadFamilyLookups(config, log);
   // Redis (perhaps a redis-server to start) and the database (PGlite's start is the longest
   // step of a start-up) come up side by side; if either fails, the other is shut again.
   const [redisUp, dbUp] = await Promise.allSettled([resolveRedis(config, log), opts.db ? Promise.resolve(opts.db) : openDatabase(config, log)]);
@@ -81,6 +83,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     repos,
     dispatch,
     accessions,
+    lookups,
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
   };
@@ -95,6 +98,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       store: repos.store,
       articles: repos.articles,
       accessions: () => accessions,
+      lookups: () => lookups,
       maxAnswerBytes: config.maxAnswerBytes,
       publicUrlsOnly: config.publicUrlsOnly,
       onSettled: (articleId) => callbacks?.settled(articleId),

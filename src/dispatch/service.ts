@@ -5,7 +5,7 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
-import type { TaskName } from '../tasks/types.ts';
+import type { TaskName } from '../families/registry.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
 import { DispatchQueues } from './queues.ts';
 import type { DispatchStore } from './store.ts';

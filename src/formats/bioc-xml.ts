@@ -15,6 +15,7 @@ import {
   type BiocOptions,
   type BiocPassage,
   type BiocRelation,
+  type AnyBiocCodec,
   type Infons,
 } from './bioc-model.ts';
 import { FormatError, type ExportArticle } from './common.ts';
@@ -66,8 +67,9 @@ export function writeBiocXml(collection: BiocCollection): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE collection SYSTEM "BioC.dtd">\n${body}`;
 }
 
-export function exportBiocXml(articles: readonly ExportArticle[], options: BiocOptions = {}): string {
-  return writeBiocXml(articlesToBioc(articles, options));
+/** The articles with their answers; `codecs` say how each task's results are written. */
+export function exportBiocXml(articles: readonly ExportArticle[], codecs: readonly AnyBiocCodec[], options: BiocOptions = {}): string {
+  return writeBiocXml(articlesToBioc(articles, codecs, options));
 }
 
 // Reading: element text is taken whole, so white space inside <text> is kept exactly.
@@ -117,6 +119,6 @@ export function readBiocXml(xml: string): BiocCollection {
   return { source: optional('source'), date: optional('date'), key: optional('key'), infons: infonsOf(root), documents };
 }
 
-export function importBiocXml(xml: string): ExportArticle[] {
-  return biocToArticles(readBiocXml(xml));
+export function importBiocXml(xml: string, codecs: readonly AnyBiocCodec[]): ExportArticle[] {
+  return biocToArticles(readBiocXml(xml), codecs);
 }
