@@ -5,7 +5,7 @@
 // written as &#13; (XML parsers turn a literal CR LF into LF, which would move offsets),
 // and TAB/LF in attribute values as references (attribute normalisation would eat them).
 
-import { XMLBuilder } from 'fast-xml-parser';
+import { lazyPackage } from '../shared/lazy-package.ts';
 import {
   articlesToBioc,
   biocToArticles,
@@ -20,6 +20,8 @@ import {
 } from './bioc-model.ts';
 import { FormatError, type ExportArticle } from './common.ts';
 import { childElements, firstChild, textContent, parseXmlTree, type XmlElement } from './xml-tree.ts';
+
+const fastXmlParser = lazyPackage<typeof import('fast-xml-parser')>('fast-xml-parser');
 
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 const ATTRIBUTE_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', '\t': '&#9;', '\n': '&#10;' };
@@ -54,7 +56,7 @@ function documentNode(d: BiocDocument): Node {
 }
 
 export function writeBiocXml(collection: BiocCollection): string {
-  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: false, format: true, indentBy: '  ', suppressEmptyNode: false });
+  const builder = new (fastXmlParser().XMLBuilder)({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: false, format: true, indentBy: '  ', suppressEmptyNode: false });
   const body = builder.build({
     collection: {
       source: text(collection.source),

@@ -1,7 +1,7 @@
 // ACT — article classification (BC II.5): is the article relevant (does it describe
 // protein interactions)? Answer key `interaction` = [boolean relevant, double confidence].
 
-import { XmlRpcDouble } from '../../xmlrpc/codec.ts';
+import { XmlRpcDouble } from '../../xmlrpc/codec-encode.ts';
 import { readClassificationTsv, writeClassificationTsv } from '../../formats/tsv.ts';
 import { defineFamily } from '../family.ts';
 import { voteAct, type ActConsensus } from './consensus.ts';

@@ -1,5 +1,5 @@
 // Small helpers of the families' wire forms and pages.
-import { XmlRpcDouble } from '../../xmlrpc/codec.ts';
+import { XmlRpcDouble } from '../../xmlrpc/codec-encode.ts';
 
 /**
  * A confidence as it goes out: always an XML-RPC <double> (BCMS documented them as floats
