@@ -64,5 +64,6 @@ const WORD = /^[A-Za-z][A-Za-z0-9_]*$/;
 for (const f of ALL_FAMILIES) {
   const counted = f.counting.count === 'items' ? (f.counting.in ?? []) : [];
   if (!/^[A-Z][A-Z0-9_]*$/.test(f.name) || ![f.answerKey, ...counted].every((w) => WORD.test(w))) throw new Error(`task family ${f.name}: a name or key is not one word`);
+  if (f.lookup && !f.settings?.[f.lookup.setting]) throw new Error(`task family ${f.name}: its index is named by setting "${f.lookup.setting}", which it does not declare`);
 }
 if (BY_NAME.size !== FAMILIES.length || BY_ANSWER_KEY.size !== FAMILIES.length) throw new Error('two task families share a name or an answer key');
