@@ -47,7 +47,7 @@ describe.each(testDatabaseKinds())('task names in the database (%s)', (kind) => 
     const [team] = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('t', 't@example.org', 'h') returning id`);
     await db.query(`insert into gold_standards (challenge_id, task, body, documents, items) values ($1, 'INT', 'd\tP12345\n', 1, 1)`, [challenge!.id]);
     await db.query(`insert into offline_runs (challenge_id, team_id, task, n, name, body) values ($1, $2, 'MENTION', 1, 'T1_R1', '{}')`, [challenge!.id, team!.id]);
-    expect(readdirSync(MIGRATIONS).filter((f) => f.startsWith('006_'))).toEqual(['006_task_families.sql']);
+    expect(readdirSync(MIGRATIONS)).toContain('006_task_families.sql');
     expect(readFileSync(`${MIGRATIONS}006_task_families.sql`, 'utf8')).toMatch(/drop constraint gold_standards_task_check/);
 
     expect(await migrate(db)).toEqual(['006_task_families.sql']);
