@@ -10,6 +10,7 @@ import { TeamRepository } from './teams/repository.ts';
 import type { DispatchService } from './dispatch/service.ts';
 import { DispatchStore } from './dispatch/store.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
+import type { FamilyLookups } from './families/family.ts';
 
 export interface Repositories {
   challenges: ChallengeRepository;
@@ -37,6 +38,8 @@ export interface AppContext {
   dispatch: DispatchService;
   auth: Authenticator;
   accessions: AccessionLookup | null;
+  /** The task families' release indexes, by task (loadFamilyLookups). */
+  lookups: FamilyLookups;
   /** Health of the queue store, for /healthz. */
   pingRedis(): Promise<boolean>;
 }

@@ -4,8 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ALL_FAMILIES, type FamilySettingKey } from './families/registry.ts';
 
-export interface Config {
+/** The settings of the meta-server itself; the task families add theirs (FamilySettingKey). */
+export interface CoreConfig {
   port: number;
   host: string;
   redisUrl: string;
@@ -34,6 +36,8 @@ export interface Config {
   callbackTimeoutMs: number;
 }
 
+export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
+
 type Kind = 'int' | 'string' | 'bool' | 'level';
 
 interface SettingSpec {
@@ -41,10 +45,11 @@ interface SettingSpec {
   kind: Kind;
   min?: number;
   description: string;
+  /** The value when no layer gives one (the families' settings); core settings are in config/default.json. */
+  default?: string;
 }
 
-/** Every setting, its environment variable and what it does (also printed by `metaserver config`). */
-export const SETTINGS: Record<keyof Config, SettingSpec> = {
+const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
   port: { env: 'PORT', kind: 'int', min: 0, description: 'TCP port of the HTTP API and web pages.' },
   host: { env: 'HOST', kind: 'string', description: 'Interface to listen on; 0.0.0.0 to accept connections from other machines.' },
   redisUrl: {
@@ -146,6 +151,14 @@ export const SETTINGS: Record<keyof Config, SettingSpec> = {
   callbackTimeoutMs: { env: 'METASERVER_CALLBACK_TIMEOUT_MS', kind: 'int', min: 100, description: 'Deadline of one callback POST (connect, send and answer).' },
 };
 
+/** Every setting, its environment variable and what it does (also printed by `metaserver config`): the core ones, then each family's. */
+export const SETTINGS = {
+  ...CORE_SETTINGS,
+  ...Object.fromEntries(
+    ALL_FAMILIES.flatMap((f) => Object.entries(f.settings ?? {}).map(([key, setting]) => [key, { ...setting, kind: 'string', default: '' } satisfies SettingSpec])),
+  ),
+} as Record<keyof Config, SettingSpec>;
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -211,7 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     if (!spec) throw new ConfigError(`unknown setting "${key}"`);
     out[key] = coerce(key, spec, raw, 'override');
   }
-  for (const key of Object.keys(SETTINGS)) {
+  for (const [key, spec] of Object.entries(SETTINGS)) {
+    out[key] ??= spec.default;
     if (out[key] === undefined) throw new ConfigError(`setting "${key}" has no value; add it to config/default.json`);
   }
   const config = out as unknown as Config;

@@ -3,6 +3,7 @@
 import closeWithGrace from 'close-with-grace';
 import { Command } from 'commander';
 import { ConfigError, loadConfig, SETTINGS, type Config } from './config.ts';
+import { ALL_FAMILIES, TASK_NAMES } from './families/registry.ts';
 import { RedisUnavailableError } from './queue/redis-errors.ts';
 
 /** Time, beyond the configured grace for requests in flight, to hand jobs back and close connections. */
@@ -89,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
   delegate('uniprot', 'build or query a UniProt release index (uniprot build | lookup)', async (args) =>
     (await import('./cli/uniprot.ts')).runUniprotCommand(args),
   );
-  delegate('score', 'score runs against a gold standard (ACT|INT|IPT|MENTION|COREF)', async (args) =>
+  delegate('score', `score runs against a gold standard (${TASK_NAMES.join('|')})`, async (args) =>
     (await import('./cli/score.ts')).runScoreCommand(args, (await import('./cli/score-io.ts')).processIo()),
   );
   delegate('testsuite', 'feature-based test suites for mention servers (list-features | generate | run | report)', async (args) =>
@@ -98,9 +99,11 @@ async function main(argv: string[]): Promise<number> {
   delegate('import', 'load a directory of .txt/.nxml articles into a challenge through the API of a running meta-server', async (args) =>
     (await import('./cli/import.ts')).runImportCommand(args),
   );
-  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2) through the API", async (args) =>
+  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, as its family offers) through the API", async (args) =>
     (await import('./cli/export.ts')).runExportCommand(args),
   );
+  // Commands of the task families (e.g. building a release index they validate against).
+  for (const family of ALL_FAMILIES) for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
 
   await program.parseAsync(argv, { from: 'user' });
   return exitCode ?? -1;

@@ -18,6 +18,7 @@ import { loadUniprotIndex, type AccessionLookup } from './uniprot/index.ts';
 import { CallbackService } from './callbacks/service.ts';
 import { Reconciler } from './dispatch/reconciler.ts';
 import { queuePrefix } from './queue/prefix.ts';
+import { loadFamilyLookups } from './families/lookups.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -55,6 +56,7 @@ function loadAccessions(config: Config, log: Logger): AccessionLookup | null {
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const log = opts.log ?? createLogger(opts.config);
   const accessions = loadAccessions(opts.config, log);
+  const lookups = loadFamilyLookups(opts.config, log);
   // Redis (perhaps a redis-server to start) and the database (PGlite's start is the longest
   // step of a start-up) come up side by side; if either fails, the other is shut again.
   const [redisUp, dbUp] = await Promise.allSettled([resolveRedis(opts.config, log), opts.db ? Promise.resolve(opts.db) : openDatabase(opts.config, log)]);
@@ -87,6 +89,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     repos,
     dispatch,
     accessions,
+    lookups,
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
   };
@@ -104,6 +107,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       store: repos.store,
       articles: repos.articles,
       accessions: () => accessions,
+      lookups: () => lookups,
       maxAnswerBytes: config.maxAnswerBytes,
       publicUrlsOnly: config.publicUrlsOnly,
       onSettled: (articleId) => callbacks?.settled(articleId),

@@ -4,7 +4,7 @@
 // naming the bad part rather than a 500 from the voting code.
 import { voteConsensus, type Consensus, type VoteOptions } from '../consensus/index.ts';
 import { badRequest } from '../http/api-error.ts';
-import type { AnswerResult } from '../tasks/types.ts';
+import type { AnswerResult } from '../families/registry.ts';
 import type { ArticleServerState } from './status.ts';
 
 export interface VoteQuery {

@@ -8,18 +8,17 @@ import { ensembleResult, type EnsembleTask } from '../consensus/index.ts';
 import { EnsembleModelRepository } from '../consensus/models.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
-import type { AnswerResult } from '../tasks/types.ts';
+import type { AnswerResult } from '../families/registry.ts';
 import type { Article } from './repository.ts';
 import type { ArticleServerState } from './status.ts';
 
-export interface EnsembleView {
+/** The model, the servers that stood for its runs, and the ensemble's answer under the model's task. */
+export type EnsembleView = {
   method: 'ensemble';
   model: { id: number; challenge: string; task: EnsembleTask; version: number };
   /** Run name → the server of this article's challenge that stands for it (absent: none). */
   runs: Record<string, number | null>;
-  INT?: AnswerResult['INT'];
-  IPT?: AnswerResult['IPT'];
-}
+} & AnswerResult;
 
 export async function ensembleView(ctx: AppContext, article: Article, shown: readonly ArticleServerState[], modelId: number): Promise<EnsembleView> {
   const stored = await new EnsembleModelRepository(ctx.db).byId(modelId);

@@ -14,27 +14,26 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { requireTeamOrAdmin } from '../auth/principal.ts';
-import { exportA2, exportBioDocuments, exportBiocJson, exportBiocXml, exportBrat, exportPubAnnotation, FormatError, tarGz, type ExportArticle } from '../formats/index.ts';
+import type { ExportDoc, ExportFormatName, ExportResult } from '../families/family.ts';
+import { ALL_FAMILIES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
+import { FormatError, tarGz } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { NumericId, SlugParams } from '../http/schemas.ts';
-import { exportRunTsv } from '../leaderboard/export-tsv.ts';
-import { loadOnlineAnswers, onlineRun } from '../leaderboard/online-runs.ts';
+import { exportRunTsv, loadOnlineAnswers, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
-import { isTaskName, type AnswerResult, type TaskName } from '../tasks/types.ts';
 
-export const EXPORT_FORMATS = ['tsv', 'bioc-xml', 'bioc-json', 'brat', 'pubannotation', 'bio', 'a2'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export type { ExportFile, ExportResult } from '../families/family.ts';
 
-/** The tasks each format can carry. */
-const FORMAT_TASKS: Record<ExportFormat, TaskName[]> = {
-  tsv: ['ACT', 'INT', 'IPT'],
-  'bioc-xml': ['MENTION', 'COREF'],
-  'bioc-json': ['MENTION', 'COREF'],
-  brat: ['MENTION'],
-  pubannotation: ['MENTION'],
-  bio: ['MENTION'],
-  a2: ['COREF'],
-};
+/** The tasks each format can carry: 'tsv' for families with a result file, the others as each family offers them. */
+const FORMAT_TASKS = new Map<ExportFormatName, TaskName[]>();
+for (const family of ALL_FAMILIES) {
+  const formats = [...(family.scoring.exportTsv ? ['tsv' as const] : []), ...(Object.keys(family.exports) as ExportFormatName[])];
+  for (const format of formats) FORMAT_TASKS.set(format, [...(FORMAT_TASKS.get(format) ?? []), family.name as TaskName]);
+}
+
+/** Every export format some family offers; tsv first. */
+export const EXPORT_FORMATS: readonly ExportFormatName[] = [...FORMAT_TASKS.keys()].sort((a, b) => Number(b === 'tsv') - Number(a === 'tsv'));
+export type ExportFormat = ExportFormatName;
 
 const Params = Type.Object({
   slug: SlugParams.properties.slug,
@@ -53,17 +52,6 @@ const Query = Type.Object(
 /** The header that says how many mentions a BIO export left out (they overlapped kept ones). */
 export const MENTIONS_LEFT_OUT_HEADER = 'x-mentions-left-out';
 
-export interface ExportFile {
-  name: string;
-  content: string;
-}
-
-export interface ExportResult {
-  files: ExportFile[];
-  /** BIO only: mentions that could not be written (overlapping a kept one, or without a token). */
-  mentionsLeftOut?: number;
-}
-
 /** Files for one run; `docs` are the server's answered articles in organiser-id order. */
 export function exportFiles(
   format: ExportFormat,
@@ -72,42 +60,12 @@ export function exportFiles(
   docs: Array<{ id: string; text: string; result: AnswerResult }>,
   options: { sourcedb: string },
 ): ExportResult {
-  const only = (result: AnswerResult): AnswerResult => (result[task] === undefined ? {} : { [task]: result[task] });
-  switch (format) {
-    case 'tsv':
-      throw new Error('tsv is exported by the leaderboard module');
-    case 'bioc-xml':
-    case 'bioc-json': {
-      const articles: ExportArticle[] = docs.map((d) => ({ id: d.id, text: d.text, answers: [{ server: run, result: only(d.result) }] }));
-      return {
-        files:
-          format === 'bioc-xml'
-            ? [{ name: `${run}.${task}.bioc.xml`, content: exportBiocXml(articles, { source: 'metaserver' }) }]
-            : [{ name: `${run}.${task}.bioc.json`, content: exportBiocJson(articles, { source: 'metaserver' }) }],
-      };
-    }
-    case 'brat':
-      return {
-        files: docs.flatMap((d) => {
-          const doc = exportBrat(d.text, d.result.MENTION ?? []);
-          return [{ name: `${d.id}.txt`, content: doc.txt }, { name: `${d.id}.ann`, content: doc.ann }];
-        }),
-      };
-    case 'pubannotation':
-      return {
-        files: docs.map((d) => {
-          const doc = exportPubAnnotation(d.text, d.result.MENTION ?? [], { sourcedb: options.sourcedb, sourceid: d.id });
-          return { name: `${d.id}.json`, content: `${JSON.stringify(doc, null, 2)}\n` };
-        }),
-      };
-    case 'bio': {
-      // One CoNLL file, each document headed by a -DOCSTART- line, in organiser-id order.
-      const { bio, leftOut } = exportBioDocuments(docs.map((d) => ({ text: d.text, mentions: d.result.MENTION ?? [] })));
-      return { files: [{ name: `${run}.${task}.bio`, content: bio }], mentionsLeftOut: leftOut };
-    }
-    case 'a2':
-      return { files: docs.map((d) => ({ name: `${d.id}.a2`, content: exportA2(d.result.COREF ?? { expressions: [], links: [] }) })) };
-  }
+  if (format === 'tsv') throw new Error('tsv is exported by the leaderboard module');
+  const write = familyOf(task).exports[format];
+  if (!write) throw new Error(`${task} has no ${format} export`);
+  // Only documents the server answered for this task (as the route selects them).
+  const own: ExportDoc<unknown>[] = docs.flatMap((d) => (d.result[task] === undefined ? [] : [{ id: d.id, text: d.text, result: d.result[task] }]));
+  return write(own, { run, sourcedb: options.sourcedb });
 }
 
 export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -125,7 +83,8 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
         const challenge = await ctx.repos.challenges.bySlug(slug);
         if (!challenge) throw notFound(`challenge "${slug}"`);
         if (!isTaskName(task) || !challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no task "${task}"; its tasks are ${challenge.tasks.join(', ')}`);
-        if (!FORMAT_TASKS[format].includes(task)) throw badRequest(`${format} carries ${FORMAT_TASKS[format].join(', ')}, not ${task}`);
+        const carried = FORMAT_TASKS.get(format) ?? [];
+        if (!carried.includes(task)) throw badRequest(`${format} carries ${carried.join(', ')}, not ${task}`);
         const servers = await ctx.repos.servers.listByChallenge(challenge.id);
         const server = servers.find((s) => s.id === Number(request.query.server));
         if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${slug}"`);

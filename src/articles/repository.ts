@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/database.ts';
-import type { TaskName } from '../tasks/types.ts';
+import type { TaskName } from '../families/registry.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 
 export interface Article {

@@ -1,6 +1,7 @@
 // The state of one article across the servers it was sent to, with the stored answers.
 import type { Queryable } from '../db/database.ts';
-import type { AnswerResult, ValidationIssue } from '../tasks/types.ts';
+import type { AnswerResult } from '../families/registry.ts';
+import type { ValidationIssue } from '../tasks/types.ts';
 import type { DeliveryState } from '../dispatch/store.ts';
 
 export interface ArticleServerState {

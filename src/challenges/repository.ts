@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import type { TaskName } from '../tasks/types.ts';
+import { TASK_NAMES, type TaskName } from '../families/registry.ts';
 
 export type Phase = 'setup' | 'test' | 'closed';
 
@@ -83,9 +83,16 @@ export class ChallengeRepository {
     return rows[0] ? toChallenge(rows[0]) : null;
   }
 
-  /** The `live` challenge takes on-demand articles; it exists from the first start. */
+  /**
+   * The `live` challenge takes on-demand articles with every task there is: it exists from
+   * the first start, and a task family added later joins it at the next start.
+   */
   async ensureLive(): Promise<Challenge> {
-    await this.create({ slug: LIVE_SLUG, name: 'Live on-demand annotation', tasks: ['ACT', 'INT', 'IPT', 'MENTION', 'COREF'] });
+    await this.create({ slug: LIVE_SLUG, name: 'Live on-demand annotation', tasks: [...TASK_NAMES] });
+    await this.db.query(
+      'update challenges set tasks = tasks || array(select t from unnest($2::text[]) t where not t = any(tasks)) where slug = $1 and not tasks @> $2::text[]',
+      [LIVE_SLUG, TASK_NAMES],
+    );
     const live = await this.bySlug(LIVE_SLUG);
     if (!live) throw new Error('the live challenge could not be created');
     return live;

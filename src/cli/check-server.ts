@@ -11,10 +11,13 @@ import { checkArticles, type CheckArticle } from '../servers/check-articles.ts';
 import { checkArticle, type ArticleCheck } from '../servers/check.ts';
 import { policedLookup, urlProblem } from '../servers/url-policy.ts';
 import { createServerAgent } from '../xmlrpc/client.ts';
-import { isTaskName, type TaskName } from '../tasks/types.ts';
+import { TASK_NAMES, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
 
-/** COREF is left out unless asked for: it adds the `given` parameter, which one-parameter servers refuse. */
-const DEFAULT_TASKS: TaskName[] = ['ACT', 'INT', 'IPT', 'MENTION'];
+/**
+ * The tasks a server is registered for by default; a task that adds the `given` parameter
+ * (COREF) is left out unless asked for, since one-parameter servers refuse it.
+ */
+const DEFAULT_TASKS: TaskName[] = tasksWith((f) => !f.given && f.web.preselected?.includes('server'));
 const ERRORS_LISTED = 10;
 const WARNINGS_LISTED = 3;
 
@@ -22,7 +25,7 @@ function parseTasks(value: string): TaskName[] {
   const tasks = value.split(/[\s,]+/).filter(Boolean).map((t) => t.toUpperCase());
   const unknown = tasks.filter((t) => !isTaskName(t));
   if (tasks.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`${unknown.length > 0 ? `unknown task ${unknown.join(', ')}; ` : ''}give one or more of ACT, INT, IPT, MENTION, COREF, separated by commas`);
+    throw new InvalidArgumentError(`${unknown.length > 0 ? `unknown task ${unknown.join(', ')}; ` : ''}give one or more of ${TASK_NAMES.join(', ')}, separated by commas`);
   }
   return [...new Set(tasks)] as TaskName[];
 }
@@ -88,7 +91,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     .description('call an annotation server with the setup article and hard articles, and judge every answer as dispatch would')
     .argument('<url>', 'the server URL, as you would register it (e.g. http://127.0.0.1:8000/RPC2)')
     .addOption(
-      new Option('--tasks <list>', 'tasks the server answers, separated by commas (COREF adds the given parameter)').argParser(parseTasks).default(DEFAULT_TASKS, DEFAULT_TASKS.join(',')),
+      new Option('--tasks <list>', `tasks the server answers, separated by commas (${tasksWith((f) => f.given).join(', ')} adds the given parameter)`).argParser(parseTasks).default(DEFAULT_TASKS, DEFAULT_TASKS.join(',')),
     )
     .option('--method <name>', 'XML-RPC method name', DEFAULT_METHOD)
     .option('--metadata', 'also send the metadata struct {article, tasks}, as servers registered with sendMetadata get it', false)

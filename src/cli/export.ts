@@ -1,8 +1,8 @@
 // `metaserver export --challenge SLUG --task TASK --server ID --format F --out PATH`:
 // one server's stored answers for one task, through the HTTP API of a running meta-server
 // (`GET /api/challenges/:slug/export/:task/:format?server=ID`, organiser or the server's
-// team token). Formats: tsv (ACT/INT/IPT, the BC II.5 result file), bioc-xml, bioc-json
-// (MENTION/COREF), brat, pubannotation, bio (MENTION), a2 (COREF). Formats of one file
+// team token). Formats are the task family's: tsv (the BC II.5 result file), bioc-xml,
+// bioc-json, brat, pubannotation, bio, a2 as each family offers them. Formats of one file
 // per article (brat, pubannotation, a2) write into the directory PATH, the others write
 // the file PATH; a PATH ending in .tar.gz or .tgz gets the files as one archive instead.
 // Choice: through the API, not the database, so it works against a remote deployment
@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { EXPORT_FORMATS } from '../articles/export-routes.ts';
+import { TASK_NAMES } from '../families/registry.ts';
 import { tarGz } from '../formats/index.ts';
 import { ApiCallError, apiTarget, callApi } from './api-client.ts';
 import type { ImportIo } from './import.ts';
@@ -32,7 +33,7 @@ export async function runExportCommand(argv: string[], io: Pick<ImportIo, 'stdou
   const program = new Command('export')
     .description("export a server's answers for a task (brat, pubannotation and a2 write one file per article into the directory or .tar.gz --out)")
     .requiredOption('--challenge <slug>', 'the challenge')
-    .requiredOption('--task <task>', 'ACT, INT, IPT, MENTION or COREF', oneOf(['ACT', 'INT', 'IPT', 'MENTION', 'COREF']))
+    .requiredOption('--task <task>', TASK_NAMES.join(', '), oneOf(TASK_NAMES))
     .requiredOption('--server <id>', 'the annotation server id')
     .requiredOption('--format <format>', EXPORT_FORMATS.join(' | '), oneOf(EXPORT_FORMATS))
     .requiredOption('--out <path>', 'the file to write (a directory for brat, pubannotation and a2; any format as one archive when it ends in .tar.gz or .tgz)')

@@ -4,7 +4,7 @@
 // as one more leaderboard row. Articles without an organiser id (on-demand ones) have no
 // gold and are left out.
 import type { Queryable } from '../db/database.ts';
-import type { AnswerResult } from '../tasks/types.ts';
+import type { AnswerResult } from '../families/registry.ts';
 import type { EnsembleDocument } from './ensemble.ts';
 import { consensusAsResult, voteConsensus, type VoteOptions } from './voting.ts';
 

@@ -1,4 +1,5 @@
-// The trained ensemble of the BC II.5 paper (§5.5), for INT and IPT: every candidate item
+// The trained ensemble of the BC II.5 paper (§5.5), for the task families of ranked lists
+// that declare one (their `consensus.ensemble`: INT, IPT, …): every candidate item
 // of a document (the union of each run's top k) gets three features per run —
 // `guessed` (0/1), `1/rank` and `confidence` (0 when the run did not return it) — and a
 // maximum-entropy classifier (logistic regression, logistic.ts) trained on answers with a
@@ -16,11 +17,23 @@
 // - The output confidence is the predicted probability (clamped into (0, 1]); ties in
 //   probability are broken by item key, like every ranked list here.
 
-import { compareIds, pairKey, pairOf, type GoldItems } from '../scoring/index.ts';
-import type { AnswerResult } from '../tasks/types.ts';
+import type { EnsembleCandidate, FamilyEnsemble } from '../families/family.ts';
+import { familyOf, isTaskName, tasksWith, type AnswerResult, type TaskName } from '../families/registry.ts';
+import { compareIds, type GoldItems } from '../scoring/index.ts';
 import { predictLogistic, trainLogistic } from './logistic.ts';
 
-export type EnsembleTask = 'INT' | 'IPT';
+/** A task whose family declares an ensemble (checked where a task arrives: ensembleOf). */
+export type EnsembleTask = TaskName;
+
+/** The tasks with a trained ensemble, registry order. */
+export const ENSEMBLE_TASKS: readonly TaskName[] = tasksWith((f) => f.consensus?.ensemble);
+
+/** The family's ensemble adapter; an Error for a task without one. */
+export function ensembleOf(task: string): FamilyEnsemble<unknown, unknown> {
+  const ensemble = isTaskName(task) ? familyOf(task).consensus?.ensemble : undefined;
+  if (!ensemble) throw new Error(`ensemble model: unknown task ${JSON.stringify(task)}`);
+  return ensemble;
+}
 
 /** One document with the answers of each run, by run name. */
 export interface EnsembleDocument {
@@ -61,22 +74,17 @@ export interface EnsembleModel {
 }
 
 export interface EnsembleItem {
-  /** INT: the accession; IPT: the pair key (sorted accessions joined by TAB). */
+  /** The item's key as the family scores it (INT: the accession; IPT: the pair key, sorted accessions joined by TAB). */
   key: string;
   rank: number;
   probability: number;
 }
 
-interface RankedItem {
-  key: string;
-  rank: number;
-  confidence?: number;
-}
+type RankedItem = EnsembleCandidate;
 
 function itemsOf(task: EnsembleTask, result: AnswerResult | undefined): RankedItem[] {
-  if (!result) return [];
-  if (task === 'INT') return (result.INT ?? []).map((i) => ({ key: i.accession, rank: i.rank, confidence: i.confidence }));
-  return (result.IPT ?? []).map((i) => ({ key: pairKey(i.a, i.b), rank: i.rank, confidence: i.confidence }));
+  const own = (result as Record<string, unknown> | undefined)?.[task];
+  return own === undefined ? [] : ensembleOf(task).items(own);
 }
 
 function topK(items: RankedItem[], k: number): RankedItem[] {
@@ -105,6 +113,7 @@ function cutoffList(runs: readonly string[], cutoffs: Readonly<Record<string, nu
 }
 
 export function trainEnsemble(documents: readonly EnsembleDocument[], gold: GoldItems, options: EnsembleOptions): EnsembleModel {
+  ensembleOf(options.task);
   const runs = options.runs ?? [...new Set(documents.flatMap((d) => Object.keys(d.runs)))].sort(compareIds);
   if (runs.length === 0) throw new RangeError('an ensemble needs at least one run');
   const fallback = options.defaultCutoff ?? 10;
@@ -150,14 +159,7 @@ export function applyEnsemble(model: EnsembleModel, doc: EnsembleDocument): Ense
 
 /** The ensemble's answer for one document, as a result that can be stored, exported or scored. */
 export function ensembleResult(model: EnsembleModel, doc: EnsembleDocument): AnswerResult {
-  const items = applyEnsemble(model, doc);
-  if (model.task === 'INT') return { INT: items.map((i) => ({ accession: i.key, rank: i.rank, confidence: i.probability })) };
-  return {
-    IPT: items.map((i) => {
-      const [a, b] = pairOf(i.key);
-      return { a, b, rank: i.rank, confidence: i.probability };
-    }),
-  };
+  return { [model.task]: ensembleOf(model.task).asResult(applyEnsemble(model, doc)) } as AnswerResult;
 }
 
 export function serializeEnsemble(model: EnsembleModel): string {
@@ -174,6 +176,6 @@ export function parseEnsemble(json: string): EnsembleModel {
   if (!Array.isArray(model.weights) || model.weights.length !== 1 + FEATURES_PER_RUN.length * runs.length || model.weights.some((w) => typeof w !== 'number' || !Number.isFinite(w))) {
     throw new Error(`ensemble model: expected ${1 + FEATURES_PER_RUN.length * runs.length} finite weights`);
   }
-  if (model.task !== 'INT' && model.task !== 'IPT') throw new Error(`ensemble model: unknown task ${JSON.stringify(model.task)}`);
+  ensembleOf(String(model.task));
   return model as EnsembleModel;
 }

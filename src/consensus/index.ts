@@ -1,21 +1,8 @@
 // Consensus over the answers of several servers: weighted voting (always available) and
 // the trained maximum-entropy ensemble of BC II.5 §5.5 (when answers with a gold exist).
 
-export {
-  consensusAsResult,
-  voteConsensus,
-  type ActConsensus,
-  type Consensus,
-  type IntConsensusItem,
-  type IptConsensusItem,
-  type MentionConsensusItem,
-  type RankedSupport,
-  type ServerVote,
-  type TaskVote,
-  type VoteInput,
-  type VoteOptions,
-  type VoteSupport,
-} from './voting.ts';
+export { consensusAsResult, voteConsensus, type Consensus, type VoteInput, type VoteOptions } from './voting.ts';
+export { meanOf, passes, rankedVote, tally, type RankedSupport, type ServerVote, type TaskVote, type VoteSupport } from './vote-tally.ts';
 export {
   applyEnsemble,
   ENSEMBLE_FORMAT,

@@ -16,9 +16,10 @@ import { SlugParams } from '../http/schemas.ts';
 import { GoldRepository } from '../leaderboard/gold-repository.ts';
 import { loadStoredBody, parseGoldUpload } from '../leaderboard/inputs.ts';
 import { onlineRunName, parseOr400 } from '../leaderboard/service.ts';
+import { isTaskName } from '../families/registry.ts';
 import type { GoldItems } from '../scoring/index.ts';
 import { challengeDocuments, ensembleDocuments, type NamedServer } from './challenge-runs.ts';
-import { trainEnsemble, type EnsembleTask } from './ensemble.ts';
+import { ENSEMBLE_TASKS, ensembleOf, trainEnsemble, type EnsembleTask } from './ensemble.ts';
 import { EnsembleModelRepository, type StoredModel } from './models.ts';
 
 const Params = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
@@ -53,7 +54,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
       if (!challenge) throw notFound(`challenge "${slug}"`);
-      if (task !== 'INT' && task !== 'IPT') throw new ApiError(400, 'unknown_task', `ensembles are trained for INT and IPT (ranked lists), not "${task}"`);
+      if (!isTaskName(task) || !ENSEMBLE_TASKS.includes(task)) throw new ApiError(400, 'unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
       if (!challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
       return { challenge, task };
     }
@@ -63,7 +64,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
       if (!stored) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
       const parsed = parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
       if (parsed.task !== task) throw new Error(`stored ${task} gold parsed as ${parsed.task}`);
-      return parsed.gold;
+      return ensembleOf(task).goldKeys(parsed.gold);
     }
 
     app.post(

@@ -1,8 +1,10 @@
-// Applies src/db/migrations/*.sql in name order, each once, each in its own transaction.
-// The same files serve PGlite and PostgreSQL.
+// Applies src/db/migrations/*.sql in name order, each once, each in its own transaction,
+// then writes the task families' names into `task_families` (migration 008), so the
+// registry stays the one list of task names. The same files serve PGlite and PostgreSQL.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TASK_NAMES } from '../families/registry.ts';
 import type { Database } from './database.ts';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -25,5 +27,6 @@ export async function migrate(db: Database): Promise<string[]> {
     });
     if (ran) applied.push(name);
   }
+  await db.query('insert into task_families (name) select unnest($1::text[]) on conflict do nothing', [TASK_NAMES]);
   return applied;
 }

@@ -4,7 +4,7 @@
 // libraries answer at, and header lines that do not end in CR LF (a CGI script's own output
 // passed on unchanged, as Python's http.server does).
 import type { CallOutcome } from '../xmlrpc/client.ts';
-import { describeParams, type ServerForCall } from './request-body.ts';
+import { describeParams, GIVEN_TASKS, type ServerForCall } from './request-body.ts';
 
 // How the usual stacks word a call with the wrong number of parameters (Python, Ruby,
 // Perl's RPC::XML, xmlrpc-c, Apache XML-RPC).
@@ -46,7 +46,7 @@ function withUsualPath(url: string): string | undefined {
 export function failureHint(call: Extract<CallOutcome, { ok: false }>, server: Pick<ServerForCall, 'tasks' | 'sendMetadata'> & { url: string }): string {
   if (call.kind === 'fault' && WRONG_ARITY.test(call.detail)) {
     return (
-      ` — the meta-server sent ${describeParams(server)}. A server registered for COREF takes (text, given), ` +
+      ` — the meta-server sent ${describeParams(server)}. A server registered for ${GIVEN_TASKS} takes (text, given), ` +
       'any other (text) alone, plus meta only when asked for at registration'
     );
   }

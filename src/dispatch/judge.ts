@@ -3,7 +3,8 @@
 // mistake explains it; an answer is validated against the text as sent, and one with
 // errors is `invalid`, its first errors named in the detail and all of them kept.
 import { validateAnswer, type ValidationContext } from '../tasks/validate.ts';
-import type { AnswerResult, ValidationIssue } from '../tasks/types.ts';
+import type { AnswerResult } from '../families/registry.ts';
+import type { ValidationIssue } from '../tasks/types.ts';
 import type { CallOutcome, FailureKind } from '../xmlrpc/client.ts';
 import { failureHint } from './hints.ts';
 import type { ServerForCall } from './request-body.ts';

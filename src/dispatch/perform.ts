@@ -13,6 +13,7 @@ import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
+import type { FamilyLookups } from '../families/family.ts';
 import { callXmlRpc, createServerAgent, type CallOutcome } from '../xmlrpc/client.ts';
 import { policedLookup, urlProblem } from '../servers/url-policy.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
@@ -31,6 +32,8 @@ export interface PerformDeps {
   /** Server and challenge as they are now: settings changed mid-run apply to the next attempt. */
   lookupServer(serverId: number): Promise<{ server: AnnotationServer; challenge: Challenge } | null>;
   accessions: () => AccessionLookup | null;
+  /** The task families' release indexes (none: each family checks what it can without). */
+  lookups?: () => FamilyLookups;
   maxAnswerBytes: number;
   /** Refuse private and loopback addresses, also after DNS resolution at call time. */
   publicUrlsOnly?: boolean;
@@ -142,6 +145,7 @@ export class JobPerformer {
       given: article.given,
       mentionTypes: challenge.mentionTypes,
       accessions: this.deps.accessions(),
+      lookups: this.deps.lookups?.(),
     });
     if (verdict.outcome === 'ok') {
       const fresh = await store.storeAnswer(attempt, verdict.result, verdict.warnings);

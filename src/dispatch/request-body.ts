@@ -4,7 +4,7 @@
 // thousands of requests may be in flight at once, and a body per request (a 100 KB string
 // that undici flattens and encodes again for each) cost ~120 KB of memory per request.
 import { assembleMethodCall, encodeParam, encodeStringParam } from '../xmlrpc/codec.ts';
-import type { TaskName } from '../tasks/types.ts';
+import { ALL_FAMILIES, type TaskName } from '../families/registry.ts';
 
 export interface ArticleForCall {
   id: string;
@@ -19,18 +19,25 @@ export interface ServerForCall {
   sendMetadata: boolean;
 }
 
+/** The families whose servers are also sent the given annotations (COREF). */
+const GIVEN_FAMILIES = ALL_FAMILIES.filter((f) => f.given);
+
+/** The tasks that take `given`, for messages (COREF). */
+export const GIVEN_TASKS = GIVEN_FAMILIES.map((f) => f.name).join(' or ');
+
 /**
- * `given` goes only to servers registered for COREF: a server written for the original
- * BCMS takes one parameter and faults on a second one.
+ * `given` goes only to servers registered for a task whose family takes it (COREF): a
+ * server written for the original BCMS takes one parameter and faults on a second one.
  */
 export function sendsGiven(server: Pick<ServerForCall, 'tasks'>): boolean {
-  return server.tasks.includes('COREF');
+  return GIVEN_FAMILIES.some((f) => (server.tasks as readonly string[]).includes(f.name));
 }
 
 /** The parameters a server is sent, each with why, e.g. for a fault about their number. */
 export function describeParams(server: Pick<ServerForCall, 'tasks' | 'sendMetadata'>): string {
   const params = ['text (the article)'];
-  if (sendsGiven(server)) params.push('given (the COREF given proteins: the server is registered for COREF)');
+  const given = GIVEN_FAMILIES.filter((f) => (server.tasks as readonly string[]).includes(f.name));
+  if (given.length > 0) params.push(`given (${given.map((f) => f.given!.description).join(', ')}: the server is registered for ${given.map((f) => f.name).join(' and ')})`);
   if (server.sendMetadata) params.push('meta (a struct {article, tasks}: the server asked for it at registration)');
   return `${params.length} parameter${params.length === 1 ? '' : 's'}: ${params.join(', ')}`;
 }
@@ -38,7 +45,7 @@ export function describeParams(server: Pick<ServerForCall, 'tasks' | 'sendMetada
 interface Encoded {
   text: Buffer;
   given: Buffer;
-  /** Whole call documents by what varies between servers (method, COREF, metadata). */
+  /** Whole call documents by what varies between servers (method, given, metadata). */
   calls: Map<string, Buffer>;
 }
 
@@ -65,7 +72,7 @@ export class RequestBodies {
     return hit;
   }
 
-  /** `given` goes only to servers registered for COREF; the metadata struct only to servers that asked for it. */
+  /** `given` goes only to servers registered for a task that takes it; the metadata struct only to servers that asked for it. */
   build(article: ArticleForCall, server: ServerForCall): Buffer {
     const encoded = this.encoded(article);
     const coref = sendsGiven(server);

@@ -3,7 +3,8 @@
 // the database function dispatch_write_batch (migration 005), in one round trip and one
 // transaction, however many jobs the batch holds.
 import { sqlLiteral, type Database } from '../db/database.ts';
-import type { AnswerResult, ValidationIssue } from '../tasks/types.ts';
+import type { AnswerResult } from '../families/registry.ts';
+import type { ValidationIssue } from '../tasks/types.ts';
 import type { DeliveryState, FinishedAttempt } from './store.ts';
 
 export type DispatchWrite =

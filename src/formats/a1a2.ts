@@ -17,7 +17,7 @@
 
 import { parseA1, parseA2, ScoringInputError, type Protein } from '../scoring/index.ts';
 import { CodePointText } from '../tasks/text.ts';
-import type { CorefExpression, CorefLink, CorefResult } from '../tasks/types.ts';
+import type { CorefExpression, CorefLink, CorefResult } from '../families/coref/types.ts';
 import { FormatError, LINE_BREAK } from './common.ts';
 
 const FIELD_BREAKS = new RegExp(`\\t|${LINE_BREAK.source}`, 'g');

@@ -18,7 +18,7 @@
 // mention's leading or trailing white space is lost.
 
 import { parseBio, ScoringInputError } from '../scoring/index.ts';
-import type { MentionItem } from '../tasks/types.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import { FormatError, LINE_BREAK, typeName } from './common.ts';
 
 export interface Token {

@@ -2,7 +2,7 @@
 // with infons as objects, `documents`/`passages`/`annotations`/`locations`/`relations`/
 // `nodes` as arrays, and (unlike the XML) a `sentences` array in each passage.
 
-import { articlesToBioc, biocToArticles, type BiocCollection, type BiocOptions, type Infons } from './bioc-model.ts';
+import { articlesToBioc, biocToArticles, type AnyBiocCodec, type BiocCollection, type BiocOptions, type Infons } from './bioc-model.ts';
 import { FormatError, type ExportArticle } from './common.ts';
 
 export function writeBiocJson(collection: BiocCollection): string {
@@ -21,8 +21,9 @@ export function writeBiocJson(collection: BiocCollection): string {
   return `${JSON.stringify(json, null, 2)}\n`;
 }
 
-export function exportBiocJson(articles: readonly ExportArticle[], options: BiocOptions = {}): string {
-  return writeBiocJson(articlesToBioc(articles, options));
+/** The articles with their answers; `codecs` say how each task's results are written. */
+export function exportBiocJson(articles: readonly ExportArticle[], codecs: readonly AnyBiocCodec[], options: BiocOptions = {}): string {
+  return writeBiocJson(articlesToBioc(articles, codecs, options));
 }
 
 type Json = Record<string, unknown>;
@@ -98,6 +99,6 @@ export function readBiocJson(json: string): BiocCollection {
   };
 }
 
-export function importBiocJson(json: string): ExportArticle[] {
-  return biocToArticles(readBiocJson(json));
+export function importBiocJson(json: string, codecs: readonly AnyBiocCodec[]): ExportArticle[] {
+  return biocToArticles(readBiocJson(json), codecs);
 }

@@ -7,17 +7,15 @@
 // - Each article is one document; its text is cut into passages at runs of two or more
 //   LF (blank lines), so the gaps hold only LF and the document infon `length` restores
 //   the text exactly.
-// - MENTION items and COREF expressions are annotations in the passage holding their
-//   start; COREF links are document relations (nodes `Anaphora`, `Antecedent`).
-//   Infons: `server`, `task`, then the item's own fields (`type`, `confidence`, `rank`,
-//   `section`; COREF: `id`, `min-offset`, `min-length`, `proteins`). Ids are `a<k>.<n>`:
-//   answer k, item n, which restores the original order on import.
-// - Document infons `answer.<k>.server` / `answer.<k>.tasks` list every answer that had
-//   MENTION or COREF, so an empty answer survives. ACT, INT and IPT have no place in
-//   BioC and are not exported (use TSV).
+// - What each task's result becomes is the task family's `BiocTaskCodec` (MENTION items
+//   and COREF expressions are annotations in the passage holding their start, COREF links
+//   document relations, document-level ids annotations without a location in the first
+//   passage). Infons: `server`, `task`, then the item's own. Ids are `a<k>.<n>`: answer
+//   k, item n, which restores the original order on import.
+// - Document infons `answer.<k>.server` / `answer.<k>.tasks` list every answer that had a
+//   task with a codec, so an empty answer survives. Tasks without one are not exported.
 
 import { CodePointText } from '../tasks/text.ts';
-import type { AnswerResult, CorefExpression, CorefLink, MentionItem } from '../tasks/types.ts';
 import { FormatError, type ExportAnswer, type ExportArticle } from './common.ts';
 
 export type Infons = Record<string, string>;
@@ -36,7 +34,36 @@ export interface BiocOptions {
 }
 
 export const BIOC_KEY = 'metaserver: location offsets and lengths count Unicode code points; annotation infons: server, task, type';
-const BIOC_TASKS = ['MENTION', 'COREF'] as const;
+
+/** How a codec writes one answer's result: annotations and relations, ids given out in order. */
+export interface BiocAnswerWriter {
+  /** An annotation of [start, end) in the passage holding `start`; returns its id. */
+  annotate(start: number, end: number, text: string, infons: Infons): string;
+  /** An annotation of the whole document (no location), in the first passage; returns its id. */
+  annotateDocument(infons: Infons): string;
+  /** A document relation. */
+  relate(infons: Infons, nodes: BiocNode[]): void;
+}
+
+/** What a codec reads one answer's result from: its task's annotations and relations, in id order. */
+export interface BiocAnswerReader {
+  documentId: string;
+  annotations: BiocAnnotation[];
+  relations: BiocRelation[];
+  /** The annotation's span (its first location); a FormatError when it has none. */
+  span(a: BiocAnnotation): { start: number; end: number };
+  text: CodePointText;
+}
+
+/** One task's results in BioC: `task` is the `task` infon of its annotations and relations. */
+export interface BiocTaskCodec<R> {
+  task: string;
+  write(result: R, out: BiocAnswerWriter): void;
+  read(from: BiocAnswerReader): R;
+}
+
+/** Codecs of any result type, as a caller holds several. */
+export type AnyBiocCodec = BiocTaskCodec<unknown>;
 
 /** Passages: the text cut at runs of ≥ 2 LF; offsets in code points. */
 function passagesOf(text: string): BiocPassage[] {
@@ -65,53 +92,38 @@ function passageAt(passages: BiocPassage[], offset: number): BiocPassage {
   return found;
 }
 
-function setOptional(infons: Infons, key: string, value: string | number | undefined): void {
+/** Sets an infon when the value is there (numbers as written by String). */
+export function setOptional(infons: Infons, key: string, value: string | number | undefined): void {
   if (value !== undefined) infons[key] = String(value);
 }
 
-function exportAnswer(answer: ExportAnswer, k: number, tasks: readonly string[], doc: BiocDocument): void {
-  const { MENTION, COREF } = answer.result;
+function exportAnswer(answer: ExportAnswer, k: number, codecs: readonly AnyBiocCodec[], doc: BiocDocument): void {
   doc.infons[`answer.${k}.server`] = answer.server;
-  doc.infons[`answer.${k}.tasks`] = tasks.join(',');
+  doc.infons[`answer.${k}.tasks`] = codecs.map((c) => c.task).join(',');
   let n = 0;
-  const annotate = (start: number, end: number, text: string, infons: Infons) => {
-    const annotation = { id: `a${k}.${++n}`, infons: { server: answer.server, ...infons }, locations: [{ offset: start, length: end - start }], text };
-    passageAt(doc.passages, start).annotations.push(annotation);
-    return annotation.id;
-  };
-  for (const m of MENTION ?? []) {
-    const infons: Infons = { task: 'MENTION' };
-    setOptional(infons, 'type', m.type);
-    setOptional(infons, 'confidence', m.confidence);
-    setOptional(infons, 'rank', m.rank);
-    setOptional(infons, 'section', m.section);
-    annotate(m.start, m.end, m.text, infons);
-  }
-  const refOf = new Map<string, string>();
-  for (const e of COREF?.expressions ?? []) {
-    const infons: Infons = { task: 'COREF', type: 'Exp', id: e.id };
-    if (e.min) Object.assign(infons, { 'min-offset': String(e.min.start), 'min-length': String(e.min.end - e.min.start) });
-    refOf.set(e.id, annotate(e.start, e.end, e.text, infons));
-  }
-  for (const link of COREF?.links ?? []) {
-    const infons: Infons = { server: answer.server, task: 'COREF', type: 'Coref', id: link.id };
-    if (link.proteins) infons.proteins = link.proteins.join(',');
-    // A link may name a given protein, which is no annotation here: the id then stands as written.
-    const nodes = [
-      { refid: refOf.get(link.anaphor) ?? link.anaphor, role: 'Anaphora' },
-      { refid: refOf.get(link.antecedent) ?? link.antecedent, role: 'Antecedent' },
-    ];
-    doc.relations.push({ id: `a${k}.${++n}`, infons, nodes });
+  for (const codec of codecs) {
+    const tagged = (infons: Infons): Infons => ({ server: answer.server, task: codec.task, ...infons });
+    const add = (locations: BiocLocation[], text: string, infons: Infons, passage: BiocPassage): string => {
+      const annotation = { id: `a${k}.${++n}`, infons: tagged(infons), locations, text };
+      passage.annotations.push(annotation);
+      return annotation.id;
+    };
+    codec.write((answer.result as Record<string, unknown>)[codec.task], {
+      annotate: (start, end, text, infons) => add([{ offset: start, length: end - start }], text, infons, passageAt(doc.passages, start)),
+      annotateDocument: (infons) => add([], '', infons, doc.passages[0]!),
+      relate: (infons, nodes) => void doc.relations.push({ id: `a${k}.${++n}`, infons: tagged(infons), nodes }),
+    });
   }
 }
 
-export function articlesToBioc(articles: readonly ExportArticle[], options: BiocOptions = {}): BiocCollection {
+/** The articles as a collection; each answer's tasks are written by their codecs, in codec order. */
+export function articlesToBioc(articles: readonly ExportArticle[], codecs: readonly AnyBiocCodec[], options: BiocOptions = {}): BiocCollection {
   const documents = articles.map((article) => {
     const doc: BiocDocument = { id: article.id, infons: { length: String([...article.text].length) }, passages: passagesOf(article.text), relations: [] };
     let k = 0;
     for (const answer of article.answers) {
-      const tasks = BIOC_TASKS.filter((t) => answer.result[t] !== undefined);
-      if (tasks.length > 0) exportAnswer(answer, ++k, tasks, doc);
+      const present = codecs.filter((c) => (answer.result as Record<string, unknown>)[c.task] !== undefined);
+      if (present.length > 0) exportAnswer(answer, ++k, present, doc);
     }
     return doc;
   });
@@ -138,56 +150,33 @@ function documentText(doc: BiocDocument): string {
   return text + '\n'.repeat(Math.max(0, length - cp));
 }
 
-function importAnswer(doc: BiocDocument, k: number, server: string, tasks: string[], text: CodePointText): ExportAnswer {
+function importAnswer(doc: BiocDocument, k: number, server: string, tasks: string[], text: CodePointText, codecs: readonly AnyBiocCodec[]): ExportAnswer {
   // The id prefix, not the server infon, tells answers apart: two answers may share a label.
   const mine = (id: string) => id.startsWith(`a${k}.`);
   const annotations = doc.passages.flatMap((p) => p.annotations).filter((a) => mine(a.id)).sort((x, y) => sequence(x.id) - sequence(y.id));
-  const result: AnswerResult = {};
+  const relations = doc.relations.filter((r) => mine(r.id)).sort((x, y) => sequence(x.id) - sequence(y.id));
   const span = (a: BiocAnnotation) => {
     const location = a.locations[0];
     if (!location) throw new FormatError('bioc', `document ${doc.id}: annotation ${a.id} has no location`);
     return { start: location.offset, end: location.offset + location.length };
   };
-  if (tasks.includes('MENTION')) {
-    result.MENTION = annotations.filter((a) => a.infons.task === 'MENTION').map((a) => {
-      const m: MentionItem = { ...span(a), text: a.text };
-      if (a.infons.type !== undefined) m.type = a.infons.type;
-      if (a.infons.confidence !== undefined) m.confidence = Number(a.infons.confidence);
-      if (a.infons.section !== undefined) m.section = a.infons.section;
-      if (a.infons.rank !== undefined) m.rank = Number(a.infons.rank);
-      return m;
-    });
+  const result: Record<string, unknown> = {};
+  for (const codec of codecs) {
+    if (!tasks.includes(codec.task)) continue;
+    const own = <T extends { infons: Infons }>(list: T[]) => list.filter((x) => x.infons.task === codec.task);
+    result[codec.task] = codec.read({ documentId: doc.id, annotations: own(annotations), relations: own(relations), span, text });
   }
-  if (tasks.includes('COREF')) {
-    const idOf = new Map<string, string>();
-    const expressions = annotations.filter((a) => a.infons.task === 'COREF').map((a) => {
-      const e: CorefExpression = { id: a.infons.id ?? a.id, ...span(a), text: a.text };
-      idOf.set(a.id, e.id);
-      if (a.infons['min-offset'] !== undefined) {
-        const start = Number(a.infons['min-offset']);
-        const end = start + Number(a.infons['min-length']);
-        e.min = { start, end, text: text.slice(start, end) };
-      }
-      return e;
-    });
-    const links = doc.relations.filter((r) => mine(r.id) && r.infons.task === 'COREF').sort((x, y) => sequence(x.id) - sequence(y.id)).map((r) => {
-      const node = (role: string) => r.nodes.find((n) => n.role === role)?.refid ?? '';
-      const link: CorefLink = { id: r.infons.id ?? r.id, anaphor: idOf.get(node('Anaphora')) ?? node('Anaphora'), antecedent: idOf.get(node('Antecedent')) ?? node('Antecedent') };
-      if (r.infons.proteins !== undefined) link.proteins = r.infons.proteins === '' ? [] : r.infons.proteins.split(',');
-      return link;
-    });
-    result.COREF = { expressions, links };
-  }
-  return { server, result };
+  return { server, result: result as ExportAnswer['result'] };
 }
 
-export function biocToArticles(collection: BiocCollection): ExportArticle[] {
+/** The articles of a collection; tasks without a codec are left out of the answers. */
+export function biocToArticles(collection: BiocCollection, codecs: readonly AnyBiocCodec[]): ExportArticle[] {
   return collection.documents.map((doc) => {
     const text = documentText(doc);
     const codePoints = new CodePointText(text);
     const answers: ExportAnswer[] = [];
     for (let k = 1; doc.infons[`answer.${k}.server`] !== undefined; k++) {
-      answers.push(importAnswer(doc, k, doc.infons[`answer.${k}.server`], (doc.infons[`answer.${k}.tasks`] ?? '').split(','), codePoints));
+      answers.push(importAnswer(doc, k, doc.infons[`answer.${k}.server`], (doc.infons[`answer.${k}.tasks`] ?? '').split(','), codePoints, codecs));
     }
     return { id: doc.id, text, answers };
   });

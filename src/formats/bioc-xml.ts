@@ -5,7 +5,7 @@
 // written as &#13; (XML parsers turn a literal CR LF into LF, which would move offsets),
 // and TAB/LF in attribute values as references (attribute normalisation would eat them).
 
-import { XMLBuilder } from 'fast-xml-parser';
+import { lazyPackage } from '../shared/lazy-package.ts';
 import {
   articlesToBioc,
   biocToArticles,
@@ -15,10 +15,13 @@ import {
   type BiocOptions,
   type BiocPassage,
   type BiocRelation,
+  type AnyBiocCodec,
   type Infons,
 } from './bioc-model.ts';
 import { FormatError, type ExportArticle } from './common.ts';
 import { childElements, firstChild, textContent, parseXmlTree, type XmlElement } from './xml-tree.ts';
+
+const fastXmlParser = lazyPackage<typeof import('fast-xml-parser')>('fast-xml-parser');
 
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' };
 const ATTRIBUTE_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', '\t': '&#9;', '\n': '&#10;' };
@@ -53,7 +56,7 @@ function documentNode(d: BiocDocument): Node {
 }
 
 export function writeBiocXml(collection: BiocCollection): string {
-  const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: false, format: true, indentBy: '  ', suppressEmptyNode: false });
+  const builder = new (fastXmlParser().XMLBuilder)({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: false, format: true, indentBy: '  ', suppressEmptyNode: false });
   const body = builder.build({
     collection: {
       source: text(collection.source),
@@ -66,8 +69,9 @@ export function writeBiocXml(collection: BiocCollection): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE collection SYSTEM "BioC.dtd">\n${body}`;
 }
 
-export function exportBiocXml(articles: readonly ExportArticle[], options: BiocOptions = {}): string {
-  return writeBiocXml(articlesToBioc(articles, options));
+/** The articles with their answers; `codecs` say how each task's results are written. */
+export function exportBiocXml(articles: readonly ExportArticle[], codecs: readonly AnyBiocCodec[], options: BiocOptions = {}): string {
+  return writeBiocXml(articlesToBioc(articles, codecs, options));
 }
 
 // Reading: element text is taken whole, so white space inside <text> is kept exactly.
@@ -117,6 +121,6 @@ export function readBiocXml(xml: string): BiocCollection {
   return { source: optional('source'), date: optional('date'), key: optional('key'), infons: infonsOf(root), documents };
 }
 
-export function importBiocXml(xml: string): ExportArticle[] {
-  return biocToArticles(readBiocXml(xml));
+export function importBiocXml(xml: string, codecs: readonly AnyBiocCodec[]): ExportArticle[] {
+  return biocToArticles(readBiocXml(xml), codecs);
 }

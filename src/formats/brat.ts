@@ -22,7 +22,7 @@
 
 import { parseBratMentions, ScoringInputError } from '../scoring/index.ts';
 import { CodePointText } from '../tasks/text.ts';
-import type { MentionItem } from '../tasks/types.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import { FormatError, LINE_BREAK, extraFieldsOf, parseExtraFields, typeName, type ExportArticle } from './common.ts';
 
 export interface BratDocument {

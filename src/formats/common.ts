@@ -2,7 +2,8 @@
 // throw for input they cannot read or write (so callers answer "your file is wrong", not
 // "bug"), and the optional mention fields that some formats can only carry as notes.
 
-import type { AnswerResult, MentionItem } from '../tasks/types.ts';
+import type { AnswerResult } from '../families/registry.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 
 export class FormatError extends Error {
   /** The format the problem is in (`jats`, `bioc`, `brat`, …). */

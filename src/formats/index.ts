@@ -4,11 +4,25 @@
 
 export { FormatError, runOf, UNTYPED_MENTION, type ExportAnswer, type ExportArticle, type RunDocument } from './common.ts';
 export { jatsToText, type JatsText } from './jats.ts';
-export { exportTsv, importTsv, type TsvExport, type TsvImportOptions, type TsvTask } from './tsv.ts';
+export {
+  readClassificationTsv,
+  readRankedTsv,
+  writeClassificationTsv,
+  writeRankedTsv,
+  type ClassificationLine,
+  type RankedLine,
+  type TsvExport,
+  type TsvImportOptions,
+} from './tsv.ts';
 export {
   articlesToBioc,
   biocToArticles,
   BIOC_KEY,
+  setOptional,
+  type AnyBiocCodec,
+  type BiocAnswerReader,
+  type BiocAnswerWriter,
+  type BiocTaskCodec,
   type BiocAnnotation,
   type BiocCollection,
   type BiocDocument,

@@ -10,7 +10,7 @@
 // on import.
 
 import { CodePointText } from '../tasks/text.ts';
-import type { MentionItem } from '../tasks/types.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import { FormatError, typeName } from './common.ts';
 
 export interface PubAnnotationDenotation {

@@ -1,33 +1,29 @@
 // BC II.5 result files (scoring.md, "Inputs"): one line per item, TAB-separated —
-//   ACT  doc  classification  rank  confidence
-//   INT  doc  accession       rank  confidence
-//   IPT  doc  accessionA  accessionB  rank  confidence
+//   classification  doc  classification  rank  confidence      (ACT)
+//   ranked items    doc  item [item B]  rank  confidence        (INT accessions, IPT pairs, …)
 // Export writes what the official bc-evaluate script reads; import goes through the
 // scoring library's parsers, so an uploaded run and an imported one obey the same rules.
+// Which task's results become which lines is the task family's (its `tsv`).
 //
 // Choices: the confidence column is written only when every item of the run has one
 // (the returned `columns` says which layout was written, as bc-evaluate's switches need
-// it); ACT ranks are numbered within each predicted class by confidence descending, ties
-// by document id (the ACT ordering of the BC II.5 paper); numbers are written in
-// JavaScript's shortest round-tripping form. INT `taxid`/`evidence` and IPT `evidence`
-// have no column and are not exported. Importing an ACT file needs its confidence column.
+// it); classification ranks are numbered within each predicted class by confidence
+// descending, ties by document id (the ACT ordering of the BC II.5 paper); numbers are
+// written in JavaScript's shortest round-tripping form. Importing a classification file
+// needs its confidence column.
 
 import {
   orderModeOf,
   orderRankedKeys,
-  pairOf,
   parseActRun,
-  parseIntRun,
-  parseIptRun,
+  parseRankedRun,
   ScoringInputError,
   compareIds,
   type ColumnLayout,
   type RankedEntry,
+  type RankedLayout,
 } from '../scoring/index.ts';
-import type { ActResult, NormalizationItem, PairItem } from '../tasks/types.ts';
-import { FormatError, type RunDocument } from './common.ts';
-
-export type TsvTask = 'ACT' | 'INT' | 'IPT';
+import { FormatError } from './common.ts';
 
 export interface TsvExport {
   text: string;
@@ -42,34 +38,38 @@ export interface TsvImportOptions {
   file?: string;
 }
 
-function actLines(run: readonly RunDocument[]): string[] {
-  const entries = run.flatMap((doc) => (doc.result.ACT ? [{ id: doc.id, act: doc.result.ACT }] : []));
+/** One document's classification. */
+export interface ClassificationLine {
+  id: string;
+  relevant: boolean;
+  confidence: number;
+}
+
+/** One ranked item: `key` is its item column(s), a pair's two joined by TAB. */
+export interface RankedLine {
+  key: string;
+  rank: number;
+  confidence?: number;
+}
+
+export function writeClassificationTsv(entries: readonly ClassificationLine[]): TsvExport {
   const rankOf = new Map<string, number>();
   for (const relevant of [true, false]) {
-    const side = entries.filter((e) => e.act.relevant === relevant);
-    side.sort((x, y) => y.act.confidence - x.act.confidence || compareIds(x.id, y.id));
+    const side = entries.filter((e) => e.relevant === relevant);
+    side.sort((x, y) => y.confidence - x.confidence || compareIds(x.id, y.id));
     side.forEach((e, i) => rankOf.set(e.id, i + 1));
   }
   // Lines keep the run's document order: with ranks given, the scorer does not need another.
-  return entries.map((e) => `${e.id}\t${e.act.relevant ? 1 : 0}\t${rankOf.get(e.id)}\t${e.act.confidence}`);
+  const text = entries.map((e) => `${e.id}\t${e.relevant ? 1 : 0}\t${rankOf.get(e.id)}\t${e.confidence}\n`).join('');
+  return { text, columns: 'rank,confidence' };
 }
 
-export function exportTsv(task: TsvTask, run: readonly RunDocument[]): TsvExport {
-  if (task === 'ACT') {
-    const lines = actLines(run);
-    return { text: lines.map((l) => `${l}\n`).join(''), columns: 'rank,confidence' };
-  }
-  const docs = run.flatMap((doc) => {
-    const items: Array<NormalizationItem | PairItem> | undefined = task === 'INT' ? doc.result.INT : doc.result.IPT;
-    return items ? [{ id: doc.id, items: [...items].sort((x, y) => x.rank - y.rank) }] : [];
-  });
-  const withConfidence = docs.every((d) => d.items.every((i) => i.confidence !== undefined));
+export function writeRankedTsv(docs: ReadonlyArray<{ id: string; items: readonly RankedLine[] }>): TsvExport {
+  const sorted = docs.map((d) => ({ id: d.id, items: [...d.items].sort((x, y) => x.rank - y.rank) }));
+  const withConfidence = sorted.every((d) => d.items.every((i) => i.confidence !== undefined));
   let text = '';
-  for (const { id, items } of docs) {
-    for (const item of items) {
-      const what = 'accession' in item ? item.accession : `${item.a}\t${item.b}`;
-      text += `${id}\t${what}\t${item.rank}${withConfidence ? `\t${item.confidence}` : ''}\n`;
-    }
+  for (const { id, items } of sorted) {
+    for (const item of items) text += `${id}\t${item.key}\t${item.rank}${withConfidence ? `\t${item.confidence}` : ''}\n`;
   }
   return { text, columns: withConfidence ? 'rank,confidence' : 'rank' };
 }
@@ -83,13 +83,7 @@ function wrapped<T>(parse: () => T): T {
   }
 }
 
-interface RankedLine {
-  key: string;
-  rank: number;
-  confidence?: number;
-}
-
-/** INT/IPT entries in ranked order: given ranks are kept, otherwise the list order numbers them. */
+/** Entries in ranked order: given ranks are kept, otherwise the list order numbers them. */
 function rankedLines(entries: readonly RankedEntry[], columns: ColumnLayout): RankedLine[] {
   const byKey = new Map(entries.map((e) => [e.key, e]));
   return orderRankedKeys(entries, orderModeOf(columns)).map((key, i) => {
@@ -100,29 +94,17 @@ function rankedLines(entries: readonly RankedEntry[], columns: ColumnLayout): Ra
   });
 }
 
-/** Reads a BC II.5 result file into one result per document, in the order documents first appear. */
-export function importTsv(task: TsvTask, text: string, options: TsvImportOptions = {}): RunDocument[] {
+/** Reads a classification file: one line per document, in file order. */
+export function readClassificationTsv(text: string, options: TsvImportOptions = {}): ClassificationLine[] {
   const columns = options.columns ?? 'rank,confidence';
-  const parseOptions = { columns, file: options.file };
-  if (task === 'ACT') {
-    if (columns === 'rank' || columns === 'order') throw new FormatError('tsv', 'an ACT result needs its confidence column to be imported');
-    const entries = wrapped(() => parseActRun(text, parseOptions)).value;
-    return entries.map((e) => ({ id: e.doc, result: { ACT: { relevant: e.relevant, confidence: e.confidence! } satisfies ActResult } }));
-  }
-  const run = wrapped(() => (task === 'INT' ? parseIntRun(text, parseOptions) : parseIptRun(text, parseOptions)));
-  return [...run].map(([id, entries]): RunDocument => {
-    const lines = rankedLines(entries, columns);
-    if (task === 'INT') {
-      return { id, result: { INT: lines.map(({ key, ...rest }): NormalizationItem => ({ accession: key, ...rest })) } };
-    }
-    return {
-      id,
-      result: {
-        IPT: lines.map(({ key, ...rest }): PairItem => {
-          const [a, b] = pairOf(key);
-          return { a, b, ...rest };
-        }),
-      },
-    };
-  });
+  if (columns === 'rank' || columns === 'order') throw new FormatError('tsv', 'a classification result needs its confidence column to be imported');
+  const entries = wrapped(() => parseActRun(text, { columns, file: options.file })).value;
+  return entries.map((e) => ({ id: e.doc, relevant: e.relevant, confidence: e.confidence! }));
+}
+
+/** Reads a ranked result file into each document's items, in the order documents first appear. */
+export function readRankedTsv(text: string, layout: RankedLayout, options: TsvImportOptions = {}): Array<{ id: string; items: RankedLine[] }> {
+  const columns = options.columns ?? 'rank,confidence';
+  const run = wrapped(() => parseRankedRun(text, layout, { columns, file: options.file }));
+  return [...run].map(([id, entries]) => ({ id, items: rankedLines(entries, columns) }));
 }

@@ -7,8 +7,10 @@
 // "billion laughs" and external-entity (XXE) attacks live, and real PMC and BioC files
 // never need it.
 
-import { SaxesParser } from 'saxes';
+import { lazyPackage } from '../shared/lazy-package.ts';
 import { FormatError } from './common.ts';
+
+const saxes = lazyPackage<typeof import('saxes')>('saxes');
 
 export interface XmlElement {
   name: string;
@@ -27,7 +29,7 @@ export function parseXmlTree(xml: string, format: string): XmlElement {
   if (xml.trimStart() === '' || !xml.trimStart().startsWith('<')) {
     throw new FormatError(format, 'the input is not XML (it does not start with "<")');
   }
-  const parser = new SaxesParser({ position: true });
+  const parser = new (saxes().SaxesParser)({ position: true });
   const stack: XmlElement[] = [];
   let root: XmlElement | undefined;
   parser.on('doctype', (doctype) => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { withinTime } from '../shared/timeout.ts';
+import { lookupReleases } from '../families/lookups.ts';
 
 /**
  * How long Redis and the database have to answer. The Redis connection queues commands
@@ -34,6 +35,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
         redis: redis ? 'ok' : 'unreachable',
         database: database ? 'ok' : 'unreachable',
         uniprot: ctx.accessions ? ctx.accessions.release : null,
+        indexes: lookupReleases(ctx.lookups),
       };
       return reply.status(redis && database ? 200 : 503).send(body);
     });

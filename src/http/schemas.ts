@@ -1,7 +1,7 @@
 // Schemas shared by several routes (TypeBox, i.e. JSON Schema: validated by fastify and
 // published in the OpenAPI description).
 import { Type } from 'typebox';
-import { TASK_NAMES } from '../tasks/types.ts';
+import { TASK_NAMES } from '../families/registry.ts';
 
 export const TaskNameSchema = Type.Union(TASK_NAMES.map((t) => Type.Literal(t)));
 export const TaskListSchema = Type.Array(TaskNameSchema, { minItems: 1, uniqueItems: true });

@@ -1,18 +1,19 @@
 // The consensus scored as more runs (`?consensus=1` on the leaderboard), kind "C":
 //   consensus-vote            weighted voting (weights 1, threshold 0.5) over every server
 //                             registered for the task, per document
-//   consensus-ensemble-v<N>   the latest trained ensemble of the task (INT/IPT), if any
+//   consensus-ensemble-v<N>   the latest trained ensemble of the task, if any
 // Both go through the same online-run conversion as a server's answers, so they are
-// scored exactly like an S row. COREF has no consensus (voting covers ACT, INT, IPT and
-// MENTION). Note: an ensemble trained on this challenge's gold and scored against it is
-// an optimistic figure; train on one challenge and score on another for a fair one.
+// scored exactly like an S row. Tasks whose family has no vote (COREF) have no consensus
+// rows; the ensemble exists for the families that declare one (ranked lists). Note: an
+// ensemble trained on this challenge's gold and scored against it is an optimistic
+// figure; train on one challenge and score on another for a fair one.
 import type { AppContext } from '../app-context.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { challengeDocuments, ensembleDocuments, votedResults } from '../consensus/challenge-runs.ts';
 import { ensembleResult } from '../consensus/ensemble.ts';
 import { EnsembleModelRepository } from '../consensus/models.ts';
+import { familyOf, type AnswerResult, type TaskName } from '../families/registry.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import type { AnswerResult, TaskName } from '../tasks/types.ts';
 import type { RunToScore } from './leaderboard.ts';
 import { onlineRun, type OnlineAnswer } from './online-runs.ts';
 
@@ -23,11 +24,12 @@ function asAnswers(task: TaskName, results: Array<{ doc: string; result: AnswerR
 }
 
 export async function consensusRuns(ctx: AppContext, challenge: Challenge, task: TaskName, servers: AnnotationServer[], nameOf: (s: AnnotationServer) => string): Promise<RunToScore[]> {
-  if (task === 'COREF') return [];
+  const consensus = familyOf(task).consensus;
+  if (!consensus) return [];
   const named = servers.filter((s) => s.tasks.includes(task)).map((s) => ({ serverId: s.id, run: nameOf(s) }));
   const docs = await challengeDocuments(ctx.db, challenge.id, named);
   const runs: RunToScore[] = [{ run: 'consensus-vote', team: CONSENSUS_TEAM, kind: 'C', data: onlineRun(task, asAnswers(task, votedResults(docs))) }];
-  if (task === 'INT' || task === 'IPT') {
+  if (consensus.ensemble) {
     const model = await new EnsembleModelRepository(ctx.db).latest(challenge.id, task);
     if (model) {
       const results = ensembleDocuments(docs).map((d) => ({ doc: d.id, result: ensembleResult(model.model, d) }));

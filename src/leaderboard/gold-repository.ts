@@ -2,7 +2,7 @@
 // the upload as sent, so replacing one is a single upsert: a concurrent scorer reads the
 // old version or the new one, never a mix of both.
 import type { Queryable } from '../db/database.ts';
-import type { TaskName } from '../tasks/types.ts';
+import type { TaskName } from '../families/registry.ts';
 
 export type MapKind = 'ho' | 'of';
 

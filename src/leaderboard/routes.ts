@@ -9,11 +9,10 @@ import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { NumericId, SlugParams } from '../http/schemas.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
-import { TASK_NAMES, isTaskName, type TaskName } from '../tasks/types.ts';
-import { exportRunTsv } from './export-tsv.ts';
-import { BC2_TASKS, isBc2Task } from './inputs.ts';
+import type { ScoreOption } from '../families/family.ts';
+import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
 import { leaderboardTsv } from './leaderboard.ts';
-import { loadOnlineAnswers, onlineRun } from './online-runs.ts';
+import { exportRunTsv, loadOnlineAnswers, onlineRun } from './online-runs.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { LeaderboardService, onlineRunName, type ScoreRequest } from './service.ts';
 
@@ -41,13 +40,14 @@ function registerTextParsers(app: FastifyInstance): void {
 const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
 const MapParams = Type.Object({ slug: SlugParams.properties.slug, kind: Type.Union([Type.Literal('ho'), Type.Literal('of')]) });
 const Flag = Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')]);
+const taking = (option: ScoreOption): string => tasksWith((f) => f.scoring.options.includes(option)).join('/');
 const ScoreQuery = Type.Object(
   {
-    cutoff: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$', description: 'INT/IPT: keep the first k results per document' })),
+    cutoff: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,6}$', description: `${taking('cutoff')}: keep the first k results per document` })),
     all: Type.Optional(Flag),
     ho: Type.Optional(Flag),
     of: Type.Optional(Flag),
-    beta: Type.Optional(Type.String({ pattern: '^([0-9]+\\.?[0-9]*|\\.[0-9]+)$', description: 'INT/IPT: also report macro F-beta' })),
+    beta: Type.Optional(Type.String({ pattern: '^([0-9]+\\.?[0-9]*|\\.[0-9]+)$', description: `${taking('beta')}: also report macro F-beta` })),
     singleClass: Type.Optional(Flag),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('tsv')])),
     consensus: Type.Optional(Flag),
@@ -58,14 +58,8 @@ const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description:
 const ExportQuery = Type.Object({ server: NumericId }, { additionalProperties: false });
 const BODY_TYPES = [...TEXT_TYPES, 'application/json'];
 
-/** Options each task accepts (as `metaserver score` does); the others are refused. */
-const APPLICABLE: Record<TaskName, (keyof ScoreRequest)[]> = {
-  ACT: [],
-  INT: ['all', 'cutoff', 'beta', 'ho', 'of'],
-  IPT: ['all', 'cutoff', 'beta', 'ho', 'of'],
-  MENTION: ['singleClass'],
-  COREF: [],
-};
+/** Tasks with a BC II.5 TSV export of online runs. */
+const TSV_EXPORTS = tasksWith((f) => f.scoring.exportTsv);
 
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
 
@@ -141,7 +135,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
           ho: flag(q.ho), of: flag(q.of), singleClass: flag(q.singleClass),
         };
         for (const [name, value] of Object.entries(wanted)) {
-          if (value !== undefined && !APPLICABLE[task].includes(name as keyof ScoreRequest)) throw badRequest(`${name} does not apply to ${task}; leave it out`);
+          if (value !== undefined && !familyOf(task).scoring.options.includes(name as keyof ScoreRequest)) throw badRequest(`${name} does not apply to ${task}; leave it out`);
         }
         if (wanted.beta !== undefined && !(wanted.beta > 0)) throw badRequest('beta must be a positive number');
         const options = Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
@@ -163,7 +157,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
         const server = servers.find((s) => s.id === Number(request.query.server));
         // Another team's server is "not found", as everywhere else in the API.
         if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${challenge.slug}"`);
-        if (!isBc2Task(task)) throw badRequest(`exports are available for ${BC2_TASKS.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
+        if (!TSV_EXPORTS.includes(task)) throw badRequest(`exports are available for ${TSV_EXPORTS.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
         if (!server.tasks.includes(task)) throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
         const tsv = exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task)));
         const name = `${onlineRunName(server)}.${task}.tsv`;

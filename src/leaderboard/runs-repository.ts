@@ -2,7 +2,7 @@
 // like the BC II.5 runs (T<team id>_R<n>).
 import type { Database } from '../db/database.ts';
 import type { ColumnLayout } from '../scoring/index.ts';
-import type { TaskName } from '../tasks/types.ts';
+import type { TaskName } from '../families/registry.ts';
 
 export const MAX_OFFLINE_RUNS = 5;
 

@@ -6,9 +6,9 @@ import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import { ScoringInputError, parseHomonymOrthologMap, parseOrganismMap, type ColumnLayout } from '../scoring/index.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import type { TaskName } from '../tasks/types.ts';
+import type { TaskName } from '../families/registry.ts';
 import { GoldRepository, type MapKind } from './gold-repository.ts';
-import { loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, type Gold, type ParsedGold } from './inputs.ts';
+import { goldDocuments, loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, uploadsText, type Gold, type ParsedGold } from './inputs.ts';
 import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
 import { loadOnlineAnswers, onlineRun } from './online-runs.ts';
 import { RunsRepository } from './runs-repository.ts';
@@ -77,8 +77,7 @@ export class LeaderboardService {
 
   async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, body: unknown): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
     const { warnings } = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
-    const bc2 = task === 'ACT' || task === 'INT' || task === 'IPT';
-    const added = await this.runs.add(challenge.id, teamId, task, bc2 ? columns : null, storedBody(task, body));
+    const added = await this.runs.add(challenge.id, teamId, task, uploadsText(task) ? columns : null, storedBody(task, body));
     if (added === 'limit') {
       throw new ApiError(409, 'run_limit', `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`);
     }
@@ -123,9 +122,4 @@ export class LeaderboardService {
     if (consensus) runs.push(...(await consensusRuns(this.ctx, challenge, task, servers, (s) => onlineRunName(s))));
     return buildLeaderboard(task, gold, runs, { ...request, ...maps }, options);
   }
-}
-
-function goldDocuments(gold: Gold): Iterable<string> {
-  if (gold.task === 'MENTION' || gold.task === 'COREF') return gold.docs.keys();
-  return gold.gold.keys();
 }

@@ -1,19 +1,21 @@
 // Reads what the reliability figures are computed from: a server's finished attempts, and
 // for each stored answer its annotation count and the size of the article text.
 import type { Queryable } from '../db/database.ts';
+import { ALL_FAMILIES } from '../families/registry.ts';
 import { reliabilityFigures, type AnswerRow, type AttemptRow, type ReliabilityFigures } from './figures.ts';
 
 /**
- * Annotations in one stored answer, counted in SQL so big answers never leave the database:
- * INT, IPT and MENTION items, COREF expressions and links, and the ACT decision as one.
+ * Annotations in one stored answer, counted in SQL so big answers never leave the database,
+ * as each family's `counting` says: the items of its lists (INT, IPT, MENTION; COREF's
+ * expressions and links), or its answer as one (ACT). Task names and keys are one word
+ * each (the registry checks them), so they can stand in the SQL.
  */
-const ANNOTATIONS_SQL = `
-  coalesce(jsonb_array_length(case when jsonb_typeof(result->'INT') = 'array' then result->'INT' end), 0)
-  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'IPT') = 'array' then result->'IPT' end), 0)
-  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'MENTION') = 'array' then result->'MENTION' end), 0)
-  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'COREF'->'expressions') = 'array' then result->'COREF'->'expressions' end), 0)
-  + coalesce(jsonb_array_length(case when jsonb_typeof(result->'COREF'->'links') = 'array' then result->'COREF'->'links' end), 0)
-  + case when result ? 'ACT' then 1 else 0 end`;
+const ANNOTATIONS_SQL = ALL_FAMILIES.flatMap((f) => {
+  const own = `result->'${f.name}'`;
+  if (f.counting.count === 'one') return [`case when result ? '${f.name}' then 1 else 0 end`];
+  const lists = f.counting.in?.map((key) => `${own}->'${key}'`) ?? [own];
+  return lists.map((list) => `coalesce(jsonb_array_length(case when jsonb_typeof(${list}) = 'array' then ${list} end), 0)`);
+}).join('\n  + ');
 
 async function load(db: Queryable, where: string, param: number): Promise<Map<number, { attempts: AttemptRow[]; answers: AnswerRow[] }>> {
   const attempts = await db.query<{ server_id: number; started_at: Date; ms: number | null; outcome: string | null }>(

@@ -1,7 +1,9 @@
-// Parsers for the BC II.5 tab-separated files: ACT/INT/IPT runs and gold standards, the
-// homonym-ortholog map and the organism map. They take the file's text (no I/O) and
-// follow bc-evaluate 2.3.1: each line is stripped and split on TAB, an empty line is an
-// error, extra columns on the right are ignored, and any error aborts the whole file.
+// Parsers for the BC II.5 tab-separated files: classification runs and gold standards
+// (ACT), ranked lists of items per document (INT accessions, IPT pairs, and any family
+// with document-level ids, through a RankedLayout), the homonym-ortholog map and the
+// organism map. They take the file's text (no I/O) and follow bc-evaluate 2.3.1: each line
+// is stripped and split on TAB, an empty line is an error, extra columns on the right are
+// ignored, and any error aborts the whole file.
 
 import { ScoringInputError } from './errors.ts';
 import { forEachLine, INTEGER, parseConfidence, parseRank, requireColumns, TsvScanner } from './tsv-lines.ts';
@@ -17,6 +19,35 @@ import {
   type RankedEntry,
   type RankedRun,
 } from './types.ts';
+
+/**
+ * The key columns of a ranked result file: the document, then one item (an accession, a
+ * taxon id) or an unordered pair of them, and how messages name them.
+ */
+export interface RankedLayout {
+  /** Columns up to and including the key: 2 (document, item) or 3 (document, item A, item B). */
+  width: 2 | 3;
+  /** The key columns in messages: `document, accession`. */
+  what: string;
+  /** A key in a message: `accession P12345`. */
+  describe(key: string): string;
+  /** Why an item as written is not one (with what to do), or undefined; absent: any is taken. */
+  check?(item: string): { reason: string; hint: string } | undefined;
+}
+
+export const ACCESSION_LAYOUT: RankedLayout = { width: 2, what: 'document, accession', describe: (key) => `accession ${key}` };
+
+/** Undirected pairs: the key is the two accessions sorted, joined by TAB (see pairKey). */
+export const PAIR_LAYOUT: RankedLayout = {
+  width: 3,
+  what: 'document, accession A, accession B',
+  describe: (key) => `pair ${key.replace('\t', ' ')} (pairs are undirected)`,
+};
+
+function checkItem(layout: RankedLayout, item: string, file: string | undefined, line: number): void {
+  const problem = layout.check?.(item);
+  if (problem) throw new ScoringInputError(problem.reason, { file, line, hint: problem.hint });
+}
 
 export interface RunParseOptions {
   columns?: ColumnLayout;
@@ -125,8 +156,9 @@ export function parseActGold(text: string, options: { file?: string } = {}): Par
 }
 
 /**
- * Reads the lines of an INT (width 2: doc, accession) or IPT (width 3: doc, accession A,
- * accession B) run one at a time, checking the columns, rank and confidence of each.
+ * Reads the lines of a ranked run (width 2: doc, item; width 3: doc, item A, item B) one
+ * at a time, checking the columns, rank and confidence of each (and the items, when the
+ * layout checks them).
  * After `next()`, the line's item key is known by where it is in the text (one field,
  * or for IPT two fields in sorted order, see `pairKey`) and by its hash, but is not cut
  * out: most lines belong to documents the caller does not keep, and their keys are only
@@ -147,15 +179,19 @@ class RankedLines {
   private readonly rankAt: number;
   private readonly confidenceAt: number;
 
+  readonly width: 2 | 3;
+
   constructor(
     text: string,
-    readonly width: 2 | 3,
+    readonly layout: RankedLayout,
     columns: ColumnLayout,
     readonly file: string | undefined,
   ) {
     const optional = OPTIONAL_COLUMNS[columns];
+    const width = layout.width;
+    this.width = width;
     this.scanner = new TsvScanner(text, file);
-    this.what = width === 2 ? 'document, accession' : 'document, accession A, accession B';
+    this.what = layout.what;
     this.whatAll = this.what + optional.what;
     this.need = width + optional.count;
     this.rankAt = optional.rank < 0 ? -1 : width + optional.rank;
@@ -174,6 +210,10 @@ class RankedLines {
     } else {
       this.first = 2;
       this.second = 1;
+    }
+    if (this.layout.check) {
+      checkItem(this.layout, scanner.field(this.first), this.file, scanner.line);
+      if (this.second >= 0) checkItem(this.layout, scanner.field(this.second), this.file, scanner.line);
     }
     this.hash = scanner.hashFields(this.first, this.second);
     this.rank = this.rankAt < 0 ? 0 : scanner.rank(this.rankAt);
@@ -203,8 +243,7 @@ class RankedLines {
   }
 
   duplicateKey(doc: string, firstLine: number): never {
-    const key = this.keyString();
-    const item = this.width === 2 ? `accession ${key}` : `pair ${key.replace('\t', ' ')} (pairs are undirected)`;
+    const item = this.layout.describe(this.keyString());
     throw new ScoringInputError(`duplicate ${item} in document ${doc} (first on line ${firstLine})`, { file: this.file, line: this.scanner.line, hint: 'report each item once per document' });
   }
 
@@ -366,27 +405,30 @@ function readAnyRun(lines: RankedLines, documents: RunParseOptions['documents'])
 }
 
 /**
- * INT and IPT runs: the fast pass, and the careful one from the top when the fast pass
- * meets a document again or a long one (the same result, only slower).
+ * Ranked runs: the fast pass, and the careful one from the top when the fast pass meets a
+ * document again or a long one (the same result, only slower).
  */
-function parseRankedRun(text: string, width: 2 | 3, options: RunParseOptions): RankedRun {
+export function parseRankedRun(text: string, layout: RankedLayout, options: RunParseOptions = {}): RankedRun {
   const { file, columns = 'rank,confidence', documents } = options;
-  return readGroupedRun(new RankedLines(text, width, columns, file), documents) ?? readAnyRun(new RankedLines(text, width, columns, file), documents);
+  return readGroupedRun(new RankedLines(text, layout, columns, file), documents) ?? readAnyRun(new RankedLines(text, layout, columns, file), documents);
 }
 
 export function parseIntRun(text: string, options: RunParseOptions = {}): RankedRun {
-  return parseRankedRun(text, 2, options);
+  return parseRankedRun(text, ACCESSION_LAYOUT, options);
 }
 
 export function parseIptRun(text: string, options: RunParseOptions = {}): RankedRun {
-  return parseRankedRun(text, 3, options);
+  return parseRankedRun(text, PAIR_LAYOUT, options);
 }
 
 /** Gold items form a set per document: a repeated line adds nothing. */
-function parseRankedGold(text: string, width: 2 | 3, file: string | undefined): GoldItems {
+export function parseRankedGold(text: string, layout: RankedLayout, options: { file?: string } = {}): GoldItems {
+  const { file } = options;
+  const { width } = layout;
   const sets = new Map<string, Set<string>>();
   forEachLine(text, file, (fields, line) => {
-    requireColumns(fields, width, width === 2 ? 'document, accession' : 'document, accession A, accession B', file, line);
+    requireColumns(fields, width, layout.what, file, line);
+    for (let i = 1; i < width; i++) checkItem(layout, fields[i], file, line);
     const key = width === 2 ? fields[1] : pairKey(fields[1], fields[2]);
     let set = sets.get(fields[0]);
     if (!set) sets.set(fields[0], (set = new Set()));
@@ -398,11 +440,11 @@ function parseRankedGold(text: string, width: 2 | 3, file: string | undefined): 
 }
 
 export function parseIntGold(text: string, options: { file?: string } = {}): GoldItems {
-  return parseRankedGold(text, 2, options.file);
+  return parseRankedGold(text, ACCESSION_LAYOUT, options);
 }
 
 export function parseIptGold(text: string, options: { file?: string } = {}): GoldItems {
-  return parseRankedGold(text, 3, options.file);
+  return parseRankedGold(text, PAIR_LAYOUT, options);
 }
 
 /** `gold_accession TAB acc1,acc2,…`; a line without a TAB names an accession with no orthologs. */

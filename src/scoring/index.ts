@@ -34,6 +34,8 @@ export {
   type RankedRun,
 } from './types.ts';
 export {
+  ACCESSION_LAYOUT,
+  PAIR_LAYOUT,
   parseActGold,
   parseActLabel,
   parseActRun,
@@ -43,11 +45,14 @@ export {
   parseIptGold,
   parseIptRun,
   parseOrganismMap,
+  parseRankedGold,
+  parseRankedRun,
+  type RankedLayout,
   type RunParseOptions,
 } from './bc2-input.ts';
 export { forEachLine, parseConfidence, parseRank } from './tsv-lines.ts';
 export { scoreActRanking, scoreActRun, type ActRankingScore, type ActScore } from './act.ts';
-export { filterByOrganism, mapHomonymOrthologs, type RankedTask } from './postprocess.ts';
+export { filterByOrganism, mapHomonymOrthologs } from './postprocess.ts';
 export { prepareRankedLists, scoreRankedRun, type DocumentScore, type RankedRunScore, type RankedScoreOptions } from './int-ipt.ts';
 export {
   MATCH_CRITERIA,
@@ -74,4 +79,5 @@ export {
   type DropCounts,
 } from './coref.ts';
 export { DROP_REASONS, type DropReason, type DroppedLink } from './coref-links.ts';
+export { classificationRunTsv, rankedRunTsv } from './run-tsv.ts';
 export { flattenMetrics, formatReport, formatText, formatTsv, REPORT_FORMATS, type ReportFormat, type ReportRun, type ScoreReport } from './report.ts';

@@ -1,4 +1,5 @@
-// BC II.5 INT (ranked accessions) and IPT (ranked undirected pairs) scoring, following
+// BC II.5 scoring of ranked lists of document-level ids — INT (ranked accessions), IPT
+// (ranked undirected pairs) and any family of ranked ids (TX taxa) — following
 // bc-evaluate 2.3.1's pipeline, in this order:
 //   drop run documents not in the gold → order each list → homonym-ortholog mapping →
 //   organism filtering → drop documents left empty → choose evaluated documents (gold
@@ -7,12 +8,16 @@
 // IPT items are pair keys (sorted accessions), so pair equality is key equality.
 
 import { aucFromCurve, f1, fBeta, mean, populationSd, safeRatio } from './metrics.ts';
-import { filterByOrganism, mapHomonymOrthologs, type RankedTask } from './postprocess.ts';
+import { filterByOrganism, mapHomonymOrthologs } from './postprocess.ts';
 import { compareIds, orderRankedKeys } from './ranking.ts';
 import type { GoldItems, HomonymOrthologMap, OrderMode, OrganismMap, RankedRun } from './types.ts';
 
 export interface RankedScoreOptions {
-  task: RankedTask;
+  /**
+   * The task of the run, informative only: the keys say what an item is (a pair key holds
+   * a TAB), so the same scorer serves any ranked list of document-level ids.
+   */
+  task?: string;
   /** What orders each list; default 'rank'. */
   mode?: OrderMode;
   /** Also evaluate gold documents without results (as empty lists). */
@@ -75,10 +80,10 @@ export function prepareRankedLists(gold: GoldItems, run: RankedRun, options: Ran
     if (!goldKeys) continue;
     let ordered = orderRankedKeys(entries, mode);
     if (options.orthologMap) {
-      ordered = mapHomonymOrthologs(options.task, ordered, goldKeys, goldSets.get(doc)!, options.orthologMap);
+      ordered = mapHomonymOrthologs(ordered, goldKeys, goldSets.get(doc)!, options.orthologMap);
     }
     if (options.organismMap) {
-      ordered = filterByOrganism(options.task, doc, ordered, goldKeys, options.organismMap, options.organismMapFile);
+      ordered = filterByOrganism(doc, ordered, goldKeys, options.organismMap, options.organismMapFile);
     }
     if (ordered.length > 0) lists.set(doc, ordered);
   }

@@ -5,6 +5,7 @@
 import type { Dispatcher } from 'undici';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
+import type { FamilyLookups } from '../families/family.ts';
 import { judgeCall, type Verdict } from '../dispatch/judge.ts';
 import { RequestBodies } from '../dispatch/request-body.ts';
 import { callXmlRpc } from '../xmlrpc/client.ts';
@@ -27,6 +28,8 @@ export interface CheckOptions {
   deadlineMs: number;
   maxAnswerBytes: number;
   accessions: AccessionLookup | null;
+  /** The task families' release indexes; absent: none. */
+  lookups?: FamilyLookups;
   publicUrlsOnly: boolean;
   mentionTypes?: string[];
   /**
@@ -60,6 +63,7 @@ export async function checkArticle(server: ServerToCheck, article: { id: string;
     given: article.given,
     mentionTypes: opts.mentionTypes,
     accessions: opts.accessions,
+    lookups: opts.lookups,
   });
   return { verdict, ms: call.ms };
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import type { TaskName } from '../tasks/types.ts';
+import type { TaskName } from '../families/registry.ts';
 
 export type ServerState = 'active' | 'paused';
 

@@ -79,6 +79,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         deadlineMs: ctx.config.checkTimeoutSeconds * 1000,
         maxAnswerBytes: ctx.config.maxAnswerBytes,
         accessions: ctx.accessions,
+        lookups: ctx.lookups,
         publicUrlsOnly: ctx.config.publicUrlsOnly,
       });
       await servers.saveCheck(server.id, check);

@@ -70,9 +70,10 @@ export interface Ranked {
 
 /**
  * Keeps, among items that share a key after mapping, the one with the best (lowest)
- * rank, warning about each dropped one. Items keep their order otherwise.
+ * rank, warning about each dropped one. Items keep their order otherwise. `mapped` names
+ * what was mapped (UniProt's secondary accessions; a family's merged ids).
  */
-export function keepBestRanked<T extends Ranked>(items: T[], keyOf: (item: T) => string, key: string, field: string, report: Report): T[] {
+export function keepBestRanked<T extends Ranked>(items: T[], keyOf: (item: T) => string, key: string, field: string, report: Report, mapped = 'secondary accessions'): T[] {
   const best = new Map<string, T>();
   for (const item of items) {
     const k = keyOf(item);
@@ -84,7 +85,7 @@ export function keepBestRanked<T extends Ranked>(items: T[], keyOf: (item: T) =>
     if (held === item) return true;
     report.warn(
       `${key}[${item.index}].${field}`,
-      `after secondary accessions were mapped, this item (rank ${item.rank}) repeats ${key}[${held.index}] (${keyOf(item)}, rank ${held.rank}); kept the better-ranked one, dropped this one`,
+      `after ${mapped} were mapped, this item (rank ${item.rank}) repeats ${key}[${held.index}] (${keyOf(item)}, rank ${held.rank}); kept the better-ranked one, dropped this one`,
     );
     return false;
   });

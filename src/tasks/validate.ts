@@ -1,46 +1,35 @@
 // Validating one decoded answer struct (validation.md): each task's key is checked by its
-// family's validator; errors make the answer invalid, warnings keep it and are stored.
-// A task's normalised result is kept only when that task had no error. Choices the spec
-// leaves open are listed in README.md beside this file.
+// family's validator (src/families); errors make the answer invalid, warnings keep it and
+// are stored. A task's normalised result is kept only when that task had no error.
+// Choices the spec leaves open are listed in README.md beside this file.
 
-import type { AccessionLookup } from '../uniprot/index.ts';
+import { familyOf, familyOfAnswerKey, isTaskName, type AnswerResult } from '../families/registry.ts';
+import type { TaskInput, ValidationContext } from '../families/family.ts';
 import { describe, isStruct, Report } from './checks.ts';
-import { TASK_VALIDATORS, type TaskInput } from './registry.ts';
 import { CodePointText } from './text.ts';
-import { ANSWER_KEYS, TASK_NAMES, type AnswerResult, type TaskName, type ValidatedAnswer } from './types.ts';
+import type { ValidatedAnswer } from './types.ts';
 
-export interface ValidationContext {
-  tasks: TaskName[]; // tasks asked of this server
-  text: string; // the article text exactly as sent (JS string; offsets in the answer are Unicode CODE POINTS)
-  given?: string; // COREF given proteins (.a1 lines), if any
-  mentionTypes?: string[]; // the challenge's declared mention types (empty/undefined = any)
-  accessions: AccessionLookup | null; // null = pattern check only
-}
+export type { ValidationContext } from '../families/family.ts';
 
-const TASK_OF_KEY = new Map<string, TaskName>(TASK_NAMES.map((task) => [ANSWER_KEYS[task], task]));
-
-function setResult(result: AnswerResult, task: TaskName, value: AnswerResult[TaskName]): void {
-  (result as Record<TaskName, unknown>)[task] = value;
-}
+const answerKeys = (tasks: readonly string[]): string => tasks.flatMap((t) => (isTaskName(t) ? [familyOf(t).answerKey] : [])).join(', ');
 
 export function validateAnswer(value: unknown, ctx: ValidationContext): ValidatedAnswer {
   const report = new Report();
-  const result: AnswerResult = {};
+  const result: Record<string, unknown> = {};
+  const done = (): ValidatedAnswer => ({ result: result as AnswerResult, errors: report.errors, warnings: report.warnings });
   if (!isStruct(value)) {
-    const keys = ctx.tasks.map((task) => ANSWER_KEYS[task]).join(', ');
-    report.error('(answer)', `expected a struct with one key per task (${keys}), got ${describe(value)}`);
-    return { result, errors: report.errors, warnings: report.warnings };
+    report.error('(answer)', `expected a struct with one key per task (${answerKeys(ctx.tasks)}), got ${describe(value)}`);
+    return done();
   }
   let input: TaskInput | undefined;
   for (const [key, field] of Object.entries(value)) {
-    const task = TASK_OF_KEY.get(key);
-    if (!task) {
-      const known = ctx.tasks.map((t) => ANSWER_KEYS[t]).join(', ') || 'none';
-      report.warn(key, `unknown key ignored (this server answers: ${known})`);
+    const family = familyOfAnswerKey(key);
+    if (!family) {
+      report.warn(key, `unknown key ignored (this server answers: ${answerKeys(ctx.tasks) || 'none'})`);
       continue;
     }
-    if (!ctx.tasks.includes(task)) {
-      report.warn(key, `task ${task} was not asked of this server; ignored`);
+    if (!ctx.tasks.includes(family.name)) {
+      report.warn(key, `task ${family.name} was not asked of this server; ignored`);
       continue;
     }
     // Nil is what Python servers send for None: read as "no result for this task".
@@ -50,9 +39,8 @@ export function validateAnswer(value: unknown, ctx: ValidationContext): Validate
     }
     input ??= { ...ctx, codePoints: new CodePointText(ctx.text) };
     const errorsBefore = report.errors.length;
-    const validator = TASK_VALIDATORS[task] as (v: unknown, i: TaskInput, r: Report) => AnswerResult[TaskName];
-    const checked = validator(field, input, report);
-    if (checked !== undefined && report.errors.length === errorsBefore) setResult(result, task, checked);
+    const checked = family.validate(field, input, report, ctx.lookups?.[family.name] ?? null);
+    if (checked !== undefined && report.errors.length === errorsBefore) result[family.name] = checked;
   }
-  return { result, errors: report.errors, warnings: report.warnings };
+  return done();
 }

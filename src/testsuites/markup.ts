@@ -2,7 +2,7 @@
 // paper's SGML-like inline form (`<gp>ACOX2</gp> polymorphisms …`) and standoff
 // mentions with code-point offsets (MentionItem, as MENTION servers answer).
 
-import type { MentionItem } from '../tasks/types.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import { codePointLength } from './text-spans.ts';
 
 export const GP_OPEN = '<gp>';

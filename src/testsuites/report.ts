@@ -8,7 +8,7 @@
 // overlaps; one that overlaps none joins the entity and sentence classes of its item.
 
 import { scoreMentions, type Mention, type MentionCounts } from '../scoring/index.ts';
-import type { MentionItem } from '../tasks/types.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import { FEATURE_SPECS, SPEC_BY_KEY, valuesOf } from './feature-specs.ts';
 import type { GeneratedItem, SlotFeatures } from './types.ts';
 

@@ -22,6 +22,7 @@ import { loadRun, NameParams, ReportQuerystring, runReport, SuiteName, visibleCo
 import { RunNameTakenError, SuiteRunRepository } from './run-repository.ts';
 import { documentOfItems, itemsOfDocument, MAX_SUITE_ITEMS, SuiteDocumentError } from './suite-document.ts';
 import type { GeneratedItem } from './types.ts';
+import { mention } from '../families/mention/index.ts';
 
 const CreateBody = Type.Object(
   {
@@ -46,7 +47,7 @@ async function chosenServers(ctx: AppContext, principal: Principal, ids: number[
     const server = await ctx.repos.servers.byId(id);
     if (!server) throw badRequest(`servers: there is no annotation server ${id}`);
     if (principal.role === 'team' && server.teamId !== principal.teamId) throw new ApiError(403, 'forbidden', `server ${id} is not your team's; a team runs suites on its own servers only`);
-    if (!server.tasks.includes('MENTION')) throw badRequest(`servers: server ${id} does not offer MENTION (its tasks: ${server.tasks.join(', ')})`);
+    if (!server.tasks.includes(mention.name)) throw badRequest(`servers: server ${id} does not offer ${mention.name} (its tasks: ${server.tasks.join(', ')})`);
     found.push(server);
   }
   return found;

@@ -9,7 +9,9 @@ import { sha256 } from '../articles/repository.ts';
 import { ChallengeRepository, type Challenge, type ChallengeSettings } from '../challenges/repository.ts';
 import type { Database } from '../db/database.ts';
 import { ServerRepository, type AnnotationServer } from '../servers/repository.ts';
-import type { AnswerResult, MentionItem } from '../tasks/types.ts';
+import { mention } from '../families/mention/index.ts';
+import type { AnswerResult } from '../families/registry.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import type { SuiteDocument } from './suite-document.ts';
 import type { GeneratedItem } from './types.ts';
 
@@ -54,7 +56,7 @@ export class SuiteRunRepository {
       // Enough room for every copy of one team (the team limit counts per challenge).
       const perTeam = Math.max(5, run.sources.length);
       const challenge = await new ChallengeRepository(tx).create({
-        slug, name: `Test suite ${run.name}`, tasks: ['MENTION'], ...run.settings, serversPerTeam: perTeam,
+        slug, name: `Test suite ${run.name}`, tasks: [mention.name], ...run.settings, serversPerTeam: perTeam,
       });
       if (!challenge) throw new RunNameTakenError(`a challenge with slug "${slug}"`);
       const inserted = await tx.query<{ id: number }>(
@@ -68,7 +70,7 @@ export class SuiteRunRepository {
         // Same team, URL, method, concurrency; only MENTION, the one task of the run.
         const copy = await servers.create({
           challengeId: challenge.id, teamId: source.teamId, name: `${source.name}@${source.challenge}`, url: source.url,
-          tasks: ['MENTION'], method: source.method, concurrency: source.concurrency, sendMetadata: source.sendMetadata,
+          tasks: [mention.name], method: source.method, concurrency: source.concurrency, sendMetadata: source.sendMetadata,
         }, perTeam);
         if (typeof copy === 'string') throw new Error(`could not copy server ${source.id} into ${slug}: ${copy}`);
         await tx.query('insert into testsuite_servers (testsuite_id, source_server_id, server_id) values ($1, $2, $3)', [inserted[0].id, source.id, copy.id]);

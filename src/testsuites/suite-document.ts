@@ -7,7 +7,7 @@
 // Uploaded documents are untrusted: every field the report reads is checked here, so a
 // bad upload is a 400 naming the item, never a 500 later in the report.
 
-import type { MentionItem } from '../tasks/types.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import type { GeneratedSuite } from './generate.ts';
 import { SUITE_FORMAT, suiteFiles } from './suite-files.ts';
 import type { FeatureValue, Features, GeneratedItem, SlotFeatures, SlotPosition } from './types.ts';

@@ -7,7 +7,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MentionItem } from '../tasks/types.ts';
+import type { MentionItem } from '../families/mention/types.ts';
 import type { GeneratedSuite } from './generate.ts';
 import type { GeneratedItem } from './types.ts';
 

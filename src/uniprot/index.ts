@@ -4,7 +4,8 @@
 import { decodeAccession, encodeAccession } from './codec.ts';
 import { readIndexFile, type IndexContents, type ReadOptions, type ReleaseInfo } from './index-file.ts';
 import { KEY_BITS, scrambleCode } from './keys.ts';
-import { findSorted, hasKey, hasKeys, type PrimaryTables, type SecondaryTables } from './tables.ts';
+import { findSorted } from '../shared/sorted.ts';
+import { hasKey, hasKeys, type PrimaryTables, type SecondaryTables } from './tables.ts';
 
 export type { ReleaseInfo } from './index-file.ts';
 

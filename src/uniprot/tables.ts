@@ -121,20 +121,6 @@ export function hasKey(tables: PrimaryTables, key: number, scale: number): boole
   return scanFrom(tables.remainders, lo, hi, guess(lo, hi, rem / scale), rem);
 }
 
-/** Index of `code` in a sorted Float64Array, or -1. */
-export function findSorted(sorted: Float64Array, code: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = sorted[mid];
-    if (v === code) return mid;
-    if (v < code) lo = mid + 1;
-    else hi = mid;
-  }
-  return -1;
-}
-
 /**
  * How many keys `hasKeys` works on at once. Each pass over a group issues independent
  * loads at random places, which the out-of-order core overlaps: the latency of the cache

@@ -3,7 +3,7 @@
 // controls, each input with its label.
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
 import type { StaticAssets } from './routes.ts';
-import { TASK_NAMES } from '../tasks/types.ts';
+import { TASK_NAMES, tasksWith } from '../families/registry.ts';
 
 export interface PageOptions {
   title: string;
@@ -93,7 +93,10 @@ export function select(prefix: string, name: string, label: string, options: Arr
   return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${name}"${o.formatSwitch ? html` data-format-switch` : ''}>${options.map(([value, text]) => html`<option value="${value}">${text}</option>`)}</select></div>`;
 }
 
-export function taskBoxes(prefix: string, checked: readonly string[] = ['ACT', 'INT', 'IPT', 'MENTION']): SafeHtml {
+/** The tasks a form ticks by default: each family says on which forms it is preselected. */
+export const preselected = (form: 'server' | 'challenge'): readonly string[] => tasksWith((f) => f.web.preselected?.includes(form));
+
+export function taskBoxes(prefix: string, checked: readonly string[] = preselected('server')): SafeHtml {
   return html`<fieldset class="field"><legend>Tasks</legend>${TASK_NAMES.map((t) => {
     const id = `${idFor(prefix, 'task')}-${t}`;
     return html`<span class="check"><input type="checkbox" id="${id}" name="tasks" value="${t}"${checked.includes(t) ? html` checked` : ''}><label for="${id}">${t}</label></span>`;

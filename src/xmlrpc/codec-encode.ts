@@ -11,6 +11,11 @@ import type { XmlRpcValue } from './codec.ts';
  */
 export class XmlRpcDouble {
   constructor(readonly value: number) {}
+
+  /** In JSON a double is a plain number, so the families' wire forms serve JSON as well. */
+  toJSON(): number {
+    return this.value;
+  }
 }
 
 /** What the encoder writes: decoded values, plus numbers forced to `<double>`. */

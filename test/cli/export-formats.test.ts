@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExportCommand } from '../../src/cli/export.ts';
 import { importBrat } from '../../src/formats/brat.ts';
-import type { MentionItem } from '../../src/tasks/types.ts';
+import type { MentionItem } from '../../src/families/mention/types.ts';
 import type { XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 import { readBrat } from '../support/brat-reader.ts';
 import { conlleval, evalbio, pasteGoldAndRun } from '../support/conll-evaluators.ts';

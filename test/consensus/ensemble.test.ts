@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyEnsemble, ensembleResult, parseEnsemble, serializeEnsemble, trainEnsemble, type EnsembleDocument } from '../../src/consensus/ensemble.ts';
 import { scoreRankedRun, type GoldItems, type RankedRun } from '../../src/scoring/index.ts';
-import type { AnswerResult, NormalizationItem } from '../../src/tasks/types.ts';
+import type { AnswerResult } from '../../src/families/registry.ts';
+import type { NormalizationItem } from '../../src/families/int/types.ts';
 import { mulberry32 } from '../../src/shared/prng.ts';
 
 interface Challenge {

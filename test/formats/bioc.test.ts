@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { exportBiocJson, importBiocJson, readBiocJson } from '../../src/formats/bioc-json.ts';
-import { exportBiocXml, importBiocXml, readBiocXml } from '../../src/formats/bioc-xml.ts';
+import { exportBiocJson, exportBiocXml, importBiocJson, importBiocXml } from '../../src/families/formats.ts';
+import { readBiocJson } from '../../src/formats/bioc-json.ts';
+import { readBiocXml } from '../../src/formats/bioc-xml.ts';
 import { FormatError } from '../../src/formats/common.ts';
 import { articles, spanOf, TEXT_A } from './sample-articles.ts';
 

@@ -2,7 +2,8 @@
 // offsets differ), CR LF, markup characters, and answers from two servers.
 
 import type { ExportArticle } from '../../src/formats/common.ts';
-import type { CorefResult, MentionItem } from '../../src/tasks/types.ts';
+import type { CorefResult } from '../../src/families/coref/types.ts';
+import type { MentionItem } from '../../src/families/mention/types.ts';
 
 /** Code-point span of the n-th occurrence of `needle` in `text`. */
 export function spanOf(text: string, needle: string, occurrence = 1): { start: number; end: number; text: string } {

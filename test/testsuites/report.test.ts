@@ -3,7 +3,7 @@ import { loadBuiltInCatalogue } from '../../src/testsuites/catalogue-io.ts';
 import { SPEC_BY_KEY, valuesOf } from '../../src/testsuites/feature-specs.ts';
 import { generateSuite } from '../../src/testsuites/generate.ts';
 import { buildReport, formatReportTsv, type ClassScore } from '../../src/testsuites/report.ts';
-import type { MentionItem } from '../../src/tasks/types.ts';
+import type { MentionItem } from '../../src/families/mention/types.ts';
 import type { GeneratedItem } from '../../src/testsuites/types.ts';
 
 /** The two faults of the deliberately flawed tagger (otherwise it answers the gold). */

@@ -1,13 +1,15 @@
 // For everyone: the home page (submit an article on demand) and the article page (BCMS
-// "article view"): the text with every mention highlighted by how many servers agree, the
-// ACT verdicts as a positive/negative bar, INT/IPT lists per server, and the voting
-// consensus when the API has one. Built from `GET /api/articles/:id`.
+// "article view"): the text with every span highlighted by how many servers agree, verdicts
+// as a positive/negative bar, ranked lists per server, and the voting consensus when the
+// API has one. Built from `GET /api/articles/:id`; what each task shows is its family's
+// `web` part (src/families/*), in registry order.
 import { fmt, html, type SafeHtml } from '../html.ts';
 import { agreementLegend, highlightMentions } from '../highlight.ts';
 import { apiForm, fragment, select, textArea } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
+import type { AnswerView, WebItem } from '../../families/family.ts';
+import { ALL_FAMILIES } from '../../families/registry.ts';
 
-interface Ranked { rank?: number; confidence?: number }
 interface ServerAnswer {
   serverId: number;
   name: string;
@@ -16,14 +18,9 @@ interface ServerAnswer {
   attempts: number;
   lastOutcome: string | null;
   lastDetail: string | null;
-  result?: {
-    ACT?: { relevant: boolean; confidence: number };
-    INT?: Array<Ranked & { accession: string; taxid?: number }>;
-    IPT?: Array<Ranked & { a: string; b: string }>;
-    MENTION?: Array<{ start: number; end: number; text: string; type?: string; confidence?: number }>;
-  };
+  /** Each task's result, by task name. */
+  result?: Record<string, unknown>;
 }
-interface Voted { share: number; servers: unknown[] }
 export interface ArticleJson {
   id: string;
   organiserId: string | null;
@@ -32,13 +29,15 @@ export interface ArticleJson {
   sourceFormat: string;
   text: string;
   servers: ServerAnswer[];
-  consensus?: {
-    threshold?: number;
-    ACT?: { relevant: boolean; confidence: number; support: { relevant: number; irrelevant: number } };
-    INT?: { items: Array<Voted & { accession: string }> };
-    IPT?: { items: Array<Voted & { a: string; b: string }> };
-    MENTION?: { items: Array<Voted & { start: number; end: number; text: string }> };
-  };
+  /** The threshold, and each voted task's consensus by task name. */
+  consensus?: { threshold?: number } & Record<string, unknown>;
+}
+
+type View<K extends AnswerView<unknown>['kind']> = Extract<AnswerView<unknown>, { kind: K }>;
+
+/** The families whose answers pages show in this way, each with its view. */
+function viewing<K extends AnswerView<unknown>['kind']>(kind: K): Array<{ name: string; view: View<K> }> {
+  return ALL_FAMILIES.flatMap((f) => (f.web.answer?.kind === kind ? [{ name: f.name, view: f.web.answer as View<K> }] : []));
 }
 
 export function articlePageBody(id: string): SafeHtml {
@@ -47,44 +46,58 @@ export function articlePageBody(id: string): SafeHtml {
 ${fragment(`/fragments/articles/${encodeURIComponent(id)}`, { pollMs: 2000, label: 'Article and annotations' })}`;
 }
 
-/** ACT verdicts as one bar: the positive share on the left, the negative on the right. */
-function actBar(servers: ServerAnswer[]): SafeHtml {
-  const verdicts = servers.filter((s) => s.result?.ACT).map((s) => ({ name: s.name, ...s.result!.ACT! }));
-  if (verdicts.length === 0) return html`<p>No ACT verdicts yet.</p>`;
-  const positive = verdicts.filter((v) => v.relevant).length;
+/** Verdicts as one bar: the positive share on the left, the negative on the right. */
+function verdictBar(task: string, view: View<'verdict'>, servers: ServerAnswer[]): SafeHtml {
+  const verdicts = servers.flatMap((s) => (s.result?.[task] === undefined ? [] : [{ name: s.name, ...view.verdict(s.result[task]) }]));
+  if (verdicts.length === 0) return html`<p>No ${task} verdicts yet.</p>`;
+  const positive = verdicts.filter((v) => v.positive).length;
   const negative = verdicts.length - positive;
   const width = 300;
   const posWidth = Math.round((positive / verdicts.length) * width);
   const label = `${positive} positive, ${negative} negative`;
-  return html`<svg class="act-bar" viewBox="0 0 ${width} 24" width="${width}" height="24" role="img" aria-label="ACT: ${label}"><rect class="positive" x="0" y="0" width="${posWidth}" height="24"/><rect class="negative" x="${posWidth}" y="0" width="${width - posWidth}" height="24"/></svg>
+  return html`<svg class="act-bar" viewBox="0 0 ${width} 24" width="${width}" height="24" role="img" aria-label="${task}: ${label}"><rect class="positive" x="0" y="0" width="${posWidth}" height="24"/><rect class="negative" x="${posWidth}" y="0" width="${width - posWidth}" height="24"/></svg>
 <p class="act-summary">${label}</p>
-<ul class="compact">${verdicts.map((v) => html`<li>${v.name}: ${v.relevant ? 'relevant' : 'not relevant'} (confidence ${fmt(v.confidence, 2)})</li>`)}</ul>`;
+<ul class="compact">${verdicts.map((v) => html`<li>${v.name}: ${v.positive ? 'relevant' : 'not relevant'} (confidence ${fmt(v.confidence, 2)})</li>`)}</ul>`;
 }
 
-function rankedList(title: string, servers: ServerAnswer[], pick: (s: ServerAnswer) => Array<Ranked & { label: string }> | undefined): SafeHtml {
-  const answering = servers.filter((s) => pick(s) !== undefined);
-  if (answering.length === 0) return html`<h3>${title}</h3><p>No server has answered this task yet.</p>`;
-  return html`<h3>${title}</h3><div class="columns">${answering.map((s) => {
-    const items = pick(s)!;
+/** One item: its label (a link to the database entry when there is one), then quieter details. */
+function itemHtml(i: WebItem): SafeHtml {
+  return html`<li>${i.href ? html`<a href="${i.href}" rel="external">${i.label}</a>` : i.label}${i.detail !== undefined ? html` <span class="muted">${i.detail}</span>` : ''}${
+    i.confidence !== undefined ? html` <span class="muted">${fmt(i.confidence, 2)}</span>` : ''
+  }${i.share !== undefined ? html` <span class="muted">share ${fmt(i.share, 2)}, ${i.servers ?? 0} server(s)</span>` : ''}</li>`;
+}
+
+function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[]): SafeHtml {
+  const answering = servers.filter((s) => s.result?.[task] !== undefined);
+  if (answering.length === 0) return html`<h3>${view.heading}</h3><p>No server has answered this task yet.</p>`;
+  return html`<h3>${view.heading}</h3><div class="columns">${answering.map((s) => {
+    const items = view.items(s.result![task]);
     return html`<section class="list-card"><h4>${s.name} <span class="muted">(${s.team})</span></h4>${
-      items.length === 0 ? html`<p>none</p>` : html`<ol class="compact">${items.map((i) => html`<li>${i.label}${i.confidence !== undefined ? html` <span class="muted">${fmt(i.confidence, 2)}</span>` : ''}</li>`)}</ol>`
+      items.length === 0 ? html`<p>none</p>` : html`<ol class="compact">${items.map(itemHtml)}</ol>`
     }</section>`;
   })}</div>`;
 }
 
 function consensusSection(c: NonNullable<ArticleJson['consensus']>): SafeHtml {
-  const share = (v: Voted) => html` <span class="muted">share ${fmt(v.share, 2)}, ${v.servers.length} server(s)</span>`;
+  const parts = ALL_FAMILIES.flatMap((f) => {
+    const vote = c[f.name];
+    const shown = vote === undefined || !f.web.consensus ? undefined : f.web.consensus(vote);
+    if (!shown) return [];
+    return 'summary' in shown ? [html`<p>${shown.summary}</p>`] : [html`<h3>${shown.heading}</h3><ul class="compact">${shown.items.map(itemHtml)}</ul>`];
+  });
   return html`<section aria-labelledby="consensus-heading"><h2 id="consensus-heading">Consensus${c.threshold !== undefined ? ` (threshold ${c.threshold})` : ''}</h2>
-${c.ACT ? html`<p>ACT: ${c.ACT.relevant ? 'relevant' : 'not relevant'} (share ${fmt(c.ACT.confidence, 2)}; weight ${c.ACT.support.relevant} for, ${c.ACT.support.irrelevant} against)</p>` : ''}
-${c.INT ? html`<h3>INT</h3><ul class="compact">${c.INT.items.map((i) => html`<li>${i.accession}${share(i)}</li>`)}</ul>` : ''}
-${c.IPT ? html`<h3>IPT</h3><ul class="compact">${c.IPT.items.map((i) => html`<li>${i.a} – ${i.b}${share(i)}</li>`)}</ul>` : ''}
-${c.MENTION ? html`<h3>Mentions</h3><ul class="compact">${c.MENTION.items.map((i) => html`<li>${i.text} <span class="muted">[${i.start}, ${i.end})</span>${share(i)}</li>`)}</ul>` : ''}
+${parts}
 </section>`;
 }
 
 export function articleFragment(a: ArticleJson): SafeHtml {
-  const withMentions = a.servers.filter((s) => s.result?.MENTION);
-  const highlighted = highlightMentions(a.text, withMentions.map((s) => ({ name: s.name, mentions: s.result!.MENTION! })));
+  const spanViews = viewing('spans');
+  const withSpans = a.servers.filter((s) => spanViews.some(({ name }) => s.result?.[name] !== undefined));
+  const highlighted = highlightMentions(
+    a.text,
+    withSpans.map((s) => ({ name: s.name, mentions: spanViews.flatMap(({ name, view }) => (s.result?.[name] === undefined ? [] : view.spans(s.result[name]))) })),
+  );
+  const lists = viewing('list');
   const final = a.status === 'done';
   return html`<div${final ? html` data-final` : ''}>
 <p class="article-meta">Status: <strong data-article-status>${a.status}</strong> · challenge ${a.challenge}${a.organiserId ? html` · id ${a.organiserId}` : ''} · from ${a.sourceFormat}</p>
@@ -93,15 +106,17 @@ ${a.servers.length === 0 ? html`<p>Not sent to any server yet: no server is star
 <thead><tr><th scope="col">Server</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last outcome</th></tr></thead>
 <tbody>${a.servers.map((s) => html`<tr><td>${s.name}</td><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td>${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`}
 </section>
-<section aria-labelledby="text-heading"><h2 id="text-heading">Text and mentions</h2>
-${agreementLegend(withMentions.length)}
+<section aria-labelledby="text-heading"><h2 id="text-heading">${spanViews.map(({ view }) => view.heading).join('; ') || 'Text'}</h2>
+${agreementLegend(withSpans.length)}
 <div class="article-text" data-article-text>${highlighted}</div>
 </section>
-<section aria-labelledby="act-heading"><h2 id="act-heading">Relevance (ACT)</h2>${actBar(a.servers)}</section>
-<section aria-labelledby="lists-heading"><h2 id="lists-heading">Normalised proteins and pairs</h2>
-${rankedList('INT: proteins', a.servers, (s) => s.result?.INT?.map((i) => ({ ...i, label: i.accession })))}
-${rankedList('IPT: interacting pairs', a.servers, (s) => s.result?.IPT?.map((i) => ({ ...i, label: `${i.a} – ${i.b}` })))}
-</section>
+${viewing('verdict').map(({ name, view }) => {
+  const id = `${name.toLowerCase()}-heading`;
+  return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${verdictBar(name, view, a.servers)}</section>`;
+})}
+${lists.length > 0 ? html`<section aria-labelledby="lists-heading"><h2 id="lists-heading">Ranked lists</h2>
+${lists.map(({ name, view }) => rankedList(name, view, a.servers))}
+</section>` : ''}
 ${a.consensus ? consensusSection(a.consensus) : ''}
 </div>`;
 }

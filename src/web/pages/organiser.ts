@@ -1,9 +1,16 @@
 // The organiser page: challenges with their phase, loading articles and gold standards,
 // every server of every challenge at a glance, and links to the leaderboards.
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, fragment, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
+import { apiForm, fragment, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
-import { TASK_NAMES } from '../../tasks/types.ts';
+import { TASK_NAMES, tasksWith } from '../../families/registry.ts';
+
+/** Which tasks' gold standards are tab-separated and which JSON, from the families. */
+function goldHint(): string {
+  const text = tasksWith((f) => f.scoring.upload === 'tsv');
+  const json = tasksWith((f) => f.scoring.upload === 'json');
+  return `${text.join(', ')}: the BC II.5 tab-separated file. ${json.join(', ')}: the JSON form.`;
+}
 
 export function organiserPageBody(challenges: Challenge[]): SafeHtml {
   const choices = challenges.map((c): [string, string] => [c.slug, `${c.name} (${c.slug})`]);
@@ -35,7 +42,7 @@ ${apiForm({
   id: 'load-gold',
   fields: html`${select('gold', 'challenge', 'Challenge', choices)}
 ${select('gold', 'task', 'Task', TASK_NAMES.map((t): [string, string] => [t, t]))}
-${textArea('gold', 'body', 'Gold standard', { rows: 8, required: true, hint: 'ACT, INT, IPT: the BC II.5 tab-separated file. MENTION, COREF: the JSON form.' })}`,
+${textArea('gold', 'body', 'Gold standard', { rows: 8, required: true, hint: goldHint() })}`,
 })}
 </section>
 <section class="card" aria-labelledby="create-heading"><h2 id="create-heading">Create a challenge</h2>
@@ -46,7 +53,7 @@ ${apiForm({
   id: 'create-challenge',
   fields: html`${textField('challenge', 'slug', 'Slug', { required: true, placeholder: 'bc2.5' })}
 ${textField('challenge', 'name', 'Name', { required: true })}
-${taskBoxes('challenge', ['ACT', 'INT', 'IPT'])}
+${taskBoxes('challenge', preselected('challenge'))}
 ${textField('challenge', 'timeoutSeconds', 'Deadline per attempt, seconds (optional)', { type: 'number', min: 1 })}
 ${textField('challenge', 'maxAttempts', 'Attempts per article (optional)', { type: 'number', min: 1 })}
 ${textField('challenge', 'retryDelaySeconds', 'Retry delay, seconds (optional)', { type: 'number', min: 0 })}

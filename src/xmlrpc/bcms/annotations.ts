@@ -4,16 +4,12 @@ import { articleServers } from '../../articles/status.ts';
 import { servedArticle } from './articles.ts';
 import { Fault, FAULT } from './faults.ts';
 import { serverIdParam, type BcmsMethod } from './method.ts';
-import { answerToWire } from './wire.ts';
+import { answerToWire, WIRE_HELP } from './wire.ts';
 
 const ARTICLE_HELP =
   'The article is an int (a PubMed id: the on-demand article submitted with that number as its id) ' +
   'or a string (the id POST /api/articles answered, or the id the article was submitted with).';
-const RESULT_HELP =
-  'A result struct has one key per task the server answered: interaction [boolean, double], ' +
-  'normalizations [{dbid, dbname, rank, confidence?, taxid?, evidence?}], pairs [{a, b, rank, confidence?, evidence?}], ' +
-  'mentions [{offset, mention, type?, confidence?, section?}] (offsets in code points), coref (standoff text). ' +
-  'Confidences are doubles; ranks, taxids and offsets ints.';
+const RESULT_HELP = `A result struct has one key per task the server answered: ${WIRE_HELP}. Confidences are doubles; ranks, taxids and offsets ints.`;
 const SIGNATURES = (result: string, ...more: string[]) => [[result, 'int', ...more], [result, 'string', ...more]];
 
 export function annotationMethods(ctx: AppContext): BcmsMethod[] {

@@ -2,7 +2,7 @@
 // the project's own consensus code (src/consensus/ through the article views):
 //   vote                  weighted majority voting, always available;
 //   ensemble:<slug>:<T>   the latest trained maximum-entropy ensemble (BC II.5 §5.5) of a
-//                         challenge's task (INT or IPT), listed once the challenge is closed —
+//                         challenge's task (a ranked list: INT, IPT, …), listed once the challenge is closed —
 //                         as teams see the models only then.
 // A result struct has the keys of an answer (answerToWire); item confidences are the
 // consensus confidences (the voting share, the ensemble's probability). A method with no
@@ -14,9 +14,10 @@ import { ensembleView } from '../../articles/ensemble-view.ts';
 import type { Article } from '../../articles/repository.ts';
 import { articleServers, type ArticleServerState } from '../../articles/status.ts';
 import { consensusAsResult } from '../../consensus/index.ts';
+import { ENSEMBLE_TASKS } from '../../consensus/ensemble.ts';
 import { EnsembleModelRepository } from '../../consensus/models.ts';
 import { ApiError } from '../../http/api-error.ts';
-import type { AnswerResult } from '../../tasks/types.ts';
+import type { AnswerResult } from '../../families/registry.ts';
 import type { EncodableValue } from '../codec.ts';
 import { servedArticle } from './articles.ts';
 import { readConsensusOptions } from './consensus-options.ts';
@@ -46,7 +47,7 @@ async function consensusMethods(ctx: AppContext): Promise<ConsensusMethod[]> {
   const methods = [VOTE];
   for (const challenge of await ctx.repos.challenges.list()) {
     if (challenge.phase !== 'closed') continue;
-    for (const task of ['INT', 'IPT'] as const) {
+    for (const task of ENSEMBLE_TASKS) {
       if (!challenge.tasks.includes(task)) continue;
       const model = await models.latest(challenge.id, task);
       if (!model) continue;
@@ -135,8 +136,8 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
 
 async function ensembleResult(ctx: AppContext, article: Article, shown: ArticleServerState[], modelId: number): Promise<AnswerResult | undefined> {
   try {
-    const view = await ensembleView(ctx, article, shown, modelId);
-    return { ...(view.INT ? { INT: view.INT } : {}), ...(view.IPT ? { IPT: view.IPT } : {}) };
+    const { method: _method, model: _model, runs: _runs, ...result } = await ensembleView(ctx, article, shown, modelId);
+    return result;
   } catch (err) {
     // 409: none of the ensemble's servers answered this article: no result, not an error.
     if (err instanceof ApiError && err.statusCode === 409) return undefined;

@@ -1,32 +1,21 @@
 // A stored, normalised answer turned back into the wire form of the annotation-server
-// protocol — what a BCMS client would have received from the server itself:
-//   ACT interaction [relevant, confidence]; INT normalizations [{dbid, dbname: 'UniProt',
-//   rank, confidence?, taxid?, evidence?}]; IPT pairs [{a, b, rank, confidence?, evidence?}];
-//   MENTION mentions [{offset, mention, type?, confidence?, section?}] (code points);
-//   COREF coref: BioNLP standoff lines (the formats module's .a2 writer).
+// protocol — what a BCMS client would have received from the server itself: one member
+// per task, under its family's answer key, in its family's wire form (src/families/*).
 // Confidences always go out as <double>, 1.0 included (BCMS documented them as floats and
 // Java clients cast them to Double); ranks, taxids and offsets as <int>.
-import { exportA2 } from '../../formats/index.ts';
-import type { AnswerResult } from '../../tasks/types.ts';
-import { XmlRpcDouble, type EncodableValue } from '../codec.ts';
+import { ALL_FAMILIES, type AnswerResult } from '../../families/registry.ts';
+import type { EncodableValue } from '../codec.ts';
 
 type WireStruct = { [member: string]: EncodableValue | undefined };
 
-const double = (value: number | undefined): XmlRpcDouble | undefined => (value === undefined ? undefined : new XmlRpcDouble(value));
-
 export function answerToWire(result: AnswerResult): WireStruct {
   const wire: WireStruct = {};
-  if (result.ACT) wire.interaction = [result.ACT.relevant, new XmlRpcDouble(result.ACT.confidence)];
-  if (result.INT) {
-    wire.normalizations = result.INT.map((i) => ({
-      dbid: i.accession, dbname: 'UniProt', rank: i.rank, confidence: double(i.confidence), taxid: i.taxid, evidence: i.evidence,
-    }));
+  for (const family of ALL_FAMILIES) {
+    const own = (result as Record<string, unknown>)[family.name];
+    if (own !== undefined) wire[family.answerKey] = family.wire.toWire(own);
   }
-  if (result.IPT) wire.pairs = result.IPT.map((p) => ({ a: p.a, b: p.b, rank: p.rank, confidence: double(p.confidence), evidence: p.evidence }));
-  if (result.MENTION) {
-    wire.mentions = result.MENTION.map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: double(m.confidence), section: m.section }));
-  }
-  // The protocol's coref string has no final newline (lines joined by "\n").
-  if (result.COREF) wire.coref = exportA2(result.COREF).replace(/\n$/, '');
   return wire;
 }
+
+/** The members a result struct may have, in words, for method help texts. */
+export const WIRE_HELP = ALL_FAMILIES.map((f) => f.wire.help).join(', ');

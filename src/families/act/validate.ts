@@ -1,8 +1,8 @@
 // ACT: article classification, `interaction` = [boolean relevant, double confidence]
 // (the BCMS form).
 
-import { checkConfidence, describe, type Report } from './checks.ts';
-import type { TaskInput } from './registry.ts';
+import { checkConfidence, describe, type Report } from '../../tasks/checks.ts';
+import type { TaskInput } from '../family.ts';
 import type { ActResult } from './types.ts';
 
 const KEY = 'interaction';

@@ -2,10 +2,10 @@
 // rank?}. `offset` counts code points; text[offset, offset + length(mention)) must equal
 // `mention`. Stored as {start, end, text, …} in code points.
 
-import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from './checks.ts';
-import type { TaskInput } from './registry.ts';
-import { offsetHint } from './offset-hint.ts';
-import { codePointLength } from './text.ts';
+import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from '../../tasks/checks.ts';
+import type { TaskInput } from '../family.ts';
+import { offsetHint } from '../../tasks/offset-hint.ts';
+import { codePointLength } from '../../tasks/text.ts';
 import type { MentionItem } from './types.ts';
 
 const KEY = 'mentions';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../src/tasks/validate.ts';
-import { context, issues } from './helpers.ts';
+import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { context, issues } from '../../tasks/helpers.ts';
 
 // The leading 𝛼 (outside the BMP) shifts UTF-16 indexes by one against code points.
 const TEXT = '𝛼: the NF-kappa B transcription factor complex, which contains p65 and p50, binds DNA.';

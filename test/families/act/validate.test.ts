@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../src/tasks/validate.ts';
-import { context, issues } from './helpers.ts';
+import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { context, issues } from '../../tasks/helpers.ts';
 
 const act = (interaction: unknown) => validateAnswer({ interaction }, context({ tasks: ['ACT'] }));
 

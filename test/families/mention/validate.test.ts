@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../src/tasks/validate.ts';
-import { context, issues } from './helpers.ts';
+import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { context, issues } from '../../tasks/helpers.ts';
 
 // 𝛼 (U+1D6FC) and 😀 (U+1F600) lie outside the BMP: one code point, two UTF-16 units each.
 const TEXT = '𝛼-actinin binds 😀 IL-2.';

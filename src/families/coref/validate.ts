@@ -3,10 +3,10 @@
 //   R1<TAB>Coref Anaphora:T29 Antecedent:T28 [T5, T4]
 // Offsets count code points. Issues are placed at `coref[line N]` (1-based lines).
 
-import { describe, type Report } from './checks.ts';
-import type { TaskInput } from './registry.ts';
-import { offsetHint } from './offset-hint.ts';
-import type { CodePointText } from './text.ts';
+import { describe, type Report } from '../../tasks/checks.ts';
+import type { TaskInput } from '../family.ts';
+import { offsetHint } from '../../tasks/offset-hint.ts';
+import type { CodePointText } from '../../tasks/text.ts';
 import type { CorefExpression, CorefLink, CorefResult } from './types.ts';
 
 const KEY = 'coref';

@@ -2,10 +2,10 @@
 // Pairs are undirected: A–B and B–A are the same pair (twice is an error); A–A is a
 // homodimer and allowed. Stored with a ≤ b.
 
-import { checkAccession, keepBestRanked, lookupAccessions, resolveAccession } from './accessions.ts';
-import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from './checks.ts';
-import { fillRanks } from './ranking.ts';
-import type { TaskInput } from './registry.ts';
+import { checkAccession, keepBestRanked, lookupAccessions, resolveAccession } from '../../tasks/accessions.ts';
+import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from '../../tasks/checks.ts';
+import { fillRanks } from '../../tasks/ranking.ts';
+import type { TaskInput } from '../family.ts';
 import type { PairItem } from './types.ts';
 
 const KEY = 'pairs';

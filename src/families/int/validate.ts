@@ -1,11 +1,11 @@
 // INT: interactor normalisation, `normalizations` = array of struct
 // {dbid, dbname?, taxid?, confidence?, rank?, evidence?}, dbid a UniProt accession.
 
-import { checkAccession, keepBestRanked, lookupAccessions, resolveAccession } from './accessions.ts';
-import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from './checks.ts';
-import { fillRanks } from './ranking.ts';
+import { checkAccession, keepBestRanked, lookupAccessions, resolveAccession } from '../../tasks/accessions.ts';
+import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from '../../tasks/checks.ts';
+import { fillRanks } from '../../tasks/ranking.ts';
 import type { NormalizationItem } from './types.ts';
-import type { TaskInput } from './registry.ts';
+import type { TaskInput } from '../family.ts';
 
 const KEY = 'normalizations';
 

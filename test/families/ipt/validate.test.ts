@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../src/tasks/validate.ts';
-import { context, fakeRelease, issues } from './helpers.ts';
+import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { context, fakeRelease, issues } from '../../tasks/helpers.ts';
 
 const release = fakeRelease(['P12345', 'P69905', 'P68871', 'Q9ZFS6'], { Q00001: ['P12345'], P00001: ['P69905', 'P68871'] }, 'R1');
 const ipt = (pairs: unknown, accessions: typeof release | null = release) =>

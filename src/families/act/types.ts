@@ -1,0 +1,6 @@
+// ACT: article classification, as stored and served.
+
+export interface ActResult {
+  relevant: boolean;
+  confidence: number;
+}

@@ -1,0 +1,46 @@
+// INT — interactor normalisation (BC II.5): per article, a ranked list of the UniProt
+// accessions of the proteins it is about. Answer key `normalizations`.
+
+import { ACCESSION_LAYOUT } from '../../scoring/index.ts';
+import { RANKED_LEADERBOARD, rankedConsensus, rankedScoring, rankedTsvFile, withConfidence, type RankedSpec } from '../common/ranked.ts';
+import { double, uniprotEntry } from '../common/wire.ts';
+import { defineFamily } from '../family.ts';
+import type { NormalizationItem } from './types.ts';
+import { validateInt } from './validate.ts';
+
+const spec: RankedSpec<NormalizationItem> = {
+  task: 'INT',
+  layout: ACCESSION_LAYOUT,
+  keyOf: (item) => item.accession,
+  itemOf: (accession, rank, confidence) => withConfidence({ accession, rank }, confidence),
+};
+
+export const int = defineFamily({
+  name: 'INT',
+  answerKey: 'normalizations',
+  title: 'Interactor normalisation: ranked UniProt accessions per article',
+  validate: validateInt,
+  counting: { count: 'items' },
+  wire: {
+    toWire: (items: NormalizationItem[]) =>
+      items.map((i) => ({ dbid: i.accession, dbname: 'UniProt', rank: i.rank, confidence: double(i.confidence), taxid: i.taxid, evidence: i.evidence })),
+    help: 'normalizations [{dbid, dbname, rank, confidence?, taxid?, evidence?}]',
+  },
+  scoring: rankedScoring(spec, {
+    options: ['all', 'cutoff', 'beta', 'ho', 'of'],
+    flags: ['columns', 'all', 'cutoff', 'ho', 'of', 'beta'],
+    goldForm: 'docid<TAB>accession',
+  }),
+  consensus: rankedConsensus(spec),
+  exports: {},
+  tsv: rankedTsvFile(spec),
+  web: {
+    answer: { kind: 'list', heading: 'INT: proteins', items: (items) => items.map((i) => ({ label: i.accession, href: uniprotEntry(i.accession), confidence: i.confidence })) },
+    consensus: (vote) => ({
+      heading: 'INT',
+      items: vote.items.map((i) => ({ label: i.accession, href: uniprotEntry(i.accession), share: i.share, servers: i.servers.length })),
+    }),
+    leaderboard: RANKED_LEADERBOARD,
+    preselected: ['server', 'challenge'],
+  },
+});

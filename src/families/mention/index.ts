@@ -1,0 +1,58 @@
+// MENTION — gene/protein mentions: spans of the text (code-point offsets) with an
+// optional type. Answer key `mentions` = [{offset, mention, type?, section?, confidence?, rank?}].
+
+import { exportBioDocuments } from '../../formats/bio.ts';
+import { exportBrat } from '../../formats/brat.ts';
+import { exportPubAnnotation } from '../../formats/pubannotation.ts';
+import { biocExports } from '../common/bioc.ts';
+import { double } from '../common/wire.ts';
+import { defineFamily } from '../family.ts';
+import { mentionBioc } from './bioc.ts';
+import { mentionsOfVote, voteMentions } from './consensus.ts';
+import { mentionScoring } from './scoring.ts';
+import type { MentionItem } from './types.ts';
+import { validateMention } from './validate.ts';
+
+const TASK = 'MENTION';
+
+export const mention = defineFamily({
+  name: TASK,
+  answerKey: 'mentions',
+  title: 'Mentions: spans of gene and protein names, offsets in code points',
+  validate: validateMention,
+  counting: { count: 'items' },
+  wire: {
+    toWire: (mentions: MentionItem[]) => mentions.map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: double(m.confidence), section: m.section })),
+    help: 'mentions [{offset, mention, type?, confidence?, section?}] (offsets in code points)',
+  },
+  scoring: mentionScoring,
+  consensus: { vote: voteMentions, asResult: mentionsOfVote },
+  exports: {
+    ...biocExports(TASK, mentionBioc),
+    brat: (docs) => ({
+      files: docs.flatMap((d) => {
+        const doc = exportBrat(d.text, d.result);
+        return [{ name: `${d.id}.txt`, content: doc.txt }, { name: `${d.id}.ann`, content: doc.ann }];
+      }),
+    }),
+    pubannotation: (docs, o) => ({
+      files: docs.map((d) => ({ name: `${d.id}.json`, content: `${JSON.stringify(exportPubAnnotation(d.text, d.result, { sourcedb: o.sourcedb, sourceid: d.id }), null, 2)}\n` })),
+    }),
+    bio: (docs, o) => {
+      // One CoNLL file, each document headed by a -DOCSTART- line, in organiser-id order.
+      const { bio, leftOut } = exportBioDocuments(docs.map((d) => ({ text: d.text, mentions: d.result })));
+      return { files: [{ name: `${o.run}.${TASK}.bio`, content: bio }], mentionsLeftOut: leftOut };
+    },
+  },
+  bioc: mentionBioc,
+  web: {
+    answer: { kind: 'spans', heading: 'Text and mentions', spans: (mentions) => mentions },
+    consensus: (vote) => ({
+      heading: 'Mentions',
+      items: vote.items.map((m) => ({ label: m.text, detail: `[${m.start}, ${m.end})`, share: m.share, servers: m.servers.length })),
+    }),
+    // Every figure (strict, left, right; per type): no fixed columns.
+    leaderboard: { pr: { p: 'strict.p', r: 'strict.r' } },
+    preselected: ['server'],
+  },
+});

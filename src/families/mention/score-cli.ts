@@ -1,0 +1,56 @@
+// `metaserver score MENTION`: gold and runs as brat directories, single `.ann` files or
+// BIO files (gold and runs in the same form).
+
+import { join } from 'node:path';
+import { runName, type ScoreFiles, type ScoreFlags } from '../../cli/score-files.ts';
+import { ScoringInputError, checkBioAlignment, parseBio, parseBratMentions, scoreMentions, type BioDocument, type Mention, type ScoreReport } from '../../scoring/index.ts';
+
+type MentionSource = { kind: 'brat'; dir: boolean; mentions: Mention[]; docs: Set<string> } | { kind: 'bio'; doc: BioDocument; file: string };
+const BIO_EXTENSIONS = /\.(bio|conll|iob|tsv)$/i;
+const BRAT_LINE = /^T\S*\t\S+ \d+ \d+/m;
+
+async function loadMentions(files: ScoreFiles, path: string, lenient: boolean): Promise<MentionSource> {
+  const entries = await files.listDir(path);
+  if (entries) {
+    const mentions: Mention[] = [];
+    const docs = new Set(entries.filter((n) => /\.(ann|txt)$/.test(n)).map((n) => n.replace(/\.(ann|txt)$/, '')));
+    for (const name of entries.filter((n) => n.endsWith('.ann'))) {
+      const file = join(path, name);
+      mentions.push(...parseBratMentions(await files.read(file), { doc: name.slice(0, -4), file }));
+    }
+    return { kind: 'brat', dir: true, mentions, docs };
+  }
+  const text = await files.read(path);
+  if (!BIO_EXTENSIONS.test(path) && (path.endsWith('.ann') || BRAT_LINE.test(text))) {
+    return { kind: 'brat', dir: false, mentions: parseBratMentions(text, { file: path }), docs: new Set(['']) };
+  }
+  const parsed = parseBio(text, { file: path, lenient });
+  files.warn(parsed.warnings);
+  return { kind: 'bio', doc: parsed.value, file: path };
+}
+
+export async function scoreMentionFiles(runs: string[], o: ScoreFlags, files: ScoreFiles): Promise<ScoreReport['runs']> {
+  const goldPath = o.gold as string;
+  const gold = await loadMentions(files, goldPath, o.lenient === true);
+  const scored: ScoreReport['runs'] = [];
+  for (const path of runs) {
+    const run = await loadMentions(files, path, o.lenient === true);
+    let goldMentions: Mention[];
+    let runMentions: Mention[];
+    if (gold.kind === 'bio' && run.kind === 'bio') {
+      checkBioAlignment(gold.doc, run.doc, { gold: gold.file, response: run.file });
+      [goldMentions, runMentions] = [gold.doc.mentions, run.doc.mentions];
+    } else if (gold.kind === 'brat' && run.kind === 'brat' && gold.dir === run.dir) {
+      const stray = [...run.docs].filter((d) => !gold.docs.has(d));
+      if (stray.length > 0) files.warn([`${path}: ignored documents not in the gold: ${stray.join(', ')}`]);
+      [goldMentions, runMentions] = [gold.mentions, run.mentions.filter((m) => gold.docs.has(m.doc))];
+    } else {
+      throw new ScoringInputError(`is not in the same form as the gold ${goldPath} (brat directory, single .ann file or BIO file)`, {
+        file: path,
+        hint: 'give gold and runs in the same form',
+      });
+    }
+    scored.push({ run: runName(path), metrics: { ...scoreMentions(goldMentions, runMentions, { singleClass: o.singleClass === true }) } });
+  }
+  return scored;
+}

@@ -1,0 +1,58 @@
+// MENTION scoring: gold and offline runs as JSON holding brat `.ann` texts per organiser
+// id; online answers as mentions; strict / left / right match (scoreMentions). BIO is not
+// accepted for uploads: its mentions are token spans, which cannot be compared with the
+// character offsets of online answers (`metaserver score` reads BIO files, gold and runs
+// alike).
+
+import { parseBratMentions, scoreMentions, type Mention } from '../../scoring/index.ts';
+import { jsonDocuments } from '../common/upload.ts';
+import type { FamilyScoring } from '../family.ts';
+import { scoreMentionFiles } from './score-cli.ts';
+import type { MentionItem } from './types.ts';
+
+const TASK = 'MENTION';
+
+/** Mentions without a type are scored under this one (a brat line always has a type). */
+export const UNTYPED = 'untyped';
+
+export interface MentionGold {
+  mentions: Mention[];
+  docs: Set<string>;
+}
+
+function bratDocuments(body: unknown, what: string): { mentions: Mention[]; docs: Set<string> } {
+  const mentions: Mention[] = [];
+  const docs = jsonDocuments(TASK, body, what, ['ann']);
+  for (const [id, doc] of docs) mentions.push(...parseBratMentions(doc.ann!, { doc: id, file: `documents["${id}"].ann` }));
+  return { mentions, docs: new Set(docs.keys()) };
+}
+
+export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
+  mainFigure: 'strict.f',
+  options: ['singleClass'],
+  upload: 'json',
+  goldForm: '{"documents": {"<id>": {"ann": "<brat .ann text>"}}}',
+  parseGold(body) {
+    const gold = bratDocuments(body, 'gold standard');
+    return { gold, documents: gold.docs.size, items: gold.mentions.length, warnings: [] };
+  },
+  goldDocuments: (gold) => gold.docs,
+  parseRun: (body) => ({ run: bratDocuments(body, 'run').mentions, warnings: [] }),
+  onlineRun(answers) {
+    const mentions: Mention[] = [];
+    for (const a of answers) {
+      for (const m of (a.value as MentionItem[] | null) ?? []) mentions.push({ doc: a.doc, start: m.start, end: m.end, type: m.type ?? UNTYPED });
+    }
+    return mentions;
+  },
+  score(gold, run, s) {
+    // Documents outside the gold are ignored, as for every other task.
+    const response = run.filter((m) => gold.docs.has(m.doc));
+    return { metrics: { ...scoreMentions(gold.mentions, response, { singleClass: s.singleClass === true }) } };
+  },
+  cli: {
+    flags: ['singleClass', 'lenient'],
+    runs: 'brat directories, .ann or BIO files',
+    score: scoreMentionFiles,
+  },
+};

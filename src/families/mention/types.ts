@@ -1,0 +1,13 @@
+// MENTION: mentions with code-point spans, as stored and served.
+
+export interface MentionItem {
+  /** Code-point offsets into the text as sent, start inclusive, end exclusive. */
+  start: number;
+  end: number;
+  text: string;
+  type?: string;
+  confidence?: number;
+  section?: string;
+  /** Only when the server sent one (MENTION ranks are optional and never filled in). */
+  rank?: number;
+}

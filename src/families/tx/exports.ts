@@ -1,0 +1,42 @@
+// TX answers in the formats that hold document-level annotations:
+// - BioC: one annotation per taxon without a location (it is about the whole document),
+//   in the first passage; infons `type: Species`, `identifier` (the taxid, as PubTator
+//   writes species), `rank`, `confidence`.
+// - PubAnnotation: one denotation per taxon spanning the whole text (PubAnnotation has no
+//   annotation without a span), obj `NCBITaxon:<taxid>`; rank and confidence as attributes.
+
+import { setOptional, type BiocTaskCodec, type Infons } from '../../formats/bioc-model.ts';
+import { exportPubAnnotation } from '../../formats/pubannotation.ts';
+import { codePointLength } from '../../tasks/text.ts';
+import type { ExportDoc, ExportResult } from '../family.ts';
+import type { TaxonItem } from './types.ts';
+
+export const taxonBioc: BiocTaskCodec<TaxonItem[]> = {
+  task: 'TX',
+  write(taxa, out) {
+    for (const t of taxa) {
+      const infons: Infons = { type: 'Species', identifier: String(t.taxid), rank: String(t.rank) };
+      setOptional(infons, 'confidence', t.confidence);
+      out.annotateDocument(infons);
+    }
+  },
+  read(from) {
+    return from.annotations.map((a, i) => {
+      const item: TaxonItem = { taxid: Number(a.infons.identifier), rank: a.infons.rank === undefined ? i + 1 : Number(a.infons.rank) };
+      if (a.infons.confidence !== undefined) item.confidence = Number(a.infons.confidence);
+      return item;
+    });
+  },
+};
+
+/** One PubAnnotation document per article, named by its organiser id. */
+export function taxonPubAnnotation(docs: ReadonlyArray<ExportDoc<TaxonItem[]>>, o: { sourcedb: string }): ExportResult {
+  return {
+    files: docs.map((d) => {
+      const end = codePointLength(d.text);
+      const whole = d.result.map((t) => ({ start: 0, end, text: d.text, type: `NCBITaxon:${t.taxid}`, rank: t.rank, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) }));
+      const doc = exportPubAnnotation(d.text, whole, { sourcedb: o.sourcedb, sourceid: d.id });
+      return { name: `${d.id}.json`, content: `${JSON.stringify(doc, null, 2)}\n` };
+    }),
+  };
+}

@@ -1,0 +1,84 @@
+// TX — species (BCMS): per article, a ranked list of the NCBI Taxonomy ids of the species
+// it is about. Answer key `taxons` = [{taxid, confidence?, rank?}]. Scored like INT
+// (ranked document-level ids: macro and micro P/R/F, AUC iP/R, cutoffs); gold
+// `docid<TAB>taxid`, runs `docid<TAB>taxid<TAB>rank<TAB>confidence`. Answers are checked
+// against an NCBI Taxonomy release index when one is configured (`taxonomyIndex`, built
+// by `metaserver taxonomy build`).
+
+import type { RankedLayout } from '../../scoring/index.ts';
+import { biocExports } from '../common/bioc.ts';
+import { RANKED_LEADERBOARD, rankedConsensus, rankedScoring, rankedTsvFile, withConfidence, type RankedSpec } from '../common/ranked.ts';
+import { double } from '../common/wire.ts';
+import { defineFamily } from '../family.ts';
+import { MAX_TAXID } from './build.ts';
+import { taxonBioc, taxonPubAnnotation } from './exports.ts';
+import { loadTaxonomyIndex, type TaxonomyIndex } from './taxonomy.ts';
+import type { TaxonItem } from './types.ts';
+import { TX_KEY, validateTx } from './validate.ts';
+
+const TASK = 'TX';
+
+/** Gold and run files: `docid<TAB>taxid[<TAB>rank<TAB>confidence]`, the taxid a positive integer. */
+const TAXID_LAYOUT: RankedLayout = {
+  width: 2,
+  what: 'document, taxid',
+  describe: (key) => `taxid ${key}`,
+  check: (item) =>
+    /^[1-9][0-9]*$/.test(item) && Number(item) <= MAX_TAXID
+      ? undefined
+      : { reason: `"${item}" is not an NCBI Taxonomy id`, hint: 'write each taxon as its id, a positive integer (9606 for Homo sapiens)' },
+};
+
+const spec: RankedSpec<TaxonItem> = {
+  task: TASK,
+  layout: TAXID_LAYOUT,
+  keyOf: (item) => String(item.taxid),
+  itemOf: (key, rank, confidence) => withConfidence({ taxid: Number(key), rank }, confidence),
+};
+
+/** The taxon's page in NCBI's Taxonomy Browser. */
+const taxonomyBrowser = (taxid: number): string => `https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=${taxid}`;
+
+export const tx = defineFamily({
+  name: TASK,
+  answerKey: TX_KEY,
+  title: 'Species: ranked NCBI Taxonomy ids per article',
+  validate: validateTx,
+  counting: { count: 'items' },
+  wire: {
+    toWire: (taxa: TaxonItem[]) => taxa.map((t) => ({ taxid: t.taxid, rank: t.rank, confidence: double(t.confidence) })),
+    help: 'taxons [{taxid, rank, confidence?}]',
+  },
+  scoring: rankedScoring(spec, { options: ['all', 'cutoff', 'beta'], flags: ['columns', 'all', 'cutoff', 'beta'], goldForm: 'docid<TAB>taxid' }),
+  consensus: rankedConsensus(spec),
+  exports: { ...biocExports(TASK, taxonBioc), pubannotation: taxonPubAnnotation },
+  bioc: taxonBioc,
+  tsv: rankedTsvFile(spec),
+  web: {
+    answer: { kind: 'list', heading: 'TX: species', items: (taxa) => taxa.map((t) => ({ label: String(t.taxid), href: taxonomyBrowser(t.taxid), confidence: t.confidence })) },
+    consensus: (vote) => ({
+      heading: TASK,
+      items: vote.items.map((t) => ({ label: String(t.taxid), href: taxonomyBrowser(t.taxid), share: t.share, servers: t.servers.length })),
+    }),
+    leaderboard: RANKED_LEADERBOARD,
+  },
+  settings: {
+    taxonomyIndex: {
+      env: 'METASERVER_TAXONOMY_INDEX',
+      description: 'An NCBI Taxonomy release index built with `metaserver taxonomy build`. Empty: TX taxids are checked to be positive integers only.',
+    },
+  },
+  lookup: {
+    setting: 'taxonomyIndex',
+    load: (path: string): TaxonomyIndex => loadTaxonomyIndex(path),
+    release: (index: TaxonomyIndex) => index.release.name,
+    without: 'TX taxids are checked to be positive integers only',
+  },
+  commands: [
+    {
+      name: 'taxonomy',
+      description: 'build or query an NCBI Taxonomy release index for TX (taxonomy build | lookup)',
+      run: async (argv) => (await import('./command.ts')).runTaxonomyCommand(argv),
+    },
+  ],
+});
