@@ -20,6 +20,7 @@ export interface Config {
   bodyLimitBytes: number;
   checkTimeoutSeconds: number;
   submitRateLimitPerMinute: number;
+  trustProxy: string;
   statusCacheMs: number;
   queuePrefix: string;
   lockDurationMs: number;
@@ -81,7 +82,13 @@ export const SETTINGS: Record<keyof Config, SettingSpec> = {
     env: 'METASERVER_SUBMIT_RATE_LIMIT',
     kind: 'int',
     min: 1,
-    description: 'On-demand article submissions and team registrations allowed per client IP and minute.',
+    description: 'On-demand article submissions and team registrations allowed per client and minute (a team by its token, anyone else by address; IPv6 by /64).',
+  },
+  trustProxy: {
+    env: 'METASERVER_TRUST_PROXY',
+    kind: 'string',
+    description:
+      'Reverse proxies whose X-Forwarded-For header names the client (comma-separated addresses, CIDR ranges, or loopback, linklocal, uniquelocal). Empty: the header is ignored and every client is the address it connects from.',
   },
   statusCacheMs: {
     env: 'METASERVER_STATUS_CACHE_MS',

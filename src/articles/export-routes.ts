@@ -12,7 +12,7 @@ import type { AppContext } from '../app-context.ts';
 import { requireTeamOrAdmin } from '../auth/principal.ts';
 import { exportA2, exportBio, exportBiocJson, exportBiocXml, exportBrat, exportPubAnnotation, FormatError, type ExportArticle } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { NumericId, SlugParams } from '../http/schemas.ts';
+import { ServerId, SlugParams } from '../http/schemas.ts';
 import { exportRunTsv } from '../leaderboard/export-tsv.ts';
 import { loadOnlineAnswers, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
@@ -37,7 +37,7 @@ const Params = Type.Object({
   task: Type.String({ minLength: 1, maxLength: 40 }),
   format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f))),
 });
-const Query = Type.Object({ server: NumericId }, { additionalProperties: false });
+const Query = Type.Object({ server: ServerId }, { additionalProperties: false });
 
 export interface ExportFile {
   name: string;

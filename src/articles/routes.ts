@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.ts';
 import { callerKey, requireAdmin, type Principal } from '../auth/principal.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
-import { NumericId, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { urlProblem } from '../servers/url-policy.ts';
 import { articleText } from './input.ts';
 import type { Article, NewArticle } from './repository.ts';
@@ -46,9 +46,9 @@ const ArticleQuery = Type.Object({
 const ConsensusQuery = Type.Object({
   ...VoteQuerySchema.properties,
   method: Type.Optional(Type.Union([Type.Literal('vote'), Type.Literal('ensemble')])),
-  model: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'the ensemble model id (method=ensemble)' })),
+  model: Type.Optional(rowId('ensemble model')),
 });
-const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: NumericId });
+const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: ServerId });
 
 type ArticleQueryValues = { weights?: string; threshold?: string; text?: string };
 

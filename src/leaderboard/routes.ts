@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.ts';
 import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { NumericId, SlugParams } from '../http/schemas.ts';
+import { ServerId, SlugParams } from '../http/schemas.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import { TASK_NAMES, isTaskName, type TaskName } from '../tasks/types.ts';
 import { exportRunTsv } from './export-tsv.ts';
@@ -54,7 +54,7 @@ const ScoreQuery = Type.Object(
   { additionalProperties: false },
 );
 const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })) }, { additionalProperties: false });
-const ExportQuery = Type.Object({ server: NumericId }, { additionalProperties: false });
+const ExportQuery = Type.Object({ server: ServerId }, { additionalProperties: false });
 const BODY_TYPES = [...TEXT_TYPES, 'application/json'];
 
 /** Options each task accepts (as `metaserver score` does); the others are refused. */

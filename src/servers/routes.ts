@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { callerKey, requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/api-error.ts';
-import { IdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { checkServer } from './check.ts';
 import { ServerRepository, type AnnotationServer } from './repository.ts';
 import { serverErrors, serverHistogram, serverProgress, serverTiming } from './status.ts';
@@ -115,7 +115,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
     });
 
-    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: IdParams } }, async (request, reply) => {
+    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: ServerIdParams } }, async (request, reply) => {
       const principal = await ctx.auth.principal(request);
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
@@ -125,7 +125,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: IdParams } }, async (request) => {
+    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams } }, async (request) => {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
       const challenge = (await challenges.byId(server.challengeId))!;
       await ctx.dispatch.start(server, challenge);
@@ -133,21 +133,21 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return (await servers.byId(server.id))!;
     });
 
-    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: IdParams } }, async (request) => {
+    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams } }, async (request) => {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
       await ctx.dispatch.pause(server);
       statusResponses.invalidate();
       return (await servers.byId(server.id))!;
     });
 
-    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: IdParams } }, async (request) => {
+    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams } }, async (request) => {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
       const check = await runCheck(server);
       statusResponses.invalidate();
       return { ...server, check };
     });
 
-    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: IdParams } }, async (request, reply) => {
+    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams } }, async (request, reply) => {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
       // Only while paused: an active server may have a request in flight whose answer would
       // then be stored for a server that no longer exists.
@@ -170,7 +170,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.status(204).send();
     });
 
-    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: IdParams } }, async (request) => {
+    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams } }, async (request) => {
       const server = await ownedServer(await ctx.auth.principal(request), Number(request.params.id));
       const challenge = (await challenges.byId(server.challengeId))!;
       const requeued = await ctx.dispatch.retryFailed(server, challenge);
