@@ -11,8 +11,8 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { validateAnswer } from '../tasks/validate.ts';
-import { callXmlRpc, createServerAgent, type CallOutcome } from '../xmlrpc/client.ts';
-import { policedLookup, urlProblem } from '../servers/url-policy.ts';
+import { callXmlRpc, type CallOutcome } from '../xmlrpc/client.ts';
+import { createPolicedAgent } from '../servers/policed-agent.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from './db-retry.ts';
 import { AttemptFailedError } from './errors.ts';
@@ -29,7 +29,7 @@ export interface PerformDeps {
   lookupServer(serverId: number): Promise<{ server: AnnotationServer; challenge: Challenge } | null>;
   accessions: () => AccessionLookup | null;
   maxAnswerBytes: number;
-  /** Refuse private and loopback addresses, also after DNS resolution at call time. */
+  /** Refuse private and loopback addresses, when connecting (also after DNS resolution). */
   publicUrlsOnly?: boolean;
   /** How long a job waits before it is tried again when our database was unreachable (default 2 s). */
   databaseRetryDelayMs?: number;
@@ -56,7 +56,7 @@ export class JobPerformer {
   private agent(server: AnnotationServer): Dispatcher {
     let agent = this.agents.get(server.id);
     if (!agent) {
-      agent = createServerAgent({ connections: server.concurrency, lookup: policedLookup(this.deps.publicUrlsOnly ?? false) });
+      agent = createPolicedAgent({ connections: server.concurrency, publicUrlsOnly: this.deps.publicUrlsOnly ?? false });
       this.agents.set(server.id, agent);
     }
     return agent;
@@ -76,12 +76,8 @@ export class JobPerformer {
   }
 
   private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, signal?: AbortSignal): Promise<CallOutcome> {
-    // Checked again at call time: the policy may have changed since registration. Where a
-    // name resolves to is checked by the agent's lookup, on each new connection.
-    const problem = urlProblem(server.url, this.deps.publicUrlsOnly ?? false);
-    if (problem) {
-      return { ok: false, kind: 'connection', detail: `the server URL cannot be called: ${problem}; no request was made`, ms: 0, bytesSent: 0, bytesReceived: 0 };
-    }
+    // The URL policy is applied by the agent at each new connection (servers/policed-agent.ts):
+    // the policy may have changed since registration, and a name may have been re-pointed.
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
     inFlight.inc();
     try {

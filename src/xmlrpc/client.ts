@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request, type buildConnector, type Dispatcher } from 'undici';
 import { decodeMethodResponse, type XmlRpcValue } from './codec.ts';
 import { XmlRpcProtocolError } from './errors.ts';
 
@@ -36,15 +36,15 @@ const HTTP_EXCERPT_BYTES = 2048;
 
 /**
  * An undici Agent for one annotation server: keep-alive, and no timeouts of its own (the
- * call's deadline rules). `lookup` resolves host names for new connections (the URL policy's
- * check of resolved addresses, see servers/url-policy.ts).
+ * call's deadline rules). `lookup` resolves host names for new connections; `connect`
+ * replaces the connector altogether (the URL policy's, see servers/policed-agent.ts).
  */
-export function createServerAgent(opts: { connections?: number; lookup?: LookupFunction } = {}): Agent {
+export function createServerAgent(opts: { connections?: number; lookup?: LookupFunction; connect?: buildConnector.connector } = {}): Agent {
   return new Agent({
     connections: opts.connections ?? 1,
     headersTimeout: 0,
     bodyTimeout: 0,
-    connect: opts.lookup ? { timeout: 0, lookup: opts.lookup } : { timeout: 0 },
+    connect: opts.connect ?? (opts.lookup ? { timeout: 0, lookup: opts.lookup } : { timeout: 0 }),
     keepAliveTimeout: 4_000,
     keepAliveMaxTimeout: 60_000,
     pipelining: 1,
