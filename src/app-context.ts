@@ -7,6 +7,7 @@ import { ArticleRepository } from './articles/repository.ts';
 import { ChallengeRepository } from './challenges/repository.ts';
 import { ServerRepository } from './servers/repository.ts';
 import { TeamRepository } from './teams/repository.ts';
+import type { AnswerReader } from './dispatch/answer-reader.ts';
 import type { DispatchService } from './dispatch/service.ts';
 import { DispatchStore } from './dispatch/store.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
@@ -19,12 +20,13 @@ export interface Repositories {
   store: DispatchStore;
 }
 
-export function createRepositories(db: Database): Repositories {
+/** `cacheBytes`: the byte bound of the article texts kept for dispatch (Config.cacheMaxBytes). */
+export function createRepositories(db: Database, opts: { cacheBytes?: number } = {}): Repositories {
   return {
     challenges: new ChallengeRepository(db),
     teams: new TeamRepository(db),
     servers: new ServerRepository(db),
-    articles: new ArticleRepository(db),
+    articles: new ArticleRepository(db, { cacheBytes: opts.cacheBytes }),
     store: new DispatchStore(db),
   };
 }
@@ -37,6 +39,8 @@ export interface AppContext {
   dispatch: DispatchService;
   auth: Authenticator;
   accessions: AccessionLookup | null;
+  /** Reads answers (decode and validate), big ones off the event loop. */
+  answers: AnswerReader;
   /** Health of the queue store, for /healthz. */
   pingRedis(): Promise<boolean>;
 }

@@ -9,9 +9,10 @@ import type { Logger } from '../log.ts';
 import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import type { AccessionLookup } from '../uniprot/index.ts';
-import { validateAnswer } from '../tasks/validate.ts';
 import { callXmlRpc, type CallOutcome } from '../xmlrpc/client.ts';
+import type { AnswerReader } from './answer-reader.ts';
+import type { AnswerContext, AnswerText } from './answer-reading.ts';
+import { RawJson } from '../shared/raw-json.ts';
 import { createPolicedAgent } from '../servers/policed-agent.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from './db-retry.ts';
@@ -27,7 +28,8 @@ export interface PerformDeps {
   articles: ArticleRepository;
   /** Server and challenge as they are now: settings changed mid-run apply to the next attempt. */
   lookupServer(serverId: number): Promise<{ server: AnnotationServer; challenge: Challenge } | null>;
-  accessions: () => AccessionLookup | null;
+  /** Decodes and validates answers, big ones off the event loop. */
+  answers: AnswerReader;
   maxAnswerBytes: number;
   /** Refuse private and loopback addresses, when connecting (also after DNS resolution). */
   publicUrlsOnly?: boolean;
@@ -41,16 +43,19 @@ export interface PerformDeps {
   onSettled?: (articleId: string, serverId: number) => void;
   /** How long a server and its challenge, once read, are used without reading them again (default 1 s). */
   serverCacheMs?: number;
+  /** Most bytes of request bodies kept for reuse (Config.cacheMaxBytes). */
+  cacheBytes?: number;
 }
 
 export class JobPerformer {
-  private readonly bodies = new RequestBodies();
+  private readonly bodies: RequestBodies;
   private readonly agents = new Map<number, Dispatcher>();
   /** Settings changed mid-run reach the next attempt within serverCacheMs. */
   private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
 
   constructor(private readonly deps: PerformDeps) {
     this.servers = new LoadingCache(1024, deps.serverCacheMs ?? 1_000);
+    this.bodies = new RequestBodies(deps.cacheBytes);
   }
 
   private agent(server: AnnotationServer): Dispatcher {
@@ -75,13 +80,14 @@ export class JobPerformer {
     }
   }
 
-  private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, signal?: AbortSignal): Promise<CallOutcome> {
+  private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, context: AnswerContext, signal?: AbortSignal): Promise<CallOutcome<AnswerText>> {
     // The URL policy is applied by the agent at each new connection (servers/policed-agent.ts):
     // the policy may have changed since registration, and a name may have been re-pointed.
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
     inFlight.inc();
     try {
-      return await callXmlRpc({ url: server.url, body, deadlineMs, maxResponseBytes: this.deps.maxAnswerBytes, signal }, this.agent(server));
+      const decode = this.deps.answers.decoder(context);
+      return await callXmlRpc({ url: server.url, body, deadlineMs, maxResponseBytes: this.deps.maxAnswerBytes, signal, decode }, this.agent(server));
     } finally {
       inFlight.dec();
     }
@@ -110,7 +116,13 @@ export class JobPerformer {
       return;
     }
     const body = this.bodies.build(article, server, challenge.tasks);
-    const call = await this.call(server, body, challenge.timeoutSeconds * 1000, signal);
+    const context: AnswerContext = {
+      tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
+      text: article.text,
+      given: article.given,
+      mentionTypes: challenge.mentionTypes,
+    };
+    const call = await this.call(server, body, challenge.timeoutSeconds * 1000, context, signal);
     const attempt: FinishedAttempt = {
       articleId, serverId, n, ms: call.ms, outcome: 'ok', detail: null, bytesSent: call.bytesSent, bytesReceived: call.bytesReceived,
     };
@@ -127,25 +139,19 @@ export class JobPerformer {
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
     if (call.ok) {
-      const validated = validateAnswer(call.value, {
-        tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
-        text: article.text,
-        given: article.given,
-        mentionTypes: challenge.mentionTypes,
-        accessions: this.deps.accessions(),
-      });
-      if (validated.errors.length === 0) {
-        const fresh = await store.storeAnswer(attempt, validated.result, validated.warnings);
+      const validated = call.value;
+      if (validated.errorCount === 0) {
+        const fresh = await store.storeAnswer(attempt, new RawJson(validated.result), new RawJson(validated.warnings));
         dispatchMetrics.observe(serverId, 'ok', call.ms);
         log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
         if (article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
         return;
       }
-      const shown = validated.errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
-      const more = validated.errors.length > 3 ? ` (and ${validated.errors.length - 3} more)` : '';
+      const shown = validated.firstErrors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
+      const more = validated.errorCount > 3 ? ` (and ${validated.errorCount - 3} more)` : '';
       attempt.outcome = 'invalid';
       attempt.detail = `the answer failed validation: ${shown}${more}`;
-      attempt.errors = validated.errors;
+      attempt.errors = new RawJson(validated.errors);
     } else {
       attempt.outcome = call.kind;
       attempt.detail = call.detail;

@@ -3,12 +3,13 @@
 // the database function dispatch_write_batch (migration 005), in one round trip and one
 // transaction, however many jobs the batch holds.
 import { sqlLiteral, type Database } from '../db/database.ts';
+import { stringifyWithRaw, type RawJson } from '../shared/raw-json.ts';
 import type { AnswerResult, ValidationIssue } from '../tasks/types.ts';
 import type { DeliveryState, FinishedAttempt } from './store.ts';
 
 export type DispatchWrite =
   | { kind: 'begin'; articleId: string; serverId: number; unlessAnswered: boolean }
-  | { kind: 'finish'; attempt: FinishedAttempt; state: Exclude<DeliveryState, 'active'>; result?: AnswerResult; warnings?: ValidationIssue[] };
+  | { kind: 'finish'; attempt: FinishedAttempt; state: Exclude<DeliveryState, 'active'>; result?: AnswerResult | RawJson; warnings?: ValidationIssue[] | RawJson };
 
 /** begin: the attempt's number, or null (answered already); finish: true when it stored a new answer. */
 export type DispatchWriteResult = number | null | boolean;
@@ -49,7 +50,8 @@ export async function writeDispatchBatch(db: Pick<Database, 'script' | 'kind'>, 
       state: op.state, result: op.result, warnings: op.warnings,
     });
   });
-  const json = (items: object[]) => (items.length === 0 ? `'[]'` : sqlLiteral(JSON.stringify(items)));
+  // Answers read off the main thread arrive as JSON text (RawJson) and are spliced in as is.
+  const json = (items: object[]) => (items.length === 0 ? `'[]'` : sqlLiteral(stringifyWithRaw(items)));
   // PGlite belongs to this one process, whose group commit never has two writes of one
   // pair in flight: nothing to lock against.
   const takeLocks = begins.length > 0 && db.kind !== 'pglite';

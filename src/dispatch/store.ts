@@ -8,6 +8,7 @@ import type { Database } from '../db/database.ts';
 import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from './db-retry.ts';
 import type { AnswerResult, TaskName, ValidationIssue } from '../tasks/types.ts';
 import type { FailureKind } from '../xmlrpc/client.ts';
+import type { RawJson } from '../shared/raw-json.ts';
 import { GroupCommit } from './group-commit.ts';
 import { describeWrites, pairKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
 
@@ -41,7 +42,8 @@ export interface FinishedAttempt {
   ms: number;
   outcome: AttemptOutcome;
   detail: string | null;
-  errors?: ValidationIssue[];
+  /** The validation errors, or their JSON text as read off the main thread. */
+  errors?: ValidationIssue[] | RawJson;
   bytesSent: number;
   bytesReceived: number;
 }
@@ -142,7 +144,7 @@ export class DispatchStore {
    * A successful attempt: the answer, the attempt and the delivery land together or not at
    * all. True when this call stored the answer (false: it was there already).
    */
-  async storeAnswer(a: FinishedAttempt, result: AnswerResult, warnings: ValidationIssue[]): Promise<boolean> {
+  async storeAnswer(a: FinishedAttempt, result: AnswerResult | RawJson, warnings: ValidationIssue[] | RawJson): Promise<boolean> {
     return (await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean;
   }
 

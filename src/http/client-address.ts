@@ -5,35 +5,12 @@
 // named (trustProxy): only then is X-Forwarded-For believed.
 import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
-import { ConfigError } from '../config.ts';
+import { proxyEntries } from '../config.ts';
 
-/** Names proxy-addr (fastify's trustProxy) knows for whole ranges. */
-const RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/**
- * The trustProxy option from the setting: false when empty, else the list of addresses,
- * CIDR ranges and range names. "true" (trust any sender) is refused: anyone could then
- * choose the address they are counted under.
- */
+/** The trustProxy option from the setting (checked when the configuration is loaded): false when empty, else its entries. */
 export function trustedProxies(setting: string): false | string[] {
-  const entries = setting.split(',').map((e) => e.trim()).filter(Boolean);
-  if (entries.length === 0) return false;
-  for (const entry of entries) {
-    const ok = RANGE_NAMES.has(entry) || ipaddr.isValid(entry) || (() => {
-      try {
-        ipaddr.parseCIDR(entry);
-        return true;
-      } catch {
-        return false;
-      }
-    })();
-    if (!ok) {
-      throw new ConfigError(
-        `setting "trustProxy": "${entry}" is not an IP address, a CIDR range or one of ${[...RANGE_NAMES].join(', ')}; list the addresses of your reverse proxies, e.g. 127.0.0.1,10.0.0.0/8`,
-      );
-    }
-  }
-  return entries;
+  const entries = proxyEntries(setting);
+  return entries.length === 0 ? false : entries;
 }
 
 /** The address a client is counted under: IPv4 as is, IPv6 by its /64. */

@@ -35,7 +35,10 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
     // response is kept, encoded, for statusCacheMs per server and caller: a poll within that
     // time costs no database read (not even the server row) and no encoding. Changes made
     // through this API (start, pause, check, retry, delete) drop what is kept at once.
-    const statusResponses = new LoadingCache<string, Buffer>(1024, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2);
+    const statusResponses = new LoadingCache<string, Buffer>(1024, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2, {
+      maxBytes: ctx.config.cacheMaxBytes,
+      bytesOf: (body) => body.length + 100,
+    });
     async function loadStatusFigures(serverId: number) {
       const [progress, timing, errors, histogram, reliability] = await Promise.all([
         serverProgress(ctx.db, serverId),
@@ -60,7 +63,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const check = await checkServer(server, challenge, {
         deadlineMs: ctx.config.checkTimeoutSeconds * 1000,
         maxAnswerBytes: ctx.config.maxAnswerBytes,
-        accessions: ctx.accessions,
+        answers: ctx.answers,
         publicUrlsOnly: ctx.config.publicUrlsOnly,
       });
       await servers.saveCheck(server.id, check);

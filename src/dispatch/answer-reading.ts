@@ -1,0 +1,45 @@
+// Reading one answer: decode the XML-RPC document, validate it for the tasks asked, and
+// hand the result back as JSON text, ready to store. The same function runs on the main
+// thread for small answers and in a reading thread for big ones (answer-reader.ts), so both
+// give exactly the same outcome.
+import type { AccessionLookup } from '../uniprot/index.ts';
+import { validateAnswer, type ValidationContext } from '../tasks/validate.ts';
+import type { ValidationIssue } from '../tasks/types.ts';
+import { decodeMethodResponse } from '../xmlrpc/codec.ts';
+import type { Decoded } from '../xmlrpc/client.ts';
+
+/** What validation needs of the article and the server; the accession lookup belongs to the reader. */
+export type AnswerContext = Omit<ValidationContext, 'accessions'>;
+
+/** How many errors and warnings travel as objects too: for the one-line detail of a failed attempt, and the setup check's report. */
+export const FIRST_ISSUES = 20;
+
+/** A validated answer as JSON text: the normalised result, and every error and warning. */
+export interface AnswerText {
+  result: string;
+  errors: string;
+  warnings: string;
+  errorCount: number;
+  firstErrors: ValidationIssue[];
+  warningCount: number;
+  firstWarnings: ValidationIssue[];
+}
+
+/** Decodes and validates; throws XmlRpcProtocolError when the body is not an XML-RPC answer. */
+export function readAnswerNow(body: Uint8Array, context: AnswerContext, accessions: AccessionLookup | null): Decoded<AnswerText> {
+  const decoded = decodeMethodResponse(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+  if (decoded.kind === 'fault') return decoded;
+  const validated = validateAnswer(decoded.value, { ...context, accessions });
+  return {
+    kind: 'value',
+    value: {
+      result: JSON.stringify(validated.result),
+      errors: JSON.stringify(validated.errors),
+      warnings: JSON.stringify(validated.warnings),
+      errorCount: validated.errors.length,
+      firstErrors: validated.errors.slice(0, FIRST_ISSUES),
+      warningCount: validated.warnings.length,
+      firstWarnings: validated.warnings.slice(0, FIRST_ISSUES),
+    },
+  };
+}
