@@ -38,27 +38,30 @@ function lineAndColumn(s: string, index: number): string {
   return `line ${line}, column ${column}`;
 }
 
-const pointer = (path: string[]): string => (path.length === 0 ? '' : `/${path.join('/')}`);
-
-/** The first unstorable string in a parsed value (keys too), named like validation errors: body/articles/0/text. */
-function findIn(value: unknown, where: string, path: string[]): string | null {
-  if (typeof value === 'string') {
-    const bad = unstorableChar(value);
-    return bad ? `${where}${pointer(path)} contains ${bad.what}` : null;
-  }
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findIn(value[i], where, [...path, String(i)]);
-      if (found) return found;
+/**
+ * The first unstorable string in a parsed value (keys too), named like validation errors:
+ * body/articles/0/text. Iterative: a body may nest arrays 100,000 deep.
+ */
+function findIn(root: unknown, where: string): string | null {
+  const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: '' }];
+  while (stack.length > 0) {
+    const { value, path } = stack.pop()!;
+    if (typeof value === 'string') {
+      const bad = unstorableChar(value);
+      if (bad) return `${where}${path} contains ${bad.what}`;
+      continue;
     }
-    return null;
-  }
-  for (const [key, item] of Object.entries(value)) {
-    const badKey = unstorableChar(key);
-    if (badKey) return `${where}${pointer(path)} has a key that contains ${badKey.what}`;
-    const found = findIn(item, where, [...path, key]);
-    if (found) return found;
+    if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) continue;
+    const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+    // Pushed in reverse, so the first problem in document order is found first.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i]!;
+      if (!Array.isArray(value)) {
+        const badKey = unstorableChar(key);
+        if (badKey) return `${where}${path} has a key that contains ${badKey.what}`;
+      }
+      stack.push({ value: item, path: `${path}/${key}` });
+    }
   }
   return null;
 }
@@ -72,7 +75,7 @@ export function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query'
     const bad = unstorableChar(body);
     if (bad) return `body ${lineAndColumn(body, bad.index)} contains ${bad.what}`;
   }
-  return findIn(request.params, 'params', []) ?? findIn(request.query, 'querystring', []) ?? (typeof body === 'string' ? null : findIn(body, 'body', []));
+  return findIn(request.params, 'params') ?? findIn(request.query, 'querystring') ?? (typeof body === 'string' ? null : findIn(body, 'body'));
 }
 
 /** Before any route's validation: the whole app, whatever the content type. */

@@ -179,6 +179,8 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
       ['POST', '/api/teams', '{}', 'bogus/type', 415, 'unsupported_media_type'],
       ['GET', '/api/no/such/route', undefined, undefined, 404, 'not_found'],
     ];
+    const deep = `${'['.repeat(100_000)}"a\\u0000"${']'.repeat(100_000)}`; // nested past any recursion limit
+    cases.push(['POST', '/api/teams', deep, 'application/json', 400, 'invalid_text']);
     for (const [method, url, payload, type, status, code] of cases) {
       const res = await call(method, url, payload, type);
       expect(res.status, url).toBe(status);
