@@ -26,7 +26,7 @@ import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/log.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { startPrivateRedis } from '../test/support/private-redis.ts';
-import { fmt, machine } from './support/harness.ts';
+import { fmt, machine, openBenchDatabase } from './support/harness.ts';
 
 const [articles = 20, mib = 1, servers = 2, warmUp = 3] = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number);
 const here = fileURLToPath(import.meta.url);
@@ -65,7 +65,9 @@ async function measure(): Promise<Figures> {
     redisUrl: redis.url, dataDir, logLevel: 'warn', adminToken: 'bench-admin-token-0123456789', queuePrefix: `mem${process.pid}`,
     maxOnDemandArticleBytes: Math.max(bytes, 1024), submitRateLimitPerMinute: 1_000_000, onDemandPendingTotal: 100_000,
   });
-  const runtime = await createRuntime({ config, log: createLogger(config), api: true, workers: true });
+  // PostgreSQL in a schema of its own (dropped after), or PGlite on disk under dataDir as `npm start` runs it.
+  const database = process.env.DATABASE_URL ? await openBenchDatabase() : null;
+  const runtime = await createRuntime({ config, log: createLogger(config), api: true, workers: true, ...(database ? { db: database.db } : {}) });
   const app = runtime.app!;
   const annotators = await Promise.all(Array.from({ length: servers }, startAnnotator));
   process.on('exit', () => annotators.forEach((a) => a.child.kill('SIGTERM'))); // also when a step below fails
@@ -105,6 +107,7 @@ async function measure(): Promise<Figures> {
   await new Promise((r) => setTimeout(r, 500));
   const after = usage();
   await runtime.close();
+  await database?.drop();
   for (const a of annotators) a.child.kill('SIGTERM');
   await redis.stop();
   rmSync(dataDir, { recursive: true, force: true });
