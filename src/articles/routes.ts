@@ -139,8 +139,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody },
         config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
         // Anyone may submit: the body is read only up to what an article within the limit
-        // can take as JSON (every character escaped as \u00XX at worst), not bodyLimitBytes.
-        bodyLimit: 6 * ctx.config.maxOnDemandArticleBytes + 64 * 1024,
+        // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
+        bodyLimit: Math.min(ctx.config.bodyLimitBytes, 6 * ctx.config.maxOnDemandArticleBytes + 64 * 1024),
       },
       async (request, reply) => {
         const body = request.body;

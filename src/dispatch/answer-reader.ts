@@ -41,11 +41,12 @@ class ReadingThread {
 
   constructor(index: IndexContents | null, onGone: (thread: ReadingThread) => void) {
     this.worker = startWorker(index);
-    this.worker.unref(); // an idle reading thread never keeps the process alive
+    this.worker.unref(); // an idle reading thread never keeps the process alive; a busy one does (read)
     this.worker.on('message', (reply: ThreadReply) => {
       const waiting = this.waiting.get(reply.id);
       if (!waiting) return;
       this.waiting.delete(reply.id);
+      if (this.waiting.size === 0) this.worker.unref();
       if (reply.ok) waiting.resolve(reply.decoded);
       else waiting.reject(reply.protocol ? new XmlRpcProtocolError(reply.message) : new Error(reply.message));
     });
@@ -60,6 +61,7 @@ class ReadingThread {
 
   read(id: number, body: Buffer, context: AnswerContext): Promise<Decoded<AnswerText>> {
     return new Promise((resolve, reject) => {
+      if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve, reject });
       // Moved when the bytes are a buffer of their own (as an answer body is), else copied.
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && !(body.buffer instanceof SharedArrayBuffer);
