@@ -5,6 +5,13 @@
 import { pathToFileURL } from 'node:url';
 import { freshBundle } from '../scripts/bundle.mjs';
 
+// Started by `npm start` with an IPC channel (scripts/bootstrap.mjs): when that parent dies,
+// even by SIGKILL, the channel closes, and this process stops as on SIGTERM.
+if (process.channel) {
+  process.channel.unref();
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}
+
 const bundle = freshBundle();
 if (bundle) {
   await import(pathToFileURL(bundle).href);

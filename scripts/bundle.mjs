@@ -71,7 +71,8 @@ export async function ensureBundle() {
     },
   };
   await build({
-    entryPoints: [join(root, 'src', 'main.ts')],
+    // The reading thread for big answers is a script of its own (src/dispatch/answer-reader.ts).
+    entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'dispatch', 'answer-thread.ts')],
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -81,7 +82,7 @@ export async function ensureBundle() {
     // load when it runs (\`metaserver score\` does not load fastify, BullMQ or PGlite).
     splitting: true,
     outdir: dir,
-    entryNames: 'main',
+    entryNames: '[name]',
     chunkNames: 'chunk-[hash]',
     outExtension: { '.js': '.mjs' },
     logLevel: 'warning',

@@ -7,6 +7,7 @@ import { ArticleRepository } from './articles/repository.ts';
 import { ChallengeRepository } from './challenges/repository.ts';
 import { ServerRepository } from './servers/repository.ts';
 import { TeamRepository } from './teams/repository.ts';
+import type { AnswerReader } from './dispatch/answer-reader.ts';
 import type { DispatchService } from './dispatch/service.ts';
 import { DispatchStore } from './dispatch/store.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
@@ -20,12 +21,13 @@ export interface Repositories {
   store: DispatchStore;
 }
 
-export function createRepositories(db: Database): Repositories {
+/** `cacheBytes`: the byte bound of the article texts kept for dispatch (Config.cacheMaxBytes). */
+export function createRepositories(db: Database, opts: { cacheBytes?: number } = {}): Repositories {
   return {
     challenges: new ChallengeRepository(db),
     teams: new TeamRepository(db),
     servers: new ServerRepository(db),
-    articles: new ArticleRepository(db),
+    articles: new ArticleRepository(db, { cacheBytes: opts.cacheBytes }),
     store: new DispatchStore(db),
   };
 }
@@ -40,6 +42,8 @@ export interface AppContext {
   accessions: AccessionLookup | null;
   /** The task families' release indexes, by task (loadFamilyLookups). */
   lookups: FamilyLookups;
+  /** Reads answers (decode and validate), big ones off the event loop. */
+  answers: AnswerReader;
   /** Health of the queue store, for /healthz. */
   pingRedis(): Promise<boolean>;
 }

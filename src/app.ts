@@ -1,10 +1,14 @@
 // Builds the fastify app (no listen): plugins, the error handler, then the routes.
 // Tests call app.inject against it with a real database and Redis.
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import rateLimit from '@fastify/rate-limit';
 import type { AppContext } from './app-context.ts';
+import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './http/error-handler.ts';
+import { clientKey, trustedProxies } from './http/client-address.ts';
+import { rowIdKeyword } from './http/schemas.ts';
+import { refuseUnstorableText } from './http/storable-text.ts';
 import { ApiError } from './http/api-error.ts';
 import { ServiceUnavailableError } from './http/unavailable.ts';
 import { isConnectionError } from './dispatch/db-retry.ts';
@@ -29,38 +33,29 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     // One line per answered request, successful reads at debug (src/http/request-log.ts).
     logController: new RequestLogController(),
     bodyLimit: ctx.config.bodyLimitBytes,
-    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false } },
+    // Client addresses (rate limits, on-demand caps) come from X-Forwarded-For only when the
+    // connection comes from a proxy the operator named; anyone else could write that header.
+    trustProxy: trustedProxies(ctx.config.trustProxy),
+    ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, keywords: [rowIdKeyword] } },
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
   });
 
   registerJsonParser(app);
-  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
-    if (isConnectionError(err)) err = new ServiceUnavailableError('database', 5, 'the request could not be carried out');
-    if (err instanceof ApiError) {
-      if (err instanceof ServiceUnavailableError) reply.header('retry-after', String(err.retryAfterSeconds));
-      return reply.status(err.statusCode).send({ error: { code: err.code, message: err.message, details: err.details } });
-    }
-    if (err.validation) {
-      const message = err.validation.map((v) => `${err.validationContext ?? 'request'}${v.instancePath || ''} ${v.message}`).join('; ');
-      return reply.status(400).send({ error: { code: 'invalid_request', message, details: err.validation } });
-    }
-    const status = err.statusCode ?? 500;
-    if (status < 500) {
-      return reply.status(status).send({ error: { code: (err.code ?? 'bad_request').toLowerCase(), message: err.message } });
-    }
-    request.log.error({ err }, 'request failed');
-    return reply.status(status).send({
-      error: { code: 'internal', message: `internal error; the operator can find it in the logs under request id ${request.id}. Try again later.` },
-    });
-  });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ error: { code: 'not_found', message: `no route ${request.method} ${request.url}; see /docs for the API` } }),
-  );
+  installErrorHandling(app);
+  refuseUnstorableText(app);
 
   app.decorateRequest('principal', undefined);
   app.addHook('onRequest', async (request) => {
     await ctx.auth.principal(request);
   });
-  await app.register(rateLimit, { global: false });
+  // Per client: a team by its token, anyone else by address (src/http/client-address.ts).
+  await app.register(rateLimit, {
+    global: false,
+    keyGenerator: clientKey,
+    errorResponseBuilder: (_request, limit) =>
+      new ApiError(limit.statusCode, 'rate_limited', `at most ${limit.max} of these requests are accepted per client and minute; retry in ${limit.after}`, undefined, Math.ceil(limit.ttl / 1000)),
+  });
   await app.register(swagger, {
     openapi: {
       info: { title: 'metaserver API', version: '1', description: 'A BioCreative-style annotation meta-server.' },

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ALL_FAMILIES, type FamilySettingKey } from './families/registry.ts';
+import ipaddr from 'ipaddr.js';
 
 /** The settings of the meta-server itself; the task families add theirs (FamilySettingKey). */
 export interface CoreConfig {
@@ -19,9 +20,14 @@ export interface CoreConfig {
   publicUrlsOnly: boolean;
   maxAnswerBytes: number;
   maxArticleBytes: number;
+  maxOnDemandArticleBytes: number;
+  onDemandPendingPerClient: number;
+  onDemandPendingTotal: number;
+  cacheMaxBytes: number;
   bodyLimitBytes: number;
   checkTimeoutSeconds: number;
   submitRateLimitPerMinute: number;
+  trustProxy: string;
   statusCacheMs: number;
   queuePrefix: string;
   reconcileIntervalMs: number;
@@ -47,6 +53,22 @@ interface SettingSpec {
   description: string;
   /** The value when no layer gives one (the families' settings); core settings are in config/default.json. */
   default?: string;
+  /** What is wrong with a value of the right kind, or null. */
+  problem?: (value: never) => string | null;
+}
+
+/** Names proxy-addr (fastify's trustProxy) knows for whole ranges of addresses. */
+export const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** The entries of the trustProxy setting (comma-separated). */
+export const proxyEntries = (setting: string): string[] => setting.split(',').map((e) => e.trim()).filter(Boolean);
+
+function proxyListProblem(setting: string): string | null {
+  for (const entry of proxyEntries(setting)) {
+    if (PROXY_RANGE_NAMES.includes(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry)) continue;
+    return `"${entry}" is not an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}; list the addresses of your reverse proxies, e.g. 127.0.0.1,10.0.0.0/8 (trusting every sender would let anyone choose the address they are counted under)`;
+  }
+  return null;
 }
 
 const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
@@ -80,14 +102,47 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description: 'true: refuse annotation-server URLs on private and loopback addresses (for a public deployment).',
   },
   maxAnswerBytes: { env: 'METASERVER_MAX_ANSWER_BYTES', kind: 'int', min: 1024, description: 'Largest answer read from an annotation server; more is a failure.' },
-  maxArticleBytes: { env: 'METASERVER_MAX_ARTICLE_BYTES', kind: 'int', min: 1024, description: 'Largest article text accepted (UTF-8 bytes).' },
+  maxArticleBytes: { env: 'METASERVER_MAX_ARTICLE_BYTES', kind: 'int', min: 1024, description: 'Largest article text an organiser may load into a challenge (UTF-8 bytes).' },
+  maxOnDemandArticleBytes: {
+    env: 'METASERVER_MAX_ONDEMAND_ARTICLE_BYTES',
+    kind: 'int',
+    min: 1024,
+    description:
+      'Largest on-demand article (POST /api/articles, open to anyone) in UTF-8 bytes; the whole request may be a few times that, for JSON escapes. Full-text articles are rarely over 1 MB as text.',
+  },
+  onDemandPendingPerClient: {
+    env: 'METASERVER_ONDEMAND_PENDING_PER_CLIENT',
+    kind: 'int',
+    min: 1,
+    description: 'On-demand articles one client (a team, or an address) may have waiting for the live servers; one more gets 429 with Retry-After.',
+  },
+  onDemandPendingTotal: {
+    env: 'METASERVER_ONDEMAND_PENDING_TOTAL',
+    kind: 'int',
+    min: 1,
+    description: 'On-demand articles waiting for the live servers from all clients together; one more gets 503 with Retry-After.',
+  },
+  cacheMaxBytes: {
+    env: 'METASERVER_CACHE_MAX_BYTES',
+    kind: 'int',
+    min: 0,
+    description:
+      'Most bytes each in-memory cache may hold: the article texts kept for dispatch, the request bodies built from them, article responses and server status responses (so at most four times this in all).',
+  },
   bodyLimitBytes: { env: 'METASERVER_BODY_LIMIT_BYTES', kind: 'int', min: 1024, description: 'Largest HTTP request body (bulk article loads, gold files).' },
   checkTimeoutSeconds: { env: 'METASERVER_CHECK_TIMEOUT_SECONDS', kind: 'int', min: 1, description: 'Deadline of the setup check call made at registration and on demand.' },
   submitRateLimitPerMinute: {
     env: 'METASERVER_SUBMIT_RATE_LIMIT',
     kind: 'int',
     min: 1,
-    description: 'On-demand article submissions and team registrations allowed per client IP and minute.',
+    description: 'On-demand article submissions and team registrations allowed per client and minute (a team by its token, anyone else by address; IPv6 by /64).',
+  },
+  trustProxy: {
+    env: 'METASERVER_TRUST_PROXY',
+    kind: 'string',
+    description:
+      'Reverse proxies whose X-Forwarded-For header names the client (comma-separated addresses, CIDR ranges, or loopback, linklocal, uniquelocal). Empty: the header is ignored and every client is the address it connects from.',
+    problem: proxyListProblem,
   },
   statusCacheMs: {
     env: 'METASERVER_STATUS_CACHE_MS',
@@ -171,9 +226,12 @@ const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 function coerce(key: string, spec: SettingSpec, raw: unknown, source: string): unknown {
   const where = `setting "${key}" (${source})`;
   switch (spec.kind) {
-    case 'string':
+    case 'string': {
       if (typeof raw !== 'string') throw new ConfigError(`${where} must be a string, got ${JSON.stringify(raw)}`);
+      const problem = spec.problem?.(raw as never);
+      if (problem) throw new ConfigError(`${where}: ${problem}`);
       return raw;
+    }
     case 'level':
       if (typeof raw !== 'string' || !LEVELS.includes(raw)) {
         throw new ConfigError(`${where} must be one of ${LEVELS.join(', ')}, got ${JSON.stringify(raw)}`);

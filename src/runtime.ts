@@ -14,7 +14,9 @@ import { DispatchService } from './dispatch/service.ts';
 import { JobPerformer } from './dispatch/perform.ts';
 import { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
-import { loadUniprotIndex, type AccessionLookup } from './uniprot/index.ts';
+import { uniprotIndexFrom, type AccessionLookup, type IndexContents } from './uniprot/index.ts';
+import { readIndexFile } from './uniprot/index-file.ts';
+import { AnswerReader } from './dispatch/answer-reader.ts';
 import { CallbackService } from './callbacks/service.ts';
 import { Reconciler } from './dispatch/reconciler.ts';
 import { queuePrefix } from './queue/prefix.ts';
@@ -42,21 +44,24 @@ export interface Runtime {
   close(opts?: { graceMs?: number }): Promise<void>;
 }
 
-function loadAccessions(config: Config, log: Logger): AccessionLookup | null {
+/** The release in shared memory: the threads that read big answers use it without a copy (dispatch/answer-reader.ts). */
+function loadAccessions(config: Config, log: Logger): { lookup: AccessionLookup; shared: IndexContents } | null {
   if (!config.uniprotIndex) {
     log.info('no UniProt release index configured (METASERVER_UNIPROT_INDEX): accessions are checked against the pattern only');
     return null;
   }
   const started = Date.now();
-  const index = loadUniprotIndex(config.uniprotIndex);
-  log.info({ release: index.release, ms: Date.now() - started }, 'UniProt release index loaded');
-  return index;
+  const shared = readIndexFile(config.uniprotIndex, { shared: true });
+  const lookup = uniprotIndexFrom(shared);
+  log.info({ release: lookup.release, ms: Date.now() - started }, 'UniProt release index loaded');
+  return { lookup, shared };
 }
 
 export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const log = opts.log ?? createLogger(opts.config);
   const accessions = loadAccessions(opts.config, log);
   const lookups = loadFamilyLookups(opts.config, log);
+  const answers = new AnswerReader({ accessions, lookups });
   // Redis (perhaps a redis-server to start) and the database (PGlite's start is the longest
   // step of a start-up) come up side by side; if either fails, the other is shut again.
   const [redisUp, dbUp] = await Promise.allSettled([resolveRedis(opts.config, log), opts.db ? Promise.resolve(opts.db) : openDatabase(opts.config, log)]);
@@ -72,7 +77,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const prefix = await queuePrefix(opts.config.queuePrefix, db);
   const config: Config = { ...opts.config, queuePrefix: prefix.prefix };
   log.info({ queuePrefix: prefix.prefix, from: prefix.source }, 'Redis key prefix');
-  const repos = createRepositories(db);
+  const repos = createRepositories(db, { cacheBytes: config.cacheMaxBytes });
   repos.store.retry = { ...repos.store.retry, retries: config.databaseWriteRetries };
   await repos.challenges.ensureLive();
 
@@ -88,8 +93,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     db,
     repos,
     dispatch,
-    accessions,
-    lookups,
+    accessions: accessions?.lookup ?? null,
+    lookups: lookups.loaded,
+    answers,
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
   };
@@ -106,9 +112,9 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       log,
       store: repos.store,
       articles: repos.articles,
-      accessions: () => accessions,
-      lookups: () => lookups,
+      answers,
       maxAnswerBytes: config.maxAnswerBytes,
+      cacheBytes: config.cacheMaxBytes,
       publicUrlsOnly: config.publicUrlsOnly,
       onSettled: (articleId) => callbacks?.settled(articleId),
       lookupServer: async (id) => {
@@ -145,6 +151,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       await reconciler.close();
       await pool?.close(closeOpts.graceMs);
       await performer?.close();
+      await answers.close();
       await callbacks?.close();
       await queues.close();
       connection.disconnect();

@@ -18,7 +18,7 @@ import type { ExportDoc, ExportFormatName, ExportResult } from '../families/fami
 import { ALL_FAMILIES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
 import { FormatError, tarGz } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { NumericId, SlugParams } from '../http/schemas.ts';
+import { ServerId, SlugParams } from '../http/schemas.ts';
 import { exportRunTsv, loadOnlineAnswers, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
 
@@ -42,7 +42,7 @@ const Params = Type.Object({
 });
 const Query = Type.Object(
   {
-    server: NumericId,
+    server: ServerId,
     sourcedb: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$', description: "PubAnnotation's sourcedb (default: the challenge slug)" })),
     archive: Type.Optional(Type.Literal('tar.gz', { description: 'the files as one gzip-compressed tar' })),
   },

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
-import { LoadingCache } from '../shared/loading-cache.ts';
+import type { Queryable } from '../db/database.ts';
+import { LoadingCache, stringBytes } from '../shared/loading-cache.ts';
 
 export interface Article {
   id: string;
@@ -24,6 +25,8 @@ export interface NewArticle {
   sourceFormat?: string;
   tasks?: TaskName[] | null;
   callbackUrl?: string | null;
+  /** Who submitted an on-demand article (http/client-address.ts), for the limits on what may wait. */
+  submittedBy?: string | null;
 }
 
 interface ArticleRow {
@@ -69,8 +72,12 @@ export interface ArticleConflict {
 
 type DispatchView = Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tasks' | 'callbackUrl'>;
 
-/** Articles kept in memory for the workers of this process (see forDispatch). */
+/** Articles kept in memory for the workers of this process (see forDispatch), at most. */
 const DISPATCH_VIEWS = 256;
+/** …and at most this many bytes of them, unless the repository is given its own bound. */
+export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+
+const viewBytes = (v: DispatchView): number => stringBytes(v.text) + stringBytes(v.given) + 200;
 
 export class ArticleRepository {
   /**
@@ -79,16 +86,28 @@ export class ArticleRepository {
    * process creates go in at once, so when the API and the workers share a process
    * (`serve`) an on-demand article is not read back a few milliseconds after it was stored.
    */
-  private readonly dispatchViews = new LoadingCache<string, DispatchView>(DISPATCH_VIEWS, Infinity);
+  private readonly dispatchViews: LoadingCache<string, DispatchView>;
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    opts: { cacheBytes?: number } = {},
+  ) {
+    this.dispatchViews = new LoadingCache(DISPATCH_VIEWS, Infinity, Infinity, { maxBytes: opts.cacheBytes ?? DEFAULT_CACHE_BYTES, bytesOf: viewBytes });
+  }
 
   /**
    * Loads a batch in one transaction. A repeat of an organiser id with the same text is
    * accepted and changes nothing; with a different text the whole batch is refused.
+   * `admit` runs first in the same transaction and may refuse the whole batch by throwing
+   * (the limits on on-demand articles waiting).
    */
-  async insertMany(challengeId: number, items: NewArticle[]): Promise<{ ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] }> {
+  async insertMany(
+    challengeId: number,
+    items: NewArticle[],
+    opts: { admit?: (tx: Queryable) => Promise<void> } = {},
+  ): Promise<{ ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] }> {
     return await this.db.transaction(async (tx) => {
+      await opts.admit?.(tx);
       const ids = new Map<string, string>();
       const created: string[] = [];
       const views: DispatchView[] = [];
@@ -96,10 +115,10 @@ export class ArticleRepository {
       for (const item of items) {
         const hash = sha256(item.text);
         const rows = await tx.query<{ id: string }>(
-          `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url)
-           values ($1, $2, $3, $4, $5, $6, $7, $8)
+          `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url, submitted_by)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
            on conflict (challenge_id, organiser_id) do nothing returning id`,
-          [challengeId, item.organiserId, item.text, hash, item.given ?? '', item.sourceFormat ?? 'text', item.tasks ?? null, item.callbackUrl ?? null],
+          [challengeId, item.organiserId, item.text, hash, item.given ?? '', item.sourceFormat ?? 'text', item.tasks ?? null, item.callbackUrl ?? null, item.submittedBy ?? null],
         );
         if (rows[0]) {
           created.push(rows[0].id);

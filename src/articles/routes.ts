@@ -5,7 +5,7 @@ import type { AppContext } from '../app-context.ts';
 import { callerKey, requireAdmin, type Principal } from '../auth/principal.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
-import { NumericId, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { urlProblem } from '../servers/url-policy.ts';
 import { articleText } from './input.ts';
 import type { Article, NewArticle } from './repository.ts';
@@ -18,6 +18,8 @@ import { challengeExportRoutes } from './export-routes.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
+import { clientKey } from '../http/client-address.ts';
+import { admitOnDemand } from './on-demand-limits.ts';
 
 const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
 const ArticleItem = Type.Object(
@@ -48,9 +50,9 @@ const ArticleQuery = Type.Object({
 const ConsensusQuery = Type.Object({
   ...VoteQuerySchema.properties,
   method: Type.Optional(Type.Union([Type.Literal('vote'), Type.Literal('ensemble')])),
-  model: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'the ensemble model id (method=ensemble)' })),
+  model: Type.Optional(rowId('ensemble model')),
 });
-const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: NumericId });
+const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: ServerId });
 
 type ArticleQueryValues = { weights?: string; threshold?: string; text?: string };
 
@@ -70,9 +72,14 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     }
 
     // Curators and scripts poll an article until it is done. Each response is kept, encoded,
-    // for statusCacheMs per article, caller and query: a poll within that time costs no
-    // database read and no encoding of the 100 KB text (which dominated the route).
-    const articleResponses = new LoadingCache<string, { code: number; body: Buffer }>(256, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2);
+    // for statusCacheMs per article, caller and text=true/false: a poll within that time
+    // costs no database read and no encoding of the 100 KB text (which dominated the route).
+    // Responses to other query variants (weights, threshold: any string a caller likes) are
+    // computed each time and never kept, and what is kept is bounded by bytes.
+    const articleResponses = new LoadingCache<string, { code: number; body: Buffer }>(256, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2, {
+      maxBytes: ctx.config.cacheMaxBytes,
+      bytesOf: (r) => r.body.length + 100,
+    });
 
     /** The article as this caller may see it; 202 while servers are still at work, 200 when done. */
     async function articleResponse(principal: Principal, article: Article, query: ArticleQueryValues) {
@@ -137,10 +144,13 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody },
         config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
+        // Anyone may submit: the body is read only up to what an article within the limit
+        // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
+        bodyLimit: Math.min(ctx.config.bodyLimitBytes, 6 * ctx.config.maxOnDemandArticleBytes + 64 * 1024),
       },
       async (request, reply) => {
         const body = request.body;
-        const { text, sourceFormat } = articleText(body, 'article', maxBytes);
+        const { text, sourceFormat } = articleText(body, 'article', ctx.config.maxOnDemandArticleBytes);
         if (body.callbackUrl) {
           const problem = urlProblem(body.callbackUrl, ctx.config.publicUrlsOnly);
           if (problem) throw badRequest(`callbackUrl cannot be used: ${problem}`);
@@ -148,9 +158,12 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const live = await challenges.bySlug(LIVE_SLUG);
         if (!live) throw notFound('the live challenge');
         refuseWhenClosed(live, 'no on-demand articles are taken');
-        const loaded = await articles.insertMany(live.id, [
-          { organiserId: body.id ?? null, text, sourceFormat, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null },
-        ]);
+        const client = clientKey(request);
+        const loaded = await articles.insertMany(
+          live.id,
+          [{ organiserId: body.id ?? null, text, sourceFormat, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null, submittedBy: client }],
+          { admit: (tx) => admitOnDemand(tx, live.id, client, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }) },
+        );
         if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
         const id = [...loaded.ids.values()][0]!;
         // Also for an article there already: a client repeating its request after a crash gets it queued.
@@ -172,13 +185,15 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const principal = await ctx.auth.principal(request);
         const q = request.query;
-        const key = [request.params.id, callerKey(principal), q.text ?? '', q.weights ?? '', q.threshold ?? ''].join('\u0000');
-        const answer = (await articleResponses.get(key, async () => {
+        const respond = async () => {
           const article = await articles.byId(request.params.id, { text: q.text !== 'false' });
           if (!article) throw notFound(`article ${request.params.id}`);
           const { code, view } = await articleResponse(principal, article, q);
           return { code, body: Buffer.from(JSON.stringify(view)) };
-        }))!;
+        };
+        const plain = q.weights === undefined && q.threshold === undefined;
+        const key = [request.params.id, callerKey(principal), q.text ?? ''].join('\u0000');
+        const answer = plain ? (await articleResponses.get(key, respond))! : await respond();
         return reply.status(answer.code).type('application/json; charset=utf-8').send(answer.body);
       },
     );

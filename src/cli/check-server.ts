@@ -9,6 +9,8 @@ import { describeParams } from '../dispatch/request-body.ts';
 import { DEFAULT_METHOD } from '../sample/server.ts';
 import { checkArticles, type CheckArticle } from '../servers/check-articles.ts';
 import { checkArticle, type ArticleCheck } from '../servers/check.ts';
+import { AnswerReader } from '../dispatch/answer-reader.ts';
+import type { Verdict } from '../dispatch/judge.ts';
 import { policedLookup, urlProblem } from '../servers/url-policy.ts';
 import { createServerAgent } from '../xmlrpc/client.ts';
 import { TASK_NAMES, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
@@ -65,13 +67,13 @@ function printReport(url: string, options: Options, rows: Row[], articles: numbe
     write(`${status.padEnd(10)} ${`${check.ms} ms`.padStart(8)}  ${article.name} (${characters(article.text)})`);
     if (verdict.outcome !== 'ok') {
       // An invalid answer's detail repeats its first errors: the list below has them all.
-      const n = verdict.errors.length;
+      const n = verdict.errorCount;
       write(`           ${verdict.outcome === 'invalid' ? `the answer failed validation (${n} error${n === 1 ? '' : 's'}):` : verdict.detail}`);
       for (const e of verdict.errors.slice(0, ERRORS_LISTED)) write(`           - ${e.path}: ${e.message}`);
-      if (verdict.errors.length > ERRORS_LISTED) write(`           - … and ${verdict.errors.length - ERRORS_LISTED} more errors`);
+      if (verdict.errorCount > ERRORS_LISTED) write(`           - … and ${verdict.errorCount - ERRORS_LISTED} more errors`);
     }
     for (const w of verdict.warnings.slice(0, WARNINGS_LISTED)) write(`           warning: ${w.path}: ${w.message}`);
-    if (verdict.warnings.length > WARNINGS_LISTED) write(`           … and ${verdict.warnings.length - WARNINGS_LISTED} more warnings`);
+    if (verdict.warningCount > WARNINGS_LISTED) write(`           … and ${verdict.warningCount - WARNINGS_LISTED} more warnings`);
   }
   const valid = rows.filter((r) => r.check.verdict.outcome === 'ok').length;
   const times = rows.map((r) => r.check.ms).sort((a, b) => a - b);
@@ -122,7 +124,8 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     agent,
     deadlineMs: options.timeout * 1000,
     maxAnswerBytes: loadConfig().maxAnswerBytes,
-    accessions: null, // accession patterns only: the meta-server may also look them up in a UniProt release
+    // No release indexes: accession patterns only (the meta-server may also look them up in a UniProt release).
+    answers: new AnswerReader(),
     publicUrlsOnly: false,
     mentionTypes: options.mentionTypes?.split(',').map((t) => t.trim()).filter(Boolean),
   };
@@ -135,12 +138,18 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
       if (rows.length === 1 && rows[0]!.check.verdict.outcome === 'connection') break;
     }
   } finally {
-    await agent.close();
+    await Promise.all([agent.close(), opts.answers.close()]);
   }
   if (options.json) {
-    write(JSON.stringify({ ...server, articles: rows.map((r) => ({ id: r.article.id, name: r.article.name, ms: r.check.ms, ...r.check.verdict })) }, null, 2));
+    write(JSON.stringify({ ...server, articles: rows.map((r) => ({ id: r.article.id, name: r.article.name, ms: r.check.ms, ...withoutAnswer(r.check.verdict) })) }, null, 2));
   } else {
     printReport(url, options, rows, articles.length, write);
   }
   return rows.every((r) => r.check.verdict.outcome === 'ok') ? 0 : 1;
+}
+
+/** A verdict for the JSON report: the stored form of the answer (JSON texts) is left out. */
+function withoutAnswer(verdict: Verdict): Omit<Verdict, 'answer'> {
+  const { answer: _stored, ...shown } = verdict;
+  return shown;
 }

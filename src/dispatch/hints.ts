@@ -43,7 +43,7 @@ function withUsualPath(url: string): string | undefined {
 }
 
 /** A sentence to append to the detail of a failed call ('' when no hint applies). */
-export function failureHint(call: Extract<CallOutcome, { ok: false }>, server: Pick<ServerForCall, 'tasks' | 'sendMetadata'> & { url: string }): string {
+export function failureHint(call: Extract<CallOutcome<unknown>, { ok: false }>, server: Pick<ServerForCall, 'tasks' | 'sendMetadata'> & { url: string }): string {
   if (call.kind === 'fault' && WRONG_ARITY.test(call.detail)) {
     return (
       ` — the meta-server sent ${describeParams(server)}. A server registered for ${GIVEN_TASKS} takes (text, given), ` +

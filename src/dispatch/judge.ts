@@ -1,26 +1,36 @@
 // The verdict on one call to an annotation server, the same in dispatch, in the setup check
 // and in `metaserver check-server`: a failed call keeps its kind, with a hint when a usual
-// mistake explains it; an answer is validated against the text as sent, and one with
-// errors is `invalid`, its first errors named in the detail and all of them kept.
-import { validateAnswer, type ValidationContext } from '../tasks/validate.ts';
-import type { AnswerResult } from '../families/registry.ts';
+// mistake explains it; an answer (already read and validated against the text as sent, see
+// answer-reader.ts) with errors is `invalid`, its first errors named in the detail.
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { CallOutcome, FailureKind } from '../xmlrpc/client.ts';
+import type { AnswerText } from './answer-reading.ts';
 import { failureHint } from './hints.ts';
 import type { ServerForCall } from './request-body.ts';
 
+/** The first errors and warnings (FIRST_ISSUES at most) and how many there are in all. */
+interface Issues {
+  errors: ValidationIssue[];
+  errorCount: number;
+  warnings: ValidationIssue[];
+  warningCount: number;
+}
+
 export type Verdict =
-  | { outcome: 'ok'; result: AnswerResult; warnings: ValidationIssue[] }
-  | { outcome: FailureKind | 'invalid'; detail: string; errors: ValidationIssue[]; warnings: ValidationIssue[] };
+  | ({ outcome: 'ok'; answer: AnswerText } & Issues)
+  | ({ outcome: FailureKind | 'invalid'; detail: string; answer?: AnswerText } & Issues);
 
 /** Errors named in the detail; all of them are kept with the attempt. */
 const ERRORS_SHOWN = 3;
 
-export function judgeCall(call: CallOutcome, server: Pick<ServerForCall, 'tasks' | 'sendMetadata'> & { url: string }, validation: ValidationContext): Verdict {
-  if (!call.ok) return { outcome: call.kind, detail: call.detail + failureHint(call, server), errors: [], warnings: [] };
-  const validated = validateAnswer(call.value, validation);
-  if (validated.errors.length === 0) return { outcome: 'ok', result: validated.result, warnings: validated.warnings };
-  const shown = validated.errors.slice(0, ERRORS_SHOWN).map((e) => `${e.path}: ${e.message}`).join('; ');
-  const more = validated.errors.length > ERRORS_SHOWN ? ` (and ${validated.errors.length - ERRORS_SHOWN} more)` : '';
-  return { outcome: 'invalid', detail: `the answer failed validation: ${shown}${more}`, errors: validated.errors, warnings: validated.warnings };
+const NO_ISSUES: Issues = { errors: [], errorCount: 0, warnings: [], warningCount: 0 };
+
+export function judgeCall(call: CallOutcome<AnswerText>, server: Pick<ServerForCall, 'tasks' | 'sendMetadata'> & { url: string }): Verdict {
+  if (!call.ok) return { outcome: call.kind, detail: call.detail + failureHint(call, server), ...NO_ISSUES };
+  const answer = call.value;
+  const issues: Issues = { errors: answer.firstErrors, errorCount: answer.errorCount, warnings: answer.firstWarnings, warningCount: answer.warningCount };
+  if (answer.errorCount === 0) return { outcome: 'ok', answer, ...issues };
+  const shown = answer.firstErrors.slice(0, ERRORS_SHOWN).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const more = answer.errorCount > ERRORS_SHOWN ? ` (and ${answer.errorCount - ERRORS_SHOWN} more)` : '';
+  return { outcome: 'invalid', detail: `the answer failed validation: ${shown}${more}`, answer, ...issues };
 }

@@ -12,10 +12,11 @@ import type { Logger } from '../log.ts';
 import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import type { AccessionLookup } from '../uniprot/index.ts';
-import type { FamilyLookups } from '../families/family.ts';
-import { callXmlRpc, createServerAgent, type CallOutcome } from '../xmlrpc/client.ts';
-import { policedLookup, urlProblem } from '../servers/url-policy.ts';
+import { callXmlRpc, type CallOutcome } from '../xmlrpc/client.ts';
+import type { AnswerReader } from './answer-reader.ts';
+import type { AnswerContext, AnswerText } from './answer-reading.ts';
+import { RawJson } from '../shared/raw-json.ts';
+import { createPolicedAgent } from '../servers/policed-agent.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from './db-retry.ts';
 import { AttemptFailedError } from './errors.ts';
@@ -31,11 +32,10 @@ export interface PerformDeps {
   articles: ArticleRepository;
   /** Server and challenge as they are now: settings changed mid-run apply to the next attempt. */
   lookupServer(serverId: number): Promise<{ server: AnnotationServer; challenge: Challenge } | null>;
-  accessions: () => AccessionLookup | null;
-  /** The task families' release indexes (none: each family checks what it can without). */
-  lookups?: () => FamilyLookups;
+  /** Decodes and validates answers, big ones off the event loop. */
+  answers: AnswerReader;
   maxAnswerBytes: number;
-  /** Refuse private and loopback addresses, also after DNS resolution at call time. */
+  /** Refuse private and loopback addresses, when connecting (also after DNS resolution). */
   publicUrlsOnly?: boolean;
   /** How long a job waits before it is tried again when our database was unreachable (default 2 s). */
   databaseRetryDelayMs?: number;
@@ -49,22 +49,25 @@ export interface PerformDeps {
   serverCacheMs?: number;
   /** How long a job of a closed challenge waits before it is looked at again (default 5 s; its queue is paused meanwhile, so it then waits in the queue). */
   closedRetryDelayMs?: number;
+  /** Most bytes of request bodies kept for reuse (Config.cacheMaxBytes). */
+  cacheBytes?: number;
 }
 
 export class JobPerformer {
-  private readonly bodies = new RequestBodies();
+  private readonly bodies: RequestBodies;
   private readonly agents = new Map<number, Dispatcher>();
   /** Settings changed mid-run reach the next attempt within serverCacheMs. */
   private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
 
   constructor(private readonly deps: PerformDeps) {
     this.servers = new LoadingCache(1024, deps.serverCacheMs ?? 1_000);
+    this.bodies = new RequestBodies(deps.cacheBytes);
   }
 
   private agent(server: AnnotationServer): Dispatcher {
     let agent = this.agents.get(server.id);
     if (!agent) {
-      agent = createServerAgent({ connections: server.concurrency, lookup: policedLookup(this.deps.publicUrlsOnly ?? false) });
+      agent = createPolicedAgent({ connections: server.concurrency, publicUrlsOnly: this.deps.publicUrlsOnly ?? false });
       this.agents.set(server.id, agent);
     }
     return agent;
@@ -83,17 +86,14 @@ export class JobPerformer {
     }
   }
 
-  private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, signal?: AbortSignal): Promise<CallOutcome> {
-    // Checked again at call time: the policy may have changed since registration. Where a
-    // name resolves to is checked by the agent's lookup, on each new connection.
-    const problem = urlProblem(server.url, this.deps.publicUrlsOnly ?? false);
-    if (problem) {
-      return { ok: false, kind: 'connection', detail: `the server URL cannot be called: ${problem}; no request was made`, ms: 0, bytesSent: 0, bytesReceived: 0 };
-    }
+  private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, context: AnswerContext, signal?: AbortSignal): Promise<CallOutcome<AnswerText>> {
+    // The URL policy is applied by the agent at each new connection (servers/policed-agent.ts):
+    // the policy may have changed since registration, and a name may have been re-pointed.
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
     inFlight.inc();
     try {
-      return await callXmlRpc({ url: server.url, body, deadlineMs, maxResponseBytes: this.deps.maxAnswerBytes, signal }, this.agent(server));
+      const decode = this.deps.answers.decoder(context);
+      return await callXmlRpc({ url: server.url, body, deadlineMs, maxResponseBytes: this.deps.maxAnswerBytes, signal, decode }, this.agent(server));
     } finally {
       inFlight.dec();
     }
@@ -123,7 +123,13 @@ export class JobPerformer {
       return;
     }
     const body = this.bodies.build(article, server);
-    const call = await this.call(server, body, challenge.timeoutSeconds * 1000, signal);
+    const context: AnswerContext = {
+      tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
+      text: article.text,
+      given: article.given,
+      mentionTypes: challenge.mentionTypes,
+    };
+    const call = await this.call(server, body, challenge.timeoutSeconds * 1000, context, signal);
     const attempt: FinishedAttempt = {
       articleId, serverId, n, ms: call.ms, outcome: 'ok', detail: null, bytesSent: call.bytesSent, bytesReceived: call.bytesReceived,
     };
@@ -139,16 +145,9 @@ export class JobPerformer {
     }
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
-    const verdict = judgeCall(call, server, {
-      tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
-      text: article.text,
-      given: article.given,
-      mentionTypes: challenge.mentionTypes,
-      accessions: this.deps.accessions(),
-      lookups: this.deps.lookups?.(),
-    });
+    const verdict = judgeCall(call, server);
     if (verdict.outcome === 'ok') {
-      const fresh = await store.storeAnswer(attempt, verdict.result, verdict.warnings);
+      const fresh = await store.storeAnswer(attempt, new RawJson(verdict.answer.result), new RawJson(verdict.answer.warnings));
       if (fresh === 'closed') return await this.waitForReopening(job, token, 'the answer came after the close and was not stored');
       dispatchMetrics.observe(serverId, 'ok', call.ms);
       log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
@@ -157,7 +156,7 @@ export class JobPerformer {
     }
     attempt.outcome = verdict.outcome;
     attempt.detail = verdict.detail;
-    if (verdict.outcome === 'invalid') attempt.errors = verdict.errors;
+    if (verdict.answer) attempt.errors = new RawJson(verdict.answer.errors);
     if ((await store.recordFailure(attempt, final)) === 'closed') return await this.waitForReopening(job, token, 'the attempt ended after the close');
     dispatchMetrics.observe(serverId, attempt.outcome, call.ms);
     log.info({ serverId, articleId, attempt: n, outcome: attempt.outcome, detail: attempt.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');

@@ -1,8 +1,9 @@
-// Builds the XML-RPC call for one article and one server, as bytes. The article text is
-// escaped and encoded once per article, and each distinct call document (servers without
-// metadata all get the same one) is built once and shared by every request that sends it:
-// thousands of requests may be in flight at once, and a body per request (a 100 KB string
-// that undici flattens and encodes again for each) cost ~120 KB of memory per request.
+// Builds the XML-RPC call for one article and one server, as bytes. Each distinct call
+// document (servers without metadata all get the same one) is built once and shared by
+// every request that sends it: thousands of requests may be in flight at once, and a body
+// per request (a 100 KB string that undici flattens and encodes again for each) cost
+// ~120 KB of memory per request. The documents kept are bounded by bytes, not by count:
+// 256 articles of 5 MB each would be over a gigabyte.
 import { assembleMethodCall, encodeParam, encodeStringParam } from '../xmlrpc/codec.ts';
 import { ALL_FAMILIES, type TaskName } from '../families/registry.ts';
 
@@ -42,54 +43,48 @@ export function describeParams(server: Pick<ServerForCall, 'tasks' | 'sendMetada
   return `${params.length} parameter${params.length === 1 ? '' : 's'}: ${params.join(', ')}`;
 }
 
-interface Encoded {
-  text: Buffer;
-  given: Buffer;
-  /** Whole call documents by what varies between servers (method, given, metadata). */
-  calls: Map<string, Buffer>;
-}
-
-/** Recently used articles kept; requests still in flight keep their own body alive anyway. */
-const DEFAULT_CAPACITY = 256;
-/** Distinct call documents kept per article (servers with metadata each get their own). */
-const MAX_CALLS_PER_ARTICLE = 64;
+/** Call documents kept, at most, unless given another bound (256 texts of the usual 100 KB). */
+const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 
 export class RequestBodies {
-  private readonly articles = new Map<string, Encoded>();
+  /** Call documents by article and by what varies between servers; Map order is least recently used first. */
+  private readonly calls = new Map<string, Buffer>();
+  private bytes = 0;
 
-  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
-
-  private encoded(article: ArticleForCall): Encoded {
-    let hit = this.articles.get(article.id);
-    if (hit) {
-      // Refresh: Map keeps insertion order, so the oldest entry is evicted first.
-      this.articles.delete(article.id);
-    } else {
-      hit = { text: Buffer.from(encodeStringParam(article.text)), given: Buffer.from(encodeStringParam(article.given)), calls: new Map() };
-      if (this.articles.size >= this.capacity) this.articles.delete(this.articles.keys().next().value!);
-    }
-    this.articles.set(article.id, hit);
-    return hit;
-  }
+  constructor(private readonly maxBytes = DEFAULT_MAX_BYTES) {}
 
   /** `given` goes only to servers registered for a task that takes it; the metadata struct only to servers that asked for it. */
   build(article: ArticleForCall, server: ServerForCall): Buffer {
-    const encoded = this.encoded(article);
     const coref = sendsGiven(server);
     const metadata = server.sendMetadata ? encodeParam({ article: article.organiserId ?? article.id, tasks: server.tasks }) : '';
-    const key = `${server.method}\u0000${coref ? 1 : 0}\u0000${metadata}`;
-    let call = encoded.calls.get(key);
-    if (!call) {
-      // The document around the params, split at a marker: the big fragments are copied once, here.
-      const MARK = '\u0000PARAMS\u0000';
-      const [head, tail] = assembleMethodCall(server.method, [MARK]).split(MARK) as [string, string];
-      const parts = [Buffer.from(head), encoded.text];
-      if (coref) parts.push(encoded.given);
-      parts.push(Buffer.from(metadata + tail));
-      call = Buffer.concat(parts);
-      if (encoded.calls.size >= MAX_CALLS_PER_ARTICLE) encoded.calls.delete(encoded.calls.keys().next().value!);
-      encoded.calls.set(key, call);
+    const key = `${article.id}\u0000${server.method}\u0000${coref ? 1 : 0}\u0000${metadata}`;
+    let call = this.calls.get(key);
+    if (call) {
+      this.calls.delete(key); // refresh: the oldest is evicted first
+      this.calls.set(key, call);
+      return call;
+    }
+    // The document around the params, split at a marker; the text is escaped once per
+    // document kept (most servers share one), and only the documents are kept: keeping the
+    // escaped text too would hold every article twice.
+    const MARK = '\u0000PARAMS\u0000';
+    const [head, tail] = assembleMethodCall(server.method, [MARK]).split(MARK) as [string, string];
+    const params = encodeStringParam(article.text) + (coref ? encodeStringParam(article.given) : '') + metadata;
+    call = Buffer.from(head + params + tail);
+    if (call.length <= this.maxBytes) {
+      this.calls.set(key, call);
+      this.bytes += call.length;
+      while (this.bytes > this.maxBytes) {
+        const [oldest, body] = this.calls.entries().next().value!;
+        this.calls.delete(oldest);
+        this.bytes -= body.length;
+      }
     }
     return call;
+  }
+
+  /** Bytes of the documents kept now. */
+  get keptBytes(): number {
+    return this.bytes;
   }
 }

@@ -5,11 +5,12 @@
 import { sqlLiteral, type Database } from '../db/database.ts';
 import type { AnswerResult } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
+import { stringifyWithRaw, type RawJson } from '../shared/raw-json.ts';
 import type { DeliveryState, FinishedAttempt } from './store.ts';
 
 export type DispatchWrite =
   | { kind: 'begin'; articleId: string; serverId: number; unlessAnswered: boolean }
-  | { kind: 'finish'; attempt: FinishedAttempt; state: Exclude<DeliveryState, 'active'>; result?: AnswerResult; warnings?: ValidationIssue[] };
+  | { kind: 'finish'; attempt: FinishedAttempt; state: Exclude<DeliveryState, 'active'>; result?: AnswerResult | RawJson; warnings?: ValidationIssue[] | RawJson };
 
 /**
  * begin: the attempt's number, or null (answered already); finish: true when it stored a new
@@ -53,7 +54,8 @@ export async function writeDispatchBatch(db: Pick<Database, 'script' | 'kind'>, 
       state: op.state, result: op.result, warnings: op.warnings,
     });
   });
-  const json = (items: object[]) => (items.length === 0 ? `'[]'` : sqlLiteral(JSON.stringify(items)));
+  // Answers read off the main thread arrive as JSON text (RawJson) and are spliced in as is.
+  const json = (items: object[]) => (items.length === 0 ? `'[]'` : sqlLiteral(stringifyWithRaw(items)));
   // PGlite belongs to this one process, whose group commit never has two writes of one
   // pair in flight, and whose phase changes run between batches: nothing to lock against.
   const takeLocks = db.kind !== 'pglite';

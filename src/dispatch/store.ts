@@ -9,6 +9,7 @@ import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from './db-retry.
 import type { AnswerResult, TaskName } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { FailureKind } from '../xmlrpc/client.ts';
+import type { RawJson } from '../shared/raw-json.ts';
 import { GroupCommit } from './group-commit.ts';
 import { describeWrites, pairKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
 
@@ -42,7 +43,8 @@ export interface FinishedAttempt {
   ms: number;
   outcome: AttemptOutcome;
   detail: string | null;
-  errors?: ValidationIssue[];
+  /** The validation errors, or their JSON text as read off the main thread. */
+  errors?: ValidationIssue[] | RawJson;
   bytesSent: number;
   bytesReceived: number;
 }
@@ -165,7 +167,7 @@ export class DispatchStore {
    * the challenge was closed meanwhile: nothing is stored, the attempt is recorded as
    * interrupted and the delivery is queued again, for a reopening.
    */
-  async storeAnswer(a: FinishedAttempt, result: AnswerResult, warnings: ValidationIssue[]): Promise<boolean | 'closed'> {
+  async storeAnswer(a: FinishedAttempt, result: AnswerResult | RawJson, warnings: ValidationIssue[] | RawJson): Promise<boolean | 'closed'> {
     return (await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean | 'closed';
   }
 

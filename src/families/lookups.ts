@@ -8,21 +8,38 @@ import type { Logger } from '../log.ts';
 import type { FamilyLookups } from './family.ts';
 import { ALL_FAMILIES } from './registry.ts';
 
-export function loadFamilyLookups(config: Config, log: Logger): FamilyLookups {
-  const lookups: Record<string, unknown> = {};
+/** The loaded indexes, and the files they came from (reading threads load their own from those). */
+export interface LoadedLookups {
+  loaded: FamilyLookups;
+  files: Record<string, string>;
+}
+
+export function loadFamilyLookups(config: Config, log: Logger): LoadedLookups {
+  const files: Record<string, string> = {};
   for (const family of ALL_FAMILIES) {
     const spec = family.lookup;
     if (!spec) continue;
     const path = (config as unknown as Record<string, string>)[spec.setting];
     const env = family.settings?.[spec.setting]?.env ?? spec.setting;
-    if (!path) {
-      log.info(`no ${family.name} release index configured (${env}): ${spec.without}`);
-      continue;
+    if (path) files[family.name] = path;
+    else log.info(`no ${family.name} release index configured (${env}): ${spec.without}`);
+  }
+  const started = Date.now();
+  const loaded = loadLookupsFrom(files);
+  for (const family of ALL_FAMILIES) {
+    if (family.lookup && loaded[family.name] !== undefined) {
+      log.info({ task: family.name, release: family.lookup.release(loaded[family.name]), ms: Date.now() - started }, `${family.name} release index loaded`);
     }
-    const started = Date.now();
-    const index = spec.load(path);
-    log.info({ task: family.name, release: spec.release(index), ms: Date.now() - started }, `${family.name} release index loaded`);
-    lookups[family.name] = index;
+  }
+  return { loaded, files };
+}
+
+/** Each family's index from its file, by task name. */
+export function loadLookupsFrom(files: Readonly<Record<string, string>>): FamilyLookups {
+  const lookups: Record<string, unknown> = {};
+  for (const family of ALL_FAMILIES) {
+    const path = files[family.name];
+    if (family.lookup && path) lookups[family.name] = family.lookup.load(path);
   }
   return lookups;
 }

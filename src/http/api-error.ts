@@ -1,11 +1,13 @@
 // The one error type routes throw. The error handler turns it into
 // {"error": {"code", "message", "details"}} with its status; the message is for people.
+// A refusal that will pass later (429, 503) says when to try again in a Retry-After header.
 export class ApiError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = this.constructor.name;

@@ -10,10 +10,10 @@ const NAMES: Record<Part, string> = { redis: 'Redis (the queue store)', database
 export class ServiceUnavailableError extends ApiError {
   constructor(
     readonly part: Part,
-    readonly retryAfterSeconds: number,
+    retryAfterSeconds: number,
     what: string,
   ) {
-    super(503, `${part}_unavailable`, `${NAMES[part]} is unreachable, so ${what}. Try again in ${retryAfterSeconds} s.`, { part });
+    super(503, `${part}_unavailable`, `${NAMES[part]} is unreachable, so ${what}. Try again in ${retryAfterSeconds} s.`, { part }, retryAfterSeconds);
   }
 }
 

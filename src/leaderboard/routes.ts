@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.ts';
 import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { NumericId, SlugParams } from '../http/schemas.ts';
+import { ServerId, SlugParams } from '../http/schemas.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import type { ScoreOption } from '../families/family.ts';
 import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
@@ -55,7 +55,7 @@ const ScoreQuery = Type.Object(
   { additionalProperties: false },
 );
 const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })) }, { additionalProperties: false });
-const ExportQuery = Type.Object({ server: NumericId }, { additionalProperties: false });
+const ExportQuery = Type.Object({ server: ServerId }, { additionalProperties: false });
 const BODY_TYPES = [...TEXT_TYPES, 'application/json'];
 
 /** Tasks with a BC II.5 TSV export of online runs. */

@@ -4,8 +4,7 @@
 // Registration succeeds whatever the result; teams register before their servers are up.
 import type { Dispatcher } from 'undici';
 import type { Challenge } from '../challenges/repository.ts';
-import type { AccessionLookup } from '../uniprot/index.ts';
-import type { FamilyLookups } from '../families/family.ts';
+import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import { judgeCall, type Verdict } from '../dispatch/judge.ts';
 import { RequestBodies } from '../dispatch/request-body.ts';
 import { callXmlRpc } from '../xmlrpc/client.ts';
@@ -27,9 +26,8 @@ export type ServerToCheck = Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 
 export interface CheckOptions {
   deadlineMs: number;
   maxAnswerBytes: number;
-  accessions: AccessionLookup | null;
-  /** The task families' release indexes; absent: none. */
-  lookups?: FamilyLookups;
+  /** Reads answers as dispatch does: a big one off the event loop, against the same release indexes. */
+  answers: AnswerReader;
   publicUrlsOnly: boolean;
   mentionTypes?: string[];
   /**
@@ -53,25 +51,21 @@ export interface ArticleCheck {
  */
 export async function checkArticle(server: ServerToCheck, article: { id: string; text: string; given: string }, opts: CheckOptions): Promise<ArticleCheck> {
   const body = new RequestBodies(1).build({ ...article, organiserId: article.id }, server);
+  const decode = opts.answers.decoder({ tasks: server.tasks, text: article.text, given: article.given, mentionTypes: opts.mentionTypes });
   const call = await callXmlRpc(
-    { url: server.url, body, deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes },
+    { url: server.url, body, deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes, decode },
     opts.agent ?? policedAgent(opts.publicUrlsOnly),
   );
-  const verdict = judgeCall(call, server, {
-    tasks: server.tasks,
-    text: article.text,
-    given: article.given,
-    mentionTypes: opts.mentionTypes,
-    accessions: opts.accessions,
-    lookups: opts.lookups,
-  });
-  return { verdict, ms: call.ms };
+  return { verdict: judgeCall(call, server), ms: call.ms };
 }
 
 export async function checkServer(server: ServerToCheck, challenge: Pick<Challenge, 'tasks' | 'mentionTypes'>, opts: CheckOptions): Promise<ServerCheck> {
   const at = new Date().toISOString();
   const { verdict, ms } = await checkArticle(server, { id: 'setup-check', text: CHECK_ARTICLE, given: CHECK_GIVEN }, { ...opts, mentionTypes: challenge.mentionTypes });
-  if (verdict.outcome === 'ok') return { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings };
+  // The first errors and warnings are shown and kept (their numbers too): a server answering
+  // the sample article with 100,000 wrong mentions gets its point across with those.
+  const counted = verdict.warningCount > verdict.warnings.length ? { warningCount: verdict.warningCount } : {};
+  if (verdict.outcome === 'ok') return { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings, ...counted };
   const reachable = verdict.outcome !== 'connection' && verdict.outcome !== 'timeout';
-  return { ok: false, reachable, at, ms, outcome: verdict.outcome, detail: verdict.detail, errors: verdict.errors, warnings: verdict.warnings };
+  return { ok: false, reachable, at, ms, outcome: verdict.outcome, detail: verdict.detail, errors: verdict.errors, warnings: verdict.warnings, ...counted };
 }

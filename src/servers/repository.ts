@@ -10,8 +10,10 @@ export interface ServerCheck {
   ms: number;
   outcome: string;
   detail?: string;
+  /** The first errors and warnings (at most 20 of each; see detail and warningCount for how many there were). */
   errors: Array<{ path: string; message: string }>;
   warnings: Array<{ path: string; message: string }>;
+  warningCount?: number;
 }
 
 export interface AnnotationServer {

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { callerKey, requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
 import { ApiError, badRequest, conflict, notFound } from '../http/api-error.ts';
-import { IdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { checkServer } from './check.ts';
 import { ServerRepository, type AnnotationServer } from './repository.ts';
 import { serverErrors, serverHistogram, serverProgress, serverTiming } from './status.ts';
@@ -37,7 +37,10 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
     // response is kept, encoded, for statusCacheMs per server and caller: a poll within that
     // time costs no database read (not even the server row) and no encoding. Changes made
     // through this API (start, pause, check, retry, delete) drop what is kept at once.
-    const statusResponses = new LoadingCache<string, Buffer>(1024, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2);
+    const statusResponses = new LoadingCache<string, Buffer>(1024, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2, {
+      maxBytes: ctx.config.cacheMaxBytes,
+      bytesOf: (body) => body.length + 100,
+    });
     async function loadStatusFigures(serverId: number) {
       const [progress, timing, errors, histogram, reliability] = await Promise.all([
         serverProgress(ctx.db, serverId),
@@ -78,8 +81,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const check = await checkServer(server, challenge, {
         deadlineMs: ctx.config.checkTimeoutSeconds * 1000,
         maxAnswerBytes: ctx.config.maxAnswerBytes,
-        accessions: ctx.accessions,
-        lookups: ctx.lookups,
+        answers: ctx.answers,
         publicUrlsOnly: ctx.config.publicUrlsOnly,
       });
       await servers.saveCheck(server.id, check);
@@ -134,7 +136,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
     });
 
-    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: IdParams } }, async (request, reply) => {
+    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: ServerIdParams } }, async (request, reply) => {
       const principal = await ctx.auth.principal(request);
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
@@ -144,24 +146,24 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: IdParams } }, async (request, reply) => {
+    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams } }, async (request, reply) => {
       const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be started');
       return await serverAfter(reply, server.id, await ctx.dispatch.start(server, challenge));
     });
 
-    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: IdParams } }, async (request, reply) => {
+    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams } }, async (request, reply) => {
       const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be paused');
       return await serverAfter(reply, server.id, await ctx.dispatch.pause(server));
     });
 
-    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: IdParams } }, async (request) => {
+    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams } }, async (request) => {
       const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers are not called');
       const check = await runCheck(server);
       statusResponses.invalidate();
       return { ...server, check };
     });
 
-    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: IdParams } }, async (request, reply) => {
+    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams } }, async (request, reply) => {
       const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be deleted');
       // Only while paused: an active server may have a request in flight whose answer would
       // then be stored for a server that no longer exists.
@@ -184,7 +186,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.status(204).send();
     });
 
-    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: IdParams } }, async (request) => {
+    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams } }, async (request) => {
       const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'failed articles are not sent again');
       const requeued = await ctx.dispatch.retryFailed(server, challenge);
       statusResponses.invalidate();

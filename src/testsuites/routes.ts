@@ -11,6 +11,7 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
 import { ApiError, badRequest, conflict } from '../http/api-error.ts';
+import { RowIdInteger } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import { serverProgress } from '../servers/status.ts';
 import { loadBuiltInCatalogue } from './catalogue-io.ts';
@@ -27,7 +28,7 @@ import { mention } from '../families/mention/index.ts';
 const CreateBody = Type.Object(
   {
     name: SuiteName,
-    servers: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'registered servers offering MENTION' }),
+    servers: Type.Array(RowIdInteger, { minItems: 1, maxItems: 50, uniqueItems: true, description: 'registered servers offering MENTION' }),
     entityQuery: Type.Optional(Type.String({ maxLength: 2000 })),
     sentenceQuery: Type.Optional(Type.String({ maxLength: 2000 })),
     sample: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_SUITE_ITEMS })),

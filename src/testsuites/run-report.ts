@@ -7,7 +7,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { NumericId } from '../http/schemas.ts';
+import { ServerId } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import { serverProgress, type ServerProgress } from '../servers/status.ts';
 import { SPEC_BY_KEY } from './feature-specs.ts';
@@ -21,7 +21,7 @@ export const SuiteName = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,56}$', des
 export const NameParams = Type.Object({ name: SuiteName });
 
 export const ReportQuerystring = Type.Object({
-  server: Type.Optional(NumericId),
+  server: Type.Optional(ServerId),
   by: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20 })])),
   singles: Type.Optional(Type.String({ maxLength: 2000 })),
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('tsv')])),

@@ -7,20 +7,30 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { Agent, errors, request, type Dispatcher } from 'undici';
+import { Agent, errors, request, type buildConnector, type Dispatcher } from 'undici';
 import { decodeMethodResponse, type XmlRpcValue } from './codec.ts';
 import { XmlRpcProtocolError } from './errors.ts';
 
 export type FailureKind = 'timeout' | 'connection' | 'http' | 'protocol' | 'fault';
 
-export interface CallRequest {
+export interface CallRequest<V = XmlRpcValue> {
   url: string;
   body: string | Buffer;
   deadlineMs: number;
   maxResponseBytes: number;
   /** Cancels the call (e.g. the worker is shutting down); reported as a `connection` failure whose detail starts with "cancelled". */
   signal?: AbortSignal;
+  /**
+   * Reads a complete answer body; throws XmlRpcProtocolError for one that is not a valid
+   * answer. Default: decodeMethodResponse, here. Dispatch reads big answers off the event
+   * loop with it (dispatch/answer-reader.ts). The deadline no longer runs while it works.
+   * `charset` is the one named in the answer's Content-Type, for a document that declares none.
+   */
+  decode?: (body: Buffer, charset: string | undefined) => Decoded<V> | Promise<Decoded<V>>;
 }
+
+/** A decoded answer: a value (whatever `decode` makes of it), or a fault. */
+export type Decoded<V> = { kind: 'value'; value: V } | { kind: 'fault'; code: number | string; message: string };
 
 interface Counters {
   ms: number;
@@ -28,23 +38,23 @@ interface Counters {
   bytesReceived: number;
 }
 
-export type CallOutcome =
-  | ({ ok: true; value: XmlRpcValue } & Counters)
+export type CallOutcome<V = XmlRpcValue> =
+  | ({ ok: true; value: V } & Counters)
   | ({ ok: false; kind: FailureKind; detail: string; httpStatus?: number; faultCode?: number | string } & Counters);
 
 const HTTP_EXCERPT_BYTES = 2048;
 
 /**
  * An undici Agent for one annotation server: keep-alive, and no timeouts of its own (the
- * call's deadline rules). `lookup` resolves host names for new connections (the URL policy's
- * check of resolved addresses, see servers/url-policy.ts).
+ * call's deadline rules). `lookup` resolves host names for new connections; `connect`
+ * replaces the connector altogether (the URL policy's, see servers/policed-agent.ts).
  */
-export function createServerAgent(opts: { connections?: number; lookup?: LookupFunction } = {}): Agent {
+export function createServerAgent(opts: { connections?: number; lookup?: LookupFunction; connect?: buildConnector.connector } = {}): Agent {
   return new Agent({
     connections: opts.connections ?? 1,
     headersTimeout: 0,
     bodyTimeout: 0,
-    connect: opts.lookup ? { timeout: 0, lookup: opts.lookup } : { timeout: 0 },
+    connect: opts.connect ?? (opts.lookup ? { timeout: 0, lookup: opts.lookup } : { timeout: 0 }),
     keepAliveTimeout: 4_000,
     keepAliveMaxTimeout: 60_000,
     pipelining: 1,
@@ -179,14 +189,16 @@ function excerptOf(body: Buffer): string {
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
-export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Promise<CallOutcome> {
+export async function callXmlRpc<V = XmlRpcValue>(req: CallRequest<V>, dispatcher?: Dispatcher): Promise<CallOutcome<V>> {
   const started = performance.now();
   const bodyBytes = typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.length;
   let bytesSent = 0;
   let bytesReceived = 0;
   let headersSeen = false;
-  const counters = (): Counters => ({ ms: Math.round(performance.now() - started), bytesSent, bytesReceived });
-  const failure = (kind: FailureKind, detail: string, extra: { httpStatus?: number; faultCode?: number | string } = {}): CallOutcome => ({
+  /** When the whole answer was in: the server's time ends there, whatever reading it takes. */
+  let receivedAt: number | undefined;
+  const counters = (): Counters => ({ ms: Math.round((receivedAt ?? performance.now()) - started), bytesSent, bytesReceived });
+  const failure = (kind: FailureKind, detail: string, extra: { httpStatus?: number; faultCode?: number | string } = {}): CallOutcome<V> => ({
     ok: false,
     kind,
     detail,
@@ -268,7 +280,10 @@ export async function callXmlRpc(req: CallRequest, dispatcher?: Dispatcher): Pro
       controller.abort();
       return failure('protocol', `the answer exceeded the cap of ${limit} bytes and was cut off; send smaller answers or ask the organisers to raise the cap`);
     }
-    const decoded = decodeMethodResponse(body, { charset: charsetOf(response.headers['content-type']) });
+    receivedAt = performance.now();
+    clearTimeout(timer); // the server is done: reading the answer is our time, not its
+    const charset = charsetOf(response.headers['content-type']);
+    const decoded = req.decode ? await req.decode(body, charset) : (decodeMethodResponse(body, { charset }) as Decoded<V>);
     if (decoded.kind === 'fault') {
       const code = typeof decoded.code === 'string' ? JSON.stringify(decoded.code) : decoded.code;
       return failure('fault', `fault ${code}: ${decoded.message}`, { faultCode: decoded.code });

@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textAsSent } from '../../src/articles/input.ts';
+import { AnswerReader } from '../../src/dispatch/answer-reader.ts';
 import { CHECK_ARTICLE, checkArticle, type ServerToCheck } from '../../src/servers/check.ts';
 import { codePointLength } from '../../src/tasks/text.ts';
 import { request } from 'undici';
@@ -222,7 +223,7 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
     await Promise.all(
       STACKS.map(async (stack) => {
         // One connection per server, as `metaserver check-server` uses: several servers here serve one connection at a time.
-        const opts = { deadlineMs: 30_000, maxAnswerBytes: 20 * 1024 * 1024, accessions: null, publicUrlsOnly: false, agent: createServerAgent({ connections: 1 }) };
+        const opts = { deadlineMs: 30_000, maxAnswerBytes: 20 * 1024 * 1024, answers: new AnswerReader(), publicUrlsOnly: false, agent: createServerAgent({ connections: 1 }) };
         const url = running.get(stack.name)!.url;
         const elsewhere = new URL(url);
         elsewhere.pathname = '/xmlrpc';
@@ -245,7 +246,7 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
           if (probe === 'second parameter' && verdict.outcome === 'fault') expect(detail, where).toMatch(ARITY_HINT);
           if (probe === 'wrong path' && verdict.outcome === 'http' && /^HTTP 40[34]/.test(detail!)) expect(detail, where).toMatch(PATH_HINT);
         }
-        await opts.agent.close();
+        await Promise.all([opts.agent.close(), opts.answers.close()]);
       }),
     );
   }, 120_000);

@@ -37,6 +37,30 @@ describe('LoadingCache', () => {
     off.set('y', 'given');
     expect(await off.get('y', async () => 'loaded')).toBe('loaded');
   });
+  it('with a byte bound, evicts the least recently used until the values kept fit; a value bigger than the bound is answered, not kept, and evicts nothing', async () => {
+    const cache = new LoadingCache<string, string>(100, Infinity, Infinity, { maxBytes: 10, bytesOf: (v) => v.length });
+    let loads = 0;
+    const load = async (k: string) => (loads++, k.repeat(4));
+    await cache.get('a', load); // 4 bytes
+    await cache.get('b', load); // 8
+    expect(cache.keptBytes).toBe(8);
+    await cache.get('a', load); // a is now the most recent
+    cache.set('c', 'cccc'); // 12 > 10: b goes
+    expect(cache.keptBytes).toBe(8);
+    expect(loads).toBe(2);
+    await cache.get('b', load);
+    expect(loads).toBe(3); // b was loaded again; a went to make room
+    expect(await cache.get('huge', async () => 'x'.repeat(11))).toBe('x'.repeat(11));
+    expect(cache.keptBytes).toBe(8); // c and b still kept
+    await cache.get('c', load);
+    await cache.get('b', load);
+    expect(loads).toBe(3);
+    cache.invalidate('c');
+    expect(cache.keptBytes).toBe(4);
+    cache.invalidate();
+    expect(cache.keptBytes).toBe(0);
+  });
+
   describe('with refreshAfterMs', () => {
     afterEach(() => vi.useRealTimers());
     /**

@@ -1,0 +1,52 @@
+// Reading one answer: decode the XML-RPC document, validate it for the tasks asked, and
+// hand the result back as JSON text, ready to store. The same function runs on the main
+// thread for small answers and in a reading thread for big ones (answer-reader.ts), so both
+// give exactly the same outcome.
+import type { FamilyLookups } from '../families/family.ts';
+import type { AccessionLookup } from '../uniprot/index.ts';
+import { validateAnswer, type ValidationContext } from '../tasks/validate.ts';
+import type { ValidationIssue } from '../tasks/types.ts';
+import { decodeMethodResponse } from '../xmlrpc/codec.ts';
+import type { Decoded } from '../xmlrpc/client.ts';
+
+/** What validation needs of the article and the server; the release indexes belong to the reader. */
+export type AnswerContext = Omit<ValidationContext, 'accessions' | 'lookups'>;
+
+/** The release indexes answers are validated against (UniProt; the families' own, by task). */
+export interface ReleaseIndexes {
+  accessions: AccessionLookup | null;
+  lookups: FamilyLookups;
+}
+
+/** How many errors and warnings travel as objects too: for the one-line detail of a failed attempt, and the setup check's report. */
+export const FIRST_ISSUES = 20;
+
+/** A validated answer as JSON text: the normalised result, and every error and warning. */
+export interface AnswerText {
+  result: string;
+  errors: string;
+  warnings: string;
+  errorCount: number;
+  firstErrors: ValidationIssue[];
+  warningCount: number;
+  firstWarnings: ValidationIssue[];
+}
+
+/** Decodes and validates; throws XmlRpcProtocolError when the body is not an XML-RPC answer. */
+export function readAnswerNow(body: Uint8Array, charset: string | undefined, context: AnswerContext, indexes: ReleaseIndexes): Decoded<AnswerText> {
+  const decoded = decodeMethodResponse(Buffer.from(body.buffer, body.byteOffset, body.byteLength), { charset });
+  if (decoded.kind === 'fault') return decoded;
+  const validated = validateAnswer(decoded.value, { ...context, accessions: indexes.accessions, lookups: indexes.lookups });
+  return {
+    kind: 'value',
+    value: {
+      result: JSON.stringify(validated.result),
+      errors: JSON.stringify(validated.errors),
+      warnings: JSON.stringify(validated.warnings),
+      errorCount: validated.errors.length,
+      firstErrors: validated.errors.slice(0, FIRST_ISSUES),
+      warningCount: validated.warnings.length,
+      firstWarnings: validated.warnings.slice(0, FIRST_ISSUES),
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// A reading thread (see answer-reader.ts): reads the answers it is sent, one at a time,
+// with the UniProt release shared with the main thread (no copy) and the families' release
+// indexes loaded from the same files as the main thread's (they are small).
+import { parentPort, workerData } from 'node:worker_threads';
+import { loadLookupsFrom } from '../families/lookups.ts';
+import { uniprotIndexFrom, type IndexContents } from '../uniprot/index.ts';
+import { XmlRpcProtocolError } from '../xmlrpc/errors.ts';
+import { readAnswerNow, type AnswerContext } from './answer-reading.ts';
+
+export interface ThreadRequest {
+  id: number;
+  body: Uint8Array;
+  charset: string | undefined;
+  context: AnswerContext;
+}
+export type ThreadReply =
+  | { id: number; ok: true; decoded: ReturnType<typeof readAnswerNow> }
+  | { id: number; ok: false; protocol: boolean; message: string };
+
+const { index, lookupFiles } = workerData as { index: IndexContents | null; lookupFiles: Record<string, string> };
+const indexes = { accessions: index ? uniprotIndexFrom(index) : null, lookups: loadLookupsFrom(lookupFiles) };
+
+parentPort!.on('message', ({ id, body, charset, context }: ThreadRequest) => {
+  let reply: ThreadReply;
+  try {
+    reply = { id, ok: true, decoded: readAnswerNow(body, charset, context, indexes) };
+  } catch (err) {
+    reply = { id, ok: false, protocol: err instanceof XmlRpcProtocolError, message: err instanceof Error ? err.message : String(err) };
+  }
+  parentPort!.postMessage(reply);
+});
