@@ -21,6 +21,8 @@ import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { clientKey } from '../http/client-address.ts';
 import { admitOnDemand } from './on-demand-limits.ts';
 
+/** Article text fields: a NUL there is one of the characters XML cannot carry, sent as a space (see http/storable-text.ts). */
+const ARTICLE_TEXT_FIELDS = ['text', 'given'];
 const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
 const ArticleItem = Type.Object(
   { id: OrganiserId, text: Type.Optional(Type.String()), xml: Type.Optional(Type.String()), given: Type.Optional(Type.String({ maxLength: 1_000_000 })) },
@@ -98,7 +100,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/articles',
-      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody } },
+      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody }, config: { articleTextFields: ARTICLE_TEXT_FIELDS } },
       async (request, reply) => {
         requireAdmin(await ctx.auth.principal(request));
         const challenge = await challenges.bySlug(request.params.slug);
@@ -143,7 +145,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       '/articles',
       {
         schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody },
-        config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
+        config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
         // Anyone may submit: the body is read only up to what an article within the limit
         // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
         bodyLimit: Math.min(ctx.config.bodyLimitBytes, 6 * ctx.config.maxOnDemandArticleBytes + 64 * 1024),

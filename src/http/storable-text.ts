@@ -3,12 +3,23 @@
 // (PostgreSQL text refuses U+0000, so it used to end in a 500) and lone UTF-16 surrogates
 // (not Unicode at all; the database driver would store U+FFFD in their place and the
 // text would silently differ from what was sent). Either is a 400 that names the field.
+// Article texts are the one exception for NUL: a NUL there is one of the characters XML
+// cannot carry, which become spaces one for one like the others (articles/input.ts), so an
+// article converted from a PDF with a stray NUL keeps its offsets. Routes name those fields
+// in their config (`articleTextFields`).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.ts';
 
-/** What is wrong with a string, or null: the first NUL or lone surrogate, with its position. */
-export function unstorableChar(s: string): { index: number; what: string } | null {
-  const nul = s.indexOf('\u0000');
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Body fields holding article text: NUL is allowed there (it is sent as a space). */
+    articleTextFields?: readonly string[];
+  }
+}
+
+/** What is wrong with a string, or null: the first NUL (unless allowed) or lone surrogate, with its position. */
+export function unstorableChar(s: string, nulAllowed = false): { index: number; what: string } | null {
+  const nul = nulAllowed ? -1 : s.indexOf('\u0000');
   const wellFormed = s.isWellFormed();
   if (nul < 0 && wellFormed) return null;
   let lone = -1;
@@ -42,12 +53,12 @@ function lineAndColumn(s: string, index: number): string {
  * The first unstorable string in a parsed value (keys too), named like validation errors:
  * body/articles/0/text. Iterative: a body may nest arrays 100,000 deep.
  */
-function findIn(root: unknown, where: string): string | null {
-  const stack: Array<{ value: unknown; path: string }> = [{ value: root, path: '' }];
+function findIn(root: unknown, where: string, textFields: readonly string[] = []): string | null {
+  const stack: Array<{ value: unknown; path: string; key?: string }> = [{ value: root, path: '' }];
   while (stack.length > 0) {
-    const { value, path } = stack.pop()!;
+    const { value, path, key: field } = stack.pop()!;
     if (typeof value === 'string') {
-      const bad = unstorableChar(value);
+      const bad = unstorableChar(value, field !== undefined && textFields.includes(field));
       if (bad) return `${where}${path} contains ${bad.what}`;
       continue;
     }
@@ -60,7 +71,7 @@ function findIn(root: unknown, where: string): string | null {
         const badKey = unstorableChar(key);
         if (badKey) return `${where}${path} has a key that contains ${badKey.what}`;
       }
-      stack.push({ value: item, path: `${path}/${key}` });
+      stack.push({ value: item, path: `${path}/${key}`, key });
     }
   }
   return null;
@@ -69,19 +80,19 @@ function findIn(root: unknown, where: string): string | null {
 /** XML bodies (XML-RPC) are left to the XML parser: XML cannot carry either, and its callers expect a fault. */
 const isXml = (contentType: string | undefined): boolean => /[/+]xml\b/i.test(contentType ?? '');
 
-export function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'headers'>): string | null {
+export function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'headers'>, textFields: readonly string[] = []): string | null {
   const body = isXml(request.headers['content-type']) ? undefined : request.body;
   if (typeof body === 'string') {
     const bad = unstorableChar(body);
     if (bad) return `body ${lineAndColumn(body, bad.index)} contains ${bad.what}`;
   }
-  return findIn(request.params, 'params') ?? findIn(request.query, 'querystring') ?? (typeof body === 'string' ? null : findIn(body, 'body'));
+  return findIn(request.params, 'params') ?? findIn(request.query, 'querystring') ?? (typeof body === 'string' ? null : findIn(body, 'body', textFields));
 }
 
 /** Before any route's validation: the whole app, whatever the content type. */
 export function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const problem = unstorableInput(request);
+    const problem = unstorableInput(request, request.routeOptions.config.articleTextFields);
     if (problem) throw new ApiError(400, 'invalid_text', problem);
   });
 }
