@@ -7,6 +7,8 @@ import type { DeliveryState } from '../dispatch/store.ts';
 export interface ArticleServerState {
   serverId: number;
   name: string;
+  /** The annotator protocol the server speaks. */
+  protocol: string;
   team: string;
   teamId: number;
   state: DeliveryState;
@@ -21,10 +23,10 @@ export type ArticleStatus = 'pending' | 'running' | 'done';
 
 export async function articleServers(db: Queryable, articleId: string): Promise<ArticleServerState[]> {
   const rows = await db.query<{
-    server_id: number; name: string; team: string; team_id: number; state: DeliveryState; attempts: number;
+    server_id: number; name: string; protocol: string; team: string; team_id: number; state: DeliveryState; attempts: number;
     last_outcome: string | null; last_detail: string | null; result: AnswerResult | null; warnings: ValidationIssue[] | null;
   }>(
-    `select d.server_id, s.name, t.name as team, t.id as team_id, d.state, d.attempts, d.last_outcome, d.last_detail, a.result, a.warnings
+    `select d.server_id, s.name, s.protocol, t.name as team, t.id as team_id, d.state, d.attempts, d.last_outcome, d.last_detail, a.result, a.warnings
      from deliveries d join servers s on s.id = d.server_id join teams t on t.id = s.team_id
      left join answers a on a.article_id = d.article_id and a.server_id = d.server_id
      where d.article_id = $1 order by d.server_id`,
@@ -33,6 +35,7 @@ export async function articleServers(db: Queryable, articleId: string): Promise<
   return rows.map((r) => ({
     serverId: r.server_id,
     name: r.name,
+    protocol: r.protocol,
     team: r.team,
     teamId: r.team_id,
     state: r.state,

@@ -74,6 +74,12 @@ describe('one challenge, every protocol', () => {
     }));
     expect(expected.find((m) => m.text === 'BRCA1')!.start).toBe(38); // code points: 40 in UTF-16 units
     for (const server of answered.servers as Array<{ result: { MENTION: unknown } }>) expect(server.result.MENTION).toEqual(expected);
+    // The API and the on-demand article page say which protocol each server speaks.
+    expect((answered.servers as Array<{ name: string; protocol: string }>).map((s) => [s.name, s.protocol])).toEqual(speakers.map((s) => [s.name, s.protocol]));
+    const page = await ms.app!.inject({ method: 'GET', url: `/fragments/articles/${article}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<th scope="col">Protocol</th>');
+    for (const s of speakers) expect(page.body).toContain(`<td>${s.name}</td><td>${s.protocol}</td>`);
     // One attempt each: the asynchronous exchanges (POST, 303, GET) count as one.
     const attempts = await ms.database.db.query<{ n: number }>('select count(*)::int as n from attempts where server_id = any($1::int[])', [ids]);
     expect(attempts[0]!.n).toBe(speakers.length);
