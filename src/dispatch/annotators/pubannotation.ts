@@ -12,6 +12,7 @@
 // Confidence, rank and section come from attributes {subj, pred, obj} on a denotation, as
 // the PubAnnotation export writes them (formats/pubannotation.ts). Relations map to no task
 // here: they are ignored, with a warning.
+import { mention } from '../../families/mention/index.ts';
 import { CodePointText } from '../../tasks/text.ts';
 import type { ValidationIssue } from '../../tasks/types.ts';
 import { parseJsonAnswer } from './json-body.ts';
@@ -91,14 +92,14 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string) {
     mentions.push({ offset: begin, mention: text.slice(begin, end), ...(d.obj !== undefined ? { type: d.obj } : {}), ...extra });
     denotationOf.push(i);
   });
-  return { value: { mentions }, errors, warnings, denotationOf };
+  return { value: { [mention.answerKey]: mentions }, errors, warnings, denotationOf };
 }
 
 export const pubannotation = defineProtocol({
   name: NAME,
   label: 'PubAnnotation',
   summary: "PubAnnotation's annotation-server API: POST {text}, PubAnnotation JSON back (denotations → MENTION), synchronous or asynchronous (303 See Other, polled)",
-  tasks: ['MENTION'],
+  tasks: [mention.name],
   usesMethod: false,
   contentType: 'application/json; charset=utf-8',
   accept: 'application/json',
@@ -120,7 +121,7 @@ export const pubannotation = defineProtocol({
   },
   decode(body, charset, text) {
     const { value, errors, warnings, denotationOf } = mentionsOfPubAnnotation(parseJsonAnswer(body, charset, NAME), text);
-    const renamePath = (path: string) => path.replace(/^mentions\[(\d+)\]/, (_, k: string) => `denotations[${denotationOf[Number(k)] ?? k}]`).replace(/^(denotations\[\d+\])\.offset$/, '$1.span').replace(/^(denotations\[\d+\])\.type$/, '$1.obj');
+    const renamePath = (path: string) => path.replace(new RegExp(`^${mention.answerKey}\\[(\\d+)\\]`), (_, k: string) => `denotations[${denotationOf[Number(k)] ?? k}]`).replace(/^(denotations\[\d+\])\.offset$/, '$1.span').replace(/^(denotations\[\d+\])\.type$/, '$1.obj');
     return { kind: 'value', value, errors, warnings, renamePath };
   },
   hint(call) {
