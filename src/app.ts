@@ -11,7 +11,7 @@ import { rowIdKeyword } from './http/schemas.ts';
 import { refuseUnstorableText } from './http/storable-text.ts';
 import { ApiError } from './http/api-error.ts';
 import { ServiceUnavailableError } from './http/unavailable.ts';
-import { isConnectionError } from './dispatch/db-retry.ts';
+import { isConnectionError } from './db/retry.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { healthRoutes } from './health/routes.ts';

@@ -5,7 +5,6 @@
 // silent (all-zero features), as in training.
 import type { AppContext } from '../app-context.ts';
 import { ensembleResult, type EnsembleTask } from '../consensus/index.ts';
-import { EnsembleModelRepository } from '../consensus/models.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
 import type { AnswerResult } from '../families/registry.ts';
@@ -21,7 +20,7 @@ export type EnsembleView = {
 } & AnswerResult;
 
 export async function ensembleView(ctx: AppContext, article: Article, shown: readonly ArticleServerState[], modelId: number): Promise<EnsembleView> {
-  const stored = await new EnsembleModelRepository(ctx.db).byId(modelId);
+  const stored = await ctx.repos.models.byId(modelId);
   if (!stored) throw notFound(`ensemble model ${modelId}`);
   const servers = await ctx.repos.servers.listByChallenge(article.challengeId);
   const byName = new Map(servers.map((s) => [onlineRunName(s), s.id]));

@@ -19,7 +19,7 @@ import { ALL_FAMILIES, familyOf, isTaskName, type AnswerResult, type TaskName } 
 import { FormatError, tarGz } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { ServerId, SlugParams } from '../http/schemas.ts';
-import { exportRunTsv, loadOnlineAnswers, onlineRun } from '../leaderboard/online-runs.ts';
+import { exportRunTsv, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
 
 export type { ExportFile, ExportResult } from '../families/family.ts';
@@ -91,15 +91,9 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
         const run = onlineRunName(server);
         let exported: ExportResult;
         if (format === 'tsv') {
-          exported = { files: [{ name: `${run}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task))) }] };
+          exported = { files: [{ name: `${run}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await ctx.repos.answers.onlineAnswers(server.id, task))) }] };
         } else {
-          const rows = await ctx.db.query<{ id: string; text: string; result: AnswerResult }>(
-            `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result
-             from answers an join articles a on a.id = an.article_id
-             where an.server_id = $1 and a.challenge_id = $2 and (an.result -> $3) is not null
-             order by coalesce(a.organiser_id, a.id::text)`,
-            [server.id, challenge.id, task],
-          );
+          const rows = await ctx.repos.answers.exportDocuments(server.id, challenge.id, task);
           try {
             exported = exportFiles(format, task, run, rows, { sourcedb: request.query.sourcedb ?? challenge.slug });
           } catch (error) {

@@ -13,14 +13,13 @@ import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { SlugParams } from '../http/schemas.ts';
-import { GoldRepository } from '../leaderboard/gold-repository.ts';
 import { loadStoredBody, parseGoldUpload } from '../leaderboard/inputs.ts';
 import { onlineRunName, parseOr400 } from '../leaderboard/service.ts';
 import { isTaskName } from '../families/registry.ts';
 import type { GoldItems } from '../scoring/index.ts';
 import { challengeDocuments, ensembleDocuments, type NamedServer } from './challenge-runs.ts';
 import { ENSEMBLE_TASKS, ensembleOf, trainEnsemble, type EnsembleTask } from './ensemble.ts';
-import { EnsembleModelRepository, type StoredModel } from './models.ts';
+import type { StoredModel } from './model-repository.ts';
 
 const Params = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
 const TrainBody = Type.Object(
@@ -48,8 +47,7 @@ export function modelSummary(m: StoredModel) {
 export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const models = new EnsembleModelRepository(ctx.db);
-    const goldRepo = new GoldRepository(ctx.db);
+    const { models, gold: goldRepo } = ctx.repos;
 
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
@@ -81,7 +79,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
         if (unknown.length > 0) throw badRequest(`unknown run(s) ${unknown.join(', ')}; the ${task} runs of "${challenge.slug}" are ${[...known].join(', ') || '(none)'}`);
         const chosen = body.runs ? servers.filter((s) => body.runs!.includes(s.run)) : servers;
         if (chosen.length === 0) throw badRequest(`challenge "${challenge.slug}" has no server registered for ${task}: nothing to combine`);
-        const docs = ensembleDocuments(await challengeDocuments(ctx.db, challenge.id, chosen));
+        const docs = ensembleDocuments(await challengeDocuments(ctx.repos.answers, challenge.id, chosen));
         let model;
         try {
           model = trainEnsemble(docs, goldItems, { task, runs: chosen.map((s) => s.run), defaultCutoff: body.cutoff, lambda: body.lambda });

@@ -5,7 +5,7 @@
 // Every write (and the reads dispatch decides on) is retried with back-off when the database
 // connection fails, so a PostgreSQL restart delays writes instead of dropping them.
 import type { Database } from '../db/database.ts';
-import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from './db-retry.ts';
+import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from '../db/retry.ts';
 import type { AnswerResult, TaskName } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { FailureKind } from '../xmlrpc/client.ts';
@@ -50,13 +50,17 @@ export interface FinishedAttempt {
 }
 
 export class DispatchStore {
-  /** Set by the runtime from the configuration; tests shorten it. */
-  retry: RetryPolicy = DEFAULT_RETRY_POLICY;
+  /** How a write the database refused for a moment is retried: from the configuration (tests shorten it). */
+  readonly retry: RetryPolicy;
 
   /** The writes of every job go through here, many jobs to a transaction (see group-commit.ts). */
   private readonly writes: GroupCommit<DispatchWrite, DispatchWriteResult>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    opts: { retry?: Partial<RetryPolicy> } = {},
+  ) {
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
     this.writes = new GroupCommit({
       maxBatch: 256,
       // PGlite runs one statement at a time; PostgreSQL overlaps a few batches' round trips.

@@ -12,9 +12,9 @@ import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import type { ScoreOption } from '../families/family.ts';
 import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
 import { leaderboardTsv } from './leaderboard.ts';
-import { exportRunTsv, loadOnlineAnswers, onlineRun } from './online-runs.ts';
+import { exportRunTsv, onlineRun } from './online-runs.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
-import { LeaderboardService, onlineRunName, type ScoreRequest } from './service.ts';
+import { onlineRunName, type ScoreRequest } from './service.ts';
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
 const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
@@ -67,7 +67,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     registerTextParsers(base);
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const service = new LeaderboardService(ctx);
+    const service = ctx.leaderboard;
 
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: TaskName }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
@@ -159,7 +159,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
         if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${challenge.slug}"`);
         if (!TSV_EXPORTS.includes(task)) throw badRequest(`exports are available for ${TSV_EXPORTS.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
         if (!server.tasks.includes(task)) throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
-        const tsv = exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task)));
+        const tsv = exportRunTsv(onlineRun(task, await ctx.repos.answers.onlineAnswers(server.id, task)));
         const name = `${onlineRunName(server)}.${task}.tsv`;
         return reply.type(TSV).header('content-disposition', `attachment; filename="${name}"`).send(tsv);
       },

@@ -9,7 +9,6 @@ import type { AppContext } from '../app-context.ts';
 import { requireAdmin } from '../auth/principal.ts';
 import { notFound } from '../http/api-error.ts';
 import { SlugParams } from '../http/schemas.ts';
-import { challengeReliability } from '../reliability/load.ts';
 import { dispatchMetrics } from './dispatch-metrics.ts';
 import { QUEUE_WAIT_MS } from '../dispatch/service.ts';
 import { withinTime } from '../shared/timeout.ts';
@@ -56,7 +55,7 @@ export function observabilityRoutes(ctx: AppContext): FastifyPluginAsync {
         requireAdmin(await ctx.auth.principal(request));
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
-        return { challenge: challenge.slug, servers: await challengeReliability(ctx.db, challenge.id) };
+        return { challenge: challenge.slug, servers: await ctx.repos.reliability.challenge(challenge.id) };
       },
     );
   };
