@@ -6,8 +6,7 @@ import type { OnlineAnswer } from '../families/family.ts';
 import type { AnswerResult, TaskName } from '../families/registry.ts';
 import { compareIds } from '../scoring/index.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
-import type { DeliveryState } from '../dispatch/store.ts';
-import type { ArticleServerState } from './status.ts';
+import type { ArticleServerState, DeliveryState } from './status.ts';
 
 export class AnswerRepository {
   constructor(private readonly db: Queryable) {}

@@ -2,7 +2,9 @@
 // (read by AnswerRepository.serverStates).
 import type { AnswerResult } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
-import type { DeliveryState } from '../dispatch/store.ts';
+
+/** An article's delivery to one server (dispatch writes it; defined here so articles/ needs nothing of dispatch/). */
+export type DeliveryState = 'queued' | 'active' | 'done' | 'failed';
 
 export interface ArticleServerState {
   serverId: number;

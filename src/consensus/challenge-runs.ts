@@ -3,7 +3,6 @@
 // named runs (one run per server). Used to train an ensemble and to score the consensus
 // as one more leaderboard row. Articles without an organiser id (on-demand ones) have no
 // gold and are left out.
-import type { AnswerRepository } from '../articles/answer-repository.ts';
 import type { AnswerResult } from '../families/registry.ts';
 import type { EnsembleDocument } from './ensemble.ts';
 import { consensusAsResult, voteConsensus, type VoteOptions } from './voting.ts';
@@ -19,8 +18,13 @@ export interface ChallengeDocument {
   answers: Array<{ serverId: number; run: string; result: AnswerResult }>;
 }
 
+/** Where the answers come from (AnswerRepository; named by shape so this folder needs no import of articles/). */
+export interface StoredAnswers {
+  challengeAnswers(challengeId: number, serverIds: readonly number[]): Promise<Array<{ doc: string; serverId: number; result: AnswerResult }>>;
+}
+
 /** Every document of the challenge that at least one of the servers answered, by organiser id. */
-export async function challengeDocuments(answers: AnswerRepository, challengeId: number, servers: readonly NamedServer[]): Promise<ChallengeDocument[]> {
+export async function challengeDocuments(answers: StoredAnswers, challengeId: number, servers: readonly NamedServer[]): Promise<ChallengeDocument[]> {
   if (servers.length === 0) return [];
   const names = new Map(servers.map((s) => [s.serverId, s.run]));
   const rows = await answers.challengeAnswers(challengeId, [...names.keys()]);

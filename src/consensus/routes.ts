@@ -13,8 +13,6 @@ import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { SlugParams } from '../http/schemas.ts';
-import { loadStoredBody, parseGoldUpload } from '../leaderboard/inputs.ts';
-import { onlineRunName, parseOr400 } from '../leaderboard/service.ts';
 import { isTaskName } from '../families/registry.ts';
 import type { GoldItems } from '../scoring/index.ts';
 import { challengeDocuments, ensembleDocuments, type NamedServer } from './challenge-runs.ts';
@@ -31,10 +29,10 @@ const TrainBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The servers of a challenge registered for the task, named as leaderboard runs. */
+/** The servers of a challenge registered for the task, named as leaderboard runs (their run names). */
 export async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
   const servers = await ctx.repos.servers.listByChallenge(challengeId);
-  return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: onlineRunName(s) }));
+  return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: s.runName }));
 }
 
 export function modelSummary(m: StoredModel) {
@@ -47,7 +45,7 @@ export function modelSummary(m: StoredModel) {
 export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const { models, gold: goldRepo } = ctx.repos;
+    const { models } = ctx.repos;
 
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
@@ -58,9 +56,8 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
     }
 
     async function gold(challenge: Challenge, task: EnsembleTask): Promise<GoldItems> {
-      const stored = await goldRepo.gold(challenge.id, task);
-      if (!stored) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
-      const parsed = parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
+      const parsed = await ctx.leaderboard.storedGold(challenge, task);
+      if (!parsed) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
       if (parsed.task !== task) throw new Error(`stored ${task} gold parsed as ${parsed.task}`);
       return ensembleOf(task).goldKeys(parsed.gold);
     }

@@ -14,7 +14,7 @@ import { GroupCommit } from './group-commit.ts';
 import { describeWrites, pairKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
 
 export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
-export type DeliveryState = 'queued' | 'active' | 'done' | 'failed';
+export type { DeliveryState } from '../articles/status.ts';
 
 export interface AttemptRecord {
   n: number;

@@ -7,9 +7,9 @@
 // rows; the ensemble exists for the families that declare one (ranked lists). Note: an
 // ensemble trained on this challenge's gold and scored against it is an optimistic
 // figure; train on one challenge and score on another for a fair one.
-import type { Repositories } from '../app-context.ts';
 import type { Challenge } from '../challenges/repository.ts';
-import { challengeDocuments, ensembleDocuments, votedResults } from '../consensus/challenge-runs.ts';
+import { challengeDocuments, ensembleDocuments, votedResults, type StoredAnswers } from '../consensus/challenge-runs.ts';
+import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
 import { ensembleResult } from '../consensus/ensemble.ts';
 import { familyOf, type AnswerResult, type TaskName } from '../families/registry.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
@@ -22,7 +22,7 @@ function asAnswers(task: TaskName, results: Array<{ doc: string; result: AnswerR
   return results.flatMap((r) => (r.result[task] === undefined ? [] : [{ doc: r.doc, value: r.result[task] }]));
 }
 
-export async function consensusRuns(repos: Pick<Repositories, 'answers' | 'models'>, challenge: Challenge, task: TaskName, servers: AnnotationServer[], nameOf: (s: AnnotationServer) => string): Promise<RunToScore[]> {
+export async function consensusRuns(repos: { answers: StoredAnswers; models: EnsembleModelRepository }, challenge: Challenge, task: TaskName, servers: AnnotationServer[], nameOf: (s: AnnotationServer) => string): Promise<RunToScore[]> {
   const consensus = familyOf(task).consensus;
   if (!consensus) return [];
   const named = servers.filter((s) => s.tasks.includes(task)).map((s) => ({ serverId: s.id, run: nameOf(s) }));

@@ -1,16 +1,17 @@
 // Puts stored inputs together for the routes: gold, maps, offline runs and the servers'
 // online runs, parsed with the scoring library. Bad user input surfaces as a 400 naming
 // the place (line) and what to do; nothing is stored unless it parsed.
-import type { Repositories } from '../app-context.ts';
+import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
+import type { ServerRepository } from '../servers/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import { ScoringInputError, parseHomonymOrthologMap, parseOrganismMap, type ColumnLayout } from '../scoring/index.ts';
-import type { AnnotationServer } from '../servers/repository.ts';
 import type { TaskName } from '../families/registry.ts';
 import type { GoldRepository, MapKind } from './gold-repository.ts';
 import { goldDocuments, loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, uploadsText, type Gold, type ParsedGold } from './inputs.ts';
 import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
-import { onlineRun } from './online-runs.ts';
+import { onlineRun, type OnlineAnswer } from './online-runs.ts';
+import type { StoredAnswers } from '../consensus/challenge-runs.ts';
 import type { RunsRepository } from './runs-repository.ts';
 import { consensusRuns } from './consensus-runs.ts';
 
@@ -31,7 +32,7 @@ export function parseOr400<T>(what: string, parse: () => T): T {
 }
 
 /** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
-export function onlineRunName(server: Pick<AnnotationServer, 'runName'>): string {
+export function onlineRunName(server: { runName: string }): string {
   return server.runName;
 }
 
@@ -44,11 +45,23 @@ export interface ScoreRequest {
   singleClass?: boolean;
 }
 
+/** The repositories the leaderboard reads (app-context.ts hands them over). */
+export interface LeaderboardRepositories {
+  gold: GoldRepository;
+  runs: RunsRepository;
+  /** ArticleRepository (by shape: articles/ builds on the leaderboard, not the other way). */
+  articles: { countKnown(challengeId: number, organiserIds: readonly string[]): Promise<number> };
+  servers: ServerRepository;
+  /** AnswerRepository, by shape as above. */
+  answers: StoredAnswers & { onlineAnswers(serverId: number, task: TaskName): Promise<OnlineAnswer[]> };
+  models: EnsembleModelRepository;
+}
+
 export class LeaderboardService {
   readonly gold: GoldRepository;
   readonly runs: RunsRepository;
 
-  constructor(private readonly repos: Repositories) {
+  constructor(private readonly repos: LeaderboardRepositories) {
     this.gold = repos.gold;
     this.runs = repos.runs;
   }
@@ -80,12 +93,18 @@ export class LeaderboardService {
     return { ...added, warnings };
   }
 
-  private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
+  /** The task's stored gold, parsed; null when none is loaded. */
+  async storedGold(challenge: Challenge, task: TaskName): Promise<Gold | null> {
     const stored = await this.gold.gold(challenge.id, task);
-    if (!stored) {
+    return stored ? parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold) : null;
+  }
+
+  private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
+    const gold = await this.storedGold(challenge, task);
+    if (!gold) {
       throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`);
     }
-    return parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
+    return gold;
   }
 
   private async loadMaps(challenge: Challenge, request: ScoreRequest): Promise<Pick<LeaderboardOptions, 'orthologMap' | 'organismMap'>> {
