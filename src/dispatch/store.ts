@@ -11,7 +11,7 @@ import type { ValidationIssue } from '../tasks/types.ts';
 import type { FailureKind } from '../xmlrpc/client.ts';
 import type { RawJson } from '../shared/raw-json.ts';
 import { GroupCommit } from './group-commit.ts';
-import { describeWrites, pairKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
+import { describeWrites, deliveryKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
 
 export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
 export type { DeliveryState } from '../articles/status.ts';
@@ -153,7 +153,7 @@ export class DispatchStore {
    * an outcome belonged to a worker that died; it is marked interrupted now.
    */
   async beginAttempt(articleId: string, serverId: number): Promise<number | 'closed'> {
-    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number | 'closed';
+    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number | 'closed';
   }
 
   /**
@@ -162,7 +162,7 @@ export class DispatchStore {
    * the article's challenge is closed, checked in the same statement as the write.
    */
   async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null | 'closed'> {
-    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null | 'closed';
+    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null | 'closed';
   }
 
   /**
@@ -172,7 +172,7 @@ export class DispatchStore {
    * interrupted and the delivery is queued again, for a reopening.
    */
   async storeAnswer(a: FinishedAttempt, result: AnswerResult | RawJson, warnings: ValidationIssue[] | RawJson): Promise<boolean | 'closed'> {
-    return (await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean | 'closed';
+    return (await this.writes.submit(deliveryKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean | 'closed';
   }
 
   /**
@@ -180,7 +180,7 @@ export class DispatchStore {
    * 'closed' as for storeAnswer: recorded as interrupted, queued again, whatever `final`.
    */
   async recordFailure(a: FinishedAttempt, final: boolean): Promise<'closed' | undefined> {
-    const r = await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
+    const r = await this.writes.submit(deliveryKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
     return r === 'closed' ? r : undefined;
   }
 

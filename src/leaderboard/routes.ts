@@ -14,11 +14,11 @@ import type { ScoreOption } from '../families/family.ts';
 import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
 import { leaderboardTsv } from './leaderboard.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
+import { addUtf8BodyParser } from '../http/utf8-body.ts';
 import type { ScoreRequest } from './service.ts';
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
 const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Plain-text bodies (BC II.5 TSV files, maps) for these routes only: registered inside
@@ -28,13 +28,8 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 function registerTextParsers(app: FastifyInstance): void {
   // The root instance has fastify's default text/plain parser; this plugin's copy replaces it.
-  if (app.hasContentTypeParser('text/plain')) app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(TEXT_TYPES, { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
-    try {
-      done(null, strictUtf8.decode(body));
-    } catch {
-      done(new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again'), undefined);
-    }
+  addUtf8BodyParser(app, TEXT_TYPES, {
+    invalid: () => ({ error: new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
   });
 }
 const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
