@@ -3,7 +3,7 @@
 // indexes loaded from the same files as the main thread's (they are small).
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadLookupsFrom } from '../families/lookups.ts';
-import { uniprotIndexFrom, type IndexContents } from '../uniprot/index.ts';
+import { UniprotIndex, type IndexContents } from '../uniprot/index.ts';
 import { XmlRpcProtocolError } from '../xmlrpc/errors.ts';
 import { readAnswerNow, type AnswerContext } from './answer-reading.ts';
 
@@ -18,7 +18,7 @@ export type ThreadReply =
   | { id: number; ok: false; protocol: boolean; message: string };
 
 const { index, lookupFiles } = workerData as { index: IndexContents | null; lookupFiles: Record<string, string> };
-const indexes = { accessions: index ? uniprotIndexFrom(index) : null, lookups: loadLookupsFrom(lookupFiles) };
+const indexes = { accessions: index ? new UniprotIndex(index) : null, lookups: loadLookupsFrom(lookupFiles) };
 
 parentPort!.on('message', ({ id, body, charset, context }: ThreadRequest) => {
   let reply: ThreadReply;
