@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textAsSent } from '../../src/articles/input.ts';
 import { AnswerReader } from '../../src/dispatch/answer-reader.ts';
 import { CHECK_ARTICLE, checkArticle, type ServerToCheck } from '../../src/servers/check.ts';
-import { codePointLength } from '../../src/tasks/text.ts';
+import { codePointLength } from '../../src/shared/code-points.ts';
 import { request } from 'undici';
 import { callXmlRpc, createServerAgent } from '../../src/xmlrpc/client.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
