@@ -14,10 +14,10 @@ export class AnswerRepository {
   /** Every server the article was sent to, with its delivery state and stored answer, by server id. */
   async serverStates(articleId: string): Promise<ArticleServerState[]> {
     const rows = await this.db.query<{
-      server_id: number; name: string; team: string; team_id: number; state: DeliveryState; attempts: number;
+      server_id: number; name: string; protocol: string; team: string; team_id: number; state: DeliveryState; attempts: number;
       last_outcome: string | null; last_detail: string | null; result: AnswerResult | null; warnings: ValidationIssue[] | null;
     }>(
-      `select d.server_id, s.name, t.name as team, t.id as team_id, d.state, d.attempts, d.last_outcome, d.last_detail, a.result, a.warnings
+      `select d.server_id, s.name, s.protocol, t.name as team, t.id as team_id, d.state, d.attempts, d.last_outcome, d.last_detail, a.result, a.warnings
        from deliveries d join servers s on s.id = d.server_id join teams t on t.id = s.team_id
        left join answers a on a.article_id = d.article_id and a.server_id = d.server_id
        where d.article_id = $1 order by d.server_id`,
@@ -26,6 +26,7 @@ export class AnswerRepository {
     return rows.map((r) => ({
       serverId: r.server_id,
       name: r.name,
+      protocol: r.protocol,
       team: r.team,
       teamId: r.team_id,
       state: r.state,

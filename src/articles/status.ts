@@ -9,6 +9,8 @@ export type DeliveryState = 'queued' | 'active' | 'done' | 'failed';
 export interface ArticleServerState {
   serverId: number;
   name: string;
+  /** The annotator protocol the server speaks. */
+  protocol: string;
   team: string;
   teamId: number;
   state: DeliveryState;

@@ -8,7 +8,7 @@ import type { Database } from '../db/database.ts';
 import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from '../db/retry.ts';
 import type { AnswerResult, TaskName } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
-import type { FailureKind } from '../xmlrpc/client.ts';
+import type { FailureKind } from './annotators/outcome.ts';
 import type { RawJson } from '../shared/raw-json.ts';
 import { GroupCommit } from './group-commit.ts';
 import { describeWrites, deliveryKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';

@@ -11,6 +11,9 @@ import { resolvedUrlProblem } from './url-policy.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
+import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
+import { DEFAULT_PROTOCOL } from '../dispatch/annotators/registry.ts';
+import { ProtocolField, protocolProblem } from './protocol-field.ts';
 
 const RegisterBody = Type.Object(
   {
@@ -20,11 +23,12 @@ const RegisterBody = Type.Object(
     method: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.:]{0,127}$', description: 'XML-RPC method name (default Annotator.getAnnotation).' })),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Articles in flight at once for this server (default 1).' })),
     sendMetadata: Type.Optional(Type.Boolean({ description: 'Also send a trailing struct {article, tasks}.' })),
+    protocol: ProtocolField,
   },
   { additionalProperties: false },
 );
 
-export const DEFAULT_METHOD = 'Annotator.getAnnotation';
+export { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 
 export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
@@ -99,6 +103,9 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         const body = request.body;
         const unknown = body.tasks.filter((t) => !challenge.tasks.includes(t));
         if (unknown.length > 0) throw badRequest(`challenge "${challenge.slug}" has no task ${unknown.join(', ')}; its tasks are ${challenge.tasks.join(', ')}`);
+        const protocol = body.protocol ?? DEFAULT_PROTOCOL;
+        const unfit = protocolProblem(protocol, body);
+        if (unfit) throw badRequest(unfit);
         const problem = await resolvedUrlProblem(body.url, ctx.config.publicUrlsOnly);
         if (problem) throw badRequest(`the server URL cannot be used: ${problem}`);
 
@@ -110,6 +117,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
             url: body.url,
             tasks: body.tasks,
             method: body.method ?? DEFAULT_METHOD,
+            protocol,
             concurrency: body.concurrency ?? 1,
             sendMetadata: body.sendMetadata ?? false,
           },

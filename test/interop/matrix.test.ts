@@ -13,7 +13,7 @@ import { AnswerReader } from '../../src/dispatch/answer-reader.ts';
 import { CHECK_ARTICLE, checkArticle, type ServerToCheck } from '../../src/servers/check.ts';
 import { codePointLength } from '../../src/shared/code-points.ts';
 import { request } from 'undici';
-import { callXmlRpc, createServerAgent } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc, createServerAgent } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { isRelevant, MATRIX_ARTICLES, mentionsCountedIn } from './articles.ts';

@@ -7,6 +7,7 @@ import { fmt, html, type SafeHtml } from '../html.ts';
 import { apiForm, fragment, select, taskBoxes, textField, tokenBox } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import { histogramChart, type HistogramBar } from '../plots.ts';
+import { PROTOCOLS } from '../../dispatch/annotators/registry.ts';
 
 export function teamPageBody(challenges: Challenge[]): SafeHtml {
   const open = challenges.filter((c) => c.phase !== 'closed');
@@ -28,7 +29,8 @@ ${apiForm({
   id: 'register-server',
   fields: html`${select('server', 'challenge', 'Challenge', open.map((c) => [c.slug, `${c.name} (${c.slug})`]))}
 ${textField('server', 'name', 'Server name', { required: true })}
-${textField('server', 'url', 'XML-RPC URL', { type: 'url', required: true, placeholder: 'http://host:port/' })}
+${textField('server', 'url', 'Server URL', { type: 'url', required: true, placeholder: 'http://host:port/' })}
+${select('server', 'protocol', 'Protocol', PROTOCOLS.map((p) => [p.name, p.label]))}
 ${taskBoxes('server')}
 ${textField('server', 'method', 'XML-RPC method (optional)', { placeholder: 'Annotator.getAnnotation' })}
 ${textField('server', 'concurrency', 'Articles in flight at once (optional)', { type: 'number', min: 1 })}`,
@@ -57,6 +59,7 @@ export interface ServerJson {
   tasks: string[];
   state: string;
   concurrency: number;
+  protocol?: string;
   check: { ok: boolean; outcome: string; detail?: string; at: string; ms: number; errors: Issue[]; warnings: Issue[] } | null;
   progress: { queued: number; active: number; done: number; failed: number };
   timing: { p50Ms: number | null; p95Ms: number | null; meanMs: number | null; answered: number };
@@ -66,7 +69,7 @@ export interface ServerJson {
 }
 
 /** Fields this page shows itself; anything else the API adds is listed under "More figures". */
-const KNOWN = new Set(['id', 'name', 'team', 'teamId', 'challenge', 'challengeId', 'url', 'tasks', 'method', 'concurrency', 'sendMetadata', 'state', 'check', 'createdAt', 'progress', 'timing', 'histogram', 'errors']);
+const KNOWN = new Set(['id', 'name', 'team', 'teamId', 'challenge', 'challengeId', 'url', 'tasks', 'method', 'protocol', 'concurrency', 'sendMetadata', 'state', 'check', 'createdAt', 'progress', 'timing', 'histogram', 'errors']);
 
 export function serverPageBody(id: number): SafeHtml {
   const api = `/api/servers/${id}`;
@@ -117,7 +120,7 @@ function moreFigures(s: ServerJson): SafeHtml | '' {
 export function serverFragment(s: ServerJson): SafeHtml {
   const c = s.check;
   return html`<section aria-labelledby="about-heading"><h2 id="about-heading">${s.name}</h2>
-<p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · concurrency ${s.concurrency}</p>
+<p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · protocol ${s.protocol ?? 'xmlrpc'} · concurrency ${s.concurrency}</p>
 <p class="url"><code>${s.url}</code></p>
 <p>Last check: ${c ? html`<strong class="${c.ok ? 'ok' : 'error'}">${c.outcome}</strong> after ${c.ms} ms${c.detail ? html` — ${c.detail}` : ''}` : 'never'}</p>
 ${c ? issues(c.errors) : ''}
