@@ -102,8 +102,9 @@ describe('concepts once', () => {
   });
 
   it('decodes request bodies as strict UTF-8 in one reader (http/utf8-body.ts)', () => {
-    // The XML-RPC codec decodes the annotation servers' answers in the charset they declare: another job.
-    expect(filesMatching(/fatal:\s*true/, ['src/http/utf8-body.ts', 'src/xmlrpc/codec-parse.ts'])).toEqual([]);
+    // Answers of annotation servers are another job: the XML-RPC codec decodes them in the
+    // charset they declare, the JSON protocols' reader refuses any other charset.
+    expect(filesMatching(/fatal:\s*true/, ['src/http/utf8-body.ts', 'src/xmlrpc/codec-parse.ts', 'src/dispatch/annotators/json-body.ts'])).toEqual([]);
   });
 
   it('maps code points and UTF-16 in one module (shared/code-points.ts)', () => {
