@@ -14,7 +14,7 @@ import { DispatchService } from './dispatch/service.ts';
 import { JobPerformer } from './dispatch/perform.ts';
 import { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
-import { uniprotIndexFrom, type AccessionLookup, type IndexContents } from './uniprot/index.ts';
+import { UniprotIndex, type AccessionLookup, type IndexContents } from './uniprot/index.ts';
 import { readIndexFile } from './uniprot/index-file.ts';
 import { AnswerReader } from './dispatch/answer-reader.ts';
 import { CallbackService } from './callbacks/service.ts';
@@ -55,7 +55,7 @@ function loadAccessions(config: Config, log: Logger): { lookup: AccessionLookup;
   }
   const started = Date.now();
   const shared = readIndexFile(config.uniprotIndex, { shared: true });
-  const lookup = uniprotIndexFrom(shared);
+  const lookup = new UniprotIndex(shared);
   log.info({ release: lookup.release, ms: Date.now() - started }, 'UniProt release index loaded');
   return { lookup, shared };
 }

@@ -4,7 +4,7 @@
 // from the article id, so two workers settling the last two servers at once enqueue one
 // job; jobs live in Redis, so a restart does not lose them; BullMQ retries a failed POST
 // with exponential back-off. The outcome of every try lands in callback_deliveries.
-import { Queue, Worker, type Job } from 'bullmq';
+import { Queue, type Job, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import type { Config } from '../config.ts';
@@ -15,6 +15,7 @@ import type { AnswerRepository } from '../articles/answer-repository.ts';
 import { articleView } from '../articles/view.ts';
 import { policedAgent } from '../servers/policed-agent.ts';
 import { RefusedAddressError, urlProblem } from '../servers/url-policy.ts';
+import { createQueueWorker } from '../queue/worker.ts';
 import type { CallbackRepository } from './repository.ts';
 
 export const CALLBACK_QUEUE = 'callbacks';
@@ -74,14 +75,17 @@ export class CallbackService {
   startWorker(redisUrl: string): void {
     this.workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', () => {}); // reported through the worker's error event
-    this.worker = new Worker<CallbackJob>(CALLBACK_QUEUE, async (job) => await this.process(job), {
+    this.worker = createQueueWorker<CallbackJob>({
+      queue: CALLBACK_QUEUE,
+      process: async (job) => await this.process(job),
       connection: this.workerConnection,
       prefix: this.config.queuePrefix,
       concurrency: 8,
-      lockDuration: Math.max(this.config.lockDurationMs, this.config.callbackTimeoutMs * 2),
-      stalledInterval: this.config.stalledIntervalMs,
+      lockDurationMs: Math.max(this.config.lockDurationMs, this.config.callbackTimeoutMs * 2),
+      stalledIntervalMs: this.config.stalledIntervalMs,
+      log: this.log,
+      problem: 'callback worker problem',
     });
-    this.worker.on('error', (err) => this.log.warn({ err: err.message }, 'callback worker problem; it retries by itself'));
     void this.sweep();
   }
 

@@ -90,3 +90,39 @@ describe('imports', () => {
     expect(folderCycles(FILES, false)).toEqual(Object.keys(FOLDER_CYCLES_KNOWN).sort());
   });
 });
+
+/** Files (outside the one home of a concept) that mention what only that home should do. */
+function filesMatching(pattern: RegExp, except: readonly string[]): string[] {
+  return FILES.filter((f) => !except.includes(f.path) && pattern.test(withoutComments(f.text))).map((f) => f.path);
+}
+
+describe('concepts once', () => {
+  it('makes BullMQ workers in one factory (queue/worker.ts)', () => {
+    expect(filesMatching(/from 'bullmq'[\s\S]*new Worker\b|new Worker\b[\s\S]*from 'bullmq'/, ['src/queue/worker.ts'])).toEqual([]);
+  });
+
+  it('decodes request bodies as strict UTF-8 in one reader (http/utf8-body.ts)', () => {
+    // Answers of annotation servers are another job: the XML-RPC codec decodes them in the
+    // charset they declare, the JSON protocols' reader refuses any other charset.
+    expect(filesMatching(/fatal:\s*true/, ['src/http/utf8-body.ts', 'src/xmlrpc/codec-parse.ts', 'src/dispatch/annotators/json-body.ts'])).toEqual([]);
+  });
+
+  it('maps code points and UTF-16 in one module (shared/code-points.ts)', () => {
+    const allowed = [
+      'src/shared/code-points.ts',
+      'src/http/storable-text.ts', // finds lone surrogates to refuse them; no offsets
+      'src/xmlrpc/codec-charrefs.ts', // joins surrogate pairs written as two character references
+      'src/tasks/offset-hint.ts', // UTF-8 byte offsets, for the hint to a server that counted bytes
+    ];
+    expect(filesMatching(/0x[dD][89a-fA-F]00\b|function\s+codePoint|function\s+sliceCodePoints/, allowed)).toEqual([]);
+  });
+
+  it('calls the meta-server API from the CLI through one client (cli/api-client.ts)', () => {
+    const cli = FILES.filter((f) => f.path.startsWith('src/cli/') || f.path.startsWith('src/testsuites/'));
+    expect(cli.filter((f) => f.path !== 'src/cli/api-client.ts' && /from 'undici'|\bfetch\(/.test(withoutComments(f.text))).map((f) => f.path)).toEqual([]);
+  });
+
+  it('has no function named the vague pairKey', () => {
+    expect(filesMatching(/\bpairKey\b/, [])).toEqual([]);
+  });
+});
