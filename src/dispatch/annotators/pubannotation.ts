@@ -12,6 +12,7 @@
 // Confidence, rank and section come from attributes {subj, pred, obj} on a denotation, as
 // the PubAnnotation export writes them (formats/pubannotation.ts). Relations map to no task
 // here: they are ignored, with a warning.
+import { mention } from '../../families/mention/index.ts';
 import { CodePointText } from '../../shared/code-points.ts';
 import type { ValidationIssue } from '../../tasks/types.ts';
 import { parseJsonAnswer } from './json-body.ts';
@@ -98,7 +99,8 @@ export const pubannotation = defineProtocol({
   name: NAME,
   label: 'PubAnnotation',
   summary: "PubAnnotation's annotation-server API: POST {text}, PubAnnotation JSON back (denotations → MENTION), synchronous or asynchronous (303 See Other, polled)",
-  tasks: ['MENTION'],
+  // Denotations are mentions: the one family this protocol can answer.
+  tasks: [mention.name],
   usesMethod: false,
   contentType: 'application/json; charset=utf-8',
   accept: 'application/json',
