@@ -29,6 +29,17 @@ export interface NewArticle {
   submittedBy?: string | null;
 }
 
+/** On-demand articles waiting for the live servers: the client's and everyone's (articles/on-demand-limits.ts). */
+export interface PendingOnDemand {
+  mine: number;
+  total: number;
+}
+
+/** How long an article with no delivery yet counts as waiting (the queueing is normally milliseconds behind). */
+const UNQUEUED_GRACE = '10 minutes';
+/** Any number: the lock every on-demand submission takes around its count and insert. */
+const SUBMISSION_LOCK = 72260007;
+
 interface ArticleRow {
   id: string;
   seq: string | number;
@@ -98,16 +109,19 @@ export class ArticleRepository {
   /**
    * Loads a batch in one transaction. A repeat of an organiser id with the same text is
    * accepted and changes nothing; with a different text the whole batch is refused.
-   * `admit` runs first in the same transaction and may refuse the whole batch by throwing
-   * (the limits on on-demand articles waiting).
+   * With `onDemand`, the on-demand articles waiting are counted first, in the same
+   * transaction under one lock, and `admit` may refuse the whole batch by throwing.
    */
   async insertMany(
     challengeId: number,
     items: NewArticle[],
-    opts: { admit?: (tx: Queryable) => Promise<void> } = {},
+    opts: { onDemand?: { client: string; admit: (pending: PendingOnDemand) => void } } = {},
   ): Promise<{ ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] }> {
     return await this.db.transaction(async (tx) => {
-      await opts.admit?.(tx);
+      if (opts.onDemand) {
+        await tx.query(`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`);
+        opts.onDemand.admit(await this.pendingOnDemand(tx, challengeId, opts.onDemand.client));
+      }
       const ids = new Map<string, string>();
       const created: string[] = [];
       const views: DispatchView[] = [];
@@ -173,6 +187,30 @@ export class ArticleRepository {
     );
     const r = rows[0];
     return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks, callbackUrl: r.callback_url } : null;
+  }
+
+  /** How many of the organiser ids have an article in the challenge (gold may be loaded before the articles). */
+  async countKnown(challengeId: number, organiserIds: readonly string[]): Promise<number> {
+    const rows = await this.db.query<{ n: number }>('select count(*)::int as n from articles where challenge_id = $1 and organiser_id = any($2::text[])', [challengeId, [...organiserIds]]);
+    return rows[0]!.n;
+  }
+
+  /** On-demand articles waiting: a delivery to an active live server queued or under way, or none yet though just submitted. */
+  private async pendingOnDemand(tx: Queryable, liveChallengeId: number, client: string): Promise<PendingOnDemand> {
+    const rows = await tx.query<{ mine: string | number; total: string | number }>(
+      `with busy as (
+         select distinct d.article_id as id from deliveries d
+         where d.server_id in (select id from servers where challenge_id = $1 and state = 'active') and d.state in ('queued', 'active')
+       ), unqueued as (
+         select a.id from articles a
+         where a.challenge_id = $1 and a.created_at > now() - interval '${UNQUEUED_GRACE}'
+           and not exists (select 1 from deliveries d where d.article_id = a.id)
+       )
+       select count(*) as total, count(*) filter (where a.submitted_by = $2) as mine
+       from (select id from busy union select id from unqueued) p join articles a on a.id = p.id`,
+      [liveChallengeId, client],
+    );
+    return { mine: Number(rows[0]?.mine ?? 0), total: Number(rows[0]?.total ?? 0) };
   }
 }
 

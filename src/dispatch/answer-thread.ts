@@ -3,7 +3,7 @@
 // indexes loaded from the same files as the main thread's (they are small).
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadLookupsFrom } from '../families/lookups.ts';
-import { uniprotIndexFrom, type IndexContents } from '../uniprot/index.ts';
+import { UniprotIndex, type IndexContents } from '../uniprot/index.ts';
 import { XmlRpcProtocolError } from '../xmlrpc/errors.ts';
 import { AnswerFormatError } from './annotators/outcome.ts';
 import { readAnswerNow, type AnswerContext } from './answer-reading.ts';
@@ -20,7 +20,7 @@ export type ThreadReply =
   | { id: number; ok: false; protocol: 'xmlrpc' | 'format' | null; message: string };
 
 const { index, lookupFiles } = workerData as { index: IndexContents | null; lookupFiles: Record<string, string> };
-const indexes = { accessions: index ? uniprotIndexFrom(index) : null, lookups: loadLookupsFrom(lookupFiles) };
+const indexes = { accessions: index ? new UniprotIndex(index) : null, lookups: loadLookupsFrom(lookupFiles) };
 
 parentPort!.on('message', ({ id, body, charset, context, protocol }: ThreadRequest) => {
   let reply: ThreadReply;

@@ -17,7 +17,7 @@ import type { AnswerContext, AnswerText } from './answer-reading.ts';
 import { RawJson } from '../shared/raw-json.ts';
 import { createPolicedAgent } from '../servers/policed-agent.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
-import { isConnectionError } from './db-retry.ts';
+import { isConnectionError } from '../db/retry.ts';
 import { AttemptFailedError } from './errors.ts';
 import { judgeCall } from './judge.ts';
 import type { DispatchJob } from './queues.ts';

@@ -5,7 +5,7 @@
 // answers 404 with Retry-After until the result is ready, 200 with it once, 410 Gone after.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { annotate } from './annotator.ts';
-import { codePointLength } from '../tasks/text.ts';
+import { codePointLength } from '../shared/code-points.ts';
 
 export type SampleProtocol = 'xmlrpc' | 'json' | 'pubannotation';
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.ts';
+import { transactional, type Queryable } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
 import { DEFAULT_PROTOCOL, type ProtocolName } from '../dispatch/annotators/registry.ts';
 
@@ -101,6 +101,23 @@ export class ServerRepository {
    * makes two registrations racing each other count one after the other. The run number
    * comes from the team's counter (migration 006), taken only by a server actually inserted.
    */
+  /** create, in a transaction of its own (a registration). */
+  async register(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {
+    return await transactional(this.db).transaction(async (tx) => await new ServerRepository(tx).create(s, limit));
+  }
+
+  /**
+   * Deletes the server with its deliveries, attempts and answers, all or nothing: if
+   * another record still needs the server (say, a test-suite run), the foreign-key error
+   * (code 23503) rolls everything back and is thrown.
+   */
+  async deleteWithHistory(id: number): Promise<void> {
+    await transactional(this.db).transaction(async (tx) => {
+      for (const table of ['deliveries', 'attempts', 'answers']) await tx.query(`delete from ${table} where server_id = $1`, [id]);
+      await tx.query('delete from servers where id = $1', [id]);
+    });
+  }
+
   async create(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {
     await this.db.query('select pg_advisory_xact_lock(72260002, $1)', [s.teamId]);
     const same = await this.db.query('select 1 from servers where challenge_id = $1 and team_id = $2 and name = $3', [s.challengeId, s.teamId, s.name]);

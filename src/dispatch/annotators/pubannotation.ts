@@ -13,7 +13,7 @@
 // the PubAnnotation export writes them (formats/pubannotation.ts). Relations map to no task
 // here: they are ignored, with a warning.
 import { mention } from '../../families/mention/index.ts';
-import { CodePointText } from '../../tasks/text.ts';
+import { CodePointText } from '../../shared/code-points.ts';
 import type { ValidationIssue } from '../../tasks/types.ts';
 import { parseJsonAnswer } from './json-body.ts';
 import { defineProtocol } from './types.ts';
@@ -99,6 +99,7 @@ export const pubannotation = defineProtocol({
   name: NAME,
   label: 'PubAnnotation',
   summary: "PubAnnotation's annotation-server API: POST {text}, PubAnnotation JSON back (denotations → MENTION), synchronous or asynchronous (303 See Other, polled)",
+  // Denotations are mentions: the one family this protocol can answer.
   tasks: [mention.name],
   usesMethod: false,
   contentType: 'application/json; charset=utf-8',

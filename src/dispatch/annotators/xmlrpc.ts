@@ -1,7 +1,7 @@
 // XML-RPC, the protocol of BCMS: one method call per article, params (text [, given]
 // [, meta]), answered by one struct with a key per task, or a fault.
 import { assembleMethodCall, decodeMethodResponse, encodeParam, encodeStringParam } from '../../xmlrpc/codec.ts';
-import { XMLRPC_EXPECTS } from '../../xmlrpc/client.ts';
+import { XMLRPC_EXPECTS } from './xmlrpc-call.ts';
 import { AnswerFormatError } from './outcome.ts';
 import { describeParams, GIVEN_TASKS } from './parts.ts';
 import { defineProtocol } from './types.ts';

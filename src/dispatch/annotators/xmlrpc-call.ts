@@ -1,15 +1,15 @@
 // One XML-RPC call to one annotation server: the HTTP exchange every protocol shares
 // (dispatch/annotators/http-call.ts: one deadline, a size cap, failures classified in
-// dispatch's kinds) with an XML-RPC body and answer. Kept here, with its types re-exported,
+// dispatch's kinds) with an XML-RPC body and answer, its types re-exported
 // for the callers that speak XML-RPC alone (tests, benches, interop checks); dispatch
 // calls servers through the annotator client (dispatch/annotators/client.ts).
 import type { Dispatcher } from 'undici';
-import { callHttp } from '../dispatch/annotators/http-call.ts';
-import type { CallOutcome as AnyCallOutcome, Decoded } from '../dispatch/annotators/outcome.ts';
-import { decodeMethodResponse, type XmlRpcValue } from './codec.ts';
+import { callHttp } from './http-call.ts';
+import type { CallOutcome as AnyCallOutcome, Decoded } from './outcome.ts';
+import { decodeMethodResponse, type XmlRpcValue } from '../../xmlrpc/codec.ts';
 
-export { createServerAgent } from '../dispatch/annotators/http-call.ts';
-export type { Decoded, FailureKind } from '../dispatch/annotators/outcome.ts';
+export { createServerAgent } from './http-call.ts';
+export type { Decoded, FailureKind } from './outcome.ts';
 
 export type CallOutcome<V = XmlRpcValue> = AnyCallOutcome<V>;
 
