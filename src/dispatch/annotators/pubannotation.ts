@@ -92,7 +92,7 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string) {
     mentions.push({ offset: begin, mention: text.slice(begin, end), ...(d.obj !== undefined ? { type: d.obj } : {}), ...extra });
     denotationOf.push(i);
   });
-  return { value: { mentions }, errors, warnings, denotationOf };
+  return { value: { [mention.answerKey]: mentions }, errors, warnings, denotationOf };
 }
 
 export const pubannotation = defineProtocol({
@@ -122,7 +122,7 @@ export const pubannotation = defineProtocol({
   },
   decode(body, charset, text) {
     const { value, errors, warnings, denotationOf } = mentionsOfPubAnnotation(parseJsonAnswer(body, charset, NAME), text);
-    const renamePath = (path: string) => path.replace(/^mentions\[(\d+)\]/, (_, k: string) => `denotations[${denotationOf[Number(k)] ?? k}]`).replace(/^(denotations\[\d+\])\.offset$/, '$1.span').replace(/^(denotations\[\d+\])\.type$/, '$1.obj');
+    const renamePath = (path: string) => path.replace(new RegExp(`^${mention.answerKey}\\[(\\d+)\\]`), (_, k: string) => `denotations[${denotationOf[Number(k)] ?? k}]`).replace(/^(denotations\[\d+\])\.offset$/, '$1.span').replace(/^(denotations\[\d+\])\.type$/, '$1.obj');
     return { kind: 'value', value, errors, warnings, renamePath };
   },
   hint(call) {
