@@ -10,8 +10,6 @@ import { clientKey, trustedProxies } from './http/client-address.ts';
 import { rowIdKeyword } from './http/schemas.ts';
 import { refuseUnstorableText } from './http/storable-text.ts';
 import { ApiError } from './http/api-error.ts';
-import { ServiceUnavailableError } from './http/unavailable.ts';
-import { isConnectionError } from './dispatch/db-retry.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { healthRoutes } from './health/routes.ts';
