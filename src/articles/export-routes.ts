@@ -13,7 +13,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireTeamOrAdmin } from '../auth/principal.ts';
+import { canSee, principalOf } from '../auth/access.ts';
 import type { ExportDoc, ExportFormatName, ExportResult } from '../families/family.ts';
 import { ALL_FAMILIES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
 import { FormatError, tarGz } from '../formats/index.ts';
@@ -73,21 +73,20 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/challenges/:slug/export/:task/:format',
-      { schema: { tags: ['articles'], summary: "A server's answers for a task in an export format (organiser or the server's team)", params: Params, querystring: Query } },
+      { schema: { tags: ['articles'], summary: "A server's answers for a task in an export format (organiser or the server's team)", params: Params, querystring: Query }, config: { access: 'owner' } },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = principalOf(request);
         const { slug } = request.params;
         const format = request.params.format as ExportFormat;
         const task = request.params.task as TaskName;
         const challenge = await ctx.repos.challenges.bySlug(slug);
         if (!challenge) throw notFound(`challenge "${slug}"`);
-        if (!isTaskName(task) || !challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no task "${task}"; its tasks are ${challenge.tasks.join(', ')}`);
+        if (!isTaskName(task) || !challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no task "${task}"; its tasks are ${challenge.tasks.join(', ')}`);
         const carried = FORMAT_TASKS.get(format) ?? [];
         if (!carried.includes(task)) throw badRequest(`${format} carries ${carried.join(', ')}, not ${task}`);
         const servers = await ctx.repos.servers.listByChallenge(challenge.id);
         const server = servers.find((s) => s.id === Number(request.query.server));
-        if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${slug}"`);
+        if (!server || !canSee(principal, server.teamId)) throw notFound(`server ${request.query.server} in challenge "${slug}"`);
         const run = onlineRunName(server);
         let exported: ExportResult;
         if (format === 'tsv') {
@@ -103,7 +102,7 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
           try {
             exported = exportFiles(format, task, run, rows, { sourcedb: request.query.sourcedb ?? challenge.slug });
           } catch (error) {
-            if (error instanceof FormatError) throw new ApiError(422, 'cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
+            if (error instanceof FormatError) throw new ApiError('cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
             throw error;
           }
         }

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { callerKey, requireAdmin, type Principal } from '../auth/principal.ts';
+import { callerKey, type Principal } from '../auth/principal.ts';
+import { principalOf } from '../auth/access.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
@@ -100,9 +101,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/articles',
-      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody }, config: { articleTextFields: ARTICLE_TEXT_FIELDS } },
+      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody }, config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS } },
       async (request, reply) => {
-        requireAdmin(await ctx.auth.principal(request));
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         const seen = new Set<string>();
@@ -131,13 +131,13 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/articles/:id',
-      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery } },
+      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery }, config: { access: 'public' } },
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         const article = await articles.byOrganiserId(challenge.id, request.params.id);
         if (!article) throw notFound(`article "${request.params.id}" in challenge "${challenge.slug}"`);
-        return await sendArticle(await ctx.auth.principal(request), article, reply, request.query);
+        return await sendArticle(principalOf(request), article, reply, request.query);
       },
     );
 
@@ -145,7 +145,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       '/articles',
       {
         schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody },
-        config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
+        config: { access: 'public', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
         // Anyone may submit: the body is read only up to what an article within the limit
         // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
         bodyLimit: Math.min(ctx.config.bodyLimitBytes, 6 * ctx.config.maxOnDemandArticleBytes + 64 * 1024),
@@ -183,9 +183,11 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           params: ArticleParams,
           querystring: ArticleQuery,
         },
+        // Live articles are public; a challenge article is shown to the organiser and the teams taking part (visibleServerFilter).
+        config: { access: 'public' },
       },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
+        const principal = principalOf(request);
         const q = request.query;
         const respond = async () => {
           const article = await articles.byId(request.params.id, { text: q.text !== 'false' });
@@ -209,11 +211,12 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           params: ArticleParams,
           querystring: ConsensusQuery,
         },
+        config: { access: 'public' },
       },
       async (request, reply) => {
         const article = await articles.byId(request.params.id);
         if (!article) throw notFound(`article ${request.params.id}`);
-        const visible = await visibleServerFilter(await ctx.auth.principal(request), article);
+        const visible = await visibleServerFilter(principalOf(request), article);
         const q = request.query;
         const all = await articleServers(ctx.db, article.id);
         const status = articleStatus(all);
@@ -234,11 +237,11 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/articles/:id/responses/:serverId',
-      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams } },
+      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams }, config: { access: 'public' } },
       async (request) => {
         const article = await articles.byId(request.params.id);
         if (!article) throw notFound(`article ${request.params.id}`);
-        const visible = await visibleServerFilter(await ctx.auth.principal(request), article);
+        const visible = await visibleServerFilter(principalOf(request), article);
         const server = await servers.byId(Number(request.params.serverId));
         if (!server || !visible(server.teamId)) throw notFound(`annotation server ${request.params.serverId}`);
         const [answer, attempts] = await Promise.all([store.answer(article.id, server.id), store.attempts(article.id, server.id)]);

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin } from '../auth/principal.ts';
 import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { SlugParams, TaskListSchema } from '../http/schemas.ts';
@@ -45,18 +44,17 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { challenges } = ctx.repos;
 
-    app.post('/challenges', { schema: { tags: ['challenges'], summary: 'Create a challenge (organiser)', body: CreateBody } }, async (request, reply) => {
-      requireAdmin(await ctx.auth.principal(request));
+    app.post('/challenges', { schema: { tags: ['challenges'], summary: 'Create a challenge (organiser)', body: CreateBody }, config: { access: 'admin' } }, async (request, reply) => {
       const created = await challenges.create(request.body);
       if (!created) throw conflict(`a challenge with slug "${request.body.slug}" exists already; choose another slug`);
       return reply.status(201).send(await challengeView(ctx, created));
     });
 
-    app.get('/challenges', { schema: { tags: ['challenges'], summary: 'List challenges' } }, async () => {
+    app.get('/challenges', { schema: { tags: ['challenges'], summary: 'List challenges' }, config: { access: 'public' } }, async () => {
       return await Promise.all((await challenges.list()).map((c) => challengeView(ctx, c)));
     });
 
-    app.get('/challenges/:slug', { schema: { tags: ['challenges'], summary: 'A challenge with its phase and counts', params: SlugParams } }, async (request) => {
+    app.get('/challenges/:slug', { schema: { tags: ['challenges'], summary: 'A challenge with its phase and counts', params: SlugParams }, config: { access: 'public' } }, async (request) => {
       const c = await challenges.bySlug(request.params.slug);
       if (!c) throw notFound(`challenge "${request.params.slug}"`);
       return await challengeDetail(ctx, c);
@@ -71,14 +69,14 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
           params: SlugParams,
           body: PatchBody,
         },
+        config: { access: 'admin' },
       },
       async (request, reply) => {
-        requireAdmin(await ctx.auth.principal(request));
         const before = await challenges.bySlug(request.params.slug);
         if (!before) throw notFound(`challenge "${request.params.slug}"`);
         const { phase, reopen, ...settings } = request.body;
         if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
-          throw new ApiError(409, 'closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
+          throw new ApiError('closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
         }
         const after = await ctx.db.transaction(async (tx) => {
           const repo = new ChallengeRepository(tx);

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
+import { knownPrincipalOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { SlugParams } from '../http/schemas.ts';
@@ -54,14 +54,14 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
       if (!challenge) throw notFound(`challenge "${slug}"`);
-      if (!isTaskName(task) || !ENSEMBLE_TASKS.includes(task)) throw new ApiError(400, 'unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
-      if (!challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+      if (!isTaskName(task) || !ENSEMBLE_TASKS.includes(task)) throw new ApiError('unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
+      if (!challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
       return { challenge, task };
     }
 
     async function gold(challenge: Challenge, task: EnsembleTask): Promise<GoldItems> {
       const stored = await goldRepo.gold(challenge.id, task);
-      if (!stored) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
+      if (!stored) throw new ApiError('no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
       const parsed = parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
       if (parsed.task !== task) throw new Error(`stored ${task} gold parsed as ${parsed.task}`);
       return ensembleOf(task).goldKeys(parsed.gold);
@@ -69,9 +69,8 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody) } },
+      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody) }, config: { access: 'admin' } },
       async (request, reply) => {
-        requireAdmin(await ctx.auth.principal(request));
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         const body = request.body ?? {};
         const goldItems = await gold(challenge, task);
@@ -86,7 +85,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
         try {
           model = trainEnsemble(docs, goldItems, { task, runs: chosen.map((s) => s.run), defaultCutoff: body.cutoff, lambda: body.lambda });
         } catch (error) {
-          if (error instanceof RangeError) throw new ApiError(409, 'cannot_train', `the ensemble cannot be trained yet: ${error.message}`);
+          if (error instanceof RangeError) throw new ApiError('cannot_train', `the ensemble cannot be trained yet: ${error.message}`);
           throw error;
         }
         const stored = await models.add(challenge.id, task, model);
@@ -97,15 +96,14 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params } },
+      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params }, config: { access: 'participant' } },
       async (request) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = knownPrincipalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         // A model holds every team's runs and the weights learned from the gold: like scores,
         // teams see it only once the challenge is closed.
         if (principal.role === 'team' && challenge.phase !== 'closed') {
-          throw new ApiError(403, 'not_published', `the ensembles of "${challenge.slug}" are shown to teams once the challenge is closed`);
+          throw new ApiError('not_published', `the ensembles of "${challenge.slug}" are shown to teams once the challenge is closed`);
         }
         return { challenge: challenge.slug, task, models: (await models.list(challenge.id, task)).map(modelSummary) };
       },

@@ -28,7 +28,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
           running = undefined;
         }));
 
-    app.get('/healthz', { schema: { tags: ['health'], summary: 'Whether Redis and the database answer' } }, async (_request, reply) => {
+    app.get('/healthz', { schema: { tags: ['health'], summary: 'Whether Redis and the database answer' }, config: { access: 'public' } }, async (_request, reply) => {
       const { redis, database } = await check();
       const body = {
         status: redis && database ? 'ok' : 'unavailable',

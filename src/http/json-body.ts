@@ -12,13 +12,13 @@ export function registerJsonParser(app: FastifyInstance): void {
     try {
       text = strictUtf8.decode(body);
     } catch {
-      return done(new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; send the text encoded as UTF-8'), undefined);
+      return done(new ApiError('invalid_utf8', 'the request body is not valid UTF-8; send the text encoded as UTF-8'), undefined);
     }
-    if (text.trim() === '') return done(new ApiError(400, 'invalid_json', 'the request body is empty; send a JSON object'), undefined);
+    if (text.trim() === '') return done(new ApiError('invalid_json', 'the request body is empty; send a JSON object'), undefined);
     try {
       done(null, JSON.parse(text));
     } catch (err) {
-      done(new ApiError(400, 'invalid_json', `the request body is not valid JSON: ${(err as Error).message}`), undefined);
+      done(new ApiError('invalid_json', `the request body is not valid JSON: ${(err as Error).message}`), undefined);
     }
   });
 }

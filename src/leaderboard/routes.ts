@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
+import { canSee, knownPrincipalOf, principalOf, teamOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { ServerId, SlugParams } from '../http/schemas.ts';
@@ -33,7 +33,7 @@ function registerTextParsers(app: FastifyInstance): void {
     try {
       done(null, strictUtf8.decode(body));
     } catch {
-      done(new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again'), undefined);
+      done(new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again'), undefined);
     }
   });
 }
@@ -72,18 +72,17 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: TaskName }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
       if (!challenge) throw notFound(`challenge "${slug}"`);
-      if (!isTaskName(task)) throw new ApiError(400, 'unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
+      if (!isTaskName(task)) throw new ApiError('unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
       if (!challenge.tasks.includes(task)) {
-        throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+        throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
       }
       return { challenge, task };
     }
 
     app.put(
       '/challenges/:slug/gold/:task',
-      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES } },
+      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES }, config: { access: 'admin' } },
       async (request) => {
-        requireAdmin(await ctx.auth.principal(request));
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         const { documents, items, warnings, unknownDocuments } = await service.putGold(challenge, task, request.body);
         request.log.info({ challenge: challenge.slug, task, documents, items }, 'gold standard loaded');
@@ -93,9 +92,8 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.put(
       '/challenges/:slug/maps/:kind',
-      { schema: { tags: ['scoring'], summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)', params: MapParams, consumes: TEXT_TYPES } },
+      { schema: { tags: ['scoring'], summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)', params: MapParams, consumes: TEXT_TYPES }, config: { access: 'admin' } },
       async (request) => {
-        requireAdmin(await ctx.auth.principal(request));
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         return { kind: request.params.kind, entries: await service.putMap(challenge, request.params.kind, request.body) };
@@ -104,11 +102,9 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/runs/:task',
-      { schema: { tags: ['scoring'], summary: 'Upload an offline run (team; at most 5 per task)', params: TaskParams, querystring: RunQuery, consumes: BODY_TYPES } },
+      { schema: { tags: ['scoring'], summary: 'Upload an offline run (team; at most 5 per task)', params: TaskParams, querystring: RunQuery, consumes: BODY_TYPES }, config: { access: 'team' } },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
-        if (principal.role !== 'team') throw new ApiError(403, 'forbidden', 'an offline run belongs to a team: upload it with the team\'s token');
+        const principal = teamOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         refuseWhenClosed(challenge, 'no runs are accepted');
         const columns = (request.query.columns ?? 'rank,confidence') as ColumnLayout;
@@ -121,13 +117,12 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/scores/:task',
-      { schema: { tags: ['scoring'], summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)', params: TaskParams, querystring: ScoreQuery } },
+      { schema: { tags: ['scoring'], summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)', params: TaskParams, querystring: ScoreQuery }, config: { access: 'participant' } },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = knownPrincipalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         if (principal.role === 'team' && challenge.phase !== 'closed') {
-          throw new ApiError(403, 'not_published', `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`);
+          throw new ApiError('not_published', `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`);
         }
         const q = request.query;
         const wanted: ScoreRequest = {
@@ -148,15 +143,14 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/export/:task',
-      { schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: ExportQuery } },
+      { schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: ExportQuery }, config: { access: 'owner' } },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = principalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         const servers = await ctx.repos.servers.listByChallenge(challenge.id);
         const server = servers.find((s) => s.id === Number(request.query.server));
         // Another team's server is "not found", as everywhere else in the API.
-        if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${challenge.slug}"`);
+        if (!server || !canSee(principal, server.teamId)) throw notFound(`server ${request.query.server} in challenge "${challenge.slug}"`);
         if (!TSV_EXPORTS.includes(task)) throw badRequest(`exports are available for ${TSV_EXPORTS.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
         if (!server.tasks.includes(task)) throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
         const tsv = exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task)));

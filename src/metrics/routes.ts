@@ -6,7 +6,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin } from '../auth/principal.ts';
 import { notFound } from '../http/api-error.ts';
 import { SlugParams } from '../http/schemas.ts';
 import { challengeReliability } from '../reliability/load.ts';
@@ -43,17 +42,15 @@ export function observabilityRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const queues = queueRegistry(ctx);
 
-    app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (organiser)' } }, async (request, reply) => {
-      requireAdmin(await ctx.auth.principal(request));
+    app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (organiser)' }, config: { access: 'admin' } }, async (_request, reply) => {
       const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
       return reply.type(dispatchMetrics.registry.contentType).send(text);
     });
 
     app.get(
       '/api/challenges/:slug/reliability',
-      { schema: { tags: ['operations'], summary: 'Reliability figures of every server of a challenge (organiser)', params: SlugParams } },
+      { schema: { tags: ['operations'], summary: 'Reliability figures of every server of a challenge (organiser)', params: SlugParams }, config: { access: 'admin' } },
       async (request) => {
-        requireAdmin(await ctx.auth.principal(request));
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         return { challenge: challenge.slug, servers: await challengeReliability(ctx.db, challenge.id) };

@@ -2,8 +2,9 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { callerKey, requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
-import { ApiError, badRequest, conflict, notFound } from '../http/api-error.ts';
+import { callerKey, type Principal } from '../auth/principal.ts';
+import { canSee, knownPrincipalOf, principalOf, teamOf } from '../auth/access.ts';
+import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { checkServer } from './check.ts';
 import { ServerRepository, type AnnotationServer } from './repository.ts';
@@ -54,9 +55,8 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
 
     /** The server, if the caller may see it; another team gets the same 404 as for a missing one. */
     async function ownedServer(principal: Principal, id: number): Promise<AnnotationServer> {
-      requireTeamOrAdmin(principal);
       const server = await servers.byId(id);
-      if (!server || (principal.role === 'team' && server.teamId !== principal.teamId)) throw notFound(`annotation server ${id}`);
+      if (!server || !canSee(principal, server.teamId)) throw notFound(`annotation server ${id}`);
       return server;
     }
 
@@ -90,11 +90,9 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/servers',
-      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked and starts paused', params: SlugParams, body: RegisterBody } },
+      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked and starts paused', params: SlugParams, body: RegisterBody }, config: { access: 'team' } },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
-        if (principal.role !== 'team') throw new ApiError(403, 'forbidden', 'annotation servers are registered by a team: use your team token');
+        const principal = teamOf(request);
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         refuseWhenClosed(challenge, 'no servers can be registered');
@@ -128,16 +126,15 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       },
     );
 
-    app.get('/challenges/:slug/servers', { schema: { tags: ['servers'], summary: 'Servers of a challenge (a team sees its own)', params: SlugParams } }, async (request) => {
-      const principal = await ctx.auth.principal(request);
-      requireTeamOrAdmin(principal);
+    app.get('/challenges/:slug/servers', { schema: { tags: ['servers'], summary: 'Servers of a challenge (a team sees its own)', params: SlugParams }, config: { access: 'participant' } }, async (request) => {
+      const principal = knownPrincipalOf(request);
       const challenge = await challenges.bySlug(request.params.slug);
       if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
       return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
     });
 
-    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: ServerIdParams } }, async (request, reply) => {
-      const principal = await ctx.auth.principal(request);
+    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: ServerIdParams }, config: { access: 'owner' } }, async (request, reply) => {
+      const principal = principalOf(request);
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
         const server = await ownedServer(principal, id);
@@ -146,25 +143,25 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.type('application/json; charset=utf-8').send(body);
     });
 
-    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams } }, async (request, reply) => {
-      const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be started');
+    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams }, config: { access: 'owner' } }, async (request, reply) => {
+      const { server, challenge } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be started');
       return await serverAfter(reply, server.id, await ctx.dispatch.start(server, challenge));
     });
 
-    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams } }, async (request, reply) => {
-      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be paused');
+    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams }, config: { access: 'owner' } }, async (request, reply) => {
+      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be paused');
       return await serverAfter(reply, server.id, await ctx.dispatch.pause(server));
     });
 
-    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams } }, async (request) => {
-      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers are not called');
+    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams }, config: { access: 'owner' } }, async (request) => {
+      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers are not called');
       const check = await runCheck(server);
       statusResponses.invalidate();
       return { ...server, check };
     });
 
-    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams } }, async (request, reply) => {
-      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be deleted');
+    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams }, config: { access: 'owner' } }, async (request, reply) => {
+      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be deleted');
       // Only while paused: an active server may have a request in flight whose answer would
       // then be stored for a server that no longer exists.
       if (server.state !== 'paused') throw conflict(`server ${server.id} is active; pause it first, then delete it`);
@@ -186,8 +183,8 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.status(204).send();
     });
 
-    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams } }, async (request) => {
-      const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'failed articles are not sent again');
+    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams }, config: { access: 'owner' } }, async (request) => {
+      const { server, challenge } = await changeableServer(principalOf(request), Number(request.params.id), 'failed articles are not sent again');
       const requeued = await ctx.dispatch.retryFailed(server, challenge);
       statusResponses.invalidate();
       return { ...(await servers.byId(server.id))!, requeued };

@@ -2,7 +2,6 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin } from '../auth/principal.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { conflict } from '../http/api-error.ts';
 
@@ -21,10 +20,10 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
       '/teams',
       {
         schema: { tags: ['teams'], summary: 'Register a team; the token is shown only in this answer', body: CreateBody },
-        config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
+        // Anyone may register a team, unless the organiser registers them (openTeamRegistration off).
+        config: { access: ctx.config.openTeamRegistration ? 'public' : 'admin', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
       },
       async (request, reply) => {
-        if (!ctx.config.openTeamRegistration) requireAdmin(await ctx.auth.principal(request));
         const token = newToken('team');
         const team = await ctx.repos.teams.create(request.body.name.trim(), request.body.contact, hashToken(token));
         if (!team) throw conflict(`a team named "${request.body.name}" exists already; choose another name`);

@@ -9,7 +9,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
+import { canSee, principalOf } from '../auth/access.ts';
 import { ApiError, badRequest, conflict } from '../http/api-error.ts';
 import { RowIdInteger } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
@@ -42,12 +43,11 @@ type Body = Static<typeof CreateBody>;
 
 /** The chosen servers, if the caller may run a suite on them: the organiser any, a team its own. */
 async function chosenServers(ctx: AppContext, principal: Principal, ids: number[]): Promise<AnnotationServer[]> {
-  requireTeamOrAdmin(principal);
   const found: AnnotationServer[] = [];
   for (const id of ids) {
     const server = await ctx.repos.servers.byId(id);
     if (!server) throw badRequest(`servers: there is no annotation server ${id}`);
-    if (principal.role === 'team' && server.teamId !== principal.teamId) throw new ApiError(403, 'forbidden', `server ${id} is not your team's; a team runs suites on its own servers only`);
+    if (!canSee(principal, server.teamId)) throw new ApiError('forbidden', `server ${id} is not your team's; a team runs suites on its own servers only`);
     if (!server.tasks.includes(mention.name)) throw badRequest(`servers: server ${id} does not offer ${mention.name} (its tasks: ${server.tasks.join(', ')})`);
     found.push(server);
   }
@@ -101,8 +101,8 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['testsuites'];
 
-    app.post('/api/testsuites', { schema: { tags, summary: 'Run a feature-based test suite on chosen MENTION servers', body: CreateBody } }, async (request, reply) => {
-      const principal = await ctx.auth.principal(request);
+    app.post('/api/testsuites', { schema: { tags, summary: 'Run a feature-based test suite on chosen MENTION servers', body: CreateBody }, config: { access: 'owner' } }, async (request, reply) => {
+      const principal = principalOf(request);
       const body = request.body;
       const sources = await chosenServers(ctx, principal, body.servers);
       const { items, made, productSize } = await suiteItems(body);
@@ -134,9 +134,9 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
       });
     });
 
-    app.get('/api/testsuites/:name', { schema: { tags, summary: 'Progress of a test-suite run, per server', params: NameParams } }, async (request) => {
+    app.get('/api/testsuites/:name', { schema: { tags, summary: 'Progress of a test-suite run, per server', params: NameParams }, config: { access: 'owner' } }, async (request) => {
       const run = await loadRun(ctx, request.params.name);
-      const copies = await visibleCopies(ctx, await ctx.auth.principal(request), run);
+      const copies = await visibleCopies(ctx, principalOf(request), run);
       const items = run.document.items.length;
       const servers = await Promise.all(copies.map(async (c) => {
         const progress = await serverProgress(ctx.db, c.serverId);
@@ -151,9 +151,9 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/api/testsuites/:name/report',
-      { schema: { tags, summary: 'P/R/F per feature class for one server (JSON or TSV)', params: NameParams, querystring: ReportQuerystring } },
+      { schema: { tags, summary: 'P/R/F per feature class for one server (JSON or TSV)', params: NameParams, querystring: ReportQuerystring }, config: { access: 'owner' } },
       async (request, reply) => {
-        const { copy, report, progress } = await runReport(ctx, await ctx.auth.principal(request), request.params.name, request.query);
+        const { copy, report, progress } = await runReport(ctx, principalOf(request), request.params.name, request.query);
         if (request.query.format === 'tsv') {
           return reply.header('content-type', 'text/tab-separated-values; charset=utf-8')
             .header('x-testsuite-pending', String(report.missingAnswers.length)).send(formatReportTsv(report));

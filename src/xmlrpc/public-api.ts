@@ -33,7 +33,7 @@ export function xmlrpcApi(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     registerXmlParser(app);
 
-    app.post('/xmlrpc', { schema: { tags: ['xml-rpc'], summary: 'BCMS-compatible XML-RPC read API: annotations, consensus and servers of on-demand articles', consumes: ['text/xml'] } }, async (request, reply) => {
+    app.post('/xmlrpc', { schema: { tags: ['xml-rpc'], summary: 'BCMS-compatible XML-RPC read API: annotations, consensus and servers of on-demand articles', consumes: ['text/xml'] }, config: { access: 'public' } }, async (request, reply) => {
       reply.type('text/xml; charset=utf-8');
       try {
         const body = request.body;
