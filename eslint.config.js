@@ -5,7 +5,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', 'src/web/static/**', 'examples/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'coverage/**', '.scratch/**', 'src/web/static/**', 'examples/**'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],

@@ -18,7 +18,7 @@ import type { ExportDoc, ExportFormatName, ExportResult } from '../families/fami
 import { ALL_FAMILIES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
 import { FormatError, tarGz } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { ServerId, SlugParams } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, ServerId, SlugParams } from '../http/schemas.ts';
 import { exportRunTsv, loadOnlineAnswers, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
 
@@ -49,6 +49,19 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
+const ExportAnswer = Open(
+  {
+    challenge: Type.String(),
+    task: Type.String(),
+    server: Type.Integer(),
+    run: Type.String(),
+    format: Type.String(),
+    files: ListOf({ name: Type.String(), content: Type.String() }),
+    mentionsLeftOut: Type.Optional(Described('BIO: mentions left out because they overlapped kept ones')),
+  },
+  'the files as JSON; with archive=tar.gz the same files as one application/gzip tar instead',
+);
+
 /** The header that says how many mentions a BIO export left out (they overlapped kept ones). */
 export const MENTIONS_LEFT_OUT_HEADER = 'x-mentions-left-out';
 
@@ -73,7 +86,21 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/challenges/:slug/export/:task/:format',
-      { schema: { tags: ['articles'], summary: "A server's answers for a task in an export format (organiser or the server's team)", params: Params, querystring: Query }, config: { access: 'owner' } },
+      {
+        schema: {
+          tags: ['articles'],
+          summary: "A server's answers for a task in an export format (organiser or the server's team)",
+          params: Params,
+          querystring: Query,
+          response: responses({
+            200: {
+              description: 'the files as JSON, or with archive=tar.gz as one gzip-compressed tar',
+              content: { 'application/json': { schema: ExportAnswer }, 'application/gzip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+            },
+          }),
+      },
+      config: { access: 'owner' },
+    },
       async (request, reply) => {
         const principal = principalOf(request);
         const { slug } = request.params;

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { callerKey, type Principal } from '../auth/principal.ts';
 import { principalOf } from '../auth/access.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
-import { rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { Described, ListOf, Open, preEncoded, responses, rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { urlProblem } from '../servers/url-policy.ts';
 import { articleText } from './input.ts';
 import type { Article, NewArticle } from './repository.ts';
@@ -57,6 +57,39 @@ const ConsensusQuery = Type.Object({
 });
 const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: ServerId });
 
+const Notice = Type.Optional(Type.String({ description: 'present when Redis did not answer: the change is stored and reaches the queues later' }));
+const LoadedAnswer = Open({
+  accepted: Type.Integer({ description: 'articles in the request' }),
+  created: Type.Integer({ description: 'of which new' }),
+  ids: Described('the article id of each organiser id, {organiserId: id}'),
+  queued: Type.Boolean({ description: 'whether they reached the queues now' }),
+  notice: Notice,
+});
+const SubmittedAnswer = Open({ id: Type.String(), statusUrl: Type.String({ description: 'where to poll the article (GET)' }), queued: Type.Boolean(), notice: Notice });
+/** What GET /api/articles/:id answers, and the completion callback posts (articles/view.ts). */
+export const ArticleAnswer = Open({
+  id: Type.String(),
+  organiserId: Described('the organiser id, or null'),
+  challenge: Type.String(),
+  status: Type.String({ description: 'queued, running or done' }),
+  sourceFormat: Type.String(),
+  text: Type.Optional(Type.String({ description: 'left out with ?text=false' })),
+  createdAt: Described('ISO 8601'),
+  servers: ListOf({}, "each shown server's state and answer"),
+  consensus: Type.Optional(Described('the voting consensus, once two servers answered')),
+});
+const ConsensusAnswer = Open({
+  id: Type.String(),
+  status: Type.String({ description: 'queued, running or done' }),
+  answered: Type.Integer({ description: 'shown servers that answered' }),
+  consensus: Described('the consensus (vote or ensemble), or null while fewer than two answered'),
+});
+const ResponseAnswer = Open({
+  result: Described('the stored answer, or null'),
+  warnings: Described('warnings raised when it was validated'),
+  attempts: ListOf({ n: Type.Integer(), startedAt: Described('ISO 8601'), ms: Described('duration, or null'), outcome: Described('how it ended, or null while under way'), detail: Described('what happened, or null') }),
+});
+
 type ArticleQueryValues = { weights?: string; threshold?: string; text?: string };
 
 export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -101,7 +134,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/articles',
-      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody }, config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS } },
+      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody, response: responses({ 202: LoadedAnswer }) }, config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS } },
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
@@ -131,7 +164,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/articles/:id',
-      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery }, config: { access: 'public' } },
+      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery, response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }) }, config: { access: 'public' } },
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
@@ -144,7 +177,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post(
       '/articles',
       {
-        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody },
+        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody, response: responses({ 202: SubmittedAnswer }) },
         config: { access: 'public', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
         // Anyone may submit: the body is read only up to what an article within the limit
         // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
@@ -182,6 +215,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           summary: 'Article status, every visible answer and, once two servers answered, their voting consensus (202 while running, 200 when done)',
           params: ArticleParams,
           querystring: ArticleQuery,
+          response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }),
         },
         // Live articles are public; a challenge article is shown to the organiser and the teams taking part (visibleServerFilter).
         config: { access: 'public' },
@@ -198,7 +232,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const plain = q.weights === undefined && q.threshold === undefined;
         const key = [request.params.id, callerKey(principal), q.text ?? ''].join('\u0000');
         const answer = plain ? (await articleResponses.get(key, respond))! : await respond();
-        return reply.status(answer.code).type('application/json; charset=utf-8').send(answer.body);
+        return reply.status(answer.code).type('application/json; charset=utf-8').send(preEncoded<Static<typeof ArticleAnswer>>(answer.body));
       },
     );
 
@@ -210,6 +244,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           summary: 'The consensus of the visible answers: weighted voting (default) or a trained ensemble (?method=ensemble&model=<id>)',
           params: ArticleParams,
           querystring: ConsensusQuery,
+          response: responses({ 200: ConsensusAnswer, 202: ConsensusAnswer }),
         },
         config: { access: 'public' },
       },
@@ -237,7 +272,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/articles/:id/responses/:serverId',
-      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams }, config: { access: 'public' } },
+      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams, response: responses({ 200: ResponseAnswer }) }, config: { access: 'public' } },
       async (request) => {
         const article = await articles.byId(request.params.id);
         if (!article) throw notFound(`article ${request.params.id}`);

@@ -12,7 +12,7 @@ import type { AppContext } from '../app-context.ts';
 import { knownPrincipalOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { SlugParams } from '../http/schemas.ts';
+import { Described, Open, responses, SlugParams } from '../http/schemas.ts';
 import { GoldRepository } from '../leaderboard/gold-repository.ts';
 import { loadStoredBody, parseGoldUpload } from '../leaderboard/inputs.ts';
 import { onlineRunName, parseOr400 } from '../leaderboard/service.ts';
@@ -31,6 +31,19 @@ const TrainBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const ModelSummary = Open({
+  id: Type.Integer(),
+  challenge: Described('the challenge id'),
+  task: Type.String(),
+  version: Type.Integer(),
+  createdAt: Described('ISO 8601'),
+  runs: Described('the run names combined'),
+  cutoffs: Described('the cutoff of each run'),
+  lambda: Type.Number(),
+  training: Described('what it was trained on (documents, items) and how well it fits'),
+});
+const TrainedModel = Open({ ...ModelSummary.properties, model: Described('the whole stored model (weights per run)') });
 
 /** The servers of a challenge registered for the task, named as leaderboard runs. */
 export async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
@@ -69,7 +82,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody) }, config: { access: 'admin' } },
+      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody), response: responses({ 201: TrainedModel }) }, config: { access: 'admin' } },
       async (request, reply) => {
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         const body = request.body ?? {};
@@ -96,7 +109,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params }, config: { access: 'participant' } },
+      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params, response: responses({ 200: Open({ challenge: Type.String(), task: Type.String(), models: Type.Array(ModelSummary) }) }) }, config: { access: 'participant' } },
       async (request) => {
         const principal = knownPrincipalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);

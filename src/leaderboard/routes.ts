@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.ts';
 import { canSee, knownPrincipalOf, principalOf, teamOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { ServerId, SlugParams } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, ServerId, SlugParams, TextBody } from '../http/schemas.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import type { ScoreOption } from '../families/family.ts';
 import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
@@ -58,6 +58,28 @@ const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description:
 const ExportQuery = Type.Object({ server: ServerId }, { additionalProperties: false });
 const BODY_TYPES = [...TEXT_TYPES, 'application/json'];
 
+const GoldAnswer = Open({
+  task: Type.String(),
+  documents: Type.Integer(),
+  items: Type.Integer(),
+  unknownDocuments: Type.Integer({ description: 'gold documents that are not articles of the challenge' }),
+  warnings: Described('what was accepted with a warning'),
+});
+const RunAnswer = Open({ runId: Type.Integer(), run: Type.String({ description: 'the run name on the leaderboard' }), n: Type.Integer(), warnings: Described('what was accepted with a warning') });
+const Board = Open({
+  task: Type.String(),
+  options: Described('the scoring options applied'),
+  runs: ListOf({
+    run: Type.String(),
+    team: Type.String(),
+    server: Type.Optional(Type.Integer()),
+    kind: Type.String({ description: "S: a server's online run; R: an offline run; C: a consensus" }),
+    metrics: Type.Optional(Described('the figures of the task family, as `metaserver score` reports them')),
+    droppedLinks: Type.Optional(Described('links not scored and why (COREF)')),
+    error: Type.Optional(Type.String({ description: 'why this run could not be scored (instead of metrics)' })),
+  }),
+});
+
 /** Tasks with a BC II.5 TSV export of online runs. */
 const TSV_EXPORTS = tasksWith((f) => f.scoring.exportTsv);
 
@@ -81,7 +103,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.put(
       '/challenges/:slug/gold/:task',
-      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES }, config: { access: 'admin' } },
+      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES, response: responses({ 200: GoldAnswer }) }, config: { access: 'admin' } },
       async (request) => {
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         const { documents, items, warnings, unknownDocuments } = await service.putGold(challenge, task, request.body);
@@ -92,7 +114,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.put(
       '/challenges/:slug/maps/:kind',
-      { schema: { tags: ['scoring'], summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)', params: MapParams, consumes: TEXT_TYPES }, config: { access: 'admin' } },
+      { schema: { tags: ['scoring'], summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)', params: MapParams, consumes: TEXT_TYPES, response: responses({ 200: Open({ kind: Type.String(), entries: Type.Integer() }) }) }, config: { access: 'admin' } },
       async (request) => {
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
@@ -102,7 +124,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/runs/:task',
-      { schema: { tags: ['scoring'], summary: 'Upload an offline run (team; at most 5 per task)', params: TaskParams, querystring: RunQuery, consumes: BODY_TYPES }, config: { access: 'team' } },
+      { schema: { tags: ['scoring'], summary: 'Upload an offline run (team; at most 5 per task)', params: TaskParams, querystring: RunQuery, consumes: BODY_TYPES, response: responses({ 201: RunAnswer }) }, config: { access: 'team' } },
       async (request, reply) => {
         const principal = teamOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
@@ -117,7 +139,18 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/scores/:task',
-      { schema: { tags: ['scoring'], summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)', params: TaskParams, querystring: ScoreQuery }, config: { access: 'participant' } },
+      {
+        schema: {
+          tags: ['scoring'],
+          summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)',
+          params: TaskParams,
+          querystring: ScoreQuery,
+          response: responses({
+            200: { description: 'the leaderboard, as JSON or (format=tsv) as a TSV table', content: { 'application/json': { schema: Board }, 'text/tab-separated-values': { schema: Type.String() } } },
+          }),
+        },
+        config: { access: 'participant' },
+      },
       async (request, reply) => {
         const principal = knownPrincipalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
@@ -143,7 +176,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/export/:task',
-      { schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: ExportQuery }, config: { access: 'owner' } },
+      { schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: ExportQuery, response: responses({ 200: TextBody('text/tab-separated-values', 'the BC II.5 result file') }) }, config: { access: 'owner' } },
       async (request, reply) => {
         const principal = principalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);

@@ -7,7 +7,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.ts';
 import { notFound } from '../http/api-error.ts';
-import { SlugParams } from '../http/schemas.ts';
+import { Type } from 'typebox';
+import { Described, Open, responses, SlugParams, TextBody } from '../http/schemas.ts';
 import { challengeReliability } from '../reliability/load.ts';
 import { dispatchMetrics } from './dispatch-metrics.ts';
 import { QUEUE_WAIT_MS } from '../dispatch/service.ts';
@@ -42,14 +43,14 @@ export function observabilityRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const queues = queueRegistry(ctx);
 
-    app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (organiser)' }, config: { access: 'admin' } }, async (_request, reply) => {
+    app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (organiser)', response: responses({ 200: TextBody('text/plain', 'Prometheus text exposition format') }) }, config: { access: 'admin' } }, async (_request, reply) => {
       const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
       return reply.type(dispatchMetrics.registry.contentType).send(text);
     });
 
     app.get(
       '/api/challenges/:slug/reliability',
-      { schema: { tags: ['operations'], summary: 'Reliability figures of every server of a challenge (organiser)', params: SlugParams }, config: { access: 'admin' } },
+      { schema: { tags: ['operations'], summary: 'Reliability figures of every server of a challenge (organiser)', params: SlugParams, response: responses({ 200: Open({ challenge: Type.String(), servers: Described('the reliability figures of each server (src/reliability)') }) }) }, config: { access: 'admin' } },
       async (request) => {
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { conflict } from '../http/api-error.ts';
+import { Open, responses } from '../http/schemas.ts';
 
 const CreateBody = Type.Object(
   {
@@ -19,7 +20,12 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post(
       '/teams',
       {
-        schema: { tags: ['teams'], summary: 'Register a team; the token is shown only in this answer', body: CreateBody },
+        schema: {
+          tags: ['teams'],
+          summary: 'Register a team; the token is shown only in this answer',
+          body: CreateBody,
+          response: responses({ 201: Open({ id: Type.Integer(), name: Type.String(), token: Type.String({ description: 'the team token: shown only now, keep it' }) }) }),
+        },
         // Anyone may register a team, unless the organiser registers them (openTeamRegistration off).
         config: { access: ctx.config.openTeamRegistration ? 'public' : 'admin', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
       },

@@ -12,7 +12,7 @@ import type { AppContext } from '../app-context.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canSee, principalOf } from '../auth/access.ts';
 import { ApiError, badRequest, conflict } from '../http/api-error.ts';
-import { RowIdInteger } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, RowIdInteger } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import { serverProgress } from '../servers/status.ts';
 import { loadBuiltInCatalogue } from './catalogue-io.ts';
@@ -40,6 +40,36 @@ const CreateBody = Type.Object(
 );
 
 type Body = Static<typeof CreateBody>;
+
+const CreatedRun = Open({
+  name: Type.String(),
+  challenge: Type.String({ description: 'the challenge the run is dispatched under (suite-<name>)' }),
+  items: Type.Integer(),
+  servers: ListOf({ sourceServerId: Type.Integer(), serverId: Type.Integer({ description: 'the copy of the server that runs the suite' }) }),
+});
+const RunProgress = Open({
+  name: Type.String(),
+  challenge: Type.String(),
+  items: Type.Integer(),
+  made: Described('how the suite was made (queries, sample, seed, or uploaded)'),
+  createdAt: Described('ISO 8601'),
+  done: Type.Boolean(),
+  servers: ListOf({
+    sourceServerId: Type.Integer(),
+    serverId: Type.Integer(),
+    name: Type.String(),
+    team: Type.String(),
+    state: Type.String(),
+    progress: Open({ queued: Type.Integer(), active: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
+    finished: Type.Boolean(),
+  }),
+});
+const ReportAnswer = Open({
+  suite: Type.String(),
+  server: Open({ serverId: Type.Integer(), sourceServerId: Type.Integer(), name: Type.String(), team: Type.String() }),
+  progress: Described('the server copy\'s progress'),
+  pending: Described('items without an answer yet (scored as answering nothing)'),
+}, 'P/R/F per feature class; the other fields are the report\'s (testsuites/report.ts)');
 
 /** The chosen servers, if the caller may run a suite on them: the organiser any, a team its own. */
 async function chosenServers(ctx: AppContext, principal: Principal, ids: number[]): Promise<AnnotationServer[]> {
@@ -101,7 +131,7 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['testsuites'];
 
-    app.post('/api/testsuites', { schema: { tags, summary: 'Run a feature-based test suite on chosen MENTION servers', body: CreateBody }, config: { access: 'owner' } }, async (request, reply) => {
+    app.post('/api/testsuites', { schema: { tags, summary: 'Run a feature-based test suite on chosen MENTION servers', body: CreateBody, response: responses({ 201: CreatedRun }) }, config: { access: 'owner' } }, async (request, reply) => {
       const principal = principalOf(request);
       const body = request.body;
       const sources = await chosenServers(ctx, principal, body.servers);
@@ -134,7 +164,7 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
       });
     });
 
-    app.get('/api/testsuites/:name', { schema: { tags, summary: 'Progress of a test-suite run, per server', params: NameParams }, config: { access: 'owner' } }, async (request) => {
+    app.get('/api/testsuites/:name', { schema: { tags, summary: 'Progress of a test-suite run, per server', params: NameParams, response: responses({ 200: RunProgress }) }, config: { access: 'owner' } }, async (request) => {
       const run = await loadRun(ctx, request.params.name);
       const copies = await visibleCopies(ctx, principalOf(request), run);
       const items = run.document.items.length;
@@ -151,7 +181,18 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/api/testsuites/:name/report',
-      { schema: { tags, summary: 'P/R/F per feature class for one server (JSON or TSV)', params: NameParams, querystring: ReportQuerystring }, config: { access: 'owner' } },
+      {
+        schema: {
+          tags,
+          summary: 'P/R/F per feature class for one server (JSON or TSV)',
+          params: NameParams,
+          querystring: ReportQuerystring,
+          response: responses({
+            200: { description: 'the report, as JSON or (format=tsv) as a TSV table', content: { 'application/json': { schema: ReportAnswer }, 'text/tab-separated-values': { schema: Type.String() } } },
+          }),
+        },
+        config: { access: 'owner' },
+      },
       async (request, reply) => {
         const { copy, report, progress } = await runReport(ctx, principalOf(request), request.params.name, request.query);
         if (request.query.format === 'tsv') {
