@@ -88,6 +88,7 @@ export class CallbackService {
       stalledInterval: this.config.stalledIntervalMs,
     });
     this.worker.on('error', (err) => this.log.warn({ err: err.message }, 'callback worker problem; it retries by itself'));
+    // In the background, so start-up does not wait on it; sweep() logs its own failures.
     void this.sweep();
   }
 
