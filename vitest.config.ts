@@ -15,6 +15,8 @@ export default defineConfig({
       include: ['src/**/*.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
+      // The figures are printed even when a test fails: a failure is not the floor's business.
+      reportOnFailure: true,
     },
   },
 });
