@@ -119,9 +119,9 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
               content: { 'application/json': { schema: ExportAnswer }, 'application/gzip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
             },
           }),
+        },
+        config: { access: 'owner' },
       },
-      config: { access: 'owner' },
-    },
       async (request, reply) => {
         const principal = principalOf(request);
         const { slug } = request.params;
