@@ -26,6 +26,9 @@ const PatchBody = Type.Object(
     phase: Type.Optional(Type.Union([Type.Literal('setup'), Type.Literal('test'), Type.Literal('closed')])),
     reopen: Type.Optional(Type.Boolean({ description: 'true to move a closed challenge to another phase (a closed challenge is frozen until then)' })),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    leaderboardPublished: Type.Optional(
+      Type.Boolean({ description: 'true: everyone may read the leaderboards, without a token (only once the challenge is closed; reopening withdraws it)' }),
+    ),
     ...Settings,
   },
   { additionalProperties: false },
@@ -67,7 +70,7 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: {
           tags: ['challenges'],
-          summary: 'Change the phase or settings (organiser); a closed challenge changes phase only with "reopen": true. 202 when Redis is down: the change is stored and reaches the queues once it answers',
+          summary: 'Change the phase or settings (organiser); a closed challenge changes phase only with "reopen": true; {"leaderboardPublished": true} once closed shows its leaderboards to everyone. 202 when Redis is down: the change is stored and reaches the queues once it answers',
           params: SlugParams,
           body: PatchBody,
         },
@@ -80,6 +83,12 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
         if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
           throw new ApiError(409, 'closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
         }
+        const closedAfter = (phase ?? before.phase) === 'closed';
+        if (settings.leaderboardPublished === true && !closedAfter) {
+          throw new ApiError(409, 'not_closed', `leaderboards are published once the challenge is closed; "${before.slug}" is in phase "${phase ?? before.phase}": close it first (PATCH {"phase": "closed"})`);
+        }
+        // Reopening withdraws a publication: the answers may change until the next close.
+        if (!closedAfter && before.leaderboardPublished) settings.leaderboardPublished = false;
         const after = await ctx.db.transaction(async (tx) => {
           const repo = new ChallengeRepository(tx);
           await repo.update(before.slug, settings);

@@ -121,11 +121,13 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/scores/:task',
-      { schema: { tags: ['scoring'], summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)', params: TaskParams, querystring: ScoreQuery } },
+      { schema: { tags: ['scoring'], summary: 'The leaderboard of a task (organiser; teams once the challenge is closed; everyone once the organiser publishes it)', params: TaskParams, querystring: ScoreQuery } },
       async (request, reply) => {
         const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        // Published leaderboards of a closed challenge are for everyone; otherwise a token is needed.
+        const published = challenge.phase === 'closed' && challenge.leaderboardPublished;
+        if (!published) requireTeamOrAdmin(principal);
         if (principal.role === 'team' && challenge.phase !== 'closed') {
           throw new ApiError(403, 'not_published', `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`);
         }

@@ -9,6 +9,7 @@ import { html, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
 import { articleFragment, articlePageBody, homePageBody, type ArticleJson } from './pages/article.ts';
 import { leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
+import { scoreQueryString } from './pages/leaderboard-options.ts';
 import { organiserFragment, organiserPageBody, type ChallengeGlance } from './pages/organiser.ts';
 import { serverFragment, serverPageBody, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
 
@@ -96,8 +97,8 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) =>
       sendPage(reply, '/', 'Article', articlePageBody(request.params.id)),
     );
-    app.get<{ Params: { slug: string; task: string } }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) =>
-      sendPage(reply, '/organiser', `${request.params.task} leaderboard`, leaderboardPageBody(request.params.slug, request.params.task)),
+    app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) =>
+      sendPage(reply, '/organiser', `${request.params.task} leaderboard`, leaderboardPageBody(request.params.slug, request.params.task, request.query)),
     );
 
     app.get<{ Params: { id: string } }>('/fragments/articles/:id', HIDDEN, async (request, reply) => {
@@ -133,10 +134,14 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       return sendFragment(reply, 200, organiserFragment(glances));
     });
 
-    app.get<{ Params: { slug: string; task: string } }>('/fragments/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {
+    app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/fragments/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {
       const { slug, task } = request.params;
-      const answer = await api<BoardJson>(request, `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}`);
-      return sendFragment(reply, answer.status, answer.status === 200 ? leaderboardFragment(slug, answer.body) : apiError(answer));
+      const answer = await api<BoardJson>(request, `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${scoreQueryString(request.query)}`);
+      if (answer.status !== 200) return sendFragment(reply, answer.status, apiError(answer));
+      // The API said yes, so the caller may read; only the organiser gets the publication switch.
+      const role = request.headers.authorization ? (await ctx.auth.principal(request)).role : 'anonymous';
+      const challenge = role === 'admin' ? await ctx.repos.challenges.bySlug(slug) : null;
+      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { exports: role !== 'anonymous', ...(challenge ? { publish: challenge } : {}) }));
     });
   };
 }
