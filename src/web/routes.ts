@@ -40,10 +40,18 @@ function load(file: string, type: string): Asset {
 export interface StaticAssets {
   cssUrl: string;
   jsUrl: string;
+  /** More stylesheets and module scripts every page loads after those (the annotation viewer's, the leaderboard's). */
+  extraCss?: string[];
+  extraJs?: string[];
 }
 
 export function registerStaticAssets(app: FastifyInstance): StaticAssets {
-  const assets = { 'app.css': load('app.css', 'text/css; charset=utf-8'), 'app.js': load('app.js', 'text/javascript; charset=utf-8') };
+  const assets = {
+    'app.css': load('app.css', 'text/css; charset=utf-8'),
+    'app.js': load('app.js', 'text/javascript; charset=utf-8'),
+    'viewer.css': load('viewer.css', 'text/css; charset=utf-8'),
+    'viewer.js': load('viewer.js', 'text/javascript; charset=utf-8'),
+  };
   for (const [file, asset] of Object.entries(assets)) {
     app.get(`/static/${file}`, { schema: { hide: true } }, async (request, reply) => {
       reply.header('etag', asset.etag).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff');
@@ -51,7 +59,7 @@ export function registerStaticAssets(app: FastifyInstance): StaticAssets {
       return reply.type(asset.type).send(asset.body);
     });
   }
-  return { cssUrl: assets['app.css'].url, jsUrl: assets['app.js'].url };
+  return { cssUrl: assets['app.css'].url, jsUrl: assets['app.js'].url, extraCss: [assets['viewer.css'].url], extraJs: [assets['viewer.js'].url] };
 }
 
 interface ApiAnswer<T> { status: number; body: T }

@@ -90,7 +90,7 @@ function figureCells(row: Row, flat: Map<string, unknown>, keys: readonly string
 }
 
 function flatTable(board: BoardJson, rows: Scored[], columns: ReadonlyArray<readonly [string, string]>, exports: string | null): SafeHtml {
-  return html`<div class="table-scroll"><table class="leaderboard"><caption>${board.task} results${optionsSentence(board.options)}</caption>
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${board.task} results (scrolls sideways)"><table class="leaderboard"><caption>${board.task} results${optionsSentence(board.options)}</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Team</th>${columns.map(([, label]) => html`<th scope="col">${label}</th>`)}${exports ? html`<th scope="col">Export</th>` : ''}</tr></thead>
 <tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, columns.map(([k]) => k))}${exports ? exportCell(exports, board.task, row) : ''}</tr>`)}</tbody></table></div>`;
 }
@@ -100,7 +100,7 @@ type Groups = NonNullable<Layout['groups']>;
 /** Two header rows: the groups (strict, left, right), then each group's figures. */
 function groupedTable(caption: SafeHtml | string, rows: Scored[], g: Groups, prefix: string, exports: { slug: string; task: string } | null, id: string): SafeHtml {
   const keys = g.groups.flatMap(([group]) => g.figures.map(([figure]) => `${prefix}${group}.${figure}`));
-  return html`<div class="table-scroll"><table class="leaderboard grouped" id="${id}"><caption>${caption}</caption>
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption"><table class="leaderboard grouped" id="${id}"><caption id="${id}-caption">${caption}</caption>
 <colgroup span="3"></colgroup>${g.groups.map(() => html`<colgroup class="figure-group" span="${g.figures.length}"></colgroup>`)}
 <thead><tr><th scope="col" rowspan="2">Run</th><th scope="col" rowspan="2">Kind</th><th scope="col" rowspan="2">Team</th>${g.groups.map(([, label]) => html`<th scope="colgroup" colspan="${g.figures.length}">${label} match</th>`)}${exports ? html`<th scope="col" rowspan="2">Export</th>` : ''}</tr>
 <tr>${g.groups.map(([, group]) => g.figures.map(([, label]) => html`<th scope="col"><span class="visually-hidden">${group} </span>${label}</th>`))}</tr></thead>
