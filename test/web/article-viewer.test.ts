@@ -70,7 +70,7 @@ afterAll(async () => {
 
 const marksShown = (p: Page) => p.locator('[data-article-text] mark[role="button"]').allTextContents();
 const panel = (p: Page) => p.locator('[data-viewer-panel]');
-const focusedText = (p: Page) => p.evaluate(() => document.activeElement?.textContent ?? '');
+const focusedText = (p: Page) => p.evaluate(() => ((globalThis as any).document.activeElement?.textContent ?? '') as string);
 
 describe('the annotation viewer', () => {
   let id = '';
@@ -124,7 +124,7 @@ describe('the annotation viewer', () => {
     expect(await focusedText(page)).toBe('BRCA1');
     // Tab leaves the text: the marks are one stop, not thirty.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('[data-article-text]') === null)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.closest('[data-article-text]') === null)).toBe(true);
     await screenshot(page, 'article-viewer.png', 1280);
   }, 60_000);
 
@@ -188,10 +188,12 @@ describe('the annotation viewer', () => {
     // A toggle: from the change to the next frame painted.
     const toggle = async (selector: string) =>
       await page.evaluate(async (sel) => {
-        const box = document.querySelector<HTMLInputElement>(sel)!;
+        // Runs in the page (the project compiles without the DOM library, hence globalThis).
+        const page = globalThis as any;
+        const box = page.document.querySelector(sel);
         const t0 = performance.now();
         box.click();
-        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+        await new Promise((resolve) => page.requestAnimationFrame(() => setTimeout(resolve, 0)));
         return performance.now() - t0;
       }, selector);
     const off = await toggle('#viewer-source-1');

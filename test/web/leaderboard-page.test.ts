@@ -150,8 +150,8 @@ describe('the leaderboard page', () => {
 
   it('labels plot points without overlaps and inside the plot', async () => {
     const boxes = await page.locator('figure[data-plot="pr"] svg').evaluate((svg) => {
-      const plot = (svg as SVGSVGElement).viewBox.baseVal;
-      return { plot: { w: plot.width, h: plot.height }, labels: [...svg.querySelectorAll<SVGTextElement>('text.point-label')].map((t) => { const b = t.getBBox(); return { x: b.x, y: b.y, w: b.width, h: b.height }; }) };
+      const plot = (svg as any).viewBox.baseVal;
+      return { plot: { w: plot.width as number, h: plot.height as number }, labels: [...svg.querySelectorAll('text.point-label')].map((t: any) => { const b = t.getBBox(); return { x: b.x as number, y: b.y as number, w: b.width as number, h: b.height as number }; }) };
     });
     expect(boxes.labels.length).toBeGreaterThanOrEqual(3);
     for (const [i, a] of boxes.labels.entries()) {
@@ -185,8 +185,7 @@ describe('the leaderboard page', () => {
     for (const width of [390, 1920]) expect(await axeViolations(v, width), `visitor at ${width} px`).toEqual([]);
     await screenshot(v, 'leaderboard-visitor.png', 1280);
     await screenshot(v, 'leaderboard-visitor-390.png', 390);
-    const wide = await v.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 392 && !e.closest('table')).slice(0, 8).map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`));
-    expect(await v.evaluate('document.documentElement.scrollWidth'), wide.join('; ')).toBeLessThanOrEqual(390);
+    expect(await v.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     expect(visitorErrors).toEqual([]);
     expect(errors).toEqual([]);
   }, 120_000);
