@@ -85,7 +85,7 @@ function exportCell(slug: string, task: string, row: Row): SafeHtml {
 /** Figures of a row, or a cell saying why there are none. */
 function figureCells(row: Row, flat: Map<string, unknown>, keys: readonly string[]): SafeHtml {
   if (row.error) return html`<td colspan="${keys.length}" class="error">Could not be scored: ${row.error}</td>`;
-  if (neverAnswered(row)) return html`<td colspan="${keys.length}" class="never" data-never-answered>Never answered: no article of the gold standard was answered, so this server is not ranked.</td>`;
+  if (neverAnswered(row)) return html`<td colspan="${keys.length}" class="never" data-never-answered>Never answered: this server sent no answer for this task, so it is not ranked.</td>`;
   return html`${keys.map((key) => html`<td>${cell(key, flat.get(key))}</td>`)}`;
 }
 
