@@ -182,6 +182,8 @@ describe('the annotation viewer', () => {
     await page.goto(`${base}/articles/${bigId}`);
     await page.locator('[data-viewer][data-viewer-ready]').waitFor({ timeout: 60_000 });
     const rendered = await page.evaluate(() => performance.getEntriesByName('viewer-ready')[0]!.startTime);
+    // Of which: the fragment's answer (server: API call and markup) ends here; the rest is the browser's.
+    const fragmentAt = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.includes('/fragments/articles/'))!.toJSON() as { startTime: number; responseEnd: number; transferSize: number; decodedBodySize: number });
     const marks = await page.locator('[data-article-text] mark').count();
     expect(marks).toBeGreaterThan(9_000);
     expect(await page.locator('[data-article-text]').evaluate((el) => el.textContent === null ? 0 : Array.from(el.textContent).length)).toBe(Array.from(text).length);
@@ -199,7 +201,11 @@ describe('the annotation viewer', () => {
     const off = await toggle('#viewer-source-1');
     const on = await toggle('#viewer-source-1');
     const consensus = await toggle('#viewer-source-2');
-    console.log(`200 KB article (${Buffer.byteLength(text)} bytes, ${marks} marks): rendered ${rendered.toFixed(0)} ms after navigation; toggles ${off.toFixed(0)} / ${on.toFixed(0)} / ${consensus.toFixed(0)} ms`);
+    console.log(
+      `200 KB article (${Buffer.byteLength(text)} bytes, ${marks} marks): rendered ${rendered.toFixed(0)} ms after navigation ` +
+        `(fragment of ${(fragmentAt.decodedBodySize / 1024).toFixed(0)} KiB asked at ${fragmentAt.startTime.toFixed(0)} ms, answered in ${(fragmentAt.responseEnd - fragmentAt.startTime).toFixed(0)} ms; ` +
+        `browser ${(rendered - fragmentAt.responseEnd).toFixed(0)} ms); toggles ${off.toFixed(0)} / ${on.toFixed(0)} / ${consensus.toFixed(0)} ms`,
+    );
     // Generous bounds: they catch a quadratic slip, not a slow machine.
     expect(rendered).toBeLessThan(15_000);
     expect(Math.max(off, on, consensus)).toBeLessThan(2_000);

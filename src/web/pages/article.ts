@@ -80,6 +80,8 @@ function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[], l
 
 function consensusSection(c: NonNullable<ArticleJson['consensus']>): SafeHtml {
   const parts = ALL_FAMILIES.flatMap((f) => {
+    // Voted spans are shown in the text (the viewer's consensus switch), not listed again.
+    if (f.web.answer?.kind === 'spans') return [];
     const vote = c[f.name];
     const shown = vote === undefined || !f.web.consensus ? undefined : f.web.consensus(vote);
     if (!shown) return [];
