@@ -42,6 +42,12 @@ describe('buildViewer', () => {
     expect(v.types).toEqual(['untyped']);
   });
 
+  it('ignores spans outside the text and leaves a text without mentions as it is', () => {
+    expect(buildViewer('ab', [{ label: 's', shown: true, mentions: [{ start: 5, end: 9, text: 'x' }] }]).text.value).toBe('ab');
+    expect(buildViewer('', []).text.value).toBe('');
+    expect(buildViewer('a<b', []).text.value).toBe('a&lt;b');
+  });
+
   it('links accessions to UniProt and taxids of taxon types to NCBI Taxonomy', () => {
     expect(mentionLink('P38398', 'protein')).toBe('https://www.uniprot.org/uniprotkb/P38398');
     expect(mentionLink('9606', 'species')).toBe('https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=9606');

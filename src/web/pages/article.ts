@@ -1,5 +1,6 @@
 // For everyone: the home page (submit an article on demand) and the article page (BCMS
-// "article view"): the text with every span highlighted by how many servers agree, verdicts
+// "article view"): the text with every server's mentions in the annotation viewer (../viewer.ts:
+// colours by type, per-server and consensus switches, who found the selected mention), verdicts
 // as a positive/negative bar, ranked lists per server, and the voting consensus when the
 // API has one. Built from `GET /api/articles/:id`; what each task shows is its family's
 // `web` part (src/families/*), in registry order.
