@@ -147,9 +147,11 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       const answer = await api<BoardJson>(request, `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${scoreQueryString(request.query)}`);
       if (answer.status !== 200) return sendFragment(reply, answer.status, apiError(answer));
       // The API said yes, so the caller may read; only the organiser gets the publication switch.
-      const role = request.headers.authorization ? (await ctx.auth.principal(request)).role : 'anonymous';
-      const challenge = role === 'admin' ? await ctx.repos.challenges.bySlug(slug) : null;
-      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { exports: role !== 'anonymous', ...(challenge ? { publish: challenge } : {}) }));
+      const principal = await ctx.auth.principal(request);
+      const challenge = principal.role === 'admin' ? await ctx.repos.challenges.bySlug(slug) : null;
+      // Export buttons where the export route would answer: the organiser's all, a team's its own.
+      const exports = principal.role === 'admin' ? { all: true as const } : principal.role === 'team' ? { team: principal.teamName } : undefined;
+      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { ...(exports ? { exports } : {}), ...(challenge ? { publish: challenge } : {}) }));
     });
   };
 }

@@ -78,8 +78,14 @@ function runHeader(row: Row): SafeHtml {
   return html`<th scope="row"><span class="run-name">${row.run}</span> <span class="run-what">${what}</span></th>`;
 }
 
-function exportCell(slug: string, task: string, row: Row): SafeHtml {
-  return html`<td>${row.server !== undefined && row.kind === 'S' ? html`<button type="button" class="small" data-download="/api/challenges/${slug}/export/${task}?server=${row.server}" data-filename="${row.run}.${task}.tsv" aria-label="Export ${row.run} as TSV">TSV</button>` : ''}</td>`;
+/** Whose online runs the caller may export (the export route's rule): every one, or its own team's. */
+export type ExportRight = { all: true } | { team: string };
+interface Exports { slug: string; task: string; right: ExportRight }
+
+function exportCell(e: Exports, row: Row): SafeHtml {
+  const { slug, task } = e;
+  const allowed = 'all' in e.right || e.right.team === row.team;
+  return html`<td>${allowed && row.server !== undefined && row.kind === 'S' ? html`<button type="button" class="small" data-download="/api/challenges/${slug}/export/${task}?server=${row.server}" data-filename="${row.run}.${task}.tsv" aria-label="Export ${row.run} as TSV">TSV</button>` : ''}</td>`;
 }
 
 /** Figures of a row, or a cell saying why there are none. */
@@ -89,22 +95,22 @@ function figureCells(row: Row, flat: Map<string, unknown>, keys: readonly string
   return html`${keys.map((key) => html`<td>${cell(key, flat.get(key))}</td>`)}`;
 }
 
-function flatTable(board: BoardJson, rows: Scored[], columns: ReadonlyArray<readonly [string, string]>, exports: string | null): SafeHtml {
+function flatTable(board: BoardJson, rows: Scored[], columns: ReadonlyArray<readonly [string, string]>, exports: Exports | null): SafeHtml {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${board.task} results (scrolls sideways)"><table class="leaderboard"><caption>${board.task} results${optionsSentence(board.options)}</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Team</th>${columns.map(([, label]) => html`<th scope="col">${label}</th>`)}${exports ? html`<th scope="col">Export</th>` : ''}</tr></thead>
-<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, columns.map(([k]) => k))}${exports ? exportCell(exports, board.task, row) : ''}</tr>`)}</tbody></table></div>`;
+<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, columns.map(([k]) => k))}${exports ? exportCell(exports, row) : ''}</tr>`)}</tbody></table></div>`;
 }
 
 type Groups = NonNullable<Layout['groups']>;
 
 /** Two header rows: the groups (strict, left, right), then each group's figures. */
-function groupedTable(caption: SafeHtml | string, rows: Scored[], g: Groups, prefix: string, exports: { slug: string; task: string } | null, id: string): SafeHtml {
+function groupedTable(caption: SafeHtml | string, rows: Scored[], g: Groups, prefix: string, exports: Exports | null, id: string): SafeHtml {
   const keys = g.groups.flatMap(([group]) => g.figures.map(([figure]) => `${prefix}${group}.${figure}`));
   return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption"><table class="leaderboard grouped" id="${id}"><caption id="${id}-caption">${caption}</caption>
 <colgroup span="3"></colgroup>${g.groups.map(() => html`<colgroup class="figure-group" span="${g.figures.length}"></colgroup>`)}
 <thead><tr><th scope="col" rowspan="2">Run</th><th scope="col" rowspan="2">Kind</th><th scope="col" rowspan="2">Team</th>${g.groups.map(([, label]) => html`<th scope="colgroup" colspan="${g.figures.length}">${label} match</th>`)}${exports ? html`<th scope="col" rowspan="2">Export</th>` : ''}</tr>
 <tr>${g.groups.map(([, group]) => g.figures.map(([, label]) => html`<th scope="col"><span class="visually-hidden">${group} </span>${label}</th>`))}</tr></thead>
-<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, keys)}${exports ? exportCell(exports.slug, exports.task, row) : ''}</tr>`)}</tbody></table></div>`;
+<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, keys)}${exports ? exportCell(exports, row) : ''}</tr>`)}</tbody></table></div>`;
 }
 
 /** The classes a breakdown holds (MENTION: entity types), in the order the API gave them. */
@@ -117,8 +123,8 @@ function breakdownClasses(rows: Scored[], key: string): string[] {
   return [...classes];
 }
 
-function groupedTables(slug: string, board: BoardJson, rows: Scored[], g: Groups, exportable: boolean): SafeHtml {
-  const main = groupedTable(html`${board.task} results${optionsSentence(board.options)}`, rows, g, '', exportable ? { slug, task: board.task } : null, 'board-main');
+function groupedTables(board: BoardJson, rows: Scored[], g: Groups, exports: Exports | null): SafeHtml {
+  const main = groupedTable(html`${board.task} results${optionsSentence(board.options)}`, rows, g, '', exports, 'board-main');
   if (!g.breakdown) return main;
   const { key, label } = g.breakdown;
   const classes = breakdownClasses(rows, key);
@@ -147,27 +153,27 @@ ${apiForm({
 }
 
 export interface FragmentOptions {
-  /** Export buttons: the caller has a token (the export route needs one). */
-  exports?: boolean;
+  /** Export buttons, for the runs the caller may export; absent: none (a visitor without a token). */
+  exports?: ExportRight;
   /** The organiser's publication switch, when the caller is the organiser. */
   publish?: Pick<Challenge, 'slug' | 'phase' | 'leaderboardPublished'>;
 }
 
-export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentOptions = { exports: true }): SafeHtml {
+export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentOptions = { exports: { all: true } }): SafeHtml {
   const rows: Scored[] = board.runs.map((row) => {
     const flat: Map<string, unknown> = flattenMetrics(row.metrics);
     if (row.droppedLinks) flat.set(DROPPED, row.droppedLinks.filter((d) => d.side === 'response').length);
     return { row, flat };
   });
   const { web, exportable } = layoutOf(board.task);
-  const canExport = exportable && o.exports !== false;
+  const exports = exportable && o.exports ? { slug, task: board.task, right: o.exports } : null;
   let table: SafeHtml;
-  if (web.groups) table = groupedTables(slug, board, rows, web.groups, canExport);
+  if (web.groups) table = groupedTables(board, rows, web.groups, exports);
   else {
     const columns = [...(web.columns ?? [...new Set(rows.flatMap((r) => [...r.flat.keys()]))].map((k): [string, string] => [k, k]))];
     // F-beta is reported only when asked for (`beta`): its column appears then.
     if (web.columns && rows.some((r) => typeof r.flat.get('fBeta') === 'number')) columns.push(['fBeta', `F-beta (β=${String(board.options.beta ?? '')})`]);
-    table = flatTable(board, rows, columns, canExport ? slug : null);
+    table = flatTable(board, rows, columns, exports);
   }
   const { scatter, pr } = web;
   const figures = [
