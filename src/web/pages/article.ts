@@ -176,5 +176,5 @@ ${apiForm({
   fields: html`${select('submit', 'format', 'Format', [['text', 'Plain text'], ['xml', 'JATS XML']])}${textArea('submit', 'content', 'Article', { rows: 8, required: true })}`,
 })}
 </section>
-${challenges.length > 0 ? html`<section aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2><ul>${challenges.map((c) => html`<li>${c.name} <span class="muted">(${c.slug}, ${c.phase}; ${c.tasks.join(', ')})</span>${c.phase === 'closed' && c.leaderboardPublished ? html` — leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}` : ''}</li>`)}</ul></section>` : ''}`;
+${challenges.length > 0 ? html`<section aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2><ul>${challenges.map((c) => html`<li>${c.name} <span class="muted">(${c.slug}, ${c.phase}; ${c.tasks.join(', ')})</span>${c.phase !== 'closed' ? '' : c.leaderboardPublished ? html` — leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}` : html` <span class="muted">— leaderboards not published yet</span>`}</li>`)}</ul></section>` : ''}`;
 }
