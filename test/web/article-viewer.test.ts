@@ -212,4 +212,40 @@ describe('the annotation viewer', () => {
     await page.keyboard.press('Tab');
     expect(errors).toEqual([]);
   }, 180_000);
+
+  // Last: the server added here holds every later article until released.
+  it('keeps the selection and the keyboard focus while the page reloads for a server still at work', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const slow = await startFaultyServer({ kind: 'custom', handler: async (text) => { await gate; return beta(text); } });
+    try {
+      const token = (await ms.request('POST', '/api/teams', { name: 'Gamma Lab', contact: 'lab@example.org' })).body.token;
+      const server = await ms.request('POST', '/api/challenges/live/servers', { name: 'tagger', url: slow.url, tasks: ['MENTION'] }, token);
+      expect(server.status, JSON.stringify(server.body)).toBe(201);
+      await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, token);
+      const submitted = await ms.request('POST', '/api/articles', { text: TEXT });
+      await waitFor('alpha and beta answered', async () => {
+        const view = (await ms.request('GET', `/api/articles/${submitted.body.id}?text=false`)).body;
+        return view.servers.filter((x: { state: string }) => x.state === 'done').length === 2 ? true : undefined;
+      });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.goto(`${base}/articles/${submitted.body.id}`);
+      await page.locator('[data-viewer][data-viewer-ready]').waitFor(WAIT);
+      await page.locator('[data-article-text] mark', { hasText: 'TP53' }).focus();
+      // Tag this copy of the text, then wait for the next reload to replace it.
+      await page.evaluate(() => { (globalThis as any).document.querySelector('[data-article-text]').dataset.old = '1'; });
+      await page.locator('[data-article-text]:not([data-old])').waitFor(WAIT);
+      expect(await focusedText(page)).toBe('TP53');
+      expect(await page.locator('[data-article-text] mark.selected').textContent()).toBe('TP53');
+      // Of the servers that sent mentions: the one still at work is not counted yet.
+      expect(await panel(page).textContent()).toContain('Found by 1 of 2 servers:');
+      release();
+      await page.locator('[data-article-status]', { hasText: /^done$/ }).waitFor(WAIT);
+      expect(await focusedText(page)).toBe('TP53');
+      expect(errors).toEqual([]);
+    } finally {
+      release();
+      await slow.close();
+    }
+  }, 120_000);
 });

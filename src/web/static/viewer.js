@@ -9,8 +9,10 @@
 const STYLES = 8;
 const typeClass = (t) => (t < STYLES ? `t${t}` : 'tx');
 const viewers = new WeakSet();
-/** The selected mark's position, kept across reloads of the fragment. */
+/** The selected mark's position, and whether it had the keyboard, kept across reloads of the fragment. */
 let remembered = -1;
+/** The mark that last had the keyboard: if a reload removed it, its successor gets the focus. */
+let focusedMark = null;
 
 function setUp(root) {
   viewers.add(root);
@@ -130,7 +132,9 @@ function setUp(root) {
   });
   textEl.addEventListener('focusin', (event) => {
     const i = index.get(event.target);
-    if (i !== undefined && i !== selected) select(i, false);
+    if (i === undefined) return;
+    focusedMark = event.target;
+    if (i !== selected) select(i, false);
   });
   textEl.addEventListener('keydown', (event) => {
     const i = index.get(event.target);
@@ -160,7 +164,14 @@ function setUp(root) {
   });
 
   apply();
-  if (remembered >= 0 && remembered < marks.length && visible(remembered)) select(remembered, false);
+  // A reload while servers work: the same selection, and the focus if the reload took it
+  // from a mark (it is then on the page's body), without announcing the panel again.
+  const lostFocus = focusedMark !== null && !focusedMark.isConnected && (document.activeElement === document.body || document.activeElement === null);
+  if (remembered >= 0 && remembered < marks.length && visible(remembered)) {
+    panel.setAttribute('aria-live', 'off');
+    select(remembered, lostFocus);
+    setTimeout(() => panel.setAttribute('aria-live', 'polite'), 0);
+  }
   root.dataset.viewerReady = 'true';
   performance.mark('viewer-ready');
 }
