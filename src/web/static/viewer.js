@@ -31,11 +31,18 @@ function setUp(root) {
 
   const visible = (i) => covering[i].some((k) => keyOn[k]);
 
+  /** The class of mark i: off, its one type's, or mixed (no allocation: ~10,000 marks per toggle). */
   function classOf(i) {
-    const types = new Set();
-    for (const k of covering[i]) if (keyOn[k]) types.add(data.mentions[k][2]);
-    if (types.size === 0) return 'ann off';
-    const base = types.size === 1 ? `ann ${typeClass([...types][0])}` : 'ann tmix';
+    let type = -1;
+    let mixed = false;
+    for (const k of covering[i]) {
+      if (!keyOn[k]) continue;
+      const t = data.mentions[k][2];
+      if (type < 0) type = t;
+      else if (t !== type) mixed = true;
+    }
+    if (type < 0) return 'ann off';
+    const base = mixed ? 'ann tmix' : `ann ${typeClass(type)}`;
     return i === selected ? `${base} selected` : base;
   }
 
