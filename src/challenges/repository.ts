@@ -14,6 +14,8 @@ export interface Challenge {
   retryDelaySeconds: number;
   serversPerTeam: number;
   mentionTypes: string[];
+  /** The organiser published the leaderboards to everyone (shown without a token while closed). */
+  leaderboardPublished: boolean;
   createdAt: Date;
   /** The latest phase change: when, and by whom (null before the first). */
   phaseChangedAt: Date | null;
@@ -42,6 +44,7 @@ interface ChallengeRow {
   retry_delay_seconds: number;
   servers_per_team: number;
   mention_types: string[];
+  leaderboard_published: boolean;
   created_at: Date;
   phase_changed_at: Date | null;
   phase_changed_by: string | null;
@@ -59,6 +62,7 @@ export function toChallenge(r: ChallengeRow): Challenge {
     retryDelaySeconds: r.retry_delay_seconds,
     serversPerTeam: r.servers_per_team,
     mentionTypes: r.mention_types,
+    leaderboardPublished: r.leaderboard_published ?? false,
     createdAt: r.created_at,
     phaseChangedAt: r.phase_changed_at,
     phaseChangedBy: r.phase_changed_by,
@@ -113,7 +117,7 @@ export class ChallengeRepository {
   }
 
   /** The settings patch and, if given, a phase change, in one transaction (PATCH /challenges/:slug). */
-  async change(slug: string, settings: Partial<ChallengeSettings & Pick<Challenge, 'name'>>, phase: { to: Phase; by: string; address: string | null } | undefined): Promise<Challenge | null> {
+  async change(slug: string, settings: Partial<ChallengeSettings & Pick<Challenge, 'name' | 'leaderboardPublished'>>, phase: { to: Phase; by: string; address: string | null } | undefined): Promise<Challenge | null> {
     return await transactional(this.db).transaction(async (tx) => {
       const repo = new ChallengeRepository(tx);
       const updated = await repo.update(slug, settings);
@@ -156,7 +160,7 @@ export class ChallengeRepository {
   }
 
   /** Settings and name; the phase changes through changePhase. */
-  async update(slug: string, patch: Partial<ChallengeSettings & Pick<Challenge, 'name'>>): Promise<Challenge | null> {
+  async update(slug: string, patch: Partial<ChallengeSettings & Pick<Challenge, 'name' | 'leaderboardPublished'>>): Promise<Challenge | null> {
     const columns: Record<string, unknown> = {
       name: patch.name,
       timeout_seconds: patch.timeoutSeconds,
@@ -164,6 +168,7 @@ export class ChallengeRepository {
       retry_delay_seconds: patch.retryDelaySeconds,
       servers_per_team: patch.serversPerTeam,
       mention_types: patch.mentionTypes,
+      leaderboard_published: patch.leaderboardPublished,
     };
     const set = Object.entries(columns).filter(([, v]) => v !== undefined);
     if (set.length === 0) return await this.bySlug(slug);

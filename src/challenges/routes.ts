@@ -25,6 +25,9 @@ const PatchBody = Type.Object(
     phase: Type.Optional(Type.Union([Type.Literal('setup'), Type.Literal('test'), Type.Literal('closed')])),
     reopen: Type.Optional(Type.Boolean({ description: 'true to move a closed challenge to another phase (a closed challenge is frozen until then)' })),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    leaderboardPublished: Type.Optional(
+      Type.Boolean({ description: 'true: everyone may read the leaderboards, without a token (only once the challenge is closed; reopening withdraws it)' }),
+    ),
     ...Settings,
   },
   { additionalProperties: false },
@@ -45,6 +48,7 @@ export const ChallengeAnswer = Open({
   createdAt: Described('when it was created (ISO 8601)'),
   phaseChangedAt: Described('the latest phase change (ISO 8601), or null'),
   phaseChangedBy: Described('who made the latest phase change, or null'),
+  leaderboardPublished: Type.Boolean({ description: 'the leaderboards are shown to everyone (set by the organiser once closed)' }),
   counts: Open({ articles: Type.Integer(), servers: Type.Integer(), teams: Type.Integer() }),
 });
 const ChallengeDetail = Open({
@@ -88,7 +92,7 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: {
           tags: ['challenges'],
-          summary: 'Change the phase or settings (organiser); a closed challenge changes phase only with "reopen": true. 202 when Redis is down: the change is stored and reaches the queues once it answers',
+          summary: 'Change the phase or settings (organiser); a closed challenge changes phase only with "reopen": true; {"leaderboardPublished": true} once closed shows its leaderboards to everyone. 202 when Redis is down: the change is stored and reaches the queues once it answers',
           params: SlugParams,
           body: PatchBody,
           response: responses({ 200: ChangedChallenge, 202: ChangedChallenge }),
@@ -102,6 +106,12 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
         if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
           throw new ApiError('closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
         }
+        const closedAfter = (phase ?? before.phase) === 'closed';
+        if (settings.leaderboardPublished === true && !closedAfter) {
+          throw new ApiError('not_closed', `leaderboards are published once the challenge is closed; "${before.slug}" is in phase "${phase ?? before.phase}": close it first (PATCH {"phase": "closed"})`);
+        }
+        // Reopening withdraws a publication: the answers may change until the next close.
+        if (!closedAfter && before.leaderboardPublished) settings.leaderboardPublished = false;
         const after = await challenges.change(before.slug, settings, phase !== undefined ? { to: phase, by: 'organiser', address: request.ip } : undefined);
         if (!after) throw notFound(`challenge "${request.params.slug}"`);
         let queued = true;

@@ -237,6 +237,17 @@ export interface FamilyWeb<R, V> {
   leaderboard: {
     /** Table columns: [flattened metric, label]; absent: every figure. */
     columns?: ReadonlyArray<readonly [string, string]>;
+    /**
+     * Instead of columns: figures grouped under a heading each (MENTION: strict, left and
+     * right match, each P/R/F and counts); keys are `<group>.<figure>`. `breakdown` names
+     * a metric holding the same groups per class (`perType.<type>.<group>.<figure>`), shown
+     * in a table per class below the main one.
+     */
+    groups?: {
+      groups: ReadonlyArray<readonly [string, string]>;
+      figures: ReadonlyArray<readonly [string, string]>;
+      breakdown?: { key: string; label: string };
+    };
     /** The main figure against AUC iP/R; absent: no such plot. */
     scatter?: { x: string; y: string; yLabel: string; yDomain: [number, number] };
     /** Precision and recall of each run, with iso-F curves; absent: no such plot. */

@@ -24,13 +24,14 @@ export const ERROR_CATALOGUE = {
   // 401/403: who is asking.
   unauthorized: { status: 401, meaning: 'The route needs a token and none was sent, or the token is not valid.' },
   forbidden: { status: 403, meaning: 'The token is valid but its holder may not do this (a team on an organiser route, the organiser on a team route, a team on another team\'s server).' },
-  not_published: { status: 403, meaning: 'Scores and ensembles are shown to teams only once the challenge is closed.' },
+  not_published: { status: 403, meaning: 'Scores and ensembles are shown to teams once the challenge is closed, and to everyone once the organiser publishes its leaderboards.' },
   // 404: nothing there (or nothing this caller may see: another team's server answers the same).
   not_found: { status: 404, meaning: 'No such route, or no such thing that this caller may see.' },
   no_gold: { status: 404, meaning: 'The task has no gold standard loaded yet.' },
   // 408/409/413/414/415/422/429/431: the request cannot be carried out as things stand.
   request_timeout: { status: 408, meaning: 'The request was not received in time; the connection is closed.' },
   conflict: { status: 409, meaning: 'The request clashes with what is stored (a name or id taken, a limit reached, a server still active); nothing was changed.' },
+  not_closed: { status: 409, meaning: 'The change needs a closed challenge (publishing its leaderboards); close it first.' },
   closed: { status: 409, meaning: 'The challenge is closed: its servers, answers and runs are frozen until the organiser reopens it.' },
   run_limit: { status: 409, meaning: 'The team has uploaded the most offline runs allowed for this task.' },
   cannot_train: { status: 409, meaning: 'An ensemble cannot be trained from what is stored yet (too few answers or gold documents).' },

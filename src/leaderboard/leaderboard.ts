@@ -13,6 +13,10 @@ export interface RunToScore {
   run: string;
   team: string;
   server?: number;
+  /** S rows: the server's name (unique within its team only: pages show it with the team). */
+  serverName?: string;
+  /** S rows: how many articles with an organiser id the server answered for the task. */
+  answered?: number;
   /** S: a server's online run; R: an offline run; C: a consensus (`?consensus=1`). */
   kind: 'S' | 'R' | 'C';
   data: RunData;
@@ -22,6 +26,9 @@ export interface LeaderboardRow {
   run: string;
   team: string;
   server?: number;
+  serverName?: string;
+  /** S rows: articles answered for the task; 0: the server never answered (ranked after every run that did). */
+  answered?: number;
   /** S: a server's online run; R: an offline run; C: a consensus (`?consensus=1`). */
   kind: 'S' | 'R' | 'C';
   metrics: Record<string, unknown>;
@@ -49,10 +56,17 @@ export function mainFigure(task: TaskName, metrics: Record<string, unknown>): nu
   return typeof value === 'number' ? value : -Infinity;
 }
 
-/** Scores every run; best main figure first, ties by run name; unscorable runs last. */
+/** Scores every run; best main figure first, ties by run name; servers that never answered, then unscorable runs, last. */
 export function buildLeaderboard(task: TaskName, gold: Gold, runs: RunToScore[], o: LeaderboardOptions, options: Record<string, unknown>): Leaderboard {
   const rows: LeaderboardRow[] = runs.map((r) => {
-    const base = { run: r.run, team: r.team, ...(r.server !== undefined ? { server: r.server } : {}), kind: r.kind };
+    const base = {
+      run: r.run,
+      team: r.team,
+      ...(r.server !== undefined ? { server: r.server } : {}),
+      ...(r.serverName !== undefined ? { serverName: r.serverName } : {}),
+      ...(r.answered !== undefined ? { answered: r.answered } : {}),
+      kind: r.kind,
+    };
     try {
       return { ...base, ...scoreRun(gold, r.data, o) };
     } catch (error) {
@@ -62,7 +76,10 @@ export function buildLeaderboard(task: TaskName, gold: Gold, runs: RunToScore[],
     }
   });
   const figure = new Map(rows.map((row) => [row, row.error ? -Infinity : mainFigure(task, row.metrics)]));
-  rows.sort((a, b) => figure.get(b)! - figure.get(a)! || compareIds(a.run, b.run));
+  // Runs that answered first (best first), then servers that never answered (their zeros
+  // are not a result), then runs that could not be scored.
+  const group = (row: LeaderboardRow) => (row.error ? 2 : row.answered === 0 ? 1 : 0);
+  rows.sort((a, b) => group(a) - group(b) || figure.get(b)! - figure.get(a)! || compareIds(a.run, b.run));
   return { task, options, runs: rows };
 }
 

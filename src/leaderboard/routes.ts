@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { knownPrincipalOf, teamOf } from '../auth/access.ts';
+import { checkAccess, principalOf, teamOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { Described, ListOf, Open, responses, SlugParams } from '../http/schemas.ts';
@@ -67,6 +67,8 @@ const Board = Open({
     run: Type.String(),
     team: Type.String(),
     server: Type.Optional(Type.Integer()),
+    serverName: Type.Optional(Type.String({ description: "S rows: the server's name" })),
+    answered: Type.Optional(Type.Integer({ description: 'S rows: challenge articles the server answered for the task (0: never answered, listed after the ranked runs)' })),
     kind: Type.String({ description: "S: a server's online run; R: an offline run; C: a consensus" }),
     metrics: Type.Optional(Described('the figures of the task family, as `metaserver score` reports them')),
     droppedLinks: Type.Optional(Described('links not scored and why (COREF)')),
@@ -133,18 +135,22 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: {
           tags: ['scoring'],
-          summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)',
+          summary: 'The leaderboard of a task (organiser; teams once the challenge is closed; everyone once the organiser publishes it)',
           params: TaskParams,
           querystring: ScoreQuery,
           response: responses({
             200: { description: 'the leaderboard, as JSON or (format=tsv) as a TSV table', content: { 'application/json': { schema: Board }, 'text/tab-separated-values': { schema: Type.String() } } },
           }),
         },
-        config: { access: 'participant' },
+        // Public: a published leaderboard needs no token; otherwise the handler asks for one.
+        config: { access: 'public' },
       },
       async (request, reply) => {
-        const principal = knownPrincipalOf(request);
+        const principal = principalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        // Published leaderboards of a closed challenge are for everyone; otherwise a token is needed.
+        const published = challenge.phase === 'closed' && challenge.leaderboardPublished;
+        if (!published) checkAccess('participant', principal);
         if (principal.role === 'team' && challenge.phase !== 'closed') {
           throw new ApiError('not_published', `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`);
         }

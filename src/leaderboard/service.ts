@@ -127,7 +127,7 @@ export class LeaderboardService {
     const servers = await this.repos.servers.listByChallenge(challenge.id);
     for (const server of servers.filter((s) => s.tasks.includes(task))) {
       const answers = await this.repos.answers.onlineAnswers(server.id, task);
-      runs.push({ run: onlineRunName(server), team: server.team, server: server.id, kind: 'S', data: onlineRun(task, answers) });
+      runs.push({ run: onlineRunName(server), team: server.team, server: server.id, serverName: server.name, answered: answers.length, kind: 'S', data: onlineRun(task, answers) });
     }
     for (const run of await this.runs.list(challenge.id, task)) {
       // Stored runs parsed when they were uploaded, so this fails only if the parser changed.

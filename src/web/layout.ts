@@ -27,7 +27,9 @@ export function page(assets: StaticAssets, o: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · metaserver</title>
 <link rel="stylesheet" href="${assets.cssUrl}">
+${(assets.extraCss ?? []).map((url) => html`<link rel="stylesheet" href="${url}">`)}
 <script type="module" src="${assets.jsUrl}"></script>
+${(assets.extraJs ?? []).map((url) => html`<script type="module" src="${url}"></script>`)}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -2,6 +2,7 @@
 // the BC II.5 overview (Figs 2-3), precision/recall points with iso-F curves, and the
 // response-time histogram of a server. Every label goes through the `html` escaper.
 import { html, join, type SafeHtml } from './html.ts';
+import { KEY_LINE, placeLabels, textBox } from './plot-labels.ts';
 
 export type Domain = readonly [number, number];
 
@@ -43,8 +44,8 @@ const HEIGHT = 360;
 const MARGIN = { left: 56, right: 16, top: 32, bottom: 48 };
 const round = (n: number) => Math.round(n * 10) / 10;
 
-function frame(title: string, body: SafeHtml, description: string): SafeHtml {
-  return html`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${title}"><title>${title}</title><desc>${description}</desc><text class="plot-title" x="${MARGIN.left}" y="20" text-anchor="start">${title}</text>${body}</svg>`;
+function frame(title: string, body: SafeHtml, description: string, height = HEIGHT): SafeHtml {
+  return html`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="${title}"><title>${title}</title><desc>${description}</desc><text class="plot-title" x="${MARGIN.left}" y="20" text-anchor="start">${title}</text>${body}</svg>`;
 }
 
 function axes(x: (v: number) => number, y: (v: number) => number, xDomain: Domain, yDomain: Domain, xLabel: string, yLabel: string, xTicks = ticks(xDomain), yTicks = ticks(yDomain)): SafeHtml {
@@ -77,15 +78,26 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
     }
     return html`<polyline class="iso-f" points="${pts.join(' ')}"/><text class="iso-label" x="${round(x(1)) - 2}" y="${round(y(f / (2 - f))) - 3}" text-anchor="end">F=${f}</text>`;
   });
-  const marks = usable.map((p) => {
+  const placed = placeLabels(
+    usable.map((p) => ({ x: round(x(p.x)), y: round(y(p.y)), label: p.label })),
+    (o.isoF ?? []).map((f) => textBox(round(x(1)) - 2, round(y(f / (2 - f))) - 3, `F=${f}`, 'end')),
+    // Inside the axes, clear of the title and legend line above and the tick labels below.
+    { x: MARGIN.left + 2, y: MARGIN.top - 8, w: WIDTH - MARGIN.left - 4, h: HEIGHT - MARGIN.bottom - MARGIN.top + 8 },
+  );
+  const marks = usable.map((p, i) => {
     const cx = round(x(p.x));
     const cy = round(y(p.y));
     const cls = p.kind === 'S' ? 'point online' : 'point offline';
-    return html`<g class="${cls}"><circle cx="${cx}" cy="${cy}" r="5"><title>${p.label}: ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}</title></circle><text class="point-label" x="${cx + 7}" y="${cy - 6}">${p.label}</text></g>`;
+    const at = placed.labels[i]!;
+    const leader = at.leader ? html`<line class="leader" x1="${cx}" y1="${cy}" x2="${at.leader.x}" y2="${at.leader.y}"/>` : '';
+    return html`<g class="${cls}"><circle cx="${cx}" cy="${cy}" r="5"><title>${p.label}: ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}</title></circle>${leader}<text class="point-label" x="${at.x}" y="${at.y}" text-anchor="${at.anchor}">${at.text}</text></g>`;
   });
   const legend = html`<g class="legend"><circle class="online" cx="${WIDTH - 150}" cy="16" r="5"/><text x="${WIDTH - 140}" y="20">online (S)</text><circle class="offline" cx="${WIDTH - 70}" cy="16" r="5"/><text x="${WIDTH - 60}" y="20">offline (R)</text></g>`;
+  // Points whose name did not fit carry a number; the key under the plot names them.
+  const keyLines = placed.numbered.map((n, j) => html`<text class="key" x="${MARGIN.left}" y="${HEIGHT + 14 + j * KEY_LINE}">${n.number}: ${usable[n.index]!.label}</text>`);
+  const height = HEIGHT + (placed.numbered.length ? placed.numbered.length * KEY_LINE + 8 : 0);
   const description = usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ');
-  return frame(o.title, join([axes(x, y, xDomain, yDomain, o.xLabel, o.yLabel), join(curves), join(marks), legend]), description);
+  return frame(o.title, join([axes(x, y, xDomain, yDomain, o.xLabel, o.yLabel), join(curves), join(marks), join(keyLines), legend]), description, height);
 }
 
 export interface HistogramBar {

@@ -9,6 +9,7 @@ import { html, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
 import { articleFragment, articlePageBody, homePageBody, type ArticleJson } from './pages/article.ts';
 import { leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
+import { scoreQueryString } from './pages/leaderboard-options.ts';
 import { organiserFragment, organiserPageBody, type ChallengeGlance } from './pages/organiser.ts';
 import { serverFragment, serverPageBody, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
 
@@ -40,10 +41,18 @@ function load(file: string, type: string): Asset {
 export interface StaticAssets {
   cssUrl: string;
   jsUrl: string;
+  /** More stylesheets and module scripts every page loads after those (the annotation viewer's, the leaderboard's). */
+  extraCss?: string[];
+  extraJs?: string[];
 }
 
 export function registerStaticAssets(app: FastifyInstance): StaticAssets {
-  const assets = { 'app.css': load('app.css', 'text/css; charset=utf-8'), 'app.js': load('app.js', 'text/javascript; charset=utf-8') };
+  const assets = {
+    'app.css': load('app.css', 'text/css; charset=utf-8'),
+    'app.js': load('app.js', 'text/javascript; charset=utf-8'),
+    'viewer.css': load('viewer.css', 'text/css; charset=utf-8'),
+    'viewer.js': load('viewer.js', 'text/javascript; charset=utf-8'),
+  };
   for (const [file, asset] of Object.entries(assets)) {
     app.get(`/static/${file}`, { schema: { hide: true }, config: { access: 'public' } }, async (request, reply) => {
       reply.header('etag', asset.etag).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff');
@@ -51,7 +60,7 @@ export function registerStaticAssets(app: FastifyInstance): StaticAssets {
       return reply.type(asset.type).send(asset.body);
     });
   }
-  return { cssUrl: assets['app.css'].url, jsUrl: assets['app.js'].url };
+  return { cssUrl: assets['app.css'].url, jsUrl: assets['app.js'].url, extraCss: [assets['viewer.css'].url], extraJs: [assets['viewer.js'].url] };
 }
 
 interface ApiAnswer<T> { status: number; body: T }
@@ -97,8 +106,8 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
     app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) =>
       sendPage(reply, '/', 'Article', articlePageBody(request.params.id)),
     );
-    app.get<{ Params: { slug: string; task: string } }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) =>
-      sendPage(reply, '/organiser', `${request.params.task} leaderboard`, leaderboardPageBody(request.params.slug, request.params.task)),
+    app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) =>
+      sendPage(reply, '/organiser', `${request.params.task} leaderboard`, leaderboardPageBody(request.params.slug, request.params.task, request.query)),
     );
 
     app.get<{ Params: { id: string } }>('/fragments/articles/:id', HIDDEN, async (request, reply) => {
@@ -134,10 +143,16 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       return sendFragment(reply, 200, organiserFragment(glances));
     });
 
-    app.get<{ Params: { slug: string; task: string } }>('/fragments/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {
+    app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/fragments/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {
       const { slug, task } = request.params;
-      const answer = await api<BoardJson>(request, `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}`);
-      return sendFragment(reply, answer.status, answer.status === 200 ? leaderboardFragment(slug, answer.body) : apiError(answer));
+      const answer = await api<BoardJson>(request, `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${scoreQueryString(request.query)}`);
+      if (answer.status !== 200) return sendFragment(reply, answer.status, apiError(answer));
+      // The API said yes, so the caller may read; only the organiser gets the publication switch.
+      const principal = await ctx.auth.principal(request);
+      const challenge = principal.role === 'admin' ? await ctx.repos.challenges.bySlug(slug) : null;
+      // Export buttons where the export route would answer: the organiser's all, a team's its own.
+      const exports = principal.role === 'admin' ? { all: true as const } : principal.role === 'team' ? { team: principal.teamName } : undefined;
+      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { ...(exports ? { exports } : {}), ...(challenge ? { publish: challenge } : {}) }));
     });
   };
 }

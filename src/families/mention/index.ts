@@ -51,8 +51,15 @@ export const mention = defineFamily({
       heading: 'Mentions',
       items: vote.items.map((m) => ({ label: m.text, detail: `[${m.start}, ${m.end})`, share: m.share, servers: m.servers.length })),
     }),
-    // Every figure (strict, left, right; per type): no fixed columns.
-    leaderboard: { pr: { p: 'strict.p', r: 'strict.r' } },
+    // Strict, left and right match, each P/R/F and its counts; the same per entity type below.
+    leaderboard: {
+      groups: {
+        groups: [['strict', 'Strict'], ['left', 'Left'], ['right', 'Right']],
+        figures: [['p', 'P'], ['r', 'R'], ['f', 'F'], ['tp', 'TP'], ['fp', 'FP'], ['fn', 'FN']],
+        breakdown: { key: 'perType', label: 'entity type' },
+      },
+      pr: { p: 'strict.p', r: 'strict.r' },
+    },
     preselected: ['server'],
   },
 });

@@ -1,10 +1,11 @@
 // For everyone: the home page (submit an article on demand) and the article page (BCMS
-// "article view"): the text with every span highlighted by how many servers agree, verdicts
+// "article view"): the text with every server's mentions in the annotation viewer (../viewer.ts:
+// colours by type, per-server and consensus switches, who found the selected mention), verdicts
 // as a positive/negative bar, ranked lists per server, and the voting consensus when the
 // API has one. Built from `GET /api/articles/:id`; what each task shows is its family's
 // `web` part (src/families/*), in registry order.
 import { fmt, html, type SafeHtml } from '../html.ts';
-import { agreementLegend, highlightMentions } from '../highlight.ts';
+import { buildViewer, sourceToggles, typeLegend, type ViewerSource } from '../viewer.ts';
 import { apiForm, fragment, select, textArea } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import type { AnswerView, WebItem } from '../../families/family.ts';
@@ -49,8 +50,8 @@ ${fragment(`/fragments/articles/${encodeURIComponent(id)}`, { pollMs: 2000, labe
 }
 
 /** Verdicts as one bar: the positive share on the left, the negative on the right. */
-function verdictBar(task: string, view: View<'verdict'>, servers: ServerAnswer[]): SafeHtml {
-  const verdicts = servers.flatMap((s) => (s.result?.[task] === undefined ? [] : [{ name: s.name, ...view.verdict(s.result[task]) }]));
+function verdictBar(task: string, view: View<'verdict'>, servers: ServerAnswer[], labels: Map<number, string>): SafeHtml {
+  const verdicts = servers.flatMap((s) => (s.result?.[task] === undefined ? [] : [{ name: labels.get(s.serverId) ?? s.name, ...view.verdict(s.result[task]) }]));
   if (verdicts.length === 0) return html`<p>No ${task} verdicts yet.</p>`;
   const positive = verdicts.filter((v) => v.positive).length;
   const negative = verdicts.length - positive;
@@ -69,12 +70,12 @@ function itemHtml(i: WebItem): SafeHtml {
   }${i.share !== undefined ? html` <span class="muted">share ${fmt(i.share, 2)}, ${i.servers ?? 0} server(s)</span>` : ''}</li>`;
 }
 
-function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[]): SafeHtml {
+function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[], labels: Map<number, string>): SafeHtml {
   const answering = servers.filter((s) => s.result?.[task] !== undefined);
   if (answering.length === 0) return html`<h3>${view.heading}</h3><p>No server has answered this task yet.</p>`;
   return html`<h3>${view.heading}</h3><div class="columns">${answering.map((s) => {
     const items = view.items(s.result![task]);
-    return html`<section class="list-card"><h4>${s.name} <span class="muted">(${s.team})</span></h4>${
+    return html`<section class="list-card"><h4>${labels.get(s.serverId) ?? s.name}</h4>${
       items.length === 0 ? html`<p>none</p>` : html`<ol class="compact">${items.map(itemHtml)}</ol>`
     }</section>`;
   })}</div>`;
@@ -82,6 +83,8 @@ function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[]): 
 
 function consensusSection(c: NonNullable<ArticleJson['consensus']>): SafeHtml {
   const parts = ALL_FAMILIES.flatMap((f) => {
+    // Voted spans are shown in the text (the viewer's consensus switch), not listed again.
+    if (f.web.answer?.kind === 'spans') return [];
     const vote = c[f.name];
     const shown = vote === undefined || !f.web.consensus ? undefined : f.web.consensus(vote);
     if (!shown) return [];
@@ -92,32 +95,64 @@ ${parts}
 </section>`;
 }
 
-export function articleFragment(a: ArticleJson): SafeHtml {
+/** "name (team)", the server id added where two would still read alike. */
+export function serverLabels(servers: readonly Pick<ServerAnswer, 'serverId' | 'name' | 'team'>[]): Map<number, string> {
+  const plain = servers.map((s) => `${s.name} (${s.team})`);
+  return new Map(servers.map((s, i) => [s.serverId, plain.filter((p) => p === plain[i]).length > 1 ? `${plain[i]} #${s.serverId}` : plain[i]!]));
+}
+
+/** Each server with mentions, then the consensus (hidden at first) when there is one. */
+function viewerSources(a: ArticleJson, labels: Map<number, string>): ViewerSource[] {
   const spanViews = viewing('spans');
-  const withSpans = a.servers.filter((s) => spanViews.some(({ name }) => s.result?.[name] !== undefined));
-  const highlighted = highlightMentions(
-    a.text,
-    withSpans.map((s) => ({ name: s.name, mentions: spanViews.flatMap(({ name, view }) => (s.result?.[name] === undefined ? [] : view.spans(s.result[name]))) })),
-  );
+  const sources: ViewerSource[] = a.servers.flatMap((s) => {
+    const answered = spanViews.filter(({ name }) => s.result?.[name] !== undefined);
+    if (answered.length === 0) return [];
+    return [{ label: labels.get(s.serverId)!, shown: true, mentions: answered.flatMap(({ name, view }) => view.spans(s.result![name])) }];
+  });
+  const voted = spanViews.flatMap(({ name, view }) => {
+    const vote = a.consensus?.[name] as { items?: unknown } | undefined;
+    return Array.isArray(vote?.items) ? view.spans(vote.items) : [];
+  });
+  if (a.consensus && spanViews.some(({ name }) => a.consensus?.[name] !== undefined)) {
+    sources.push({ label: `Consensus (voting${a.consensus.threshold !== undefined ? `, threshold ${a.consensus.threshold}` : ''})`, shown: false, consensus: true, mentions: voted });
+  }
+  return sources;
+}
+
+function viewerSection(a: ArticleJson, labels: Map<number, string>): SafeHtml {
+  const heading = viewing('spans').map(({ view }) => view.heading).join('; ') || 'Text';
+  const sources = viewerSources(a, labels);
+  if (sources.length === 0) {
+    return html`<section aria-labelledby="text-heading"><h2 id="text-heading">${heading}</h2><p class="legend-text">No server has sent mentions for this article yet.</p>
+<div class="article-text" data-article-text>${a.text}</div></section>`;
+  }
+  const viewer = buildViewer(a.text, sources);
+  return html`<section aria-labelledby="text-heading" class="viewer" data-viewer><h2 id="text-heading">${heading}</h2>
+<div class="viewer-controls">${sourceToggles(sources)}${typeLegend(viewer.types, viewer.typeCounts)}
+<p class="hint" id="viewer-hint">Select a highlighted mention to see which servers found it: click or tap it, or press Tab to reach the text and move between mentions with the arrow keys (Home and End: first and last).</p></div>
+<div class="viewer-body"><div class="article-text" data-article-text aria-describedby="viewer-hint">${viewer.text}</div>
+<aside class="viewer-panel" aria-labelledby="viewer-panel-heading"><h3 id="viewer-panel-heading">Selected mention</h3><div data-viewer-panel aria-live="polite"><p class="muted">None selected yet.</p></div></aside></div>
+${viewer.data}</section>`;
+}
+
+export function articleFragment(a: ArticleJson): SafeHtml {
+  const labels = serverLabels(a.servers);
   const lists = viewing('list');
   const final = a.status === 'done';
   return html`<div${final ? html` data-final` : ''}>
 <p class="article-meta">Status: <strong data-article-status>${a.status}</strong> · challenge ${a.challenge}${a.organiserId ? html` · id ${a.organiserId}` : ''} · from ${a.sourceFormat}</p>
 <section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2>
-${a.servers.length === 0 ? html`<p>Not sent to any server yet: no server is started in this challenge.</p>` : html`<div class="table-scroll"><table><caption>Each server's state for this article</caption>
+${a.servers.length === 0 ? html`<p>Not sent to any server yet: no server is started in this challenge.</p>` : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Servers (scrolls sideways)"><table><caption>Each server's state for this article</caption>
 <thead><tr><th scope="col">Server</th><th scope="col">Protocol</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last outcome</th></tr></thead>
 <tbody>${a.servers.map((s) => html`<tr><td>${s.name}</td><td>${s.protocol ?? 'xmlrpc'}</td><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td>${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`}
 </section>
-<section aria-labelledby="text-heading"><h2 id="text-heading">${spanViews.map(({ view }) => view.heading).join('; ') || 'Text'}</h2>
-${agreementLegend(withSpans.length)}
-<div class="article-text" data-article-text>${highlighted}</div>
-</section>
+${viewerSection(a, labels)}
 ${viewing('verdict').map(({ name, view }) => {
   const id = `${name.toLowerCase()}-heading`;
-  return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${verdictBar(name, view, a.servers)}</section>`;
+  return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${verdictBar(name, view, a.servers, labels)}</section>`;
 })}
 ${lists.length > 0 ? html`<section aria-labelledby="lists-heading"><h2 id="lists-heading">Ranked lists</h2>
-${lists.map(({ name, view }) => rankedList(name, view, a.servers))}
+${lists.map(({ name, view }) => rankedList(name, view, a.servers, labels))}
 </section>` : ''}
 ${a.consensus ? consensusSection(a.consensus) : ''}
 </div>`;
@@ -143,5 +178,5 @@ ${apiForm({
   fields: html`${select('submit', 'format', 'Format', [['text', 'Plain text'], ['xml', 'JATS XML']])}${textArea('submit', 'content', 'Article', { rows: 8, required: true })}`,
 })}
 </section>
-${challenges.length > 0 ? html`<section aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2><ul>${challenges.map((c) => html`<li>${c.name} <span class="muted">(${c.slug}, ${c.phase}; ${c.tasks.join(', ')})</span>${c.phase === 'closed' ? html` — leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}` : ''}</li>`)}</ul></section>` : ''}`;
+${challenges.length > 0 ? html`<section aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2><ul>${challenges.map((c) => html`<li>${c.name} <span class="muted">(${c.slug}, ${c.phase}; ${c.tasks.join(', ')})</span>${c.phase !== 'closed' ? '' : c.leaderboardPublished ? html` — leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}` : html` <span class="muted">— leaderboards not published yet</span>`}</li>`)}</ul></section>` : ''}`;
 }

@@ -1,62 +1,180 @@
 // A task's leaderboard like the BC II.5 tables (online S and offline R runs together, best
 // first), the F-score vs AUC iP/R scatter (Figs 2-3), precision against recall with iso-F
-// curves (the API gives one P/R point per run, not whole curves), and downloads.
-import { fmt, html, type SafeHtml } from '../html.ts';
-import { fragment } from '../layout.ts';
+// curves (the API gives one P/R point per run, not whole curves), and downloads. Every
+// figure is the API's own (`GET /api/challenges/:slug/scores/:task`), only formatted here:
+// three decimals, counts as integers. The options the API takes are a plain GET form, so
+// the page's address says what is shown and can be shared.
+import { html, type SafeHtml } from '../html.ts';
+import { apiForm, fragment } from '../layout.ts';
 import { scatterPlot, type ScatterPoint } from '../plots.ts';
 import { flattenMetrics } from '../../scoring/index.ts';
-import type { FamilyWeb } from '../../families/family.ts';
+import type { FamilyWeb, ScoreOption } from '../../families/family.ts';
 import { familyOf, isTaskName } from '../../families/registry.ts';
+import type { Challenge } from '../../challenges/repository.ts';
+import { leaderboardOptionsForm, optionsSentence, scoreQueryString } from './leaderboard-options.ts';
 
-interface Row { run: string; team: string; server?: number; kind: 'S' | 'R'; metrics: Record<string, unknown>; droppedLinks?: Array<{ side: string }>; error?: string }
+interface Row {
+  run: string;
+  team: string;
+  server?: number;
+  serverName?: string;
+  answered?: number;
+  kind: 'S' | 'R' | 'C';
+  metrics: Record<string, unknown>;
+  droppedLinks?: Array<{ side: string }>;
+  error?: string;
+}
 export interface BoardJson { task: string; options: Record<string, unknown>; runs: Row[] }
 
 /** A column computed from the row's list of response links not scored (COREF). */
 const DROPPED = 'droppedLinks';
 
+type Layout = FamilyWeb<unknown, unknown>['leaderboard'];
+
 /** The task family's table columns and plots (as in the papers); an unknown task shows every figure. */
-function layoutOf(task: string): { web: FamilyWeb<unknown, unknown>['leaderboard']; exportable: boolean } {
-  if (!isTaskName(task)) return { web: {}, exportable: false };
+function layoutOf(task: string): { web: Layout; exportable: boolean; options: readonly ScoreOption[]; consensus: boolean } {
+  if (!isTaskName(task)) return { web: {}, exportable: false, options: [], consensus: false };
   const family = familyOf(task);
-  return { web: family.web.leaderboard, exportable: family.scoring.exportTsv !== undefined };
+  return { web: family.web.leaderboard, exportable: family.scoring.exportTsv !== undefined, options: family.scoring.options, consensus: family.consensus !== undefined };
 }
 
-export function leaderboardPageBody(slug: string, task: string): SafeHtml {
-  const api = `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}`;
+export function leaderboardPageBody(slug: string, task: string, query: Record<string, string | undefined> = {}): SafeHtml {
+  const qs = scoreQueryString(query);
+  const api = `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${qs}`;
+  const tsv = `${api}${qs ? '&' : '?'}format=tsv`;
+  const { options, consensus } = layoutOf(task);
   return html`<h1>Leaderboard: ${task} in ${slug}</h1>
-<p>Online runs (S, the servers' answers) and offline runs (R, uploaded files), scored against the gold standard; best first.</p>
-<div class="buttons"><button type="button" data-download="${api}?format=tsv" data-filename="${slug}-${task}-leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-leaderboard.json">Download JSON</button></div>
-${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}`, { label: 'Leaderboard' })}`;
+<p>Online runs (kind S: a server's answers, named <code>T&lt;team&gt;_S&lt;n&gt;</code>), offline runs (R: uploaded files) and, when asked, the consensus (C), scored against the gold standard; best first. Servers that never answered are listed last, unranked.</p>
+${leaderboardOptionsForm(slug, task, options, consensus, query)}
+<div class="buttons"><button type="button" data-download="${tsv}" data-filename="${slug}-${task}-leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-leaderboard.json">Download JSON</button></div>
+${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}${qs}`, { label: 'Leaderboard' })}`;
 }
 
 /** Counts print as integers, figures with three decimals. */
-const COUNT = /(^|\.)(tp|fp|fn|gold|response)$/;
+const COUNT = /(^|\.)(tp|fp|fn|gold|response|evaluatedDocs)$/;
 function cell(key: string, value: unknown): string {
-  if (typeof value !== 'number') return String(value ?? '—');
-  return (key === DROPPED || COUNT.test(key)) && Number.isInteger(value) ? String(value) : fmt(value);
+  if (typeof value !== 'number') return value === undefined || value === null ? '—' : String(value);
+  if ((key === DROPPED || COUNT.test(key)) && Number.isInteger(value)) return String(value);
+  return Number.isFinite(value) ? value.toFixed(3) : '—';
 }
 
-function points(rows: Array<{ row: Row; flat: Map<string, unknown> }>, x: string, y: string): ScatterPoint[] {
+interface Scored { row: Row; flat: Map<string, unknown> }
+
+/** Plotted runs: the ranked ones only (a server that never answered has no point). */
+function points(rows: Scored[], x: string, y: string): ScatterPoint[] {
   return rows.flatMap(({ row, flat }) => {
+    if (neverAnswered(row) || row.error) return [];
     const xv = flat.get(x);
     const yv = flat.get(y);
-    return typeof xv === 'number' && typeof yv === 'number' ? [{ label: row.run, x: xv, y: yv, kind: row.kind }] : [];
+    return typeof xv === 'number' && typeof yv === 'number' ? [{ label: row.run, x: xv, y: yv, kind: row.kind === 'R' ? 'R' : 'S' }] : [];
   });
 }
 
-export function leaderboardFragment(slug: string, board: BoardJson): SafeHtml {
-  const rows = board.runs.map((row) => {
+const neverAnswered = (row: Row) => row.kind === 'S' && row.answered === 0;
+
+/** The run, then what it is: the server and its team, an offline file, or the consensus. */
+function runHeader(row: Row): SafeHtml {
+  const what = row.kind === 'S' ? `server ${row.serverName ?? `#${row.server ?? '?'}`} of ${row.team}` : row.kind === 'R' ? `offline run of ${row.team}` : 'consensus of the servers';
+  return html`<th scope="row"><span class="run-name">${row.run}</span> <span class="run-what">${what}</span></th>`;
+}
+
+/** Whose online runs the caller may export (the export route's rule): every one, or its own team's. */
+export type ExportRight = { all: true } | { team: string };
+interface Exports { slug: string; task: string; right: ExportRight }
+
+function exportCell(e: Exports, row: Row): SafeHtml {
+  const { slug, task } = e;
+  const allowed = 'all' in e.right || e.right.team === row.team;
+  return html`<td>${allowed && row.server !== undefined && row.kind === 'S' ? html`<button type="button" class="small" data-download="/api/challenges/${slug}/export/${task}?server=${row.server}" data-filename="${row.run}.${task}.tsv" aria-label="Export ${row.run} as TSV">TSV</button>` : ''}</td>`;
+}
+
+/** Figures of a row, or a cell saying why there are none. */
+function figureCells(row: Row, flat: Map<string, unknown>, keys: readonly string[]): SafeHtml {
+  if (row.error) return html`<td colspan="${keys.length}" class="error">Could not be scored: ${row.error}</td>`;
+  if (neverAnswered(row)) return html`<td colspan="${keys.length}" class="never" data-never-answered>Never answered: this server sent no answer for this task, so it is not ranked.</td>`;
+  return html`${keys.map((key) => html`<td>${cell(key, flat.get(key))}</td>`)}`;
+}
+
+function flatTable(board: BoardJson, rows: Scored[], columns: ReadonlyArray<readonly [string, string]>, exports: Exports | null): SafeHtml {
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${board.task} results (scrolls sideways)"><table class="leaderboard"><caption>${board.task} results${optionsSentence(board.options)}</caption>
+<thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Team</th>${columns.map(([, label]) => html`<th scope="col">${label}</th>`)}${exports ? html`<th scope="col">Export</th>` : ''}</tr></thead>
+<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, columns.map(([k]) => k))}${exports ? exportCell(exports, row) : ''}</tr>`)}</tbody></table></div>`;
+}
+
+type Groups = NonNullable<Layout['groups']>;
+
+/** Two header rows: the groups (strict, left, right), then each group's figures. */
+function groupedTable(caption: SafeHtml | string, rows: Scored[], g: Groups, prefix: string, exports: Exports | null, id: string): SafeHtml {
+  const keys = g.groups.flatMap(([group]) => g.figures.map(([figure]) => `${prefix}${group}.${figure}`));
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption"><table class="leaderboard grouped" id="${id}"><caption id="${id}-caption">${caption}</caption>
+<colgroup span="3"></colgroup>${g.groups.map(() => html`<colgroup class="figure-group" span="${g.figures.length}"></colgroup>`)}
+<thead><tr><th scope="col" rowspan="2">Run</th><th scope="col" rowspan="2">Kind</th><th scope="col" rowspan="2">Team</th>${g.groups.map(([, label]) => html`<th scope="colgroup" colspan="${g.figures.length}">${label} match</th>`)}${exports ? html`<th scope="col" rowspan="2">Export</th>` : ''}</tr>
+<tr>${g.groups.map(([, group]) => g.figures.map(([, label]) => html`<th scope="col"><span class="visually-hidden">${group} </span>${label}</th>`))}</tr></thead>
+<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, keys)}${exports ? exportCell(exports, row) : ''}</tr>`)}</tbody></table></div>`;
+}
+
+/** The classes a breakdown holds (MENTION: entity types), in the order the API gave them. */
+function breakdownClasses(rows: Scored[], key: string): string[] {
+  const classes = new Set<string>();
+  for (const { row } of rows) {
+    const part = row.metrics[key];
+    if (part && typeof part === 'object') for (const name of Object.keys(part)) classes.add(name);
+  }
+  return [...classes];
+}
+
+function groupedTables(board: BoardJson, rows: Scored[], g: Groups, exports: Exports | null): SafeHtml {
+  const main = groupedTable(html`${board.task} results${optionsSentence(board.options)}`, rows, g, '', exports, 'board-main');
+  if (!g.breakdown) return main;
+  const { key, label } = g.breakdown;
+  const classes = breakdownClasses(rows, key);
+  if (classes.length === 0) return main;
+  return html`${main}<section aria-labelledby="breakdown-heading"><h2 id="breakdown-heading">By ${label}</h2>
+${classes.map((name, i) => html`<details class="breakdown"><summary>${name}</summary>${groupedTable(`${board.task} results for ${label} "${name}"`, rows, g, `${key}.${name}.`, null, `board-class-${i}`)}</details>`)}</section>`;
+}
+
+/** The organiser's switch: show this challenge's leaderboards to everyone, once closed. */
+export function publishForm(challenge: Pick<Challenge, 'slug' | 'phase' | 'leaderboardPublished'>): SafeHtml {
+  const { slug } = challenge;
+  if (challenge.phase !== 'closed') {
+    return html`<section class="card" aria-labelledby="publish-heading"><h2 id="publish-heading">Publication</h2><p data-published="false">Only the organiser and, once the challenge is closed, the teams can read this leaderboard. It can be published to everyone after the close.</p></section>`;
+  }
+  const published = challenge.leaderboardPublished;
+  return html`<section class="card" aria-labelledby="publish-heading"><h2 id="publish-heading">Publication</h2>
+<p data-published="${published ? 'true' : 'false'}">${published ? 'Published: everyone can read the leaderboards of this challenge, without a token, and the home page links them.' : 'Not published: only the organiser and the teams (with their tokens) can read the leaderboards of this challenge.'}</p>
+${apiForm({
+  api: `/api/challenges/${slug}`,
+  method: 'PATCH',
+  then: 'refresh',
+  label: published ? 'Withdraw the publication' : 'Publish to everyone',
+  id: 'publish-form',
+  fields: html`<input type="checkbox" name="leaderboardPublished" data-bool hidden${published ? '' : html` checked`} aria-hidden="true" tabindex="-1">`,
+})}</section>`;
+}
+
+export interface FragmentOptions {
+  /** Export buttons, for the runs the caller may export; absent: none (a visitor without a token). */
+  exports?: ExportRight;
+  /** The organiser's publication switch, when the caller is the organiser. */
+  publish?: Pick<Challenge, 'slug' | 'phase' | 'leaderboardPublished'>;
+}
+
+export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentOptions = { exports: { all: true } }): SafeHtml {
+  const rows: Scored[] = board.runs.map((row) => {
     const flat: Map<string, unknown> = flattenMetrics(row.metrics);
     if (row.droppedLinks) flat.set(DROPPED, row.droppedLinks.filter((d) => d.side === 'response').length);
     return { row, flat };
   });
   const { web, exportable } = layoutOf(board.task);
-  const columns = web.columns ?? [...new Set(rows.flatMap((r) => [...r.flat.keys()]))].map((k): [string, string] => [k, k]);
-  const table = html`<div class="table-scroll"><table class="leaderboard"><caption>${board.task} results${Object.keys(board.options).length ? ` (${JSON.stringify(board.options)})` : ''}</caption>
-<thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Team</th>${columns.map(([, label]) => html`<th scope="col">${label}</th>`)}${exportable ? html`<th scope="col">Export</th>` : ''}</tr></thead>
-<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}"><th scope="row">${row.run}</th><td>${row.kind}</td><td>${row.team}</td>${
-    row.error ? html`<td colspan="${columns.length}" class="error">${row.error}</td>` : columns.map(([key]) => html`<td>${cell(key, flat.get(key))}</td>`)
-  }${exportable ? html`<td>${row.server !== undefined ? html`<button type="button" data-download="/api/challenges/${slug}/export/${board.task}?server=${row.server}" data-filename="${row.run}.${board.task}.tsv">TSV</button>` : ''}</td>` : ''}</tr>`)}</tbody></table></div>`;
+  const exports = exportable && o.exports ? { slug, task: board.task, right: o.exports } : null;
+  let table: SafeHtml;
+  if (web.groups) table = groupedTables(board, rows, web.groups, exports);
+  else {
+    const columns = [...(web.columns ?? [...new Set(rows.flatMap((r) => [...r.flat.keys()]))].map((k): [string, string] => [k, k]))];
+    // F-beta is reported only when asked for (`beta`): its column appears then.
+    if (web.columns && rows.some((r) => typeof r.flat.get('fBeta') === 'number')) columns.push(['fBeta', `F-beta (β=${String(board.options.beta ?? '')})`]);
+    table = flatTable(board, rows, columns, exports);
+  }
   const { scatter, pr } = web;
   const figures = [
     scatter
@@ -66,5 +184,5 @@ export function leaderboardFragment(slug: string, board: BoardJson): SafeHtml {
       ? html`<figure class="plot-figure" data-plot="pr">${scatterPlot(points(rows, pr.r, pr.p), { title: 'Precision vs recall', xLabel: 'recall', yLabel: 'precision', isoF: [0.2, 0.4, 0.6, 0.8] })}<figcaption>Each run's precision and recall, with curves of equal F-score.</figcaption></figure>`
       : '',
   ];
-  return html`${table}<div class="plots">${figures}</div>`;
+  return html`${o.publish ? publishForm(o.publish) : ''}${table}<div class="plots">${figures}</div>`;
 }

@@ -1,0 +1,39 @@
+// The leaderboard fragment's rows: run names with their server and team, a server that
+// never answered said in words, and export buttons only where the export route would answer.
+import { describe, expect, it } from 'vitest';
+import { leaderboardFragment, type BoardJson } from '../../src/web/pages/leaderboard.ts';
+
+const metrics = { macro: { p: 0.5, r: 0.25, f: 1 / 3, aucIPR: 0.2 }, micro: { p: 0.5, r: 0.25, f: 1 / 3, aucIPR: 0.2 } };
+const board: BoardJson = {
+  task: 'INT',
+  options: { cutoff: 5 },
+  runs: [
+    { run: 'T1_S1', team: 'A', server: 1, serverName: 'live-1', answered: 2, kind: 'S', metrics },
+    { run: 'T2_S1', team: 'B', server: 2, serverName: 'live-1', answered: 2, kind: 'S', metrics },
+    { run: 'T2_R1', team: 'B', kind: 'R', metrics },
+    { run: 'T3_S1', team: 'C', server: 3, serverName: 'quiet', answered: 0, kind: 'S', metrics: { macro: { p: 0, r: 0, f: 0, aucIPR: 0 } } },
+  ],
+};
+const exported = (page: string) => [...page.matchAll(/data-filename="([^"]+)\.INT\.tsv"/g)].map((m) => m[1]);
+
+describe('leaderboard rows', () => {
+  it('name each run\'s server and team, and list a server that never answered as such', () => {
+    const page = leaderboardFragment('c', board, {}).value;
+    expect([...page.matchAll(/<span class="run-what">([^<]*)<\/span>/g)].map((m) => m[1])).toEqual([
+      'server live-1 of A', 'server live-1 of B', 'offline run of B', 'server quiet of C',
+    ]);
+    expect(page).toContain('<td>0.500</td><td>0.250</td><td>0.333</td><td>0.200</td>');
+    expect(page).toMatch(/<td colspan="8" class="never" data-never-answered>Never answered/);
+    expect(page).toContain('INT results (first 5 results per document)');
+    // In each of the two plots, one point per run that answered (the quiet server has none).
+    expect(page.match(/<g class="point /g)).toHaveLength(6);
+  });
+
+  it('offers exports to the organiser for every server, to a team for its own, to a visitor for none', () => {
+    expect(exported(leaderboardFragment('c', board, { exports: { all: true } }).value)).toEqual(['T1_S1', 'T2_S1', 'T3_S1']);
+    expect(exported(leaderboardFragment('c', board, { exports: { team: 'B' } }).value)).toEqual(['T2_S1']);
+    const visitor = leaderboardFragment('c', board, {}).value;
+    expect(exported(visitor)).toEqual([]);
+    expect(visitor).not.toContain('<th scope="col">Export</th>');
+  });
+});
