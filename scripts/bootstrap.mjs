@@ -74,8 +74,18 @@ const [command = 'serve', ...rest] = process.argv.slice(2);
 ensureDependencies();
 
 if (command === 'test') {
+  // Lint first (type-aware, eslint.config.js): it fails in seconds where the suite takes minutes.
+  const eslint = join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
+  const lint = spawnSync(process.execPath, [eslint, '.'], { cwd: root, stdio: 'inherit' });
+  if (lint.status !== 0) {
+    console.error('metaserver: lint failed (see above); fix it, or run `npm run lint` to see it alone.');
+    process.exit(lint.status ?? 1);
+  }
+  // The whole suite is measured against the coverage floor (vitest.config.ts); a run of
+  // chosen tests (`npm test -- test/api`) is not, as it covers only part of the code.
   const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
-  const run = spawnSync(process.execPath, [vitest, 'run', ...rest], { cwd: root, stdio: 'inherit' });
+  const coverage = rest.some((arg) => !arg.startsWith('-')) ? [] : ['--coverage'];
+  const run = spawnSync(process.execPath, [vitest, 'run', ...coverage, ...rest], { cwd: root, stdio: 'inherit' });
   process.exit(run.status ?? 1);
 } else {
   // Bundling once saves transpiling every source file at each start; any failure here only

@@ -10,10 +10,9 @@ import { clientKey, trustedProxies } from './http/client-address.ts';
 import { rowIdKeyword } from './http/schemas.ts';
 import { refuseUnstorableText } from './http/storable-text.ts';
 import { ApiError } from './http/api-error.ts';
-import { ServiceUnavailableError } from './http/unavailable.ts';
-import { isConnectionError } from './db/retry.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
+import { enforceDeclaredAccess } from './auth/access.ts';
 import { healthRoutes } from './health/routes.ts';
 import { challengeRoutes } from './challenges/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
@@ -47,15 +46,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   refuseUnstorableText(app);
 
   app.decorateRequest('principal', undefined);
-  app.addHook('onRequest', async (request) => {
-    await ctx.auth.principal(request);
-  });
+  // Each route declares who may call it (config.access); one hook resolves the caller and enforces it.
+  enforceDeclaredAccess(app, ctx.auth);
   // Per client: a team by its token, anyone else by address (src/http/client-address.ts).
   await app.register(rateLimit, {
     global: false,
     keyGenerator: clientKey,
     errorResponseBuilder: (_request, limit) =>
-      new ApiError(limit.statusCode, 'rate_limited', `at most ${limit.max} of these requests are accepted per client and minute; retry in ${limit.after}`, undefined, Math.ceil(limit.ttl / 1000)),
+      new ApiError('rate_limited', `at most ${limit.max} of these requests are accepted per client and minute; retry in ${limit.after}`, undefined, Math.ceil(limit.ttl / 1000)),
   });
   await app.register(swagger, {
     openapi: {
@@ -64,8 +62,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       security: [{ bearer: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The API's own description is public: its pages are declared so as they are added.
+  await app.register(async (docs) => {
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, access: 'public' };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
+  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
 
   await app.register(healthRoutes(ctx));
   await app.register(challengeRoutes(ctx), { prefix: '/api' });

@@ -33,7 +33,7 @@ export async function ensembleView(ctx: AppContext, article: Article, shown: rea
     runs[run] = result;
   }
   if (Object.values(used).every((v) => v === null)) {
-    throw new ApiError(409, 'no_answers', `none of the servers of ensemble model ${modelId} (${stored.model.runs.join(', ')}) has an answer to this article that you may see`);
+    throw new ApiError('no_answers', `none of the servers of ensemble model ${modelId} (${stored.model.runs.join(', ')}) has an answer to this article that you may see`);
   }
   const result = ensembleResult(stored.model, { id: article.id, runs });
   return {

@@ -16,13 +16,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
+import { canSee, principalOf } from '../auth/access.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { ExportDoc, ExportFormatName, ExportResult } from '../families/family.ts';
 import { ALL_FAMILIES, TASK_NAMES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
 import { FormatError, tarGz } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { ServerId, SlugParams } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, ServerId, SlugParams, TextBody } from '../http/schemas.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
 import { exportRunTsv, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
@@ -57,6 +58,19 @@ const Query = Type.Object(
   { additionalProperties: false },
 );
 
+const ExportAnswer = Open(
+  {
+    challenge: Type.String(),
+    task: Type.String(),
+    server: Type.Integer(),
+    run: Type.String(),
+    format: Type.String(),
+    files: ListOf({ name: Type.String(), content: Type.String() }),
+    mentionsLeftOut: Type.Optional(Described('BIO: mentions left out because they overlapped kept ones')),
+  },
+  'the files as JSON; with archive=tar.gz the same files as one application/gzip tar instead',
+);
+
 /** The header that says how many mentions a BIO export left out (they overlapped kept ones). */
 export const MENTIONS_LEFT_OUT_HEADER = 'x-mentions-left-out';
 
@@ -79,7 +93,7 @@ export function exportFiles(
 /** The server of the challenge the caller may export; another team's server is "not found", as everywhere else in the API. */
 async function serverOf(servers: ServerRepository, principal: Principal, challenge: Challenge, serverId: string | number): Promise<AnnotationServer> {
   const server = (await servers.listByChallenge(challenge.id)).find((s) => s.id === Number(serverId));
-  if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${serverId} in challenge "${challenge.slug}"`);
+  if (!server || !canSee(principal, server.teamId)) throw notFound(`server ${serverId} in challenge "${challenge.slug}"`);
   return server;
 }
 
@@ -93,16 +107,29 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/challenges/:slug/export/:task/:format',
-      { schema: { tags: ['articles'], summary: "A server's answers for a task in an export format (organiser or the server's team)", params: Params, querystring: Query } },
+      {
+        schema: {
+          tags: ['articles'],
+          summary: "A server's answers for a task in an export format (organiser or the server's team)",
+          params: Params,
+          querystring: Query,
+          response: responses({
+            200: {
+              description: 'the files as JSON, or with archive=tar.gz as one gzip-compressed tar',
+              content: { 'application/json': { schema: ExportAnswer }, 'application/gzip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+            },
+          }),
+        },
+        config: { access: 'owner' },
+      },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = principalOf(request);
         const { slug } = request.params;
         const format = request.params.format as ExportFormat;
         const task = request.params.task as TaskName;
         const challenge = await ctx.repos.challenges.bySlug(slug);
         if (!challenge) throw notFound(`challenge "${slug}"`);
-        if (!isTaskName(task) || !challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no task "${task}"; its tasks are ${challenge.tasks.join(', ')}`);
+        if (!isTaskName(task) || !challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no task "${task}"; its tasks are ${challenge.tasks.join(', ')}`);
         const carried = FORMAT_TASKS.get(format) ?? [];
         if (!carried.includes(task)) throw badRequest(`${format} carries ${carried.join(', ')}, not ${task}`);
         const server = await serverOf(ctx.repos.servers, principal, challenge, request.query.server);
@@ -115,7 +142,7 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
           try {
             exported = exportFiles(format, task, run, rows, { sourcedb: request.query.sourcedb ?? challenge.slug });
           } catch (error) {
-            if (error instanceof FormatError) throw new ApiError(422, 'cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
+            if (error instanceof FormatError) throw new ApiError('cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
             throw error;
           }
         }
@@ -131,15 +158,17 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/export/:task',
-      { schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: TsvQuery } },
+      {
+        schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: TsvQuery, response: responses({ 200: TextBody('text/tab-separated-values', 'the BC II.5 result file') }) },
+        config: { access: 'owner' },
+      },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = principalOf(request);
         const { slug, task } = request.params;
         const challenge = await ctx.repos.challenges.bySlug(slug);
         if (!challenge) throw notFound(`challenge "${slug}"`);
-        if (!isTaskName(task)) throw new ApiError(400, 'unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
-        if (!challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+        if (!isTaskName(task)) throw new ApiError('unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
+        if (!challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
         const server = await serverOf(ctx.repos.servers, principal, challenge, request.query.server);
         const tsvTasks = FORMAT_TASKS.get('tsv') ?? [];
         if (!tsvTasks.includes(task)) throw badRequest(`exports are available for ${tsvTasks.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);

@@ -28,14 +28,14 @@ export function articleText(input: ArticleInput, where: string, maxBytes: number
   if (input.xml === undefined && input.text === undefined) throw badRequest(`${where}: the article needs a "text" (plain text) or an "xml" (JATS/NXML)`);
   const raw = (input.xml ?? input.text)!;
   const bytes = Buffer.byteLength(raw, 'utf8');
-  if (bytes > maxBytes) throw new ApiError(413, 'article_too_large', `${where}: the article has ${bytes} bytes; at most ${maxBytes} are accepted`);
+  if (bytes > maxBytes) throw new ApiError('article_too_large', `${where}: the article has ${bytes} bytes; at most ${maxBytes} are accepted`);
   let text = raw;
   if (input.xml !== undefined) {
     try {
       // The converted text is what is stored, sent and shown: offsets refer to it.
       text = jatsToText(input.xml).text;
     } catch (err) {
-      if (err instanceof FormatError) throw new ApiError(400, 'invalid_jats', `${where}: the JATS/NXML article cannot be read: ${err.message}`);
+      if (err instanceof FormatError) throw new ApiError('invalid_jats', `${where}: the JATS/NXML article cannot be read: ${err.message}`);
       throw err;
     }
   }

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { callerKey, requireAdmin, type Principal } from '../auth/principal.ts';
+import { callerKey, type Principal } from '../auth/principal.ts';
+import { principalOf } from '../auth/access.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
-import { rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { Described, ListOf, Open, preEncoded, responses, rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { urlProblem } from '../servers/url-policy.ts';
 import { articleText } from './input.ts';
 import type { Article, NewArticle } from './repository.ts';
@@ -56,6 +57,39 @@ const ConsensusQuery = Type.Object({
 });
 const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: ServerId });
 
+const Notice = Type.Optional(Type.String({ description: 'present when Redis did not answer: the change is stored and reaches the queues later' }));
+const LoadedAnswer = Open({
+  accepted: Type.Integer({ description: 'articles in the request' }),
+  created: Type.Integer({ description: 'of which new' }),
+  ids: Described('the article id of each organiser id, {organiserId: id}'),
+  queued: Type.Boolean({ description: 'whether they reached the queues now' }),
+  notice: Notice,
+});
+const SubmittedAnswer = Open({ id: Type.String(), statusUrl: Type.String({ description: 'where to poll the article (GET)' }), queued: Type.Boolean(), notice: Notice });
+/** What GET /api/articles/:id answers, and the completion callback posts (articles/view.ts). */
+export const ArticleAnswer = Open({
+  id: Type.String(),
+  organiserId: Described('the organiser id, or null'),
+  challenge: Type.String(),
+  status: Type.String({ description: 'queued, running or done' }),
+  sourceFormat: Type.String(),
+  text: Type.Optional(Type.String({ description: 'left out with ?text=false' })),
+  createdAt: Described('ISO 8601'),
+  servers: ListOf({}, "each shown server's state and answer"),
+  consensus: Type.Optional(Described('the voting consensus, once two servers answered')),
+});
+const ConsensusAnswer = Open({
+  id: Type.String(),
+  status: Type.String({ description: 'queued, running or done' }),
+  answered: Type.Integer({ description: 'shown servers that answered' }),
+  consensus: Described('the consensus (vote or ensemble), or null while fewer than two answered'),
+});
+const ResponseAnswer = Open({
+  result: Described('the stored answer, or null'),
+  warnings: Described('warnings raised when it was validated'),
+  attempts: ListOf({ n: Type.Integer(), startedAt: Described('ISO 8601'), ms: Described('duration, or null'), outcome: Described('how it ended, or null while under way'), detail: Described('what happened, or null') }),
+});
+
 type ArticleQueryValues = { weights?: string; threshold?: string; text?: string };
 
 export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -100,9 +134,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/articles',
-      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody }, config: { articleTextFields: ARTICLE_TEXT_FIELDS } },
+      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody, response: responses({ 202: LoadedAnswer }) }, config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS } },
       async (request, reply) => {
-        requireAdmin(await ctx.auth.principal(request));
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         const seen = new Set<string>();
@@ -131,21 +164,21 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/articles/:id',
-      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery } },
+      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery, response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }) }, config: { access: 'public' } },
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         const article = await articles.byOrganiserId(challenge.id, request.params.id);
         if (!article) throw notFound(`article "${request.params.id}" in challenge "${challenge.slug}"`);
-        return await sendArticle(await ctx.auth.principal(request), article, reply, request.query);
+        return await sendArticle(principalOf(request), article, reply, request.query);
       },
     );
 
     app.post(
       '/articles',
       {
-        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody },
-        config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
+        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody, response: responses({ 202: SubmittedAnswer }) },
+        config: { access: 'public', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
         // Anyone may submit: the body is read only up to what an article within the limit
         // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
         bodyLimit: Math.min(ctx.config.bodyLimitBytes, 6 * ctx.config.maxOnDemandArticleBytes + 64 * 1024),
@@ -182,10 +215,13 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           summary: 'Article status, every visible answer and, once two servers answered, their voting consensus (202 while running, 200 when done)',
           params: ArticleParams,
           querystring: ArticleQuery,
+          response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }),
         },
+        // Live articles are public; a challenge article is shown to the organiser and the teams taking part (visibleServerFilter).
+        config: { access: 'public' },
       },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
+        const principal = principalOf(request);
         const q = request.query;
         const respond = async () => {
           const article = await articles.byId(request.params.id, { text: q.text !== 'false' });
@@ -196,7 +232,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const plain = q.weights === undefined && q.threshold === undefined;
         const key = [request.params.id, callerKey(principal), q.text ?? ''].join('\u0000');
         const answer = plain ? (await articleResponses.get(key, respond))! : await respond();
-        return reply.status(answer.code).type('application/json; charset=utf-8').send(answer.body);
+        return reply.status(answer.code).type('application/json; charset=utf-8').send(preEncoded<Static<typeof ArticleAnswer>>(answer.body));
       },
     );
 
@@ -208,12 +244,14 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           summary: 'The consensus of the visible answers: weighted voting (default) or a trained ensemble (?method=ensemble&model=<id>)',
           params: ArticleParams,
           querystring: ConsensusQuery,
+          response: responses({ 200: ConsensusAnswer, 202: ConsensusAnswer }),
         },
+        config: { access: 'public' },
       },
       async (request, reply) => {
         const article = await articles.byId(request.params.id);
         if (!article) throw notFound(`article ${request.params.id}`);
-        const visible = await visibleServerFilter(await ctx.auth.principal(request), article);
+        const visible = await visibleServerFilter(principalOf(request), article);
         const q = request.query;
         const all = await ctx.repos.answers.serverStates(article.id);
         const status = articleStatus(all);
@@ -234,11 +272,11 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/articles/:id/responses/:serverId',
-      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams } },
+      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams, response: responses({ 200: ResponseAnswer }) }, config: { access: 'public' } },
       async (request) => {
         const article = await articles.byId(request.params.id);
         if (!article) throw notFound(`article ${request.params.id}`);
-        const visible = await visibleServerFilter(await ctx.auth.principal(request), article);
+        const visible = await visibleServerFilter(principalOf(request), article);
         const server = await servers.byId(Number(request.params.serverId));
         if (!server || !visible(server.teamId)) throw notFound(`annotation server ${request.params.serverId}`);
         const [answer, attempts] = await Promise.all([store.answer(article.id, server.id), store.attempts(article.id, server.id)]);

@@ -1,4 +1,5 @@
-// Who is calling: the organiser (admin token), a team (team token) or anyone.
+// Who is calling: the organiser (admin token), a team (team token) or anyone. What each
+// may do is declared per route and enforced in access.ts.
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../http/api-error.ts';
 import type { TeamRepository } from '../teams/repository.ts';
@@ -33,21 +34,11 @@ export class Authenticator {
     const header = request.headers.authorization;
     if (!header) return { role: 'anonymous' };
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw new ApiError(401, 'unauthorized', 'the Authorization header must be "Bearer <token>"');
+    if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <token>"');
     const hash = hashToken(match[1]!);
     if (sameHash(hash, this.adminTokenHash)) return { role: 'admin' };
     const team = await this.teams.byTokenHash(hash);
     if (team) return { role: 'team', teamId: team.id, teamName: team.name };
-    throw new ApiError(401, 'unauthorized', 'the token is not valid; use the token you were given when your team registered, or the organiser token');
+    throw new ApiError('unauthorized', 'the token is not valid; use the token you were given when your team registered, or the organiser token');
   }
-}
-
-export function requireAdmin(p: Principal): void {
-  if (p.role === 'admin') return;
-  if (p.role === 'anonymous') throw new ApiError(401, 'unauthorized', 'this needs the organiser token: send "Authorization: Bearer <admin token>"');
-  throw new ApiError(403, 'forbidden', 'only the organiser may do this');
-}
-
-export function requireTeamOrAdmin(p: Principal): asserts p is Exclude<Principal, { role: 'anonymous' }> {
-  if (p.role === 'anonymous') throw new ApiError(401, 'unauthorized', 'this needs a team token or the organiser token: send "Authorization: Bearer <token>"');
 }

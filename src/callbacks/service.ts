@@ -86,6 +86,7 @@ export class CallbackService {
       log: this.log,
       problem: 'callback worker problem',
     });
+    // In the background, so start-up does not wait on it; sweep() logs its own failures.
     void this.sweep();
   }
 

@@ -2,10 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin } from '../auth/principal.ts';
 import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
-import { SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import type { Challenge } from './repository.ts';
 
 const Settings = {
@@ -31,6 +30,29 @@ const PatchBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A challenge as the API shows it (challengeView). */
+export const ChallengeAnswer = Open({
+  id: Type.Integer(),
+  slug: Type.String(),
+  name: Type.String(),
+  tasks: Type.Array(Type.String()),
+  phase: Type.String({ description: 'setup, test or closed' }),
+  timeoutSeconds: Type.Number(),
+  maxAttempts: Type.Integer(),
+  retryDelaySeconds: Type.Number(),
+  serversPerTeam: Type.Integer(),
+  mentionTypes: Type.Array(Type.String()),
+  createdAt: Described('when it was created (ISO 8601)'),
+  phaseChangedAt: Described('the latest phase change (ISO 8601), or null'),
+  phaseChangedBy: Described('who made the latest phase change, or null'),
+  counts: Open({ articles: Type.Integer(), servers: Type.Integer(), teams: Type.Integer() }),
+});
+const ChallengeDetail = Open({
+  ...ChallengeAnswer.properties,
+  phaseHistory: ListOf({ from: Type.String(), to: Type.String(), by: Type.String(), address: Described('the address the change came from, or null'), at: Described('ISO 8601') }),
+});
+const ChangedChallenge = Open({ ...ChallengeDetail.properties, notice: Type.Optional(Type.String({ description: 'with 202: what was left for later' })) });
+
 export async function challengeView(ctx: AppContext, c: Challenge) {
   return { ...c, counts: await ctx.repos.challenges.counts(c.id) };
 }
@@ -45,18 +67,17 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { challenges } = ctx.repos;
 
-    app.post('/challenges', { schema: { tags: ['challenges'], summary: 'Create a challenge (organiser)', body: CreateBody } }, async (request, reply) => {
-      requireAdmin(await ctx.auth.principal(request));
+    app.post('/challenges', { schema: { tags: ['challenges'], summary: 'Create a challenge (organiser)', body: CreateBody, response: responses({ 201: ChallengeAnswer }) }, config: { access: 'admin' } }, async (request, reply) => {
       const created = await challenges.create(request.body);
       if (!created) throw conflict(`a challenge with slug "${request.body.slug}" exists already; choose another slug`);
       return reply.status(201).send(await challengeView(ctx, created));
     });
 
-    app.get('/challenges', { schema: { tags: ['challenges'], summary: 'List challenges' } }, async () => {
+    app.get('/challenges', { schema: { tags: ['challenges'], summary: 'List challenges', response: responses({ 200: Type.Array(ChallengeAnswer) }) }, config: { access: 'public' } }, async () => {
       return await Promise.all((await challenges.list()).map((c) => challengeView(ctx, c)));
     });
 
-    app.get('/challenges/:slug', { schema: { tags: ['challenges'], summary: 'A challenge with its phase and counts', params: SlugParams } }, async (request) => {
+    app.get('/challenges/:slug', { schema: { tags: ['challenges'], summary: 'A challenge with its phase and counts', params: SlugParams, response: responses({ 200: ChallengeDetail }) }, config: { access: 'public' } }, async (request) => {
       const c = await challenges.bySlug(request.params.slug);
       if (!c) throw notFound(`challenge "${request.params.slug}"`);
       return await challengeDetail(ctx, c);
@@ -70,15 +91,16 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
           summary: 'Change the phase or settings (organiser); a closed challenge changes phase only with "reopen": true. 202 when Redis is down: the change is stored and reaches the queues once it answers',
           params: SlugParams,
           body: PatchBody,
+          response: responses({ 200: ChangedChallenge, 202: ChangedChallenge }),
         },
+        config: { access: 'admin' },
       },
       async (request, reply) => {
-        requireAdmin(await ctx.auth.principal(request));
         const before = await challenges.bySlug(request.params.slug);
         if (!before) throw notFound(`challenge "${request.params.slug}"`);
         const { phase, reopen, ...settings } = request.body;
         if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
-          throw new ApiError(409, 'closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
+          throw new ApiError('closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
         }
         const after = await challenges.change(before.slug, settings, phase !== undefined ? { to: phase, by: 'organiser', address: request.ip } : undefined);
         if (!after) throw notFound(`challenge "${request.params.slug}"`);

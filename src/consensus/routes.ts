@@ -9,10 +9,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
+import { knownPrincipalOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { SlugParams } from '../http/schemas.ts';
+import { Described, Open, responses, SlugParams } from '../http/schemas.ts';
 import { isTaskName } from '../families/registry.ts';
 import type { GoldItems } from '../scoring/index.ts';
 import { challengeDocuments, ensembleDocuments, type NamedServer } from './challenge-runs.ts';
@@ -28,6 +28,19 @@ const TrainBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const ModelSummary = Open({
+  id: Type.Integer(),
+  challenge: Described('the challenge id'),
+  task: Type.String(),
+  version: Type.Integer(),
+  createdAt: Described('ISO 8601'),
+  runs: Described('the run names combined'),
+  cutoffs: Described('the cutoff of each run'),
+  lambda: Type.Number(),
+  training: Described('what it was trained on (documents, items) and how well it fits'),
+});
+const TrainedModel = Open({ ...ModelSummary.properties, model: Described('the whole stored model (weights per run)') });
 
 /** The servers of a challenge registered for the task, named as leaderboard runs (their run names). */
 export async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
@@ -50,23 +63,22 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
       if (!challenge) throw notFound(`challenge "${slug}"`);
-      if (!isTaskName(task) || !ENSEMBLE_TASKS.includes(task)) throw new ApiError(400, 'unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
-      if (!challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+      if (!isTaskName(task) || !ENSEMBLE_TASKS.includes(task)) throw new ApiError('unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
+      if (!challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
       return { challenge, task };
     }
 
     async function gold(challenge: Challenge, task: EnsembleTask): Promise<GoldItems> {
       const parsed = await ctx.leaderboard.storedGold(challenge, task);
-      if (!parsed) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
+      if (!parsed) throw new ApiError('no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
       if (parsed.task !== task) throw new Error(`stored ${task} gold parsed as ${parsed.task}`);
       return ensembleOf(task).goldKeys(parsed.gold);
     }
 
     app.post(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody) } },
+      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody), response: responses({ 201: TrainedModel }) }, config: { access: 'admin' } },
       async (request, reply) => {
-        requireAdmin(await ctx.auth.principal(request));
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         const body = request.body ?? {};
         const goldItems = await gold(challenge, task);
@@ -81,7 +93,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
         try {
           model = trainEnsemble(docs, goldItems, { task, runs: chosen.map((s) => s.run), defaultCutoff: body.cutoff, lambda: body.lambda });
         } catch (error) {
-          if (error instanceof RangeError) throw new ApiError(409, 'cannot_train', `the ensemble cannot be trained yet: ${error.message}`);
+          if (error instanceof RangeError) throw new ApiError('cannot_train', `the ensemble cannot be trained yet: ${error.message}`);
           throw error;
         }
         const stored = await models.add(challenge.id, task, model);
@@ -92,15 +104,14 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params } },
+      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params, response: responses({ 200: Open({ challenge: Type.String(), task: Type.String(), models: Type.Array(ModelSummary) }) }) }, config: { access: 'participant' } },
       async (request) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = knownPrincipalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         // A model holds every team's runs and the weights learned from the gold: like scores,
         // teams see it only once the challenge is closed.
         if (principal.role === 'team' && challenge.phase !== 'closed') {
-          throw new ApiError(403, 'not_published', `the ensembles of "${challenge.slug}" are shown to teams once the challenge is closed`);
+          throw new ApiError('not_published', `the ensembles of "${challenge.slug}" are shown to teams once the challenge is closed`);
         }
         return { challenge: challenge.slug, task, models: (await models.list(challenge.id, task)).map(modelSummary) };
       },

@@ -71,6 +71,7 @@ export class GroupCommit<Op, R> {
     if (batch.length === 0) return;
     this.running++;
     for (const k of keys) this.busy.add(k);
+    // Not awaited: batches run side by side; writeBatch settles each caller's promise and never rejects.
     void this.writeBatch(batch).finally(() => {
       this.running--;
       for (const k of keys) this.busy.delete(k);

@@ -59,6 +59,7 @@ export class Reconciler {
     this.connection.on('ready', this.onReady);
     this.timer = setInterval(() => void this.run(), this.opts.intervalMs);
     this.timer.unref();
+    // Fire and forget: run() catches and logs its own failures, and start() must not wait for Redis.
     void this.run();
   }
 

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
+import { Described, Open, responses } from '../http/schemas.ts';
 import { withinTime } from '../shared/timeout.ts';
 import { lookupReleases } from '../families/lookups.ts';
 
@@ -9,6 +11,14 @@ import { lookupReleases } from '../families/lookups.ts';
  * it is back, and so would everything polling /healthz.
  */
 const CHECK_TIMEOUT_MS = 2000;
+
+const Health = Open({
+  status: Type.String({ description: 'ok, or unavailable (503) when Redis or the database does not answer' }),
+  redis: Type.String({ description: 'ok or unreachable' }),
+  database: Type.String({ description: 'ok or unreachable' }),
+  uniprot: Described('the loaded UniProt release, or null'),
+  indexes: Described('the release of each loaded lookup index'),
+});
 
 export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
@@ -28,7 +38,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
           running = undefined;
         }));
 
-    app.get('/healthz', { schema: { tags: ['health'], summary: 'Whether Redis and the database answer' } }, async (_request, reply) => {
+    app.get('/healthz', { schema: { tags: ['health'], summary: 'Whether Redis and the database answer', response: responses({ 200: Health, 503: Health }) }, config: { access: 'public' } }, async (_request, reply) => {
       const { redis, database } = await check();
       const body = {
         status: redis && database ? 'ok' : 'unavailable',

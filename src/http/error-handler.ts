@@ -8,17 +8,18 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isConnectionError } from '../db/retry.ts';
 import { ApiError } from './api-error.ts';
+import { statusOf, type ErrorCode } from './error-catalogue.ts';
 import { ROW_ID_KEYWORD } from './schemas.ts';
 import { ServiceUnavailableError } from './unavailable.ts';
 
 interface ErrorBody {
-  error: { code: string; message: string; details?: unknown };
+  error: { code: ErrorCode; message: string; details?: unknown };
 }
 
-const body = (code: string, message: string, details?: unknown): ErrorBody => ({ error: { code, message, ...(details === undefined ? {} : { details }) } });
+const body = (code: ErrorCode, message: string, details?: unknown): ErrorBody => ({ error: { code, message, ...(details === undefined ? {} : { details }) } });
 
 /** fastify's own client errors: our code and a sentence that says what to do. */
-const FASTIFY_ERRORS: Record<string, (err: FastifyError, request: FastifyRequest) => [code: string, message: string]> = {
+const FASTIFY_ERRORS: Record<string, (err: FastifyError, request: FastifyRequest) => [code: ErrorCode, message: string]> = {
   FST_ERR_BAD_URL: (_e, r) => ['bad_url', `the URL ${JSON.stringify(r.url)} is not valid: a %-escape is malformed or does not encode UTF-8; percent-encode each path part (encodeURIComponent)`],
   FST_ERR_MAX_PARAM_LENGTH: () => ['parameter_too_long', 'a part of the URL path is longer than any name or id this API has; check the URL'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: (_e, r) => [
@@ -36,7 +37,7 @@ function rowIdNotFound(err: FastifyError): ApiError | null {
   const context = err.validationContext;
   if (context !== 'params' && context !== 'querystring') return null;
   if (!err.validation!.every((v) => v.keyword === ROW_ID_KEYWORD)) return null;
-  return new ApiError(404, 'not_found', err.validation!.map((v) => v.message).join('; '));
+  return new ApiError('not_found', err.validation!.map((v) => v.message).join('; '));
 }
 
 function send(reply: FastifyReply, status: number, payload: ErrorBody): FastifyReply {
@@ -53,16 +54,17 @@ export function errorReply(err: FastifyError | ApiError, request: FastifyRequest
   }
   if (err.validation) {
     const message = err.validation.map((v) => `${err.validationContext ?? 'request'}${v.instancePath || ''} ${v.message}`).join('; ');
-    return send(reply, 400, body('invalid_request', message, err.validation));
+    return send(reply, statusOf('invalid_request'), body('invalid_request', message, err.validation));
   }
   const status = err.statusCode ?? 500;
   if (status < 500) {
+    // fastify's client errors not named in FASTIFY_ERRORS (all of them 400s): bad_request with fastify's words.
     const known = err.code ? FASTIFY_ERRORS[err.code] : undefined;
-    const [code, message] = known ? known(err, request) : [(err.code ?? 'bad_request').toLowerCase(), err.message];
-    return send(reply, status, body(code, message));
+    const [code, message] = known ? known(err, request) : (['bad_request', err.message] as const);
+    return send(reply, statusOf(code), body(code, message));
   }
   request.log.error({ err }, 'request failed');
-  return send(reply, status, body('internal', `internal error; the operator can find it in the logs under request id ${request.id}. Try again later.`));
+  return send(reply, statusOf('internal'), body('internal', `internal error; the operator can find it in the logs under request id ${request.id}. Try again later.`));
 }
 
 /** Errors fastify raises before a route is found (bad %-escapes, parameters over maxParamLength). */
@@ -73,12 +75,13 @@ export function frameworkErrorReply(err: FastifyError, request: FastifyRequest, 
 /** Node's HTTP parser refused the request: answer in the same shape, then close. */
 export function clientErrorReply(this: FastifyInstance, err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const [status, code, message] =
+  const [code, message]: [ErrorCode, string] =
     err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'request_timeout', 'the request was not received in time; send it again']
+      ? ['request_timeout', 'the request was not received in time; send it again']
       : err.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'headers_too_large', 'the request headers are larger than this server accepts; send fewer or shorter headers']
-        : [400, 'bad_http', `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'}); check the client`];
+        ? ['headers_too_large', 'the request headers are larger than this server accepts; send fewer or shorter headers']
+        : ['bad_http', `the request is not valid HTTP/1.1 (${err.code ?? 'parse error'}); check the client`];
+  const status = statusOf(code);
   this.log.debug({ err: err.message, code: err.code }, 'client error');
   if (socket.writable) {
     const json = JSON.stringify(body(code, message));
@@ -89,5 +92,5 @@ export function clientErrorReply(this: FastifyInstance, err: NodeJS.ErrnoExcepti
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(errorReply);
-  app.setNotFoundHandler((request, reply) => send(reply, 404, body('not_found', `no route ${request.method} ${request.url}; see /docs for the API`)));
+  app.setNotFoundHandler((request, reply) => send(reply, statusOf('not_found'), body('not_found', `no route ${request.method} ${request.url}; see /docs for the API`)));
 }

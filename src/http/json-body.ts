@@ -6,13 +6,13 @@ import { addUtf8BodyParser } from './utf8-body.ts';
 
 export function registerJsonParser(app: FastifyInstance): void {
   addUtf8BodyParser(app, ['application/json'], {
-    invalid: () => ({ error: new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; send the text encoded as UTF-8') }),
+    invalid: () => ({ error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; send the text encoded as UTF-8') }),
     parse: (text) => {
-      if (text.trim() === '') throw new ApiError(400, 'invalid_json', 'the request body is empty; send a JSON object');
+      if (text.trim() === '') throw new ApiError('invalid_json', 'the request body is empty; send a JSON object');
       try {
         return JSON.parse(text);
       } catch (err) {
-        throw new ApiError(400, 'invalid_json', `the request body is not valid JSON: ${(err as Error).message}`);
+        throw new ApiError('invalid_json', `the request body is not valid JSON: ${(err as Error).message}`);
       }
     },
   });

@@ -93,6 +93,6 @@ export function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query'
 export function refuseUnstorableText(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const problem = unstorableInput(request, request.routeOptions.config.articleTextFields);
-    if (problem) throw new ApiError(400, 'invalid_text', problem);
+    if (problem) throw new ApiError('invalid_text', problem);
   });
 }

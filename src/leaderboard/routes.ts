@@ -5,10 +5,10 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
+import { knownPrincipalOf, teamOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { SlugParams } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, SlugParams } from '../http/schemas.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import type { ScoreOption } from '../families/family.ts';
 import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
@@ -29,7 +29,7 @@ const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
 function registerTextParsers(app: FastifyInstance): void {
   // The root instance has fastify's default text/plain parser; this plugin's copy replaces it.
   addUtf8BodyParser(app, TEXT_TYPES, {
-    invalid: () => ({ error: new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
+    invalid: () => ({ error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
   });
 }
 const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
@@ -52,6 +52,28 @@ const ScoreQuery = Type.Object(
 const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })) }, { additionalProperties: false });
 const BODY_TYPES = [...TEXT_TYPES, 'application/json'];
 
+const GoldAnswer = Open({
+  task: Type.String(),
+  documents: Type.Integer(),
+  items: Type.Integer(),
+  unknownDocuments: Type.Integer({ description: 'gold documents that are not articles of the challenge' }),
+  warnings: Described('what was accepted with a warning'),
+});
+const RunAnswer = Open({ runId: Type.Integer(), run: Type.String({ description: 'the run name on the leaderboard' }), n: Type.Integer(), warnings: Described('what was accepted with a warning') });
+const Board = Open({
+  task: Type.String(),
+  options: Described('the scoring options applied'),
+  runs: ListOf({
+    run: Type.String(),
+    team: Type.String(),
+    server: Type.Optional(Type.Integer()),
+    kind: Type.String({ description: "S: a server's online run; R: an offline run; C: a consensus" }),
+    metrics: Type.Optional(Described('the figures of the task family, as `metaserver score` reports them')),
+    droppedLinks: Type.Optional(Described('links not scored and why (COREF)')),
+    error: Type.Optional(Type.String({ description: 'why this run could not be scored (instead of metrics)' })),
+  }),
+});
+
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
 
 export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -63,18 +85,17 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: TaskName }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
       if (!challenge) throw notFound(`challenge "${slug}"`);
-      if (!isTaskName(task)) throw new ApiError(400, 'unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
+      if (!isTaskName(task)) throw new ApiError('unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
       if (!challenge.tasks.includes(task)) {
-        throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+        throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
       }
       return { challenge, task };
     }
 
     app.put(
       '/challenges/:slug/gold/:task',
-      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES } },
+      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES, response: responses({ 200: GoldAnswer }) }, config: { access: 'admin' } },
       async (request) => {
-        requireAdmin(await ctx.auth.principal(request));
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         const { documents, items, warnings, unknownDocuments } = await service.putGold(challenge, task, request.body);
         request.log.info({ challenge: challenge.slug, task, documents, items }, 'gold standard loaded');
@@ -84,9 +105,8 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.put(
       '/challenges/:slug/maps/:kind',
-      { schema: { tags: ['scoring'], summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)', params: MapParams, consumes: TEXT_TYPES } },
+      { schema: { tags: ['scoring'], summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)', params: MapParams, consumes: TEXT_TYPES, response: responses({ 200: Open({ kind: Type.String(), entries: Type.Integer() }) }) }, config: { access: 'admin' } },
       async (request) => {
-        requireAdmin(await ctx.auth.principal(request));
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         return { kind: request.params.kind, entries: await service.putMap(challenge, request.params.kind, request.body) };
@@ -95,11 +115,9 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/runs/:task',
-      { schema: { tags: ['scoring'], summary: 'Upload an offline run (team; at most 5 per task)', params: TaskParams, querystring: RunQuery, consumes: BODY_TYPES } },
+      { schema: { tags: ['scoring'], summary: 'Upload an offline run (team; at most 5 per task)', params: TaskParams, querystring: RunQuery, consumes: BODY_TYPES, response: responses({ 201: RunAnswer }) }, config: { access: 'team' } },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
-        if (principal.role !== 'team') throw new ApiError(403, 'forbidden', 'an offline run belongs to a team: upload it with the team\'s token');
+        const principal = teamOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         refuseWhenClosed(challenge, 'no runs are accepted');
         const columns = (request.query.columns ?? 'rank,confidence') as ColumnLayout;
@@ -112,13 +130,23 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/scores/:task',
-      { schema: { tags: ['scoring'], summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)', params: TaskParams, querystring: ScoreQuery } },
+      {
+        schema: {
+          tags: ['scoring'],
+          summary: 'The leaderboard of a task (organiser; teams once the challenge is closed)',
+          params: TaskParams,
+          querystring: ScoreQuery,
+          response: responses({
+            200: { description: 'the leaderboard, as JSON or (format=tsv) as a TSV table', content: { 'application/json': { schema: Board }, 'text/tab-separated-values': { schema: Type.String() } } },
+          }),
+        },
+        config: { access: 'participant' },
+      },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
+        const principal = knownPrincipalOf(request);
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
         if (principal.role === 'team' && challenge.phase !== 'closed') {
-          throw new ApiError(403, 'not_published', `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`);
+          throw new ApiError('not_published', `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`);
         }
         const q = request.query;
         const wanted: ScoreRequest = {

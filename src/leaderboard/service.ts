@@ -22,7 +22,7 @@ export function parseOr400<T>(what: string, parse: () => T): T {
   } catch (error) {
     if (!(error instanceof ScoringInputError)) throw error;
     const line = error.line !== undefined ? ` at line ${error.line}` : '';
-    throw new ApiError(400, 'invalid_input', `the ${what} was not accepted${line}: ${error.message}; nothing was stored`, {
+    throw new ApiError('invalid_input', `the ${what} was not accepted${line}: ${error.message}; nothing was stored`, {
       file: error.file,
       line: error.line,
       reason: error.reason,
@@ -88,7 +88,7 @@ export class LeaderboardService {
     const { warnings } = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
     const added = await this.runs.add(challenge.id, teamId, task, uploadsText(task) ? columns : null, storedBody(task, body));
     if (added === 'limit') {
-      throw new ApiError(409, 'run_limit', `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`);
+      throw new ApiError('run_limit', `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`);
     }
     return { ...added, warnings };
   }
@@ -102,7 +102,7 @@ export class LeaderboardService {
   private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
     const gold = await this.storedGold(challenge, task);
     if (!gold) {
-      throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`);
+      throw new ApiError('no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`);
     }
     return gold;
   }

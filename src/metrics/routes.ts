@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin } from '../auth/principal.ts';
+import { responses, TextBody } from '../http/schemas.ts';
 import { dispatchMetrics } from './dispatch-metrics.ts';
 import { QUEUE_WAIT_MS } from '../dispatch/service.ts';
 import { withinTime } from '../shared/timeout.ts';
@@ -41,8 +41,7 @@ export function observabilityRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const queues = queueRegistry(ctx);
 
-    app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (organiser)' } }, async (request, reply) => {
-      requireAdmin(await ctx.auth.principal(request));
+    app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (organiser)', response: responses({ 200: TextBody('text/plain', 'Prometheus text exposition format') }) }, config: { access: 'admin' } }, async (_request, reply) => {
       const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
       return reply.type(dispatchMetrics.registry.contentType).send(text);
     });

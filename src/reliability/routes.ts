@@ -3,18 +3,25 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin } from '../auth/principal.ts';
 import { notFound } from '../http/api-error.ts';
-import { SlugParams } from '../http/schemas.ts';
+import { Type } from 'typebox';
+import { Described, Open, responses, SlugParams } from '../http/schemas.ts';
 
 export function reliabilityRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/challenges/:slug/reliability',
-      { schema: { tags: ['operations'], summary: 'Reliability figures of every server of a challenge (organiser)', params: SlugParams } },
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Reliability figures of every server of a challenge (organiser)',
+          params: SlugParams,
+          response: responses({ 200: Open({ challenge: Type.String(), servers: Described('the reliability figures of each server (src/reliability)') }) }),
+        },
+        config: { access: 'admin' },
+      },
       async (request) => {
-        requireAdmin(await ctx.auth.principal(request));
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         return { challenge: challenge.slug, servers: await ctx.repos.reliability.challenge(challenge.id) };

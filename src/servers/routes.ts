@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { callerKey, requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
-import { ApiError, badRequest, conflict, notFound } from '../http/api-error.ts';
-import { ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
+import { callerKey, type Principal } from '../auth/principal.ts';
+import { canSee, knownPrincipalOf, principalOf, teamOf } from '../auth/access.ts';
+import { badRequest, conflict, notFound } from '../http/api-error.ts';
+import { Described, NoContent, Open, preEncoded, responses, ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { checkServer } from './check.ts';
 import type { AnnotationServer } from './repository.ts';
 import { resolvedUrlProblem } from './url-policy.ts';
@@ -29,6 +30,35 @@ const RegisterBody = Type.Object(
 );
 
 export { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
+
+/** An annotation server as the API shows it. */
+export const ServerAnswer = Open({
+  id: Type.Integer(),
+  challengeId: Type.Integer(),
+  challenge: Type.String({ description: 'the challenge slug' }),
+  teamId: Type.Integer(),
+  team: Type.String(),
+  name: Type.String(),
+  url: Type.String(),
+  tasks: Type.Array(Type.String()),
+  method: Type.String(),
+  concurrency: Type.Integer(),
+  sendMetadata: Type.Boolean(),
+  state: Type.String({ description: 'paused or active' }),
+  check: Described('the latest check with the sample article {ok, reachable, at, ms, outcome, detail?, errors, warnings}, or null'),
+  createdAt: Described('ISO 8601'),
+  runName: Type.String({ description: 'the name its answers are published under (T<team id>_S<n>)' }),
+});
+const ChangedServer = Open({ ...ServerAnswer.properties, notice: Type.Optional(Type.String({ description: 'with 202: what was left for later' })) });
+const CheckedServer = Open({ ...ServerAnswer.properties, check: Described('the check just made {ok, reachable, at, ms, outcome, detail?, errors, warnings}') });
+const ServerStatus = Open({
+  ...ServerAnswer.properties,
+  progress: Open({ queued: Type.Integer(), active: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
+  timing: Described('response times of answered attempts {p50Ms, p95Ms, meanMs, answered}'),
+  errors: Described('the error report: failures by kind, with examples'),
+  histogram: Described('response times, bucketed'),
+  reliability: Described('the reliability figures (src/reliability)'),
+});
 
 export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
@@ -56,9 +86,8 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
 
     /** The server, if the caller may see it; another team gets the same 404 as for a missing one. */
     async function ownedServer(principal: Principal, id: number): Promise<AnnotationServer> {
-      requireTeamOrAdmin(principal);
       const server = await servers.byId(id);
-      if (!server || (principal.role === 'team' && server.teamId !== principal.teamId)) throw notFound(`annotation server ${id}`);
+      if (!server || !canSee(principal, server.teamId)) throw notFound(`annotation server ${id}`);
       return server;
     }
 
@@ -92,11 +121,9 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/servers',
-      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked and starts paused', params: SlugParams, body: RegisterBody } },
+      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked and starts paused', params: SlugParams, body: RegisterBody, response: responses({ 201: CheckedServer }) }, config: { access: 'team' } },
       async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
-        if (principal.role !== 'team') throw new ApiError(403, 'forbidden', 'annotation servers are registered by a team: use your team token');
+        const principal = teamOf(request);
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
         refuseWhenClosed(challenge, 'no servers can be registered');
@@ -132,43 +159,42 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       },
     );
 
-    app.get('/challenges/:slug/servers', { schema: { tags: ['servers'], summary: 'Servers of a challenge (a team sees its own)', params: SlugParams } }, async (request) => {
-      const principal = await ctx.auth.principal(request);
-      requireTeamOrAdmin(principal);
+    app.get('/challenges/:slug/servers', { schema: { tags: ['servers'], summary: 'Servers of a challenge (a team sees its own)', params: SlugParams, response: responses({ 200: Type.Array(ServerAnswer) }) }, config: { access: 'participant' } }, async (request) => {
+      const principal = knownPrincipalOf(request);
       const challenge = await challenges.bySlug(request.params.slug);
       if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
       return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
     });
 
-    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: ServerIdParams } }, async (request, reply) => {
-      const principal = await ctx.auth.principal(request);
+    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: ServerIdParams, response: responses({ 200: ServerStatus }) }, config: { access: 'owner' } }, async (request, reply) => {
+      const principal = principalOf(request);
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
         const server = await ownedServer(principal, id);
         return Buffer.from(JSON.stringify({ ...server, ...(await loadStatusFigures(server.id)) }));
       }))!;
-      return reply.type('application/json; charset=utf-8').send(body);
+      return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
     });
 
-    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams } }, async (request, reply) => {
-      const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be started');
+    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams, response: responses({ 200: ChangedServer, 202: ChangedServer }) }, config: { access: 'owner' } }, async (request, reply) => {
+      const { server, challenge } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be started');
       return await serverAfter(reply, server.id, await ctx.dispatch.start(server, challenge));
     });
 
-    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams } }, async (request, reply) => {
-      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be paused');
+    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams, response: responses({ 200: ChangedServer, 202: ChangedServer }) }, config: { access: 'owner' } }, async (request, reply) => {
+      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be paused');
       return await serverAfter(reply, server.id, await ctx.dispatch.pause(server));
     });
 
-    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams } }, async (request) => {
-      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers are not called');
+    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams, response: responses({ 200: CheckedServer }) }, config: { access: 'owner' } }, async (request) => {
+      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers are not called');
       const check = await runCheck(server);
       statusResponses.invalidate();
       return { ...server, check };
     });
 
-    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams } }, async (request, reply) => {
-      const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers cannot be deleted');
+    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams, response: responses({ 204: NoContent }) }, config: { access: 'owner' } }, async (request, reply) => {
+      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be deleted');
       // Only while paused: an active server may have a request in flight whose answer would
       // then be stored for a server that no longer exists.
       if (server.state !== 'paused') throw conflict(`server ${server.id} is active; pause it first, then delete it`);
@@ -187,8 +213,8 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.status(204).send();
     });
 
-    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams } }, async (request) => {
-      const { server, challenge } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'failed articles are not sent again');
+    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams, response: responses({ 200: Open({ ...ServerAnswer.properties, requeued: Type.Integer({ description: 'how many articles were sent again' }) }) }) }, config: { access: 'owner' } }, async (request) => {
+      const { server, challenge } = await changeableServer(principalOf(request), Number(request.params.id), 'failed articles are not sent again');
       const requeued = await ctx.dispatch.retryFailed(server, challenge);
       statusResponses.invalidate();
       return { ...(await servers.byId(server.id))!, requeued };

@@ -2,9 +2,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireAdmin } from '../auth/principal.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { conflict } from '../http/api-error.ts';
+import { Open, responses } from '../http/schemas.ts';
 
 const CreateBody = Type.Object(
   {
@@ -20,11 +20,16 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post(
       '/teams',
       {
-        schema: { tags: ['teams'], summary: 'Register a team; the token is shown only in this answer', body: CreateBody },
-        config: { rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
+        schema: {
+          tags: ['teams'],
+          summary: 'Register a team; the token is shown only in this answer',
+          body: CreateBody,
+          response: responses({ 201: Open({ id: Type.Integer(), name: Type.String(), token: Type.String({ description: 'the team token: shown only now, keep it' }) }) }),
+        },
+        // Anyone may register a team, unless the organiser registers them (openTeamRegistration off).
+        config: { access: ctx.config.openTeamRegistration ? 'public' : 'admin', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
       },
       async (request, reply) => {
-        if (!ctx.config.openTeamRegistration) requireAdmin(await ctx.auth.principal(request));
         const token = newToken('team');
         const team = await ctx.repos.teams.create(request.body.name.trim(), request.body.contact, hashToken(token));
         if (!team) throw conflict(`a team named "${request.body.name}" exists already; choose another name`);

@@ -6,7 +6,7 @@ import { entityFeatures } from './features.ts';
 import { decodeValue, encodeValue, SPEC_BY_KEY, type FeatureSpec } from './feature-specs.ts';
 import { parseRecords, RecordFormatError, writeRecords, type RecordEntry } from './record-format.ts';
 import { LIST_CONTEXTS, sentenceFeatures, type ListContext } from './sentence-features.ts';
-import type { Catalogue, Entity, Features, NameOrSymbol, Sentence } from './types.ts';
+import type { Entity, Features, NameOrSymbol, Sentence } from './types.ts';
 
 export class CatalogueError extends Error {
   constructor(message: string, readonly place: { file?: string; line?: number } = {}) {

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
+import { principalOf } from '../auth/access.ts';
 import { escapeHtml } from '../web/html.ts';
 import type { ClassScore } from './report.ts';
 import { NameParams, ReportQuerystring, runReport, type RunReport } from './run-report.ts';
@@ -90,9 +91,9 @@ export function reportPageRoute(base: FastifyInstance, ctx: AppContext): void {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/testsuites/:name/report',
-    { schema: { hide: true, params: NameParams, querystring: ReportQuerystring } },
+    { schema: { hide: true, params: NameParams, querystring: ReportQuerystring }, config: { access: 'owner' } },
     async (request, reply) => {
-      const result = await runReport(ctx, await ctx.auth.principal(request), request.params.name, request.query);
+      const result = await runReport(ctx, principalOf(request), request.params.name, request.query);
       return reply.header('content-type', 'text/html; charset=utf-8').send(renderReportPage(result));
     },
   );

@@ -9,9 +9,10 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
+import { canSee, principalOf } from '../auth/access.ts';
 import { ApiError, badRequest, conflict } from '../http/api-error.ts';
-import { RowIdInteger } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, RowIdInteger } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import { loadBuiltInCatalogue } from './catalogue-io.ts';
 import { generateSuite, selectEntities, selectSentences } from './generate.ts';
@@ -39,14 +40,43 @@ const CreateBody = Type.Object(
 
 type Body = Static<typeof CreateBody>;
 
+const CreatedRun = Open({
+  name: Type.String(),
+  challenge: Type.String({ description: 'the challenge the run is dispatched under (suite-<name>)' }),
+  items: Type.Integer(),
+  servers: ListOf({ sourceServerId: Type.Integer(), serverId: Type.Integer({ description: 'the copy of the server that runs the suite' }) }),
+});
+const RunProgress = Open({
+  name: Type.String(),
+  challenge: Type.String(),
+  items: Type.Integer(),
+  made: Described('how the suite was made (queries, sample, seed, or uploaded)'),
+  createdAt: Described('ISO 8601'),
+  done: Type.Boolean(),
+  servers: ListOf({
+    sourceServerId: Type.Integer(),
+    serverId: Type.Integer(),
+    name: Type.String(),
+    team: Type.String(),
+    state: Type.String(),
+    progress: Open({ queued: Type.Integer(), active: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
+    finished: Type.Boolean(),
+  }),
+});
+const ReportAnswer = Open({
+  suite: Type.String(),
+  server: Open({ serverId: Type.Integer(), sourceServerId: Type.Integer(), name: Type.String(), team: Type.String() }),
+  progress: Described('the server copy\'s progress'),
+  pending: Described('items without an answer yet (scored as answering nothing)'),
+}, 'P/R/F per feature class; the other fields are the report\'s (testsuites/report.ts)');
+
 /** The chosen servers, if the caller may run a suite on them: the organiser any, a team its own. */
 async function chosenServers(ctx: AppContext, principal: Principal, ids: number[]): Promise<AnnotationServer[]> {
-  requireTeamOrAdmin(principal);
   const found: AnnotationServer[] = [];
   for (const id of ids) {
     const server = await ctx.repos.servers.byId(id);
     if (!server) throw badRequest(`servers: there is no annotation server ${id}`);
-    if (principal.role === 'team' && server.teamId !== principal.teamId) throw new ApiError(403, 'forbidden', `server ${id} is not your team's; a team runs suites on its own servers only`);
+    if (!canSee(principal, server.teamId)) throw new ApiError('forbidden', `server ${id} is not your team's; a team runs suites on its own servers only`);
     if (!server.tasks.includes(mention.name)) throw badRequest(`servers: server ${id} does not offer ${mention.name} (its tasks: ${server.tasks.join(', ')})`);
     found.push(server);
   }
@@ -100,8 +130,8 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['testsuites'];
 
-    app.post('/api/testsuites', { schema: { tags, summary: 'Run a feature-based test suite on chosen MENTION servers', body: CreateBody } }, async (request, reply) => {
-      const principal = await ctx.auth.principal(request);
+    app.post('/api/testsuites', { schema: { tags, summary: 'Run a feature-based test suite on chosen MENTION servers', body: CreateBody, response: responses({ 201: CreatedRun }) }, config: { access: 'owner' } }, async (request, reply) => {
+      const principal = principalOf(request);
       const body = request.body;
       const sources = await chosenServers(ctx, principal, body.servers);
       const { items, made, productSize } = await suiteItems(body);
@@ -133,9 +163,9 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
       });
     });
 
-    app.get('/api/testsuites/:name', { schema: { tags, summary: 'Progress of a test-suite run, per server', params: NameParams } }, async (request) => {
+    app.get('/api/testsuites/:name', { schema: { tags, summary: 'Progress of a test-suite run, per server', params: NameParams, response: responses({ 200: RunProgress }) }, config: { access: 'owner' } }, async (request) => {
       const run = await loadRun(ctx, request.params.name);
-      const copies = await visibleCopies(ctx, await ctx.auth.principal(request), run);
+      const copies = await visibleCopies(ctx, principalOf(request), run);
       const items = run.document.items.length;
       const servers = await Promise.all(copies.map(async (c) => {
         const progress = await ctx.repos.serverStatus.progress(c.serverId);
@@ -150,9 +180,20 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/api/testsuites/:name/report',
-      { schema: { tags, summary: 'P/R/F per feature class for one server (JSON or TSV)', params: NameParams, querystring: ReportQuerystring } },
+      {
+        schema: {
+          tags,
+          summary: 'P/R/F per feature class for one server (JSON or TSV)',
+          params: NameParams,
+          querystring: ReportQuerystring,
+          response: responses({
+            200: { description: 'the report, as JSON or (format=tsv) as a TSV table', content: { 'application/json': { schema: ReportAnswer }, 'text/tab-separated-values': { schema: Type.String() } } },
+          }),
+        },
+        config: { access: 'owner' },
+      },
       async (request, reply) => {
-        const { copy, report, progress } = await runReport(ctx, await ctx.auth.principal(request), request.params.name, request.query);
+        const { copy, report, progress } = await runReport(ctx, principalOf(request), request.params.name, request.query);
         if (request.query.format === 'tsv') {
           return reply.header('content-type', 'text/tab-separated-values; charset=utf-8')
             .header('x-testsuite-pending', String(report.missingAnswers.length)).send(formatReportTsv(report));

@@ -5,7 +5,8 @@
 
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
+import { canSee } from '../auth/access.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { ServerId } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
@@ -39,13 +40,12 @@ export async function loadRun(ctx: AppContext, name: string): Promise<StoredRun>
 
 /** The organiser sees every copy; a team only its own. A team with none gets the 404 of a missing suite. */
 export async function visibleCopies(ctx: AppContext, principal: Principal, run: StoredRun): Promise<VisibleCopy[]> {
-  requireTeamOrAdmin(principal);
   const all: VisibleCopy[] = [];
   for (const c of run.copies) {
     const server = await ctx.repos.servers.byId(c.serverId);
     if (server) all.push({ ...c, server });
   }
-  const shown = principal.role === 'admin' ? all : all.filter((c) => c.server.teamId === principal.teamId);
+  const shown = all.filter((c) => canSee(principal, c.server.teamId));
   if (shown.length === 0) throw notFound(`test suite "${run.name}"`);
   return shown;
 }
@@ -95,7 +95,7 @@ export async function runReport(ctx: AppContext, principal: Principal, name: str
   try {
     items = itemsOfDocument(run.document);
   } catch (error) {
-    throw new ApiError(500, 'internal', `the stored suite "${name}" cannot be read: ${(error as Error).message}`);
+    throw new ApiError('internal', `the stored suite "${name}" cannot be read: ${(error as Error).message}`);
   }
   const repo = ctx.repos.suiteRuns;
   const [answers, progress] = await Promise.all([repo.answers(run.challengeId, copy!.serverId), ctx.repos.serverStatus.progress(copy!.serverId)]);

@@ -2,7 +2,7 @@
 // and its implementation over the compact tables of tables.ts.
 
 import { decodeAccession, encodeAccession } from './codec.ts';
-import { readIndexFile, type IndexContents, type ReadOptions, type ReleaseInfo } from './index-file.ts';
+import { readIndexFile, type IndexContents, type ReadOptions } from './index-file.ts';
 import { KEY_BITS, scrambleCode } from './keys.ts';
 import { findSorted } from '../shared/sorted.ts';
 import { hasKey, hasKeys, type PrimaryTables, type SecondaryTables } from './tables.ts';

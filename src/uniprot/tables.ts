@@ -139,7 +139,8 @@ const groupLo = new Uint32Array(GROUP);
 const groupHi = new Uint32Array(GROUP);
 /** Where each search starts, and where the touching pass loads: 0 for an empty bucket. */
 const groupStart = new Uint32Array(GROUP);
-/** Keeps the loads of the touching pass from being optimised away. */
+/** Keeps the loads of the touching pass from being optimised away: written, never read, on purpose. */
+// eslint-disable-next-line @typescript-eslint/no-unused-vars
 let sink = 0;
 
 /**

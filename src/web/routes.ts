@@ -19,7 +19,8 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
-const HIDDEN = { schema: { hide: true } };
+/** Pages and fragments are public: fragments call the API with the caller's token, which decides what they show. */
+const HIDDEN = { schema: { hide: true }, config: { access: 'public' as const } };
 
 // The one stylesheet and the one script, read once at start and served with long cache
 // headers. Their URLs carry a content hash, so a new version is fetched after an upgrade.
@@ -44,7 +45,7 @@ export interface StaticAssets {
 export function registerStaticAssets(app: FastifyInstance): StaticAssets {
   const assets = { 'app.css': load('app.css', 'text/css; charset=utf-8'), 'app.js': load('app.js', 'text/javascript; charset=utf-8') };
   for (const [file, asset] of Object.entries(assets)) {
-    app.get(`/static/${file}`, { schema: { hide: true } }, async (request, reply) => {
+    app.get(`/static/${file}`, { schema: { hide: true }, config: { access: 'public' } }, async (request, reply) => {
       reply.header('etag', asset.etag).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff');
       if (request.headers['if-none-match'] === asset.etag) return reply.status(304).send();
       return reply.type(asset.type).send(asset.body);

@@ -8,6 +8,7 @@
 // The plugin is encapsulated (no fastify-plugin), so its text/xml parser applies here only.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.ts';
+import { responses, TextBody } from '../http/schemas.ts';
 import { bcmsMethods, callMethod, Fault, FAULT } from './bcms/index.ts';
 import { decodeMethodCall, encodeFault, encodeMethodResponse, XmlRpcProtocolError } from './codec.ts';
 import { addUtf8BodyParser } from '../http/utf8-body.ts';
@@ -29,7 +30,7 @@ export function xmlrpcApi(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     registerXmlParser(app);
 
-    app.post('/xmlrpc', { schema: { tags: ['xml-rpc'], summary: 'BCMS-compatible XML-RPC read API: annotations, consensus and servers of on-demand articles', consumes: ['text/xml'] } }, async (request, reply) => {
+    app.post('/xmlrpc', { schema: { tags: ['xml-rpc'], summary: 'BCMS-compatible XML-RPC read API: annotations, consensus and servers of on-demand articles', consumes: ['text/xml'], response: responses({ 200: TextBody('text/xml', 'an XML-RPC methodResponse: the result, or a fault (faults too are answered with 200)') }) }, config: { access: 'public' } }, async (request, reply) => {
       reply.type('text/xml; charset=utf-8');
       try {
         const body = request.body;

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/uniprot/build.ts';
 import { CODE_LIMIT, decodeAccession, encodeAccession, SIX_CHARACTER_CODES, TEN_BASE } from '../../src/uniprot/codec.ts';
 import { loadUniprotIndex, lookupAll, type AccessionLookup, type LookupResult } from '../../src/uniprot/index.ts';
-import { KEY_BITS, scrambleCode } from '../../src/uniprot/keys.ts';
+import { KEY_BITS } from '../../src/uniprot/keys.ts';
 import { buildPrimaryTables, hasKey, hasKeys } from '../../src/uniprot/tables.ts';
 import { mulberry32 } from '../../src/shared/prng.ts';
 
