@@ -13,7 +13,7 @@ import { LoadingCache } from '../shared/loading-cache.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
-import { DEFAULT_PROTOCOL } from '../dispatch/annotators/registry.ts';
+import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from '../dispatch/annotators/registry.ts';
 import { ProtocolField, protocolProblem } from './protocol-field.ts';
 
 const RegisterBody = Type.Object(
@@ -41,7 +41,8 @@ export const ServerAnswer = Open({
   name: Type.String(),
   url: Type.String(),
   tasks: Type.Array(Type.String()),
-  method: Type.String(),
+  method: Type.String({ description: 'the XML-RPC method name (used by protocol xmlrpc only)' }),
+  protocol: Type.String({ description: `the annotator protocol it speaks: ${PROTOCOL_NAMES.join(', ')}` }),
   concurrency: Type.Integer(),
   sendMetadata: Type.Boolean(),
   state: Type.String({ description: 'paused or active' }),
