@@ -26,6 +26,12 @@ const RegisterBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** `?background=true`: answer at once and run the setup check afterwards (the status says `checkRunning`). */
+const CheckQuery = Type.Object(
+  { background: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: answer at once; the check runs afterwards and GET /api/servers/:id says checkRunning until it is stored' })) },
+  { additionalProperties: false },
+);
+
 export const DEFAULT_METHOD = 'Annotator.getAnnotation';
 
 export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -88,9 +94,26 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return check;
     }
 
+    // Checks started with ?background=true, in this process. A check against a server that
+    // hangs takes the whole check deadline (30 s by default): a form must not wait for it.
+    // Another API process does not see this set; there the status says no check has run yet
+    // until the result is stored, which every process then reads.
+    const checksRunning = new Set<number>();
+    function checkInBackground(server: AnnotationServer, log: { error(obj: object, msg: string): void }): void {
+      if (checksRunning.has(server.id)) return;
+      checksRunning.add(server.id);
+      statusResponses.invalidate();
+      runCheck(server)
+        .catch((err: unknown) => log.error({ err, serverId: server.id }, 'setup check failed to run'))
+        .finally(() => {
+          checksRunning.delete(server.id);
+          statusResponses.invalidate();
+        });
+    }
+
     app.post(
       '/challenges/:slug/servers',
-      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked and starts paused', params: SlugParams, body: RegisterBody } },
+      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked (at once, or afterwards with ?background=true) and starts paused', params: SlugParams, body: RegisterBody, querystring: CheckQuery } },
       async (request, reply) => {
         const principal = await ctx.auth.principal(request);
         requireTeamOrAdmin(principal);
@@ -122,6 +145,11 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
         if (created === 'duplicate') throw conflict(`your team already has a server named "${body.name}" in "${challenge.slug}"`);
         await ctx.dispatch.serverRegistered(created);
+        if (request.query.background === 'true') {
+          checkInBackground(created, request.log);
+          request.log.info({ serverId: created.id, team: principal.teamName }, 'annotation server registered; its check runs');
+          return reply.status(201).send({ ...created, check: null, checkRunning: true });
+        }
         const check = await runCheck(created);
         request.log.info({ serverId: created.id, team: principal.teamName, check: check.outcome }, 'annotation server registered');
         return reply.status(201).send({ ...created, check });
@@ -141,7 +169,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
         const server = await ownedServer(principal, id);
-        return Buffer.from(JSON.stringify({ ...server, ...(await loadStatusFigures(server.id)) }));
+        return Buffer.from(JSON.stringify({ ...server, checkRunning: checksRunning.has(server.id), ...(await loadStatusFigures(server.id)) }));
       }))!;
       return reply.type('application/json; charset=utf-8').send(body);
     });
@@ -156,8 +184,12 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return await serverAfter(reply, server.id, await ctx.dispatch.pause(server));
     });
 
-    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams } }, async (request) => {
+    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now (202 at once with ?background=true)', params: ServerIdParams, querystring: CheckQuery } }, async (request, reply) => {
       const { server } = await changeableServer(await ctx.auth.principal(request), Number(request.params.id), 'its servers are not called');
+      if (request.query.background === 'true') {
+        checkInBackground(server, request.log);
+        return reply.status(202).send({ ...server, checkRunning: true });
+      }
       const check = await runCheck(server);
       statusResponses.invalidate();
       return { ...server, check };
