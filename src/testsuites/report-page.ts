@@ -35,12 +35,35 @@ function marked(text: string, spans: readonly { start: number; end: number }[]):
   return out + esc(chars.slice(at).join(''));
 }
 
-export function renderReportPage(r: RunReport): string {
+/** The report itself (summary, class table, false positives): the standalone page and the web pages' test-suite page show it alike. */
+export function reportSections(r: RunReport, headingLevel = 2): string {
   const { report, copy, run, progress } = r;
-  const title = `Test suite ${run.name} — ${copy.server.name}`;
   const head = ['Gold', 'Responses', ...CRITERIA.flatMap((k) => [`${k} P`, `${k} R`, `${k} F`])];
   const pending = report.missingAnswers;
   const fps = report.falsePositives.flatMap((f) => f.mentions.map((m) => ({ f, m })));
+  return `<p>Server ${esc(copy.serverId)} (copy of server ${esc(copy.sourceServerId)}), team ${esc(copy.server.team)}.
+${esc(run.document.items.length)} items: ${esc(progress.done)} done, ${esc(progress.failed)} failed, ${esc(progress.queued + progress.active)} in progress.</p>
+${pending.length ? `<p role="status">${esc(pending.length)} item(s) have no answer yet and count as answering nothing (first: ${esc(pending[0]!)}).</p>` : ''}
+<div class="table-scroll"><table class="suite-report">
+<caption>Feature classes, worst first (strict F, then recall); classes at F = 0 are highlighted</caption>
+<thead><tr><th scope="col">Class</th>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>
+<tbody>
+${classRow(report.overall, '(all)')}
+${report.classes.map((c) => classRow(c, c.key)).join('\n')}
+</tbody>
+</table></div>
+<h${headingLevel}>False positives on fp sentences</h${headingLevel}>
+${fps.length === 0 ? '<p>None.</p>' : `<div class="table-scroll"><table class="suite-report">
+<caption>${esc(report.fpSentences.withFalsePositives)} of ${esc(report.fpSentences.items)} fp sentences drew ${esc(report.fpSentences.mentions)} mention(s)</caption>
+<thead><tr><th scope="col">Item</th><th scope="col">Mention</th><th scope="col">Sentence</th></tr></thead>
+<tbody>
+${fps.map(({ f, m }) => `<tr><th scope="row">${esc(f.id)}</th><td>${esc(m.text)}</td><td class="sentence">${marked(f.text, [m])}</td></tr>`).join('\n')}
+</tbody>
+</table></div>`}`;
+}
+
+export function renderReportPage(r: RunReport): string {
+  const title = `Test suite ${r.run.name} — ${r.copy.server.name}`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -53,6 +76,7 @@ table { border-collapse: collapse; margin: 1rem 0; }
 caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
 th, td { border: 1px solid #bbb; padding: 0.2rem 0.5rem; }
 td { text-align: right; font-variant-numeric: tabular-nums; }
+td.sentence { text-align: left; }
 th[scope="row"] { text-align: left; font-weight: normal; font-family: ui-monospace, monospace; }
 tr.zero th, tr.zero td { background: #fde2e2; }
 mark { background: #ffe08a; }
@@ -61,25 +85,7 @@ mark { background: #ffe08a; }
 <body>
 <main>
 <h1>${esc(title)}</h1>
-<p>Server ${esc(copy.serverId)} (copy of server ${esc(copy.sourceServerId)}), team ${esc(copy.server.team)}.
-${esc(run.document.items.length)} items: ${esc(progress.done)} done, ${esc(progress.failed)} failed, ${esc(progress.queued + progress.active)} in progress.</p>
-${pending.length ? `<p role="status">${esc(pending.length)} item(s) have no answer yet and count as answering nothing (first: ${esc(pending[0]!)}).</p>` : ''}
-<table>
-<caption>Feature classes, worst first (strict F, then recall); classes at F = 0 are highlighted</caption>
-<thead><tr><th scope="col">Class</th>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>
-<tbody>
-${classRow(report.overall, '(all)')}
-${report.classes.map((c) => classRow(c, c.key)).join('\n')}
-</tbody>
-</table>
-<h2>False positives on fp sentences</h2>
-${fps.length === 0 ? '<p>None.</p>' : `<table>
-<caption>${esc(report.fpSentences.withFalsePositives)} of ${esc(report.fpSentences.items)} fp sentences drew ${esc(report.fpSentences.mentions)} mention(s)</caption>
-<thead><tr><th scope="col">Item</th><th scope="col">Mention</th><th scope="col">Sentence</th></tr></thead>
-<tbody>
-${fps.map(({ f, m }) => `<tr><th scope="row">${esc(f.id)}</th><td>${esc(m.text)}</td><td style="text-align:left">${marked(f.text, [m])}</td></tr>`).join('\n')}
-</tbody>
-</table>`}
+${reportSections(r)}
 </main>
 </body>
 </html>
