@@ -53,16 +53,17 @@ export class LeaderboardService {
     this.runs = new RunsRepository(ctx.db);
   }
 
-  async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number }> {
+  async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[] }> {
     const parsed = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
     await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items);
     // Gold may be loaded before the articles; say how many documents no article matches yet.
     const ids = [...goldDocuments(parsed.gold)];
-    const known = await this.ctx.db.query<{ n: number }>(
-      'select count(*)::int as n from articles where challenge_id = $1 and organiser_id = any($2::text[])',
-      [challenge.id, ids],
+    const known = new Set(
+      (await this.ctx.db.query<{ organiser_id: string }>('select organiser_id from articles where challenge_id = $1 and organiser_id = any($2::text[])', [challenge.id, ids])).map((r) => r.organiser_id),
     );
-    return { ...parsed, unknownDocuments: ids.length - known[0]!.n };
+    const unknown = ids.filter((id) => !known.has(id));
+    // The first few ids, so a person can see what is wrong (a prefix, a version suffix…).
+    return { ...parsed, unknownDocuments: unknown.length, unknownDocumentIds: unknown.slice(0, 20) };
   }
 
   async putMap(challenge: Challenge, kind: MapKind, body: unknown): Promise<number> {

@@ -113,11 +113,12 @@ function summary(answer, say) {
     case 'settings': return done(`Saved: deadline ${a.timeoutSeconds} s per attempt, ${plural(a.maxAttempts, 'attempt')} per article, back-off ${a.retryDelaySeconds} s, ${plural(a.serversPerTeam, 'server')} per team.`);
     default:
   }
-  if (Array.isArray(a.unknownDocuments) && 'items' in a) {
+  if ('unknownDocuments' in a && 'items' in a) {
     const loaded = `Gold loaded: ${plural(a.items, 'item')} in ${plural(a.documents, 'document')}.`;
-    if (a.unknownDocuments.length === 0) return done(loaded);
-    const shown = a.unknownDocuments.slice(0, 5).join(', ') + (a.unknownDocuments.length > 5 ? ', …' : '');
-    return done(`${loaded} But ${plural(a.unknownDocuments.length, 'document id')} match no article of this challenge (${shown}): their items can never be matched. Check the ids against the loaded articles.`, 'warn');
+    if (!a.unknownDocuments) return done(loaded);
+    const ids = a.unknownDocumentIds ?? [];
+    const shown = ids.length ? ` (${ids.slice(0, 5).join(', ')}${a.unknownDocuments > 5 ? ', …' : ''})` : '';
+    return done(`${loaded} But ${a.unknownDocuments === 1 ? '1 document id matches' : `${a.unknownDocuments} document ids match`} no article of this challenge${shown}: their items cannot be matched until articles with these ids are loaded. Check the ids.`, 'warn');
   }
   if ('created' in a && 'accepted' in a) return done(`${plural(a.accepted, 'article')} received, ${a.created} new.`);
   if ('runId' in a) {
