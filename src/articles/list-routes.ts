@@ -19,8 +19,8 @@ export type ArticleListState = (typeof ARTICLE_STATES)[number];
 const Query = Type.Object(
   {
     state: Type.Optional(Type.Union(ARTICLE_STATES.map((s) => Type.Literal(s)))),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'default 100' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000_000 })),
+    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$|^1000$', description: '1 to 1000 (default 100)' })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: 'articles to skip (default 0)' })),
   },
   { additionalProperties: false },
 );
@@ -51,7 +51,9 @@ export function articleListRoutes(ctx: AppContext): FastifyPluginAsync {
         requireAdmin(await ctx.auth.principal(request));
         const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
-        const { state, limit = 100, offset = 0 } = request.query;
+        const { state } = request.query;
+        const limit = Number(request.query.limit ?? 100);
+        const offset = Number(request.query.offset ?? 0);
         const rows = await ctx.db.query<{ id: string; organiser_id: string | null; state: ArticleListState; servers: number; done: number; failed: number; bytes: number; created_at: Date; total: number }>(
           `select * , count(*) over ()::int as total from (
              select a.id, a.organiser_id, a.seq, a.created_at, octet_length(a.text)::int as bytes,

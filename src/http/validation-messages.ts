@@ -12,6 +12,8 @@ const PATTERN_RULES: Record<string, string> = {
   method: 'the XML-RPC method name is letters, digits, "_", "." and ":" and starts with a letter or "_", e.g. "Annotator.getAnnotation"',
   name: 'a name needs at least one character that is not a space',
   sourcedb: 'sourcedb may not contain spaces',
+  limit: 'limit is a whole number from 1 to 1000',
+  offset: 'offset is a whole number, 0 or more',
 };
 
 /** `body/articles/0/id` → `articles[0].id` (a person reads the field, not the JSON pointer). */
@@ -50,6 +52,9 @@ function sentence(context: string | undefined, v: FastifySchemaValidationError):
 
 /** One message for all of a request's validation errors, each in words. */
 export function validationMessage(context: string | undefined, errors: readonly FastifySchemaValidationError[]): string {
+  // An empty string also fails the field's pattern: "is empty" says it all.
+  const empty = new Set(errors.filter((v) => v.keyword === 'minLength').map((v) => v.instancePath));
+  const shown = errors.filter((v) => !(v.keyword === 'pattern' && empty.has(v.instancePath)));
   // A union reports each branch it tried; say each distinct sentence once.
-  return [...new Set(errors.map((v) => sentence(context, v)))].join('; ');
+  return [...new Set(shown.map((v) => sentence(context, v)))].join('; ');
 }

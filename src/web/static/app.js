@@ -123,7 +123,7 @@ function summary(answer, say) {
   if ('created' in a && 'accepted' in a) return done(`${plural(a.accepted, 'article')} received, ${a.created} new.`);
   if ('runId' in a) {
     const warnings = Array.isArray(a.warnings) && a.warnings.length ? ` ${plural(a.warnings.length, 'warning')}: ${a.warnings.slice(0, 3).map((w) => w.message ?? w).join('; ')}` : '';
-    return done(`Run "${a.run}" stored: ${plural(a.n, 'line')}.${warnings}`, warnings ? 'warn' : 'ok');
+    return done(`Run "${a.run}" stored: your team's run ${a.n} of at most 5 for this task.${warnings}`, warnings ? 'warn' : 'ok');
   }
   if (a.checkRunning) return done(`Server "${a.name}" registered (paused); its setup check is running.`);
   if (a.check) {
