@@ -108,7 +108,7 @@ function serversTable(slug: string, servers: ChallengeGlance['servers']): SafeHt
   if (servers.length === 0) return html`<p>No servers registered.</p>`;
   const failing = servers.filter((s) => failsEverything(s.reliability));
   return html`${failing.length > 0 ? html`<p class="alert" data-fails-all="${slug}"><strong>${failing.length === 1 ? '1 server fails' : `${failing.length} servers fail`} every article it was sent:</strong> ${failing.map((s, i) => html`${i ? ', ' : ''}<a href="/servers/${s.id}?as=organiser">${s.name}</a> (team ${s.team})`)}.</p>` : ''}
-<div class="table-scroll"><table class="glance"><caption>Servers at a glance</caption>
+<div class="table-scroll"><table class="glance"><caption>Servers of ${slug} at a glance</caption>
 <thead><tr><th scope="col">Server</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Articles finished</th><th scope="col">Success rate</th><th scope="col">Mean response</th><th scope="col"><abbr title="mean time between failures">MTBF</abbr></th><th scope="col"><abbr title="mean time to repair">MTTR</abbr></th><th scope="col">Failing now</th><th scope="col">Answers per document</th></tr></thead>
 <tbody>${servers.map((s) => {
   const r = s.reliability;

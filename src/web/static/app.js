@@ -296,6 +296,7 @@ async function loadFragment(el) {
     const focusedId = el.contains(document.activeElement) ? document.activeElement.id : '';
     const edits = editedControls(el);
     el.innerHTML = markup;
+    focusableScrollers(el);
     restoreControls(edits);
     if (focusedId) document.getElementById(focusedId)?.focus();
   } catch (err) {
@@ -307,6 +308,31 @@ async function loadFragment(el) {
   const poll = Number(el.dataset.poll ?? 0);
   if (poll > 0 && !refused && !el.querySelector('[data-final]')) timers.set(el, setTimeout(() => loadFragment(el), poll));
 }
+
+/**
+ * A table wider than the screen scrolls inside its box; keyboard users must reach it too,
+ * so a box that scrolls takes focus (named by its table's caption), and one that does not
+ * is no extra tab stop.
+ */
+function focusableScrollers(root = document) {
+  for (const box of root.querySelectorAll('.table-scroll')) {
+    const scrolls = box.scrollWidth > box.clientWidth;
+    if (scrolls && !box.hasAttribute('tabindex')) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'region');
+      box.setAttribute('aria-label', box.querySelector('caption')?.textContent?.trim() || 'Table (scrolls sideways)');
+    } else if (!scrolls && box.getAttribute('role') === 'region') {
+      box.removeAttribute('tabindex');
+      box.removeAttribute('role');
+      box.removeAttribute('aria-label');
+    }
+  }
+}
+let resizeTimer;
+window.addEventListener('resize', () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => focusableScrollers(), 100);
+});
 
 function refreshAll() {
   for (const el of document.querySelectorAll('[data-fragment]')) loadFragment(el);
@@ -422,6 +448,7 @@ async function moveOldToken() {
 }
 
 for (const select of document.querySelectorAll('[data-task-filter]')) filterTasks(select);
+focusableScrollers();
 moveOldToken().finally(() => {
   showTokenState();
   refreshAll();
