@@ -25,7 +25,7 @@ interface PageCase {
   path: (f: Fixture) => string;
 }
 
-export const PAGES: PageCase[] = [
+const PAGES: PageCase[] = [
   { name: 'home', path: () => '/' },
   { name: 'team', path: () => '/team' },
   { name: 'organiser', path: () => '/organiser' },

@@ -122,7 +122,7 @@ export function organiserFragment(glances: ChallengeGlance[]): SafeHtml {
   return html`${glances.map(({ challenge: c, servers }) => {
     const suite = suiteName(c.slug);
     return html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>
-<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} attempts${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} at ${new Date(c.phaseChangedAt).toISOString()}` : ''}</p>
+<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} ${c.maxAttempts === 1 ? 'attempt' : 'attempts'}${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} at ${new Date(c.phaseChangedAt).toISOString()}` : ''}</p>
 <p class="links"><a href="/challenges/${c.slug}/articles">Articles</a> · <a href="/challenges/${c.slug}/settings">Settings</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}</p>
 ${phaseForm(c)}
 ${serversTable(c.slug, servers)}
