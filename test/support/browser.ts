@@ -62,12 +62,17 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   })))`)) as AxeViolation[];
 }
 
-/** Waits until every fragment of the page has loaded once and the token line says something. */
+/**
+ * Waits until every fragment of the page has loaded once and the token line says something.
+ * Polled from here with evaluate (which the pages' CSP does not govern): waitForFunction
+ * with a string builds a function inside the page, which the CSP's script-src refuses.
+ */
 export async function pageSettled(page: Page, timeout = 30_000): Promise<void> {
-  await page.waitForFunction(
-    `[...document.querySelectorAll('[data-fragment]')].every((el) => !el.querySelector('.loading'))
-      && [...document.querySelectorAll('[data-token-status]')].every((el) => el.textContent !== '' && el.textContent !== 'Checking the token…')`,
-    undefined,
-    { timeout },
-  );
+  const settled = `[...document.querySelectorAll('[data-fragment]')].every((el) => !el.querySelector('.loading'))
+    && [...document.querySelectorAll('[data-token-status]')].every((el) => el.textContent !== '' && el.textContent !== 'Checking the token…')`;
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(settled))) {
+    if (Date.now() > end) throw new Error(`the page ${page.url()} did not finish loading its fragments within ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
