@@ -4,6 +4,8 @@
 // the dispatch run) and BullMQ alone. With local services it also reads the CPU the database
 // and Redis spent (Linux /proc), since on a small machine they share the cores.
 //   node --import tsx bench/dispatch.ts [servers=10] [articles=300] [concurrency=5] [sequential=50]
+// BENCH_PROTOCOL=json: the servers are registered with, and answer in, the JSON protocol
+// (the floors stay XML-RPC calls).
 // PGlite in memory by default; PostgreSQL (a schema of its own, dropped after) with DATABASE_URL.
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -17,6 +19,7 @@ const ARTICLES = Number(process.argv[3] ?? 300);
 const CONCURRENCY = Number(process.argv[4] ?? 5);
 const SEQUENTIAL = Number(process.argv[5] ?? 50);
 const TOTAL = SERVERS * ARTICLES;
+const PROTOCOL = process.env.BENCH_PROTOCOL === 'json' ? 'json' : 'xmlrpc';
 
 /** Per completed job: BullMQ processedOn→finishedOn minus the call's own ms (what the worker adds). */
 async function addedPerJob(bench: Bench, serverIds: number[]): Promise<number[]> {
@@ -42,7 +45,7 @@ async function addedPerJob(bench: Bench, serverIds: number[]): Promise<number[]>
  */
 async function sequential(bench: Bench, instant: InstantServer, n: number): Promise<{ stored: number[]; added: number[] }> {
   const team = (await bench.call('POST', '/api/teams', { name: 'seq', contact: 'seq@example.org' })).body;
-  const server = (await bench.call('POST', '/api/challenges/live/servers', { name: 'seq', url: instant.url(999), tasks: TASKS }, team.token)).body;
+  const server = (await bench.call('POST', '/api/challenges/live/servers', { name: 'seq', url: instant.url(999), tasks: TASKS, protocol: PROTOCOL }, team.token)).body;
   await bench.call('POST', `/api/servers/${server.id}/start`, undefined, team.token);
   await new Promise((r) => setTimeout(r, 500)); // let the worker pool pick the new server up
   const { db } = bench.database;
@@ -73,19 +76,20 @@ async function sequential(bench: Bench, instant: InstantServer, n: number): Prom
   return { stored: ms.slice(warm), added };
 }
 
-const instant = await startInstantServer();
+const instant = await startInstantServer({ protocol: PROTOCOL });
+const floorServer = PROTOCOL === 'xmlrpc' ? instant : await startInstantServer();
 const bench = await startBench();
 console.log(machine());
-console.log(`database: ${bench.database.kind}; ${SERVERS} servers × ${ARTICLES} articles of 100 KB, concurrency ${CONCURRENCY} per server (${SERVERS * CONCURRENCY} in total)`);
+console.log(`database: ${bench.database.kind}; ${SERVERS} servers × ${ARTICLES} articles of 100 KB, concurrency ${CONCURRENCY} per server (${SERVERS * CONCURRENCY} in total); protocol ${PROTOCOL}`);
 
 // Floors first, while nothing else runs in this process.
 const bodies = callBodies(Math.min(ARTICLES, 50));
-const one = await directCalls(instant.url(998), bodies, 300, 1);
-const many = await directCalls(instant.url(998), bodies, Math.min(TOTAL, 3000), SERVERS * CONCURRENCY);
+const one = await directCalls(floorServer.url(998), bodies, 300, 1);
+const many = await directCalls(floorServer.url(998), bodies, Math.min(TOTAL, 3000), SERVERS * CONCURRENCY);
 const bull = await bullmqFloor(bench.runtime.redis.url, `${bench.config.queuePrefix}floor`, 5000, SERVERS * CONCURRENCY);
 const trips = await roundTrips(bench.runtime.redis.url, bench.database.db);
 
-const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(k) });
+const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(k), protocol: PROTOCOL });
 await startProfile();
 const services0 = serviceCpu();
 const cpu0 = process.cpuUsage();
@@ -109,7 +113,7 @@ const counts = (await db.query<{ answers: string; attempts: string; done: string
 const added = await addedPerJob(bench, setup.serverIds);
 // The floor again, now that the JIT is warm and the machine has run the same work: runs of
 // the first floor alone ranged ×3 on one machine, so the ratio is taken to the better one.
-const manyAfter = await directCalls(instant.url(998), bodies, Math.min(TOTAL, 3000), SERVERS * CONCURRENCY);
+const manyAfter = await directCalls(floorServer.url(998), bodies, Math.min(TOTAL, 3000), SERVERS * CONCURRENCY);
 const floor = manyAfter.perSecond > many.perSecond ? manyAfter : many;
 const maxSeen = Math.max(...setup.serverIds.map((_, k) => instant.maxInFlight[k]!));
 const seq = SEQUENTIAL > 0 ? await sequential(bench, instant, SEQUENTIAL) : { stored: [], added: [] };
@@ -147,4 +151,5 @@ if (Number(counts.answers) !== TOTAL || Number(counts.attempts) !== TOTAL || max
 printSqlStats();
 await bench.stop();
 await instant.close();
+if (floorServer !== instant) await floorServer.close();
 process.exit();

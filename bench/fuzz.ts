@@ -14,7 +14,7 @@ import { createLogger } from '../src/log.ts';
 import { createRuntime } from '../src/runtime.ts';
 import { annotate } from '../src/sample/annotator.ts';
 import { decodeMethodResponse, encodeMethodResponse } from '../src/xmlrpc/codec.ts';
-import { callXmlRpc, createServerAgent } from '../src/xmlrpc/client.ts';
+import { callXmlRpc, createServerAgent } from '../src/dispatch/annotators/xmlrpc-call.ts';
 import { XmlRpcProtocolError } from '../src/xmlrpc/errors.ts';
 import { startPrivateRedis } from '../test/support/private-redis.ts';
 

@@ -4,7 +4,7 @@
 //   node --import tsx bench/latency.ts [articles=50]
 import { performance } from 'node:perf_hooks';
 import { startSampleServer } from '../src/sample/server.ts';
-import { callXmlRpc } from '../src/xmlrpc/client.ts';
+import { callXmlRpc } from '../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../src/xmlrpc/codec.ts';
 import { articleText, machine, pct, startBench } from './support/harness.ts';
 

@@ -79,7 +79,7 @@ async function measure(): Promise<Figures> {
   }
   const sentence = 'The 𝛼-synuclein (P37840) protein binds BRCA1 (P38398) and TP53 in the nucleus of human cells. ';
   const text = (i: number) => `${i} `.padEnd(12) + sentence.repeat(Math.floor((bytes - 12) / Buffer.byteLength(sentence)));
-  const pending = async () => Number((await runtime.ctx.db.query<{ n: string }>(`select count(*) as n from deliveries where state in ('queued', 'active')`))[0]!.n);
+  const pending = async () => Number((await runtime.db.query<{ n: string }>(`select count(*) as n from deliveries where state in ('queued', 'active')`))[0]!.n);
   async function round(from: number, n: number): Promise<void> {
     const ids: string[] = [];
     for (let i = from; i < from + n; i++) {

@@ -1,43 +1,77 @@
-// Everything the routes and workers share, built once per process.
+// Everything the routes and workers share, built once per process by the composition root
+// (runtime.ts). The database is reached only through the repositories built here: routes
+// and services get repositories, never the database handle.
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { Logger } from './log.ts';
 import type { Authenticator } from './auth/principal.ts';
+import { AnswerRepository } from './articles/answer-repository.ts';
 import { ArticleRepository } from './articles/repository.ts';
+import { CallbackRepository } from './callbacks/repository.ts';
 import { ChallengeRepository } from './challenges/repository.ts';
+import { EnsembleModelRepository } from './consensus/model-repository.ts';
+import { SettingsRepository } from './db/settings-repository.ts';
+import { GoldRepository } from './leaderboard/gold-repository.ts';
+import { RunsRepository } from './leaderboard/runs-repository.ts';
+import type { LeaderboardService } from './leaderboard/service.ts';
+import { ReliabilityRepository } from './reliability/repository.ts';
 import { ServerRepository } from './servers/repository.ts';
+import { ServerStatusRepository } from './servers/status-repository.ts';
 import { TeamRepository } from './teams/repository.ts';
+import { SuiteRunRepository } from './testsuites/run-repository.ts';
 import type { AnswerReader } from './dispatch/answer-reader.ts';
 import type { DispatchService } from './dispatch/service.ts';
 import { DispatchStore } from './dispatch/store.ts';
+import type { RetryPolicy } from './db/retry.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
 import type { FamilyLookups } from './families/family.ts';
 
 export interface Repositories {
+  settings: SettingsRepository;
   challenges: ChallengeRepository;
   teams: TeamRepository;
   servers: ServerRepository;
+  serverStatus: ServerStatusRepository;
+  reliability: ReliabilityRepository;
   articles: ArticleRepository;
+  answers: AnswerRepository;
+  callbacks: CallbackRepository;
+  gold: GoldRepository;
+  runs: RunsRepository;
+  models: EnsembleModelRepository;
+  suiteRuns: SuiteRunRepository;
   store: DispatchStore;
 }
 
-/** `cacheBytes`: the byte bound of the article texts kept for dispatch (Config.cacheMaxBytes). */
-export function createRepositories(db: Database, opts: { cacheBytes?: number } = {}): Repositories {
+/**
+ * `cacheBytes`: the byte bound of the article texts kept for dispatch (Config.cacheMaxBytes);
+ * `writeRetry`: how the dispatch store retries a write the database refused for a moment.
+ */
+export function createRepositories(db: Database, opts: { cacheBytes?: number; writeRetry?: Partial<RetryPolicy> } = {}): Repositories {
   return {
+    settings: new SettingsRepository(db),
     challenges: new ChallengeRepository(db),
     teams: new TeamRepository(db),
     servers: new ServerRepository(db),
+    serverStatus: new ServerStatusRepository(db),
+    reliability: new ReliabilityRepository(db),
     articles: new ArticleRepository(db, { cacheBytes: opts.cacheBytes }),
-    store: new DispatchStore(db),
+    answers: new AnswerRepository(db),
+    callbacks: new CallbackRepository(db),
+    gold: new GoldRepository(db),
+    runs: new RunsRepository(db),
+    models: new EnsembleModelRepository(db),
+    suiteRuns: new SuiteRunRepository(db),
+    store: new DispatchStore(db, { retry: opts.writeRetry }),
   };
 }
 
 export interface AppContext {
   config: Config;
   log: Logger;
-  db: Database;
   repos: Repositories;
   dispatch: DispatchService;
+  leaderboard: LeaderboardService;
   auth: Authenticator;
   accessions: AccessionLookup | null;
   /** The task families' release indexes, by task (loadFamilyLookups). */

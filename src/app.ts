@@ -11,7 +11,7 @@ import { rowIdKeyword } from './http/schemas.ts';
 import { refuseUnstorableText } from './http/storable-text.ts';
 import { ApiError } from './http/api-error.ts';
 import { ServiceUnavailableError } from './http/unavailable.ts';
-import { isConnectionError } from './dispatch/db-retry.ts';
+import { isConnectionError } from './db/retry.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -23,6 +23,7 @@ import { articleRoutes } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import { xmlrpcApi } from './xmlrpc/public-api.ts';
 import { observabilityRoutes } from './metrics/routes.ts';
+import { reliabilityRoutes } from './reliability/routes.ts';
 import { webRoutes } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
 
@@ -76,6 +77,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(leaderboardRoutes(ctx), { prefix: '/api' });
   await app.register(xmlrpcApi(ctx));
   await app.register(observabilityRoutes(ctx));
+  await app.register(reliabilityRoutes(ctx));
   await app.register(webRoutes(ctx));
   await app.register(testsuiteRoutes(ctx));
   return app;

@@ -14,12 +14,13 @@ import { DispatchService } from './dispatch/service.ts';
 import { JobPerformer } from './dispatch/perform.ts';
 import { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
-import { uniprotIndexFrom, type AccessionLookup, type IndexContents } from './uniprot/index.ts';
+import { UniprotIndex, type AccessionLookup, type IndexContents } from './uniprot/index.ts';
 import { readIndexFile } from './uniprot/index-file.ts';
 import { AnswerReader } from './dispatch/answer-reader.ts';
 import { CallbackService } from './callbacks/service.ts';
 import { Reconciler } from './dispatch/reconciler.ts';
 import { queuePrefix } from './queue/prefix.ts';
+import { LeaderboardService } from './leaderboard/service.ts';
 import { loadFamilyLookups } from './families/lookups.ts';
 
 export interface RuntimeOptions {
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   ctx: AppContext;
+  /** The database handle, for the process that owns it (scripts, benchmarks); routes and services get repositories. */
+  db: Database;
   app?: App;
   reconciler: Reconciler;
   pool?: WorkerPool;
@@ -52,7 +55,7 @@ function loadAccessions(config: Config, log: Logger): { lookup: AccessionLookup;
   }
   const started = Date.now();
   const shared = readIndexFile(config.uniprotIndex, { shared: true });
-  const lookup = uniprotIndexFrom(shared);
+  const lookup = new UniprotIndex(shared);
   log.info({ release: lookup.release, ms: Date.now() - started }, 'UniProt release index loaded');
   return { lookup, shared };
 }
@@ -74,11 +77,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const db = dbUp.value;
   const ownsDb = !opts.db;
   // The configuration as this process uses it: the key prefix is the installation's.
-  const prefix = await queuePrefix(opts.config.queuePrefix, db);
+  // The composition root: every repository (the only code that holds SQL) is built here,
+  // once, and handed to the services and routes below.
+  const repos = createRepositories(db, { cacheBytes: opts.config.cacheMaxBytes, writeRetry: { retries: opts.config.databaseWriteRetries } });
+  const prefix = await queuePrefix(opts.config.queuePrefix, repos.settings);
   const config: Config = { ...opts.config, queuePrefix: prefix.prefix };
   log.info({ queuePrefix: prefix.prefix, from: prefix.source }, 'Redis key prefix');
-  const repos = createRepositories(db, { cacheBytes: config.cacheMaxBytes });
-  repos.store.retry = { ...repos.store.retry, retries: config.databaseWriteRetries };
   await repos.challenges.ensureLive();
 
   // One connection for queue commands and publishing; workers open their own blocking ones.
@@ -86,13 +90,13 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   connection.on('error', (err) => log.warn({ err: err.message }, 'Redis connection problem; retrying'));
   const queues = new DispatchQueues(connection, config.queuePrefix);
   const dispatch = new DispatchService(queues, connection, repos.store, repos.servers, log);
-  const adminHash = await ensureAdminTokenHash(config, db, log);
+  const adminHash = await ensureAdminTokenHash(config, repos.settings, log);
   const ctx: AppContext = {
     config,
     log,
-    db,
     repos,
     dispatch,
+    leaderboard: new LeaderboardService(repos),
     accessions: accessions?.lookup ?? null,
     lookups: lookups.loaded,
     answers,
@@ -106,7 +110,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   let pool: WorkerPool | undefined;
   let performer: JobPerformer | undefined;
   // Completion callbacks of on-demand articles: enqueued when a worker settles an article's last server.
-  const callbacks = opts.workers ? new CallbackService(connection, config, db, repos.articles, log) : undefined;
+  const callbacks = opts.workers ? new CallbackService(connection, config, repos, log) : undefined;
   if (opts.workers) {
     performer = new JobPerformer({
       log,
@@ -142,6 +146,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
 
   return {
     ctx,
+    db,
     app,
     reconciler,
     pool,

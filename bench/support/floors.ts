@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { callXmlRpc, createServerAgent } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc, createServerAgent } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import type { Database } from '../../src/db/database.ts';
 import { articleText, pct } from './harness.ts';

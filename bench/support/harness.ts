@@ -194,7 +194,7 @@ export interface Setup {
  */
 export async function setupChallenge(
   bench: Bench,
-  opts: { servers: number; articles: number; concurrency: number; urls: (k: number) => string; timeoutSeconds?: number; articleBytes?: number },
+  opts: { servers: number; articles: number; concurrency: number; urls: (k: number) => string; timeoutSeconds?: number; articleBytes?: number; protocol?: string },
 ): Promise<Setup> {
   const slug = `bench${randomBytes(3).toString('hex')}`;
   ok('create challenge', await bench.call('POST', '/api/challenges', {
@@ -204,7 +204,7 @@ export async function setupChallenge(
   const serverIds: number[] = [];
   for (let k = 0; k < opts.servers; k++) {
     const s = ok('register server', await bench.call<{ id: number }>('POST', `/api/challenges/${slug}/servers`, {
-      name: `s${k}`, url: opts.urls(k), tasks: TASKS, concurrency: opts.concurrency,
+      name: `s${k}`, url: opts.urls(k), tasks: TASKS, concurrency: opts.concurrency, ...(opts.protocol ? { protocol: opts.protocol } : {}),
     }, team.token));
     serverIds.push(s.id);
   }

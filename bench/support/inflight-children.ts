@@ -5,7 +5,7 @@
 //   floor URL CALLS ARTICLES DELAY_MS — the floor: the same number of direct XML-RPC calls
 //     held open by that server, nothing else (no queue, no database). SHARED=1 (default):
 //     one body Buffer per article, shared; SHARED=0: a body of its own per request.
-import { callXmlRpc, createServerAgent } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc, createServerAgent } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { callBodies } from './floors.ts';
 import { startInstantServer } from './instant-server.ts';
 

@@ -7,10 +7,10 @@ import type { Socket } from 'node:net';
 import { annotate } from '../../src/sample/annotator.ts';
 import { encodeMethodResponse } from '../../src/xmlrpc/codec.ts';
 
-/** A valid ACT/INT/IPT answer for any text (no mentions, so no offsets to check). */
-export function fixedAnswer(): Buffer {
+/** A valid ACT/INT/IPT answer for any text (no mentions, so no offsets to check), as XML-RPC or as the JSON protocol's object. */
+export function fixedAnswer(protocol: 'xmlrpc' | 'json' = 'xmlrpc'): Buffer {
   const { mentions: _m, coref: _c, ...rest } = annotate('SNCA (P37840) interacts with BRCA1 (P38398) and binds TP53 (P04637).');
-  return Buffer.from(encodeMethodResponse(rest));
+  return Buffer.from(protocol === 'json' ? JSON.stringify(rest) : encodeMethodResponse(rest));
 }
 
 export interface InstantServer {
@@ -27,8 +27,9 @@ export interface InstantServer {
  * delayMs: answer after that long — except requests under fastBelowBytes (the setup check at
  * registration sends a short article), answered at once.
  */
-export async function startInstantServer(opts: { delayMs?: number; servers?: number; fastBelowBytes?: number } = {}): Promise<InstantServer> {
-  const answer = fixedAnswer();
+export async function startInstantServer(opts: { delayMs?: number; servers?: number; fastBelowBytes?: number; protocol?: 'xmlrpc' | 'json' } = {}): Promise<InstantServer> {
+  const answer = fixedAnswer(opts.protocol);
+  const contentType = opts.protocol === 'json' ? 'application/json' : 'text/xml; charset=utf-8';
   const n = opts.servers ?? 1000;
   const requests = new Array<number>(n).fill(0);
   const inFlight = new Array<number>(n).fill(0);
@@ -50,7 +51,7 @@ export async function startInstantServer(opts: { delayMs?: number; servers?: num
       state.lastBodyHead = head;
       const send = (): void => {
         inFlight[k]!--;
-        res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'content-length': answer.length });
+        res.writeHead(200, { 'content-type': contentType, 'content-length': answer.length });
         res.end(answer);
       };
       if (opts.delayMs && bytes >= (opts.fastBelowBytes ?? 0)) setTimeout(send, opts.delayMs);

@@ -41,11 +41,31 @@ sample annotator exactly (its tests compare both answers):
            before it (latest end, then latest start, then first listed).
 "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
 
+The same answers in the other protocols the meta-server speaks (register the server with
+the same `protocol`):
+
+  --protocol json            POST application/json {"text", "given"?, "article"?, "tasks"?}
+                             -> 200 and the struct above as a JSON object
+  --protocol pubannotation   PubAnnotation's annotation-server API: POST {"text": ...}
+                             -> 200 and PubAnnotation JSON {text, denotations: [{id, span:
+                             {begin, end}, obj}], attributes}: the mentions, spans in code
+                             points (Python's str indexing again), confidence as an attribute
+  --protocol pubannotation --async
+                             the same, asynchronously: 303 See Other with Location
+                             /results/<n> (and Retry-After); that URL answers 404 with
+                             Retry-After until the result is ready, then 200 once, then 410 Gone
+
 Run:  python3 annotation_server.py --port 8000 [--host 127.0.0.1] [--method NAME]
+                                   [--protocol xmlrpc|json|pubannotation [--async]]
 """
 import argparse
+import itertools
+import json
 import re
 import sys
+import threading
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, List, Optional
 from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 
@@ -160,6 +180,95 @@ def get_annotation(text: str, given: str = "", meta: Optional[Dict[str, Any]] = 
     return annotate(text, given or "")
 
 
+def pubannotation(text: str, params: Dict[str, Any]) -> Dict[str, Any]:
+    """PubAnnotation JSON for the mentions: the request's other fields come back unchanged."""
+    mentions = find_mentions(text)
+    answer = dict(params)
+    answer["text"] = text
+    answer["denotations"] = [
+        {"id": "T%d" % (i + 1), "span": {"begin": m["offset"], "end": m["offset"] + len(m["mention"])}, "obj": m["type"]}
+        for i, m in enumerate(mentions)
+    ]
+    answer["attributes"] = [
+        {"id": "A%d" % (i + 1), "subj": "T%d" % (i + 1), "pred": "confidence", "obj": m["confidence"]}
+        for i, m in enumerate(mentions)
+    ]
+    return answer
+
+
+class JsonHandler(BaseHTTPRequestHandler):
+    """The JSON and PubAnnotation protocols (set on the class by main())."""
+
+    protocol_name = "json"
+    asynchronous = False
+    results: Dict[int, Dict[str, Any]] = {}
+    issued = itertools.count(1)
+    issued_up_to = 0
+    lock = threading.Lock()
+
+    def log_message(self, format: str, *args: Any) -> None:  # no request log, as the XML-RPC server
+        pass
+
+    def send_json(self, status: int, value: Any, headers: Optional[Dict[str, str]] = None) -> None:
+        body = json.dumps(value).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        for name, field in (headers or {}).items():
+            self.send_header(name, field)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        match = re.fullmatch(r"/results/([0-9]+)", self.path)
+        if not (self.asynchronous and match):
+            self.send_json(405, {"error": 'POST a JSON object {"text": ...} to annotate it'}, {"Allow": "POST"})
+            return
+        n = int(match.group(1))
+        with self.lock:
+            answer = self.results.pop(n, None)
+            issued = JsonHandler.issued_up_to
+        if answer is not None:
+            self.send_json(200, answer)  # delivered once; asked again, it is gone
+        elif 1 <= n <= issued:
+            self.send_json(410, {"error": "result %d was delivered and removed" % n})
+        else:
+            self.send_json(404, {"error": "result %d is not ready" % n}, {"Retry-After": "1"})
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        try:
+            if "application/x-www-form-urlencoded" in (self.headers.get("Content-Type") or ""):
+                params: Any = dict(urllib.parse.parse_qsl(raw.decode("utf-8")))
+            else:
+                params = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as err:
+            self.send_json(400, {"error": "the body is not valid JSON: %s" % err})
+            return
+        if not isinstance(params, dict) or not isinstance(params.get("text"), str):
+            self.send_json(400, {"error": 'the request needs a JSON object with "text", a string'})
+            return
+        text = params["text"]
+        if self.protocol_name == "json":
+            self.send_json(200, annotate(text, params.get("given") or ""))
+            return
+        others = {k: v for k, v in params.items() if k != "text"}
+        answer = pubannotation(text, others)
+        if not self.asynchronous:
+            self.send_json(200, answer)
+            return
+        # Asynchronous: the result waits at its own URL; the client polls it.
+        with self.lock:
+            n = next(self.issued)
+            JsonHandler.issued_up_to = n
+            self.results[n] = answer
+        self.send_response(303)
+        self.send_header("Location", "/results/%d" % n)
+        self.send_header("Retry-After", "0")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
 class AnyPathHandler(SimpleXMLRPCRequestHandler):
     rpc_paths = ()  # answer on any path: "/", "/RPC2", whatever the team registered
 
@@ -169,7 +278,24 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8000, help="TCP port (0 picks a free one; default 8000)")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--method", default="Annotator.getAnnotation", help="method name registered with the meta-server")
+    parser.add_argument("--protocol", default="xmlrpc", choices=["xmlrpc", "json", "pubannotation"], help="protocol to answer in (register the same)")
+    parser.add_argument("--async", dest="asynchronous", action="store_true", help="pubannotation only: answer asynchronously (303 See Other)")
     args = parser.parse_args()
+    if args.asynchronous and args.protocol != "pubannotation":
+        parser.error("--async goes with --protocol pubannotation")
+    if args.protocol != "xmlrpc":
+        JsonHandler.protocol_name = args.protocol
+        JsonHandler.asynchronous = args.asynchronous
+        http_server = ThreadingHTTPServer((args.host, args.port), JsonHandler)
+        host, port = http_server.server_address[0], http_server.server_address[1]
+        print("listening on http://%s:%d/ (protocol %s%s)" % (host, port, args.protocol, ", asynchronous" if args.asynchronous else ""), flush=True)
+        try:
+            http_server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            http_server.server_close()
+        return
 
     server = SimpleXMLRPCServer(
         (args.host, args.port), requestHandler=AnyPathHandler, allow_none=False, logRequests=False, encoding="utf-8"

@@ -5,9 +5,7 @@
 // silent (all-zero features), as in training.
 import type { AppContext } from '../app-context.ts';
 import { ensembleResult, type EnsembleTask } from '../consensus/index.ts';
-import { EnsembleModelRepository } from '../consensus/models.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
-import { onlineRunName } from '../leaderboard/service.ts';
 import type { AnswerResult } from '../families/registry.ts';
 import type { Article } from './repository.ts';
 import type { ArticleServerState } from './status.ts';
@@ -21,10 +19,10 @@ export type EnsembleView = {
 } & AnswerResult;
 
 export async function ensembleView(ctx: AppContext, article: Article, shown: readonly ArticleServerState[], modelId: number): Promise<EnsembleView> {
-  const stored = await new EnsembleModelRepository(ctx.db).byId(modelId);
+  const stored = await ctx.repos.models.byId(modelId);
   if (!stored) throw notFound(`ensemble model ${modelId}`);
   const servers = await ctx.repos.servers.listByChallenge(article.challengeId);
-  const byName = new Map(servers.map((s) => [onlineRunName(s), s.id]));
+  const byName = new Map(servers.map((s) => [s.runName, s.id]));
   const answers = new Map(shown.flatMap((s) => (s.result ? [[s.serverId, s.result] as const] : [])));
   const runs: Record<string, AnswerResult | undefined> = {};
   const used: Record<string, number | null> = {};

@@ -8,18 +8,23 @@
 // organiser id (the article id for articles without one), which is also PubAnnotation's
 // `sourceid`; `sourcedb` defaults to the challenge slug. BIO cannot hold overlapping
 // mentions: how many were left out is in `mentionsLeftOut` and the X-Mentions-Left-Out
-// header. `tsv` is the leaderboard's BC II.5 result file, byte for byte.
+// header. `tsv` is the leaderboard's BC II.5 result file, byte for byte; the leaderboard
+// page downloads the same file bare, as text/tab-separated-values, from
+//   GET /challenges/:slug/export/:task?server=<id>
+// Both routes find the server and write the file with the same code (serverOf, runTsv).
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
-import { requireTeamOrAdmin } from '../auth/principal.ts';
+import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
+import type { Challenge } from '../challenges/repository.ts';
 import type { ExportDoc, ExportFormatName, ExportResult } from '../families/family.ts';
-import { ALL_FAMILIES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
+import { ALL_FAMILIES, TASK_NAMES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
 import { FormatError, tarGz } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { ServerId, SlugParams } from '../http/schemas.ts';
-import { exportRunTsv, loadOnlineAnswers, onlineRun } from '../leaderboard/online-runs.ts';
+import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
+import { exportRunTsv, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
 
 export type { ExportFile, ExportResult } from '../families/family.ts';
@@ -43,6 +48,9 @@ const Params = Type.Object({
   task: Type.String({ minLength: 1, maxLength: 40 }),
   format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f))),
 });
+const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
+const TsvQuery = Type.Object({ server: ServerId }, { additionalProperties: false });
+const TSV_TYPE = 'text/tab-separated-values; charset=utf-8';
 const Query = Type.Object(
   {
     server: ServerId,
@@ -71,6 +79,18 @@ export function exportFiles(
   return write(own, { run, sourcedb: options.sourcedb });
 }
 
+/** The server of the challenge the caller may export; another team's server is "not found", as everywhere else in the API. */
+async function serverOf(servers: ServerRepository, principal: Principal, challenge: Challenge, serverId: string | number): Promise<AnnotationServer> {
+  const server = (await servers.listByChallenge(challenge.id)).find((s) => s.id === Number(serverId));
+  if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${serverId} in challenge "${challenge.slug}"`);
+  return server;
+}
+
+/** The server's online run for the task as the family's TSV result file, named after the run. */
+async function runTsv(ctx: AppContext, server: AnnotationServer, task: TaskName): Promise<{ name: string; content: string }> {
+  return { name: `${onlineRunName(server)}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await ctx.repos.answers.onlineAnswers(server.id, task))) };
+}
+
 export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
@@ -88,21 +108,13 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
         if (!isTaskName(task) || !challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no task "${task}"; its tasks are ${challenge.tasks.join(', ')}`);
         const carried = FORMAT_TASKS.get(format) ?? [];
         if (!carried.includes(task)) throw badRequest(`${format} carries ${carried.join(', ')}, not ${task}`);
-        const servers = await ctx.repos.servers.listByChallenge(challenge.id);
-        const server = servers.find((s) => s.id === Number(request.query.server));
-        if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${slug}"`);
+        const server = await serverOf(ctx.repos.servers, principal, challenge, request.query.server);
         const run = onlineRunName(server);
         let exported: ExportResult;
         if (format === 'tsv') {
-          exported = { files: [{ name: `${run}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task))) }] };
+          exported = { files: [await runTsv(ctx, server, task)] };
         } else {
-          const rows = await ctx.db.query<{ id: string; text: string; result: AnswerResult }>(
-            `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result
-             from answers an join articles a on a.id = an.article_id
-             where an.server_id = $1 and a.challenge_id = $2 and (an.result -> $3) is not null
-             order by coalesce(a.organiser_id, a.id::text)`,
-            [server.id, challenge.id, task],
-          );
+          const rows = await ctx.repos.answers.exportDocuments(server.id, challenge.id, task);
           try {
             exported = exportFiles(format, task, run, rows, { sourcedb: request.query.sourcedb ?? challenge.slug });
           } catch (error) {
@@ -117,6 +129,26 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
           return reply.type('application/gzip').header('content-disposition', `attachment; filename="${name}"`).send(await tarGz(files));
         }
         return { challenge: challenge.slug, task, server: server.id, run, format, files, ...(mentionsLeftOut !== undefined ? { mentionsLeftOut } : {}) };
+      },
+    );
+
+    app.get(
+      '/challenges/:slug/export/:task',
+      { schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: TsvQuery } },
+      async (request, reply) => {
+        const principal = await ctx.auth.principal(request);
+        requireTeamOrAdmin(principal);
+        const { slug, task } = request.params;
+        const challenge = await ctx.repos.challenges.bySlug(slug);
+        if (!challenge) throw notFound(`challenge "${slug}"`);
+        if (!isTaskName(task)) throw new ApiError(400, 'unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
+        if (!challenge.tasks.includes(task)) throw new ApiError(400, 'unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+        const server = await serverOf(ctx.repos.servers, principal, challenge, request.query.server);
+        const tsvTasks = FORMAT_TASKS.get('tsv') ?? [];
+        if (!tsvTasks.includes(task)) throw badRequest(`exports are available for ${tsvTasks.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
+        if (!server.tasks.includes(task)) throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
+        const file = await runTsv(ctx, server, task);
+        return reply.type(TSV_TYPE).header('content-disposition', `attachment; filename="${file.name}"`).send(file.content);
       },
     );
   };

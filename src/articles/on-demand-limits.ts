@@ -7,10 +7,10 @@
 // counts again only while it is really waiting, whatever its age.
 //
 // The count and the insert are one transaction under one advisory lock, so concurrent
-// submissions cannot each see room for one more. The count starts from the live servers'
-// queued and active deliveries (indexed, and bounded by the total cap), not from every
-// article ever submitted.
-import type { Queryable } from '../db/database.ts';
+// submissions cannot each see room for one more (ArticleRepository.insertMany). The count
+// starts from the live servers' queued and active deliveries (indexed, and bounded by the
+// total cap), not from every article ever submitted.
+import type { PendingOnDemand } from './repository.ts';
 import { ApiError } from '../http/api-error.ts';
 
 export interface OnDemandLimits {
@@ -18,34 +18,14 @@ export interface OnDemandLimits {
   total: number;
 }
 
-/** How long an article with no delivery yet counts as waiting (the queueing is normally milliseconds behind). */
-const UNQUEUED_GRACE = '10 minutes';
 /** Retry-After of a refusal: the servers need some time to work through what waits. */
 const RETRY_AFTER_SECONDS = 30;
-/** Any number: the lock every on-demand submission takes around its count and insert. */
-const SUBMISSION_LOCK = 72260007;
 
-export async function pendingOnDemand(tx: Queryable, liveChallengeId: number, client: string): Promise<{ mine: number; total: number }> {
-  const rows = await tx.query<{ mine: string | number; total: string | number }>(
-    `with busy as (
-       select distinct d.article_id as id from deliveries d
-       where d.server_id in (select id from servers where challenge_id = $1 and state = 'active') and d.state in ('queued', 'active')
-     ), unqueued as (
-       select a.id from articles a
-       where a.challenge_id = $1 and a.created_at > now() - interval '${UNQUEUED_GRACE}'
-         and not exists (select 1 from deliveries d where d.article_id = a.id)
-     )
-     select count(*) as total, count(*) filter (where a.submitted_by = $2) as mine
-     from (select id from busy union select id from unqueued) p join articles a on a.id = p.id`,
-    [liveChallengeId, client],
-  );
-  return { mine: Number(rows[0]?.mine ?? 0), total: Number(rows[0]?.total ?? 0) };
-}
-
-/** Inside the submission's transaction: refuses (429 or 503, with Retry-After) when there is no room for one more. */
-export async function admitOnDemand(tx: Queryable, liveChallengeId: number, client: string, limits: OnDemandLimits): Promise<void> {
-  await tx.query(`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`);
-  const { mine, total } = await pendingOnDemand(tx, liveChallengeId, client);
+/**
+ * Inside the submission's transaction, given what waits (ArticleRepository counts it under
+ * the lock): refuses (429 or 503, with Retry-After) when there is no room for one more.
+ */
+export function admitOnDemand({ mine, total }: PendingOnDemand, limits: OnDemandLimits): void {
   if (mine >= limits.perClient) {
     throw new ApiError(
       429,

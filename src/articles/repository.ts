@@ -29,6 +29,17 @@ export interface NewArticle {
   submittedBy?: string | null;
 }
 
+/** On-demand articles waiting for the live servers: the client's and everyone's (articles/on-demand-limits.ts). */
+export interface PendingOnDemand {
+  mine: number;
+  total: number;
+}
+
+/** How long an article with no delivery yet counts as waiting (the queueing is normally milliseconds behind). */
+const UNQUEUED_GRACE = '10 minutes';
+/** Any number: the lock every on-demand submission takes around its count and insert. */
+const SUBMISSION_LOCK = 72260007;
+
 interface ArticleRow {
   id: string;
   seq: string | number;
@@ -79,6 +90,21 @@ export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
 const viewBytes = (v: DispatchView): number => stringBytes(v.text) + stringBytes(v.given) + 200;
 
+/** An article's state across the servers it went to, for the organisers' list (list-routes.ts says what each means). */
+export const ARTICLE_STATES = ['pending', 'running', 'done', 'failed'] as const;
+export type ArticleListState = (typeof ARTICLE_STATES)[number];
+
+export interface ArticleListRow {
+  id: string;
+  organiserId: string | null;
+  state: ArticleListState;
+  servers: number;
+  done: number;
+  failed: number;
+  bytes: number;
+  createdAt: string;
+}
+
 export class ArticleRepository {
   /**
    * What dispatch reads of an article, for the most recent ones. Articles never change once
@@ -98,16 +124,19 @@ export class ArticleRepository {
   /**
    * Loads a batch in one transaction. A repeat of an organiser id with the same text is
    * accepted and changes nothing; with a different text the whole batch is refused.
-   * `admit` runs first in the same transaction and may refuse the whole batch by throwing
-   * (the limits on on-demand articles waiting).
+   * With `onDemand`, the on-demand articles waiting are counted first, in the same
+   * transaction under one lock, and `admit` may refuse the whole batch by throwing.
    */
   async insertMany(
     challengeId: number,
     items: NewArticle[],
-    opts: { admit?: (tx: Queryable) => Promise<void> } = {},
+    opts: { onDemand?: { client: string; admit: (pending: PendingOnDemand) => void } } = {},
   ): Promise<{ ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] }> {
     return await this.db.transaction(async (tx) => {
-      await opts.admit?.(tx);
+      if (opts.onDemand) {
+        await tx.query(`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`);
+        opts.onDemand.admit(await this.pendingOnDemand(tx, challengeId, opts.onDemand.client));
+      }
       const ids = new Map<string, string>();
       const created: string[] = [];
       const views: DispatchView[] = [];
@@ -173,6 +202,61 @@ export class ArticleRepository {
     );
     const r = rows[0];
     return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks, callbackUrl: r.callback_url } : null;
+  }
+
+  /**
+   * The articles of a challenge, in load order, with their state across the servers they
+   * went to (see list-routes.ts), filtered by that state in SQL and paged; `total` counts
+   * every article of that state.
+   */
+  async listWithState(challengeId: number, state: ArticleListState | null, limit: number, offset: number): Promise<{ total: number; articles: ArticleListRow[] }> {
+    const rows = await this.db.query<{ id: string; organiser_id: string | null; state: ArticleListState; servers: number; done: number; failed: number; bytes: number; created_at: Date; total: number }>(
+      `select *, count(*) over ()::int as total from (
+         select a.id, a.organiser_id, a.seq, a.created_at, octet_length(a.text)::int as bytes,
+                count(d.server_id)::int as servers,
+                count(*) filter (where d.state = 'done')::int as done,
+                count(*) filter (where d.state = 'failed')::int as failed,
+                case when count(d.server_id) = 0 then 'pending'
+                     when count(*) filter (where d.state in ('queued', 'active')) > 0 then 'running'
+                     when count(*) filter (where d.state = 'failed') > 0 then 'failed'
+                     else 'done' end as state
+         from articles a left join deliveries d on d.article_id = a.id
+         where a.challenge_id = $1
+         group by a.id) x
+       where $2::text is null or x.state = $2
+       order by x.seq limit $3 offset $4`,
+      [challengeId, state, limit, offset],
+    );
+    return {
+      total: rows[0]?.total ?? 0,
+      articles: rows.map((r) => ({
+        id: r.id, organiserId: r.organiser_id, state: r.state, servers: r.servers, done: r.done, failed: r.failed, bytes: r.bytes, createdAt: new Date(r.created_at).toISOString(),
+      })),
+    };
+  }
+
+  /** Which of the organiser ids have an article in the challenge (the others are named to the organiser loading gold). */
+  async knownIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> {
+    const rows = await this.db.query<{ organiser_id: string }>('select organiser_id from articles where challenge_id = $1 and organiser_id = any($2::text[])', [challengeId, [...organiserIds]]);
+    return new Set(rows.map((r) => r.organiser_id));
+  }
+
+  /** On-demand articles waiting: a delivery to an active live server queued or under way, or none yet though just submitted. */
+  private async pendingOnDemand(tx: Queryable, liveChallengeId: number, client: string): Promise<PendingOnDemand> {
+    const rows = await tx.query<{ mine: string | number; total: string | number }>(
+      `with busy as (
+         select distinct d.article_id as id from deliveries d
+         where d.server_id in (select id from servers where challenge_id = $1 and state = 'active') and d.state in ('queued', 'active')
+       ), unqueued as (
+         select a.id from articles a
+         where a.challenge_id = $1 and a.created_at > now() - interval '${UNQUEUED_GRACE}'
+           and not exists (select 1 from deliveries d where d.article_id = a.id)
+       )
+       select count(*) as total, count(*) filter (where a.submitted_by = $2) as mine
+       from (select id from busy union select id from unqueued) p join articles a on a.id = p.id`,
+      [liveChallengeId, client],
+    );
+    return { mine: Number(rows[0]?.mine ?? 0), total: Number(rows[0]?.total ?? 0) };
   }
 }
 

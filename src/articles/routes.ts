@@ -9,7 +9,7 @@ import { rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts'
 import { urlProblem } from '../servers/url-policy.ts';
 import { articleText } from './input.ts';
 import type { Article, NewArticle } from './repository.ts';
-import { articleServers, articleStatus } from './status.ts';
+import { articleStatus } from './status.ts';
 import { parseVoteQuery, voteView } from './consensus.ts';
 import { ensembleView } from './ensemble-view.ts';
 import { articleView } from './view.ts';
@@ -87,7 +87,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     /** The article as this caller may see it; 202 while servers are still at work, 200 when done. */
     async function articleResponse(principal: Principal, article: Article, query: ArticleQueryValues) {
       const visible = await visibleServerFilter(principal, article);
-      const view = await articleView(ctx.db, article, visible, parseVoteQuery(query), { text: query.text !== 'false' });
+      const view = await articleView(ctx.repos.answers, article, visible, parseVoteQuery(query), { text: query.text !== 'false' });
       return { code: view.status === 'done' ? 200 : 202, view };
     }
 
@@ -166,7 +166,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const loaded = await articles.insertMany(
           live.id,
           [{ organiserId: body.id ?? null, text, sourceFormat, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null, submittedBy: client }],
-          { admit: (tx) => admitOnDemand(tx, live.id, client, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }) },
+          { onDemand: { client, admit: (pending) => admitOnDemand(pending, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }) } },
         );
         if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
         const id = [...loaded.ids.values()][0]!;
@@ -217,7 +217,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         if (!article) throw notFound(`article ${request.params.id}`);
         const visible = await visibleServerFilter(await ctx.auth.principal(request), article);
         const q = request.query;
-        const all = await articleServers(ctx.db, article.id);
+        const all = await ctx.repos.answers.serverStates(article.id);
         const status = articleStatus(all);
         const shown = all.filter((s) => visible(s.teamId));
         const answeredCount = shown.filter((s) => s.result).length;

@@ -1,9 +1,9 @@
 // What `GET /api/articles/:id` answers, built in one place: the route sends it, and the
 // completion callback posts exactly the same JSON (so a client can use one parser for both).
-import type { Queryable } from '../db/database.ts';
+import type { AnswerRepository } from './answer-repository.ts';
 import { voteView, type ParsedVote, type VoteView } from './consensus.ts';
 import type { Article } from './repository.ts';
-import { articleServers, articleStatus, type ArticleServerState, type ArticleStatus } from './status.ts';
+import { articleStatus, type ArticleServerState, type ArticleStatus } from './status.ts';
 
 export type ShownServer = Omit<ArticleServerState, 'teamId'>;
 
@@ -30,8 +30,8 @@ export const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
  * the article was sent to (a team must not read "done" while others still work, nor learn
  * more than that); the consensus counts the shown servers only.
  */
-export async function articleView(db: Queryable, article: Article, visible: TeamFilter, vote: ParsedVote = DEFAULT_VOTE, opts: { text?: boolean } = {}): Promise<ArticleView> {
-  const all = await articleServers(db, article.id);
+export async function articleView(answers: AnswerRepository, article: Article, visible: TeamFilter, vote: ParsedVote = DEFAULT_VOTE, opts: { text?: boolean } = {}): Promise<ArticleView> {
+  const all = await answers.serverStates(article.id);
   const status = articleStatus(all);
   const shownStates = all.filter((s) => visible(s.teamId));
   const view: ArticleView = {

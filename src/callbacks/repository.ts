@@ -55,4 +55,31 @@ export class CallbackRepository {
       [articleId, state, status, error],
     );
   }
+
+  /**
+   * Whether an active server that takes the article has no delivery row for it yet.
+   * Deliveries are written server by server as the article is queued: "every delivery
+   * settled" is only "done" once each active server taking it has its delivery row.
+   */
+  async awaitsDelivery(article: { id: string; challengeId: number; tasks: readonly string[] | null }): Promise<boolean> {
+    const missing = await this.db.query(
+      `select 1 from servers s
+       where s.challenge_id = $1 and s.state = 'active' and ($2::text[] is null or s.tasks && $2::text[])
+         and not exists (select 1 from deliveries d where d.article_id = $3 and d.server_id = s.id)
+       limit 1`,
+      [article.challengeId, article.tasks, article.id],
+    );
+    return missing.length > 0;
+  }
+
+  /** Recent articles (last 7 days) with a callback URL and no record yet: perhaps never enqueued. */
+  async unrecorded(): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      `select a.id from articles a
+       where a.callback_url is not null and a.created_at > now() - interval '7 days'
+         and not exists (select 1 from callback_deliveries c where c.article_id = a.id)
+       order by a.seq limit 10000`,
+    );
+    return rows.map((r) => r.id);
+  }
 }

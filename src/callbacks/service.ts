@@ -4,18 +4,19 @@
 // from the article id, so two workers settling the last two servers at once enqueue one
 // job; jobs live in Redis, so a restart does not lose them; BullMQ retries a failed POST
 // with exponential back-off. The outcome of every try lands in callback_deliveries.
-import { Queue, Worker, type Job } from 'bullmq';
+import { Queue, type Job, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { request } from 'undici';
 import type { Config } from '../config.ts';
-import type { Database, Queryable } from '../db/database.ts';
 import type { Logger } from '../log.ts';
 import type { Article, ArticleRepository } from '../articles/repository.ts';
-import { articleStatus, articleServers } from '../articles/status.ts';
+import { articleStatus } from '../articles/status.ts';
+import type { AnswerRepository } from '../articles/answer-repository.ts';
 import { articleView } from '../articles/view.ts';
 import { policedAgent } from '../servers/policed-agent.ts';
 import { RefusedAddressError, urlProblem } from '../servers/url-policy.ts';
-import { CallbackRepository } from './repository.ts';
+import { createQueueWorker } from '../queue/worker.ts';
+import type { CallbackRepository } from './repository.ts';
 
 export const CALLBACK_QUEUE = 'callbacks';
 /** One job per article, ever: BullMQ ignores an add whose id exists (':' is not allowed in ids). */
@@ -31,19 +32,22 @@ const KEEP_COMPLETED_SECONDS = 7 * 24 * 3600;
 export class CallbackService {
   readonly queue: Queue<CallbackJob>;
   readonly records: CallbackRepository;
+  private readonly articles: ArticleRepository;
+  private readonly answers: AnswerRepository;
   private worker: Worker<CallbackJob> | undefined;
   private workerConnection: Redis | undefined;
 
   constructor(
     connection: Redis,
     private readonly config: Config,
-    private readonly db: Database,
-    private readonly articles: ArticleRepository,
+    repos: { articles: ArticleRepository; answers: AnswerRepository; callbacks: CallbackRepository },
     private readonly log: Logger,
   ) {
+    this.articles = repos.articles;
+    this.answers = repos.answers;
+    this.records = repos.callbacks;
     this.queue = new Queue<CallbackJob>(CALLBACK_QUEUE, { connection, prefix: config.queuePrefix });
     this.queue.on('error', () => {}); // reported through the shared connection's own handler
-    this.records = new CallbackRepository(db);
   }
 
   /** The dispatcher's onSettled hook: never throws, never blocks the job that settled. */
@@ -55,17 +59,8 @@ export class CallbackService {
   async enqueueIfDone(articleId: string): Promise<boolean> {
     const article = await this.articles.byId(articleId);
     if (!article?.callbackUrl) return false;
-    if (articleStatus(await articleServers(this.db, articleId)) !== 'done') return false;
-    // Deliveries are written server by server as the article is queued: "every delivery
-    // settled" is only "done" once each active server taking it has its delivery row.
-    const missing = await this.db.query(
-      `select 1 from servers s
-       where s.challenge_id = $1 and s.state = 'active' and ($2::text[] is null or s.tasks && $2::text[])
-         and not exists (select 1 from deliveries d where d.article_id = $3 and d.server_id = s.id)
-       limit 1`,
-      [article.challengeId, article.tasks, articleId],
-    );
-    if (missing.length > 0) return false;
+    if (articleStatus(await this.answers.serverStates(articleId)) !== 'done') return false;
+    if (await this.records.awaitsDelivery({ id: articleId, challengeId: article.challengeId, tasks: article.tasks })) return false;
     await this.queue.add('callback', { articleId }, {
       jobId: callbackJobId(articleId),
       attempts: this.config.callbackMaxAttempts,
@@ -80,14 +75,17 @@ export class CallbackService {
   startWorker(redisUrl: string): void {
     this.workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', () => {}); // reported through the worker's error event
-    this.worker = new Worker<CallbackJob>(CALLBACK_QUEUE, async (job) => await this.process(job), {
+    this.worker = createQueueWorker<CallbackJob>({
+      queue: CALLBACK_QUEUE,
+      process: async (job) => await this.process(job),
       connection: this.workerConnection,
       prefix: this.config.queuePrefix,
       concurrency: 8,
-      lockDuration: Math.max(this.config.lockDurationMs, this.config.callbackTimeoutMs * 2),
-      stalledInterval: this.config.stalledIntervalMs,
+      lockDurationMs: Math.max(this.config.lockDurationMs, this.config.callbackTimeoutMs * 2),
+      stalledIntervalMs: this.config.stalledIntervalMs,
+      log: this.log,
+      problem: 'callback worker problem',
     });
-    this.worker.on('error', (err) => this.log.warn({ err: err.message }, 'callback worker problem; it retries by itself'));
     void this.sweep();
   }
 
@@ -98,13 +96,7 @@ export class CallbackService {
    */
   async sweep(): Promise<void> {
     try {
-      const rows = await this.db.query<{ id: string }>(
-        `select a.id from articles a
-         where a.callback_url is not null and a.created_at > now() - interval '7 days'
-           and not exists (select 1 from callback_deliveries c where c.article_id = a.id)
-         order by a.seq limit 10000`,
-      );
-      for (const r of rows) await this.enqueueIfDone(r.id);
+      for (const id of await this.records.unrecorded()) await this.enqueueIfDone(id);
     } catch (err) {
       this.log.warn({ err: (err as Error).message }, 'could not look for articles whose callback was never enqueued');
     }
@@ -117,7 +109,7 @@ export class CallbackService {
     const record = await this.records.ensure(articleId, article.callbackUrl);
     if (record.state === 'delivered' || record.state === 'refused') return;
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const outcome = await postCallback(this.db, article, this.config);
+    const outcome = await postCallback(this.answers, article, this.config);
     if (outcome.refused) {
       // The URL rules hold at delivery time too (DNS may have changed): no retry can help.
       await this.records.attempted(articleId, 'refused', null, outcome.error);
@@ -151,13 +143,13 @@ export interface CallbackOutcome {
   error: string | null;
 }
 
-export async function postCallback(db: Queryable, article: Article, config: Config): Promise<CallbackOutcome> {
+export async function postCallback(answers: AnswerRepository, article: Article, config: Config): Promise<CallbackOutcome> {
   const url = article.callbackUrl!;
   const refused = (problem: string): CallbackOutcome => ({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${problem}` });
   // Where a name resolves to is checked by the connection itself (policedAgent), as for server calls.
   const problem = urlProblem(url, config.publicUrlsOnly);
   if (problem) return refused(problem);
-  const view = await articleView(db, article, () => true);
+  const view = await articleView(answers, article, () => true);
   const body = JSON.stringify(view);
   const timeout = config.callbackTimeoutMs;
   try {

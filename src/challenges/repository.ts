@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.ts';
+import { transactional, type Queryable } from '../db/database.ts';
 import { TASK_NAMES, type TaskName } from '../families/registry.ts';
 
 export type Phase = 'setup' | 'test' | 'closed';
@@ -110,6 +110,16 @@ export class ChallengeRepository {
 
   async list(): Promise<Challenge[]> {
     return (await this.db.query<ChallengeRow>('select * from challenges order by id')).map(toChallenge);
+  }
+
+  /** The settings patch and, if given, a phase change, in one transaction (PATCH /challenges/:slug). */
+  async change(slug: string, settings: Partial<ChallengeSettings & Pick<Challenge, 'name'>>, phase: { to: Phase; by: string; address: string | null } | undefined): Promise<Challenge | null> {
+    return await transactional(this.db).transaction(async (tx) => {
+      const repo = new ChallengeRepository(tx);
+      const updated = await repo.update(slug, settings);
+      if (!updated) return null;
+      return phase !== undefined ? await repo.changePhase(updated.id, phase.to, phase.by, phase.address) : updated;
+    });
   }
 
   /**

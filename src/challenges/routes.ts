@@ -6,7 +6,7 @@ import { requireAdmin } from '../auth/principal.ts';
 import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { SlugParams, TaskListSchema } from '../http/schemas.ts';
-import { ChallengeRepository, type Challenge } from './repository.ts';
+import type { Challenge } from './repository.ts';
 
 const Settings = {
   timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: 'Deadline of one attempt (default 600).' })),
@@ -80,11 +80,7 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
         if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
           throw new ApiError(409, 'closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
         }
-        const after = await ctx.db.transaction(async (tx) => {
-          const repo = new ChallengeRepository(tx);
-          await repo.update(before.slug, settings);
-          return phase !== undefined ? await repo.changePhase(before.id, phase, 'organiser', request.ip) : await repo.byId(before.id);
-        });
+        const after = await challenges.change(before.slug, settings, phase !== undefined ? { to: phase, by: 'organiser', address: request.ip } : undefined);
         if (!after) throw notFound(`challenge "${request.params.slug}"`);
         let queued = true;
         if (after.phase !== before.phase) {

@@ -1,6 +1,6 @@
-// The small HTTP client of the `import` and `export` commands: they talk to a running
-// meta-server through its public API (so they work against a remote deployment, with the
-// same access rules as any script), never to its database.
+// The HTTP client of the commands that talk to a running meta-server (`import`, `export`,
+// `testsuite run`): through its public API (so they work against a remote deployment,
+// with the same access rules as any script), never to its database.
 import { request } from 'undici';
 
 export interface ApiTarget {
@@ -8,8 +8,9 @@ export interface ApiTarget {
   token: string;
 }
 
+/** A failed call: `status` is the HTTP status (absent when the server was not reached), `details` the error's. */
 export class ApiCallError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(message: string, readonly status?: number, readonly details?: unknown) {
     super(message);
     this.name = 'ApiCallError';
   }
@@ -22,7 +23,18 @@ export function apiTarget(opts: { url?: string; token?: string }, env: NodeJS.Pr
   return { url, token };
 }
 
+/** The call's JSON answer. */
 export async function callApi<T>(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const text = await callApiText(target, method, path, body);
+  try {
+    return (text === '' ? undefined : JSON.parse(text)) as T;
+  } catch {
+    throw new ApiCallError(`${method} ${path} answered something that is not JSON: ${text.slice(0, 200)}`);
+  }
+}
+
+/** The call's answer as text (TSV reports); an error answer (HTTP 4xx/5xx) throws ApiCallError with its message. */
+export async function callApiText(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (target.token) headers.authorization = `Bearer ${target.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -33,15 +45,14 @@ export async function callApi<T>(target: ApiTarget, method: 'GET' | 'POST', path
     throw new ApiCallError(`cannot reach the meta-server at ${target.url}: ${(err as Error).message}`);
   }
   const text = await res.body.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
   if (res.statusCode >= 400) {
-    const message = (json as { error?: { message?: string } } | undefined)?.error?.message ?? text.slice(0, 500);
-    throw new ApiCallError(`${method} ${path} answered HTTP ${res.statusCode}: ${message}`, res.statusCode);
+    let error: { message?: string; details?: unknown } | undefined;
+    try {
+      error = (JSON.parse(text) as { error?: { message?: string; details?: unknown } }).error;
+    } catch {
+      // not a JSON error body: the start of what came back is shown
+    }
+    throw new ApiCallError(`${method} ${path} answered HTTP ${res.statusCode}: ${error?.message ?? text.slice(0, 500)}`, res.statusCode, error?.details);
   }
-  return json as T;
+  return text;
 }

@@ -1,4 +1,4 @@
-// `metaserver check-server URL [--tasks …] [--method …]`: what a team runs on its own
+// `metaserver check-server URL [--protocol …] [--tasks …] [--method …]`: what a team runs on its own
 // machine before registering. Sends the setup article and the hard articles
 // (servers/check-articles.ts) one after the other, exactly as dispatch would, judges each
 // answer as dispatch would, and prints what failed with the hints and the response times.
@@ -6,13 +6,15 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from '../config.ts';
 import { describeParams } from '../dispatch/request-body.ts';
-import { DEFAULT_METHOD } from '../sample/server.ts';
+import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
+import { DEFAULT_PROTOCOL, PROTOCOL_NAMES, protocolOf, type ProtocolName } from '../dispatch/annotators/registry.ts';
+import { protocolProblem } from '../servers/protocol-field.ts';
 import { checkArticles, type CheckArticle } from '../servers/check-articles.ts';
 import { checkArticle, type ArticleCheck } from '../servers/check.ts';
 import { AnswerReader } from '../dispatch/answer-reader.ts';
 import type { Verdict } from '../dispatch/judge.ts';
 import { policedLookup, urlProblem } from '../servers/url-policy.ts';
-import { createServerAgent } from '../xmlrpc/client.ts';
+import { createServerAgent } from '../dispatch/annotators/http-call.ts';
 import { TASK_NAMES, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
 
 /**
@@ -39,6 +41,7 @@ function parseSeconds(value: string): number {
 }
 
 interface Options {
+  protocol: ProtocolName;
   tasks: TaskName[];
   method: string;
   metadata: boolean;
@@ -58,7 +61,8 @@ function characters(text: string): string {
 }
 
 function printReport(url: string, options: Options, rows: Row[], articles: number, write: (line: string) => void): void {
-  write(`check-server ${url}: method ${options.method}, tasks ${options.tasks.join(', ')}`);
+  const protocol = protocolOf(options.protocol);
+  write(`check-server ${url}: protocol ${protocol.name} (${protocol.label})${protocol.usesMethod ? `, method ${options.method}` : ''}, tasks ${options.tasks.join(', ')}`);
   write(`each call sends ${describeParams({ tasks: options.tasks, sendMetadata: options.metadata })}`);
   write('');
   for (const { article, check } of rows) {
@@ -95,6 +99,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     .addOption(
       new Option('--tasks <list>', `tasks the server answers, separated by commas (${tasksWith((f) => f.given).join(', ')} adds the given parameter)`).argParser(parseTasks).default(DEFAULT_TASKS, DEFAULT_TASKS.join(',')),
     )
+    .addOption(new Option('--protocol <name>', 'the protocol the server speaks, as you would register it').choices(PROTOCOL_NAMES).default(DEFAULT_PROTOCOL))
     .option('--method <name>', 'XML-RPC method name', DEFAULT_METHOD)
     .option('--metadata', 'also send the metadata struct {article, tasks}, as servers registered with sendMetadata get it', false)
     .option('--timeout <seconds>', 'deadline of each call (a challenge allows 600 s by default)', parseSeconds, 60)
@@ -107,16 +112,25 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     program.parse(argv, { from: 'user' });
     url = program.args[0]!;
     options = program.opts<Options>();
+    // A protocol that answers some tasks only (PubAnnotation: mentions) is checked for those
+    // when no tasks are named.
+    const only = protocolOf(options.protocol).tasks;
+    if (only && program.getOptionValueSource('tasks') === 'default') options.tasks = [...only];
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     throw err;
+  }
+  const unfit = protocolProblem(options.protocol, { tasks: options.tasks });
+  if (unfit) {
+    process.stderr.write(`check-server: ${unfit}\n`);
+    return 2;
   }
   const problem = urlProblem(url, false);
   if (problem) {
     process.stderr.write(`check-server: ${problem}\n`);
     return 2;
   }
-  const server = { url, method: options.method, tasks: options.tasks, sendMetadata: options.metadata };
+  const server = { url, protocol: options.protocol, method: options.method, tasks: options.tasks, sendMetadata: options.metadata };
   // One connection, reused: the articles go one after the other, and a server that serves
   // one connection at a time must not wait for a second one.
   const agent = createServerAgent({ connections: 1, lookup: policedLookup(false) });

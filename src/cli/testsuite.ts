@@ -14,7 +14,8 @@ import { FEATURE_SPECS, valuesOf } from '../testsuites/feature-specs.ts';
 import { generateSuite, selectEntities, selectSentences } from '../testsuites/generate.ts';
 import { QuerySyntaxError } from '../testsuites/query.ts';
 import { buildReport, formatReportJson, formatReportTsv } from '../testsuites/report.ts';
-import { ApiCallError, RunArgumentError, runSuiteCommand } from '../testsuites/run-client.ts';
+import { ApiCallError } from './api-client.ts';
+import { RunArgumentError, runSuiteCommand } from './testsuite-run.ts';
 import { readSuite, readAnswers, SuiteFileError, suiteFiles } from '../testsuites/suite-files.ts';
 import type { Catalogue } from '../testsuites/types.ts';
 

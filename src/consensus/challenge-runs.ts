@@ -3,7 +3,6 @@
 // named runs (one run per server). Used to train an ensemble and to score the consensus
 // as one more leaderboard row. Articles without an organiser id (on-demand ones) have no
 // gold and are left out.
-import type { Queryable } from '../db/database.ts';
 import type { AnswerResult } from '../families/registry.ts';
 import type { EnsembleDocument } from './ensemble.ts';
 import { consensusAsResult, voteConsensus, type VoteOptions } from './voting.ts';
@@ -19,22 +18,21 @@ export interface ChallengeDocument {
   answers: Array<{ serverId: number; run: string; result: AnswerResult }>;
 }
 
+/** Where the answers come from (AnswerRepository; named by shape so this folder needs no import of articles/). */
+export interface StoredAnswers {
+  challengeAnswers(challengeId: number, serverIds: readonly number[]): Promise<Array<{ doc: string; serverId: number; result: AnswerResult }>>;
+}
+
 /** Every document of the challenge that at least one of the servers answered, by organiser id. */
-export async function challengeDocuments(db: Queryable, challengeId: number, servers: readonly NamedServer[]): Promise<ChallengeDocument[]> {
+export async function challengeDocuments(answers: StoredAnswers, challengeId: number, servers: readonly NamedServer[]): Promise<ChallengeDocument[]> {
   if (servers.length === 0) return [];
   const names = new Map(servers.map((s) => [s.serverId, s.run]));
-  const rows = await db.query<{ doc: string; server_id: number; result: AnswerResult }>(
-    `select a.organiser_id as doc, an.server_id, an.result
-     from answers an join articles a on a.id = an.article_id
-     where a.challenge_id = $1 and a.organiser_id is not null and an.server_id = any($2::int[])
-     order by a.organiser_id, an.server_id`,
-    [challengeId, [...names.keys()]],
-  );
+  const rows = await answers.challengeAnswers(challengeId, [...names.keys()]);
   const docs = new Map<string, ChallengeDocument>();
   for (const r of rows) {
     let doc = docs.get(r.doc);
     if (!doc) docs.set(r.doc, (doc = { doc: r.doc, answers: [] }));
-    doc.answers.push({ serverId: r.server_id, run: names.get(r.server_id)!, result: r.result });
+    doc.answers.push({ serverId: r.serverId, run: names.get(r.serverId)!, result: r.result });
   }
   return [...docs.values()];
 }

@@ -13,14 +13,11 @@ import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { SlugParams } from '../http/schemas.ts';
-import { GoldRepository } from '../leaderboard/gold-repository.ts';
-import { loadStoredBody, parseGoldUpload } from '../leaderboard/inputs.ts';
-import { onlineRunName, parseOr400 } from '../leaderboard/service.ts';
 import { isTaskName } from '../families/registry.ts';
 import type { GoldItems } from '../scoring/index.ts';
 import { challengeDocuments, ensembleDocuments, type NamedServer } from './challenge-runs.ts';
 import { ENSEMBLE_TASKS, ensembleOf, trainEnsemble, type EnsembleTask } from './ensemble.ts';
-import { EnsembleModelRepository, type StoredModel } from './models.ts';
+import type { StoredModel } from './model-repository.ts';
 
 const Params = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
 const TrainBody = Type.Object(
@@ -32,10 +29,10 @@ const TrainBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The servers of a challenge registered for the task, named as leaderboard runs. */
+/** The servers of a challenge registered for the task, named as leaderboard runs (their run names). */
 export async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
   const servers = await ctx.repos.servers.listByChallenge(challengeId);
-  return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: onlineRunName(s) }));
+  return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: s.runName }));
 }
 
 export function modelSummary(m: StoredModel) {
@@ -48,8 +45,7 @@ export function modelSummary(m: StoredModel) {
 export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const models = new EnsembleModelRepository(ctx.db);
-    const goldRepo = new GoldRepository(ctx.db);
+    const { models } = ctx.repos;
 
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
@@ -60,9 +56,8 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
     }
 
     async function gold(challenge: Challenge, task: EnsembleTask): Promise<GoldItems> {
-      const stored = await goldRepo.gold(challenge.id, task);
-      if (!stored) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
-      const parsed = parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
+      const parsed = await ctx.leaderboard.storedGold(challenge, task);
+      if (!parsed) throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
       if (parsed.task !== task) throw new Error(`stored ${task} gold parsed as ${parsed.task}`);
       return ensembleOf(task).goldKeys(parsed.gold);
     }
@@ -81,7 +76,7 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
         if (unknown.length > 0) throw badRequest(`unknown run(s) ${unknown.join(', ')}; the ${task} runs of "${challenge.slug}" are ${[...known].join(', ') || '(none)'}`);
         const chosen = body.runs ? servers.filter((s) => body.runs!.includes(s.run)) : servers;
         if (chosen.length === 0) throw badRequest(`challenge "${challenge.slug}" has no server registered for ${task}: nothing to combine`);
-        const docs = ensembleDocuments(await challengeDocuments(ctx.db, challenge.id, chosen));
+        const docs = ensembleDocuments(await challengeDocuments(ctx.repos.answers, challenge.id, chosen));
         let model;
         try {
           model = trainEnsemble(docs, goldItems, { task, runs: chosen.map((s) => s.run), defaultCutoff: body.cutoff, lambda: body.lambda });

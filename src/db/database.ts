@@ -37,3 +37,12 @@ export function sqlLiteral(value: string): string {
   if (value.includes('\u0000')) throw new Error('an SQL literal cannot hold a NUL character');
   return `'${value.replaceAll("'", "''")}'`;
 }
+
+/**
+ * The repository's handle as one that opens transactions. A repository built on a
+ * transaction's handle (to join a larger one) has none: its own-transaction methods refuse.
+ */
+export function transactional(db: Queryable): Database {
+  if (!('transaction' in db)) throw new Error('this repository runs inside a transaction already; use the one built with the database handle');
+  return db as Database;
+}

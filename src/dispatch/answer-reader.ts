@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FamilyLookups } from '../families/family.ts';
 import type { AccessionLookup, IndexContents } from '../uniprot/index.ts';
-import type { Decoded } from '../xmlrpc/client.ts';
 import { XmlRpcProtocolError } from '../xmlrpc/errors.ts';
+import { AnswerFormatError, type Decoded } from './annotators/outcome.ts';
 import { readAnswerNow, type AnswerContext, type AnswerText, type ReleaseIndexes } from './answer-reading.ts';
 import type { ThreadReply, ThreadRequest } from './answer-thread.ts';
 
@@ -52,25 +52,27 @@ class ReadingThread {
       this.waiting.delete(reply.id);
       if (this.waiting.size === 0) this.worker.unref();
       if (reply.ok) waiting.resolve(reply.decoded);
-      else waiting.reject(reply.protocol ? new XmlRpcProtocolError(reply.message) : new Error(reply.message));
+      // The error as the protocol raised it: either kind is read as a `protocol` failure.
+      else if (reply.protocol === 'xmlrpc') waiting.reject(new XmlRpcProtocolError(reply.message));
+      else waiting.reject(reply.protocol === 'format' ? new AnswerFormatError(reply.message) : new Error(reply.message));
     });
     const gone = (why: string) => {
       onGone(this);
-      for (const waiting of this.waiting.values()) waiting.reject(new XmlRpcProtocolError(`the answer could not be read: the reading thread stopped (${why})`));
+      for (const waiting of this.waiting.values()) waiting.reject(new AnswerFormatError(`the answer could not be read: the reading thread stopped (${why})`));
       this.waiting.clear();
     };
     this.worker.on('error', (err) => gone(err.message));
     this.worker.on('exit', (code) => gone(`exit code ${code}`));
   }
 
-  read(id: number, body: Buffer, charset: string | undefined, context: AnswerContext): Promise<Decoded<AnswerText>> {
+  read(id: number, body: Buffer, charset: string | undefined, context: AnswerContext, protocol: string | undefined): Promise<Decoded<AnswerText>> {
     return new Promise((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve, reject });
       // Moved when the bytes are a buffer of their own (as an answer body is), else copied.
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && !(body.buffer instanceof SharedArrayBuffer);
       const bytes = own ? new Uint8Array(body.buffer, 0, body.byteLength) : new Uint8Array(body);
-      const request: ThreadRequest = { id, body: bytes, charset, context };
+      const request: ThreadRequest = { id, body: bytes, charset, context, protocol };
       this.worker.postMessage(request, own ? [bytes.buffer as ArrayBuffer] : []);
     });
   }
@@ -112,23 +114,24 @@ export class AnswerReader {
   }
 
   /**
-   * Reads an answer to an article sent to a server; throws XmlRpcProtocolError for one that
-   * is not an XML-RPC answer. A big body is moved to the reading thread: do not use it after.
+   * Reads an answer to an article sent to a server, in its protocol (XML-RPC when none);
+   * rejects with the protocol's error for one that is not an answer in it. A big body is
+   * moved to the reading thread: do not use it after.
    */
-  read(body: Buffer, charset: string | undefined, context: AnswerContext): Promise<Decoded<AnswerText>> {
+  read(body: Buffer, charset: string | undefined, context: AnswerContext, protocol?: string): Promise<Decoded<AnswerText>> {
     if (body.length < this.inlineBelowBytes) {
       try {
-        return Promise.resolve(readAnswerNow(body, charset, context, this.indexes));
+        return Promise.resolve(readAnswerNow(body, charset, context, this.indexes, protocol));
       } catch (err) {
         return Promise.reject(err);
       }
     }
-    return this.thread().read(this.nextId++, body, charset, context);
+    return this.thread().read(this.nextId++, body, charset, context, protocol);
   }
 
-  /** callXmlRpc's `decode` for answers in this context. */
-  decoder(context: AnswerContext): (body: Buffer, charset: string | undefined) => Promise<Decoded<AnswerText>> {
-    return (body, charset) => this.read(body, charset, context);
+  /** The `decode` of a call (annotators/client.ts, callXmlRpc) for answers in this context and protocol. */
+  decoder(context: AnswerContext, protocol?: string): (body: Buffer, charset: string | undefined) => Promise<Decoded<AnswerText>> {
+    return (body, charset) => this.read(body, charset, context, protocol);
   }
 
   /** The least busy thread, starting another while there are fewer than maxThreads and all are busy. */

@@ -1,4 +1,4 @@
-// Reading one answer: decode the XML-RPC document, validate it for the tasks asked, and
+// Reading one answer: decode it in the server's protocol (annotators/registry.ts), validate it for the tasks asked, and
 // hand the result back as JSON text, ready to store. The same function runs on the main
 // thread for small answers and in a reading thread for big ones (answer-reader.ts), so both
 // give exactly the same outcome.
@@ -6,8 +6,8 @@ import type { FamilyLookups } from '../families/family.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { validateAnswer, type ValidationContext } from '../tasks/validate.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
-import { decodeMethodResponse } from '../xmlrpc/codec.ts';
-import type { Decoded } from '../xmlrpc/client.ts';
+import type { Decoded } from './annotators/outcome.ts';
+import { protocolOf } from './annotators/registry.ts';
 
 /** What validation needs of the article and the server; the release indexes belong to the reader. */
 export type AnswerContext = Omit<ValidationContext, 'accessions' | 'lookups'>;
@@ -32,11 +32,21 @@ export interface AnswerText {
   firstWarnings: ValidationIssue[];
 }
 
-/** Decodes and validates; throws XmlRpcProtocolError when the body is not an XML-RPC answer. */
-export function readAnswerNow(body: Uint8Array, charset: string | undefined, context: AnswerContext, indexes: ReleaseIndexes): Decoded<AnswerText> {
-  const decoded = decodeMethodResponse(Buffer.from(body.buffer, body.byteOffset, body.byteLength), { charset });
+/**
+ * Decodes (in the protocol named; XML-RPC when none) and validates; throws the protocol's
+ * error (AnswerFormatError, XmlRpcProtocolError) when the body is not an answer in it.
+ */
+export function readAnswerNow(body: Uint8Array, charset: string | undefined, context: AnswerContext, indexes: ReleaseIndexes, protocol?: string): Decoded<AnswerText> {
+  const decoded = protocolOf(protocol).decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), charset, context.text);
   if (decoded.kind === 'fault') return decoded;
   const validated = validateAnswer(decoded.value, { ...context, accessions: indexes.accessions, lookups: indexes.lookups });
+  if (decoded.renamePath) {
+    const rename = decoded.renamePath;
+    for (const issue of [...validated.errors, ...validated.warnings]) issue.path = rename(issue.path);
+  }
+  // What the protocol found converting its answer comes first, as it comes first in the answer.
+  if (decoded.errors?.length) validated.errors.unshift(...decoded.errors);
+  if (decoded.warnings?.length) validated.warnings.unshift(...decoded.warnings);
   return {
     kind: 'value',
     value: {

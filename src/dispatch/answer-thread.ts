@@ -3,8 +3,9 @@
 // indexes loaded from the same files as the main thread's (they are small).
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadLookupsFrom } from '../families/lookups.ts';
-import { uniprotIndexFrom, type IndexContents } from '../uniprot/index.ts';
+import { UniprotIndex, type IndexContents } from '../uniprot/index.ts';
 import { XmlRpcProtocolError } from '../xmlrpc/errors.ts';
+import { AnswerFormatError } from './annotators/outcome.ts';
 import { readAnswerNow, type AnswerContext } from './answer-reading.ts';
 
 export interface ThreadRequest {
@@ -12,20 +13,21 @@ export interface ThreadRequest {
   body: Uint8Array;
   charset: string | undefined;
   context: AnswerContext;
+  protocol: string | undefined;
 }
 export type ThreadReply =
   | { id: number; ok: true; decoded: ReturnType<typeof readAnswerNow> }
-  | { id: number; ok: false; protocol: boolean; message: string };
+  | { id: number; ok: false; protocol: 'xmlrpc' | 'format' | null; message: string };
 
 const { index, lookupFiles } = workerData as { index: IndexContents | null; lookupFiles: Record<string, string> };
-const indexes = { accessions: index ? uniprotIndexFrom(index) : null, lookups: loadLookupsFrom(lookupFiles) };
+const indexes = { accessions: index ? new UniprotIndex(index) : null, lookups: loadLookupsFrom(lookupFiles) };
 
-parentPort!.on('message', ({ id, body, charset, context }: ThreadRequest) => {
+parentPort!.on('message', ({ id, body, charset, context, protocol }: ThreadRequest) => {
   let reply: ThreadReply;
   try {
-    reply = { id, ok: true, decoded: readAnswerNow(body, charset, context, indexes) };
+    reply = { id, ok: true, decoded: readAnswerNow(body, charset, context, indexes, protocol) };
   } catch (err) {
-    reply = { id, ok: false, protocol: err instanceof XmlRpcProtocolError, message: err instanceof Error ? err.message : String(err) };
+    reply = { id, ok: false, protocol: err instanceof XmlRpcProtocolError ? 'xmlrpc' : err instanceof AnswerFormatError ? 'format' : null, message: err instanceof Error ? err.message : String(err) };
   }
   parentPort!.postMessage(reply);
 });

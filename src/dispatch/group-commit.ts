@@ -9,7 +9,7 @@
 // touch one row twice. When a batch fails for a reason other than the connection (a
 // constraint, a deadlock with another process), its writes are tried again one by one, so
 // one bad write cannot fail the others; every write still lands whole or not at all.
-import { isConnectionError } from './db-retry.ts';
+import { isConnectionError } from '../db/retry.ts';
 
 export interface GroupCommitOptions<Op, R> {
   /** Writes the batch in one transaction and returns one result per op, in order. */

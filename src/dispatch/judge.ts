@@ -3,10 +3,9 @@
 // mistake explains it; an answer (already read and validated against the text as sent, see
 // answer-reader.ts) with errors is `invalid`, its first errors named in the detail.
 import type { ValidationIssue } from '../tasks/types.ts';
-import type { CallOutcome, FailureKind } from '../xmlrpc/client.ts';
+import type { CallOutcome, FailureKind } from './annotators/outcome.ts';
 import type { AnswerText } from './answer-reading.ts';
-import { failureHint } from './hints.ts';
-import type { ServerForCall } from './request-body.ts';
+import { failureHint, type ServerForHint } from './hints.ts';
 
 /** The first errors and warnings (FIRST_ISSUES at most) and how many there are in all. */
 interface Issues {
@@ -25,7 +24,7 @@ const ERRORS_SHOWN = 3;
 
 const NO_ISSUES: Issues = { errors: [], errorCount: 0, warnings: [], warningCount: 0 };
 
-export function judgeCall(call: CallOutcome<AnswerText>, server: Pick<ServerForCall, 'tasks' | 'sendMetadata'> & { url: string }): Verdict {
+export function judgeCall(call: CallOutcome<AnswerText>, server: ServerForHint): Verdict {
   if (!call.ok) return { outcome: call.kind, detail: call.detail + failureHint(call, server), ...NO_ISSUES };
   const answer = call.value;
   const issues: Issues = { errors: answer.firstErrors, errorCount: answer.errorCount, warnings: answer.firstWarnings, warningCount: answer.warningCount };

@@ -12,18 +12,19 @@ import type { Logger } from '../log.ts';
 import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import { callXmlRpc, type CallOutcome } from '../xmlrpc/client.ts';
 import type { AnswerReader } from './answer-reader.ts';
 import type { AnswerContext, AnswerText } from './answer-reading.ts';
 import { RawJson } from '../shared/raw-json.ts';
 import { createPolicedAgent } from '../servers/policed-agent.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
-import { isConnectionError } from './db-retry.ts';
+import { isConnectionError } from '../db/retry.ts';
 import { AttemptFailedError } from './errors.ts';
 import { judgeCall } from './judge.ts';
 import type { DispatchJob } from './queues.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
-import { RequestBodies } from './request-body.ts';
+import { RequestBodies, type ArticleForCall } from './request-body.ts';
+import { AnnotatorClient } from './annotators/client.ts';
+import type { CallOutcome } from './annotators/outcome.ts';
 import type { DispatchStore, FinishedAttempt } from './store.ts';
 
 export interface PerformDeps {
@@ -54,14 +55,14 @@ export interface PerformDeps {
 }
 
 export class JobPerformer {
-  private readonly bodies: RequestBodies;
+  private readonly client: AnnotatorClient;
   private readonly agents = new Map<number, Dispatcher>();
   /** Settings changed mid-run reach the next attempt within serverCacheMs. */
   private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
 
   constructor(private readonly deps: PerformDeps) {
     this.servers = new LoadingCache(1024, deps.serverCacheMs ?? 1_000);
-    this.bodies = new RequestBodies(deps.cacheBytes);
+    this.client = new AnnotatorClient({ answers: deps.answers, maxAnswerBytes: deps.maxAnswerBytes, bodies: new RequestBodies(deps.cacheBytes) });
   }
 
   private agent(server: AnnotationServer): Dispatcher {
@@ -86,14 +87,13 @@ export class JobPerformer {
     }
   }
 
-  private async call(server: AnnotationServer, body: string | Buffer, deadlineMs: number, context: AnswerContext, signal?: AbortSignal): Promise<CallOutcome<AnswerText>> {
+  private async call(server: AnnotationServer, article: ArticleForCall, deadlineMs: number, context: AnswerContext, signal?: AbortSignal): Promise<CallOutcome<AnswerText>> {
     // The URL policy is applied by the agent at each new connection (servers/policed-agent.ts):
     // the policy may have changed since registration, and a name may have been re-pointed.
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
     inFlight.inc();
     try {
-      const decode = this.deps.answers.decoder(context);
-      return await callXmlRpc({ url: server.url, body, deadlineMs, maxResponseBytes: this.deps.maxAnswerBytes, signal, decode }, this.agent(server));
+      return await this.client.call(server, article, context, { deadlineMs, signal, dispatcher: this.agent(server) });
     } finally {
       inFlight.dec();
     }
@@ -122,14 +122,13 @@ export class JobPerformer {
       await store.markDone(articleId, serverId);
       return;
     }
-    const body = this.bodies.build(article, server);
     const context: AnswerContext = {
       tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
       text: article.text,
       given: article.given,
       mentionTypes: challenge.mentionTypes,
     };
-    const call = await this.call(server, body, challenge.timeoutSeconds * 1000, context, signal);
+    const call = await this.call(server, article, challenge.timeoutSeconds * 1000, context, signal);
     const attempt: FinishedAttempt = {
       articleId, serverId, n, ms: call.ms, outcome: 'ok', detail: null, bytesSent: call.bytesSent, bytesReceived: call.bytesReceived,
     };

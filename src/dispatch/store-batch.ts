@@ -19,7 +19,7 @@ export type DispatchWrite =
 export type DispatchWriteResult = number | null | boolean | 'closed';
 
 /** Article × server: the unit of every dispatch write (uuids compared in PostgreSQL's lower case). */
-export const pairKey = (articleId: string, serverId: number): string => `${articleId.toLowerCase()}/${serverId}`;
+export const deliveryKey = (articleId: string, serverId: number): string => `${articleId.toLowerCase()}/${serverId}`;
 
 export function describeWrites(ops: DispatchWrite[]): string {
   const begins = ops.filter((o) => o.kind === 'begin').length;

@@ -5,16 +5,16 @@
 // Every write (and the reads dispatch decides on) is retried with back-off when the database
 // connection fails, so a PostgreSQL restart delays writes instead of dropping them.
 import type { Database } from '../db/database.ts';
-import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from './db-retry.ts';
+import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from '../db/retry.ts';
 import type { AnswerResult, TaskName } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
-import type { FailureKind } from '../xmlrpc/client.ts';
+import type { FailureKind } from './annotators/outcome.ts';
 import type { RawJson } from '../shared/raw-json.ts';
 import { GroupCommit } from './group-commit.ts';
-import { describeWrites, pairKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
+import { describeWrites, deliveryKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
 
 export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
-export type DeliveryState = 'queued' | 'active' | 'done' | 'failed';
+export type { DeliveryState } from '../articles/status.ts';
 
 export interface AttemptRecord {
   n: number;
@@ -50,13 +50,17 @@ export interface FinishedAttempt {
 }
 
 export class DispatchStore {
-  /** Set by the runtime from the configuration; tests shorten it. */
-  retry: RetryPolicy = DEFAULT_RETRY_POLICY;
+  /** How a write the database refused for a moment is retried: from the configuration (tests shorten it). */
+  readonly retry: RetryPolicy;
 
   /** The writes of every job go through here, many jobs to a transaction (see group-commit.ts). */
   private readonly writes: GroupCommit<DispatchWrite, DispatchWriteResult>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    opts: { retry?: Partial<RetryPolicy> } = {},
+  ) {
+    this.retry = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
     this.writes = new GroupCommit({
       maxBatch: 256,
       // PGlite runs one statement at a time; PostgreSQL overlaps a few batches' round trips.
@@ -149,7 +153,7 @@ export class DispatchStore {
    * an outcome belonged to a worker that died; it is marked interrupted now.
    */
   async beginAttempt(articleId: string, serverId: number): Promise<number | 'closed'> {
-    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number | 'closed';
+    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number | 'closed';
   }
 
   /**
@@ -158,7 +162,7 @@ export class DispatchStore {
    * the article's challenge is closed, checked in the same statement as the write.
    */
   async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null | 'closed'> {
-    return (await this.writes.submit(pairKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null | 'closed';
+    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null | 'closed';
   }
 
   /**
@@ -168,7 +172,7 @@ export class DispatchStore {
    * interrupted and the delivery is queued again, for a reopening.
    */
   async storeAnswer(a: FinishedAttempt, result: AnswerResult | RawJson, warnings: ValidationIssue[] | RawJson): Promise<boolean | 'closed'> {
-    return (await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean | 'closed';
+    return (await this.writes.submit(deliveryKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean | 'closed';
   }
 
   /**
@@ -176,7 +180,7 @@ export class DispatchStore {
    * 'closed' as for storeAnswer: recorded as interrupted, queued again, whatever `final`.
    */
   async recordFailure(a: FinishedAttempt, final: boolean): Promise<'closed' | undefined> {
-    const r = await this.writes.submit(pairKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
+    const r = await this.writes.submit(deliveryKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
     return r === 'closed' ? r : undefined;
   }
 

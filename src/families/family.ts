@@ -8,7 +8,7 @@
 
 import type { ColumnLayout, DroppedLink, HomonymOrthologMap, OrganismMap, ScoreReport } from '../scoring/index.ts';
 import type { Report } from '../tasks/checks.ts';
-import type { CodePointText } from '../tasks/text.ts';
+import type { CodePointText } from '../shared/code-points.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import type { EncodableValue } from '../xmlrpc/codec.ts';
 import type { BiocTaskCodec } from '../formats/bioc-model.ts';

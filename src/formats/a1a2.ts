@@ -16,7 +16,7 @@
 // servers cannot send a TAB or LF in an expression anyway.
 
 import { parseA1, parseA2, ScoringInputError, type Protein } from '../scoring/index.ts';
-import { CodePointText } from '../tasks/text.ts';
+import { CodePointText } from '../shared/code-points.ts';
 import type { CorefExpression, CorefLink, CorefResult } from '../families/coref/types.ts';
 import { FormatError, LINE_BREAK } from './common.ts';
 

@@ -15,7 +15,7 @@
 // - Document infons `answer.<k>.server` / `answer.<k>.tasks` list every answer that had a
 //   task with a codec, so an empty answer survives. Tasks without one are not exported.
 
-import { CodePointText } from '../tasks/text.ts';
+import { CodePointText } from '../shared/code-points.ts';
 import { FormatError, type ExportAnswer, type ExportArticle } from './common.ts';
 
 export type Infons = Record<string, string>;

@@ -21,7 +21,7 @@
 // (`#1<TAB>AnnotatorNotes T1<TAB>confidence=0.9 rank=2`), which brat shows and keeps.
 
 import { parseBratMentions, ScoringInputError } from '../scoring/index.ts';
-import { CodePointText } from '../tasks/text.ts';
+import { CodePointText } from '../shared/code-points.ts';
 import type { MentionItem } from '../families/mention/types.ts';
 import { FormatError, LINE_BREAK, extraFieldsOf, parseExtraFields, typeName, type ExportArticle } from './common.ts';
 

@@ -9,7 +9,7 @@
 // have no relations, so `relations` is empty. Relations and other attributes are ignored
 // on import.
 
-import { CodePointText } from '../tasks/text.ts';
+import { CodePointText } from '../shared/code-points.ts';
 import type { MentionItem } from '../families/mention/types.ts';
 import { FormatError, typeName } from './common.ts';
 

@@ -21,7 +21,7 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
     const check = () =>
       (running ??= Promise.all([
         withinTime(ctx.pingRedis(), CHECK_TIMEOUT_MS, false),
-        withinTime(ctx.db.query('select 1').then(() => true), CHECK_TIMEOUT_MS, false),
+        withinTime(ctx.repos.settings.ping(), CHECK_TIMEOUT_MS, false),
       ])
         .then(([redis, database]) => ({ redis, database }))
         .finally(() => {

@@ -6,7 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionError } from '../dispatch/db-retry.ts';
+import { isConnectionError } from '../db/retry.ts';
 import { ApiError } from './api-error.ts';
 import { ROW_ID_KEYWORD } from './schemas.ts';
 import { ServiceUnavailableError } from './unavailable.ts';

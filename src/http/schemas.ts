@@ -6,16 +6,10 @@ import { TASK_NAMES } from '../families/registry.ts';
 export const TaskNameSchema = Type.Union(TASK_NAMES.map((t) => Type.Literal(t)));
 export const TaskListSchema = Type.Array(TaskNameSchema, { minItems: 1, uniqueItems: true });
 
-export const ErrorSchema = Type.Object({
-  error: Type.Object({ code: Type.String(), message: Type.String(), details: Type.Optional(Type.Unknown()) }),
-});
-
 export const SlugParams = Type.Object({ slug: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }) });
 
 /** The largest id of a row: ids are PostgreSQL `integer` (serial) columns. */
 export const MAX_ROW_ID = 2_147_483_647;
-
-export const isRowId = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_ROW_ID;
 
 /**
  * The schema keyword that marks a numeric id in a path or query string, naming what it

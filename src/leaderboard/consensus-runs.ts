@@ -7,11 +7,10 @@
 // rows; the ensemble exists for the families that declare one (ranked lists). Note: an
 // ensemble trained on this challenge's gold and scored against it is an optimistic
 // figure; train on one challenge and score on another for a fair one.
-import type { AppContext } from '../app-context.ts';
 import type { Challenge } from '../challenges/repository.ts';
-import { challengeDocuments, ensembleDocuments, votedResults } from '../consensus/challenge-runs.ts';
+import { challengeDocuments, ensembleDocuments, votedResults, type StoredAnswers } from '../consensus/challenge-runs.ts';
+import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
 import { ensembleResult } from '../consensus/ensemble.ts';
-import { EnsembleModelRepository } from '../consensus/models.ts';
 import { familyOf, type AnswerResult, type TaskName } from '../families/registry.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { RunToScore } from './leaderboard.ts';
@@ -23,14 +22,14 @@ function asAnswers(task: TaskName, results: Array<{ doc: string; result: AnswerR
   return results.flatMap((r) => (r.result[task] === undefined ? [] : [{ doc: r.doc, value: r.result[task] }]));
 }
 
-export async function consensusRuns(ctx: AppContext, challenge: Challenge, task: TaskName, servers: AnnotationServer[], nameOf: (s: AnnotationServer) => string): Promise<RunToScore[]> {
+export async function consensusRuns(repos: { answers: StoredAnswers; models: EnsembleModelRepository }, challenge: Challenge, task: TaskName, servers: AnnotationServer[], nameOf: (s: AnnotationServer) => string): Promise<RunToScore[]> {
   const consensus = familyOf(task).consensus;
   if (!consensus) return [];
   const named = servers.filter((s) => s.tasks.includes(task)).map((s) => ({ serverId: s.id, run: nameOf(s) }));
-  const docs = await challengeDocuments(ctx.db, challenge.id, named);
+  const docs = await challengeDocuments(repos.answers, challenge.id, named);
   const runs: RunToScore[] = [{ run: 'consensus-vote', team: CONSENSUS_TEAM, kind: 'C', data: onlineRun(task, asAnswers(task, votedResults(docs))) }];
   if (consensus.ensemble) {
-    const model = await new EnsembleModelRepository(ctx.db).latest(challenge.id, task);
+    const model = await repos.models.latest(challenge.id, task);
     if (model) {
       const results = ensembleDocuments(docs).map((d) => ({ doc: d.id, result: ensembleResult(model.model, d) }));
       runs.push({ run: `consensus-ensemble-v${model.version}`, team: CONSENSUS_TEAM, kind: 'C', data: onlineRun(task, asAnswers(task, results)) });

@@ -1,4 +1,5 @@
-// The HTTP face of scoring: gold standards, maps, offline runs, leaderboards, exports.
+// The HTTP face of scoring: gold standards, maps, offline runs, leaderboards. (A server's
+// online run as a TSV file is exported by articles/export-routes.ts, with the other formats.)
 // Runs as its own encapsulated plugin so its text/TSV body parsers apply here only.
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,18 +8,17 @@ import type { AppContext } from '../app-context.ts';
 import { requireAdmin, requireTeamOrAdmin } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { ServerId, SlugParams } from '../http/schemas.ts';
+import { SlugParams } from '../http/schemas.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import type { ScoreOption } from '../families/family.ts';
 import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
 import { leaderboardTsv } from './leaderboard.ts';
-import { exportRunTsv, loadOnlineAnswers, onlineRun } from './online-runs.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
-import { LeaderboardService, onlineRunName, type ScoreRequest } from './service.ts';
+import { addUtf8BodyParser } from '../http/utf8-body.ts';
+import type { ScoreRequest } from './service.ts';
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
 const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Plain-text bodies (BC II.5 TSV files, maps) for these routes only: registered inside
@@ -28,13 +28,8 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
  */
 function registerTextParsers(app: FastifyInstance): void {
   // The root instance has fastify's default text/plain parser; this plugin's copy replaces it.
-  if (app.hasContentTypeParser('text/plain')) app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(TEXT_TYPES, { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
-    try {
-      done(null, strictUtf8.decode(body));
-    } catch {
-      done(new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again'), undefined);
-    }
+  addUtf8BodyParser(app, TEXT_TYPES, {
+    invalid: () => ({ error: new ApiError(400, 'invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
   });
 }
 const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
@@ -55,11 +50,7 @@ const ScoreQuery = Type.Object(
   { additionalProperties: false },
 );
 const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })) }, { additionalProperties: false });
-const ExportQuery = Type.Object({ server: ServerId }, { additionalProperties: false });
 const BODY_TYPES = [...TEXT_TYPES, 'application/json'];
-
-/** Tasks with a BC II.5 TSV export of online runs. */
-const TSV_EXPORTS = tasksWith((f) => f.scoring.exportTsv);
 
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
 
@@ -67,7 +58,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     registerTextParsers(base);
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const service = new LeaderboardService(ctx);
+    const service = ctx.leaderboard;
 
     async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: TaskName }> {
       const challenge = await ctx.repos.challenges.bySlug(slug);
@@ -143,25 +134,6 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
         const board = await service.leaderboard(challenge, task, wanted, options, flag(q.consensus) === true);
         if (q.format === 'tsv') return reply.type(TSV).send(leaderboardTsv(board));
         return board;
-      },
-    );
-
-    app.get(
-      '/challenges/:slug/export/:task',
-      { schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: ExportQuery } },
-      async (request, reply) => {
-        const principal = await ctx.auth.principal(request);
-        requireTeamOrAdmin(principal);
-        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
-        const servers = await ctx.repos.servers.listByChallenge(challenge.id);
-        const server = servers.find((s) => s.id === Number(request.query.server));
-        // Another team's server is "not found", as everywhere else in the API.
-        if (!server || (principal.role === 'team' && principal.teamId !== server.teamId)) throw notFound(`server ${request.query.server} in challenge "${challenge.slug}"`);
-        if (!TSV_EXPORTS.includes(task)) throw badRequest(`exports are available for ${TSV_EXPORTS.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
-        if (!server.tasks.includes(task)) throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
-        const tsv = exportRunTsv(onlineRun(task, await loadOnlineAnswers(ctx.db, server.id, task)));
-        const name = `${onlineRunName(server)}.${task}.tsv`;
-        return reply.type(TSV).header('content-disposition', `attachment; filename="${name}"`).send(tsv);
       },
     );
   };

@@ -1,17 +1,18 @@
 // Puts stored inputs together for the routes: gold, maps, offline runs and the servers'
 // online runs, parsed with the scoring library. Bad user input surfaces as a 400 naming
 // the place (line) and what to do; nothing is stored unless it parsed.
-import type { AppContext } from '../app-context.ts';
+import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
+import type { ServerRepository } from '../servers/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import { ScoringInputError, parseHomonymOrthologMap, parseOrganismMap, type ColumnLayout } from '../scoring/index.ts';
-import type { AnnotationServer } from '../servers/repository.ts';
 import type { TaskName } from '../families/registry.ts';
-import { GoldRepository, type MapKind } from './gold-repository.ts';
+import type { GoldRepository, MapKind } from './gold-repository.ts';
 import { goldDocuments, loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, uploadsText, type Gold, type ParsedGold } from './inputs.ts';
 import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
-import { loadOnlineAnswers, onlineRun } from './online-runs.ts';
-import { RunsRepository } from './runs-repository.ts';
+import { onlineRun, type OnlineAnswer } from './online-runs.ts';
+import type { StoredAnswers } from '../consensus/challenge-runs.ts';
+import type { RunsRepository } from './runs-repository.ts';
 import { consensusRuns } from './consensus-runs.ts';
 
 /** Runs a parse; a ScoringInputError becomes a 400 with its line, reason and hint. */
@@ -31,7 +32,7 @@ export function parseOr400<T>(what: string, parse: () => T): T {
 }
 
 /** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
-export function onlineRunName(server: Pick<AnnotationServer, 'runName'>): string {
+export function onlineRunName(server: { runName: string }): string {
   return server.runName;
 }
 
@@ -44,13 +45,25 @@ export interface ScoreRequest {
   singleClass?: boolean;
 }
 
+/** The repositories the leaderboard reads (app-context.ts hands them over). */
+export interface LeaderboardRepositories {
+  gold: GoldRepository;
+  runs: RunsRepository;
+  /** ArticleRepository (by shape: articles/ builds on the leaderboard, not the other way). */
+  articles: { knownIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> };
+  servers: ServerRepository;
+  /** AnswerRepository, by shape as above. */
+  answers: StoredAnswers & { onlineAnswers(serverId: number, task: TaskName): Promise<OnlineAnswer[]> };
+  models: EnsembleModelRepository;
+}
+
 export class LeaderboardService {
   readonly gold: GoldRepository;
   readonly runs: RunsRepository;
 
-  constructor(private readonly ctx: AppContext) {
-    this.gold = new GoldRepository(ctx.db);
-    this.runs = new RunsRepository(ctx.db);
+  constructor(private readonly repos: LeaderboardRepositories) {
+    this.gold = repos.gold;
+    this.runs = repos.runs;
   }
 
   async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[] }> {
@@ -58,9 +71,7 @@ export class LeaderboardService {
     await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items);
     // Gold may be loaded before the articles; say how many documents no article matches yet.
     const ids = [...goldDocuments(parsed.gold)];
-    const known = new Set(
-      (await this.ctx.db.query<{ organiser_id: string }>('select organiser_id from articles where challenge_id = $1 and organiser_id = any($2::text[])', [challenge.id, ids])).map((r) => r.organiser_id),
-    );
+    const known = await this.repos.articles.knownIds(challenge.id, ids);
     const unknown = ids.filter((id) => !known.has(id));
     // The first few ids, so a person can see what is wrong (a prefix, a version suffix…).
     return { ...parsed, unknownDocuments: unknown.length, unknownDocumentIds: unknown.slice(0, 20) };
@@ -85,12 +96,18 @@ export class LeaderboardService {
     return { ...added, warnings };
   }
 
-  private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
+  /** The task's stored gold, parsed; null when none is loaded. */
+  async storedGold(challenge: Challenge, task: TaskName): Promise<Gold | null> {
     const stored = await this.gold.gold(challenge.id, task);
-    if (!stored) {
+    return stored ? parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold) : null;
+  }
+
+  private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
+    const gold = await this.storedGold(challenge, task);
+    if (!gold) {
       throw new ApiError(404, 'no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`);
     }
-    return parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold);
+    return gold;
   }
 
   private async loadMaps(challenge: Challenge, request: ScoreRequest): Promise<Pick<LeaderboardOptions, 'orthologMap' | 'organismMap'>> {
@@ -110,9 +127,9 @@ export class LeaderboardService {
     const gold = await this.loadGold(challenge, task);
     const maps = await this.loadMaps(challenge, request);
     const runs: RunToScore[] = [];
-    const servers = await this.ctx.repos.servers.listByChallenge(challenge.id);
+    const servers = await this.repos.servers.listByChallenge(challenge.id);
     for (const server of servers.filter((s) => s.tasks.includes(task))) {
-      const answers = await loadOnlineAnswers(this.ctx.db, server.id, task);
+      const answers = await this.repos.answers.onlineAnswers(server.id, task);
       runs.push({ run: onlineRunName(server), team: server.team, server: server.id, kind: 'S', data: onlineRun(task, answers) });
     }
     for (const run of await this.runs.list(challenge.id, task)) {
@@ -120,7 +137,7 @@ export class LeaderboardService {
       const parsed = parseOr400(`stored run ${run.name}`, () => parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence'));
       runs.push({ run: run.name, team: run.team, kind: 'R', data: parsed.run });
     }
-    if (consensus) runs.push(...(await consensusRuns(this.ctx, challenge, task, servers, (s) => onlineRunName(s))));
+    if (consensus) runs.push(...(await consensusRuns(this.repos, challenge, task, servers, (s) => onlineRunName(s))));
     return buildLeaderboard(task, gold, runs, { ...request, ...maps }, options);
   }
 }

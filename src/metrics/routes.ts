@@ -1,15 +1,13 @@
 // Operational read-outs for organisers: Prometheus text at /metrics (queue depths per
-// server, plus this process's attempts, response times and requests in flight) and the
-// reliability overview of a challenge. Both are organiser-only: they name every team's
-// servers. Prometheus sends the organiser token with `authorization: { credentials: … }`.
+// server, plus this process's attempts, response times and requests in flight).
+// Organiser-only: it names every team's servers. Prometheus sends the organiser token
+// with `authorization: { credentials: … }`. (A challenge's reliability overview is in
+// reliability/routes.ts.)
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.ts';
 import { requireAdmin } from '../auth/principal.ts';
-import { notFound } from '../http/api-error.ts';
-import { SlugParams } from '../http/schemas.ts';
-import { challengeReliability } from '../reliability/load.ts';
 import { dispatchMetrics } from './dispatch-metrics.ts';
 import { QUEUE_WAIT_MS } from '../dispatch/service.ts';
 import { withinTime } from '../shared/timeout.ts';
@@ -48,16 +46,5 @@ export function observabilityRoutes(ctx: AppContext): FastifyPluginAsync {
       const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
       return reply.type(dispatchMetrics.registry.contentType).send(text);
     });
-
-    app.get(
-      '/api/challenges/:slug/reliability',
-      { schema: { tags: ['operations'], summary: 'Reliability figures of every server of a challenge (organiser)', params: SlugParams } },
-      async (request) => {
-        requireAdmin(await ctx.auth.principal(request));
-        const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
-        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
-        return { challenge: challenge.slug, servers: await challengeReliability(ctx.db, challenge.id) };
-      },
-    );
   };
 }

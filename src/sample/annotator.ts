@@ -32,6 +32,7 @@
 //      All T lines first (in creation order), then R lines, joined by "\n" without a
 //      final newline; "" when there is no link.
 import type { XmlRpcValue } from '../xmlrpc/codec.ts';
+import { CodePointText } from '../shared/code-points.ts';
 
 const ACCESSION = '(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})';
 const ACCESSION_WORD = new RegExp(`(?<![A-Za-z0-9])${ACCESSION}(?![A-Za-z0-9])`, 'g');
@@ -40,21 +41,6 @@ const INTERACTION_WORD = /interact|bind|complex/gi; // no `u` flag: ASCII-only c
 const TOKEN = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/g;
 const PRONOUN = /(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/g;
 const GIVEN_LINE = /^T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/;
-
-/** Maps increasing UTF-16 indexes of `text` to code-point indexes in one pass. */
-function codePointCounter(text: string): (utf16Index: number) => number {
-  let unit = 0;
-  let points = 0;
-  return (target) => {
-    while (unit < target) {
-      const high = text.charCodeAt(unit);
-      const low = text.charCodeAt(unit + 1);
-      unit += high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
-      points += 1;
-    }
-    return points;
-  };
-}
 
 function findAccessions(text: string): string[] {
   const seen = new Set<string>();
@@ -68,13 +54,13 @@ function classify(text: string): [boolean, number] {
 }
 
 function findMentions(text: string): XmlRpcValue[] {
-  const toPoints = codePointCounter(text);
+  const points = new CodePointText(text);
   const mentions: XmlRpcValue[] = [];
   for (const match of text.matchAll(TOKEN)) {
     const token = match[0];
     if (!/[A-Z]/.test(token) || !/[0-9]/.test(token) || ACCESSION_ONLY.test(token)) continue;
     const confidence = /[a-z]/.test(token) ? 0.6 : 0.9;
-    mentions.push({ offset: toPoints(match.index), mention: token, type: 'protein', confidence });
+    mentions.push({ offset: points.codePointIndex(match.index), mention: token, type: 'protein', confidence });
   }
   return mentions;
 }
@@ -103,7 +89,7 @@ function corefStandoff(text: string, given: string): string {
   const points = Array.from(text);
   const proteins = readGiven(given, points);
   if (proteins.length === 0) return '';
-  const toPoints = codePointCounter(text);
+  const codePoints = new CodePointText(text);
   let nextId = Math.max(...given.split('\n').map((l) => Number(/^T([0-9]+)\t/.exec(l)?.[1] ?? 0))) + 1;
   const expressions: string[] = [];
   const links: string[] = [];
@@ -114,7 +100,7 @@ function corefStandoff(text: string, given: string): string {
     return id;
   };
   for (const match of text.matchAll(PRONOUN)) {
-    const start = toPoints(match.index);
+    const start = codePoints.codePointIndex(match.index);
     let best: GivenProtein | undefined;
     for (const p of proteins) {
       if (p.end > start) continue;

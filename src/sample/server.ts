@@ -1,18 +1,25 @@
 // The sample annotation server: plain node:http plus the XML-RPC codec, answering every
-// call with the sample annotator. It is what a team's server looks like from the
+// call with the sample annotator — in XML-RPC, or in the JSON or PubAnnotation protocol
+// (protocols.ts; PubAnnotation synchronously or asynchronously). It is what a team's server looks like from the
 // meta-server's side, and what the setup-phase check and the tests talk to.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { annotate } from './annotator.ts';
+import { JsonSampleHandler, type SampleProtocol } from './protocols.ts';
 import { decodeMethodCall, encodeFault, encodeMethodResponse, isXmlRpcStruct, XmlRpcProtocolError } from '../xmlrpc/codec.ts';
 
-export const DEFAULT_METHOD = 'Annotator.getAnnotation';
+export { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
+import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 
 export interface SampleServerOptions {
   port: number;
   host?: string;
   method?: string;
+  /** The protocol to answer in (default xmlrpc). */
+  protocol?: SampleProtocol;
+  /** PubAnnotation only: answer asynchronously (303 See Other, then the result at its URL). */
+  async?: boolean;
 }
 
 export interface SampleServer {
@@ -58,7 +65,15 @@ export async function startSampleServer(opts: SampleServerOptions): Promise<Samp
   const method = opts.method ?? DEFAULT_METHOD;
   const host = opts.host ?? '127.0.0.1';
   const sockets = new Set<Socket>();
+  const json = opts.protocol && opts.protocol !== 'xmlrpc' ? new JsonSampleHandler(opts.protocol, opts.async ?? false) : undefined;
   const server = createServer((req, res) => {
+    if (json) {
+      readBody(req).then(
+        (body) => (body === undefined ? send(res, 413, 'text/plain; charset=utf-8', `the request is larger than ${MAX_REQUEST_BYTES} bytes\n`) : json.handle(req, res, body)),
+        () => res.destroy(),
+      );
+      return;
+    }
     if (req.method !== 'POST') {
       send(res, 400, 'text/plain; charset=utf-8', `this is an XML-RPC server: POST a methodCall for "${method}"\n`);
       return;

@@ -8,7 +8,7 @@
 import { ScoringInputError } from './errors.ts';
 import { forEachLine, INTEGER, parseConfidence, parseRank, requireColumns, TsvScanner } from './tsv-lines.ts';
 import {
-  pairKey,
+  unorderedPairKey,
   type ActEntry,
   type ActGold,
   type ColumnLayout,
@@ -37,7 +37,7 @@ export interface RankedLayout {
 
 export const ACCESSION_LAYOUT: RankedLayout = { width: 2, what: 'document, accession', describe: (key) => `accession ${key}` };
 
-/** Undirected pairs: the key is the two accessions sorted, joined by TAB (see pairKey). */
+/** Undirected pairs: the key is the two accessions sorted, joined by TAB (see unorderedPairKey). */
 export const PAIR_LAYOUT: RankedLayout = {
   width: 3,
   what: 'document, accession A, accession B',
@@ -160,7 +160,7 @@ export function parseActGold(text: string, options: { file?: string } = {}): Par
  * at a time, checking the columns, rank and confidence of each (and the items, when the
  * layout checks them).
  * After `next()`, the line's item key is known by where it is in the text (one field,
- * or for IPT two fields in sorted order, see `pairKey`) and by its hash, but is not cut
+ * or for IPT two fields in sorted order, see `unorderedPairKey`) and by its hash, but is not cut
  * out: most lines belong to documents the caller does not keep, and their keys are only
  * compared, in place. `keyString()` makes the string when it is needed.
  */
@@ -429,7 +429,7 @@ export function parseRankedGold(text: string, layout: RankedLayout, options: { f
   forEachLine(text, file, (fields, line) => {
     requireColumns(fields, width, layout.what, file, line);
     for (let i = 1; i < width; i++) checkItem(layout, fields[i], file, line);
-    const key = width === 2 ? fields[1] : pairKey(fields[1], fields[2]);
+    const key = width === 2 ? fields[1] : unorderedPairKey(fields[1], fields[2]);
     let set = sets.get(fields[0]);
     if (!set) sets.set(fields[0], (set = new Set()));
     set.add(key);

@@ -20,7 +20,7 @@ export { compareIds, orderActEntries, orderRankedKeys } from './ranking.ts';
 export {
   COLUMN_LAYOUTS,
   orderModeOf,
-  pairKey,
+  unorderedPairKey,
   pairOf,
   type ActEntry,
   type ActGold,

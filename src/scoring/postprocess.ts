@@ -2,12 +2,12 @@
 // document, applied to the ranked list: homonym-ortholog mapping (turn a right protein
 // from the wrong species into the gold protein) and organism filtering (drop results from
 // species the article is not about). Mapping comes first, then filtering. A key holding a
-// TAB is a pair (two accessions, see pairKey), any other key one accession: a TAB can
+// TAB is a pair (two accessions, see unorderedPairKey), any other key one accession: a TAB can
 // never be part of an accession read from a tab-separated file.
 
 import { ScoringInputError } from './errors.ts';
 import { compareIds } from './ranking.ts';
-import { pairKey, pairOf, type HomonymOrthologMap, type OrganismMap } from './types.ts';
+import { unorderedPairKey, pairOf, type HomonymOrthologMap, type OrganismMap } from './types.ts';
 
 const isPair = (key: string): boolean => key.includes('\t');
 
@@ -48,7 +48,7 @@ function mappingTargets(ordered: readonly string[], goldKeys: readonly string[],
     const forB = candidates(b, true);
     for (const x of candidates(a, true)) {
       for (const y of forB) {
-        const key = pairKey(x, y);
+        const key = unorderedPairKey(x, y);
         if (!goldSet.has(key)) addTarget(targets, key, gold);
       }
     }

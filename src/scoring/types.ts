@@ -21,7 +21,7 @@ export function orderModeOf(columns: ColumnLayout): OrderMode {
 
 /** One INT accession or IPT pair in a run, as read from its line. */
 export interface RankedEntry {
-  /** INT: the accession; IPT: the pair key (see pairKey), so one spelling per pair. */
+  /** INT: the accession; IPT: the pair key (see unorderedPairKey), so one spelling per pair. */
   key: string;
   rank?: number;
   confidence?: number;
@@ -59,8 +59,8 @@ export interface Parsed<T> {
   warnings: string[];
 }
 
-/** IPT pairs are undirected: the key is the two accessions sorted, joined by TAB. */
-export function pairKey(a: string, b: string): string {
+/** IPT pairs are undirected: the key is the two accessions sorted, joined by TAB (pairOf reads it back). */
+export function unorderedPairKey(a: string, b: string): string {
   return a <= b ? `${a}\t${b}` : `${b}\t${a}`;
 }
 

@@ -4,7 +4,7 @@
 // the same edge as an article loaded into a challenge (textAsSent), so the server sees
 // exactly what dispatch would send it.
 import { textAsSent } from '../articles/input.ts';
-import { CodePointText } from '../tasks/text.ts';
+import { CodePointText } from '../shared/code-points.ts';
 import { CHECK_ARTICLE, CHECK_GIVEN } from './check.ts';
 
 export interface CheckArticle {

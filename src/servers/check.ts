@@ -7,7 +7,7 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import { judgeCall, type Verdict } from '../dispatch/judge.ts';
 import { RequestBodies } from '../dispatch/request-body.ts';
-import { callXmlRpc } from '../xmlrpc/client.ts';
+import { AnnotatorClient } from '../dispatch/annotators/client.ts';
 import { policedAgent } from './policed-agent.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
 
@@ -21,7 +21,8 @@ export const CHECK_ARTICLE = [
 
 export const CHECK_GIVEN = 'T1\tProtein 11 22\t𝛼-synuclein\nT2\tProtein 26 31\tBRCA1';
 
-export type ServerToCheck = Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'>;
+/** The protocol is XML-RPC when not given. */
+export type ServerToCheck = Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'> & { protocol?: AnnotationServer['protocol'] };
 
 export interface CheckOptions {
   deadlineMs: number;
@@ -45,17 +46,18 @@ export interface ArticleCheck {
 }
 
 /**
- * Sends one article the way dispatch does (the same call document, `given` only to COREF
- * servers) and judges the answer the way dispatch does. `text` must be the text as sent
+ * Sends one article the way dispatch does (through the same annotator client: the same
+ * request in the server's protocol, `given` only to COREF servers) and judges the answer
+ * the way dispatch does. `text` must be the text as sent
  * (see textAsSent): offsets in the answer are checked against it.
  */
 export async function checkArticle(server: ServerToCheck, article: { id: string; text: string; given: string }, opts: CheckOptions): Promise<ArticleCheck> {
-  const body = new RequestBodies(1).build({ ...article, organiserId: article.id }, server);
-  const decode = opts.answers.decoder({ tasks: server.tasks, text: article.text, given: article.given, mentionTypes: opts.mentionTypes });
-  const call = await callXmlRpc(
-    { url: server.url, body, deadlineMs: opts.deadlineMs, maxResponseBytes: opts.maxAnswerBytes, decode },
-    opts.agent ?? policedAgent(opts.publicUrlsOnly),
-  );
+  const client = new AnnotatorClient({ answers: opts.answers, maxAnswerBytes: opts.maxAnswerBytes, bodies: new RequestBodies(1) });
+  const context = { tasks: server.tasks, text: article.text, given: article.given, mentionTypes: opts.mentionTypes };
+  const call = await client.call(server, { ...article, organiserId: article.id }, context, {
+    deadlineMs: opts.deadlineMs,
+    dispatcher: opts.agent ?? policedAgent(opts.publicUrlsOnly),
+  });
   return { verdict: judgeCall(call, server), ms: call.ms };
 }
 

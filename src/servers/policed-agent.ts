@@ -6,7 +6,7 @@
 // publicUrlsOnly was turned on) and a name re-pointed after its registration (at a cloud
 // metadata address, say) are refused at the next call, with nothing sent and nothing quoted back.
 import { buildConnector, type Agent } from 'undici';
-import { createServerAgent } from '../xmlrpc/client.ts';
+import { createServerAgent } from '../dispatch/annotators/http-call.ts';
 import { hostProblem, policedLookup, RefusedAddressError } from './url-policy.ts';
 
 /** Connections kept per origin by the shared agent: checks and callbacks are occasional. */

@@ -1,5 +1,6 @@
-import type { Queryable } from '../db/database.ts';
+import { transactional, type Queryable } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
+import { DEFAULT_PROTOCOL, type ProtocolName } from '../dispatch/annotators/registry.ts';
 
 export type ServerState = 'active' | 'paused';
 
@@ -26,6 +27,8 @@ export interface AnnotationServer {
   url: string;
   tasks: TaskName[];
   method: string;
+  /** The annotator protocol it speaks (dispatch/annotators/registry.ts). */
+  protocol: ProtocolName;
   concurrency: number;
   sendMetadata: boolean;
   state: ServerState;
@@ -45,6 +48,7 @@ interface ServerRow {
   url: string;
   tasks: TaskName[];
   method: string;
+  protocol: ProtocolName;
   concurrency: number;
   send_metadata: boolean;
   state: ServerState;
@@ -63,6 +67,7 @@ const toServer = (r: ServerRow): AnnotationServer => ({
   url: r.url,
   tasks: r.tasks,
   method: r.method,
+  protocol: r.protocol,
   concurrency: r.concurrency,
   sendMetadata: r.send_metadata,
   state: r.state,
@@ -81,6 +86,8 @@ export interface NewServer {
   url: string;
   tasks: TaskName[];
   method: string;
+  /** XML-RPC when not given. */
+  protocol?: ProtocolName;
   concurrency: number;
   sendMetadata: boolean;
 }
@@ -94,16 +101,33 @@ export class ServerRepository {
    * makes two registrations racing each other count one after the other. The run number
    * comes from the team's counter (migration 006), taken only by a server actually inserted.
    */
+  /** create, in a transaction of its own (a registration). */
+  async register(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {
+    return await transactional(this.db).transaction(async (tx) => await new ServerRepository(tx).create(s, limit));
+  }
+
+  /**
+   * Deletes the server with its deliveries, attempts and answers, all or nothing: if
+   * another record still needs the server (say, a test-suite run), the foreign-key error
+   * (code 23503) rolls everything back and is thrown.
+   */
+  async deleteWithHistory(id: number): Promise<void> {
+    await transactional(this.db).transaction(async (tx) => {
+      for (const table of ['deliveries', 'attempts', 'answers']) await tx.query(`delete from ${table} where server_id = $1`, [id]);
+      await tx.query('delete from servers where id = $1', [id]);
+    });
+  }
+
   async create(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {
     await this.db.query('select pg_advisory_xact_lock(72260002, $1)', [s.teamId]);
     const same = await this.db.query('select 1 from servers where challenge_id = $1 and team_id = $2 and name = $3', [s.challengeId, s.teamId, s.name]);
     if (same.length > 0) return 'duplicate';
     const rows = await this.db.query<{ id: number }>(
-      `insert into servers (challenge_id, team_id, name, url, tasks, method, concurrency, send_metadata)
-       select $1, $2, $3, $4, $5, $6, $7, $8
+      `insert into servers (challenge_id, team_id, name, url, tasks, method, concurrency, send_metadata, protocol)
+       select $1, $2, $3, $4, $5, $6, $7, $8, $10
        where (select count(*) from servers where challenge_id = $1 and team_id = $2) < $9
        returning id`,
-      [s.challengeId, s.teamId, s.name, s.url, s.tasks, s.method, s.concurrency, s.sendMetadata, limit],
+      [s.challengeId, s.teamId, s.name, s.url, s.tasks, s.method, s.concurrency, s.sendMetadata, limit, s.protocol ?? DEFAULT_PROTOCOL],
     );
     return rows[0] ? (await this.byId(rows[0].id))! : 'limit';
   }

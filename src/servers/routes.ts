@@ -6,13 +6,14 @@ import { callerKey, requireTeamOrAdmin, type Principal } from '../auth/principal
 import { ApiError, badRequest, conflict, notFound } from '../http/api-error.ts';
 import { ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { checkServer } from './check.ts';
-import { ServerRepository, type AnnotationServer } from './repository.ts';
-import { serverErrors, serverHistogram, serverProgress, serverTiming } from './status.ts';
+import type { AnnotationServer } from './repository.ts';
 import { resolvedUrlProblem } from './url-policy.ts';
-import { serverReliability } from '../reliability/load.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
+import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
+import { DEFAULT_PROTOCOL } from '../dispatch/annotators/registry.ts';
+import { ProtocolField, protocolProblem } from './protocol-field.ts';
 
 const RegisterBody = Type.Object(
   {
@@ -22,6 +23,7 @@ const RegisterBody = Type.Object(
     method: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.:]{0,127}$', description: 'XML-RPC method name (default Annotator.getAnnotation).' })),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Articles in flight at once for this server (default 1).' })),
     sendMetadata: Type.Optional(Type.Boolean({ description: 'Also send a trailing struct {article, tasks}.' })),
+    protocol: ProtocolField,
   },
   { additionalProperties: false },
 );
@@ -32,12 +34,12 @@ const CheckQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const DEFAULT_METHOD = 'Annotator.getAnnotation';
+export { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 
 export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const { challenges, servers } = ctx.repos;
+    const { challenges, servers, serverStatus } = ctx.repos;
 
     // Dashboards poll this page; its figures aggregate every attempt of the server. The whole
     // response is kept, encoded, for statusCacheMs per server and caller: a poll within that
@@ -49,11 +51,11 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
     });
     async function loadStatusFigures(serverId: number) {
       const [progress, timing, errors, histogram, reliability] = await Promise.all([
-        serverProgress(ctx.db, serverId),
-        serverTiming(ctx.db, serverId),
-        serverErrors(ctx.db, serverId),
-        serverHistogram(ctx.db, serverId),
-        serverReliability(ctx.db, serverId),
+        serverStatus.progress(serverId),
+        serverStatus.timing(serverId),
+        serverStatus.errors(serverId),
+        serverStatus.histogram(serverId),
+        ctx.repos.reliability.server(serverId),
       ]);
       return { progress, timing, errors, histogram, reliability };
     }
@@ -124,23 +126,25 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         const body = request.body;
         const unknown = body.tasks.filter((t) => !challenge.tasks.includes(t));
         if (unknown.length > 0) throw badRequest(`challenge "${challenge.slug}" has no task ${unknown.join(', ')}; its tasks are ${challenge.tasks.join(', ')}`);
+        const protocol = body.protocol ?? DEFAULT_PROTOCOL;
+        const unfit = protocolProblem(protocol, body);
+        if (unfit) throw badRequest(unfit);
         const problem = await resolvedUrlProblem(body.url, ctx.config.publicUrlsOnly);
         if (problem) throw badRequest(`the server URL cannot be used: ${problem}`);
 
-        const created = await ctx.db.transaction(async (tx) =>
-          new ServerRepository(tx).create(
-            {
-              challengeId: challenge.id,
-              teamId: principal.teamId,
-              name: body.name,
-              url: body.url,
-              tasks: body.tasks,
-              method: body.method ?? DEFAULT_METHOD,
-              concurrency: body.concurrency ?? 1,
-              sendMetadata: body.sendMetadata ?? false,
-            },
-            challenge.serversPerTeam,
-          ),
+        const created = await servers.register(
+          {
+            challengeId: challenge.id,
+            teamId: principal.teamId,
+            name: body.name,
+            url: body.url,
+            tasks: body.tasks,
+            method: body.method ?? DEFAULT_METHOD,
+            protocol,
+            concurrency: body.concurrency ?? 1,
+            sendMetadata: body.sendMetadata ?? false,
+          },
+          challenge.serversPerTeam,
         );
         if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
         if (created === 'duplicate') throw conflict(`your team already has a server named "${body.name}" in "${challenge.slug}"`);
@@ -204,10 +208,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       // Rows first: if another record still needs the server (say, a test-suite run), nothing
       // is removed and the queue keeps its jobs, so the server stays usable.
       try {
-        await ctx.db.transaction(async (tx) => {
-          for (const table of ['deliveries', 'attempts', 'answers']) await tx.query(`delete from ${table} where server_id = $1`, [server.id]);
-          await tx.query('delete from servers where id = $1', [server.id]);
-        });
+        await servers.deleteWithHistory(server.id);
       } catch (err) {
         if ((err as { code?: string }).code === '23503') throw conflict(`server ${server.id} is still referenced by other records (${(err as { table?: string }).table ?? 'another table'}); it cannot be deleted`);
         throw err;

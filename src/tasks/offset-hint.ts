@@ -3,7 +3,7 @@
 // byte strings in Perl or Ruby), or on a copy of the text whose lines end in CR LF. Each
 // is tried at the offset sent (a lookup, not a search), so even thousands of wrong offsets
 // in a long article cost little; when none explains it, the nearest occurrence is named.
-import type { CodePointText } from './text.ts';
+import type { CodePointText } from '../shared/code-points.ts';
 
 interface Tables {
   /** UTF-8 bytes before each UTF-16 index (plus one past the end). */

@@ -6,7 +6,7 @@
 import { familyOf, familyOfAnswerKey, isTaskName, type AnswerResult } from '../families/registry.ts';
 import type { TaskInput, ValidationContext } from '../families/family.ts';
 import { describe, isStruct, Report } from './checks.ts';
-import { CodePointText } from './text.ts';
+import { CodePointText } from '../shared/code-points.ts';
 import type { ValidatedAnswer } from './types.ts';
 
 export type { ValidationContext } from '../families/family.ts';

@@ -4,7 +4,8 @@
 
 import { GREEK_NAMES, SHORT_GREEK } from './lexicon.ts';
 import { entityMorphology } from './morphology.ts';
-import { codePointLength, HYPHENS, positionOfSpan, punctuationName, sortPositions, unique, whitespaceWords, type Position } from './text-spans.ts';
+import { codePointLength } from '../shared/code-points.ts';
+import { HYPHENS, positionOfSpan, punctuationName, sortPositions, unique, whitespaceWords, type Position } from './text-spans.ts';
 import type { Features, NameOrSymbol } from './types.ts';
 
 export type CaseClass = 'all-upper' | 'all-lower' | 'upper-initial' | 'each-word-upper-initial' | 'mixed' | 'none';

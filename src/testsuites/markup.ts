@@ -3,7 +3,7 @@
 // mentions with code-point offsets (MentionItem, as MENTION servers answer).
 
 import type { MentionItem } from '../families/mention/types.ts';
-import { codePointLength } from './text-spans.ts';
+import { codePointLength } from '../shared/code-points.ts';
 
 export const GP_OPEN = '<gp>';
 export const GP_CLOSE = '</gp>';
@@ -50,9 +50,4 @@ export function parseGpMarkup(sgml: string): { text: string; mentions: MentionIt
     rest = rest.slice(close + GP_CLOSE.length);
   }
   return { text: text + rest, mentions };
-}
-
-/** The text a standoff span covers (code points), to check a mention against its text. */
-export function sliceCodePoints(text: string, start: number, end: number): string {
-  return [...text].slice(start, end).join('');
 }

@@ -13,14 +13,13 @@ import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
 import { ApiError, badRequest, conflict } from '../http/api-error.ts';
 import { RowIdInteger } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import { serverProgress } from '../servers/status.ts';
 import { loadBuiltInCatalogue } from './catalogue-io.ts';
 import { generateSuite, selectEntities, selectSentences } from './generate.ts';
 import { QuerySyntaxError } from './query.ts';
 import { formatReportTsv } from './report.ts';
 import { reportPageRoute } from './report-page.ts';
 import { loadRun, NameParams, ReportQuerystring, runReport, SuiteName, visibleCopies } from './run-report.ts';
-import { RunNameTakenError, SuiteRunRepository } from './run-repository.ts';
+import { RunNameTakenError } from './run-repository.ts';
 import { documentOfItems, itemsOfDocument, MAX_SUITE_ITEMS, SuiteDocumentError } from './suite-document.ts';
 import type { GeneratedItem } from './types.ts';
 import { mention } from '../families/mention/index.ts';
@@ -112,7 +111,7 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
       const origin = (await ctx.repos.challenges.byId(sources[0]!.challengeId))!;
       let created;
       try {
-        created = await new SuiteRunRepository(ctx.db).create({
+        created = await ctx.repos.suiteRuns.create({
           name: body.name, items, document: documentOfItems(items, made, productSize), sources,
           settings: { timeoutSeconds: origin.timeoutSeconds, maxAttempts: origin.maxAttempts, retryDelaySeconds: origin.retryDelaySeconds },
         });
@@ -139,7 +138,7 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
       const copies = await visibleCopies(ctx, await ctx.auth.principal(request), run);
       const items = run.document.items.length;
       const servers = await Promise.all(copies.map(async (c) => {
-        const progress = await serverProgress(ctx.db, c.serverId);
+        const progress = await ctx.repos.serverStatus.progress(c.serverId);
         const finished = progress.queued === 0 && progress.active === 0 && progress.done + progress.failed >= items;
         return { sourceServerId: c.sourceServerId, serverId: c.serverId, name: c.server.name, team: c.server.team, state: c.server.state, progress, finished };
       }));

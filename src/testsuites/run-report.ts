@@ -9,10 +9,10 @@ import { requireTeamOrAdmin, type Principal } from '../auth/principal.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { ServerId } from '../http/schemas.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import { serverProgress, type ServerProgress } from '../servers/status.ts';
+import type { ServerProgress } from '../servers/status-repository.ts';
 import { SPEC_BY_KEY } from './feature-specs.ts';
 import { buildReport, type SuiteReport } from './report.ts';
-import { SuiteRunRepository, type RunCopy, type StoredRun } from './run-repository.ts';
+import type { RunCopy, StoredRun } from './run-repository.ts';
 import { itemsOfDocument } from './suite-document.ts';
 import type { GeneratedItem } from './types.ts';
 
@@ -32,7 +32,7 @@ export interface VisibleCopy extends RunCopy {
 }
 
 export async function loadRun(ctx: AppContext, name: string): Promise<StoredRun> {
-  const run = await new SuiteRunRepository(ctx.db).byName(name);
+  const run = await ctx.repos.suiteRuns.byName(name);
   if (!run) throw notFound(`test suite "${name}"`);
   return run;
 }
@@ -97,8 +97,8 @@ export async function runReport(ctx: AppContext, principal: Principal, name: str
   } catch (error) {
     throw new ApiError(500, 'internal', `the stored suite "${name}" cannot be read: ${(error as Error).message}`);
   }
-  const repo = new SuiteRunRepository(ctx.db);
-  const [answers, progress] = await Promise.all([repo.answers(run.challengeId, copy!.serverId), serverProgress(ctx.db, copy!.serverId)]);
+  const repo = ctx.repos.suiteRuns;
+  const [answers, progress] = await Promise.all([repo.answers(run.challengeId, copy!.serverId), ctx.repos.serverStatus.progress(copy!.serverId)]);
   const report = buildReport(items, answers, { by, ...(singles?.length ? { singles } : {}) });
   return { run, copy: copy!, items, progress, report };
 }

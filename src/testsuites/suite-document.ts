@@ -7,6 +7,7 @@
 // Uploaded documents are untrusted: every field the report reads is checked here, so a
 // bad upload is a 400 naming the item, never a 500 later in the report.
 
+import { CodePointText } from '../shared/code-points.ts';
 import type { MentionItem } from '../families/mention/types.ts';
 import type { GeneratedSuite } from './generate.ts';
 import { SUITE_FORMAT, suiteFiles } from './suite-files.ts';
@@ -62,14 +63,14 @@ function slots(raw: unknown, where: string): SlotFeatures[] {
 
 function mentions(raw: unknown, text: string, where: string): MentionItem[] {
   if (!Array.isArray(raw)) throw new SuiteDocumentError(`${where} must be an array`);
-  const chars = Array.from(text);
+  const chars = new CodePointText(text);
   return raw.map((m, k) => {
     const ok = isObject(m) && Number.isInteger(m.start) && Number.isInteger(m.end) && (m.start as number) >= 0
       && (m.end as number) > (m.start as number) && (m.end as number) <= chars.length;
     if (!ok) throw new SuiteDocumentError(`${where}[${k}] needs integer start < end within the text (code points)`);
     const start = m.start as number;
     const end = m.end as number;
-    return { start, end, text: chars.slice(start, end).join(''), type: typeof m.type === 'string' ? m.type : 'gene' };
+    return { start, end, text: chars.slice(start, end), type: typeof m.type === 'string' ? m.type : 'gene' };
   });
 }
 

@@ -30,12 +30,6 @@ export function sortPositions(values: Iterable<Position>): Position[] {
   return order.filter((p) => set.has(p));
 }
 
-export function codePointLength(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
 export const HYPHENS = '-\u2010\u2011\u2012\u2013\u2014';
 
 /** The name of a punctuation character, or undefined for letters, digits and spaces. */

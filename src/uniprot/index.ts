@@ -121,9 +121,4 @@ export function loadUniprotIndex(path: string, options: ReadOptions = {}): Unipr
   return new UniprotIndex(readIndexFile(path, options));
 }
 
-/** Wraps tables already in memory (built, or received from another thread). */
-export function uniprotIndexFrom(contents: IndexContents): UniprotIndex {
-  return new UniprotIndex(contents);
-}
-
 export type { IndexContents, ReadOptions };

@@ -16,10 +16,9 @@ import { testsuiteFragment, testsuitePageBody, type SuiteProgressJson } from './
 import type { Role } from './layout.ts';
 import { ARTICLE_STATES, type ArticleListState } from '../articles/list-routes.ts';
 import { formatsFor } from '../articles/export-routes.ts';
-import type { ServerReliabilityEntry } from '../reliability/load.ts';
-import { runReport } from '../testsuites/run-report.ts';
-import { reportSections } from '../testsuites/report-page.ts';
-import { ApiError } from '../http/api-error.ts';
+import type { ServerReliabilityEntry } from '../reliability/repository.ts';
+import { reportSections } from './pages/suite-report.ts';
+import type { SuiteReport } from '../testsuites/report.ts';
 
 /** The pages hold a token in localStorage: no foreign script, style or connection may run. */
 const SECURITY_HEADERS = {
@@ -194,14 +193,13 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       if (run.status !== 200) return sendFragment(reply, run.status, apiError(run));
       const wanted = Number(request.query.server);
       const chosen = run.body.servers.find((s) => s.serverId === wanted || s.sourceServerId === wanted) ?? run.body.servers[0]!;
-      try {
-        // The report's own access rule (runReport) decides, with the caller's token, as in the API.
-        const report = await runReport(ctx, await ctx.auth.principal(request), name, { server: String(chosen.serverId) });
-        return sendFragment(reply, 200, testsuiteFragment(run.body, chosen.serverId, reportSections(report, 3)));
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        return sendFragment(reply, error.statusCode, apiError({ status: error.statusCode, body: { error: { message: error.message } } }));
-      }
+      const report = await api<SuiteReport & { server: { serverId: number; sourceServerId: number; team: string }; progress: SuiteProgressJson['servers'][number]['progress'] }>(
+        request, `/api/testsuites/${encodeURIComponent(name)}/report?server=${chosen.serverId}`,
+      );
+      if (report.status !== 200) return sendFragment(reply, report.status, apiError(report));
+      const r = report.body;
+      const shown = { serverId: r.server.serverId, sourceServerId: r.server.sourceServerId, team: r.server.team, items: run.body.items, progress: r.progress, report: r };
+      return sendFragment(reply, 200, testsuiteFragment(run.body, chosen.serverId, reportSections(shown, 3)));
     });
 
     app.get<{ Params: { slug: string; task: string } }>('/fragments/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {

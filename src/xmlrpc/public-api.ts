@@ -10,21 +10,17 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { bcmsMethods, callMethod, Fault, FAULT } from './bcms/index.ts';
 import { decodeMethodCall, encodeFault, encodeMethodResponse, XmlRpcProtocolError } from './codec.ts';
+import { addUtf8BodyParser } from '../http/utf8-body.ts';
 
 
 /** A method call is a few hundred bytes; this leaves ample room and no more. */
 export const XMLRPC_BODY_LIMIT = 64 * 1024;
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 function registerXmlParser(app: FastifyInstance): void {
-  app.addContentTypeParser(['text/xml', 'application/xml'], { parseAs: 'buffer', bodyLimit: XMLRPC_BODY_LIMIT }, (_request, body: Buffer, done) => {
-    // Strict: a lenient decoder would turn bad bytes into U+FFFD and look up the wrong id.
-    try {
-      done(null, strictUtf8.decode(body));
-    } catch {
-      done(null, new Fault(FAULT.unreadable, 'the call is not valid UTF-8; send it encoded as UTF-8'));
-    }
+  // Strict: a lenient decoder would turn bad bytes into U+FFFD and look up the wrong id.
+  addUtf8BodyParser(app, ['text/xml', 'application/xml'], {
+    bodyLimit: XMLRPC_BODY_LIMIT,
+    invalid: () => ({ body: new Fault(FAULT.unreadable, 'the call is not valid UTF-8; send it encoded as UTF-8') }),
   });
 }
 

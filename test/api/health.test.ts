@@ -18,7 +18,7 @@ afterAll(async () => {
 
 describe('GET /healthz', () => {
   it('answers requests that arrive together with one check of Redis and the database', async () => {
-    const query = vi.spyOn(ms.ctx.db, 'query');
+    const query = vi.spyOn(ms.database.db, 'query');
     try {
       const answers = await Promise.all(Array.from({ length: 10 }, () => ms.request('GET', '/healthz')));
       for (const a of answers) expect(a).toMatchObject({ status: 200, body: { status: 'ok', redis: 'ok', database: 'ok' } });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { failureHint } from '../../src/dispatch/hints.ts';
 import { describeParams, RequestBodies } from '../../src/dispatch/request-body.ts';
 import { decodeMethodCall } from '../../src/xmlrpc/codec.ts';
-import type { CallOutcome } from '../../src/xmlrpc/client.ts';
+import type { CallOutcome } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 
 const article = { id: 'a1', organiserId: 'PMC1', text: 'BRCA1 binds p53.', given: 'T1\tProtein 0 5\tBRCA1' };
 const server = (tasks: string[], sendMetadata = false) => ({ method: 'Annotator.getAnnotation', tasks: tasks as never[], sendMetadata, url: 'http://127.0.0.1:8000/' });

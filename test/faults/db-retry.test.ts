@@ -3,7 +3,7 @@
 // is put back without being counted as a failure of the annotation server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/db/database.ts';
-import { isConnectionError, withDbRetry } from '../../src/dispatch/db-retry.ts';
+import { isConnectionError, withDbRetry } from '../../src/db/retry.ts';
 import { DispatchStore } from '../../src/dispatch/store.ts';
 import { ArticleRepository } from '../../src/articles/repository.ts';
 import { ChallengeRepository } from '../../src/challenges/repository.ts';
@@ -63,8 +63,7 @@ describe('DispatchStore over a flaky database', () => {
   beforeAll(async () => {
     tdb = await openTestDatabase('pglite');
     db = flakyDatabase(tdb.db);
-    store = new DispatchStore(db);
-    store.retry = FAST;
+    store = new DispatchStore(db, { retry: FAST });
     const challenge = await new ChallengeRepository(db).create({ slug: 'flaky', name: 'Flaky', tasks: ['INT'] } as never);
     const team = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('t', 'c', 'h') returning id`);
     await db.query(`insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 's', 'http://127.0.0.1:9/', '{INT}', 'm')`, [(challenge as { id: number }).id, team[0]!.id]);

@@ -7,7 +7,7 @@ import { inject, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { gatedServer } from '../support/gated-server.ts';
 import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
-import { installationId } from '../../src/queue/prefix.ts';
+import { SettingsRepository } from '../../src/db/settings-repository.ts';
 
 const ARTICLES = 12;
 
@@ -45,8 +45,8 @@ describe.each(testDatabaseKinds())('two installations on one Redis (%s)', (kind)
 
   it('each has a prefix of its own, from its database', async () => {
     const [a, b] = installs.map((ms) => ms.ctx.config.queuePrefix);
-    expect(a).toBe(`metaserver-${(await installationId(databases[0]!.db)).slice(0, 12)}`);
-    expect(b).toBe(`metaserver-${(await installationId(databases[1]!.db)).slice(0, 12)}`);
+    expect(a).toBe(`metaserver-${(await new SettingsRepository(databases[0]!.db).installationId()).slice(0, 12)}`);
+    expect(b).toBe(`metaserver-${(await new SettingsRepository(databases[1]!.db).installationId()).slice(0, 12)}`);
     expect(a).not.toBe(b);
     // Another process of the same installation (an API next to the workers) shares it.
     const second = await startTestMetaserver({ database: databases[0]!, workers: false, config: { queuePrefix: '' } });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotate } from '../../src/sample/annotator.ts';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
-import { callXmlRpc } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { startExampleServer, type ExampleLanguage, type ExampleServer } from '../support/example-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';

@@ -2,7 +2,7 @@
 // proves both count offsets in code points (the text holds characters outside the BMP).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotate } from '../../src/sample/annotator.ts';
-import { callXmlRpc } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { startPythonServer, type PythonServer } from '../support/python-server.ts';
 

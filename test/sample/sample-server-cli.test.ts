@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { runSampleServerCommand } from '../../src/cli/sample-server.ts';
-import { callXmlRpc } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 
 const runner = `

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { annotate } from '../../src/sample/annotator.ts';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
-import { callXmlRpc, type CallOutcome } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc, type CallOutcome } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 
 const TEXT = '𝛼-synuclein (P37840) binds BRCA1 😀 and Q9UQ84. It interacts with IL2R.';

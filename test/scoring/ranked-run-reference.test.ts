@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseIntRun, parseIptRun } from '../../src/scoring/bc2-input.ts';
 import { ScoringInputError } from '../../src/scoring/errors.ts';
 import { parseConfidence, parseRank, requireColumns } from '../../src/scoring/tsv-lines.ts';
-import { pairKey, type ColumnLayout, type RankedEntry, type RankedRun } from '../../src/scoring/types.ts';
+import { unorderedPairKey as pairKey, type ColumnLayout, type RankedEntry, type RankedRun } from '../../src/scoring/types.ts';
 import { mulberry32 } from '../../src/shared/prng.ts';
 
 const OPTIONAL: Record<ColumnLayout, string[]> = { 'rank,confidence': ['rank', 'confidence'], rank: ['rank'], confidence: ['confidence'], order: [] };

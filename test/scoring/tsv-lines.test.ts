@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseIntRun, parseIptRun } from '../../src/scoring/bc2-input.ts';
 import { errorOf } from '../support/scoring-errors.ts';
 import { forEachLine, parseConfidence, parseRank, TsvScanner } from '../../src/scoring/tsv-lines.ts';
-import { pairKey } from '../../src/scoring/types.ts';
+import { unorderedPairKey as pairKey } from '../../src/scoring/types.ts';
 
 /** Every line of `text` as the scanner reads it: [line number, first `max` fields]. */
 function scan(text: string, max = 8): [number, string[]][] {

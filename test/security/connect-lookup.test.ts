@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LookupFunction } from 'node:net';
 import { policedLookup, RefusedAddressError } from '../../src/servers/url-policy.ts';
-import { callXmlRpc, createServerAgent } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc, createServerAgent } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 

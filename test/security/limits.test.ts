@@ -136,7 +136,7 @@ describe('server URLs', () => {
       id: '00000000-0000-4000-8000-000000000001', seq: 1, challengeId: 1, challenge: 'on-demand', organiserId: null, text: 'x', given: '',
       sourceFormat: 'text', tasks: null, callbackUrl: url, createdAt: new Date(),
     };
-    const outcome = await postCallback(ms.database.db, article, { ...ms.config, publicUrlsOnly: true }); // … the connection, loopback
+    const outcome = await postCallback(ms.ctx.repos.answers, article, { ...ms.config, publicUrlsOnly: true }); // … the connection, loopback
     expect(outcome).toEqual({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses` });
     expect(receiver.requests).toBe(0);
   });

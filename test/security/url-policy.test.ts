@@ -101,7 +101,7 @@ describe.each(testDatabaseKinds())('a loopback server registered before publicUr
     expect(attempts.map((a) => [a.outcome, a.detail, a.bytes_sent])).toEqual([['connection', refusal, 0], ['connection', refusal, 0]]);
 
     const article = (await after.ctx.repos.articles.byOrganiserId((await after.ctx.repos.challenges.bySlug('pol'))!.id, 'P1'))!;
-    const callback = await postCallback(after.database.db, { ...article, callbackUrl: `${target.url}callback` }, after.config);
+    const callback = await postCallback(after.ctx.repos.answers, { ...article, callbackUrl: `${target.url}callback` }, after.config);
     expect(callback).toMatchObject({ ok: false, refused: true });
     expect(callback.error).toMatch(/127\.0\.0\.1 is a loopback address/);
 

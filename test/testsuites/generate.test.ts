@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { makeEntity, makeSentence } from '../../src/testsuites/catalogue.ts';
 import { loadBuiltInCatalogue } from '../../src/testsuites/catalogue-io.ts';
 import { generateSuite, selectEntities, selectSentences } from '../../src/testsuites/generate.ts';
-import { parseGpMarkup, sliceCodePoints } from '../../src/testsuites/markup.ts';
+import { parseGpMarkup } from '../../src/testsuites/markup.ts';
+import { sliceCodePoints } from '../../src/shared/code-points.ts';
 import { sampleIndices, seededRandom } from '../../src/shared/prng.ts';
 import type { GeneratedItem } from '../../src/testsuites/types.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { callXmlRpc, createServerAgent, type CallOutcome } from '../../src/xmlrpc/client.ts';
+import { callXmlRpc, createServerAgent, type CallOutcome } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { annotate } from '../../src/sample/annotator.ts';
 import { refusedPort, startFaultyServer, type Behaviour, type FaultyServer } from '../support/faulty-servers.ts';

@@ -6,7 +6,7 @@
 import { describe, type Report } from '../../tasks/checks.ts';
 import type { TaskInput } from '../family.ts';
 import { offsetHint } from '../../tasks/offset-hint.ts';
-import type { CodePointText } from '../../tasks/text.ts';
+import type { CodePointText } from '../../shared/code-points.ts';
 import type { CorefExpression, CorefLink, CorefResult } from './types.ts';
 
 const KEY = 'coref';

@@ -1,7 +1,7 @@
 // IPT — interaction pairs (BC II.5): per article, a ranked list of undirected pairs of
 // UniProt accessions that interact. Answer key `pairs`.
 
-import { PAIR_LAYOUT, pairKey, pairOf } from '../../scoring/index.ts';
+import { PAIR_LAYOUT, unorderedPairKey, pairOf } from '../../scoring/index.ts';
 import { RANKED_LEADERBOARD, rankedConsensus, rankedScoring, rankedTsvFile, withConfidence, type RankedSpec } from '../common/ranked.ts';
 import { double } from '../common/wire.ts';
 import { defineFamily } from '../family.ts';
@@ -11,7 +11,7 @@ import { validateIpt } from './validate.ts';
 const spec: RankedSpec<PairItem> = {
   task: 'IPT',
   layout: PAIR_LAYOUT,
-  keyOf: (pair) => pairKey(pair.a, pair.b),
+  keyOf: (pair) => unorderedPairKey(pair.a, pair.b),
   itemOf: (key, rank, confidence) => {
     const [a, b] = pairOf(key);
     return withConfidence({ a, b, rank }, confidence);

@@ -32,7 +32,8 @@ function ordered(a: string, b: string): [string, string] {
   return a <= b ? [a, b] : [b, a];
 }
 
-const pairKey = (a: string, b: string): string => ordered(a, b).join('–');
+/** The pair as messages name it, one spelling per unordered pair ("A–B"); also the key that finds a pair given twice. */
+const pairLabel = (a: string, b: string): string => ordered(a, b).join('–');
 
 export function validateIpt(value: unknown, input: TaskInput, report: Report): PairItem[] | undefined {
   const list = checkArray(value, KEY, 'structs {a, b, confidence?, rank?, evidence?}', report);
@@ -51,7 +52,7 @@ export function validateIpt(value: unknown, input: TaskInput, report: Report): P
     const rank = fields.rank === undefined ? undefined : checkRank(fields.rank, `${path}.rank`, report);
     ranks[index] = rank;
     if (a === undefined || b === undefined) return;
-    const key = pairKey(a, b);
+    const key = pairLabel(a, b);
     const first = firstUse.get(key);
     if (first !== undefined) {
       report.error(path, `the pair ${a}–${b} is already given in ${KEY}[${first}] (pairs are unordered: A–B and B–A are the same); give each pair once`);
@@ -75,7 +76,7 @@ export function validateIpt(value: unknown, input: TaskInput, report: Report): P
     const [low, high] = ordered(a, b);
     kept.push({ ...pair, a: low, b: high, rank: filled.ranks[i] });
   });
-  const distinct = keepBestRanked(kept, (pair) => pairKey(pair.a, pair.b), KEY, 'a', report);
+  const distinct = keepBestRanked(kept, (pair) => pairLabel(pair.a, pair.b), KEY, 'a', report);
   distinct.sort((x, y) => x.rank - y.rank);
   return distinct.map((pair) => ({
     a: pair.a,

@@ -5,7 +5,7 @@
 import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from '../../tasks/checks.ts';
 import type { TaskInput } from '../family.ts';
 import { offsetHint } from '../../tasks/offset-hint.ts';
-import { codePointLength } from '../../tasks/text.ts';
+import { codePointLength } from '../../shared/code-points.ts';
 import type { MentionItem } from './types.ts';
 
 const KEY = 'mentions';

@@ -7,7 +7,7 @@
 
 import { setOptional, type BiocTaskCodec, type Infons } from '../../formats/bioc-model.ts';
 import { exportPubAnnotation } from '../../formats/pubannotation.ts';
-import { codePointLength } from '../../tasks/text.ts';
+import { codePointLength } from '../../shared/code-points.ts';
 import type { ExportDoc, ExportResult } from '../family.ts';
 import type { TaxonItem } from './types.ts';
 

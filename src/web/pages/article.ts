@@ -13,6 +13,8 @@ import { ALL_FAMILIES } from '../../families/registry.ts';
 interface ServerAnswer {
   serverId: number;
   name: string;
+  /** The annotator protocol it speaks (absent from answers stored before it was shown). */
+  protocol?: string;
   team: string;
   state: string;
   attempts: number;
@@ -103,8 +105,8 @@ export function articleFragment(a: ArticleJson): SafeHtml {
 <p class="article-meta">Status: <strong data-article-status>${a.status}</strong> · challenge ${a.challenge}${a.organiserId ? html` · id ${a.organiserId}` : ''} · from ${a.sourceFormat}</p>
 <section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2>
 ${a.servers.length === 0 ? html`<p>Not sent to any server yet: no server is started in this challenge.</p>` : html`<div class="table-scroll"><table><caption>Each server's state for this article</caption>
-<thead><tr><th scope="col">Server</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last outcome</th></tr></thead>
-<tbody>${a.servers.map((s) => html`<tr><td>${s.name}</td><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td>${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`}
+<thead><tr><th scope="col">Server</th><th scope="col">Protocol</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last outcome</th></tr></thead>
+<tbody>${a.servers.map((s) => html`<tr><td>${s.name}</td><td>${s.protocol ?? 'xmlrpc'}</td><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td>${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`}
 </section>
 <section aria-labelledby="text-heading"><h2 id="text-heading">${spanViews.map(({ view }) => view.heading).join('; ') || 'Text'}</h2>
 ${agreementLegend(withSpans.length)}

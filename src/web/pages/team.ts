@@ -12,6 +12,7 @@ import type { Challenge } from '../../challenges/repository.ts';
 import { histogramChart, type HistogramBar } from '../plots.ts';
 import { TASK_NAMES } from '../../families/registry.ts';
 import type { ExportFormatName } from '../../families/family.ts';
+import { PROTOCOLS } from '../../dispatch/annotators/registry.ts';
 
 export function teamPageBody(challenges: Challenge[]): SafeHtml {
   const open = challenges.filter((c) => c.phase !== 'closed');
@@ -33,7 +34,8 @@ ${apiForm({
   id: 'register-server',
   fields: html`${challengeSelect('server', open)}
 ${textField('server', 'name', 'Server name', { required: true })}
-${textField('server', 'url', 'XML-RPC URL', { type: 'url', required: true, placeholder: 'http://host:port/' })}
+${textField('server', 'url', 'Server URL', { type: 'url', required: true, placeholder: 'http://host:port/' })}
+${select('server', 'protocol', 'Protocol', PROTOCOLS.map((p) => [p.name, p.label]))}
 ${taskBoxes('server')}
 ${textField('server', 'method', 'XML-RPC method (optional)', { placeholder: 'Annotator.getAnnotation' })}
 ${textField('server', 'concurrency', 'Articles in flight at once (optional)', { type: 'number', min: 1 })}`,
@@ -76,6 +78,7 @@ export interface ServerJson {
   tasks: string[];
   state: string;
   concurrency: number;
+  protocol?: string;
   check: { ok: boolean; outcome: string; detail?: string; at: string; ms: number; errors: Issue[]; warnings: Issue[] } | null;
   progress: { queued: number; active: number; done: number; failed: number };
   timing: { p50Ms: number | null; p95Ms: number | null; meanMs: number | null; answered: number };
@@ -158,7 +161,7 @@ function checkOutcomeWords(outcome: string): string {
 export function serverFragment(s: ServerJson): SafeHtml {
   const c = s.check;
   return html`<section aria-labelledby="about-heading"><h2 id="about-heading">${s.name}</h2>
-<p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · concurrency ${s.concurrency}</p>
+<p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · protocol ${s.protocol ?? 'xmlrpc'} · concurrency ${s.concurrency}</p>
 <p class="url"><code>${s.url}</code></p>
 ${checkLine(s)}
 ${c && !s.checkRunning ? issues(c.errors) : ''}

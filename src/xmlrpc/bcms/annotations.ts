@@ -1,6 +1,5 @@
 // Annotations.*: the stored answers of one article, as BCMS served them.
 import type { AppContext } from '../../app-context.ts';
-import { articleServers } from '../../articles/status.ts';
 import { servedArticle } from './articles.ts';
 import { Fault, FAULT } from './faults.ts';
 import { serverIdParam, type BcmsMethod } from './method.ts';
@@ -20,7 +19,7 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     help: `The ids of the servers the article was sent to (answered, failed or still working). ${ARTICLE_HELP} Resources.getServer(id) describes each server.`,
     async run([ref]) {
       const article = await servedArticle(ctx, ref!, list.usage);
-      return (await articleServers(ctx.db, article.id)).map((s) => s.serverId);
+      return (await ctx.repos.answers.serverStates(article.id)).map((s) => s.serverId);
     },
   };
   const all: BcmsMethod = {
@@ -30,7 +29,7 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     help: `Every stored answer to the article: a struct of server id → result struct (servers that have not answered are left out). ${ARTICLE_HELP} ${RESULT_HELP}`,
     async run([ref]) {
       const article = await servedArticle(ctx, ref!, all.usage);
-      const servers = await articleServers(ctx.db, article.id);
+      const servers = await ctx.repos.answers.serverStates(article.id);
       return Object.fromEntries(servers.flatMap((s) => (s.result ? [[String(s.serverId), answerToWire(s.result)]] : [])));
     },
   };
@@ -42,7 +41,7 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     async run([ref, serverParam]) {
       const article = await servedArticle(ctx, ref!, one.usage);
       const serverId = serverIdParam(serverParam, one.usage);
-      const server = (await articleServers(ctx.db, article.id)).find((s) => s.serverId === serverId);
+      const server = (await ctx.repos.answers.serverStates(article.id)).find((s) => s.serverId === serverId);
       const shown = typeof ref === 'string' ? JSON.stringify(ref) : String(ref);
       if (!server) {
         throw new Fault(FAULT.unknownServer, `article ${shown} was not sent to server ${serverId}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`);

@@ -12,10 +12,9 @@ import type { AppContext } from '../../app-context.ts';
 import { voteView } from '../../articles/consensus.ts';
 import { ensembleView } from '../../articles/ensemble-view.ts';
 import type { Article } from '../../articles/repository.ts';
-import { articleServers, type ArticleServerState } from '../../articles/status.ts';
+import type { ArticleServerState } from '../../articles/status.ts';
 import { consensusAsResult } from '../../consensus/index.ts';
 import { ENSEMBLE_TASKS } from '../../consensus/ensemble.ts';
-import { EnsembleModelRepository } from '../../consensus/models.ts';
 import { ApiError } from '../../http/api-error.ts';
 import type { AnswerResult } from '../../families/registry.ts';
 import type { EncodableValue } from '../codec.ts';
@@ -43,7 +42,7 @@ const VOTE: ConsensusMethod = {
 };
 
 async function consensusMethods(ctx: AppContext): Promise<ConsensusMethod[]> {
-  const models = new EnsembleModelRepository(ctx.db);
+  const models = ctx.repos.models;
   const methods = [VOTE];
   for (const challenge of await ctx.repos.challenges.list()) {
     if (challenge.phase !== 'closed') continue;
@@ -110,7 +109,7 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
         if (!method) throw unknownMethod(id, known);
         return method;
       });
-      const states = await articleServers(ctx.db, article.id);
+      const states = await ctx.repos.answers.serverStates(article.id);
       for (const id of options.servers ?? []) {
         if (!states.some((s) => s.serverId === id)) {
           throw new Fault(FAULT.unknownServer, `servers: the article was not sent to server ${id}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`);

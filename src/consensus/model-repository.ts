@@ -1,5 +1,5 @@
 // Storage of trained ensemble models: one row per (challenge, task, version), the model
-// JSON kept as trained. This and `challenge-runs.ts` / `routes.ts` are the database and
+// JSON kept as trained. This, `challenge-runs.ts` and `routes.ts` are the database and
 // HTTP face of the pure consensus code in this folder.
 import type { Database } from '../db/database.ts';
 import { parseEnsemble, serializeEnsemble, type EnsembleModel, type EnsembleTask } from './ensemble.ts';

@@ -1,5 +1,6 @@
 // Offsets in answers count Unicode code points of the text as sent (Python's str
-// indexing); JavaScript strings count UTF-16 code units. This maps between the two.
+// indexing); JavaScript strings count UTF-16 code units. This maps between the two — the
+// one place that does (validation, formats, test suites, the sample annotator).
 
 export class CodePointText {
   readonly text: string;
@@ -68,6 +69,13 @@ export class CodePointText {
     }
     return lo;
   }
+}
+
+/** The text between code points [start, end) of a string (one-off; CodePointText for many). */
+export function sliceCodePoints(s: string, start: number, end: number): string {
+  const text = new CodePointText(s);
+  const clamp = (cp: number) => Math.max(0, Math.min(text.length, cp));
+  return start >= end ? '' : text.slice(clamp(start), clamp(end));
 }
 
 /** Length of a string in code points. */

@@ -4,8 +4,9 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { documentOfItems } from './suite-document.ts';
-import { readSuite } from './suite-files.ts';
+import { documentOfItems } from '../testsuites/suite-document.ts';
+import { readSuite } from '../testsuites/suite-files.ts';
+import { ApiCallError, callApi, callApiText, type ApiTarget } from './api-client.ts';
 
 export interface RunCommandOptions {
   url: string;
@@ -29,14 +30,6 @@ export interface RunIo {
   stderr: (s: string) => void;
 }
 
-/** An error answer of the API; 400s are the caller's arguments (exit 2), the rest exit 1. */
-export class ApiCallError extends Error {
-  constructor(readonly status: number, message: string, readonly details?: unknown) {
-    super(message);
-    this.name = 'ApiCallError';
-  }
-}
-
 export class RunArgumentError extends Error {}
 
 interface Created {
@@ -46,31 +39,8 @@ interface Created {
   servers: { sourceServerId: number; serverId: number }[];
 }
 
-async function call(o: RunCommandOptions, method: string, path: string, body?: unknown): Promise<Response> {
-  const base = o.url.replace(/\/+$/, '');
-  let res: Response;
-  try {
-    res = await fetch(`${base}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${o.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { message?: string } }).cause?.message;
-    throw new ApiCallError(0, `cannot reach ${base}: ${cause ?? (error as Error).message}`);
-  }
-  if (!res.ok) {
-    const text = await res.text();
-    let error: { message?: string; details?: unknown } | undefined;
-    try {
-      error = (JSON.parse(text) as { error?: { message?: string; details?: unknown } }).error;
-    } catch {
-      // not a JSON error body: show the start of what came back
-    }
-    throw new ApiCallError(res.status, `${method} ${path}: ${res.status} ${error?.message ?? text.slice(0, 200)}`, error?.details);
-  }
-  return res;
-}
+/** The API the command talks to (the CLI's one client). */
+const target = (o: RunCommandOptions): ApiTarget => ({ url: o.url.replace(/\/+$/, ''), token: o.token });
 
 async function uploadedSuite(dir: string): Promise<unknown> {
   const items = await readSuite(dir);
@@ -99,21 +69,21 @@ async function waitUntilDone(o: RunCommandOptions, io: RunIo): Promise<void> {
   const deadline = o.timeout === undefined ? Infinity : Date.now() + Number(o.timeout) * 1000;
   let last = '';
   for (;;) {
-    const status = (await (await call(o, 'GET', `/api/testsuites/${encodeURIComponent(o.name)}`)).json()) as {
+    const status = await callApi<{
       done: boolean; items: number; servers: { serverId: number; progress: { queued: number; active: number; done: number; failed: number } }[];
-    };
+    }>(target(o), 'GET', `/api/testsuites/${encodeURIComponent(o.name)}`);
     const line = status.servers.map((s) => `server ${s.serverId}: ${s.progress.done + s.progress.failed}/${status.items}${s.progress.failed ? ` (${s.progress.failed} failed)` : ''}`).join(', ');
     if (line !== last) io.stderr(`${line}\n`);
     last = line;
     if (status.done) return;
-    if (Date.now() > deadline) throw new ApiCallError(0, `gave up waiting after ${o.timeout} s (${line}); the run goes on — ask for the report later`);
+    if (Date.now() > deadline) throw new ApiCallError(`gave up waiting after ${o.timeout} s (${line}); the run goes on — ask for the report later`);
     await new Promise((r) => setTimeout(r, interval));
   }
 }
 
 export async function runSuiteCommand(o: RunCommandOptions, io: RunIo): Promise<void> {
   const body = await createBody(o);
-  const created = (await (await call(o, 'POST', '/api/testsuites', body)).json()) as Created;
+  const created = await callApi<Created>(target(o), 'POST', '/api/testsuites', body);
   io.stderr(`created test suite ${created.name} (${created.items} items) on ${created.servers.map((s) => `server ${s.serverId} (copy of ${s.sourceServerId})`).join(', ')}\n`);
   if (!o.wait) {
     io.stdout(JSON.stringify(created, null, 2) + '\n');
@@ -125,7 +95,7 @@ export async function runSuiteCommand(o: RunCommandOptions, io: RunIo): Promise<
   for (const s of created.servers) {
     const q = new URLSearchParams({ server: String(s.serverId), format: o.format });
     for (const b of o.by ?? []) q.append('by', b);
-    const text = await (await call(o, 'GET', `/api/testsuites/${encodeURIComponent(created.name)}/report?${q}`)).text();
+    const text = await callApiText(target(o), 'GET', `/api/testsuites/${encodeURIComponent(created.name)}/report?${q}`);
     if (o.format === 'json') json.push(JSON.parse(text));
     else tsv.push(created.servers.length > 1 ? `# server ${s.serverId} (copy of ${s.sourceServerId})\n${text}` : text);
   }

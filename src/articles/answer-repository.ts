@@ -1,0 +1,76 @@
+// Reads of the stored answers, joined with their articles: one article across its servers
+// (status pages, the public API, callbacks), one server's answers for a task (leaderboard
+// online runs, exports) and a challenge's answers per document (consensus).
+import type { Queryable } from '../db/database.ts';
+import type { OnlineAnswer } from '../families/family.ts';
+import type { AnswerResult, TaskName } from '../families/registry.ts';
+import { compareIds } from '../scoring/index.ts';
+import type { ValidationIssue } from '../tasks/types.ts';
+import type { ArticleServerState, DeliveryState } from './status.ts';
+
+export class AnswerRepository {
+  constructor(private readonly db: Queryable) {}
+
+  /** Every server the article was sent to, with its delivery state and stored answer, by server id. */
+  async serverStates(articleId: string): Promise<ArticleServerState[]> {
+    const rows = await this.db.query<{
+      server_id: number; name: string; protocol: string; team: string; team_id: number; state: DeliveryState; attempts: number;
+      last_outcome: string | null; last_detail: string | null; result: AnswerResult | null; warnings: ValidationIssue[] | null;
+    }>(
+      `select d.server_id, s.name, s.protocol, t.name as team, t.id as team_id, d.state, d.attempts, d.last_outcome, d.last_detail, a.result, a.warnings
+       from deliveries d join servers s on s.id = d.server_id join teams t on t.id = s.team_id
+       left join answers a on a.article_id = d.article_id and a.server_id = d.server_id
+       where d.article_id = $1 order by d.server_id`,
+      [articleId],
+    );
+    return rows.map((r) => ({
+      serverId: r.server_id,
+      name: r.name,
+      protocol: r.protocol,
+      team: r.team,
+      teamId: r.team_id,
+      state: r.state,
+      attempts: r.attempts,
+      lastOutcome: r.last_outcome,
+      lastDetail: r.last_detail,
+      ...(r.result ? { result: r.result, warnings: r.warnings ?? [] } : {}),
+    }));
+  }
+
+  /**
+   * The server's answers for the task, keyed by organiser id, in organiser-id order (so
+   * "line order" is stable). Articles without one (on-demand) match no gold and are left out.
+   */
+  async onlineAnswers(serverId: number, task: TaskName): Promise<OnlineAnswer[]> {
+    const rows = await this.db.query<{ doc: string; value: unknown }>(
+      `select a.organiser_id as doc, an.result -> $2 as value
+       from answers an join articles a on a.id = an.article_id
+       where an.server_id = $1 and a.organiser_id is not null and (an.result -> $2) is not null`,
+      [serverId, task],
+    );
+    return rows.sort((x, y) => compareIds(x.doc, y.doc));
+  }
+
+  /** The server's answered articles of the challenge for the task, named by organiser id (else article id), in that order. */
+  async exportDocuments(serverId: number, challengeId: number, task: TaskName): Promise<Array<{ id: string; text: string; result: AnswerResult }>> {
+    return await this.db.query<{ id: string; text: string; result: AnswerResult }>(
+      `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result
+       from answers an join articles a on a.id = an.article_id
+       where an.server_id = $1 and a.challenge_id = $2 and (an.result -> $3) is not null
+       order by coalesce(a.organiser_id, a.id::text)`,
+      [serverId, challengeId, task],
+    );
+  }
+
+  /** The servers' answers to the challenge's articles that have an organiser id, by organiser id then server. */
+  async challengeAnswers(challengeId: number, serverIds: readonly number[]): Promise<Array<{ doc: string; serverId: number; result: AnswerResult }>> {
+    const rows = await this.db.query<{ doc: string; server_id: number; result: AnswerResult }>(
+      `select a.organiser_id as doc, an.server_id, an.result
+       from answers an join articles a on a.id = an.article_id
+       where a.challenge_id = $1 and a.organiser_id is not null and an.server_id = any($2::int[])
+       order by a.organiser_id, an.server_id`,
+      [challengeId, [...serverIds]],
+    );
+    return rows.map((r) => ({ doc: r.doc, serverId: r.server_id, result: r.result }));
+  }
+}

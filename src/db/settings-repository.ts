@@ -1,0 +1,34 @@
+// The installation's settings (one key-value table): its id, made by migration 006, and the
+// hash of a generated organiser token. Also the database's health check.
+import type { Queryable } from './database.ts';
+
+export const INSTALLATION_KEY = 'installation_id';
+const ADMIN_TOKEN_KEY = 'admin_token_hash';
+
+export class SettingsRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async installationId(): Promise<string> {
+    const rows = await this.db.query<{ value: string }>('select value from settings where key = $1', [INSTALLATION_KEY]);
+    if (!rows[0]) throw new Error('the database has no installation id; run the migrations (metaserver migrate)');
+    return rows[0].value;
+  }
+
+  /** The stored organiser token hash, if one was generated before. */
+  async adminTokenHash(): Promise<string | undefined> {
+    return (await this.db.query<{ value: string }>('select value from settings where key = $1', [ADMIN_TOKEN_KEY]))[0]?.value;
+  }
+
+  /** Stores the hash unless another process stored one first; the hash that holds either way, and whether it was ours. */
+  async claimAdminTokenHash(hash: string): Promise<{ hash: string; ours: boolean }> {
+    const inserted = await this.db.query('insert into settings (key, value) values ($1, $2) on conflict do nothing returning 1', [ADMIN_TOKEN_KEY, hash]);
+    if (inserted.length > 0) return { hash, ours: true };
+    return { hash: (await this.adminTokenHash())!, ours: false };
+  }
+
+  /** Whether the database answers a trivial query (GET /healthz). */
+  async ping(): Promise<boolean> {
+    await this.db.query('select 1');
+    return true;
+  }
+}

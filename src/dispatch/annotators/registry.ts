@@ -1,0 +1,29 @@
+// The annotator protocols, each one module (types.ts says what a module is). Adding a
+// protocol: write its module and list it here; registration, dispatch, the setup check,
+// `metaserver check-server`, the API and the pages take it from this list.
+import { json } from './json.ts';
+import { pubannotation } from './pubannotation.ts';
+import type { AnnotatorProtocol } from './types.ts';
+import { xmlrpc } from './xmlrpc.ts';
+
+export const PROTOCOLS = [xmlrpc, json, pubannotation] as const;
+
+export type ProtocolName = (typeof PROTOCOLS)[number]['name'];
+
+export const PROTOCOL_NAMES = PROTOCOLS.map((p) => p.name) as ProtocolName[];
+
+/** A server registered without a `protocol` speaks XML-RPC, as BCMS servers did. */
+export const DEFAULT_PROTOCOL: ProtocolName = 'xmlrpc';
+
+export function isProtocolName(name: string): name is ProtocolName {
+  return (PROTOCOL_NAMES as string[]).includes(name);
+}
+
+const BY_NAME = new Map<string, AnnotatorProtocol>(PROTOCOLS.map((p) => [p.name, p]));
+
+/** The protocol of that name (a server's, as stored); the default for none. */
+export function protocolOf(name: string | undefined): AnnotatorProtocol {
+  const protocol = BY_NAME.get(name ?? DEFAULT_PROTOCOL);
+  if (!protocol) throw new Error(`unknown annotator protocol "${name}"; known: ${PROTOCOL_NAMES.join(', ')}`);
+  return protocol;
+}

@@ -1,0 +1,72 @@
+// An annotator protocol: how an article goes to an annotation server and how its answer
+// comes back, in one module per protocol (xmlrpc.ts, json.ts, pubannotation.ts), listed
+// once in registry.ts. Everything else — the deadline, the size cap, the URL policy at
+// connect time, retries, the attempt log, validation — is dispatch's and the same for all:
+// a protocol only encodes the request and turns the answer body into the answer struct
+// the validators read (the XML-RPC answer's keys and shapes: `mentions`, `normalizations`…).
+import type { TaskName } from '../../families/registry.ts';
+import type { ValidationIssue } from '../../tasks/types.ts';
+import type { PollingRules } from './http-call.ts';
+import type { FailedCall } from './outcome.ts';
+
+/** What a server is sent for one article: the text, and the optional parts its registration asks for. */
+export interface RequestParts {
+  text: string;
+  /** The given annotations (COREF), only to servers registered for a task that takes them. */
+  given?: string;
+  /** Only to servers registered with sendMetadata. */
+  meta?: { article: string; tasks: readonly TaskName[] };
+}
+
+/** What of a server's registration a protocol reads. */
+export interface ProtocolServer {
+  url: string;
+  method: string;
+  tasks: readonly TaskName[];
+  sendMetadata: boolean;
+}
+
+/** A decoded answer: the answer struct (with issues found while converting it), or the protocol's own statement of failure. */
+export type DecodedAnswer =
+  | {
+      kind: 'value';
+      value: unknown;
+      errors?: ValidationIssue[];
+      warnings?: ValidationIssue[];
+      /** Names the validators' paths (`mentions[3].offset`) as the answer as sent has them (`denotations[5].span`). */
+      renamePath?: (path: string) => string;
+    }
+  | { kind: 'fault'; code: number | string; message: string };
+
+export interface AnnotatorProtocol<N extends string = string> {
+  /** As registered (`protocol` field) and stored. */
+  readonly name: N;
+  /** As shown to people: "XML-RPC", "PubAnnotation". */
+  readonly label: string;
+  /** One line for the API's description of the field. */
+  readonly summary: string;
+  /** The tasks a server speaking it can answer (undefined: every task). */
+  readonly tasks?: readonly TaskName[];
+  /** Whether the registration's `method` means anything to it. */
+  readonly usesMethod: boolean;
+  readonly contentType: string;
+  readonly accept?: string;
+  /** What it needs of a status, for the detail of an unexpected one. */
+  readonly expects: string;
+  /** Asynchronous answers (303 See Other, then polling), if the protocol has them. */
+  readonly polling?: PollingRules;
+  /** The request body for one article (built once per article and kind of server, see request-body.ts). */
+  encode(parts: RequestParts, server: Pick<ProtocolServer, 'method'>): string;
+  /**
+   * The answer body as the answer struct; throws AnswerFormatError for a body that is not
+   * an answer in this protocol. `text` is the article as sent (offsets refer to it).
+   */
+  decode(body: Buffer, charset: string | undefined, text: string): DecodedAnswer;
+  /** A sentence to append to a failed call's detail when a usual mistake with this protocol explains it ('' when none). */
+  hint?(call: FailedCall, server: ProtocolServer): string;
+}
+
+/** Declares a protocol module, keeping its name's literal type for the registry. */
+export function defineProtocol<const N extends string>(protocol: AnnotatorProtocol<N>): AnnotatorProtocol<N> {
+  return protocol;
+}

@@ -1,0 +1,37 @@
+// The one way this project makes a BullMQ worker (dispatch's per-server queues, the
+// callbacks queue): the installation's key prefix, lock and stall timing from the
+// configuration, and connection trouble logged as a warning — BullMQ reconnects by itself,
+// and an unhandled 'error' event would end the process.
+import { Worker, type Processor, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.ts';
+
+export interface QueueWorkerOptions<T> {
+  queue: string;
+  process: Processor<T>;
+  /** A blocking connection of the worker's own (BullMQ needs maxRetriesPerRequest: null). */
+  connection: Redis;
+  prefix: string;
+  concurrency: number;
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  /** What the worker's trouble is called in the log, with fields to say whose it is. */
+  log: Logger;
+  problem: string;
+  logFields?: Record<string, unknown>;
+  /** More BullMQ options (stall count, back-off strategy). */
+  more?: Pick<WorkerOptions, 'maxStalledCount' | 'settings'>;
+}
+
+export function createQueueWorker<T>(opts: QueueWorkerOptions<T>): Worker<T> {
+  const worker = new Worker<T>(opts.queue, opts.process, {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency,
+    lockDuration: opts.lockDurationMs,
+    stalledInterval: opts.stalledIntervalMs,
+    ...opts.more,
+  });
+  worker.on('error', (err) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}; it retries by itself`));
+  return worker;
+}

@@ -1,0 +1,113 @@
+// The server status page in JSON: progress, response times and the error report, all read
+// from the deliveries and attempts tables.
+import type { Queryable } from '../db/database.ts';
+
+export interface ServerProgress {
+  queued: number;
+  active: number;
+  done: number;
+  failed: number;
+}
+
+export interface ServerTiming {
+  p50Ms: number | null;
+  p95Ms: number | null;
+  meanMs: number | null;
+  answered: number;
+}
+
+export interface ServerErrorEntry {
+  article: string;
+  articleId: string;
+  attempt: number;
+  kind: string;
+  detail: string | null;
+  errors: Array<{ path: string; message: string }> | null;
+  at: Date;
+}
+
+export interface HistogramBin {
+  fromMs: number;
+  /** null: the last, open-ended bin. */
+  toMs: number | null;
+  count: number;
+}
+
+/**
+ * Roughly logarithmic edges (1-2-5 steps): answers range from milliseconds to the
+ * ten-minute deadline, and equal-width bins would put nearly everything in the first one.
+ */
+export const HISTOGRAM_EDGES_MS = [0, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 60_000, 120_000, 300_000, 600_000];
+
+/** The status figures of one server, read from its deliveries and attempts. */
+export class ServerStatusRepository {
+  constructor(private readonly db: Queryable) {}
+
+  async progress(serverId: number): Promise<ServerProgress> {
+    const rows = await this.db.query<{ state: keyof ServerProgress; n: number }>(
+      'select state, count(*)::int as n from deliveries where server_id = $1 group by state',
+      [serverId],
+    );
+    const progress: ServerProgress = { queued: 0, active: 0, done: 0, failed: 0 };
+    for (const r of rows) progress[r.state] = r.n;
+    return progress;
+  }
+
+  async timing(serverId: number): Promise<ServerTiming> {
+    const rows = await this.db.query<{ p50: number | null; p95: number | null; mean: number | null; answered: number }>(
+      `select percentile_cont(0.5) within group (order by ms) as p50,
+              percentile_cont(0.95) within group (order by ms) as p95,
+              avg(ms)::float8 as mean, count(*)::int as answered
+       from attempts where server_id = $1 and outcome = 'ok'`,
+      [serverId],
+    );
+    const r = rows[0]!;
+    const round = (x: number | null) => (x === null ? null : Math.round(Number(x) * 10) / 10);
+    return { p50Ms: round(r.p50), p95Ms: round(r.p95), meanMs: round(r.mean), answered: r.answered };
+  }
+
+  /** The most recent failed attempts, newest first. */
+  async errors(serverId: number, limit = 100): Promise<ServerErrorEntry[]> {
+    const rows = await this.db.query<{
+      organiser_id: string | null; article_id: string; n: number; outcome: string; detail: string | null;
+      errors: ServerErrorEntry['errors']; started_at: Date;
+    }>(
+      `select a.organiser_id, t.article_id, t.n, t.outcome, t.detail, t.errors, t.started_at
+       from attempts t join articles a on a.id = t.article_id
+       where t.server_id = $1 and t.outcome is not null and t.outcome <> 'ok'
+       order by t.started_at desc, t.id desc limit $2`,
+      [serverId, limit],
+    );
+    return rows.map((r) => ({
+      article: r.organiser_id ?? r.article_id,
+      articleId: r.article_id,
+      attempt: r.n,
+      kind: r.outcome,
+      detail: r.detail,
+      errors: r.errors,
+      at: r.started_at,
+    }));
+  }
+
+  /**
+   * Response times of the successful attempts, counted per bin in SQL. Only the bins from
+   * the first to the last non-empty one are returned ([] before the first answer), so the
+   * chart spans the data rather than the whole deadline.
+   */
+  async histogram(serverId: number): Promise<HistogramBin[]> {
+    const from = HISTOGRAM_EDGES_MS;
+    const to = [...HISTOGRAM_EDGES_MS.slice(1), null];
+    const rows = await this.db.query<{ from_ms: number; to_ms: number | null; n: number }>(
+      `select e.from_ms, e.to_ms, count(t.ms)::int as n
+       from unnest($2::int[], $3::int[]) as e(from_ms, to_ms)
+       left join attempts t on t.server_id = $1 and t.outcome = 'ok' and t.ms >= e.from_ms and (e.to_ms is null or t.ms < e.to_ms)
+       group by e.from_ms, e.to_ms order by e.from_ms`,
+      [serverId, from, to],
+    );
+    const bins = rows.map((r) => ({ fromMs: Number(r.from_ms), toMs: r.to_ms === null ? null : Number(r.to_ms), count: r.n }));
+    const first = bins.findIndex((b) => b.count > 0);
+    if (first < 0) return [];
+    const last = bins.length - 1 - [...bins].reverse().findIndex((b) => b.count > 0);
+    return bins.slice(first, last + 1);
+  }
+}
