@@ -16,6 +16,7 @@ import { enforceDeclaredAccess } from './auth/access.ts';
 import { healthRoutes } from './health/routes.ts';
 import { challengeRoutes } from './challenges/routes.ts';
 import { teamRoutes } from './teams/routes.ts';
+import { whoamiRoutes } from './auth/whoami-routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import { articleRoutes } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(healthRoutes(ctx));
   await app.register(challengeRoutes(ctx), { prefix: '/api' });
   await app.register(teamRoutes(ctx), { prefix: '/api' });
+  await app.register(whoamiRoutes(ctx), { prefix: '/api' });
   await app.register(serverRoutes(ctx), { prefix: '/api' });
   await app.register(articleRoutes(ctx), { prefix: '/api' });
   await app.register(leaderboardRoutes(ctx), { prefix: '/api' });

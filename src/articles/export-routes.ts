@@ -41,6 +41,9 @@ for (const family of ALL_FAMILIES) {
 export const EXPORT_FORMATS: readonly ExportFormatName[] = [...FORMAT_TASKS.keys()].sort((a, b) => Number(b === 'tsv') - Number(a === 'tsv'));
 export type ExportFormat = ExportFormatName;
 
+/** The export formats that can carry a task (for the pages' export form). */
+export const formatsFor = (task: string): ExportFormatName[] => EXPORT_FORMATS.filter((f) => (FORMAT_TASKS.get(f) as string[] | undefined)?.includes(task));
+
 const Params = Type.Object({
   slug: SlugParams.properties.slug,
   task: Type.String({ minLength: 1, maxLength: 40 }),

@@ -90,6 +90,21 @@ export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
 const viewBytes = (v: DispatchView): number => stringBytes(v.text) + stringBytes(v.given) + 200;
 
+/** An article's state across the servers it went to, for the organisers' list (list-routes.ts says what each means). */
+export const ARTICLE_STATES = ['pending', 'running', 'done', 'failed'] as const;
+export type ArticleListState = (typeof ARTICLE_STATES)[number];
+
+export interface ArticleListRow {
+  id: string;
+  organiserId: string | null;
+  state: ArticleListState;
+  servers: number;
+  done: number;
+  failed: number;
+  bytes: number;
+  createdAt: string;
+}
+
 export class ArticleRepository {
   /**
    * What dispatch reads of an article, for the most recent ones. Articles never change once
@@ -189,10 +204,41 @@ export class ArticleRepository {
     return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks, callbackUrl: r.callback_url } : null;
   }
 
-  /** How many of the organiser ids have an article in the challenge (gold may be loaded before the articles). */
-  async countKnown(challengeId: number, organiserIds: readonly string[]): Promise<number> {
-    const rows = await this.db.query<{ n: number }>('select count(*)::int as n from articles where challenge_id = $1 and organiser_id = any($2::text[])', [challengeId, [...organiserIds]]);
-    return rows[0]!.n;
+  /**
+   * The articles of a challenge, in load order, with their state across the servers they
+   * went to (see list-routes.ts), filtered by that state in SQL and paged; `total` counts
+   * every article of that state.
+   */
+  async listWithState(challengeId: number, state: ArticleListState | null, limit: number, offset: number): Promise<{ total: number; articles: ArticleListRow[] }> {
+    const rows = await this.db.query<{ id: string; organiser_id: string | null; state: ArticleListState; servers: number; done: number; failed: number; bytes: number; created_at: Date; total: number }>(
+      `select *, count(*) over ()::int as total from (
+         select a.id, a.organiser_id, a.seq, a.created_at, octet_length(a.text)::int as bytes,
+                count(d.server_id)::int as servers,
+                count(*) filter (where d.state = 'done')::int as done,
+                count(*) filter (where d.state = 'failed')::int as failed,
+                case when count(d.server_id) = 0 then 'pending'
+                     when count(*) filter (where d.state in ('queued', 'active')) > 0 then 'running'
+                     when count(*) filter (where d.state = 'failed') > 0 then 'failed'
+                     else 'done' end as state
+         from articles a left join deliveries d on d.article_id = a.id
+         where a.challenge_id = $1
+         group by a.id) x
+       where $2::text is null or x.state = $2
+       order by x.seq limit $3 offset $4`,
+      [challengeId, state, limit, offset],
+    );
+    return {
+      total: rows[0]?.total ?? 0,
+      articles: rows.map((r) => ({
+        id: r.id, organiserId: r.organiser_id, state: r.state, servers: r.servers, done: r.done, failed: r.failed, bytes: r.bytes, createdAt: new Date(r.created_at).toISOString(),
+      })),
+    };
+  }
+
+  /** Which of the organiser ids have an article in the challenge (the others are named to the organiser loading gold). */
+  async knownIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> {
+    const rows = await this.db.query<{ organiser_id: string }>('select organiser_id from articles where challenge_id = $1 and organiser_id = any($2::text[])', [challengeId, [...organiserIds]]);
+    return new Set(rows.map((r) => r.organiser_id));
   }
 
   /** On-demand articles waiting: a delivery to an active live server queued or under way, or none yet though just submitted. */

@@ -16,6 +16,7 @@ import { ensembleView } from './ensemble-view.ts';
 import { articleView } from './view.ts';
 import { consensusRoutes } from '../consensus/routes.ts';
 import { challengeExportRoutes } from './export-routes.ts';
+import { articleListRoutes } from './list-routes.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
@@ -131,6 +132,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     await base.register(consensusRoutes(ctx));
     await base.register(challengeExportRoutes(ctx));
+    await base.register(articleListRoutes(ctx));
 
     app.post(
       '/challenges/:slug/articles',

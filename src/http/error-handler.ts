@@ -11,6 +11,7 @@ import { ApiError } from './api-error.ts';
 import { statusOf, type ErrorCode } from './error-catalogue.ts';
 import { ROW_ID_KEYWORD } from './schemas.ts';
 import { ServiceUnavailableError } from './unavailable.ts';
+import { validationMessage } from './validation-messages.ts';
 
 interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: unknown };
@@ -53,7 +54,7 @@ export function errorReply(err: FastifyError | ApiError, request: FastifyRequest
     return send(reply, err.statusCode, body(err.code, err.message, err.details));
   }
   if (err.validation) {
-    const message = err.validation.map((v) => `${err.validationContext ?? 'request'}${v.instancePath || ''} ${v.message}`).join('; ');
+    const message = validationMessage(err.validationContext, err.validation);
     return send(reply, statusOf('invalid_request'), body('invalid_request', message, err.validation));
   }
   const status = err.statusCode ?? 500;

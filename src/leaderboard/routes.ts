@@ -99,9 +99,9 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
       { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES, response: responses({ 200: GoldAnswer }) }, config: { access: 'admin' } },
       async (request) => {
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
-        const { documents, items, warnings, unknownDocuments } = await service.putGold(challenge, task, request.body);
+        const { documents, items, warnings, unknownDocuments, unknownDocumentIds } = await service.putGold(challenge, task, request.body);
         request.log.info({ challenge: challenge.slug, task, documents, items }, 'gold standard loaded');
-        return { task, documents, items, unknownDocuments, warnings };
+        return { task, documents, items, unknownDocuments, unknownDocumentIds, warnings };
       },
     );
 

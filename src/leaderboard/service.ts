@@ -50,7 +50,7 @@ export interface LeaderboardRepositories {
   gold: GoldRepository;
   runs: RunsRepository;
   /** ArticleRepository (by shape: articles/ builds on the leaderboard, not the other way). */
-  articles: { countKnown(challengeId: number, organiserIds: readonly string[]): Promise<number> };
+  articles: { knownIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> };
   servers: ServerRepository;
   /** AnswerRepository, by shape as above. */
   answers: StoredAnswers & { onlineAnswers(serverId: number, task: TaskName): Promise<OnlineAnswer[]> };
@@ -66,12 +66,15 @@ export class LeaderboardService {
     this.runs = repos.runs;
   }
 
-  async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number }> {
+  async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[] }> {
     const parsed = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
     await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items);
     // Gold may be loaded before the articles; say how many documents no article matches yet.
     const ids = [...goldDocuments(parsed.gold)];
-    return { ...parsed, unknownDocuments: ids.length - (await this.repos.articles.countKnown(challenge.id, ids)) };
+    const known = await this.repos.articles.knownIds(challenge.id, ids);
+    const unknown = ids.filter((id) => !known.has(id));
+    // The first few ids, so a person can see what is wrong (a prefix, a version suffix…).
+    return { ...parsed, unknownDocuments: unknown.length, unknownDocumentIds: unknown.slice(0, 20) };
   }
 
   async putMap(challenge: Challenge, kind: MapKind, body: unknown): Promise<number> {

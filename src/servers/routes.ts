@@ -29,6 +29,12 @@ const RegisterBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** `?background=true`: answer at once and run the setup check afterwards (the status says `checkRunning`). */
+const CheckQuery = Type.Object(
+  { background: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: answer at once; the check runs afterwards and GET /api/servers/:id says checkRunning until it is stored' })) },
+  { additionalProperties: false },
+);
+
 export { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 
 /** An annotation server as the API shows it. */
@@ -51,9 +57,15 @@ export const ServerAnswer = Open({
   runName: Type.String({ description: 'the name its answers are published under (T<team id>_S<n>)' }),
 });
 const ChangedServer = Open({ ...ServerAnswer.properties, notice: Type.Optional(Type.String({ description: 'with 202: what was left for later' })) });
-const CheckedServer = Open({ ...ServerAnswer.properties, check: Described('the check just made {ok, reachable, at, ms, outcome, detail?, errors, warnings}') });
+const CheckedServer = Open({
+  ...ServerAnswer.properties,
+  check: Described('the check just made {ok, reachable, at, ms, outcome, detail?, errors, warnings}; with ?background=true the previous one, or null'),
+  checkRunning: Type.Optional(Type.Boolean({ description: 'with ?background=true: the check runs after this answer' })),
+});
+const CheckStarted = Open({ ...ServerAnswer.properties, checkRunning: Type.Boolean({ description: 'the check runs after this answer; GET /api/servers/:id shows its result' }) });
 const ServerStatus = Open({
   ...ServerAnswer.properties,
+  checkRunning: Type.Boolean({ description: 'a setup check started in the background (in this API process) has not finished yet' }),
   progress: Open({ queued: Type.Integer(), active: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
   timing: Described('response times of answered attempts {p50Ms, p95Ms, meanMs, answered}'),
   errors: Described('the error report: failures by kind, with examples'),
@@ -120,9 +132,36 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return check;
     }
 
+    // Checks started with ?background=true, in this process. A check against a server that
+    // hangs takes the whole check deadline (30 s by default): a form must not wait for it.
+    // Another API process does not see this set; there the status says no check has run yet
+    // until the result is stored, which every process then reads.
+    const checksRunning = new Set<number>();
+    function checkInBackground(server: AnnotationServer, log: { error(obj: object, msg: string): void }): void {
+      if (checksRunning.has(server.id)) return;
+      checksRunning.add(server.id);
+      statusResponses.invalidate();
+      runCheck(server)
+        .catch((err: unknown) => log.error({ err, serverId: server.id }, 'setup check failed to run'))
+        .finally(() => {
+          checksRunning.delete(server.id);
+          statusResponses.invalidate();
+        });
+    }
+
     app.post(
       '/challenges/:slug/servers',
-      { schema: { tags: ['servers'], summary: 'Register an annotation server (team); it is checked and starts paused', params: SlugParams, body: RegisterBody, response: responses({ 201: CheckedServer }) }, config: { access: 'team' } },
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Register an annotation server (team); it is checked (at once, or afterwards with ?background=true) and starts paused',
+          params: SlugParams,
+          body: RegisterBody,
+          querystring: CheckQuery,
+          response: responses({ 201: CheckedServer }),
+        },
+        config: { access: 'team' },
+      },
       async (request, reply) => {
         const principal = teamOf(request);
         const challenge = await challenges.bySlug(request.params.slug);
@@ -154,6 +193,11 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
         if (created === 'duplicate') throw conflict(`your team already has a server named "${body.name}" in "${challenge.slug}"`);
         await ctx.dispatch.serverRegistered(created);
+        if (request.query.background === 'true') {
+          checkInBackground(created, request.log);
+          request.log.info({ serverId: created.id, team: principal.teamName }, 'annotation server registered; its check runs');
+          return reply.status(201).send({ ...created, check: null, checkRunning: true });
+        }
         const check = await runCheck(created);
         request.log.info({ serverId: created.id, team: principal.teamName, check: check.outcome }, 'annotation server registered');
         return reply.status(201).send({ ...created, check });
@@ -172,7 +216,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
         const server = await ownedServer(principal, id);
-        return Buffer.from(JSON.stringify({ ...server, ...(await loadStatusFigures(server.id)) }));
+        return Buffer.from(JSON.stringify({ ...server, checkRunning: checksRunning.has(server.id), ...(await loadStatusFigures(server.id)) }));
       }))!;
       return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
     });
@@ -187,12 +231,29 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return await serverAfter(reply, server.id, await ctx.dispatch.pause(server));
     });
 
-    app.post('/servers/:id/check', { schema: { tags: ['servers'], summary: 'Call the server with the sample article now', params: ServerIdParams, response: responses({ 200: CheckedServer }) }, config: { access: 'owner' } }, async (request) => {
-      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers are not called');
-      const check = await runCheck(server);
-      statusResponses.invalidate();
-      return { ...server, check };
-    });
+    app.post(
+      '/servers/:id/check',
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Call the server with the sample article now (202 at once with ?background=true)',
+          params: ServerIdParams,
+          querystring: CheckQuery,
+          response: responses({ 200: CheckedServer, 202: CheckStarted }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request, reply) => {
+        const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers are not called');
+        if (request.query.background === 'true') {
+          checkInBackground(server, request.log);
+          return reply.status(202).send({ ...server, checkRunning: true });
+        }
+        const check = await runCheck(server);
+        statusResponses.invalidate();
+        return { ...server, check };
+      },
+    );
 
     app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams, response: responses({ 204: NoContent }) }, config: { access: 'owner' } }, async (request, reply) => {
       const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be deleted');

@@ -8,40 +8,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
 import { principalOf } from '../auth/access.ts';
 import { escapeHtml } from '../web/html.ts';
-import type { ClassScore } from './report.ts';
+import { reportSections, type ShownReport } from '../web/pages/suite-report.ts';
 import { NameParams, ReportQuerystring, runReport, type RunReport } from './run-report.ts';
 
-/** HTML escaping for text and attribute values (the web pages' escaper). */
 const esc = (value: string | number): string => escapeHtml(String(value));
 
-const num = (x: number) => x.toFixed(3);
-const CRITERIA = ['strict', 'left', 'right'] as const;
-
-function classRow(c: Pick<ClassScore, 'gold' | 'responses' | 'strict' | 'left' | 'right'>, label: string): string {
-  const cells = [c.gold, c.responses, ...CRITERIA.flatMap((k) => [num(c[k].p), num(c[k].r), num(c[k].f)])];
-  const zero = c.gold > 0 && c.strict.f === 0 ? ' class="zero"' : '';
-  return `<tr${zero}><th scope="row">${esc(label)}</th>${cells.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`;
-}
-
-/** The sentence with each false positive marked (offsets count code points). */
-function marked(text: string, spans: readonly { start: number; end: number }[]): string {
-  const chars = Array.from(text);
-  let out = '';
-  let at = 0;
-  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
-    if (s.start < at) continue;
-    out += esc(chars.slice(at, s.start).join('')) + `<mark>${esc(chars.slice(s.start, s.end).join(''))}</mark>`;
-    at = s.end;
-  }
-  return out + esc(chars.slice(at).join(''));
-}
+/** The report itself is rendered by the web pages' module, which the test-suite page uses too. */
+const toShown = (r: RunReport): ShownReport => ({
+  serverId: r.copy.serverId, sourceServerId: r.copy.sourceServerId, team: r.copy.server.team, items: r.run.document.items.length, progress: r.progress, report: r.report,
+});
 
 export function renderReportPage(r: RunReport): string {
-  const { report, copy, run, progress } = r;
-  const title = `Test suite ${run.name} — ${copy.server.name}`;
-  const head = ['Gold', 'Responses', ...CRITERIA.flatMap((k) => [`${k} P`, `${k} R`, `${k} F`])];
-  const pending = report.missingAnswers;
-  const fps = report.falsePositives.flatMap((f) => f.mentions.map((m) => ({ f, m })));
+  const title = `Test suite ${r.run.name} — ${r.copy.server.name}`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -54,6 +32,7 @@ table { border-collapse: collapse; margin: 1rem 0; }
 caption { text-align: left; font-weight: 600; padding: 0.25rem 0; }
 th, td { border: 1px solid #bbb; padding: 0.2rem 0.5rem; }
 td { text-align: right; font-variant-numeric: tabular-nums; }
+td.sentence { text-align: left; }
 th[scope="row"] { text-align: left; font-weight: normal; font-family: ui-monospace, monospace; }
 tr.zero th, tr.zero td { background: #fde2e2; }
 mark { background: #ffe08a; }
@@ -62,25 +41,7 @@ mark { background: #ffe08a; }
 <body>
 <main>
 <h1>${esc(title)}</h1>
-<p>Server ${esc(copy.serverId)} (copy of server ${esc(copy.sourceServerId)}), team ${esc(copy.server.team)}.
-${esc(run.document.items.length)} items: ${esc(progress.done)} done, ${esc(progress.failed)} failed, ${esc(progress.queued + progress.active)} in progress.</p>
-${pending.length ? `<p role="status">${esc(pending.length)} item(s) have no answer yet and count as answering nothing (first: ${esc(pending[0]!)}).</p>` : ''}
-<table>
-<caption>Feature classes, worst first (strict F, then recall); classes at F = 0 are highlighted</caption>
-<thead><tr><th scope="col">Class</th>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>
-<tbody>
-${classRow(report.overall, '(all)')}
-${report.classes.map((c) => classRow(c, c.key)).join('\n')}
-</tbody>
-</table>
-<h2>False positives on fp sentences</h2>
-${fps.length === 0 ? '<p>None.</p>' : `<table>
-<caption>${esc(report.fpSentences.withFalsePositives)} of ${esc(report.fpSentences.items)} fp sentences drew ${esc(report.fpSentences.mentions)} mention(s)</caption>
-<thead><tr><th scope="col">Item</th><th scope="col">Mention</th><th scope="col">Sentence</th></tr></thead>
-<tbody>
-${fps.map(({ f, m }) => `<tr><th scope="row">${esc(f.id)}</th><td>${esc(m.text)}</td><td style="text-align:left">${marked(f.text, [m])}</td></tr>`).join('\n')}
-</tbody>
-</table>`}
+${reportSections(toShown(r))}
 </main>
 </body>
 </html>

@@ -10,7 +10,16 @@ export interface PageOptions {
   /** The path of the page, to mark the current navigation link. */
   path: string;
   body: HtmlValue;
+  /**
+   * Whose token the page sends: the organiser's or a team's, each kept under its own key, so
+   * registering a team in the organiser's browser never replaces the organiser token. Pages
+   * without a role send the organiser token if there is one, else the team's (or the one
+   * named by ?as=organiser|team in the URL).
+   */
+  role?: Role;
 }
+
+export type Role = 'organiser' | 'team';
 
 const NAV: Array<[string, string]> = [
   ['/', 'Home'],
@@ -31,7 +40,7 @@ ${(assets.extraCss ?? []).map((url) => html`<link rel="stylesheet" href="${url}"
 <script type="module" src="${assets.jsUrl}"></script>
 ${(assets.extraJs ?? []).map((url) => html`<script type="module" src="${url}"></script>`)}
 </head>
-<body>
+<body${o.role ? html` data-role="${o.role}"` : ''}>
 <a class="skip" href="#main">Skip to content</a>
 <header class="site"><p class="brand"><a href="/">metaserver</a></p><nav aria-label="Main"><ul>${links}</ul></nav></header>
 <main id="main" tabindex="-1">
@@ -42,16 +51,20 @@ ${o.body}
 </html>`}`;
 }
 
-/** Where the user pastes a team or organiser token; app.js keeps it in localStorage. */
-export function tokenBox(who: string): SafeHtml {
+/**
+ * Where the user pastes the page's token; app.js asks GET /api/whoami whose it is before it
+ * keeps it (in localStorage, under the role's own key) and says so in words.
+ */
+export function tokenBox(role: Role): SafeHtml {
+  const who = role === 'organiser' ? 'organiser' : 'team';
   return html`<section class="card token-box" aria-labelledby="token-heading">
-<h2 id="token-heading">Your token</h2>
-<p>Paste the ${who} token. It is kept in this browser only and sent with each request as <code>Authorization: Bearer …</code>.</p>
-<form data-token-form>
+<h2 id="token-heading">Your ${who} token</h2>
+<p>Paste the ${who} token. It is checked, then kept in this browser only (apart from any ${role === 'organiser' ? 'team' : 'organiser'} token) and sent with each request as <code>Authorization: Bearer …</code>.</p>
+<form data-token-form data-role="${role}">
 <label for="token-input">Token</label>
 <input id="token-input" name="token" type="password" autocomplete="off" spellcheck="false" required>
 <div class="buttons"><button type="submit">Use this token</button> <button type="button" data-forget-token>Forget token</button></div>
-<p class="status" role="status" data-token-status></p>
+<p class="status" role="status" aria-live="polite" data-token-status></p>
 </form>
 </section>`;
 }
@@ -60,8 +73,8 @@ export function tokenBox(who: string): SafeHtml {
  * A form the script sends to the JSON API. `data-api` may hold {field} placeholders filled
  * from the form's fields; the answer is shown in the form's status line.
  */
-export function apiForm(o: { api: string; method?: string; body?: 'json' | 'tsv' | 'articles' | 'article'; then?: string; label: string; fields: HtmlValue; id?: string }): SafeHtml {
-  return html`<form class="api-form" data-api="${o.api}" data-method="${o.method ?? 'POST'}" data-body="${o.body ?? 'json'}"${o.then ? html` data-then="${o.then}"` : ''}${o.id ? html` id="${o.id}"` : ''}>
+export function apiForm(o: { api: string; method?: string; body?: 'json' | 'tsv' | 'articles' | 'article'; then?: string; label: string; fields: HtmlValue; id?: string; say?: string }): SafeHtml {
+  return html`<form class="api-form" data-api="${o.api}" data-method="${o.method ?? 'POST'}" data-body="${o.body ?? 'json'}"${o.then ? html` data-then="${o.then}"` : ''}${o.say ? html` data-say="${o.say}"` : ''}${o.id ? html` id="${o.id}"` : ''}>
 ${o.fields}
 <div class="buttons"><button type="submit">${o.label}</button></div>
 <div class="status" role="status" aria-live="polite" data-status></div>
@@ -80,9 +93,9 @@ export function fragment(url: string, o: { pollMs?: number; label: string; id?: 
 /** Ids must be unique in a page; a prefix per form keeps them readable. */
 const idFor = (prefix: string, name: string) => `${prefix}-${name}`;
 
-export function textField(prefix: string, name: string, label: string, o: { type?: string; required?: boolean; placeholder?: string; min?: number; hint?: string; value?: string } = {}): SafeHtml {
+export function textField(prefix: string, name: string, label: string, o: { type?: string; required?: boolean; placeholder?: string; min?: number; step?: string; hint?: string; value?: string } = {}): SafeHtml {
   const id = idFor(prefix, name);
-  return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="${o.type ?? 'text'}"${o.required ? html` required` : ''}${o.placeholder ? html` placeholder="${o.placeholder}"` : ''}${o.min !== undefined ? html` min="${o.min}"` : ''}${o.value !== undefined ? html` value="${o.value}"` : ''}${o.hint ? html` aria-describedby="${id}-hint"` : ''}>${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}</div>`;
+  return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="${o.type ?? 'text'}"${o.required ? html` required` : ''}${o.placeholder ? html` placeholder="${o.placeholder}"` : ''}${o.min !== undefined ? html` min="${o.min}"` : ''}${o.step ? html` step="${o.step}"` : ''}${o.value !== undefined ? html` value="${o.value}"` : ''}${o.hint ? html` aria-describedby="${id}-hint"` : ''}>${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}</div>`;
 }
 
 export function textArea(prefix: string, name: string, label: string, o: { rows?: number; required?: boolean; hint?: string } = {}): SafeHtml {
@@ -103,4 +116,16 @@ export function taskBoxes(prefix: string, checked: readonly string[] = preselect
     const id = `${idFor(prefix, 'task')}-${t}`;
     return html`<span class="check"><input type="checkbox" id="${id}" name="tasks" value="${t}"${checked.includes(t) ? html` checked` : ''}><label for="${id}">${t}</label></span>`;
   })}</fieldset>`;
+}
+
+/**
+ * A challenge chooser whose options name each challenge's tasks: app.js then offers, in the
+ * same form, only those tasks (task boxes and task selects), ticking them all.
+ */
+export function challengeSelect(prefix: string, challenges: ReadonlyArray<{ slug: string; name: string; tasks: readonly string[] }>, label = 'Challenge'): SafeHtml {
+  const id = idFor(prefix, 'challenge');
+  if (challenges.length === 0) return html`<p class="field">No challenge takes this now.</p>`;
+  return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="challenge" data-task-filter>${challenges.map(
+    (c) => html`<option value="${c.slug}" data-tasks="${c.tasks.join(' ')}">${c.name} (${c.slug})</option>`,
+  )}</select></div>`;
 }

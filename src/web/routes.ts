@@ -11,7 +11,15 @@ import { articleFragment, articlePageBody, homePageBody, type ArticleJson } from
 import { leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
 import { scoreQueryString } from './pages/leaderboard-options.ts';
 import { organiserFragment, organiserPageBody, type ChallengeGlance } from './pages/organiser.ts';
-import { serverFragment, serverPageBody, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
+import { exportFragment, serverFragment, serverPageBody, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
+import { articlesFragment, articlesPageBody, ARTICLES_PAGE_SIZE, settingsPageBody, type ArticleListJson } from './pages/challenge.ts';
+import { testsuiteFragment, testsuitePageBody, type SuiteProgressJson } from './pages/testsuite.ts';
+import type { Role } from './layout.ts';
+import { ARTICLE_STATES, type ArticleListState } from '../articles/list-routes.ts';
+import { formatsFor } from '../articles/export-routes.ts';
+import type { ServerReliabilityEntry } from '../reliability/repository.ts';
+import { reportSections } from './pages/suite-report.ts';
+import type { SuiteReport } from '../testsuites/report.ts';
 
 /** The pages hold a token in localStorage: no foreign script, style or connection may run. */
 const SECURITY_HEADERS = {
@@ -88,20 +96,48 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       return { status: res.statusCode, body: body as T };
     }
 
-    const sendPage = (reply: FastifyReply, path: string, title: string, body: SafeHtml) =>
-      reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(page(assets, { title, path, body }));
+    const sendPage = (reply: FastifyReply, path: string, title: string, body: SafeHtml, role?: Role) =>
+      reply.headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(page(assets, { title, path, body, role }));
+    /** A page about one challenge, or the not-found page when there is no such challenge. */
+    const challengeOr404 = async (slug: string) => (/^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? await ctx.repos.challenges.bySlug(slug) : null);
     const sendFragment = (reply: FastifyReply, status: number, body: SafeHtml) =>
       reply.status(status).headers(SECURITY_HEADERS).type('text/html; charset=utf-8').send(body.value);
     const ok = (status: number) => status === 200 || status === 202;
 
     app.get('/', HIDDEN, async (_request, reply) => sendPage(reply, '/', 'Home', homePageBody(await ctx.repos.challenges.list())));
-    app.get('/team', HIDDEN, async (_request, reply) => sendPage(reply, '/team', 'Team', teamPageBody(await ctx.repos.challenges.list())));
-    app.get('/organiser', HIDDEN, async (_request, reply) => sendPage(reply, '/organiser', 'Organiser', organiserPageBody(await ctx.repos.challenges.list())));
+    app.get('/team', HIDDEN, async (_request, reply) => sendPage(reply, '/team', 'Team', teamPageBody(await ctx.repos.challenges.list()), 'team'));
+    app.get('/organiser', HIDDEN, async (_request, reply) => sendPage(reply, '/organiser', 'Organiser', organiserPageBody(await ctx.repos.challenges.list()), 'organiser'));
 
-    app.get<{ Params: { id: string } }>('/servers/:id', HIDDEN, async (request, reply) => {
+    // A server's page is a team's page, or the organiser's when opened from the organiser's pages (?as=organiser).
+    app.get<{ Params: { id: string }; Querystring: { as?: string } }>('/servers/:id', HIDDEN, async (request, reply) => {
       const id = Number(request.params.id);
       if (!Number.isSafeInteger(id) || id < 1) return reply.callNotFound();
-      return sendPage(reply, '/team', `Server ${id}`, serverPageBody(id));
+      const role: Role = request.query.as === 'organiser' ? 'organiser' : 'team';
+      return sendPage(reply, role === 'organiser' ? '/organiser' : '/team', `Server ${id}`, serverPageBody(id), role);
+    });
+
+    app.get<{ Params: { slug: string }; Querystring: { state?: string; offset?: string } }>('/challenges/:slug/articles', HIDDEN, async (request, reply) => {
+      const challenge = await challengeOr404(request.params.slug);
+      if (!challenge) return reply.callNotFound();
+      const state = ARTICLE_STATES.find((s) => s === request.query.state) ?? null;
+      const offset = Math.max(0, Math.floor(Number(request.query.offset ?? 0)) || 0);
+      return sendPage(reply, '/organiser', `Articles of ${challenge.slug}`, articlesPageBody(challenge, state, offset), 'organiser');
+    });
+    app.get<{ Params: { slug: string } }>('/challenges/:slug/settings', HIDDEN, async (request, reply) => {
+      const challenge = await challengeOr404(request.params.slug);
+      if (!challenge) return reply.callNotFound();
+      return sendPage(reply, '/organiser', `Settings of ${challenge.slug}`, settingsPageBody(challenge), 'organiser');
+    });
+    // The organiser page's "open a report by name" form.
+    app.get<{ Querystring: { name?: string } }>('/testsuites', HIDDEN, async (request, reply) => {
+      const name = (request.query.name ?? '').trim().toLowerCase();
+      return reply.redirect(/^[a-z0-9][a-z0-9-]{0,56}$/.test(name) ? `/testsuites/${name}` : '/organiser');
+    });
+    app.get<{ Params: { name: string }; Querystring: { server?: string } }>('/testsuites/:name', HIDDEN, async (request, reply) => {
+      const name = request.params.name;
+      if (!/^[a-z0-9][a-z0-9-]{0,56}$/.test(name)) return reply.callNotFound();
+      const server = /^\d{1,10}$/.test(request.query.server ?? '') ? request.query.server : undefined;
+      return sendPage(reply, '/organiser', `Test suite ${name}`, testsuitePageBody(name, server));
     });
     app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) =>
       sendPage(reply, '/', 'Article', articlePageBody(request.params.id)),
@@ -136,11 +172,44 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
         const counts = await ctx.repos.challenges.counts(challenge.id);
         const list = await api<Array<{ id: number }>>(request, `/api/challenges/${challenge.slug}/servers`);
         if (list.status !== 200) return sendFragment(reply, list.status, apiError(list));
-        // One status call per server: the list has no progress figures.
-        const servers = await Promise.all(list.body.map(async (s) => (await api<ServerJson>(request, `/api/servers/${s.id}`)).body));
+        // Reliability for all servers of the challenge in one call; progress needs one status call per server.
+        const reliability = await api<{ servers: ServerReliabilityEntry[] }>(request, `/api/challenges/${challenge.slug}/reliability`);
+        const figures = new Map(reliability.status === 200 ? reliability.body.servers.map((r) => [r.serverId, r.reliability]) : []);
+        const servers = await Promise.all(list.body.map(async (s) => {
+          const status = (await api<ServerJson>(request, `/api/servers/${s.id}`)).body;
+          return { ...status, reliability: figures.get(s.id) ?? status.reliability };
+        }));
         glances.push({ challenge: { ...challenge, counts }, servers });
       }
       return sendFragment(reply, 200, organiserFragment(glances));
+    });
+
+    app.get<{ Params: { slug: string }; Querystring: { state?: string; offset?: string } }>('/fragments/challenges/:slug/articles', HIDDEN, async (request, reply) => {
+      const state = ARTICLE_STATES.find((s) => s === request.query.state) as ArticleListState | undefined;
+      const offset = Math.max(0, Math.floor(Number(request.query.offset ?? 0)) || 0);
+      const query = new URLSearchParams({ limit: String(ARTICLES_PAGE_SIZE), offset: String(offset), ...(state ? { state } : {}) });
+      const answer = await api<ArticleListJson>(request, `/api/challenges/${encodeURIComponent(request.params.slug)}/articles?${query.toString()}`);
+      return sendFragment(reply, answer.status, answer.status === 200 ? articlesFragment(answer.body) : apiError(answer));
+    });
+
+    app.get<{ Params: { id: string } }>('/fragments/servers/:id/export', HIDDEN, async (request, reply) => {
+      const answer = await api<ServerJson>(request, `/api/servers/${encodeURIComponent(request.params.id)}`);
+      return sendFragment(reply, answer.status, answer.status === 200 ? exportFragment(answer.body, formatsFor) : apiError(answer));
+    });
+
+    app.get<{ Params: { name: string }; Querystring: { server?: string } }>('/fragments/testsuites/:name', HIDDEN, async (request, reply) => {
+      const name = request.params.name;
+      const run = await api<SuiteProgressJson>(request, `/api/testsuites/${encodeURIComponent(name)}`);
+      if (run.status !== 200) return sendFragment(reply, run.status, apiError(run));
+      const wanted = Number(request.query.server);
+      const chosen = run.body.servers.find((s) => s.serverId === wanted || s.sourceServerId === wanted) ?? run.body.servers[0]!;
+      const report = await api<SuiteReport & { server: { serverId: number; sourceServerId: number; team: string }; progress: SuiteProgressJson['servers'][number]['progress'] }>(
+        request, `/api/testsuites/${encodeURIComponent(name)}/report?server=${chosen.serverId}`,
+      );
+      if (report.status !== 200) return sendFragment(reply, report.status, apiError(report));
+      const r = report.body;
+      const shown = { serverId: r.server.serverId, sourceServerId: r.server.sourceServerId, team: r.server.team, items: run.body.items, progress: r.progress, report: r };
+      return sendFragment(reply, 200, testsuiteFragment(run.body, chosen.serverId, reportSections(shown, 3)));
     });
 
     app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/fragments/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {

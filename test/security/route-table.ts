@@ -44,6 +44,8 @@ export const ROUTES: Record<string, RouteCase> = {
     body: (f) => ({ name: `s${f.unique()}`, url: f.goodUrl, tasks: ['INT'] }),
     expect: { anonymous: 401, teamA: 201, teamB: 201, admin: 403 },
   },
+  'GET /api/whoami': { url: () => '/api/whoami', expect: all(200) },
+  'GET /api/challenges/{slug}/articles': { url: (f) => `/api/challenges/${f.slug}/articles?state=done`, expect: adminOnly(200) },
   'GET /api/challenges/{slug}/servers': { url: (f) => `/api/challenges/${f.slug}/servers`, expect: { anonymous: 401, teamA: 200, teamB: 200, admin: 200 } },
   'GET /api/servers/{id}': { url: (f) => `/api/servers/${f.serverA}`, expect: ownerOrAdmin(200) },
   'DELETE /api/servers/{id}': { url: (f, role) => `/api/servers/${f.deletable[role]}`, expect: ownerOrAdmin([200, 204]) },

@@ -4,49 +4,14 @@
 // (c) an article page highlights exactly the mentions despite a non-BMP character,
 // (b) the organiser closes the challenge, loads gold and reads the leaderboard and plots.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { collectPageErrors, launchChromium, screenshot } from '../support/browser.ts';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 
-// Chromium's flags keep it from reaching out to the network (updates, sync, QUIC probes) on
-// machines without one. A missing binary is an error, never a skipped test.
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `Chromium was not found at ${CHROMIUM_PATH}. The web interface tests need a real browser: install Debian's chromium (sudo apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary.`,
-    );
-  }
-  return await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
-
-// Every run saves its screenshots under test-output/; UPDATE_SCREENSHOTS=1 refreshes the
-// ones kept in docs/screenshots/ (so an ordinary test run leaves the working tree clean).
-const SCREENSHOTS = fileURLToPath(new URL(process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots/' : '../../test-output/screenshots/', import.meta.url));
-
-/** Saves a full-page screenshot at the given width (see SCREENSHOTS for where). */
-export async function screenshot(page: Page, name: string, width = 1280): Promise<void> {
-  mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.setViewportSize({ width, height: 900 });
-  await page.screenshot({ path: `${SCREENSHOTS}${name}`, fullPage: true });
-}
-
-/** Fails the test on any script error or console error in the page (CSP violations included). */
-export function collectPageErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
-  });
-  return errors;
-}
+// The browser helpers live in test/support/browser.ts; re-exported for tests that import them from here.
+export { CHROMIUM_PATH, collectPageErrors, launchChromium, screenshot } from '../support/browser.ts';
 
 const ARTICLES = [
   { id: 'PMC1', text: 'BRCA1 (P38398) binds TP53 (P04637) in human cells.' },
@@ -106,7 +71,7 @@ describe('the web interface in headless Chromium', () => {
     await status.waitFor(WAIT);
     teamToken = (await status.getAttribute('data-token'))!;
     expect(teamToken).toMatch(/^mst_/);
-    expect(await page.evaluate('localStorage.getItem("metaserver.token")')).toBe(teamToken);
+    expect(await page.evaluate('localStorage.getItem("metaserver.token.team")')).toBe(teamToken);
 
     await registerServer('sample', sample.url);
     await page.getByRole('button', { name: 'Start' }).click();
@@ -170,7 +135,7 @@ describe('the web interface in headless Chromium', () => {
     await page.selectOption('#gold-task', 'INT');
     await page.fill('#gold-body', INT_GOLD);
     await page.click('#load-gold button[type="submit"]');
-    await page.locator('#load-gold [data-status]', { hasText: /gold with 4 item/ }).waitFor(WAIT);
+    await page.locator('#load-gold [data-status]', { hasText: /Gold loaded: 4 items in 3 documents/ }).waitFor(WAIT);
 
     await page.click('a[href="/challenges/bc/leaderboard/INT"]');
     const rows = page.locator('table.leaderboard tbody tr');

@@ -1,8 +1,13 @@
 // The organiser page: challenges with their phase, loading articles and gold standards,
 // every server of every challenge at a glance, and links to the leaderboards.
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, fragment, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
+import { apiForm, challengeSelect, fragment, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
+import { decimal, duration, failsEverything, percent } from '../figures.ts';
+import type { ReliabilityFigures } from '../../reliability/figures.ts';
 import type { Challenge } from '../../challenges/repository.ts';
+
+/** How often the challenges and their servers are read again. */
+export const GLANCE_POLL_MS = 5000;
 import { TASK_NAMES, tasksWith } from '../../families/registry.ts';
 
 /** Which tasks' gold standards are tab-separated and which JSON, from the families. */
@@ -15,9 +20,10 @@ function goldHint(): string {
 export function organiserPageBody(challenges: Challenge[]): SafeHtml {
   const choices = challenges.map((c): [string, string] => [c.slug, `${c.name} (${c.slug})`]);
   return html`<h1>Organiser</h1>
-${tokenBox('organiser (admin)')}
+${tokenBox('organiser')}
 <section class="card" aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2>
-${fragment('/fragments/organiser', { label: 'Challenges and servers' })}
+<p class="hint">Updated every ${GLANCE_POLL_MS / 1000} seconds. Times are in seconds, rates in per cent; MTBF is the mean time between failures, MTTR the mean time until a failing server answered again.</p>
+${fragment('/fragments/organiser', { label: 'Challenges and servers', pollMs: GLANCE_POLL_MS })}
 </section>
 <section class="card" aria-labelledby="articles-heading"><h2 id="articles-heading">Load articles</h2>
 ${apiForm({
@@ -40,10 +46,14 @@ ${apiForm({
   then: 'refresh',
   label: 'Load the gold standard',
   id: 'load-gold',
-  fields: html`${select('gold', 'challenge', 'Challenge', choices)}
+  fields: html`${challengeSelect('gold', challenges)}
 ${select('gold', 'task', 'Task', TASK_NAMES.map((t): [string, string] => [t, t]))}
 ${textArea('gold', 'body', 'Gold standard', { rows: 8, required: true, hint: goldHint() })}`,
 })}
+</section>
+<section class="card" aria-labelledby="suite-heading"><h2 id="suite-heading">Test-suite reports</h2>
+<p>A test-suite run (<code>POST /api/testsuites</code>) is a challenge named <code>suite-&lt;name&gt;</code>; its report is linked from that challenge above, or open it by name.</p>
+<form class="inline" method="get" action="/testsuites" id="open-suite"><label for="suite-name">Run name</label><input id="suite-name" name="name" type="text" required spellcheck="false"><button type="submit">Open the report</button></form>
 </section>
 <section class="card" aria-labelledby="create-heading"><h2 id="create-heading">Create a challenge</h2>
 ${apiForm({
@@ -65,17 +75,19 @@ ${textField('challenge', 'serversPerTeam', 'Servers per team (optional)', { type
 interface GlanceServer {
   id: number; name: string; team: string; state: string;
   progress?: { queued: number; active: number; done: number; failed: number };
-  timing?: { p50Ms: number | null };
-  errors?: unknown[];
+  reliability?: ReliabilityFigures;
 }
 export interface ChallengeGlance {
   challenge: Challenge & { counts?: { articles: number; servers: number; teams: number } };
   servers: GlanceServer[] | { error: string };
 }
 
+/** The run name of a test-suite challenge (`suite-<name>`), or null for an ordinary one. */
+export const suiteName = (slug: string): string | null => (slug.startsWith('suite-') ? slug.slice('suite-'.length) : null);
+
 function phaseForm(c: Challenge): SafeHtml {
   const id = `phase-${c.slug}`;
-  return html`<form class="api-form inline" data-api="/api/challenges/{slug}" data-method="PATCH" data-then="refresh">
+  return html`<form class="api-form inline" data-api="/api/challenges/{slug}" data-method="PATCH" data-then="refresh" data-say="phase">
 <input type="hidden" name="slug" value="${c.slug}">
 <label for="${id}">Phase</label>
 <select id="${id}" name="phase">${['setup', 'test', 'closed'].map((p) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${p}</option>`)}</select>
@@ -85,20 +97,35 @@ ${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" na
 </form>`;
 }
 
-function serversTable(servers: ChallengeGlance['servers']): SafeHtml {
+function progressCell(p: GlanceServer['progress']): SafeHtml | string {
+  if (!p) return '—';
+  const total = p.queued + p.active + p.done + p.failed;
+  return html`${p.done + p.failed} of ${total}${p.failed ? html` <span class="error">(${p.failed} failed)</span>` : ''}`;
+}
+
+function serversTable(slug: string, servers: ChallengeGlance['servers']): SafeHtml {
   if (!Array.isArray(servers)) return html`<p class="error">${servers.error}</p>`;
   if (servers.length === 0) return html`<p>No servers registered.</p>`;
-  return html`<div class="table-scroll"><table><caption>Servers at a glance</caption>
-<thead><tr><th scope="col">Server</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Queued</th><th scope="col">Active</th><th scope="col">Done</th><th scope="col">Failed</th><th scope="col">Median ms</th><th scope="col">Failed attempts</th></tr></thead>
-<tbody>${servers.map((s) => html`<tr><td><a href="/servers/${s.id}">${s.name}</a></td><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.progress?.queued ?? '—'}</td><td>${s.progress?.active ?? '—'}</td><td>${s.progress?.done ?? '—'}</td><td>${s.progress?.failed ?? '—'}</td><td>${s.timing?.p50Ms ?? '—'}</td><td>${s.errors?.length ?? '—'}</td></tr>`)}</tbody></table></div>`;
+  const failing = servers.filter((s) => failsEverything(s.reliability));
+  return html`${failing.length > 0 ? html`<p class="alert" data-fails-all="${slug}"><strong>${failing.length === 1 ? '1 server fails' : `${failing.length} servers fail`} every article it was sent:</strong> ${failing.map((s, i) => html`${i ? ', ' : ''}<a href="/servers/${s.id}?as=organiser">${s.name}</a> (team ${s.team})`)}.</p>` : ''}
+<div class="table-scroll"><table class="glance"><caption>Servers of ${slug} at a glance</caption>
+<thead><tr><th scope="col">Server</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Articles finished</th><th scope="col">Success rate</th><th scope="col">Mean response</th><th scope="col"><abbr title="mean time between failures">MTBF</abbr></th><th scope="col"><abbr title="mean time to repair">MTTR</abbr></th><th scope="col">Failing now</th><th scope="col">Answers per document</th></tr></thead>
+<tbody>${servers.map((s) => {
+  const r = s.reliability;
+  const all = failsEverything(r);
+  return html`<tr${all ? html` class="fails-all"` : ''} data-server-row="${s.id}"><th scope="row"><a href="/servers/${s.id}?as=organiser">${s.name}</a></th><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span>${all ? html` <strong class="error">fails every article</strong>` : ''}</td><td>${progressCell(s.progress)}</td><td data-figure="success">${percent(r?.successRate)}</td><td>${duration(r?.artMs)}</td><td>${duration(r?.mtbfMs)}</td><td>${duration(r?.mttrMs)}</td><td data-figure="failing">${r ? (r.failingNow ? html`<strong class="error">yes</strong>` : 'no') : '—'}</td><td>${decimal(r?.mad)}</td></tr>`;
+})}</tbody></table></div>`;
 }
 
 export function organiserFragment(glances: ChallengeGlance[]): SafeHtml {
   if (glances.length === 0) return html`<p>No challenges yet.</p>`;
-  return html`${glances.map(({ challenge: c, servers }) => html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>
-<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} attempts${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} at ${new Date(c.phaseChangedAt).toISOString()}` : ''}</p>
+  return html`${glances.map(({ challenge: c, servers }) => {
+    const suite = suiteName(c.slug);
+    return html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>
+<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} ${c.maxAttempts === 1 ? 'attempt' : 'attempts'}${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} at ${new Date(c.phaseChangedAt).toISOString()}` : ''}</p>
+<p class="links"><a href="/challenges/${c.slug}/articles">Articles</a> · <a href="/challenges/${c.slug}/settings">Settings</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}</p>
 ${phaseForm(c)}
-<p>Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}</p>
-${serversTable(servers)}
-</section>`)}`;
+${serversTable(c.slug, servers)}
+</section>`;
+  })}`;
 }

@@ -4,9 +4,14 @@
 // and the error report, plus start / pause / check / send failed articles again / delete.
 // The buttons sit outside the polled region so keyboard focus stays put.
 import { fmt, html, type SafeHtml } from '../html.ts';
-import { apiForm, fragment, select, taskBoxes, textField, tokenBox } from '../layout.ts';
+import { apiForm, challengeSelect, fragment, select, taskBoxes, textArea, textField, tokenBox } from '../layout.ts';
+import { reliabilityList } from '../figures.ts';
+import type { ReliabilityFigures } from '../../reliability/figures.ts';
+import { COLUMN_LAYOUTS } from '../../scoring/types.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import { histogramChart, type HistogramBar } from '../plots.ts';
+import { TASK_NAMES } from '../../families/registry.ts';
+import type { ExportFormatName } from '../../families/family.ts';
 import { PROTOCOLS } from '../../dispatch/annotators/registry.ts';
 
 export function teamPageBody(challenges: Challenge[]): SafeHtml {
@@ -21,19 +26,33 @@ ${apiForm({ api: '/api/teams', then: 'token refresh', label: 'Register the team'
 ${fragment('/fragments/team/servers', { label: 'Your annotation servers' })}
 </section>
 <section class="card" aria-labelledby="register-server-heading"><h2 id="register-server-heading">Register an annotation server</h2>
-<p>The server is called once with a sample article at once; it starts paused.</p>
+<p>The server is registered at once and starts paused; a setup check then calls it with a sample article, and its server page shows the result when the check is over.</p>
 ${apiForm({
-  api: '/api/challenges/{challenge}/servers',
+  api: '/api/challenges/{challenge}/servers?background=true',
   then: 'goto:/servers/{id}',
   label: 'Register the server',
   id: 'register-server',
-  fields: html`${select('server', 'challenge', 'Challenge', open.map((c) => [c.slug, `${c.name} (${c.slug})`]))}
+  fields: html`${challengeSelect('server', open)}
 ${textField('server', 'name', 'Server name', { required: true })}
 ${textField('server', 'url', 'Server URL', { type: 'url', required: true, placeholder: 'http://host:port/' })}
 ${select('server', 'protocol', 'Protocol', PROTOCOLS.map((p) => [p.name, p.label]))}
 ${taskBoxes('server')}
 ${textField('server', 'method', 'XML-RPC method (optional)', { placeholder: 'Annotator.getAnnotation' })}
 ${textField('server', 'concurrency', 'Articles in flight at once (optional)', { type: 'number', min: 1 })}`,
+})}
+</section>
+<section class="card" aria-labelledby="run-heading"><h2 id="run-heading">Upload an offline run</h2>
+<p>A run file made without a server (at most 5 per task), scored on the leaderboard with the online runs.</p>
+${apiForm({
+  api: '/api/challenges/{challenge}/runs/{task}?columns={columns}',
+  body: 'tsv',
+  then: 'none',
+  label: 'Upload the run',
+  id: 'upload-run',
+  fields: html`${challengeSelect('run', open)}
+${select('run', 'task', 'Task', TASK_NAMES.map((t): [string, string] => [t, t]))}
+${select('run', 'columns', 'Columns after the id and the answer', COLUMN_LAYOUTS.map((c): [string, string] => [c, c]))}
+${textArea('run', 'body', 'Run', { rows: 8, required: true, hint: 'The BC II.5 tab-separated run file (MENTION and COREF: the JSON form).' })}`,
 })}
 </section>`;
 }
@@ -45,7 +64,7 @@ export function teamServersFragment(lists: Array<{ challenge: Challenge; servers
   if (rows.length === 0) return html`<p>No servers registered yet.</p>`;
   return html`<div class="table-scroll"><table><caption>Servers visible with your token</caption>
 <thead><tr><th scope="col">Server</th><th scope="col">Challenge</th><th scope="col">State</th><th scope="col">Last check</th><th scope="col">Tasks</th><th scope="col">URL</th></tr></thead>
-<tbody>${rows.map((s) => html`<tr><td><a href="/servers/${s.id}">${s.name}</a></td><td>${s.challenge}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.check?.outcome ?? '—'}</td><td>${s.tasks.join(', ')}</td><td><code>${s.url}</code></td></tr>`)}</tbody></table></div>`;
+<tbody>${rows.map((s) => html`<tr><td><a href="/servers/${s.id}">${s.name}</a></td><td>${s.challenge.startsWith('suite-') ? html`<a href="/testsuites/${s.challenge.slice(6)}">${s.challenge}</a>` : s.challenge}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.check?.outcome ?? '—'}</td><td>${s.tasks.join(', ')}</td><td><code>${s.url}</code></td></tr>`)}</tbody></table></div>`;
 }
 
 
@@ -65,26 +84,29 @@ export interface ServerJson {
   timing: { p50Ms: number | null; p95Ms: number | null; meanMs: number | null; answered: number };
   histogram?: HistogramBar[];
   errors: Array<{ article: string; articleId: string; attempt: number; kind: string; detail: string | null; errors: Issue[] | null; at: string }>;
+  /** A setup check started in the background is still running. */
+  checkRunning?: boolean;
+  reliability?: ReliabilityFigures;
   [more: string]: unknown;
 }
-
-/** Fields this page shows itself; anything else the API adds is listed under "More figures". */
-const KNOWN = new Set(['id', 'name', 'team', 'teamId', 'challenge', 'challengeId', 'url', 'tasks', 'method', 'protocol', 'concurrency', 'sendMetadata', 'state', 'check', 'createdAt', 'progress', 'timing', 'histogram', 'errors']);
 
 export function serverPageBody(id: number): SafeHtml {
   const api = `/api/servers/${id}`;
   return html`<h1>Annotation server ${id}</h1>
 <section class="card" aria-labelledby="actions-heading"><h2 id="actions-heading">Actions</h2>
 <div class="buttons">
-<button type="button" data-action="${api}/start" data-status-for="server-action-status">Start</button>
-<button type="button" data-action="${api}/pause" data-status-for="server-action-status">Pause</button>
-<button type="button" data-action="${api}/check" data-status-for="server-action-status">Check now</button>
-<button type="button" data-action="${api}/retry-failed" data-status-for="server-action-status">Send failed articles again</button>
-<button type="button" class="danger" data-action="${api}" data-method="DELETE" data-then="goto:/team" data-status-for="server-action-status">Delete (only when paused)</button>
+<button type="button" data-action="${api}/start" data-say="start" data-status-for="server-action-status">Start</button>
+<button type="button" data-action="${api}/pause" data-say="pause" data-status-for="server-action-status">Pause</button>
+<button type="button" data-action="${api}/check?background=true" data-say="check" data-status-for="server-action-status">Check now</button>
+<button type="button" data-action="${api}/retry-failed" data-say="retry" data-status-for="server-action-status">Send failed articles again</button>
+<button type="button" class="danger" data-action="${api}" data-method="DELETE" data-say="delete" data-then="goto:/team" data-status-for="server-action-status">Delete (only when paused)</button>
 </div>
 <p class="status" role="status" aria-live="polite" id="server-action-status"></p>
 </section>
-${fragment(`/fragments/servers/${id}`, { pollMs: 2000, label: 'Server status' })}`;
+${fragment(`/fragments/servers/${id}`, { pollMs: 2000, label: 'Server status' })}
+<section class="card" aria-labelledby="export-heading"><h2 id="export-heading">Export the answers</h2>
+${fragment(`/fragments/servers/${id}/export`, { label: 'Export the answers' })}
+</section>`;
 }
 
 function issues(list: Issue[] | null | undefined): SafeHtml | '' {
@@ -109,12 +131,31 @@ function errorReport(errors: ServerJson['errors']): SafeHtml {
 <tbody>${errors.map((e) => html`<tr data-error-kind="${e.kind}"><td><a href="/articles/${e.articleId}">${e.article}</a></td><td>${e.attempt}</td><td><span class="kind">${e.kind}</span></td><td>${e.detail ?? ''}${issues(e.errors)}</td><td><time datetime="${e.at}">${new Date(e.at).toISOString().replace('T', ' ').slice(0, 19)}</time></td></tr>`)}</tbody></table></div>`;
 }
 
-function moreFigures(s: ServerJson): SafeHtml | '' {
-  const extra = Object.entries(s).filter(([key]) => !KNOWN.has(key));
-  if (extra.length === 0) return '';
-  return html`<section aria-labelledby="more-heading"><h2 id="more-heading">More figures</h2><dl class="more">${extra.map(
-    ([key, value]) => html`<dt>${key}</dt><dd>${typeof value === 'object' && value !== null ? html`<pre>${JSON.stringify(value, null, 2)}</pre>` : String(value)}</dd>`,
-  )}</dl></section>`;
+function reliabilitySection(s: ServerJson): SafeHtml | '' {
+  if (!s.reliability) return '';
+  return html`<section aria-labelledby="reliability-heading"><h2 id="reliability-heading">Reliability</h2>${reliabilityList(s.reliability)}</section>`;
+}
+
+/** The last check in words; "running" while a background check has not stored its result. */
+function checkLine(s: ServerJson): SafeHtml {
+  const c = s.check;
+  if (s.checkRunning) return html`<p data-check="running">Setup check: <strong>running</strong> — the server is being called with a sample article; the result appears here (at most the check deadline).</p>`;
+  if (!c) return html`<p data-check="none">Setup check: not run yet. Use "Check now".</p>`;
+  const when = new Date(c.at).toISOString().replace('T', ' ').slice(0, 19);
+  return html`<p data-check="${c.ok ? 'ok' : 'failed'}">Setup check: ${c.ok ? html`<strong class="ok">passed</strong> — the server answered the sample article correctly` : html`<strong class="error">failed (${c.outcome})</strong> — ${checkOutcomeWords(c.outcome)}`} after ${(c.ms / 1000).toFixed(2)} s, at ${when} UTC.${c.detail ? html` Detail: ${c.detail}` : ''}</p>`;
+}
+
+/** What a failed check's outcome means, and what to look at. */
+function checkOutcomeWords(outcome: string): string {
+  switch (outcome) {
+    case 'timeout': return 'the server did not answer before the check deadline; is it busy or stuck?';
+    case 'connection': return 'the server could not be reached; check the URL, the port and that it is running';
+    case 'http': return 'the server answered with an HTTP error status';
+    case 'protocol': return 'the answer is not a valid XML-RPC response';
+    case 'fault': return 'the server answered with an XML-RPC fault';
+    case 'invalid': return 'the answer does not follow the task\'s format (see the problems listed)';
+    default: return 'see the detail';
+  }
 }
 
 export function serverFragment(s: ServerJson): SafeHtml {
@@ -122,8 +163,8 @@ export function serverFragment(s: ServerJson): SafeHtml {
   return html`<section aria-labelledby="about-heading"><h2 id="about-heading">${s.name}</h2>
 <p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · protocol ${s.protocol ?? 'xmlrpc'} · concurrency ${s.concurrency}</p>
 <p class="url"><code>${s.url}</code></p>
-<p>Last check: ${c ? html`<strong class="${c.ok ? 'ok' : 'error'}">${c.outcome}</strong> after ${c.ms} ms${c.detail ? html` — ${c.detail}` : ''}` : 'never'}</p>
-${c ? issues(c.errors) : ''}
+${checkLine(s)}
+${c && !s.checkRunning ? issues(c.errors) : ''}
 </section>
 ${progressSection(s.progress)}
 <section aria-labelledby="timing-heading"><h2 id="timing-heading">Response times</h2>
@@ -131,5 +172,29 @@ ${progressSection(s.progress)}
 <figure>${histogramChart(s.histogram ?? [])}</figure>
 </section>
 <section aria-labelledby="errors-heading"><h2 id="errors-heading">Error report</h2>${errorReport(s.errors)}</section>
-${moreFigures(s)}`;
+${reliabilitySection(s)}`;
+}
+
+const FORMAT_WORDS: Record<ExportFormatName, string> = {
+  tsv: 'BC II.5 result file (TSV)',
+  'bioc-xml': 'BioC XML',
+  'bioc-json': 'BioC JSON',
+  brat: 'brat standoff (.ann)',
+  a2: 'BioNLP shared-task .a1/.a2',
+  pubannotation: 'PubAnnotation JSON',
+  bio: 'BIO (CoNLL) tags',
+};
+
+/** The export form of one server: each of its tasks with the formats that can carry it. */
+export function exportFragment(s: ServerJson, formatsFor: (task: string) => ExportFormatName[]): SafeHtml {
+  const groups = s.tasks.map((t) => ({ task: t, formats: formatsFor(t) })).filter((g) => g.formats.length > 0);
+  if (groups.length === 0) return html`<p>None of this server's tasks has an export format.</p>`;
+  return html`<form class="export-form" data-export="/api/challenges/${s.challenge}/export/{task}/{format}?server=${s.id}" id="export-form">
+<div class="field"><label for="export-what">Task and format</label><select id="export-what" name="what">${groups.map(
+    (g) => html`<optgroup label="${g.task}">${g.formats.map((f) => html`<option value="${g.task}/${f}">${g.task}: ${FORMAT_WORDS[f]}</option>`)}</optgroup>`,
+  )}</select></div>
+<span class="check"><input type="checkbox" id="export-archive" name="archive"><label for="export-archive">Always as one .tar.gz archive (formats with a file per article come so anyway)</label></span>
+<div class="buttons"><button type="submit">Download</button></div>
+<p class="status" role="status" data-status></p>
+</form>`;
 }

@@ -1,8 +1,18 @@
-// The pages' only script: keeps the pasted token in localStorage, sends forms and buttons to
-// the JSON API with it, and fills (and polls) the server-rendered fragments. No framework,
-// no build step; every event is delegated from the document, so fragments need no wiring.
-const TOKEN_KEY = 'metaserver.token';
-const token = () => localStorage.getItem(TOKEN_KEY) ?? '';
+// The pages' only script: keeps the organiser's and the team's tokens in localStorage (each
+// under its own key, checked with GET /api/whoami before it is kept), sends forms and
+// buttons to the JSON API with the page's token and says what happened in words, and fills
+// (and polls) the server-rendered fragments. No framework, no build step; every event is
+// delegated from the document, so fragments need no wiring.
+const KEYS = { organiser: 'metaserver.token.organiser', team: 'metaserver.token.team' };
+const ROLE_WORDS = { organiser: 'organiser', team: 'team' };
+/** The token slot from before there was one per role; moved to its role's key once. */
+const OLD_KEY = 'metaserver.token';
+
+const askedRole = new URLSearchParams(window.location.search).get('as');
+/** Whose token this page sends: its own role, else ?as=, else the organiser's if saved, else the team's. */
+const pageRole = document.body.dataset.role || (askedRole in KEYS ? askedRole : '');
+const tokenOf = (role) => localStorage.getItem(KEYS[role]) ?? '';
+const token = () => (pageRole ? tokenOf(pageRole) : tokenOf('organiser') || tokenOf('team'));
 
 function authHeaders(extra = {}) {
   const t = token();
@@ -14,16 +24,23 @@ async function readAnswer(res) {
   try { return text ? JSON.parse(text) : null; } catch { return text; }
 }
 
+const sentence = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+const period = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/** A refusal in words: the API's message, and what to do for the usual statuses. */
 function errorMessage(res, body) {
-  if (body && typeof body === 'object' && body.error) return `${res.status}: ${body.error.message}`;
-  return `${res.status}: ${typeof body === 'string' && body ? body.slice(0, 300) : res.statusText}`;
+  const message = body && typeof body === 'object' && body.error?.message ? body.error.message : '';
+  if (res.status === 401) return `Not done: ${message || 'this needs a token'}. Paste a valid ${pageRole ? `${ROLE_WORDS[pageRole]} ` : ''}token in the token box.`;
+  if (res.status >= 500) return `Not done: the meta-server failed (${res.status})${message ? `: ${message}` : ''}. Try again later.`;
+  return `Not done: ${period(message || `the meta-server answered ${res.status} ${res.statusText}`)}`;
 }
 
-function showStatus(el, message, ok) {
+/** tone: 'ok' (green), 'warn' (done, but something needs a look) or 'error'. */
+function showStatus(el, message, tone) {
   if (!el) return;
+  const t = tone === true ? 'ok' : tone === false ? 'error' : tone ?? 'info';
   el.textContent = message;
-  el.classList.toggle('ok', ok);
-  el.classList.toggle('error', !ok);
+  for (const c of ['ok', 'warn', 'error']) el.classList.toggle(c, c === t);
 }
 
 /** Replaces {name} in a template from an object (form fields or an API answer). */
@@ -33,12 +50,10 @@ function fill(template, values) {
 
 function formValues(form) {
   const values = {};
-  const arrays = new Set();
   for (const el of form.elements) {
     if (!el.name || el.disabled) continue;
     if (el.type === 'checkbox') {
       if (el.dataset.bool !== undefined) { values[el.name] = el.checked; continue; }
-      arrays.add(el.name);
       values[el.name] ??= [];
       if (el.checked) values[el.name].push(el.value);
     } else if (el.type === 'radio') {
@@ -53,7 +68,7 @@ function formValues(form) {
 /** The request body a form's data-body asks for. */
 function requestBody(kind, values) {
   if (kind === 'tsv') {
-    // MENTION and COREF gold standards are JSON; the others are BC II.5 tab-separated text.
+    // MENTION and COREF gold standards and runs are JSON; the others are BC II.5 tab-separated text.
     const body = values.body ?? '';
     return { type: body.trimStart().startsWith('{') ? 'application/json' : 'text/tab-separated-values; charset=utf-8', body };
   }
@@ -72,11 +87,58 @@ function requestBody(kind, values) {
   return { type: 'application/json', body: JSON.stringify(values) };
 }
 
+const CHECK_WORDS = {
+  timeout: 'it did not answer before the check deadline',
+  connection: 'it could not be reached',
+  http: 'it answered with an HTTP error',
+  protocol: 'its answer is not valid XML-RPC',
+  fault: 'it answered with an XML-RPC fault',
+  invalid: 'its answer does not follow the task\'s format',
+};
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What a successful answer means, in words: [message, tone]. `say` names the form or button. */
+function summary(answer, say) {
+  const a = answer && typeof answer === 'object' ? answer : {};
+  // Accepted while Redis was down: say that the queues catch up later.
+  const notice = typeof a.notice === 'string' ? ` ${period(sentence(a.notice))}` : '';
+  const done = (text, tone = 'ok') => [`${text}${notice}`, notice ? 'warn' : tone];
+  switch (say) {
+    case 'start': return done('Started: the server is sent the challenge\'s articles.');
+    case 'pause': return done('Paused: no new articles are sent; those in flight finish.');
+    case 'check': return done('The setup check is running; its result appears below.');
+    case 'retry': return done(`${plural(a.requeued ?? 0, 'failed article')} sent again.`);
+    case 'delete': return done('Deleted.');
+    case 'phase': return done(`The phase is now "${a.phase}".`);
+    case 'settings': return done(`Saved: deadline ${a.timeoutSeconds} s per attempt, ${plural(a.maxAttempts, 'attempt')} per article, back-off ${a.retryDelaySeconds} s, ${plural(a.serversPerTeam, 'server')} per team.`);
+    default:
+  }
+  if ('unknownDocuments' in a && 'items' in a) {
+    const loaded = `Gold loaded: ${plural(a.items, 'item')} in ${plural(a.documents, 'document')}.`;
+    if (!a.unknownDocuments) return done(loaded);
+    const ids = a.unknownDocumentIds ?? [];
+    const shown = ids.length ? ` (${ids.slice(0, 5).join(', ')}${a.unknownDocuments > 5 ? ', …' : ''})` : '';
+    return done(`${loaded} But ${a.unknownDocuments === 1 ? '1 document id matches' : `${a.unknownDocuments} document ids match`} no article of this challenge${shown}: their items cannot be matched until articles with these ids are loaded. Check the ids.`, 'warn');
+  }
+  if ('created' in a && 'accepted' in a) return done(`${plural(a.accepted, 'article')} received, ${a.created} new.`);
+  if ('runId' in a) {
+    const warnings = Array.isArray(a.warnings) && a.warnings.length ? ` ${plural(a.warnings.length, 'warning')}: ${a.warnings.slice(0, 3).map((w) => w.message ?? w).join('; ')}` : '';
+    return done(`Run "${a.run}" stored: your team's run ${a.n} of at most 5 for this task.${warnings}`, warnings ? 'warn' : 'ok');
+  }
+  if (a.checkRunning) return done(`Server "${a.name}" registered (paused); its setup check is running.`);
+  if (a.check) {
+    return a.check.ok
+      ? done(`Server "${a.name}" registered; its setup check passed.`)
+      : done(`Server "${a.name}" registered, but its setup check failed: ${CHECK_WORDS[a.check.outcome] ?? a.check.outcome}${a.check.detail ? ` (${a.check.detail})` : ''}.`, 'warn');
+  }
+  return done(`Done${a.name ? `: ${a.name}` : ''}.`);
+}
+
 async function afterSuccess(then, answer, statusEl) {
   for (const step of (then ?? 'refresh').split(' ')) {
     if (step === 'token' && answer?.token) {
-      localStorage.setItem(TOKEN_KEY, answer.token);
-      showStatus(statusEl, `Team "${answer.name}" registered. Your token (shown only now; it is saved in this browser — keep a copy): ${answer.token}`, true);
+      localStorage.setItem(KEYS.team, answer.token);
+      showStatus(statusEl, `Team "${answer.name}" registered. Your team token (shown only now; it is saved in this browser as the team token — keep a copy): ${answer.token}`, 'ok');
       statusEl?.setAttribute('data-token', answer.token);
       showTokenState();
     } else if (step.startsWith('goto:')) {
@@ -91,6 +153,7 @@ async function afterSuccess(then, answer, statusEl) {
 
 async function sendForm(form) {
   const statusEl = form.querySelector('[data-status]');
+  const button = form.querySelector('button[type="submit"]');
   const values = formValues(form);
   const template = form.dataset.api;
   for (const [, name] of template.matchAll(/\{(\w+)\}/g)) delete values[name];
@@ -98,30 +161,24 @@ async function sendForm(form) {
   try {
     request = requestBody(form.dataset.body, values);
   } catch (err) {
-    showStatus(statusEl, `Cannot read the input: ${err.message}`, false);
+    showStatus(statusEl, `Cannot read the input: ${err.message}. Check the JSON.`, 'error');
     return;
   }
-  showStatus(statusEl, 'Sending…', true);
-  const res = await fetch(fill(template, formValues(form)), {
-    method: form.dataset.method ?? 'POST',
-    headers: authHeaders({ 'content-type': request.type }),
-    body: request.body,
-  });
-  const answer = await readAnswer(res);
-  if (!res.ok) return showStatus(statusEl, errorMessage(res, answer), false);
-  showStatus(statusEl, summary(answer), true);
-  await afterSuccess(form.dataset.then, answer, statusEl);
-}
-
-function summary(answer) {
-  if (!answer || typeof answer !== 'object') return 'Done.';
-  // Accepted while Redis was down: say that the queues catch up later.
-  if (typeof answer.notice === 'string') return `${summary({ ...answer, notice: undefined })} ${answer.notice}.`;
-  if ('requeued' in answer) return `Done: ${answer.requeued} article(s) sent again.`;
-  if ('created' in answer && 'accepted' in answer) return `Done: ${answer.accepted} article(s) received, ${answer.created} new.`;
-  if ('items' in answer && 'documents' in answer) return `Done: gold with ${answer.items} item(s) in ${answer.documents} document(s) loaded.`;
-  if (answer.check) return `Done. Check: ${answer.check.outcome}${answer.check.detail ? ` (${answer.check.detail})` : ''}.`;
-  return `Done${answer.name ? `: ${answer.name}` : ''}${answer.phase ? ` (phase ${answer.phase})` : ''}${answer.state ? ` (${answer.state})` : ''}.`;
+  showStatus(statusEl, 'Sending…', 'info');
+  if (button) button.disabled = true;
+  try {
+    const res = await fetch(fill(template, formValues(form)), {
+      method: form.dataset.method ?? 'POST',
+      headers: authHeaders({ 'content-type': request.type }),
+      body: request.body,
+    });
+    const answer = await readAnswer(res);
+    if (!res.ok) return showStatus(statusEl, errorMessage(res, answer), 'error');
+    showStatus(statusEl, ...summary(answer, form.dataset.say));
+    await afterSuccess(form.dataset.then, answer, statusEl);
+  } finally {
+    if (button) button.disabled = false;
+  }
 }
 
 async function runAction(button) {
@@ -130,23 +187,67 @@ async function runAction(button) {
   try {
     const res = await fetch(button.dataset.action, { method: button.dataset.method ?? 'POST', headers: authHeaders() });
     const answer = await readAnswer(res);
-    if (!res.ok) return showStatus(statusEl, errorMessage(res, answer), false);
-    showStatus(statusEl, summary(answer), true);
+    if (!res.ok) return showStatus(statusEl, errorMessage(res, answer), 'error');
+    showStatus(statusEl, ...summary(answer, button.dataset.say));
     await afterSuccess(button.dataset.then, answer, statusEl);
   } finally {
     button.disabled = false;
   }
 }
 
-async function download(button) {
-  const res = await fetch(button.dataset.download, { headers: authHeaders() });
-  if (!res.ok) return alert(errorMessage(res, await readAnswer(res)));
-  const url = URL.createObjectURL(await res.blob());
-  const a = Object.assign(document.createElement('a'), { href: url, download: button.dataset.filename ?? 'download' });
+function saveFile(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** The status line next to a button or in its form; a dialog only where there is none. */
+function statusNear(el) {
+  return el.closest('form, section')?.querySelector('[data-status]') ?? null;
+}
+function tell(el, message, tone) {
+  const statusEl = statusNear(el);
+  if (statusEl) showStatus(statusEl, message, tone);
+  else if (tone === 'error') alert(message);
+}
+
+async function download(button) {
+  const res = await fetch(button.dataset.download, { headers: authHeaders() });
+  if (!res.ok) return tell(button, errorMessage(res, await readAnswer(res)), 'error');
+  saveFile(await res.blob(), button.dataset.filename ?? 'download');
+}
+
+const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+/** The export form: one file as it is, several (or when asked) as one .tar.gz archive. */
+async function exportAnswers(form) {
+  const statusEl = form.querySelector('[data-status]');
+  const [task, format] = form.elements.what.value.split('/');
+  const url = form.dataset.export.replace('{task}', encodeURIComponent(task)).replace('{format}', encodeURIComponent(format));
+  showStatus(statusEl, 'Exporting…', 'info');
+  let leftOut = '';
+  if (!form.elements.archive.checked) {
+    const res = await fetch(url, { headers: authHeaders() });
+    const body = await readAnswer(res);
+    if (!res.ok) return showStatus(statusEl, errorMessage(res, body), 'error');
+    if (body.mentionsLeftOut) leftOut = ` ${plural(body.mentionsLeftOut, 'mention')} overlapped others and could not be written in ${format}; they were left out.`;
+    if (body.files.length === 0) return showStatus(statusEl, `This server has no stored ${task} answers yet: nothing to export.`, 'warn');
+    if (body.files.length === 1) {
+      const file = body.files[0];
+      const blob = new Blob([file.content], { type: 'text/plain;charset=utf-8' });
+      saveFile(blob, file.name);
+      return showStatus(statusEl, `Downloaded ${file.name} (${kib(blob.size)}).${leftOut}`, leftOut ? 'warn' : 'ok');
+    }
+  }
+  const res = await fetch(`${url}&archive=tar.gz`, { headers: authHeaders() });
+  if (!res.ok) return showStatus(statusEl, errorMessage(res, await readAnswer(res)), 'error');
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${task}.${format}.tar.gz`;
+  const blob = await res.blob();
+  saveFile(blob, name);
+  showStatus(statusEl, `Downloaded ${name} (${kib(blob.size)}).${leftOut}`, leftOut ? 'warn' : 'ok');
 }
 
 const timers = new Map();
@@ -176,50 +277,140 @@ function restoreControls(edits) {
   }
 }
 
-/** Loads a fragment; keeps keyboard focus on the element with the same id after the swap. */
+/**
+ * Loads a fragment; keeps keyboard focus on the element with the same id after the swap.
+ * Polling stops once the fragment says it is final, or on a refusal (4xx: a missing
+ * article, a missing or refused token) that asking again would only repeat; saving a
+ * token reloads every fragment.
+ */
 async function loadFragment(el) {
   clearTimeout(timers.get(el));
   const ticket = (latest.get(el) ?? 0) + 1;
   latest.set(el, ticket);
+  let refused = false;
   try {
     const res = await fetch(el.dataset.fragment, { headers: authHeaders({ accept: 'text/html' }) });
     const markup = await res.text();
     if (latest.get(el) !== ticket) return;
+    refused = res.status >= 400 && res.status < 500;
     const focusedId = el.contains(document.activeElement) ? document.activeElement.id : '';
     const edits = editedControls(el);
     el.innerHTML = markup;
+    focusableScrollers(el);
     restoreControls(edits);
     if (focusedId) document.getElementById(focusedId)?.focus();
   } catch (err) {
     if (latest.get(el) !== ticket) return;
     el.innerHTML = '';
-    el.append(Object.assign(document.createElement('p'), { className: 'error', textContent: `Cannot reach the meta-server: ${err.message}` }));
+    el.append(Object.assign(document.createElement('p'), { className: 'error', textContent: `Cannot reach the meta-server (${err.message}); trying again.` }));
   }
+  el.toggleAttribute('data-stopped', refused);
   const poll = Number(el.dataset.poll ?? 0);
-  if (poll > 0 && !el.querySelector('[data-final]')) timers.set(el, setTimeout(() => loadFragment(el), poll));
+  if (poll > 0 && !refused && !el.querySelector('[data-final]')) timers.set(el, setTimeout(() => loadFragment(el), poll));
 }
+
+/**
+ * A table wider than the screen scrolls inside its box; keyboard users must reach it too,
+ * so a box that scrolls takes focus (named by its table's caption), and one that does not
+ * is no extra tab stop.
+ */
+function focusableScrollers(root = document) {
+  for (const box of root.querySelectorAll('.table-scroll')) {
+    const scrolls = box.scrollWidth > box.clientWidth;
+    if (scrolls && !box.hasAttribute('tabindex')) {
+      box.tabIndex = 0;
+      box.setAttribute('role', 'region');
+      box.setAttribute('aria-label', box.querySelector('caption')?.textContent?.trim() || 'Table (scrolls sideways)');
+    } else if (!scrolls && box.getAttribute('role') === 'region') {
+      box.removeAttribute('tabindex');
+      box.removeAttribute('role');
+      box.removeAttribute('aria-label');
+    }
+  }
+}
+let resizeTimer;
+window.addEventListener('resize', () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(() => focusableScrollers(), 100);
+});
 
 function refreshAll() {
   for (const el of document.querySelectorAll('[data-fragment]')) loadFragment(el);
 }
 
-function showTokenState() {
-  const t = token();
+/** Whose token a token is: { role: 'organiser' | 'team' | 'anonymous', team? } or { refused } or { failed }. */
+async function whoami(t) {
+  try {
+    const res = await fetch('/api/whoami', { headers: { authorization: `Bearer ${t}` } });
+    const body = await readAnswer(res);
+    if (res.status === 401) return { refused: true };
+    if (!res.ok) return { failed: errorMessage(res, body) };
+    return body;
+  } catch (err) {
+    return { failed: `the meta-server cannot be reached (${err.message})` };
+  }
+}
+const whose = (who) => (who.role === 'organiser' ? 'the organiser' : `team "${who.team.name}"`);
+const roleOf = (who) => (who.role === 'organiser' ? 'organiser' : 'team');
+
+/** The token box's line: which token this page uses, checked with the meta-server. */
+async function showTokenState() {
   const el = document.querySelector('[data-token-status]');
-  showStatus(el, t ? `A token ending in …${t.slice(-4)} is saved in this browser.` : 'No token saved.', Boolean(t));
+  if (!el) return;
+  const role = el.closest('[data-token-form]')?.dataset.role ?? pageRole;
+  const t = tokenOf(role);
+  if (!t) return showStatus(el, `No ${ROLE_WORDS[role]} token is saved in this browser.`, 'info');
+  const who = await whoami(t);
+  if (who.refused) return showStatus(el, `The ${ROLE_WORDS[role]} token saved in this browser (ending …${t.slice(-4)}) is no longer accepted. Paste a valid one.`, 'error');
+  if (who.failed) return showStatus(el, `A ${ROLE_WORDS[role]} token is saved, but it could not be checked: ${who.failed}`, 'warn');
+  showStatus(el, `Using ${whose(who)}'s token (ending …${t.slice(-4)}).`, 'ok');
+}
+
+/** Saves a pasted token under the role it really belongs to, after asking whose it is. */
+async function saveToken(form) {
+  const role = form.dataset.role;
+  const statusEl = form.querySelector('[data-token-status]');
+  const t = form.elements.token.value.trim();
+  showStatus(statusEl, 'Checking the token…', 'info');
+  const who = await whoami(t);
+  if (who.refused) return showStatus(statusEl, 'This token was refused: it is neither the organiser token nor a registered team\'s token. Nothing was saved; check that you copied all of it.', 'error');
+  if (who.failed) return showStatus(statusEl, `The token could not be checked, so it was not saved: ${who.failed}`, 'error');
+  const actual = roleOf(who);
+  localStorage.setItem(KEYS[actual], t);
+  form.reset();
+  if (actual !== role) {
+    return showStatus(statusEl, `This is ${whose(who)}'s token, not the ${ROLE_WORDS[role]} token. It was saved as the ${actual} token (for the ${actual === 'team' ? 'Team' : 'Organiser'} page); this page still needs the ${ROLE_WORDS[role]} token.`, 'warn');
+  }
+  showStatus(statusEl, `Saved: ${whose(who)}'s token. It stays in this browser only.`, 'ok');
+  refreshAll();
+}
+
+/** Offers, in the form of a challenge chooser, only the chosen challenge's tasks. */
+function filterTasks(select) {
+  const tasks = (select.selectedOptions[0]?.dataset.tasks ?? '').split(' ').filter(Boolean);
+  for (const box of select.form.querySelectorAll('input[type="checkbox"][name="tasks"]')) {
+    const offered = tasks.includes(box.value);
+    box.disabled = !offered;
+    box.checked = offered;
+    box.closest('.check').hidden = !offered;
+  }
+  for (const choice of select.form.querySelectorAll('select[name="task"]')) {
+    for (const option of choice.options) option.hidden = option.disabled = !tasks.includes(option.value);
+    if (choice.selectedOptions[0]?.disabled) choice.value = [...choice.options].find((o) => !o.disabled)?.value ?? '';
+  }
 }
 
 document.addEventListener('submit', (event) => {
   const form = event.target;
   if (form.matches('[data-token-form]')) {
     event.preventDefault();
-    localStorage.setItem(TOKEN_KEY, form.elements.token.value.trim());
-    form.reset();
-    showTokenState();
-    refreshAll();
+    saveToken(form).catch((err) => showStatus(form.querySelector('[data-token-status]'), `The token could not be checked: ${err.message}`, 'error'));
   } else if (form.matches('[data-api]')) {
     event.preventDefault();
-    sendForm(form).catch((err) => showStatus(form.querySelector('[data-status]'), `Failed: ${err.message}`, false));
+    sendForm(form).catch((err) => showStatus(form.querySelector('[data-status]'), `Not done: ${err.message}`, 'error'));
+  } else if (form.matches('[data-export]')) {
+    event.preventDefault();
+    exportAnswers(form).catch((err) => showStatus(form.querySelector('[data-status]'), `Not exported: ${err.message}`, 'error'));
   }
 });
 
@@ -227,23 +418,38 @@ document.addEventListener('click', (event) => {
   const target = event.target.closest('button');
   if (!target) return;
   if (target.matches('[data-forget-token]')) {
-    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(KEYS[target.closest('[data-token-form]')?.dataset.role ?? pageRole]);
     showTokenState();
     refreshAll();
   } else if (target.matches('[data-action]')) {
-    runAction(target).catch((err) => alert(err.message));
+    runAction(target).catch((err) => tell(target, `Not done: ${err.message}`, 'error'));
   } else if (target.matches('[data-download]')) {
-    download(target).catch((err) => alert(err.message));
+    download(target).catch((err) => tell(target, `Not downloaded: ${err.message}`, 'error'));
   }
 });
 
-// The article format switch shows the id field only when it is needed.
 document.addEventListener('change', (event) => {
-  const select = event.target.closest('[data-format-switch]');
-  if (!select) return;
-  const idField = select.form?.querySelector('[data-needs-id]');
-  if (idField) idField.hidden = select.value === 'json';
+  // The article format switch shows the id field only when it is needed.
+  const formatSwitch = event.target.closest('[data-format-switch]');
+  const idField = formatSwitch?.form?.querySelector('[data-needs-id]');
+  if (idField) idField.hidden = formatSwitch.value === 'json';
+  const challenge = event.target.closest('[data-task-filter]');
+  if (challenge) filterTasks(challenge);
 });
 
-showTokenState();
-refreshAll();
+/** A token saved before there was one slot per role goes to the slot of its role. */
+async function moveOldToken() {
+  const old = localStorage.getItem(OLD_KEY);
+  if (!old) return;
+  const who = await whoami(old);
+  if (who.failed) return;
+  if (!who.refused && !tokenOf(roleOf(who))) localStorage.setItem(KEYS[roleOf(who)], old);
+  localStorage.removeItem(OLD_KEY);
+}
+
+for (const select of document.querySelectorAll('[data-task-filter]')) filterTasks(select);
+focusableScrollers();
+moveOldToken().finally(() => {
+  showTokenState();
+  refreshAll();
+});

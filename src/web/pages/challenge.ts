@@ -1,0 +1,73 @@
+// The organiser's pages of one challenge: its articles (filtered by state, each opening the
+// article page) and its settings (deadline, attempts, back-off, servers per team).
+import { html, type SafeHtml } from '../html.ts';
+import { apiForm, fragment, textField, tokenBox } from '../layout.ts';
+import type { Challenge } from '../../challenges/repository.ts';
+import { ARTICLE_STATES, type ArticleListRow, type ArticleListState } from '../../articles/list-routes.ts';
+
+export const ARTICLES_PAGE_SIZE = 100;
+
+const STATE_WORDS: Record<ArticleListState, string> = {
+  pending: 'not sent yet',
+  running: 'servers at work',
+  done: 'every server answered',
+  failed: 'a server gave up',
+};
+
+export function articlesPageBody(c: Challenge, state: ArticleListState | null, offset: number): SafeHtml {
+  const query = new URLSearchParams({ ...(state ? { state } : {}), ...(offset ? { offset: String(offset) } : {}) }).toString();
+  return html`<h1>Articles of ${c.name} <span class="muted">(${c.slug})</span></h1>
+<p><a href="/organiser">Back to the organiser page</a> · <a href="/challenges/${c.slug}/settings">Settings</a></p>
+${tokenBox('organiser')}
+<form class="inline card" method="get" action="/challenges/${c.slug}/articles" id="article-filter">
+<label for="article-state">Show</label>
+<select id="article-state" name="state"><option value=""${state ? '' : html` selected`}>all articles</option>${ARTICLE_STATES.map((s) => html`<option value="${s}"${s === state ? html` selected` : ''}>${s}: ${STATE_WORDS[s]}</option>`)}</select>
+<button type="submit">Show</button>
+</form>
+${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000 })}`;
+}
+
+export interface ArticleListJson {
+  challenge: string;
+  state: ArticleListState | null;
+  total: number;
+  offset: number;
+  articles: ArticleListRow[];
+}
+
+export function articlesFragment(list: ArticleListJson): SafeHtml {
+  if (list.articles.length === 0) {
+    return html`<p data-final-count="0">${list.state ? `No article is ${list.state} (${STATE_WORDS[list.state]}).` : 'No articles loaded yet.'}</p>`;
+  }
+  const link = (offset: number) => `/challenges/${list.challenge}/articles?${new URLSearchParams({ ...(list.state ? { state: list.state } : {}), offset: String(offset) }).toString()}`;
+  const last = list.offset + list.articles.length;
+  return html`<p>Articles ${list.offset + 1}–${last} of ${list.total}${list.state ? ` ${list.state}` : ''}.</p>
+<div class="table-scroll"><table class="articles"><caption>Articles and how far the servers got</caption>
+<thead><tr><th scope="col">Article</th><th scope="col">State</th><th scope="col">Answered</th><th scope="col">Failed</th><th scope="col">Servers</th><th scope="col">Size</th></tr></thead>
+<tbody>${list.articles.map((a) => html`<tr data-article-state="${a.state}"><th scope="row"><a href="/articles/${a.id}?as=organiser">${a.organiserId ?? a.id}</a></th><td><span class="state state-${a.state}">${a.state}</span></td><td>${a.done}</td><td>${a.failed}</td><td>${a.servers}</td><td>${(a.bytes / 1024).toFixed(1)} KiB</td></tr>`)}</tbody></table></div>
+<p>${list.offset > 0 ? html`<a href="${link(Math.max(0, list.offset - ARTICLES_PAGE_SIZE))}">Previous ${ARTICLES_PAGE_SIZE}</a> ` : ''}${last < list.total ? html`<a href="${link(last)}">Next ${ARTICLES_PAGE_SIZE}</a>` : ''}</p>`;
+}
+
+export function settingsPageBody(c: Challenge): SafeHtml {
+  const num = (name: keyof Challenge, label: string, o: { min: number; hint: string; step?: string }) =>
+    textField('settings', name, label, { type: 'number', min: o.min, step: o.step, value: String(c[name] ?? ''), hint: o.hint });
+  return html`<h1>Settings of ${c.name} <span class="muted">(${c.slug})</span></h1>
+<p><a href="/organiser">Back to the organiser page</a> · <a href="/challenges/${c.slug}/articles">Articles</a></p>
+${tokenBox('organiser')}
+<section class="card" aria-labelledby="settings-heading"><h2 id="settings-heading">How servers are called</h2>
+<p>Changes apply to the attempts that start after saving.${c.phase === 'closed' ? ' The challenge is closed: it is frozen until reopened.' : ''}</p>
+${apiForm({
+  api: `/api/challenges/${c.slug}`,
+  method: 'PATCH',
+  then: 'none',
+  say: 'settings',
+  label: 'Save the settings',
+  id: 'challenge-settings',
+  fields: html`${textField('settings', 'name', 'Name', { required: true, value: c.name })}
+${num('timeoutSeconds', 'Deadline per attempt, seconds', { min: 1, hint: 'How long a server has to answer one article (1 s to 24 h).' })}
+${num('maxAttempts', 'Attempts per article', { min: 1, hint: 'Tries per article and server before it counts as failed (1–20).' })}
+${num('retryDelaySeconds', 'Back-off before the second try, seconds', { min: 0, step: 'any', hint: 'Doubles with each further try, capped at 10 minutes.' })}
+${num('serversPerTeam', 'Servers per team', { min: 1, hint: 'How many servers one team may register in this challenge.' })}`,
+})}
+</section>`;
+}
