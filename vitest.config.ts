@@ -18,7 +18,7 @@ export default defineConfig({
       // The figures are printed even when a test fails: a failure is not the floor's business.
       reportOnFailure: true,
       // The floor: a little under what the whole suite measured with PostgreSQL (statements
-      // 92.5%, branches 84.7%, functions 95.1%, lines 95.3%), so new code comes with tests.
+      // 92.4%, branches 84.8%, functions 94.9%, lines 95.2%), so new code comes with tests.
       thresholds: { statements: 90, branches: 82, functions: 92, lines: 92 },
     },
   },
