@@ -2,9 +2,9 @@
 // Pairs are undirected: A–B and B–A are the same pair (twice is an error); A–A is a
 // homodimer and allowed. Stored with a ≤ b.
 
-import { checkAccession, keepBestRanked, lookupAccessions, resolveAccession } from '../../tasks/accessions.ts';
-import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from '../../tasks/checks.ts';
-import { fillRanks } from '../../tasks/ranking.ts';
+import { checkAccession, lookupAccessions, resolveAccession } from '../../tasks/accessions.ts';
+import type { FieldSpec, Report } from '../../tasks/checks.ts';
+import { keepRankedAnswer, readRankedAnswer, type RankedAnswerSpec } from '../common/ranked-answer.ts';
 import type { TaskInput } from '../family.ts';
 import type { PairItem } from './types.ts';
 
@@ -18,12 +18,9 @@ const FIELDS: Record<string, FieldSpec> = {
   evidence: { kind: 'string' },
 };
 
-interface Parsed {
-  index: number;
+interface Fields {
   a: string;
   b: string;
-  rank?: number;
-  confidence?: number;
   evidence?: string;
 }
 
@@ -35,49 +32,41 @@ function ordered(a: string, b: string): [string, string] {
 /** The pair as messages name it, one spelling per unordered pair ("A–B"); also the key that finds a pair given twice. */
 const pairLabel = (a: string, b: string): string => ordered(a, b).join('–');
 
-export function validateIpt(value: unknown, input: TaskInput, report: Report): PairItem[] | undefined {
-  const list = checkArray(value, KEY, 'structs {a, b, confidence?, rank?, evidence?}', report);
-  if (!list) return undefined;
-  const errorsBefore = report.errors.length;
-  const parsed: Parsed[] = [];
-  const ranks: (number | undefined)[] = [];
-  const firstUse = new Map<string, number>();
-  list.forEach((entry, index) => {
-    const path = `${KEY}[${index}]`;
-    const fields = checkStruct(entry, path, FIELDS, report);
-    if (!fields) return;
+const SPEC: RankedAnswerSpec<Fields> = {
+  key: KEY,
+  shape: 'structs {a, b, confidence?, rank?, evidence?}',
+  fields: FIELDS,
+  noun: 'pairs',
+  read(fields, path, report) {
     const a = typeof fields.a === 'string' ? checkAccession(fields.a, `${path}.a`, report) : undefined;
     const b = typeof fields.b === 'string' ? checkAccession(fields.b, `${path}.b`, report) : undefined;
-    const confidence = fields.confidence === undefined ? undefined : checkConfidence(fields.confidence, `${path}.confidence`, report);
-    const rank = fields.rank === undefined ? undefined : checkRank(fields.rank, `${path}.rank`, report);
-    ranks[index] = rank;
-    if (a === undefined || b === undefined) return;
-    const key = pairLabel(a, b);
-    const first = firstUse.get(key);
-    if (first !== undefined) {
-      report.error(path, `the pair ${a}–${b} is already given in ${KEY}[${first}] (pairs are unordered: A–B and B–A are the same); give each pair once`);
-    } else firstUse.set(key, index);
-    parsed.push({ index, a, b, rank, confidence, evidence: fields.evidence as string | undefined });
-  });
-  checkUniqueRanks(ranks, KEY, report);
-  if (report.errors.length > errorsBefore) return undefined;
+    if (a === undefined || b === undefined) return undefined;
+    return {
+      fields: { a, b, evidence: fields.evidence as string | undefined },
+      id: pairLabel(a, b),
+      repeated: (first) => [path, `the pair ${a}–${b} is already given in ${KEY}[${first}] (pairs are unordered: A–B and B–A are the same); give each pair once`],
+    };
+  },
+};
 
-  const filled = fillRanks(parsed);
-  if (filled.partial) report.warn(KEY, 'some pairs have a rank and others not: the unranked ones were ranked after them, by confidence then list order');
-  const kept: (Parsed & { rank: number })[] = [];
+export function validateIpt(value: unknown, input: TaskInput, report: Report): PairItem[] | undefined {
+  const parsed = readRankedAnswer(value, SPEC, report);
+  if (!parsed) return undefined;
   // Both sides of every pair in one batched lookup: found[2i] is pair i's a, found[2i+1] its b.
   const found = lookupAccessions(parsed.flatMap((pair) => [pair.a, pair.b]), input.accessions);
-  parsed.forEach((pair, i) => {
-    const path = `${KEY}[${pair.index}]`;
-    const a = resolveAccession(pair.a, `${path}.a`, input.accessions, report, 'pair', found?.[2 * i]);
-    // Resolve b even when a is dropped, so the team hears about both.
-    const b = resolveAccession(pair.b, `${path}.b`, input.accessions, report, 'pair', found?.[2 * i + 1]);
-    if (a === undefined || b === undefined) return;
-    const [low, high] = ordered(a, b);
-    kept.push({ ...pair, a: low, b: high, rank: filled.ranks[i] });
-  });
-  const distinct = keepBestRanked(kept, (pair) => pairLabel(pair.a, pair.b), KEY, 'a', report);
-  distinct.sort((x, y) => x.rank - y.rank);
+  const distinct = keepRankedAnswer(parsed, SPEC, {
+    resolve: (pair, i) => {
+      const path = `${KEY}[${pair.index}]`;
+      const a = resolveAccession(pair.a, `${path}.a`, input.accessions, report, 'pair', found?.[2 * i]);
+      // Resolve b even when a is dropped, so the team hears about both.
+      const b = resolveAccession(pair.b, `${path}.b`, input.accessions, report, 'pair', found?.[2 * i + 1]);
+      if (a === undefined || b === undefined) return undefined;
+      const [low, high] = ordered(a, b);
+      return { ...pair, a: low, b: high };
+    },
+    identity: (pair) => pairLabel(pair.a, pair.b),
+    field: 'a',
+  }, report);
   return distinct.map((pair) => ({
     a: pair.a,
     b: pair.b,

@@ -5,9 +5,8 @@
 // and two items that became the same taxon keep the better-ranked one. Without an index
 // only the integer is checked.
 
-import { keepBestRanked } from '../../tasks/accessions.ts';
-import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, describe, type FieldSpec, type Report } from '../../tasks/checks.ts';
-import { fillRanks } from '../../tasks/ranking.ts';
+import { describe, type FieldSpec, type Report } from '../../tasks/checks.ts';
+import { keepRankedAnswer, readRankedAnswer, type RankedAnswerSpec } from '../common/ranked-answer.ts';
 import type { TaskInput } from '../family.ts';
 import { MAX_TAXID } from './build.ts';
 import type { TaxonomyIndex } from './taxonomy.ts';
@@ -21,11 +20,8 @@ const FIELDS: Record<string, FieldSpec> = {
   rank: { kind: 'int' },
 };
 
-interface Parsed {
-  index: number;
+interface Fields {
   taxid: number;
-  rank?: number;
-  confidence?: number;
 }
 
 function checkTaxid(value: number, path: string, report: Report): number | undefined {
@@ -35,7 +31,7 @@ function checkTaxid(value: number, path: string, report: Report): number | undef
 }
 
 /** The taxon to store for a well-formed id, or undefined when the item is dropped (with a warning). */
-function resolve(item: Parsed, path: string, taxonomy: TaxonomyIndex, report: Report): number | undefined {
+function resolve(item: Fields, path: string, taxonomy: TaxonomyIndex, report: Report): number | undefined {
   const found = taxonomy.lookup(item.taxid);
   const release = `NCBI Taxonomy release ${taxonomy.release.name}`;
   switch (found.status) {
@@ -53,38 +49,29 @@ function resolve(item: Parsed, path: string, taxonomy: TaxonomyIndex, report: Re
   }
 }
 
-export function validateTx(value: unknown, _input: TaskInput, report: Report, taxonomy: TaxonomyIndex | null): TaxonItem[] | undefined {
-  const list = checkArray(value, TX_KEY, 'structs {taxid, confidence?, rank?}', report);
-  if (!list) return undefined;
-  const errorsBefore = report.errors.length;
-  const parsed: Parsed[] = [];
-  const ranks: (number | undefined)[] = [];
-  const firstUse = new Map<number, number>();
-  list.forEach((entry, index) => {
-    const path = `${TX_KEY}[${index}]`;
-    const fields = checkStruct(entry, path, FIELDS, report);
-    if (!fields) return;
+const SPEC: RankedAnswerSpec<Fields> = {
+  key: TX_KEY,
+  shape: 'structs {taxid, confidence?, rank?}',
+  fields: FIELDS,
+  noun: 'taxa',
+  read(fields, path, report) {
     const taxid = typeof fields.taxid === 'number' ? checkTaxid(fields.taxid, `${path}.taxid`, report) : undefined;
-    const confidence = fields.confidence === undefined ? undefined : checkConfidence(fields.confidence, `${path}.confidence`, report);
-    const rank = fields.rank === undefined ? undefined : checkRank(fields.rank, `${path}.rank`, report);
-    ranks[index] = rank;
-    if (taxid === undefined) return;
-    const first = firstUse.get(taxid);
-    if (first !== undefined) report.error(`${path}.taxid`, `${taxid} is already given in ${TX_KEY}[${first}]; give each taxon once`);
-    else firstUse.set(taxid, index);
-    parsed.push({ index, taxid, rank, confidence });
-  });
-  checkUniqueRanks(ranks, TX_KEY, report);
-  if (report.errors.length > errorsBefore) return undefined;
+    if (taxid === undefined) return undefined;
+    return { fields: { taxid }, id: taxid, repeated: (first) => [`${path}.taxid`, `${taxid} is already given in ${TX_KEY}[${first}]; give each taxon once`] };
+  },
+};
 
-  const filled = fillRanks(parsed);
-  if (filled.partial) report.warn(TX_KEY, 'some taxa have a rank and others not: the unranked ones were ranked after them, by confidence then list order');
-  const kept: (Parsed & { rank: number })[] = [];
-  parsed.forEach((item, i) => {
-    const taxid = taxonomy ? resolve(item, `${TX_KEY}[${item.index}].taxid`, taxonomy, report) : item.taxid;
-    if (taxid !== undefined) kept.push({ ...item, taxid, rank: filled.ranks[i]! });
-  });
-  const distinct = keepBestRanked(kept, (item) => String(item.taxid), TX_KEY, 'taxid', report, 'merged taxa');
-  distinct.sort((x, y) => x.rank - y.rank);
+export function validateTx(value: unknown, _input: TaskInput, report: Report, taxonomy: TaxonomyIndex | null): TaxonItem[] | undefined {
+  const parsed = readRankedAnswer(value, SPEC, report);
+  if (!parsed) return undefined;
+  const distinct = keepRankedAnswer(parsed, SPEC, {
+    resolve: (item) => {
+      const taxid = taxonomy ? resolve(item, `${TX_KEY}[${item.index}].taxid`, taxonomy, report) : item.taxid;
+      return taxid === undefined ? undefined : { ...item, taxid };
+    },
+    identity: (item) => String(item.taxid),
+    field: 'taxid',
+    mapped: 'merged taxa',
+  }, report);
   return distinct.map((item) => ({ taxid: item.taxid, rank: item.rank, ...(item.confidence !== undefined ? { confidence: item.confidence } : {}) }));
 }
