@@ -11,19 +11,11 @@ import { flattenMetrics } from '../../scoring/index.ts';
 import type { FamilyWeb, ScoreOption } from '../../families/family.ts';
 import { familyOf, isTaskName } from '../../families/registry.ts';
 import type { Challenge } from '../../challenges/repository.ts';
+import type { LeaderboardRow } from '../../leaderboard/leaderboard.ts';
 import { leaderboardOptionsForm, optionsSentence, scoreQueryString } from './leaderboard-options.ts';
 
-interface Row {
-  run: string;
-  team: string;
-  server?: number;
-  serverName?: string;
-  answered?: number;
-  kind: 'S' | 'R' | 'C';
-  metrics: Record<string, unknown>;
-  droppedLinks?: Array<{ side: string }>;
-  error?: string;
-}
+/** A leaderboard row as the scores API answers it. */
+type Row = LeaderboardRow;
 export interface BoardJson { task: string; options: Record<string, unknown>; runs: Row[] }
 
 /** A column computed from the row's list of response links not scored (COREF). */
