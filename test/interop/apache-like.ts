@@ -8,8 +8,8 @@
 //               UTF-16 unit above U+00FF as a decimal character reference — a character
 //               outside the BMP becomes a surrogate pair of references (&#55349;&#57084;).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { Socket } from 'node:net';
 import { decodeMethodCall } from '../../src/xmlrpc/codec.ts';
+import { listenOnLoopback } from '../support/loopback.ts';
 
 export type ApacheEncoding = 'utf-8' | 'iso-8859-1';
 
@@ -80,7 +80,6 @@ export interface ApacheLikeServer {
 }
 
 export async function startApacheLike(encoding: ApacheEncoding): Promise<ApacheLikeServer> {
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     void readBody(req).then((body) => {
       if (req.url !== '/RPC2') {
@@ -93,18 +92,6 @@ export async function startApacheLike(encoding: ApacheEncoding): Promise<ApacheL
       res.end(bytes);
     });
   });
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/RPC2`,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { url: `http://127.0.0.1:${port}/RPC2`, close };
 }

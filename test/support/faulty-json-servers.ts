@@ -3,9 +3,9 @@
 // 127.0.0.1 on a free port and counts the POSTs (articles sent) and GETs (polls) it gets;
 // `close()` destroys open sockets, so no test hangs on one.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { annotate } from '../../src/sample/annotator.ts';
 import { pubAnnotationOf } from '../../src/sample/protocols.ts';
+import { listenOnLoopback } from './loopback.ts';
 
 export type JsonProtocol = 'json' | 'pubannotation';
 
@@ -49,7 +49,6 @@ export async function startFaultyJsonServer(protocol: JsonProtocol, behaviour: J
   let posts = 0;
   let gets = 0;
   const received: unknown[] = [];
-  const sockets = new Set<Socket>();
   let lastText = '';
   /** Polls since the last POST: "not ready" counts per article sent. */
   let polls = 0;
@@ -121,12 +120,7 @@ export async function startFaultyJsonServer(protocol: JsonProtocol, behaviour: J
     handle(req, res).catch(() => res.destroy());
   });
   server.requestTimeout = 0; // a `hang` must not be ended by the server's own timeout
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
+  const { port, close } = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}/annotate`,
     get posts() {
@@ -138,10 +132,6 @@ export async function startFaultyJsonServer(protocol: JsonProtocol, behaviour: J
     get received() {
       return received;
     },
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
-    },
+    close,
   };
 }

@@ -2,9 +2,10 @@
 // tests of the client, the dispatcher and the retry logic. Every server binds 127.0.0.1 on
 // a free port; `close()` destroys open sockets and stops timers, so no test hangs on one.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import { annotate } from '../../src/sample/annotator.ts';
 import { decodeMethodCall, encodeFault, encodeMethodResponse, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
+import { listenOnLoopback } from './loopback.ts';
 
 export type Behaviour =
   | { kind: 'hang' } // reads the request, never answers
@@ -75,7 +76,6 @@ function goodAnswer(params: XmlRpcValue[]): string {
 export async function startFaultyServer(behaviour: Behaviour, opts: { port?: number } = {}): Promise<FaultyServer> {
   let requests = 0;
   const calls: ReceivedCall[] = [];
-  const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void): void => {
     const t = setTimeout(() => {
@@ -208,15 +208,8 @@ export async function startFaultyServer(behaviour: Behaviour, opts: { port?: num
     // the defaults (5 s keep-alive, 300 s request timeout) must not end a `hang` early
     (server as ReturnType<typeof createHttpServer>).requestTimeout = 0;
   }
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as { port: number };
+  const listening = await listenOnLoopback(server, opts.port ?? 0);
+  const port = listening.port;
 
   return {
     url: `http://127.0.0.1:${port}/RPC2`,
@@ -230,9 +223,7 @@ export async function startFaultyServer(behaviour: Behaviour, opts: { port?: num
     async close() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const socket of sockets) socket.destroy();
-      await closed;
+      await listening.close();
     },
   };
 }
