@@ -1,25 +1,12 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runScoreCommand } from '../../src/cli/score.ts';
+import { score, tsv } from '../support/score-cli.ts';
 
 let dir: string;
 const path = (name: string) => join(dir, name);
 
-async function score(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runScoreCommand(argv, {
-    stdout: (s) => (out += s),
-    stderr: (s) => (err += s),
-    readFile: (p) => readFile(p, 'utf8'),
-    readDir: (p) => readdir(p),
-  });
-  return { code, out, err };
-}
-
-const tsv = (...lines: string[]) => lines.map((line) => line.replace(/ \| /g, '\t')).join('\n') + '\n';
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'score-cli-'));

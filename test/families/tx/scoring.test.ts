@@ -4,13 +4,12 @@
 // PubAnnotation) and the public API's wire form.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportFiles } from '../../../src/articles/export-routes.ts';
-import { runScoreCommand } from '../../../src/cli/score.ts';
 import { ensembleResult, trainEnsemble, type EnsembleDocument } from '../../../src/consensus/ensemble.ts';
 import { consensusAsResult, voteConsensus, type VoteInput } from '../../../src/consensus/voting.ts';
 import { exportBiocXml, exportTsv, importBiocXml, importTsv } from '../../../src/families/formats.ts';
@@ -22,8 +21,8 @@ import { onlineRun } from '../../../src/leaderboard/online-runs.ts';
 import { answerToWire } from '../../../src/xmlrpc/bcms/index.ts';
 import { encodeMethodResponse } from '../../../src/xmlrpc/codec.ts';
 import { expectFigures } from '../../leaderboard/helpers.ts';
+import { score, tsv } from '../../support/score-cli.ts';
 
-const tsv = (...lines: string[]) => lines.map((line) => line.replace(/ \| /g, '\t')).join('\n') + '\n';
 
 // Gold: d1 {9606, 10090}; d2 {562}; d3 {4932} (d3 has no results in the run).
 const GOLD = tsv('d1 | 9606', 'd1 | 10090', 'd2 | 562', 'd3 | 4932');
@@ -66,18 +65,6 @@ const F_BETA_2 = 115 / 132;
 
 let dir: string;
 const path = (name: string) => join(dir, name);
-
-async function score(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runScoreCommand(argv, {
-    stdout: (s) => (out += s),
-    stderr: (s) => (err += s),
-    readFile: (p) => readFile(p, 'utf8'),
-    readDir: (p) => readdir(p),
-  });
-  return { code, out, err };
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tx-score-'));
