@@ -3,8 +3,7 @@
 // into U+FFFD, and a mangled article would be stored, or an accession would silently stop
 // matching, without a word.
 import type { FastifyInstance } from 'fastify';
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+import { strictUtf8 } from '../shared/utf8.ts';
 
 export interface Utf8BodyHandling {
   /** A smaller limit than the app's for these content types. */
@@ -20,10 +19,8 @@ export function addUtf8BodyParser(app: FastifyInstance, types: string[], handlin
   for (const type of types) if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
   const options = handling.bodyLimit === undefined ? { parseAs: 'buffer' as const } : { parseAs: 'buffer' as const, bodyLimit: handling.bodyLimit };
   app.addContentTypeParser(types, options, (_request, body: Buffer, done) => {
-    let text: string;
-    try {
-      text = strictUtf8.decode(body);
-    } catch {
+    const text = strictUtf8(body);
+    if (text === null) {
       const outcome = handling.invalid();
       return 'error' in outcome ? done(outcome.error, undefined) : done(null, outcome.body);
     }

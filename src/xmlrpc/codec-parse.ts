@@ -7,6 +7,7 @@
 import { SaxesParser } from 'saxes';
 import { joinSurrogateReferences } from './codec-charrefs.ts';
 import { XmlRpcProtocolError } from './errors.ts';
+import { strictUtf8 } from '../shared/utf8.ts';
 
 export const MAX_VALUE_DEPTH = 64;
 
@@ -30,12 +31,10 @@ function decodeBytes(input: Buffer, headerCharset: string | undefined): string {
   const encoding = declared ?? header;
   const source = declared !== undefined ? 'the XML declares' : 'the Content-Type header names';
   if (encoding === undefined || UTF8_NAMES.has(encoding)) {
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(input);
-    } catch {
-      const why = encoding === undefined ? 'and declares no other encoding' : `as ${source} ${encoding}`;
-      throw new XmlRpcProtocolError(`the answer is not valid UTF-8 (${why}); send UTF-8 XML`);
-    }
+    const text = strictUtf8(input);
+    if (text !== null) return text;
+    const why = encoding === undefined ? 'and declares no other encoding' : `as ${source} ${encoding}`;
+    throw new XmlRpcProtocolError(`the answer is not valid UTF-8 (${why}); send UTF-8 XML`);
   }
   if (LATIN1_NAMES.has(encoding)) return input.toString('latin1');
   throw new XmlRpcProtocolError(`${source} the encoding "${encoding}", which is not supported; send UTF-8`);

@@ -101,10 +101,8 @@ describe('concepts once', () => {
     expect(filesMatching(/from 'bullmq'[\s\S]*new Worker\b|new Worker\b[\s\S]*from 'bullmq'/, ['src/queue/worker.ts'])).toEqual([]);
   });
 
-  it('decodes request bodies as strict UTF-8 in one reader (http/utf8-body.ts)', () => {
-    // Answers of annotation servers are another job: the XML-RPC codec decodes them in the
-    // charset they declare, the JSON protocols' reader refuses any other charset.
-    expect(filesMatching(/fatal:\s*true/, ['src/http/utf8-body.ts', 'src/xmlrpc/codec-parse.ts', 'src/dispatch/annotators/json-body.ts'])).toEqual([]);
+  it('decodes strict UTF-8 in one place (shared/utf8.ts), for request bodies and answers alike', () => {
+    expect(filesMatching(/fatal:\s*true/, ['src/shared/utf8.ts'])).toEqual([]);
   });
 
   it('maps code points and UTF-16 in one module (shared/code-points.ts)', () => {
