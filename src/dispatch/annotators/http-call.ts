@@ -257,10 +257,13 @@ export async function callHttp<V>(req: HttpCallRequest<V>, dispatcher?: Dispatch
     }
     const chunks: Buffer[] = [];
     let overCap = false;
+    // The cap is on this answer's body; bytesReceived also counts the bodies of a redirect and of "not ready" polls.
+    let answerBytes = 0;
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       bytesReceived += chunk.length;
+      answerBytes += chunk.length;
       chunks.push(chunk);
-      if (bytesReceived > limit) {
+      if (answerBytes > limit) {
         overCap = true;
         break; // leaving the loop destroys the body stream
       }
