@@ -6,6 +6,7 @@
 // the selected mention; it never counts offsets. Offsets count Unicode code points, so the
 // text is split with Array.from and never indexed with .slice/.substring.
 import { html, join, raw, type SafeHtml } from './html.ts';
+import { taxonomyEntry, uniprotEntry } from '../families/common/entry-links.ts';
 import { isAccession } from '../uniprot/pattern.ts';
 
 export interface ViewerMention {
@@ -43,8 +44,8 @@ const TAXON_TYPE = /tax|species|organism/i;
 
 /** A database entry for a mention's text, where the text itself is an identifier. */
 export function mentionLink(text: string, type: string): string | undefined {
-  if (isAccession(text)) return `https://www.uniprot.org/uniprotkb/${encodeURIComponent(text)}`;
-  if (/^[1-9][0-9]{0,9}$/.test(text) && TAXON_TYPE.test(type)) return `https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=${text}`;
+  if (isAccession(text)) return uniprotEntry(text);
+  if (/^[1-9][0-9]{0,9}$/.test(text) && TAXON_TYPE.test(type)) return taxonomyEntry(text);
   return undefined;
 }
 

@@ -110,7 +110,7 @@ describe('the annotation viewer', () => {
     const text = await panel(page).textContent();
     expect(text).toContain('Found by 1 of 2 servers:tagger (Alpha Lab)');
     expect(text).toContain('Not found by:tagger (Beta Lab)');
-    expect(await panel(page).locator('a').getAttribute('href')).toBe('https://www.uniprot.org/uniprotkb/P38398');
+    expect(await panel(page).locator('a').getAttribute('href')).toBe('https://www.uniprot.org/uniprotkb/P38398/entry');
 
     await page.keyboard.press('ArrowRight');
     expect(await focusedText(page)).toBe('TP53');

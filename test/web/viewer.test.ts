@@ -49,7 +49,7 @@ describe('buildViewer', () => {
   });
 
   it('links accessions to UniProt and taxids of taxon types to NCBI Taxonomy', () => {
-    expect(mentionLink('P38398', 'protein')).toBe('https://www.uniprot.org/uniprotkb/P38398');
+    expect(mentionLink('P38398', 'protein')).toBe('https://www.uniprot.org/uniprotkb/P38398/entry');
     expect(mentionLink('9606', 'species')).toBe('https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=9606');
     expect(mentionLink('9606', 'protein')).toBeUndefined();
     expect(mentionLink('BRCA1', 'protein')).toBeUndefined();

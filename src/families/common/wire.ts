@@ -6,6 +6,3 @@ import { XmlRpcDouble } from '../../xmlrpc/codec-encode.ts';
  * and Java clients cast them to Double), a plain number in JSON.
  */
 export const double = (value: number | undefined): XmlRpcDouble | undefined => (value === undefined ? undefined : new XmlRpcDouble(value));
-
-/** The UniProtKB entry of an accession. */
-export const uniprotEntry = (accession: string): string => `https://www.uniprot.org/uniprotkb/${encodeURIComponent(accession)}/entry`;

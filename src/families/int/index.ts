@@ -3,7 +3,8 @@
 
 import { ACCESSION_LAYOUT } from '../../scoring/index.ts';
 import { RANKED_LEADERBOARD, rankedConsensus, rankedScoring, rankedTsvFile, withConfidence, type RankedSpec } from '../common/ranked.ts';
-import { double, uniprotEntry } from '../common/wire.ts';
+import { uniprotEntry } from '../common/entry-links.ts';
+import { double } from '../common/wire.ts';
 import { defineFamily } from '../family.ts';
 import type { NormalizationItem } from './types.ts';
 import { validateInt } from './validate.ts';

@@ -8,6 +8,7 @@
 import type { RankedLayout } from '../../scoring/index.ts';
 import { biocExports } from '../common/bioc.ts';
 import { RANKED_LEADERBOARD, rankedConsensus, rankedScoring, rankedTsvFile, withConfidence, type RankedSpec } from '../common/ranked.ts';
+import { taxonomyEntry } from '../common/entry-links.ts';
 import { double } from '../common/wire.ts';
 import { defineFamily } from '../family.ts';
 import { MAX_TAXID } from './build.ts';
@@ -36,9 +37,6 @@ const spec: RankedSpec<TaxonItem> = {
   itemOf: (key, rank, confidence) => withConfidence({ taxid: Number(key), rank }, confidence),
 };
 
-/** The taxon's page in NCBI's Taxonomy Browser. */
-const taxonomyBrowser = (taxid: number): string => `https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=${taxid}`;
-
 export const tx = defineFamily({
   name: TASK,
   answerKey: TX_KEY,
@@ -55,10 +53,10 @@ export const tx = defineFamily({
   bioc: taxonBioc,
   tsv: rankedTsvFile(spec),
   web: {
-    answer: { kind: 'list', heading: 'TX: species', items: (taxa) => taxa.map((t) => ({ label: String(t.taxid), href: taxonomyBrowser(t.taxid), confidence: t.confidence })) },
+    answer: { kind: 'list', heading: 'TX: species', items: (taxa) => taxa.map((t) => ({ label: String(t.taxid), href: taxonomyEntry(t.taxid), confidence: t.confidence })) },
     consensus: (vote) => ({
       heading: TASK,
-      items: vote.items.map((t) => ({ label: String(t.taxid), href: taxonomyBrowser(t.taxid), share: t.share, servers: t.servers.length })),
+      items: vote.items.map((t) => ({ label: String(t.taxid), href: taxonomyEntry(t.taxid), share: t.share, servers: t.servers.length })),
     }),
     leaderboard: RANKED_LEADERBOARD,
   },
