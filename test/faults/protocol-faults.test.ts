@@ -121,6 +121,16 @@ describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
     expect(server.received.at(-1)).toEqual({ text: ARTICLE.text });
   });
 
+  it('async: the size cap is on the answer, not on the "not ready" bodies before it', async () => {
+    // Three "not ready" bodies of ~2 KB each: together past the 4096-byte cap, the answer alone under it.
+    const server = await faulty('pubannotation', { kind: 'async', retryAfter: '0', notReady: 3, notReadyBytes: 2000, poll: 'good' });
+    const { id, check } = await register('pgood', 'big not-ready bodies', server.url, 'pubannotation');
+    expect(check).toMatchObject({ ok: true, outcome: 'ok' });
+    await bench.start(id);
+    const s = await bench.settled(id);
+    expect(s).toMatchObject({ state: 'done', lastOutcome: 'ok', outcomes: ['ok'], answers: 1 });
+  });
+
   it('a server registered with the wrong protocol: the detail says which to use', async () => {
     // A JSON server registered as XML-RPC…
     const json = await faulty('json', { kind: 'good' });

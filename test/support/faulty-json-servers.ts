@@ -19,7 +19,8 @@ export type JsonBehaviour =
   | { kind: 'oversize'; bytes: number }
   | { kind: 'body'; body: unknown } // 200 with this value as JSON
   // Asynchronous (PubAnnotation): the POST is answered 303 See Other → /results/1
-  | { kind: 'async'; retryAfter?: string; location?: string | null; notReady?: number; poll: 'good' | 'hang' | 'gone' | 'notReadyForever' | { body: unknown } };
+  // notReadyBytes pads each "not ready" answer's body to about that many bytes.
+  | { kind: 'async'; retryAfter?: string; location?: string | null; notReady?: number; notReadyBytes?: number; poll: 'good' | 'hang' | 'gone' | 'notReadyForever' | { body: unknown } };
 
 export interface FaultyJsonServer {
   url: string;
@@ -60,7 +61,9 @@ export async function startFaultyJsonServer(protocol: JsonProtocol, behaviour: J
       gets += 1;
       polls += 1;
       if (behaviour.kind !== 'async') return sendJson(res, 405, { error: 'POST only' });
-      if (behaviour.notReady !== undefined && polls <= behaviour.notReady) return sendJson(res, 404, { error: 'not ready' }, { 'retry-after': '0' });
+      if (behaviour.notReady !== undefined && polls <= behaviour.notReady) {
+        return sendJson(res, 404, { error: 'not ready', ...(behaviour.notReadyBytes ? { padding: 'x'.repeat(behaviour.notReadyBytes) } : {}) }, { 'retry-after': '0' });
+      }
       const poll = behaviour.poll;
       if (poll === 'hang') return;
       if (poll === 'gone') return sendJson(res, 410, { error: 'removed' });
