@@ -51,7 +51,7 @@ describe('reading answers', () => {
     expect(() => read('json', '')).toThrow(/the answer is empty; a JSON object was expected/);
   });
 
-  it('pubannotation: denotations become mentions, spans in code points, attributes kept, relations ignored with a warning', () => {
+  it('pubannotation: denotations become mentions, spans in code points, attributes kept, relations, other attributes and a missing type each with a warning', () => {
     const value = read('pubannotation', {
       text: TEXT,
       denotations: [{ id: 'T1', span: { begin: 12, end: 17 }, obj: 'protein' }, { id: 'T2', span: { begin: 0, end: 5 } }],
@@ -62,7 +62,11 @@ describe('reading answers', () => {
     expect(JSON.parse(value.value.result)).toEqual({
       MENTION: [{ start: 12, end: 17, text: 'BRCA1', type: 'protein', confidence: 0.8 }, { start: 0, end: 5, text: '𝛼-syn' }],
     });
-    expect(value.value.firstWarnings).toEqual([{ path: 'relations', message: '1 relation ignored: no task of this challenge reads relations' }]);
+    expect(value.value.firstWarnings).toEqual([
+      { path: 'relations', message: '1 relation ignored: no task of this challenge reads relations' },
+      { path: 'attributes', message: '1 attribute ignored (pred "note"): only confidence, rank and section are read' },
+      { path: 'denotations[1].obj', message: '1 denotation without a type ("obj" null or absent: denotations[1]) kept as untyped mentions' },
+    ]);
   });
 
   it('pubannotation: what is wrong is named by the denotation, the validators\' findings too', () => {

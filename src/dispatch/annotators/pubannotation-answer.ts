@@ -1,0 +1,184 @@
+// A PubAnnotation answer as real annotators send it, read into the MENTION answer struct.
+//
+// The document is {text, denotations, relations?, modifications?, attributes?, blocks?}, or
+// PubAnnotation's multi-track form {text, tracks: [{project, denotations, …}, …]} (what
+// PubAnnotation itself hands out for a document annotated by several projects), whose
+// tracks' denotations are all read; a document may have both. What is read:
+// - each denotation becomes one mention (`obj` → type); a denotation without a type
+//   (`"obj": null` or no `obj`, which some dictionary taggers send for an unresolved hit)
+//   is kept as an untyped mention, with a warning naming it: one such denotation must not
+//   cost the answer its other mentions;
+// - attributes `confidence`, `rank` and `section` on a denotation (as our export writes
+//   them), within the same track;
+// - everything else that annotates (relations, modifications, other attributes, blocks,
+//   discontinuous denotations in the "bagging" form `span: [{begin, end}, …]`) maps to no
+//   task here and is dropped, named in a warning (one per kind and track).
+// What breaks the answer (a span outside the text, a type that is not a string, a text
+// that is not the one sent) is an error naming the denotation or the track.
+import { mention } from '../../families/mention/index.ts';
+import { CodePointText } from '../../shared/code-points.ts';
+import type { ValidationIssue } from '../../tasks/types.ts';
+
+const ATTRIBUTES = new Set(['confidence', 'rank', 'section']);
+/** Annotation kinds that no task reads, with what each is in a warning. */
+const DROPPED = [
+  ['relations', 'relation', 'no task of this challenge reads relations'],
+  ['modifications', 'modification', 'no task of this challenge reads modifications (negation, speculation)'],
+  ['blocks', 'block', 'no task of this challenge reads blocks (spans of text with no mention)'],
+] as const;
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Where two texts first differ, in code points. */
+function firstDifference(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i;
+}
+
+/** Why the answer's text is not the text sent, CR named when it is the difference. */
+export function textDifference(answered: string, sent: string): string {
+  const at = firstDifference(answered, sent);
+  const crs = answered.split('\r').length - 1;
+  if (crs === 0) return `the answer's text differs from the text sent (first at character ${at}): spans must refer to the text exactly as sent`;
+  // The meta-server sends a CR before a LF as a space and a lone CR as a LF, one for one.
+  const asSent = answered.replace(/\r\n/g, ' \n').replace(/\r/g, '\n');
+  const alone = asSent === sent ? 'the carriage returns are the only difference' : `the texts differ otherwise too (first at character ${firstDifference(asSent, sent)} of the text sent)`;
+  return `the answer's text has ${plural(crs, 'carriage return')} (CR) and the text sent has none: ${alone}. The meta-server never sends CR (a CR before a LF goes as a space, a lone CR as a LF, one for one), so the server read its text elsewhere or added them; spans must refer to the text exactly as sent`;
+}
+
+/** One set of annotations: the document itself, or one of its tracks. */
+interface Layer {
+  /** '' for the document, `tracks[2].` for a track. */
+  prefix: string;
+  /** How warnings name the layer: '' or ` in tracks[2] (project "X")`. */
+  named: string;
+  body: Record<string, unknown>;
+}
+
+export interface PubAnnotationMentions {
+  value: Record<string, unknown>;
+  errors: ValidationIssue[];
+  warnings: ValidationIssue[];
+  /** The denotation each mention came from (`tracks[1].denotations[4]`), for the validators' messages. */
+  denotationOf: string[];
+}
+
+function layersOf(doc: Record<string, unknown>, errors: ValidationIssue[]): Layer[] {
+  const layers: Layer[] = [{ prefix: '', named: '', body: doc }];
+  if (doc.tracks === undefined) return layers;
+  if (!Array.isArray(doc.tracks)) {
+    errors.push({ path: 'tracks', message: 'expected an array of tracks [{project, denotations, …}]' });
+    return layers;
+  }
+  doc.tracks.forEach((track, t) => {
+    if (!isObject(track)) {
+      errors.push({ path: `tracks[${t}]`, message: 'expected a track object {project, denotations, …}' });
+      return;
+    }
+    const project = typeof track.project === 'string' ? ` (project ${JSON.stringify(track.project)})` : '';
+    layers.push({ prefix: `tracks[${t}].`, named: ` in tracks[${t}]${project}`, body: track });
+  });
+  return layers;
+}
+
+/** The layer's confidence/rank/section attributes by denotation id; warns about the others. */
+function attributesOf(layer: Layer, warnings: ValidationIssue[]): Map<string, Record<string, unknown>> {
+  const byDenotation = new Map<string, Record<string, unknown>>();
+  const list = Array.isArray(layer.body.attributes) ? layer.body.attributes : [];
+  const ignored = new Map<string, number>();
+  for (const a of list) {
+    if (isObject(a) && typeof a.subj === 'string' && typeof a.pred === 'string' && ATTRIBUTES.has(a.pred)) {
+      const own = byDenotation.get(a.subj) ?? {};
+      own[a.pred] = a.obj;
+      byDenotation.set(a.subj, own);
+    } else {
+      const pred = isObject(a) && typeof a.pred === 'string' ? a.pred : '(no pred)';
+      ignored.set(pred, (ignored.get(pred) ?? 0) + 1);
+    }
+  }
+  if (ignored.size > 0) {
+    const total = [...ignored.values()].reduce((s, n) => s + n, 0);
+    const preds = [...ignored.keys()].map((p) => JSON.stringify(p)).join(', ');
+    warnings.push({ path: `${layer.prefix}attributes`, message: `${plural(total, 'attribute')}${layer.named} ignored (pred ${preds}): only confidence, rank and section are read` });
+  }
+  return byDenotation;
+}
+
+/** PubAnnotation JSON → the answer struct {mentions: […]}, with what was wrong on the way. */
+export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotationMentions {
+  const errors: ValidationIssue[] = [];
+  const warnings: ValidationIssue[] = [];
+  const denotationOf: string[] = [];
+  if (!isObject(doc)) {
+    errors.push({ path: '(answer)', message: 'expected a PubAnnotation JSON object {text, denotations: [{id, span: {begin, end}, obj}]}' });
+    return { value: {}, errors, warnings, denotationOf };
+  }
+  if (typeof doc.text === 'string' && doc.text !== sent) errors.push({ path: 'text', message: textDifference(doc.text, sent) });
+  const text = new CodePointText(sent);
+  const mentions: Record<string, unknown>[] = [];
+  const untyped: string[] = [];
+  for (const layer of layersOf(doc, errors)) {
+    const denotations = layer.body.denotations ?? [];
+    if (!Array.isArray(denotations)) {
+      errors.push({ path: `${layer.prefix}denotations`, message: 'expected an array of denotations [{id, span: {begin, end}, obj}]' });
+      continue;
+    }
+    for (const [key, word, why] of DROPPED) {
+      const list = layer.body[key];
+      if (Array.isArray(list) && list.length > 0) warnings.push({ path: `${layer.prefix}${key}`, message: `${plural(list.length, word)}${layer.named} ignored: ${why}` });
+    }
+    const attributes = attributesOf(layer, warnings);
+    denotations.forEach((d, i) => {
+      const path = `${layer.prefix}denotations[${i}]`;
+      if (isObject(d) && Array.isArray(d.span)) {
+        // PubAnnotation's "bagging" form of a discontinuous span: a mention here is one span.
+        warnings.push({ path: `${path}.span`, message: `a discontinuous span (${d.span.length} pieces)${layer.named} dropped: a mention is one span of text` });
+        return;
+      }
+      const item = mentionOf(d, path, text, errors);
+      if (!item) return;
+      const extra = isObject(d) && typeof d.id === 'string' ? (attributes.get(d.id) ?? {}) : {};
+      mentions.push({ ...item, ...extra });
+      denotationOf.push(path);
+      if (item.type === undefined) untyped.push(path);
+    });
+  }
+  if (untyped.length > 0) {
+    const named = untyped.slice(0, 5).join(', ') + (untyped.length > 5 ? ', …' : '');
+    warnings.push({ path: `${untyped[0]}.obj`, message: `${plural(untyped.length, 'denotation')} without a type ("obj" null or absent: ${named}) kept as untyped mentions` });
+  }
+  return { value: { [mention.answerKey]: mentions }, errors, warnings, denotationOf };
+}
+
+/** One denotation as a mention, or undefined (with an error) when it cannot be one. */
+function mentionOf(d: unknown, path: string, text: CodePointText, errors: ValidationIssue[]): Record<string, unknown> | undefined {
+  if (!isObject(d) || !isObject(d.span)) {
+    errors.push({ path, message: 'expected {id, span: {begin, end}, obj}' });
+    return undefined;
+  }
+  const { begin, end } = d.span;
+  if (!isIndex(begin) || !isIndex(end)) {
+    errors.push({ path: `${path}.span`, message: `begin and end must be whole numbers ≥ 0 (character positions in the text), got ${JSON.stringify(d.span).slice(0, 80)}` });
+    return undefined;
+  }
+  if (end <= begin) {
+    errors.push({ path: `${path}.span`, message: `the span [${begin}, ${end}) is empty or reversed; end must be greater than begin` });
+    return undefined;
+  }
+  if (end > text.length) {
+    errors.push({ path: `${path}.span`, message: `the span [${begin}, ${end}) runs past the end of the text (${text.length} characters, counted as code points)` });
+    return undefined;
+  }
+  if (d.obj !== undefined && d.obj !== null && typeof d.obj !== 'string') {
+    errors.push({ path: `${path}.obj`, message: `expected the type as a string, got ${JSON.stringify(d.obj).slice(0, 60)}` });
+    return undefined;
+  }
+  const item: Record<string, unknown> = { offset: begin, mention: text.slice(begin, end) };
+  if (typeof d.obj === 'string') item.type = d.obj;
+  return item;
+}
