@@ -17,13 +17,15 @@
 // - Back matter: acknowledgements, appendices and supplementary material (with the header
 //   of the back section holding it) are kept; references, other footnotes, glossaries,
 //   notes and everything else are dropped.
-// - Math (MathML, TeX, display formulas) is dropped whole: the concatenated token text
-//   of MathML reads as nonsense. Other inline markup is dropped and its text kept.
+// - A formula (inline or display, or bare math) keeps its text, never leaving a hole in
+//   the sentence (formula.ts says which form is read). Other inline markup is dropped and
+//   its text kept.
 // - Sub-articles and responses (`sub-article`, `response`) are left out.
 // - White space is normalised within a paragraph: XML white space (space, TAB, CR, LF)
 //   runs become one space; other spaces (NO-BREAK SPACE…) are text and stay.
 
 import { FormatError } from './common.ts';
+import { formulaText, isFormula } from './jats-formula.ts';
 import { childElements, findDescendant, firstChild, isElement, parseXmlTree, type XmlElement } from './xml-tree.ts';
 
 export interface JatsText {
@@ -33,8 +35,8 @@ export interface JatsText {
 
 /** Elements that carry no running text of the article. */
 const DROPPED = new Set([
-  'mml:math', 'math', 'tex-math', 'ref-list', 'fn', 'fn-group', 'graphic', 'inline-graphic',
-  'object-id', 'table', 'table-wrap-foot', 'disp-formula', 'disp-formula-group', 'permissions', 'alt-text', 'long-desc', 'attrib', 'glossary', 'notes',
+  'ref-list', 'fn', 'fn-group', 'graphic', 'inline-graphic',
+  'object-id', 'table', 'table-wrap-foot', 'permissions', 'alt-text', 'long-desc', 'attrib', 'glossary', 'notes',
 ]);
 
 /** Elements that become "label caption" paragraphs. */
@@ -44,7 +46,7 @@ const CAPTIONED = new Set(['fig', 'table-wrap', 'supplementary-material', 'chem-
 const CONTAINERS = new Set(['boxed-text', 'disp-quote', 'list', 'list-item', 'def-list', 'def-item', 'statement', 'verse-group', 'app-group', 'floats-group']);
 
 /** Block-level elements that may sit inside a `p` and split it. */
-// Display formulas are not among them: they sit inside sentences and are dropped inline.
+// Display formulas are not among them: they sit inside sentences and are read inline.
 const BLOCKS_IN_P = new Set([...CAPTIONED, 'list', 'boxed-text', 'disp-quote', 'statement', 'def-list', 'verse-group']);
 
 const XML_SPACE = /[ \t\r\n]+/g;
@@ -53,9 +55,10 @@ function normalise(text: string): string {
   return text.replace(XML_SPACE, ' ').trim();
 }
 
-/** The running text of an inline fragment: markup dropped, text kept, math and notes dropped. */
+/** The running text of an inline fragment: markup dropped, text kept, formulas as text, notes dropped. */
 function inlineText(node: XmlElement | string): string {
   if (typeof node === 'string') return node;
+  if (isFormula(node)) return formulaText(node);
   if (DROPPED.has(node.name)) return '';
   if (node.name === 'break') return ' ';
   let out = '';
@@ -149,7 +152,9 @@ function section(sec: XmlElement, layout: Layout): void {
 function block(element: XmlElement, layout: Layout): void {
   const name = element.name;
   if (DROPPED.has(name) || name === 'sec-meta') return;
-  if (name === 'sec' || name === 'app' || name === 'ack') section(element, layout);
+  // A display formula standing between paragraphs is a paragraph of its own.
+  if (isFormula(element) || name === 'disp-formula-group') layout.paragraph(inlineText(element));
+  else if (name === 'sec' || name === 'app' || name === 'ack') section(element, layout);
   else if (name === 'p' || name === 'def' || name === 'verse-line') paragraph(element, layout);
   else if (name === 'term' || name === 'title') layout.paragraph(inlineText(element));
   else if (CAPTIONED.has(name)) captionParagraph(element, layout);

@@ -22,7 +22,7 @@ describe('jatsToText', () => {
         '1 Introduction',
         'MDM2 is an E3 ligase [2].',
         '',
-        'It acts when holds. The formula is dropped.',
+        'It acts when x>1 holds. y The formula is kept.',
         '',
         '2 Methods',
         '2.1 Cell culture',
