@@ -16,11 +16,22 @@ interface BuildOptions {
   nodes: string;
   merged?: string;
   delnodes?: string;
-  release?: string;
+  release: string;
+  date?: string;
   out: string;
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
 async function build(o: BuildOptions, io: CommandIo): Promise<number> {
+  if (o.date !== undefined && !DATE.test(o.date)) {
+    io.stderr(`error: --date ${o.date} is not YYYY-MM-DD\n`);
+    return 2;
+  }
+  if (o.release.trim() === '') {
+    io.stderr('error: --release is empty; name the taxdump release, e.g. its date as NCBI\'s archive names it (2024-06-01)\n');
+    return 2;
+  }
   const started = Date.now();
   const summary = await buildTaxonomyIndex(o);
   if (summary.skipped.count > 0) {
@@ -71,7 +82,8 @@ export async function runTaxonomyCommand(argv: string[], io: CommandIo = PROCESS
     .requiredOption('--nodes <file>', 'nodes.dmp: the current taxa')
     .option('--merged <file>', 'merged.dmp: ids merged into another taxon')
     .option('--delnodes <file>', 'delnodes.dmp: deleted ids')
-    .option('--release <name>', "the release's name in warnings (default: taxdump of nodes.dmp's date)")
+    .requiredOption('--release <name>', "the release's name, shown in warnings and /healthz (the taxdump holds no version: name it, e.g. 2024-06-01 for taxdmp_2024-06-01)")
+    .option('--date <YYYY-MM-DD>', "the release's date, when known")
     .requiredOption('--out <file>', 'index file to write')
     .action(async (o: BuildOptions) => {
       code = await build(o, io);

@@ -40,18 +40,20 @@ describe('building the index from nodes.dmp, merged.dmp and delnodes.dmp', () =>
     expect(index.lookup(42424242)).toEqual({ status: 'unknown' });
   });
 
-  it('reports what it left out and skipped, and names the release after nodes.dmp\'s date by default', async () => {
+  it('reports what it left out and skipped, and names the release as told, with its date when given', async () => {
     const summary = await buildTaxonomyIndex({
       nodes: join(TAXDUMP, 'nodes.dmp'),
       merged: join(TAXDUMP, 'merged.dmp'),
       delnodes: join(TAXDUMP, 'delnodes.dmp'),
       out: join(built.dir, 'default-name.idx'),
+      release: 'taxdmp_2024-06-01',
+      date: '2024-06-01',
     });
     expect(summary).toMatchObject({ taxa: 12, merged: 2, deleted: 2, mergesLeftOut: 2, deletionsLeftOut: 1 });
     expect(summary.skipped.count).toBe(1);
     expect(summary.skipped.examples[0]).toMatch(/delnodes\.dmp line 4: not a taxon/);
-    expect(summary.release.name).toMatch(/^taxdump of \d{4}-\d{2}-\d{2}$/);
-    expect(loadTaxonomyIndex(join(built.dir, 'default-name.idx')).release.name).toBe(summary.release.name);
+    expect(summary.release).toEqual({ name: 'taxdmp_2024-06-01', date: '2024-06-01' });
+    expect(loadTaxonomyIndex(join(built.dir, 'default-name.idx')).release).toMatchObject({ name: 'taxdmp_2024-06-01', date: '2024-06-01' });
   });
 
   it('reads gzip-compressed dumps (told by their first bytes, whatever the name) and nodes.dmp alone', async () => {
@@ -103,11 +105,11 @@ describe('metaserver taxonomy', () => {
     const empty = join(built.dir, 'empty.dmp');
     writeFileSync(empty, 'tax_id\t|\tparent\t|\n');
     const run = captured();
-    expect(await runTaxonomyCommand(['build', '--nodes', empty, '--out', join(built.dir, 'empty.idx')], run.io)).toBe(1);
+    expect(await runTaxonomyCommand(['build', '--nodes', empty, '--release', 'R', '--out', join(built.dir, 'empty.idx')], run.io)).toBe(1);
     expect(run.out.stderr).toMatch(/error: no taxon found in .*empty\.dmp/);
     expect(await runTaxonomyCommand(['build', '--out', join(built.dir, 'x.idx')], captured().io)).toBe(2);
     const missing = captured();
-    expect(await runTaxonomyCommand(['build', '--nodes', join(built.dir, 'missing.dmp'), '--out', join(built.dir, 'x.idx')], missing.io)).toBe(1);
+    expect(await runTaxonomyCommand(['build', '--nodes', join(built.dir, 'missing.dmp'), '--release', 'R', '--out', join(built.dir, 'x.idx')], missing.io)).toBe(1);
     expect(missing.out.stderr).toMatch(/error: .*missing\.dmp/);
   });
 });
