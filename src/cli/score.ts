@@ -29,7 +29,7 @@ function buildProgram(io: ScoreIo): Command {
     .option('--ho <file>', `${forTasks('ho')}homonym-ortholog map`)
     .option('--of <file>', `${forTasks('of')}organism map (accession, taxon) for organism filtering`)
     .option('--beta <b>', `${forTasks('beta')}also report macro-averaged F-beta`)
-    .option('--single-class', `${forTasks('singleClass')}ignore types when matching`)
+    .option('--single-class', `${forTasks('singleClass')}ignore types when matching (and, in BIO, where a mention ends: B-Tissue I-Organ is one mention, as evalbio.pl -1 counts it)`)
     .option('--lenient', `${forTasks('lenient')}read broken BIO sequences the nearest way, with a warning (I-X after O as B-X, E-X after O as S-X, an unclosed IOBES mention as ending there)`)
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('json'))
     .exitOverride()

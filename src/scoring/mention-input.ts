@@ -57,6 +57,13 @@ export interface BioParseOptions {
    * left open by something other than its E-X/L-X ends there.
    */
   lenient?: boolean;
+  /**
+   * Single-class reading, as evalbio.pl -1 reads: types are ignored when deciding where a
+   * mention ends, so an I-Y (or E-Y) after B-X continues the mention (one mention, with
+   * the type of its first tag), where otherwise it is a type change without B. An I-X
+   * after O or at a sentence start is still an error, as it is for evalbio.pl -1.
+   */
+  singleClass?: boolean;
 }
 
 /** Lines that separate documents rather than carry tokens (CoNLL and JNLPBA conventions). */
@@ -125,7 +132,7 @@ function readTagLines(text: string, file: string | undefined): { lines: Array<Ta
 }
 
 export function parseBio(text: string, options: BioParseOptions = {}): Parsed<BioDocument> {
-  const { doc = '', file, lenient = false } = options;
+  const { doc = '', file, lenient = false, singleClass = false } = options;
   const { lines, scheme } = readTagLines(text, file);
   const closedByTag = scheme !== 'IOB2';
   const last = scheme === 'BILOU' ? 'L' : 'E';
@@ -156,13 +163,15 @@ export function parseBio(text: string, options: BioParseOptions = {}): Parsed<Bi
       previous = null;
       return;
     }
-    const continues = open !== undefined && open.type === t.type;
+    const continues = open !== undefined && (singleClass || open.type === t.type);
     if (t.role === 'O' || t.role === 'B' || t.role === 'S') interrupt(t, t.line);
     else if (!continues) {
       const after = open ? `a ${open.type} mention` : previous === null ? 'a sentence start' : 'O';
       const single = scheme === 'BILOU' ? 'U' : 'S';
       const startTag = t.role === 'I' ? 'B' : single;
-      problem(t.line, `${t.tag} follows ${after}`, `${scheme} mentions start with B-${t.type}${closedByTag ? ` (${single}-${t.type} for one token)` : ''}`, `as ${startTag}-${t.type}`);
+      // A type change inside a mention is what single-class scoring forgives.
+      const typeChange = open ? '; or score with single-class to ignore types, as evalbio.pl -1 does' : '';
+      problem(t.line, `${t.tag} follows ${after}`, `${scheme} mentions start with B-${t.type}${closedByTag ? ` (${single}-${t.type} for one token)` : ''}${typeChange}`, `as ${startTag}-${t.type}`);
       close(value.tokens.length);
     }
     const start = value.tokens.length;

@@ -9,7 +9,7 @@ type MentionSource = { kind: 'brat'; dir: boolean; mentions: Mention[]; docs: Se
 const BIO_EXTENSIONS = /\.(bio|conll|iob|tsv)$/i;
 const BRAT_LINE = /^T\S*\t\S+ \d+ \d+/m;
 
-async function loadMentions(files: ScoreFiles, path: string, lenient: boolean): Promise<MentionSource> {
+async function loadMentions(files: ScoreFiles, path: string, o: ScoreFlags): Promise<MentionSource> {
   const entries = await files.listDir(path);
   if (entries) {
     const mentions: Mention[] = [];
@@ -24,17 +24,18 @@ async function loadMentions(files: ScoreFiles, path: string, lenient: boolean): 
   if (!BIO_EXTENSIONS.test(path) && (path.endsWith('.ann') || BRAT_LINE.test(text))) {
     return { kind: 'brat', dir: false, mentions: parseBratMentions(text, { file: path }), docs: new Set(['']) };
   }
-  const parsed = parseBio(text, { file: path, lenient });
+  // Single-class BIO is read as evalbio.pl -1 reads it: a type change inside a mention is no break.
+  const parsed = parseBio(text, { file: path, lenient: o.lenient === true, singleClass: o.singleClass === true });
   files.warn(parsed.warnings);
   return { kind: 'bio', doc: parsed.value, file: path };
 }
 
 export async function scoreMentionFiles(runs: string[], o: ScoreFlags, files: ScoreFiles): Promise<ScoreReport['runs']> {
   const goldPath = o.gold as string;
-  const gold = await loadMentions(files, goldPath, o.lenient === true);
+  const gold = await loadMentions(files, goldPath, o);
   const scored: ScoreReport['runs'] = [];
   for (const path of runs) {
-    const run = await loadMentions(files, path, o.lenient === true);
+    const run = await loadMentions(files, path, o);
     let goldMentions: Mention[];
     let runMentions: Mention[];
     if (gold.kind === 'bio' && run.kind === 'bio') {
