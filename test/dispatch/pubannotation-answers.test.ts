@@ -53,6 +53,9 @@ describe('a real PubTator document as PubAnnotation serves it', () => {
       path: 'text',
       message: "the answer's text has 2 carriage returns (CR) and the text sent has none: the carriage returns are the only difference. The meta-server never sends CR (a CR before a LF goes as a space, a lone CR as a LF, one for one), so the server read its text elsewhere or added them; spans must refer to the text exactly as sent",
     }]);
+    // CR LF line ends of the server's own, before line ends sent as LF alone: the same.
+    const lf = `${doc.text}\nSecond line.\n`;
+    expect(read({ ...doc, text: lf.replace(/\n/g, '\r\n') }, lf).errors[0].message).toMatch(/has 2 carriage returns \(CR\) and the text sent has none: the carriage returns are the only difference/);
     // Another difference as well as CR: both said.
     const other = read({ ...doc, text: original.replace('Second', 'Third') }, sent).errors;
     expect(other[0].message).toMatch(/has 2 carriage returns \(CR\).*the texts differ otherwise too \(first at character 317 of the text sent\)/);

@@ -45,9 +45,11 @@ export function textDifference(answered: string, sent: string): string {
   const at = firstDifference(answered, sent);
   const crs = answered.split('\r').length - 1;
   if (crs === 0) return `the answer's text differs from the text sent (first at character ${at}): spans must refer to the text exactly as sent`;
-  // The meta-server sends a CR before a LF as a space and a lone CR as a LF, one for one.
+  // The meta-server sends a CR before a LF as a space and a lone CR as a LF, one for one;
+  // a server may also have read the text back with CR LF line ends of its own.
   const asSent = answered.replace(/\r\n/g, ' \n').replace(/\r/g, '\n');
-  const alone = asSent === sent ? 'the carriage returns are the only difference' : `the texts differ otherwise too (first at character ${firstDifference(asSent, sent)} of the text sent)`;
+  const only = asSent === sent || answered.replace(/\r\n/g, '\n') === sent;
+  const alone = only ? 'the carriage returns are the only difference' : `the texts differ otherwise too (first at character ${firstDifference(asSent, sent)} of the text sent)`;
   return `the answer's text has ${plural(crs, 'carriage return')} (CR) and the text sent has none: ${alone}. The meta-server never sends CR (a CR before a LF goes as a space, a lone CR as a LF, one for one), so the server read its text elsewhere or added them; spans must refer to the text exactly as sent`;
 }
 
