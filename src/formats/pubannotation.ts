@@ -7,7 +7,9 @@
 // Choices: an untyped mention is written with obj `Mention`; confidence, rank and section
 // become PubAnnotation attributes (`{id, subj, pred, obj}`) on the denotation; mentions
 // have no relations, so `relations` is empty. Relations and other attributes are ignored
-// on import.
+// on import; a denotation with `"obj": null` or no `obj` is read as an untyped mention, and
+// a multi-track document (`tracks: [{project, denotations, attributes}]`, as PubAnnotation
+// hands out a document annotated by several projects) gives every track's denotations.
 
 import { CodePointText } from '../shared/code-points.ts';
 import type { MentionItem } from '../families/mention/types.ts';
@@ -26,8 +28,15 @@ export interface PubAnnotationAttribute {
   obj: string | number;
 }
 
+export interface PubAnnotationTrack {
+  project?: string;
+  denotations?: PubAnnotationDenotation[];
+  attributes?: PubAnnotationAttribute[];
+}
+
 export interface PubAnnotationDocument {
   text: string;
+  tracks?: PubAnnotationTrack[];
   sourcedb?: string;
   sourceid?: string;
   denotations?: PubAnnotationDenotation[];
@@ -77,24 +86,32 @@ export function importPubAnnotation(json: string | PubAnnotationDocument): Menti
     fail(`not JSON: ${(error as Error).message}`);
   }
   if (typeof doc !== 'object' || doc === null || typeof doc.text !== 'string') fail('a document needs a "text" string');
-  if (doc.denotations !== undefined && !Array.isArray(doc.denotations)) fail('"denotations" must be an array');
   const text = new CodePointText(doc.text);
-  const byId = new Map<string, MentionItem>();
-  const mentions = (doc.denotations ?? []).map((d, i) => {
-    const { begin, end } = d?.span ?? {};
-    if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > text.length) {
-      fail(`denotations[${i}]: span ${JSON.stringify(d?.span)} is not within the text (${text.length} code points)`);
+  if (doc.tracks !== undefined && !Array.isArray(doc.tracks)) fail('"tracks" must be an array of {project, denotations}');
+  const layers: Array<{ at: string; layer: PubAnnotationTrack }> = [{ at: '', layer: doc }];
+  (doc.tracks ?? []).forEach((track, t) => layers.push({ at: `tracks[${t}].`, layer: track }));
+  const mentions: MentionItem[] = [];
+  for (const { at, layer } of layers) {
+    if (typeof layer !== 'object' || layer === null) fail(`${at.slice(0, -1)}: a track must be an object {project, denotations}`);
+    if (layer.denotations !== undefined && !Array.isArray(layer.denotations)) fail(`${at}denotations: must be an array`);
+    // Attributes name denotations of their own track.
+    const byId = new Map<string, MentionItem>();
+    (layer.denotations ?? []).forEach((d, i) => {
+      const { begin, end } = d?.span ?? {};
+      if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > text.length) {
+        fail(`${at}denotations[${i}]: span ${JSON.stringify(d?.span)} is not within the text (${text.length} code points)`);
+      }
+      if (d.obj !== undefined && d.obj !== null && typeof d.obj !== 'string') fail(`${at}denotations[${i}]: "obj" must be a string (or null for an untyped mention)`);
+      const mention: MentionItem = { start: begin, end, text: text.slice(begin, end), ...(typeof d.obj === 'string' ? { type: d.obj } : {}) };
+      if (typeof d.id === 'string') byId.set(d.id, mention);
+      mentions.push(mention);
+    });
+    for (const a of layer.attributes ?? []) {
+      const mention = byId.get(a.subj);
+      if (!mention) continue;
+      if ((a.pred === 'confidence' || a.pred === 'rank') && typeof a.obj === 'number') mention[a.pred] = a.obj;
+      else if (a.pred === 'section' && typeof a.obj === 'string') mention.section = a.obj;
     }
-    if (typeof d.obj !== 'string') fail(`denotations[${i}]: "obj" must be a string`);
-    const mention: MentionItem = { start: begin, end, text: text.slice(begin, end), type: d.obj };
-    if (typeof d.id === 'string') byId.set(d.id, mention);
-    return mention;
-  });
-  for (const a of doc.attributes ?? []) {
-    const mention = byId.get(a.subj);
-    if (!mention) continue;
-    if ((a.pred === 'confidence' || a.pred === 'rank') && typeof a.obj === 'number') mention[a.pred] = a.obj;
-    else if (a.pred === 'section' && typeof a.obj === 'string') mention.section = a.obj;
   }
   return mentions;
 }
