@@ -125,3 +125,17 @@ describe('parts no task reads', () => {
     ]);
   });
 });
+
+describe('PubDictionaries\' denotations (no id, a score of their own)', () => {
+  it('a numeric score is the mention\'s confidence; an abbreviation\'s kind in score is named as not read', () => {
+    const doc = fixture('pubdictionaries-shape.json');
+    const { mentions, errors, warnings } = read(doc, doc.text);
+    expect(errors).toEqual([]);
+    expect(mentions).toEqual([
+      { start: 0, end: 21, text: 'Tumor necrosis factor', type: 'https://www.ncbi.nlm.nih.gov/gene/7124', confidence: 0.92 },
+      { start: 23, end: 26, text: 'TNF', type: 'https://www.ncbi.nlm.nih.gov/gene/7124' },
+      { start: 36, end: 45, text: 'apoptosis', type: 'http://purl.obolibrary.org/obo/GO_0006915', confidence: 1 },
+    ]);
+    expect(warnings).toEqual([{ path: 'denotations[1].score', message: '1 score not read as a confidence (a number in (0, 1]): denotations[1] ("regAbbreviation")' }]);
+  });
+});

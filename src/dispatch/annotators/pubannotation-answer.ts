@@ -9,7 +9,9 @@
 //   is kept as an untyped mention, with a warning naming it: one such denotation must not
 //   cost the answer its other mentions;
 // - attributes `confidence`, `rank` and `section` on a denotation (as our export writes
-//   them), within the same track;
+//   them), within the same track; without a confidence attribute, the denotation's own
+//   `score` (PubDictionaries sends each match's similarity there, 0–1) is its confidence;
+//   other keys of a denotation (PubDictionaries' `string`, `label`…) restate the text;
 // - everything else that annotates (relations, modifications, other attributes, blocks,
 //   discontinuous denotations in the "bagging" form `span: [{begin, end}, …]`) maps to no
 //   task here and is dropped, named in a warning (one per kind and track).
@@ -29,6 +31,7 @@ const DROPPED = [
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const isIndex = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const isConfidence = (v: unknown): v is number => typeof v === 'number' && v > 0 && v <= 1;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Where two texts first differ, in code points. */
@@ -124,6 +127,8 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
   const text = new CodePointText(sent);
   const mentions: Record<string, unknown>[] = [];
   const untyped: string[] = [];
+  /** Denotations whose own `score` is no confidence (PubDictionaries gives abbreviations a kind there). */
+  const unusedScores: string[] = [];
   for (const layer of layersOf(doc, errors)) {
     const denotations = layer.body.denotations ?? [];
     if (!Array.isArray(denotations)) {
@@ -145,10 +150,18 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
       const item = mentionOf(d, path, text, errors);
       if (!item) return;
       const extra = isObject(d) && typeof d.id === 'string' ? (attributes.get(d.id) ?? {}) : {};
+      if (isObject(d) && d.score !== undefined && extra.confidence === undefined) {
+        if (isConfidence(d.score)) item.confidence = d.score;
+        else unusedScores.push(`${path} (${JSON.stringify(d.score).slice(0, 30)})`);
+      }
       mentions.push({ ...item, ...extra });
       denotationOf.push(path);
       if (item.type === undefined) untyped.push(path);
     });
+  }
+  if (unusedScores.length > 0) {
+    const named = unusedScores.slice(0, 5).join(', ') + (unusedScores.length > 5 ? ', …' : '');
+    warnings.push({ path: `${unusedScores[0].replace(/ .*$/, '')}.score`, message: `${plural(unusedScores.length, 'score')} not read as a confidence (a number in (0, 1]): ${named}` });
   }
   if (untyped.length > 0) {
     const named = untyped.slice(0, 5).join(', ') + (untyped.length > 5 ? ', …' : '');
