@@ -6,14 +6,23 @@
 // loading one file at a time cost more than their code (typebox alone: ~0.3 s).
 // bin/metaserver.js uses the bundle only while it matches the sources (a stamp of every
 // source file's path, size and mtime); otherwise it runs the sources through tsx as before.
+// An image builds it once, where METASERVER_BUNDLE_DIR says (`node scripts/bundle.mjs`), and
+// then runs only from it (bin/metaserver.js): see the Dockerfile.
 // Node built-ins only, apart from esbuild itself (loaded only to build).
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dir = join(root, 'node_modules', '.cache', 'metaserver');
+/**
+ * Where the bundle lives: METASERVER_BUNDLE_DIR (relative to the project root) when set —
+ * an image builds it as root at build time and runs as another user, so it keeps it out of
+ * node_modules — else node_modules/.cache/metaserver. It must stay inside the project root:
+ * the dependencies left external are found from there (node_modules).
+ */
+export const bundleDir = process.env.METASERVER_BUNDLE_DIR ? resolve(root, process.env.METASERVER_BUNDLE_DIR) : join(root, 'node_modules', '.cache', 'metaserver');
+const dir = bundleDir;
 export const bundleFile = join(dir, 'main.mjs');
 const stampFile = join(dir, 'main.stamp');
 const BUNDLED = new Set(['typebox']);
@@ -89,4 +98,14 @@ export async function ensureBundle() {
     plugins: [rewriteMetaUrl],
   });
   writeFileSync(stampFile, stamp);
+}
+
+// `node scripts/bundle.mjs`: build it now (an image does, at build time).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await ensureBundle();
+  if (!freshBundle()) {
+    console.error(`metaserver: the bundle in ${dir} was not built (is METASERVER_NO_BUNDLE set?)`);
+    process.exit(1);
+  }
+  console.error(`metaserver: bundle ready in ${dir}`);
 }
