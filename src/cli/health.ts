@@ -5,6 +5,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config.ts';
 import { heartbeatProblem } from '../queue/heartbeat-file.ts';
+import { withinTime } from '../shared/timeout.ts';
+import { ApiCallError, callApiText } from './api-client.ts';
 
 const USAGE = `usage: metaserver health [--worker]
   (no option)  the API process on this machine: GET /healthz on HOST/PORT answers 200
@@ -37,18 +39,17 @@ export async function runHealthCommand(args: string[]): Promise<number> {
   }
   // Listening on every interface: this machine's loopback reaches it.
   const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}/healthz`;
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(API_TIMEOUT_MS) });
-    const body = await res.text();
-    if (res.status !== 200) {
-      process.stderr.write(`metaserver health: unhealthy: ${url} answered ${res.status}: ${body}\n`);
-      return 1;
-    }
-    process.stdout.write(`api healthy: ${body}\n`);
-    return 0;
-  } catch (err) {
-    process.stderr.write(`metaserver health: unhealthy: ${url} did not answer (${(err as Error).message}); is the API running on this HOST and PORT?\n`);
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const TIMED_OUT = { failed: `${url}/healthz did not answer within ${API_TIMEOUT_MS / 1000} s` };
+  const call = callApiText({ url, token: '' }, 'GET', '/healthz').then(
+    (body) => ({ body }),
+    (err: Error) => ({ failed: err instanceof ApiCallError && err.status === undefined ? `${err.message}; is the API running on this HOST and PORT?` : err.message }),
+  );
+  const outcome: { body: string } | { failed: string } = await withinTime<{ body: string } | { failed: string }>(call, API_TIMEOUT_MS, TIMED_OUT);
+  if ('failed' in outcome) {
+    process.stderr.write(`metaserver health: unhealthy: ${outcome.failed}\n`);
     return 1;
   }
+  process.stdout.write(`api healthy: ${outcome.body}\n`);
+  return 0;
 }

@@ -221,7 +221,7 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     await stopAll([apiProcess]);
     const down = healthCheck(apiService, envOf.get(apiProcess)!);
     expect(down.status).toBe(1);
-    expect(down.output).toContain('did not answer');
+    expect(down.output).toContain('cannot reach the meta-server');
   }, 180_000);
 });
 
