@@ -20,6 +20,8 @@ import { decodeMethodCall, encodeMethodResponse } from '../../src/xmlrpc/codec.t
 import { listenOnLoopback } from '../support/loopback.ts';
 import { waitFor } from '../support/runtime.ts';
 import { durationMs, pidHoldingPort, readCompose, serviceEnvironment, startOrder, type ComposeService } from './compose.ts';
+// @ts-expect-error -- a plain JavaScript module of the build (no type declarations)
+import { ensureBundle } from '../../scripts/bundle.mjs';
 import { answerCounts, ApiClient, baseEnvironment, freshSchema, READY, startService, stopAll, type FreshSchema, type ServiceProcess } from './services.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -114,8 +116,9 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
    * is loopback and PORT a free port (the container's 8080 is published on the host); each
    * process gets a /tmp of its own, as each container has. METASERVER_PUBLIC_URLS_ONLY is false
    * as an organiser sets it on a closed network: the annotation server here is on loopback.
-   * Lock and stalled-job intervals are short so a killed worker's job is retried in seconds
-   * (30 s by default): the test's only changes to the services' settings.
+   * Lock, stalled-job and server-sync intervals are short so a killed worker's job is
+   * retried, and its share of the servers taken over, within seconds (30 s, 30 s and three
+   * times 2 s by default): the test's only changes to the services' settings.
    */
   function localEnvironment(service: ComposeService, name: string): Record<string, string> {
     const env = serviceEnvironment(service, { METASERVER_ADMIN_TOKEN: ADMIN, METASERVER_PUBLIC_URLS_ONLY: 'false' });
@@ -124,7 +127,7 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     const ownTmp = mkdtempSync(join(scratch, `${name}-tmp-`));
     const mapped: Record<string, string> = { ...env, REDIS_URL: redisUrl, DATABASE_URL: schema.url, HOST: '127.0.0.1', PORT: String(apiPort) };
     if (env.METASERVER_WORKER_HEARTBEAT_FILE) mapped.METASERVER_WORKER_HEARTBEAT_FILE = env.METASERVER_WORKER_HEARTBEAT_FILE.replace(/^\/tmp\//, `${ownTmp}/`);
-    return { ...baseEnvironment(), ...mapped, METASERVER_LOCK_DURATION_MS: '2000', METASERVER_STALLED_INTERVAL_MS: '1000' };
+    return { ...baseEnvironment(), ...mapped, METASERVER_LOCK_DURATION_MS: '2000', METASERVER_STALLED_INTERVAL_MS: '1000', METASERVER_SERVER_SYNC_INTERVAL_MS: '500' };
   }
 
   /** A service's health check command, run beside it with its environment (as Docker does in the container). */
@@ -137,6 +140,9 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
   }
 
   beforeAll(async () => {
+    // The services start from the bundle, as in the image (through tsx each start and each
+    // health check would take twice as long).
+    await (ensureBundle as () => Promise<void>)();
     // Redis with the compose file's own arguments; where it listens and keeps its files is local.
     const port = await freePort();
     const [program, ...args] = redisService.command!;
@@ -145,7 +151,7 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     redisUrl = `redis://127.0.0.1:${port}`;
     await waitFor('Redis', async () => ((await pingRedis(redisUrl, 200)) ? true : undefined), 10_000);
     [schema, annotator, apiPort] = await Promise.all([freshSchema(databaseUrl!), startHoldingAnnotator(), freePort()]);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await stopAll(services);
