@@ -9,8 +9,8 @@
 // An image builds it once, where METASERVER_BUNDLE_DIR says (`node scripts/bundle.mjs`), and
 // then runs only from it (bin/metaserver.js): see the Dockerfile.
 // Node built-ins only, apart from esbuild itself (loaded only to build).
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -66,8 +66,12 @@ export async function ensureBundle() {
   if (process.env.METASERVER_NO_BUNDLE === '1' || freshBundle()) return;
   const stamp = sourceStamp();
   const { build } = await import('esbuild');
+  // Built beside the bundle, then each file renamed into place whole: a process starting
+  // meanwhile (or a second build running at once, e.g. two test files) never reads a file
+  // half written. The stamp comes last, so the bundle counts as fresh only when complete.
   mkdirSync(dir, { recursive: true });
-  for (const old of readdirSync(dir)) if (old.endsWith('.mjs')) rmSync(join(dir, old));
+  const staging = `${dir}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
+  rmSync(staging, { recursive: true, force: true });
   const rewriteMetaUrl = {
     name: 'source-import-meta-url',
     setup(b) {
@@ -79,25 +83,33 @@ export async function ensureBundle() {
       });
     },
   };
-  await build({
-    // The reading thread for big answers is a script of its own (src/dispatch/answer-reader.ts).
-    entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'dispatch', 'answer-thread.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: externalPackages(),
-    // Split at the dynamic imports: a subcommand's code and the dependencies only it needs
-    // load when it runs (\`metaserver score\` does not load fastify, BullMQ or PGlite).
-    splitting: true,
-    outdir: dir,
-    entryNames: '[name]',
-    chunkNames: 'chunk-[hash]',
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'warning',
-    plugins: [rewriteMetaUrl],
-  });
-  writeFileSync(stampFile, stamp);
+  try {
+    await build({
+      // The reading thread for big answers is a script of its own (src/dispatch/answer-reader.ts).
+      entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'dispatch', 'answer-thread.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external: externalPackages(),
+      // Split at the dynamic imports: a subcommand's code and the dependencies only it needs
+      // load when it runs (\`metaserver score\` does not load fastify, BullMQ or PGlite).
+      splitting: true,
+      outdir: staging, // the same depth as dir: the paths rewriteMetaUrl computes from dir hold
+      entryNames: '[name]',
+      chunkNames: 'chunk-[hash]',
+      outExtension: { '.js': '.mjs' },
+      logLevel: 'warning',
+      plugins: [rewriteMetaUrl],
+    });
+    const built = readdirSync(staging);
+    for (const file of built) renameSync(join(staging, file), join(dir, file));
+    for (const old of readdirSync(dir)) if (old.endsWith('.mjs') && !built.includes(old)) rmSync(join(dir, old), { force: true });
+    writeFileSync(`${staging}.stamp`, stamp);
+    renameSync(`${staging}.stamp`, stampFile);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }
 
 // `node scripts/bundle.mjs`: build it now (an image does, at build time).
