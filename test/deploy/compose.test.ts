@@ -112,8 +112,9 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
 
   /**
    * A meta-server service's environment as compose gives it, with what differs on one machine
-   * mapped: the hosts `redis` and `postgres` are this test's Redis and PostgreSQL schema; HOST
-   * is loopback and PORT a free port (the container's 8080 is published on the host); each
+   * mapped: the hosts `redis` and `postgres` are this test's Redis and PostgreSQL schema;
+   * PORT is a free port (the container's 8080 is published on the host; HOST stays as the
+   * file says, so the health check's way to its own API is the container's); each
    * process gets a /tmp of its own, as each container has. METASERVER_PUBLIC_URLS_ONLY is false
    * as an organiser sets it on a closed network: the annotation server here is on loopback.
    * Lock, stalled-job and server-sync intervals are short so a killed worker's job is
@@ -125,7 +126,7 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     expect(new URL(env.REDIS_URL).hostname).toBe('redis');
     expect(new URL(env.DATABASE_URL).hostname).toBe('postgres');
     const ownTmp = mkdtempSync(join(scratch, `${name}-tmp-`));
-    const mapped: Record<string, string> = { ...env, REDIS_URL: redisUrl, DATABASE_URL: schema.url, HOST: '127.0.0.1', PORT: String(apiPort) };
+    const mapped: Record<string, string> = { ...env, REDIS_URL: redisUrl, DATABASE_URL: schema.url, PORT: String(apiPort) };
     if (env.METASERVER_WORKER_HEARTBEAT_FILE) mapped.METASERVER_WORKER_HEARTBEAT_FILE = env.METASERVER_WORKER_HEARTBEAT_FILE.replace(/^\/tmp\//, `${ownTmp}/`);
     return { ...baseEnvironment(), ...mapped, METASERVER_LOCK_DURATION_MS: '2000', METASERVER_STALLED_INTERVAL_MS: '1000', METASERVER_SERVER_SYNC_INTERVAL_MS: '500' };
   }

@@ -6,7 +6,7 @@
 // environment and the service settings compose gives them, not this machine's environment.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,8 @@ function runNpmCi(command: string, root: string, env: Record<string, string>): v
     const partial = `${layer}.${process.pid}`;
     execFileSync('cp', ['-al', join(root, 'node_modules'), partial]);
     renameSync(partial, layer); // whole or not at all, for the next run
+    // Layers of other locks are not used again: one is kept, as a build cache keeps the last.
+    for (const other of readdirSync(layers)) if (other !== key && !other.includes('.')) rmSync(join(layers, other), { recursive: true, force: true });
     return;
   }
   execFileSync('cp', ['-al', layer, join(root, 'node_modules')]);
