@@ -23,8 +23,10 @@ function lockHash() {
 function ensureDependencies() {
   const wanted = lockHash();
   if (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === wanted) return;
-  // `npm install --no-save` follows package-lock.json without rewriting it; `npm ci` is
-  // stricter than we need and refuses locks whose optional platform packages a registry lacks.
+  // `npm install --no-save` follows package-lock.json without rewriting it, with npm 10 and
+  // 11 alike (npm 10 would otherwise drop the `libc` fields npm 11 writes, leaving the
+  // checkout dirty), and keeps what is installed where `npm ci` starts over from nothing.
+  // The lock is complete for both (test/deploy/lockfile.test.ts): `npm ci` works too.
   const args = ['install', '--no-audit', '--no-fund', '--no-save'];
   console.error('metaserver: installing dependencies — first run or package-lock.json changed …');
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';

@@ -6,14 +6,23 @@
 // loading one file at a time cost more than their code (typebox alone: ~0.3 s).
 // bin/metaserver.js uses the bundle only while it matches the sources (a stamp of every
 // source file's path, size and mtime); otherwise it runs the sources through tsx as before.
+// An image builds it once, where METASERVER_BUNDLE_DIR says (`node scripts/bundle.mjs`), and
+// then runs only from it (bin/metaserver.js): see the Dockerfile.
 // Node built-ins only, apart from esbuild itself (loaded only to build).
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dir = join(root, 'node_modules', '.cache', 'metaserver');
+/**
+ * Where the bundle lives: METASERVER_BUNDLE_DIR (relative to the project root) when set —
+ * an image builds it as root at build time and runs as another user, so it keeps it out of
+ * node_modules — else node_modules/.cache/metaserver. It must stay inside the project root:
+ * the dependencies left external are found from there (node_modules).
+ */
+export const bundleDir = process.env.METASERVER_BUNDLE_DIR ? resolve(root, process.env.METASERVER_BUNDLE_DIR) : join(root, 'node_modules', '.cache', 'metaserver');
+const dir = bundleDir;
 export const bundleFile = join(dir, 'main.mjs');
 const stampFile = join(dir, 'main.stamp');
 const BUNDLED = new Set(['typebox']);
@@ -57,8 +66,12 @@ export async function ensureBundle() {
   if (process.env.METASERVER_NO_BUNDLE === '1' || freshBundle()) return;
   const stamp = sourceStamp();
   const { build } = await import('esbuild');
+  // Built beside the bundle, then each file renamed into place whole: a process starting
+  // meanwhile (or a second build running at once, e.g. two test files) never reads a file
+  // half written. The stamp comes last, so the bundle counts as fresh only when complete.
   mkdirSync(dir, { recursive: true });
-  for (const old of readdirSync(dir)) if (old.endsWith('.mjs')) rmSync(join(dir, old));
+  const staging = `${dir}.building-${process.pid}-${randomBytes(4).toString('hex')}`;
+  rmSync(staging, { recursive: true, force: true });
   const rewriteMetaUrl = {
     name: 'source-import-meta-url',
     setup(b) {
@@ -70,23 +83,41 @@ export async function ensureBundle() {
       });
     },
   };
-  await build({
-    // The reading thread for big answers is a script of its own (src/dispatch/answer-reader.ts).
-    entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'dispatch', 'answer-thread.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: externalPackages(),
-    // Split at the dynamic imports: a subcommand's code and the dependencies only it needs
-    // load when it runs (\`metaserver score\` does not load fastify, BullMQ or PGlite).
-    splitting: true,
-    outdir: dir,
-    entryNames: '[name]',
-    chunkNames: 'chunk-[hash]',
-    outExtension: { '.js': '.mjs' },
-    logLevel: 'warning',
-    plugins: [rewriteMetaUrl],
-  });
-  writeFileSync(stampFile, stamp);
+  try {
+    await build({
+      // The reading thread for big answers is a script of its own (src/dispatch/answer-reader.ts).
+      entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'dispatch', 'answer-thread.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external: externalPackages(),
+      // Split at the dynamic imports: a subcommand's code and the dependencies only it needs
+      // load when it runs (\`metaserver score\` does not load fastify, BullMQ or PGlite).
+      splitting: true,
+      outdir: staging, // the same depth as dir: the paths rewriteMetaUrl computes from dir hold
+      entryNames: '[name]',
+      chunkNames: 'chunk-[hash]',
+      outExtension: { '.js': '.mjs' },
+      logLevel: 'warning',
+      plugins: [rewriteMetaUrl],
+    });
+    const built = readdirSync(staging);
+    for (const file of built) renameSync(join(staging, file), join(dir, file));
+    for (const old of readdirSync(dir)) if (old.endsWith('.mjs') && !built.includes(old)) rmSync(join(dir, old), { force: true });
+    writeFileSync(`${staging}.stamp`, stamp);
+    renameSync(`${staging}.stamp`, stampFile);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+// `node scripts/bundle.mjs`: build it now (an image does, at build time).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await ensureBundle();
+  if (!freshBundle()) {
+    console.error(`metaserver: the bundle in ${dir} was not built (is METASERVER_NO_BUNDLE set?)`);
+    process.exit(1);
+  }
+  console.error(`metaserver: bundle ready in ${dir}`);
 }

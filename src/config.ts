@@ -40,6 +40,7 @@ export interface CoreConfig {
   callbackMaxAttempts: number;
   callbackRetryDelayMs: number;
   callbackTimeoutMs: number;
+  workerHeartbeatFile: string;
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -204,6 +205,12 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description: 'Back-off before the second callback try; it doubles for each further try (1 s, 2 s, 4 s, … by default).',
   },
   callbackTimeoutMs: { env: 'METASERVER_CALLBACK_TIMEOUT_MS', kind: 'int', min: 100, description: 'Deadline of one callback POST (connect, send and answer).' },
+  workerHeartbeatFile: {
+    env: 'METASERVER_WORKER_HEARTBEAT_FILE',
+    kind: 'string',
+    description:
+      'A file a worker process touches every serverSyncIntervalMs while Redis and the database answer; `metaserver health --worker` checks it is fresh (a container health check). Empty: none.',
+  },
 };
 
 /** Every setting, its environment variable and what it does (also printed by `metaserver config`): the core ones, then each family's. */

@@ -22,6 +22,7 @@ import { Reconciler } from './dispatch/reconciler.ts';
 import { queuePrefix } from './queue/prefix.ts';
 import { LeaderboardService } from './leaderboard/service.ts';
 import { loadFamilyLookups } from './families/lookups.ts';
+import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -140,6 +141,11 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await pool.start();
     callbacks?.startWorker(redis.url);
   }
+  // For a container health check of a worker process (`metaserver health --worker`).
+  let heartbeat: HeartbeatFile | undefined;
+  if (opts.workers && config.workerHeartbeatFile) {
+    heartbeat = startHeartbeatFile(config.workerHeartbeatFile, config.serverSyncIntervalMs, async () => (await ctx.pingRedis()) && (await repos.settings.ping()));
+  }
 
   const app = opts.api ? await buildApp(ctx) : undefined;
   if (app) await app.ready();
@@ -152,6 +158,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     pool,
     redis,
     async close(closeOpts = {}) {
+      heartbeat?.stop();
       await app?.close();
       await reconciler.close();
       await pool?.close(closeOpts.graceMs);
