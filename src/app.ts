@@ -9,6 +9,7 @@ import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './h
 import { clientKey, trustedProxies } from './http/client-address.ts';
 import { rowIdKeyword } from './http/schemas.ts';
 import { refuseUnstorableText } from './http/storable-text.ts';
+import { refuseRepeatedQueryParameters } from './http/repeated-query.ts';
 import { ApiError } from './http/api-error.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
@@ -44,6 +45,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   registerJsonParser(app);
   installErrorHandling(app);
+  refuseRepeatedQueryParameters(app);
   refuseUnstorableText(app);
 
   app.decorateRequest('principal', undefined);
