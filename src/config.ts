@@ -40,6 +40,7 @@ export interface CoreConfig {
   callbackMaxAttempts: number;
   callbackRetryDelayMs: number;
   callbackTimeoutMs: number;
+  publicUrl: string;
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -68,6 +69,22 @@ function proxyListProblem(setting: string): string | null {
     if (PROXY_RANGE_NAMES.includes(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry)) continue;
     return `"${entry}" is not an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}; list the addresses of your reverse proxies, e.g. 127.0.0.1,10.0.0.0/8 (trusting every sender would let anyone choose the address they are counted under)`;
   }
+  return null;
+}
+
+/** What is wrong with a publicUrl setting (checked when the configuration is loaded), or null. */
+function publicUrlProblem(setting: string): string | null {
+  if (setting === '') return null;
+  let url: URL;
+  try {
+    url = new URL(setting);
+  } catch {
+    return `"${setting}" is not a URL; give the address clients use, e.g. https://metaserver.example.org`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${setting}" must start with https:// (or http://)`;
+  if (url.username || url.password) return `"${setting}" must not hold a user name or password`;
+  if (url.search || url.hash) return `"${setting}" must not hold a query or fragment`;
+  if (url.pathname !== '/') return `"${setting}" has a path (${url.pathname}); the server is served at the root of its host name, so give the scheme and host only, e.g. ${url.origin}, and proxy the whole host to it`;
   return null;
 }
 
@@ -204,6 +221,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description: 'Back-off before the second callback try; it doubles for each further try (1 s, 2 s, 4 s, … by default).',
   },
   callbackTimeoutMs: { env: 'METASERVER_CALLBACK_TIMEOUT_MS', kind: 'int', min: 100, description: 'Deadline of one callback POST (connect, send and answer).' },
+  publicUrl: {
+    env: 'METASERVER_PUBLIC_URL',
+    kind: 'string',
+    description:
+      'The address clients reach this server at, e.g. https://metaserver.example.org behind a reverse proxy (scheme and host, no path): used in Location headers, the OpenAPI servers, callbacks and the start banner. Empty: each request\'s own scheme and host, with X-Forwarded-Proto/Host believed from trustProxy addresses only.',
+    problem: publicUrlProblem,
+  },
 };
 
 /** Every setting, its environment variable and what it does (also printed by `metaserver config`): the core ones, then each family's. */

@@ -15,6 +15,7 @@ import { queuedLaterNotice } from '../http/unavailable.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from '../dispatch/annotators/registry.ts';
 import { ProtocolField, protocolProblem } from './protocol-field.ts';
+import { absoluteUrlOf } from '../http/public-url.ts';
 
 const RegisterBody = Type.Object(
   {
@@ -176,6 +177,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
         if (created === 'duplicate') throw conflict(`your team already has a server named "${body.name}" in "${challenge.slug}"`);
         await ctx.dispatch.serverRegistered(created);
+        reply.header('location', absoluteUrlOf(request, ctx.config, `/api/servers/${created.id}`));
         if (request.query.background === 'true') {
           await checks.startInBackground(created, request.log);
           request.log.info({ serverId: created.id, team: principal.teamName }, 'annotation server registered; its check runs');
