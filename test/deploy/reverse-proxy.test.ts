@@ -12,6 +12,8 @@ import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../suppor
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { listenOnLoopback } from '../support/loopback.ts';
 import { postCallback } from '../../src/callbacks/service.ts';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { announcedUrl } from '../../src/http/public-url.ts';
 
 describe('behind nginx with TLS', () => {
   let ms: TestMetaserver;
@@ -147,4 +149,23 @@ describe('behind nginx with TLS', () => {
       await pub.stop();
     }
   }, 60_000);
+});
+
+describe('the publicUrl setting', () => {
+  it('is read from METASERVER_PUBLIC_URL and refused, naming the setting, when it is not a scheme and host', () => {
+    expect(loadConfig({ METASERVER_PUBLIC_URL: 'https://metaserver.example.org' }).publicUrl).toBe('https://metaserver.example.org');
+    expect(announcedUrl(loadConfig({ METASERVER_PUBLIC_URL: 'https://metaserver.example.org/' }), { host: '127.0.0.1', port: 8080 })).toBe('https://metaserver.example.org');
+    expect(announcedUrl(loadConfig({}), { host: '0.0.0.0', port: 8080 })).toBe('http://127.0.0.1:8080');
+    const refusals: Array<[string, RegExp]> = [
+      ['https://example.org/metaserver', /has a path \(\/metaserver\); the server is served at the root of its host name/],
+      ['metaserver.example.org', /is not a URL; give the address clients use/],
+      ['ftp://example.org', /must start with https:\/\//],
+      ['https://user:pw@example.org', /must not hold a user name or password/],
+      ['https://example.org/?x=1', /must not hold a query or fragment/],
+    ];
+    for (const [value, message] of refusals) {
+      expect(() => loadConfig({ METASERVER_PUBLIC_URL: value }), value).toThrow(ConfigError);
+      expect(() => loadConfig({ METASERVER_PUBLIC_URL: value }), value).toThrow(new RegExp(`setting "publicUrl" \\(environment variable METASERVER_PUBLIC_URL\\): "${value.replace(/[.?/]/g, '\\$&')}" ${message.source}`));
+    }
+  });
 });
