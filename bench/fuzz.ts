@@ -5,7 +5,8 @@
 // decoder and, through a loopback server, to the client. Counts what came back, and the 5xx
 // per thousand HTTP requests (the goal is 0); any crash (an exception where an answer was
 // due) or HTTP 5xx is a failure.
-//   node --import tsx bench/fuzz.ts        (FUZZ_SEED, FUZZ_HTTP, FUZZ_URLS, FUZZ_DECODE, FUZZ_CLIENT)
+// Repeated query parameters go to every registered route (a 400 each, never a 5xx).
+//   node --import tsx bench/fuzz.ts        (FUZZ_SEED, FUZZ_HTTP, FUZZ_URLS, FUZZ_REPEATS, FUZZ_DECODE, FUZZ_CLIENT)
 import { createServer } from 'node:http';
 import { loadConfig } from '../src/config.ts';
 import { migrate } from '../src/db/migrate.ts';
@@ -17,6 +18,7 @@ import { decodeMethodResponse, encodeMethodResponse } from '../src/xmlrpc/codec.
 import { callXmlRpc, createServerAgent } from '../src/dispatch/annotators/xmlrpc-call.ts';
 import { XmlRpcProtocolError } from '../src/xmlrpc/errors.ts';
 import { startPrivateRedis } from '../test/support/private-redis.ts';
+import { routesOf } from '../src/auth/access.ts';
 
 let seed = Number(process.env.FUZZ_SEED ?? 1);
 const rnd = (): number => {
@@ -126,6 +128,28 @@ for (let i = 0; i < URLS; i++) {
   } catch (err) { urlCrashes++; process.stderr.write(`crash: ${method} ${url}: ${(err as Error).message}\n`); }
 }
 
+// Repeated query parameters: every route fastify registered (API, pages, fragments, docs),
+// one query key given two to four times with good or hostile values, by anyone. The rule
+// is one value per parameter: anything but a 400 `repeated_parameter` is counted.
+const registered = routesOf(app).filter((r) => r.method !== 'HEAD');
+const REPEATS = Number(process.env.FUZZ_REPEATS ?? 1000);
+const repeatStatuses: Record<string, number> = {};
+let repeat5xx = 0, repeatOther = 0, repeatCrashes = 0;
+for (let i = 0; i < REPEATS; i++) {
+  const r = registered[i % registered.length]!;
+  const path = r.url.replace(/:(\w+)/g, (_, p: string) => encode(goodValue(p, r.url))).replace('*', 'index.html');
+  const key = pick(QUERY_KEYS);
+  const query = Array.from({ length: 2 + int(3) }, () => `${key}=${int(2) ? pick(HOSTILE) : encode(pick(STRINGS))}`).join('&');
+  const url = `${path}?${query}`;
+  try {
+    const res = await app.inject({ method: r.method as 'GET', url, headers: { ...[undefined, admin, teamAuth][int(3)] } });
+    repeatStatuses[res.statusCode] = (repeatStatuses[res.statusCode] ?? 0) + 1;
+    if (res.statusCode >= 500) { repeat5xx++; if (repeat5xx <= 5) process.stderr.write(`5xx: ${r.method} ${url} → ${res.body.slice(0, 200)}\n`); }
+    // A %-escape that is not UTF-8 (bad_url) or NUL (invalid_text) may be refused first; both are 400s too.
+    else if (res.statusCode !== 400) { repeatOther++; if (repeatOther <= 5) process.stderr.write(`not refused: ${r.method} ${url} → ${res.statusCode}\n`); }
+  } catch (err) { repeatCrashes++; process.stderr.write(`crash: ${r.method} ${url}: ${(err as Error).message}\n`); }
+}
+
 // Server URLs that embed loopback or metadata addresses, on a public deployment's policy.
 const policed = await createRuntime({ config: { ...config, publicUrlsOnly: true, queuePrefix: 'fuzz-policy' }, log: createLogger(config), db, api: true, workers: false });
 const HOSTS = ['127.0.0.1', '[::1]', '[64:ff9b::7f00:1]', '[64:ff9b::a9fe:a9fe]', '[::127.0.0.1]', '[::ffff:0:7f00:1]', '[2002:7f00:1::1]', '[2001:0:4136:e378:8000:63bf:80ff:fffe]',
@@ -179,12 +203,13 @@ await rt.close();
 await db.close();
 await redis.stop();
 
-const requests = HTTP + URLS - skipped + POLICY;
-const fiveXx = http500 + url5xx + policy5xx;
+const requests = HTTP + URLS - skipped + POLICY + REPEATS;
+const fiveXx = http500 + url5xx + policy5xx + repeat5xx;
 const summary = {
   seed: Number(process.env.FUZZ_SEED ?? 1), routes: routes.length,
   http: { sent: HTTP - skipped, skippedNonLoopback: skipped, statuses, http500, crashes },
   urls: { sent: URLS, templates: templates.length, statuses: urlStatuses, http5xx: url5xx, crashes: urlCrashes },
+  repeatedParameters: { sent: REPEATS, routes: registered.length, statuses: repeatStatuses, http5xx: repeat5xx, notRefused: repeatOther, crashes: repeatCrashes },
   urlPolicy: { registrations: POLICY, statuses: policyStatuses, acceptedOnPublicDeployment: policyAccepted, http5xx: policy5xx },
   fiveXxPerThousandRequests: Number(((fiveXx / requests) * 1000).toFixed(3)),
   decoder: { inputs: DECODE, decoded: decodedOk, refused, crashes: decodeCrashes },
@@ -192,4 +217,4 @@ const summary = {
   total: requests + DECODE + CLIENT,
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-process.exit(fiveXx + crashes + urlCrashes + policyAccepted + decodeCrashes + clientCrashes === 0 ? 0 : 1);
+process.exit(fiveXx + crashes + urlCrashes + repeatOther + repeatCrashes + policyAccepted + decodeCrashes + clientCrashes === 0 ? 0 : 1);

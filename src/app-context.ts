@@ -17,6 +17,7 @@ import type { LeaderboardService } from './leaderboard/service.ts';
 import { ReliabilityRepository } from './reliability/repository.ts';
 import { ServerRepository } from './servers/repository.ts';
 import { ServerStatusRepository } from './servers/status-repository.ts';
+import { RunningCheckRepository } from './servers/running-check-repository.ts';
 import { TeamRepository } from './teams/repository.ts';
 import { SuiteRunRepository } from './testsuites/run-repository.ts';
 import type { AnswerReader } from './dispatch/answer-reader.ts';
@@ -41,6 +42,7 @@ export interface Repositories {
   models: EnsembleModelRepository;
   suiteRuns: SuiteRunRepository;
   store: DispatchStore;
+  runningChecks: RunningCheckRepository;
 }
 
 /**
@@ -63,6 +65,7 @@ export function createRepositories(db: Database, opts: { cacheBytes?: number; wr
     models: new EnsembleModelRepository(db),
     suiteRuns: new SuiteRunRepository(db),
     store: new DispatchStore(db, { retry: opts.writeRetry }),
+    runningChecks: new RunningCheckRepository(db),
   };
 }
 

@@ -9,6 +9,8 @@ import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './h
 import { clientKey, trustedProxies } from './http/client-address.ts';
 import { rowIdKeyword } from './http/schemas.ts';
 import { refuseUnstorableText } from './http/storable-text.ts';
+import { refuseRepeatedQueryParameters } from './http/repeated-query.ts';
+import { publicBaseOf } from './http/public-url.ts';
 import { ApiError } from './http/api-error.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
@@ -44,6 +46,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
 
   registerJsonParser(app);
   installErrorHandling(app);
+  refuseRepeatedQueryParameters(app);
   refuseUnstorableText(app);
 
   app.decorateRequest('principal', undefined);
@@ -68,9 +71,14 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     docs.addHook('onRoute', (route) => {
       route.config = { ...route.config, access: 'public' };
     });
-    await docs.register(swaggerUi, { routePrefix: '/docs' });
+    // The document names the server the way its reader reached it (publicUrl behind a proxy).
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      transformSpecificationClone: false,
+      transformSpecification: (spec, request) => ({ ...spec, servers: [{ url: publicBaseOf(request, ctx.config) }] }),
+    });
   });
-  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
+  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async (request) => ({ ...app.swagger(), servers: [{ url: publicBaseOf(request, ctx.config) }] }));
 
   await app.register(healthRoutes(ctx));
   await app.register(challengeRoutes(ctx), { prefix: '/api' });

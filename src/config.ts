@@ -41,6 +41,7 @@ export interface CoreConfig {
   callbackRetryDelayMs: number;
   callbackTimeoutMs: number;
   workerHeartbeatFile: string;
+  publicUrl: string;
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -69,6 +70,22 @@ function proxyListProblem(setting: string): string | null {
     if (PROXY_RANGE_NAMES.includes(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry)) continue;
     return `"${entry}" is not an IP address, a CIDR range or one of ${PROXY_RANGE_NAMES.join(', ')}; list the addresses of your reverse proxies, e.g. 127.0.0.1,10.0.0.0/8 (trusting every sender would let anyone choose the address they are counted under)`;
   }
+  return null;
+}
+
+/** What is wrong with a publicUrl setting (checked when the configuration is loaded), or null. */
+function publicUrlProblem(setting: string): string | null {
+  if (setting === '') return null;
+  let url: URL;
+  try {
+    url = new URL(setting);
+  } catch {
+    return `"${setting}" is not a URL; give the address clients use, e.g. https://metaserver.example.org`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${setting}" must start with https:// (or http://)`;
+  if (url.username || url.password) return `"${setting}" must not hold a user name or password`;
+  if (url.search || url.hash) return `"${setting}" must not hold a query or fragment`;
+  if (url.pathname !== '/') return `"${setting}" has a path (${url.pathname}); the server is served at the root of its host name, so give the scheme and host only, e.g. ${url.origin}, and proxy the whole host to it`;
   return null;
 }
 
@@ -210,6 +227,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     kind: 'string',
     description:
       'A file a worker process touches every serverSyncIntervalMs while Redis and the database answer; `metaserver health --worker` checks it is fresh (a container health check). Empty: none.',
+  },
+  publicUrl: {
+    env: 'METASERVER_PUBLIC_URL',
+    kind: 'string',
+    description:
+      'The address clients reach this server at, e.g. https://metaserver.example.org behind a reverse proxy (scheme and host, no path): used in Location headers, the OpenAPI servers, callbacks and the start banner. Empty: each request\'s own scheme and host, with X-Forwarded-Proto/Host believed from trustProxy addresses only.',
+    problem: publicUrlProblem,
   },
 };
 

@@ -22,6 +22,7 @@ import { queuedLaterNotice } from '../http/unavailable.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { clientKey } from '../http/client-address.ts';
 import { admitOnDemand } from './on-demand-limits.ts';
+import { absoluteUrlOf } from '../http/public-url.ts';
 
 /** Article text fields: a NUL there is one of the characters XML cannot carry, sent as a space (see http/storable-text.ts). */
 const ARTICLE_TEXT_FIELDS = ['text', 'given'];
@@ -205,6 +206,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const id = [...loaded.ids.values()][0]!;
         // Also for an article there already: a client repeating its request after a crash gets it queued.
         const queued = await ctx.dispatch.articlesAdded(live, [id]);
+        reply.header('location', absoluteUrlOf(request, ctx.config, `/api/articles/${id}`));
         return reply.status(202).send({ id, statusUrl: `/api/articles/${id}`, queued, ...(queued ? {} : { notice: queuedLaterNotice('the article is stored') }) });
       },
     );

@@ -16,6 +16,7 @@ import { articleView } from '../articles/view.ts';
 import { policedAgent } from '../servers/policed-agent.ts';
 import { RefusedAddressError, urlProblem } from '../servers/url-policy.ts';
 import { createQueueWorker } from '../queue/worker.ts';
+import { configuredPublicUrl } from '../http/public-url.ts';
 import type { CallbackRepository } from './repository.ts';
 
 export const CALLBACK_QUEUE = 'callbacks';
@@ -144,6 +145,12 @@ export interface CallbackOutcome {
   error: string | null;
 }
 
+/** With publicUrl set: Content-Location, where the body's article is read (the same view, newer later). Without it the worker has no address of the API to give. */
+function articleLocation(config: Config, articleId: string): Record<string, string> {
+  const base = configuredPublicUrl(config);
+  return base ? { 'content-location': `${base}/api/articles/${encodeURIComponent(articleId)}` } : {};
+}
+
 export async function postCallback(answers: AnswerRepository, article: Article, config: Config): Promise<CallbackOutcome> {
   const url = article.callbackUrl!;
   const refused = (problem: string): CallbackOutcome => ({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${problem}` });
@@ -157,7 +164,7 @@ export async function postCallback(answers: AnswerRepository, article: Article, 
     const res = await request(url, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'metaserver-callback', 'x-metaserver-article': article.id },
+      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'metaserver-callback', 'x-metaserver-article': article.id, ...articleLocation(config, article.id) },
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),

@@ -6,6 +6,7 @@ import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { Described, ListOf, Open, responses, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import type { Challenge } from './repository.ts';
+import { absoluteUrlOf } from '../http/public-url.ts';
 
 const Settings = {
   timeoutSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400, description: 'Deadline of one attempt (default 600).' })),
@@ -74,6 +75,7 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post('/challenges', { schema: { tags: ['challenges'], summary: 'Create a challenge (organiser)', body: CreateBody, response: responses({ 201: ChallengeAnswer }) }, config: { access: 'admin' } }, async (request, reply) => {
       const created = await challenges.create(request.body);
       if (!created) throw conflict(`a challenge with slug "${request.body.slug}" exists already; choose another slug`);
+      reply.header('location', absoluteUrlOf(request, ctx.config, `/api/challenges/${encodeURIComponent(created.slug)}`));
       return reply.status(201).send(await challengeView(ctx, created));
     });
 

@@ -6,7 +6,7 @@ import { callerKey, type Principal } from '../auth/principal.ts';
 import { canSee, knownPrincipalOf, principalOf, teamOf } from '../auth/access.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { Described, NoContent, Open, preEncoded, responses, ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
-import { checkServer } from './check.ts';
+import { SetupChecks } from './setup-checks.ts';
 import type { AnnotationServer } from './repository.ts';
 import { resolvedUrlProblem } from './url-policy.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
@@ -15,6 +15,7 @@ import { queuedLaterNotice } from '../http/unavailable.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from '../dispatch/annotators/registry.ts';
 import { ProtocolField, protocolProblem } from './protocol-field.ts';
+import { absoluteUrlOf } from '../http/public-url.ts';
 
 const RegisterBody = Type.Object(
   {
@@ -62,10 +63,15 @@ const CheckedServer = Open({
   check: Described('the check just made {ok, reachable, at, ms, outcome, detail?, errors, warnings}; with ?background=true the previous one, or null'),
   checkRunning: Type.Optional(Type.Boolean({ description: 'with ?background=true: the check runs after this answer' })),
 });
-const CheckStarted = Open({ ...ServerAnswer.properties, checkRunning: Type.Boolean({ description: 'the check runs after this answer; GET /api/servers/:id shows its result' }) });
+const CheckStarted = Open({
+  ...ServerAnswer.properties,
+  checkRunning: Type.Boolean({ description: 'the check runs after this answer (or was running already: one check at a time); GET /api/servers/:id shows its result' }),
+  checkStartedAt: Type.Optional(Type.String({ description: 'ISO 8601: when the running check started' })),
+});
 const ServerStatus = Open({
   ...ServerAnswer.properties,
-  checkRunning: Type.Boolean({ description: 'a setup check started in the background (in this API process) has not finished yet' }),
+  checkRunning: Type.Boolean({ description: 'a setup check of this server is running (in any API process) and its result is not stored yet' }),
+  checkStartedAt: Type.Optional(Type.String({ description: 'ISO 8601: when the running check started (only while checkRunning)' })),
   progress: Open({ queued: Type.Integer(), active: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
   timing: Described('response times of answered attempts {p50Ms, p95Ms, meanMs, answered}'),
   errors: Described('the error report: failures by kind, with examples'),
@@ -120,34 +126,12 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return reply.status(202).send({ ...server, notice: queuedLaterNotice('the change is stored') });
     }
 
-    async function runCheck(server: AnnotationServer) {
-      const challenge = (await challenges.byId(server.challengeId))!;
-      const check = await checkServer(server, challenge, {
-        deadlineMs: ctx.config.checkTimeoutSeconds * 1000,
-        maxAnswerBytes: ctx.config.maxAnswerBytes,
-        answers: ctx.answers,
-        publicUrlsOnly: ctx.config.publicUrlsOnly,
-      });
-      await servers.saveCheck(server.id, check);
-      return check;
-    }
-
-    // Checks started with ?background=true, in this process. A check against a server that
-    // hangs takes the whole check deadline (30 s by default): a form must not wait for it.
-    // Another API process does not see this set; there the status says no check has run yet
-    // until the result is stored, which every process then reads.
-    const checksRunning = new Set<number>();
-    function checkInBackground(server: AnnotationServer, log: { error(obj: object, msg: string): void }): void {
-      if (checksRunning.has(server.id)) return;
-      checksRunning.add(server.id);
-      statusResponses.invalidate();
-      runCheck(server)
-        .catch((err: unknown) => log.error({ err, serverId: server.id }, 'setup check failed to run'))
-        .finally(() => {
-          checksRunning.delete(server.id);
-          statusResponses.invalidate();
-        });
-    }
+    // Setup checks are claimed in the database, so every API process shows a running one and
+    // none calls the server a second time meanwhile (setup-checks.ts).
+    const checks = new SetupChecks(ctx, () => statusResponses.invalidate());
+    base.addHook('onClose', async () => {
+      await checks.close().catch((err: unknown) => ctx.log.warn({ err }, 'could not mark this process\'s setup checks as ended'));
+    });
 
     app.post(
       '/challenges/:slug/servers',
@@ -193,12 +177,13 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
         if (created === 'duplicate') throw conflict(`your team already has a server named "${body.name}" in "${challenge.slug}"`);
         await ctx.dispatch.serverRegistered(created);
+        reply.header('location', absoluteUrlOf(request, ctx.config, `/api/servers/${created.id}`));
         if (request.query.background === 'true') {
-          checkInBackground(created, request.log);
+          await checks.startInBackground(created, request.log);
           request.log.info({ serverId: created.id, team: principal.teamName }, 'annotation server registered; its check runs');
           return reply.status(201).send({ ...created, check: null, checkRunning: true });
         }
-        const check = await runCheck(created);
+        const check = await checks.runNow(created, request.log);
         request.log.info({ serverId: created.id, team: principal.teamName, check: check.outcome }, 'annotation server registered');
         return reply.status(201).send({ ...created, check });
       },
@@ -216,7 +201,9 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
         const server = await ownedServer(principal, id);
-        return Buffer.from(JSON.stringify({ ...server, checkRunning: checksRunning.has(server.id), ...(await loadStatusFigures(server.id)) }));
+        const [running, figures] = await Promise.all([checks.running(server.id), loadStatusFigures(server.id)]);
+        const check = running ? { checkRunning: true, checkStartedAt: running.startedAt.toISOString() } : { checkRunning: false };
+        return Buffer.from(JSON.stringify({ ...server, ...check, ...figures }));
       }))!;
       return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
     });
@@ -236,7 +223,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: {
           tags: ['servers'],
-          summary: 'Call the server with the sample article now (202 at once with ?background=true)',
+          summary: 'Call the server with the sample article now (202 at once with ?background=true, joining a check that runs; 409 without it while one runs)',
           params: ServerIdParams,
           querystring: CheckQuery,
           response: responses({ 200: CheckedServer, 202: CheckStarted }),
@@ -246,11 +233,10 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers are not called');
         if (request.query.background === 'true') {
-          checkInBackground(server, request.log);
-          return reply.status(202).send({ ...server, checkRunning: true });
+          const running = await checks.startInBackground(server, request.log);
+          return reply.status(202).send({ ...server, checkRunning: true, checkStartedAt: running.startedAt.toISOString() });
         }
-        const check = await runCheck(server);
-        statusResponses.invalidate();
+        const check = await checks.runNow(server, request.log);
         return { ...server, check };
       },
     );

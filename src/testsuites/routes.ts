@@ -24,6 +24,7 @@ import { RunNameTakenError } from './run-repository.ts';
 import { documentOfItems, itemsOfDocument, MAX_SUITE_ITEMS, SuiteDocumentError } from './suite-document.ts';
 import type { GeneratedItem } from './types.ts';
 import { mention } from '../families/mention/index.ts';
+import { absoluteUrlOf } from '../http/public-url.ts';
 
 const CreateBody = Type.Object(
   {
@@ -155,6 +156,7 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
         await ctx.dispatch.start(copy, created.challenge);
       }
       request.log.info({ testsuite: body.name, items: items.length, servers: sources.map((s) => s.id) }, 'test suite started');
+      reply.header('location', absoluteUrlOf(request, ctx.config, `/api/testsuites/${encodeURIComponent(body.name)}`));
       return reply.status(201).send({
         name: body.name,
         challenge: created.challenge.slug,

@@ -20,6 +20,7 @@ import { formatsFor } from '../articles/export-routes.ts';
 import type { ServerReliabilityEntry } from '../reliability/repository.ts';
 import { reportSections } from './pages/suite-report.ts';
 import type { SuiteReport } from '../testsuites/report.ts';
+import { absoluteUrlOf } from '../http/public-url.ts';
 
 /** The pages hold a token in localStorage: no foreign script, style or connection may run. */
 const SECURITY_HEADERS = {
@@ -131,7 +132,7 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
     // The organiser page's "open a report by name" form.
     app.get<{ Querystring: { name?: string } }>('/testsuites', HIDDEN, async (request, reply) => {
       const name = (request.query.name ?? '').trim().toLowerCase();
-      return reply.redirect(/^[a-z0-9][a-z0-9-]{0,56}$/.test(name) ? `/testsuites/${name}` : '/organiser');
+      return reply.redirect(absoluteUrlOf(request, ctx.config, /^[a-z0-9][a-z0-9-]{0,56}$/.test(name) ? `/testsuites/${name}` : '/organiser'));
     });
     app.get<{ Params: { name: string }; Querystring: { server?: string } }>('/testsuites/:name', HIDDEN, async (request, reply) => {
       const name = request.params.name;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, testDatabaseKinds, type TestMetaserver } from '../support/runtime.ts';
 import { ROUTES, type Fixture } from './route-table.ts';
+import { routesOf } from '../../src/auth/access.ts';
 
 interface Parameter {
   in: 'path' | 'query';
@@ -181,6 +182,38 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
     } else {
       expect(text.body.error).toMatchObject({ code: 'invalid_text', message: `body/articles/0/text contains ${what}` });
     }
+  });
+
+  it('a repeated query parameter is a 400 naming it on every registered route, for anyone (never a 5xx)', async () => {
+    // Every route fastify knows (the API, the pages, their fragments, /docs, /xmlrpc), not
+    // only those in the OpenAPI document; each declared query parameter, and a few the pages read.
+    const declared = new Map(operations.map((op) => [`${op.method} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`, op.parameters.filter((p) => p.in === 'query').map((p) => p.name)]));
+    const routes = routesOf(ms.app!).filter((r) => r.method !== 'HEAD');
+    expect(routes.length).toBeGreaterThanOrEqual(60);
+    const good: Record<string, string> = { slug: fixture.slug, task: 'INT', kind: 'ho', format: 'tsv', name: 'no-such-suite', serverId: String(fixture.serverA), server: String(fixture.serverA), model: '1', id: String(fixture.serverA), '*': 'index.html' };
+    let checked = 0;
+    for (const route of routes) {
+      const path = route.url.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(good[p] ?? 'x')).replace('*', good['*']!);
+      const names = [...new Set([...(declared.get(`${route.method} ${route.url}`) ?? []), 'all', 'name', 'state'])];
+      for (const name of names) {
+        for (const auth of [ADMIN_TOKEN, undefined]) {
+          const res = await ms.app!.inject({ method: route.method as 'GET', url: `${path}?${name}=1&${name}=0`, headers: auth ? { authorization: `Bearer ${auth}` } : {} });
+          const where = `${route.method} ${route.url}?${name}=1&${name}=0 (${auth ? 'organiser' : 'anonymous'})`;
+          expect(res.statusCode, `${where}: ${res.body.slice(0, 300)}`).toBe(400);
+          expect(res.json().error, where).toEqual({ code: 'repeated_parameter', message: `the query parameter "${name}" is given 2 times; each query parameter takes one value, so send it once` });
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(400);
+    // The cases of the report: every option of the leaderboard page and its fragment, and the public suite list.
+    for (const url of ['/challenges/hx/leaderboard/INT?all=1&all=0', '/fragments/challenges/hx/leaderboard/INT?all=1&all=0', '/testsuites?name=a&name=b', '/api/challenges?name=a&name=b&name=c']) {
+      const res = await ms.app!.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().error.message, url).toMatch(/^the query parameter "(all|name)" is given [23] times/);
+    }
+    // One value, or several different parameters, are still answered.
+    expect((await call('GET', '/challenges/hx/leaderboard/INT?all=1')).status).toBe(200);
   });
 
   it("fastify's own refusals use the project's error shape", async () => {

@@ -1,0 +1,30 @@
+// One rule for every route: each query parameter of this API takes one value, so a
+// parameter given twice (`?all=1&all=0`) is a 400 naming it. Fastify's query-string parser
+// turns a repeated key into an array, which no route expects (their schemas say string,
+// the pages read strings): left alone, it was a 500 wherever a string method met it.
+// Refusing is safer than picking a value: a client that meant both learns that it cannot.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from './api-error.ts';
+
+/** The first query parameter given more than once, with how often, or null. */
+export function repeatedQueryParameter(query: unknown): { name: string; times: number } | null {
+  if (query === null || typeof query !== 'object') return null;
+  for (const [name, value] of Object.entries(query)) {
+    if (Array.isArray(value)) return { name, times: value.length };
+  }
+  return null;
+}
+
+export function repeatedParameterError(name: string, times: number): ApiError {
+  return new ApiError('repeated_parameter', `the query parameter "${name}" is given ${times} times; each query parameter takes one value, so send it once`);
+}
+
+function refuse(request: FastifyRequest): void {
+  const repeated = repeatedQueryParameter(request.query);
+  if (repeated) throw repeatedParameterError(repeated.name, repeated.times);
+}
+
+/** Before any route's validation (and before the pages read request.query), on every route. */
+export function refuseRepeatedQueryParameters(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => refuse(request));
+}

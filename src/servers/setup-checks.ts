@@ -1,0 +1,105 @@
+// Running setup checks, one at a time per server across every API process: the check is
+// claimed in the database (running-check-repository.ts) before the server is called and
+// released once its result is stored, so each process's status page shows it and none
+// calls the server a second time meanwhile. A second inline check is refused (409: its
+// caller wants a result, and that is the other check's); a second background check joins
+// the running one (its answer, "the check runs; the status shows its result", is true).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { AppContext } from '../app-context.ts';
+import { conflict } from '../http/api-error.ts';
+import { checkServer } from './check.ts';
+import type { AnnotationServer, ServerCheck } from './repository.ts';
+import type { RunningCheck } from './running-check-repository.ts';
+
+interface Log {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export class SetupChecks {
+  /** This API process (and app: tests build several in one process), as the database records it. */
+  readonly process = `${hostname()} pid ${process.pid} app ${randomBytes(3).toString('hex')}`;
+
+  constructor(
+    private readonly ctx: Pick<AppContext, 'config' | 'repos' | 'answers'>,
+    /** Called when a check starts or ends (the routes drop the status responses they keep). */
+    private readonly changed: () => void,
+  ) {}
+
+  private get deadlineMs(): number {
+    return this.ctx.config.checkTimeoutSeconds * 1000;
+  }
+
+  /**
+   * How long a claim holds without its process: the call's deadline, then as long again
+   * (at least 10 s) for reading the answer and storing the result. A process that died
+   * mid-check blocks the next check for at most this long.
+   */
+  private get claimMs(): number {
+    return this.deadlineMs + Math.max(this.deadlineMs, 10_000);
+  }
+
+  async running(serverId: number): Promise<RunningCheck | null> {
+    return await this.ctx.repos.runningChecks.running(serverId);
+  }
+
+  /** Checks the server now and returns the stored result; 409 while another check of it runs. */
+  async runNow(server: AnnotationServer, log: Log): Promise<ServerCheck> {
+    const claim = await this.ctx.repos.runningChecks.claim(server.id, this.process, this.claimMs);
+    if (!claim.claimed) {
+      log.info({ serverId: server.id, runningIn: claim.check.process }, 'setup check refused: one is running');
+      throw conflict(
+        `a setup check of server ${server.id} is already running (started ${claim.check.startedAt.toISOString()}); ` +
+          `its result appears in GET /api/servers/${server.id} when it ends, by ${claim.check.expiresAt.toISOString()} at the latest; ` +
+          'read it there, or ask again once it has ended',
+      );
+    }
+    this.changed();
+    try {
+      return await this.check(server);
+    } finally {
+      await this.release(server.id, log);
+    }
+  }
+
+  /** Starts a check that runs after the answer, or joins the one running; the check that runs either way. */
+  async startInBackground(server: AnnotationServer, log: Log): Promise<RunningCheck> {
+    const claim = await this.ctx.repos.runningChecks.claim(server.id, this.process, this.claimMs);
+    if (!claim.claimed) return claim.check;
+    this.changed();
+    // A check against a server that hangs takes the whole check deadline (30 s by default): a form must not wait for it.
+    this.check(server)
+      .catch((err: unknown) => log.error({ err, serverId: server.id }, 'setup check failed to run'))
+      .finally(() => void this.release(server.id, log));
+    return claim.check;
+  }
+
+  /** On shutdown: checks this process still runs are no longer running anywhere. */
+  async close(): Promise<void> {
+    await this.ctx.repos.runningChecks.releaseAll(this.process);
+  }
+
+  private async check(server: AnnotationServer): Promise<ServerCheck> {
+    const challenge = (await this.ctx.repos.challenges.byId(server.challengeId))!;
+    const check = await checkServer(server, challenge, {
+      deadlineMs: this.deadlineMs,
+      maxAnswerBytes: this.ctx.config.maxAnswerBytes,
+      answers: this.ctx.answers,
+      publicUrlsOnly: this.ctx.config.publicUrlsOnly,
+    });
+    await this.ctx.repos.servers.saveCheck(server.id, check);
+    return check;
+  }
+
+  private async release(serverId: number, log: Log): Promise<void> {
+    try {
+      await this.ctx.repos.runningChecks.release(serverId, this.process);
+    } catch (err) {
+      // The claim then expires on its own.
+      log.error({ err, serverId }, 'could not mark the setup check as ended');
+    } finally {
+      this.changed();
+    }
+  }
+}
