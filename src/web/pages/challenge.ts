@@ -1,7 +1,7 @@
 // The organiser's pages of one challenge: its articles (filtered by state, each opening the
 // article page) and its settings (deadline, attempts, back-off, servers per team).
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, fragment, textField, tokenBox } from '../layout.ts';
+import { apiForm, fragment, NEEDS_TOKEN, textField, tokenBox } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import { ARTICLE_STATES, type ArticleListRow, type ArticleListState } from '../../articles/list-routes.ts';
 
@@ -24,7 +24,7 @@ ${tokenBox('organiser')}
 <select id="article-state" name="state"><option value=""${state ? '' : html` selected`}>all articles</option>${ARTICLE_STATES.map((s) => html`<option value="${s}"${s === state ? html` selected` : ''}>${s}: ${STATE_WORDS[s]}</option>`)}</select>
 <button type="submit">Show</button>
 </form>
-${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000 })}`;
+${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000, needsToken: NEEDS_TOKEN.organiser })}`;
 }
 
 export interface ArticleListJson {

@@ -1,7 +1,7 @@
 // The organiser page: challenges with their phase, loading articles and gold standards,
 // every server of every challenge at a glance, and links to the leaderboards.
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, challengeSelect, fragment, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
+import { apiForm, challengeSelect, fragment, NEEDS_TOKEN, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
 import { decimal, duration, failsEverything, percent } from '../figures.ts';
 import type { ReliabilityFigures } from '../../reliability/figures.ts';
 import type { Challenge } from '../../challenges/repository.ts';
@@ -23,7 +23,7 @@ export function organiserPageBody(challenges: Challenge[]): SafeHtml {
 ${tokenBox('organiser')}
 <section class="card" aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2>
 <p class="hint">Updated every ${GLANCE_POLL_MS / 1000} seconds. Times are in seconds, rates in per cent; MTBF is the mean time between failures, MTTR the mean time until a failing server answered again.</p>
-${fragment('/fragments/organiser', { label: 'Challenges and servers', pollMs: GLANCE_POLL_MS })}
+${fragment('/fragments/organiser', { label: 'Challenges and servers', pollMs: GLANCE_POLL_MS, needsToken: NEEDS_TOKEN.organiserHere })}
 </section>
 <section class="card" aria-labelledby="articles-heading"><h2 id="articles-heading">Load articles</h2>
 ${apiForm({
@@ -91,7 +91,7 @@ function phaseForm(c: Challenge): SafeHtml {
 <input type="hidden" name="slug" value="${c.slug}">
 <label for="${id}">Phase</label>
 <select id="${id}" name="phase">${['setup', 'test', 'closed'].map((p) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${p}</option>`)}</select>
-${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened)</label>` : ''}
+${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened${c.leaderboardPublished ? '; reopening withdraws the leaderboards\' publication' : ''})</label>` : ''}
 <button type="submit" id="${id}-apply">Change phase</button>
 <span class="status" role="status" data-status></span>
 </form>`;

@@ -4,7 +4,7 @@
 // and the error report, plus start / pause / check / send failed articles again / delete.
 // The buttons sit outside the polled region so keyboard focus stays put.
 import { fmt, html, type SafeHtml } from '../html.ts';
-import { apiForm, challengeSelect, fragment, select, taskBoxes, textArea, textField, tokenBox } from '../layout.ts';
+import { apiForm, challengeSelect, fragment, NEEDS_TOKEN, select, taskBoxes, textArea, textField, tokenBox } from '../layout.ts';
 import { reliabilityList } from '../figures.ts';
 import type { ReliabilityFigures } from '../../reliability/figures.ts';
 import { COLUMN_LAYOUTS } from '../../scoring/types.ts';
@@ -13,9 +13,11 @@ import { histogramChart, type HistogramBar } from '../plots.ts';
 import { TASK_NAMES } from '../../families/registry.ts';
 import type { ExportFormatName } from '../../families/family.ts';
 import { PROTOCOLS } from '../../dispatch/annotators/registry.ts';
+import { suiteName } from './organiser.ts';
 
 export function teamPageBody(challenges: Challenge[]): SafeHtml {
-  const open = challenges.filter((c) => c.phase !== 'closed');
+  // A test-suite run is a challenge of the organiser's own (suite-<name>): not for teams to join.
+  const open = challenges.filter((c) => c.phase !== 'closed' && suiteName(c.slug) === null);
   return html`<h1>Your team</h1>
 ${tokenBox('team')}
 <section class="card" aria-labelledby="register-team-heading"><h2 id="register-team-heading">Register a team</h2>
@@ -23,7 +25,7 @@ ${tokenBox('team')}
 ${apiForm({ api: '/api/teams', then: 'token refresh', label: 'Register the team', id: 'register-team', fields: html`${textField('team', 'name', 'Team name', { required: true })}${textField('team', 'contact', 'Contact (e-mail)', { type: 'email', required: true })}` })}
 </section>
 <section class="card" aria-labelledby="servers-heading"><h2 id="servers-heading">Your annotation servers</h2>
-${fragment('/fragments/team/servers', { label: 'Your annotation servers' })}
+${fragment('/fragments/team/servers', { label: 'Your annotation servers', needsToken: NEEDS_TOKEN.teamHere })}
 </section>
 <section class="card" aria-labelledby="register-server-heading"><h2 id="register-server-heading">Register an annotation server</h2>
 <p>The server is registered at once and starts paused; a setup check then calls it with a sample article, and its server page shows the result when the check is over.</p>
@@ -103,9 +105,9 @@ export function serverPageBody(id: number): SafeHtml {
 </div>
 <p class="status" role="status" aria-live="polite" id="server-action-status"></p>
 </section>
-${fragment(`/fragments/servers/${id}`, { pollMs: 2000, label: 'Server status' })}
+${fragment(`/fragments/servers/${id}`, { pollMs: 2000, label: 'Server status', needsToken: NEEDS_TOKEN.owner })}
 <section class="card" aria-labelledby="export-heading"><h2 id="export-heading">Export the answers</h2>
-${fragment(`/fragments/servers/${id}/export`, { label: 'Export the answers' })}
+${fragment(`/fragments/servers/${id}/export`, { label: 'Export the answers', needsToken: NEEDS_TOKEN.owner })}
 </section>`;
 }
 

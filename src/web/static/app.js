@@ -109,7 +109,12 @@ function summary(answer, say) {
     case 'check': return done('The setup check is running; its result appears below.');
     case 'retry': return done(`${plural(a.requeued ?? 0, 'failed article')} sent again.`);
     case 'delete': return done('Deleted.');
-    case 'phase': return done(`The phase is now "${a.phase}".`);
+    case 'phase': {
+      // A published leaderboard is withdrawn by reopening; closing does not publish again by itself.
+      if (a.publicationWithdrawn) return done(`The phase is now "${a.phase}". The leaderboards are no longer published: their answers may change until the challenge is closed again; then publish them again from a leaderboard page.`, 'warn');
+      if (a.phase === 'closed' && a.leaderboardPublished === false) return done('The phase is now "closed". The leaderboards are not published: teams see them, visitors do not until you publish them from a leaderboard page.');
+      return done(`The phase is now "${a.phase}".`);
+    }
     case 'settings': return done(`Saved: deadline ${a.timeoutSeconds} s per attempt, ${plural(a.maxAttempts, 'attempt')} per article, back-off ${a.retryDelaySeconds} s, ${plural(a.serversPerTeam, 'server')} per team.`);
     default:
   }
@@ -287,6 +292,12 @@ async function loadFragment(el) {
   clearTimeout(timers.get(el));
   const ticket = (latest.get(el) ?? 0) + 1;
   latest.set(el, ticket);
+  // Without a token the API could only refuse: say what to do instead of asking it.
+  if (el.dataset.needsToken && !token()) {
+    el.replaceChildren(Object.assign(document.createElement('p'), { className: 'notice', textContent: el.dataset.needsToken }));
+    el.setAttribute('data-stopped', '');
+    return;
+  }
   let refused = false;
   try {
     const res = await fetch(el.dataset.fragment, { headers: authHeaders({ accept: 'text/html' }) });
@@ -376,6 +387,12 @@ async function saveToken(form) {
   if (who.refused) return showStatus(statusEl, 'This token was refused: it is neither the organiser token nor a registered team\'s token. Nothing was saved; check that you copied all of it.', 'error');
   if (who.failed) return showStatus(statusEl, `The token could not be checked, so it was not saved: ${who.failed}`, 'error');
   const actual = roleOf(who);
+  // Another role's token kept here may have been shown only once (a team's at registration):
+  // a token pasted in the wrong box never replaces it.
+  const kept = tokenOf(actual);
+  if (actual !== role && kept && kept !== t) {
+    return showStatus(statusEl, `This is ${whose(who)}'s token, not the ${ROLE_WORDS[role]} token. Nothing was saved: this browser already keeps a ${actual} token (ending …${kept.slice(-4)}), which this one would replace. To use this one instead, forget the kept token in the ${actual === 'team' ? 'Team' : 'Organiser'} page's token box (keep a copy of it first), then paste this one there.`, 'error');
+  }
   localStorage.setItem(KEYS[actual], t);
   form.reset();
   if (actual !== role) {
