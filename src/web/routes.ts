@@ -165,7 +165,7 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/fragments/servers/:id', HIDDEN, async (request, reply) => {
       const answer = await api<ServerJson>(request, `/api/servers/${encodeURIComponent(request.params.id)}`);
-      return sendFragment(reply, answer.status, answer.status === 200 ? serverFragment(answer.body) : apiError(answer));
+      return sendFragment(reply, answer.status, answer.status === 200 ? serverFragment(answer.body, ctx.config.checkTimeoutSeconds) : apiError(answer));
     });
 
     app.get('/fragments/team/servers', HIDDEN, async (request, reply) => {

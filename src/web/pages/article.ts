@@ -135,11 +135,20 @@ function viewerSection(a: ArticleJson, labels: Map<number, string>): SafeHtml {
 ${viewer.data}</section>`;
 }
 
+/** What the page's heading calls the article: its first line (the title), shortened; else its id. */
+export function articleName(a: Pick<ArticleJson, 'id' | 'organiserId' | 'text'>): string {
+  const first = a.text.split('\n', 1)[0]!.trim();
+  if (first === '') return `Article ${a.organiserId ?? a.id}`;
+  const points = Array.from(first);
+  return points.length > 100 ? `${points.slice(0, 99).join('').trimEnd()}…` : first;
+}
+
 export function articleFragment(a: ArticleJson): SafeHtml {
   const labels = serverLabels(a.servers);
   const lists = viewing('list');
   const final = a.status === 'done';
   return html`<div${final ? html` data-final` : ''}>
+<span hidden data-heading="${articleName(a)}" data-heading-note="article ${a.organiserId ?? a.id} of ${a.challenge}"></span>
 <p class="article-meta">Status: <strong data-article-status>${a.status}</strong> · challenge ${a.challenge}${a.organiserId ? html` · id ${a.organiserId}` : ''} · from ${a.sourceFormat}</p>
 <section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2>
 ${a.servers.length === 0 ? html`<p>Not sent to any server yet: no server is started in this challenge.</p>` : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Servers (scrolls sideways)"><table><caption>Each server's state for this article</caption>

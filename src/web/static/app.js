@@ -119,8 +119,11 @@ function summary(answer, say) {
     default:
   }
   if ('unknownDocuments' in a && 'items' in a) {
-    const loaded = `Gold loaded: ${plural(a.items, 'item')} in ${plural(a.documents, 'document')}.`;
-    if (!a.unknownDocuments) return done(loaded);
+    // Loading gold replaces the task's previous gold: say so, with what it was.
+    const replaced = a.replaced ? ` It replaced the previous gold standard (${plural(a.replaced.items, 'item')} in ${plural(a.replaced.documents, 'document')}, loaded ${new Date(a.replaced.loadedAt).toLocaleString()}); scores now use this one.` : '';
+    const warned = Array.isArray(a.warnings) && a.warnings.length ? ` ${plural(a.warnings.length, 'warning')}: ${a.warnings.slice(0, 3).join('; ')}${a.warnings.length > 3 ? '; …' : ''}.` : '';
+    const loaded = `Gold loaded: ${plural(a.items, 'item')} in ${plural(a.documents, 'document')}.${replaced}${warned}`;
+    if (!a.unknownDocuments) return done(loaded, warned ? 'warn' : 'ok');
     const ids = a.unknownDocumentIds ?? [];
     const shown = ids.length ? ` (${ids.slice(0, 5).join(', ')}${a.unknownDocuments > 5 ? ', …' : ''})` : '';
     return done(`${loaded} But ${a.unknownDocuments === 1 ? '1 document id matches' : `${a.unknownDocuments} document ids match`} no article of this challenge${shown}: their items cannot be matched until articles with these ids are loaded. Check the ids.`, 'warn');
@@ -307,6 +310,7 @@ async function loadFragment(el) {
     const focusedId = el.contains(document.activeElement) ? document.activeElement.id : '';
     const edits = editedControls(el);
     el.innerHTML = markup;
+    nameThePage(el);
     focusableScrollers(el);
     restoreControls(edits);
     if (focusedId) document.getElementById(focusedId)?.focus();
@@ -318,6 +322,21 @@ async function loadFragment(el) {
   el.toggleAttribute('data-stopped', refused);
   const poll = Number(el.dataset.poll ?? 0);
   if (poll > 0 && !refused && !el.querySelector('[data-final]')) timers.set(el, setTimeout(() => loadFragment(el), poll));
+}
+
+/**
+ * A fragment that knows what the page is about (a server's or an article's name, which only
+ * a token may read) names it in the page's h1 and title, instead of "Article" or a number.
+ */
+function nameThePage(root) {
+  const source = root.querySelector('[data-heading]');
+  const h1 = document.querySelector('main h1');
+  if (!source || !h1) return;
+  const note = source.dataset.headingNote;
+  const text = `${source.dataset.heading}${note ? ` (${note})` : ''}`;
+  if (h1.textContent === text) return;
+  h1.replaceChildren(source.dataset.heading, ...(note ? [' ', Object.assign(document.createElement('span'), { className: 'muted', textContent: `(${note})` })] : []));
+  document.title = `${source.dataset.heading} · metaserver`;
 }
 
 /**
