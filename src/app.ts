@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { docsTheme } from './web/docs-theme.ts';
 import rateLimit from '@fastify/rate-limit';
 import type { AppContext } from './app-context.ts';
 import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './http/error-handler.ts';
@@ -68,7 +69,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     docs.addHook('onRoute', (route) => {
       route.config = { ...route.config, access: 'public' };
     });
-    await docs.register(swaggerUi, { routePrefix: '/docs' });
+    await docs.register(swaggerUi, { routePrefix: '/docs', ...docsTheme() });
   });
   app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async () => app.swagger());
 

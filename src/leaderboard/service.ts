@@ -128,7 +128,7 @@ export class LeaderboardService {
   private async loadMaps(challenge: Challenge, request: ScoreRequest): Promise<Pick<LeaderboardOptions, 'orthologMap' | 'organismMap'>> {
     const load = async (kind: MapKind) => {
       const stored = await this.gold.map(challenge.id, kind);
-      if (!stored) throw badRequest(`${kind}=1 asks for the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map, but none is loaded; the organiser loads it with PUT /api/challenges/${challenge.slug}/maps/${kind}`);
+      if (!stored) throw badRequest(`${kind}=1 asks for the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map, but none is loaded; the organiser loads it on the challenge's settings page (/challenges/${challenge.slug}/settings), or with PUT /api/challenges/${challenge.slug}/maps/${kind}`);
       return stored.body;
     };
     return {

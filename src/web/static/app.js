@@ -128,6 +128,10 @@ function summary(answer, say) {
     const shown = ids.length ? ` (${ids.slice(0, 5).join(', ')}${a.unknownDocuments > 5 ? ', …' : ''})` : '';
     return done(`${loaded} But ${a.unknownDocuments === 1 ? '1 document id matches' : `${a.unknownDocuments} document ids match`} no article of this challenge${shown}: their items cannot be matched until articles with these ids are loaded. Check the ids.`, 'warn');
   }
+  if ('kind' in a && 'entries' in a) {
+    const map = a.kind === 'ho' ? 'Homonym-ortholog map' : 'Organism map';
+    return done(`${map} loaded: ${plural(a.entries, 'entry', 'entries')}. It replaces any map loaded before; leaderboards with the ${a.kind} option now score with it.`);
+  }
   if ('created' in a && 'accepted' in a) return done(`${plural(a.accepted, 'article')} received, ${a.created} new.`);
   if ('runId' in a) {
     const warnings = Array.isArray(a.warnings) && a.warnings.length ? ` ${plural(a.warnings.length, 'warning')}: ${a.warnings.slice(0, 3).map((w) => w.message ?? w).join('; ')}` : '';
