@@ -99,6 +99,7 @@ export const NEEDS_TOKEN = {
   organiserHere: 'Paste the organiser token in the token box above to see the challenges and their servers.',
   teamHere: 'Paste your team token in the token box above, or register a team below, to see your servers.',
   owner: 'This part needs a token: open it from the Team page with your team token saved, or from the Organiser page with the organiser token saved.',
+  article: 'This article is not public (or there is no such article): a challenge\'s articles are shown to the organiser and to the teams taking part. Save your token on the Team or Organiser page, then come back.',
   leaderboard: 'This leaderboard is not published yet. The organiser sees it with the organiser token, and teams once the challenge is closed (save your token on the Team or Organiser page, then come back).',
 } as const;
 

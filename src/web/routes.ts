@@ -149,9 +149,11 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       const server = /^\d{1,10}$/.test(request.query.server ?? '') ? request.query.server : undefined;
       return sendPage(reply, '/organiser', `Test suite ${name}`, testsuitePageBody(name, server));
     });
-    app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) =>
-      sendPage(reply, '/', 'Article', articlePageBody(request.params.id)),
-    );
+    app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) => {
+      // A live article is public; a challenge's needs a token, so without one the page says so instead of asking.
+      const open = await app.inject({ method: 'HEAD', url: `/api/articles/${encodeURIComponent(request.params.id)}` });
+      return sendPage(reply, '/', 'Article', articlePageBody(request.params.id, !ok(open.statusCode)));
+    });
     app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {
       const challenge = await challengeOr404(request.params.slug);
       const published = challenge?.phase === 'closed' && challenge.leaderboardPublished;

@@ -6,7 +6,7 @@
 // `web` part (src/families/*), in registry order.
 import { fmt, html, type SafeHtml } from '../html.ts';
 import { buildViewer, sourceToggles, typeLegend, type ViewerSource } from '../viewer.ts';
-import { apiForm, fragment, select, textArea } from '../layout.ts';
+import { apiForm, fragment, NEEDS_TOKEN, select, textArea } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import type { AnswerView, WebItem } from '../../families/family.ts';
 import { ALL_FAMILIES } from '../../families/registry.ts';
@@ -43,10 +43,11 @@ function viewing<K extends AnswerView<unknown>['kind']>(kind: K): Array<{ name: 
   return ALL_FAMILIES.flatMap((f) => (f.web.answer?.kind === kind ? [{ name: f.name, view: f.web.answer as View<K> }] : []));
 }
 
-export function articlePageBody(id: string): SafeHtml {
+/** `needsToken`: the article is a challenge's, which only the organiser and its teams may read. */
+export function articlePageBody(id: string, needsToken = false): SafeHtml {
   return html`<h1>Article</h1>
 <p>The annotations of every server this article was sent to; the page updates every 2 seconds until all servers have answered or failed.</p>
-${fragment(`/fragments/articles/${encodeURIComponent(id)}`, { pollMs: 2000, label: 'Article and annotations' })}`;
+${fragment(`/fragments/articles/${encodeURIComponent(id)}`, { pollMs: 2000, label: 'Article and annotations', ...(needsToken ? { needsToken: NEEDS_TOKEN.article } : {}) })}`;
 }
 
 /** Verdicts as one bar: the positive share on the left, the negative on the right. */

@@ -88,7 +88,7 @@ export const suiteName = (slug: string): string | null => (slug.startsWith('suit
 
 function phaseForm(c: Challenge): SafeHtml {
   const id = `phase-${c.slug}`;
-  return html`<form class="api-form inline" data-api="/api/challenges/{slug}" data-method="PATCH" data-then="refresh" data-say="phase">
+  return html`<form class="api-form inline" id="${id}-form" data-api="/api/challenges/{slug}" data-method="PATCH" data-then="refresh" data-say="phase">
 <input type="hidden" name="slug" value="${c.slug}">
 <label for="${id}">Phase</label>
 <select id="${id}" name="phase">${['setup', 'test', 'closed'].map((p) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${p}</option>`)}</select>

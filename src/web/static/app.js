@@ -186,7 +186,10 @@ async function sendForm(form) {
     });
     const answer = await readAnswer(res);
     if (!res.ok) return showStatus(statusEl, errorMessage(res, answer), 'error');
-    showStatus(statusEl, ...summary(answer, form.dataset.say));
+    const said = summary(answer, form.dataset.say);
+    showStatus(statusEl, ...said);
+    // A form inside a polled region is drawn again by the refresh: it says the same again then.
+    if (form.id) lastSaid.set(form.id, said);
     await afterSuccess(form.dataset.then, answer, statusEl);
   } finally {
     if (button) button.disabled = false;
@@ -262,6 +265,15 @@ async function exportAnswers(form) {
   showStatus(statusEl, `Downloaded ${name} (${kib(blob.size)}).${leftOut}`, leftOut ? 'warn' : 'ok');
 }
 
+/** What each form (by id) last said, shown again when a refreshed fragment draws it anew. */
+const lastSaid = new Map();
+function sayAgain(root) {
+  for (const [id, said] of lastSaid) {
+    const form = root.querySelector(`#${CSS.escape(id)}`);
+    if (form) showStatus(form.querySelector('[data-status]'), ...said);
+  }
+}
+
 const timers = new Map();
 /** The newest load of each fragment: an older answer arriving late must not overwrite a newer one. */
 const latest = new Map();
@@ -315,6 +327,7 @@ async function loadFragment(el) {
     const edits = editedControls(el);
     el.innerHTML = markup;
     nameThePage(el);
+    sayAgain(el);
     focusableScrollers(el);
     restoreControls(edits);
     if (focusedId) document.getElementById(focusedId)?.focus();

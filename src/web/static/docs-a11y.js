@@ -1,7 +1,7 @@
 // The /docs page is swagger-ui's. Its markup fails axe-core in a few places that its options
 // cannot reach, so this script (served by @fastify/swagger-ui as a theme script) amends the
 // DOM after each render: one main landmark, the logo named and linked home, names for the
-// icon-only buttons and the unlabelled fields, the tag headings at level 2 under the h1,
+// icon-only buttons and the unlabelled fields, the tag headings at level 2 under the h1 (an operation's own headings below them),
 // and no link nested inside the operation summaries' buttons (the button already opens the
 // operation and deep linking sets the address, so the inner link added nothing but a second
 // control inside the first). Only attributes are changed, never the elements React renders.
@@ -25,6 +25,11 @@
     document.querySelectorAll('h3.opblock-tag, .models h4, section.models > h4').forEach(function (h) {
       h.setAttribute('role', 'heading');
       h.setAttribute('aria-level', '2');
+    });
+    // Inside an operation (under its level-2 tag heading): h4 one level down, h5 the next.
+    document.querySelectorAll('.opblock h4, .opblock h5').forEach(function (h) {
+      h.setAttribute('role', 'heading');
+      h.setAttribute('aria-level', h.tagName === 'H4' ? '3' : '4');
     });
     document.querySelectorAll('input:not([type="hidden"]), select, textarea').forEach(function (field) {
       if (field.labels && field.labels.length) return;
