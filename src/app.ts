@@ -3,6 +3,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { docsTheme } from './web/docs-theme.ts';
 import rateLimit from '@fastify/rate-limit';
 import type { AppContext } from './app-context.ts';
 import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './http/error-handler.ts';
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     // The document names the server the way its reader reached it (publicUrl behind a proxy).
     await docs.register(swaggerUi, {
       routePrefix: '/docs',
+      ...docsTheme(),
       transformSpecificationClone: false,
       transformSpecification: (spec, request) => ({ ...spec, servers: [{ url: publicBaseOf(request, ctx.config) }] }),
     });

@@ -22,6 +22,7 @@
 #   pairs           [{a => accession, b => accession, confidence, rank}]      IPT
 #   mentions        [{offset, mention, type, confidence}, ...]                MENTION
 #   coref           standoff text: 'T' Exp expressions and 'R' Coref links     COREF
+#   taxons          [{taxid => NCBI Taxonomy id, confidence, rank}, ...]      TX
 #
 # Offsets count Unicode code points of the text. Perl counts characters the same way once
 # the text is a decoded (character) string; RPC::XML's parser hands it over decoded, and
@@ -41,6 +42,9 @@
 #            confidence 0.9 without lowercase letters, else 0.6; type "protein".
 #   COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
 #            before it (latest end, then latest start, then first listed).
+#   TX       every species of the short list %SPECIES named as a word (after lower-casing
+#            ASCII letters only: "Human", "mice", "Mus musculus"), its NCBI Taxonomy id
+#            once, in order of first occurrence, rank i, confidence 1/(i+1).
 # "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
 #
 # Run:  perl annotation_server.pl --port 8000 [--host 127.0.0.1] [--method NAME]
@@ -54,6 +58,20 @@ my $ACCESSION = qr/(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2
 my $ACCESSION_WORD = qr/(?<![A-Za-z0-9])$ACCESSION(?![A-Za-z0-9])/;
 my $TOKEN = qr/(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/;
 my $PRONOUN = qr/(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/;
+# Species names (lower case) and their NCBI Taxonomy ids: the same list in every sample.
+my %SPECIES = (
+    'homo sapiens' => 9606, 'human' => 9606, 'humans' => 9606,
+    'mus musculus' => 10090, 'mouse' => 10090, 'mice' => 10090,
+    'rattus norvegicus' => 10116, 'rat' => 10116, 'rats' => 10116,
+    'saccharomyces cerevisiae' => 4932, 'yeast' => 4932,
+    'escherichia coli' => 562,
+    'danio rerio' => 7955, 'zebrafish' => 7955,
+    'drosophila' => 7227,
+    'arabidopsis' => 3702,
+);
+# Longer names first, so "homo sapiens" is one match.
+my $SPECIES_NAMES = join '|', sort { length($b) <=> length($a) || $a cmp $b } keys %SPECIES;
+my $SPECIES_WORD = qr/(?<![A-Za-z0-9])(?:$SPECIES_NAMES)(?![A-Za-z0-9])/;
 
 # Explicit types: RPC::XML would otherwise guess them from how each value looks.
 sub str { RPC::XML::string->new($_[0]) }
@@ -141,6 +159,18 @@ sub coref_standoff {
 }
 
 # Replace this with your tagger. Return only the keys of the tasks you answer.
+# NCBI Taxonomy ids of the species named, once each, in order of first occurrence.
+sub find_taxa {
+    my ($text) = @_;
+    (my $lower = $text) =~ tr/A-Z/a-z/;    # ASCII letters only
+    my (%seen, @taxa);
+    while ($lower =~ /$SPECIES_WORD/g) {
+        my $taxid = $SPECIES{$&};
+        push @taxa, $taxid unless $seen{$taxid}++;
+    }
+    return [map { { taxid => int32($taxa[$_]), rank => int32($_ + 1), confidence => dbl(1 / ($_ + 2)) } } 0 .. $#taxa];
+}
+
 sub annotate {
     my ($text, $given) = @_;
     my @accessions = find_accessions($text);
@@ -156,6 +186,7 @@ sub annotate {
         pairs => \@pairs,
         mentions => find_mentions($text),
         coref => str(coref_standoff($text, $given)),
+        taxons => find_taxa($text),
     };
 }
 

@@ -21,6 +21,7 @@ and expects one struct with a key per task you answer (leave a key out to skip a
   pairs           [{'a': accession, 'b': accession, 'confidence', 'rank'}]    IPT
   mentions        [{'offset', 'mention', 'type', 'confidence'}, ...]          MENTION
   coref           standoff text: 'T' Exp expressions and 'R' Coref links       COREF
+  taxons          [{'taxid': NCBI Taxonomy id, 'confidence', 'rank'}, ...]    TX
 
 Offsets count Unicode code points, which is exactly Python's str indexing: text[offset]
 is the first character of a mention. Confidences must be in (0, 1]. XML-RPC ints are
@@ -39,6 +40,9 @@ sample annotator exactly (its tests compare both answers):
            confidence 0.9 without lowercase letters, else 0.6; type "protein".
   COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
            before it (latest end, then latest start, then first listed).
+  TX       every species of the short list SPECIES named as a word (after lower-casing
+           ASCII letters only: "Human", "mice", "Mus musculus"), its NCBI Taxonomy id
+           once, in order of first occurrence, rank i, confidence 1/(i+1).
 "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
 
 The same answers in the other protocols the meta-server speaks (register the server with
@@ -78,6 +82,22 @@ TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*")
 PRONOUN = re.compile(r"(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])")
 GIVEN_LINE = re.compile(r"T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t")
 GIVEN_ID = re.compile(r"T([0-9]+)\t")
+# Species names (lower case) and their NCBI Taxonomy ids: the same list in every sample.
+SPECIES = {
+    "homo sapiens": 9606, "human": 9606, "humans": 9606,
+    "mus musculus": 10090, "mouse": 10090, "mice": 10090,
+    "rattus norvegicus": 10116, "rat": 10116, "rats": 10116,
+    "saccharomyces cerevisiae": 4932, "yeast": 4932,
+    "escherichia coli": 562,
+    "danio rerio": 7955, "zebrafish": 7955,
+    "drosophila": 7227,
+    "arabidopsis": 3702,
+}
+# Longer names first, so "homo sapiens" is one match.
+SPECIES_WORD = re.compile(
+    r"(?<![A-Za-z0-9])(?:" + "|".join(sorted(SPECIES, key=lambda name: (-len(name), name))) + r")(?![A-Za-z0-9])"
+)
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def find_accessions(text: str) -> List[str]:
@@ -158,6 +178,14 @@ def coref_standoff(text: str, given: str) -> str:
     return "\n".join(expressions + links) if links else ""
 
 
+def find_taxa(text: str) -> List[Dict[str, Any]]:
+    """NCBI Taxonomy ids of the species named, once each, in order of first occurrence."""
+    seen: Dict[int, None] = {}
+    for match in SPECIES_WORD.finditer(text.translate(ASCII_LOWER)):
+        seen.setdefault(SPECIES[match.group(0)], None)
+    return [{"taxid": taxid, "rank": i + 1, "confidence": 1 / (i + 2)} for i, taxid in enumerate(seen)]
+
+
 def annotate(text: str, given: str = "") -> Dict[str, Any]:
     """Replace this with your tagger. Return only the keys of the tasks you answer."""
     accessions = find_accessions(text)
@@ -172,6 +200,7 @@ def annotate(text: str, given: str = "") -> Dict[str, Any]:
         ],
         "mentions": find_mentions(text),
         "coref": coref_standoff(text, given),
+        "taxons": find_taxa(text),
     }
 
 

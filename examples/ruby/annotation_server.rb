@@ -25,6 +25,7 @@
 #   pairs           [{'a' => accession, 'b' => accession, 'confidence', 'rank'}] IPT
 #   mentions        [{'offset', 'mention', 'type', 'confidence'}, ...]           MENTION
 #   coref           standoff text: 'T' Exp expressions and 'R' Coref links        COREF
+#   taxons          [{'taxid' => NCBI Taxonomy id, 'confidence', 'rank'}, ...]   TX
 #
 # Offsets count Unicode code points of the text. A Ruby string encoded as UTF-8 counts
 # characters that way (String#[], MatchData#begin); utf8() below makes sure the text is
@@ -45,6 +46,9 @@
 #            confidence 0.9 without lowercase letters, else 0.6; type "protein".
 #   COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
 #            before it (latest end, then latest start, then first listed).
+#   TX       every species of the short list SPECIES named as a word (after lower-casing
+#            ASCII letters only: "Human", "mice", "Mus musculus"), its NCBI Taxonomy id
+#            once, in order of first occurrence, rank i, confidence 1/(i+1).
 # "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
 #
 # Run:  ruby annotation_server.rb --port 8000 [--host 127.0.0.1] [--method NAME]
@@ -59,6 +63,19 @@ TOKEN = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/.freeze
 PRONOUN = /(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/.freeze
 GIVEN_LINE = /\AT([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/.freeze
 GIVEN_ID = /\AT([0-9]+)\t/.freeze
+# Species names (lower case) and their NCBI Taxonomy ids: the same list in every sample.
+SPECIES = {
+  'homo sapiens' => 9606, 'human' => 9606, 'humans' => 9606,
+  'mus musculus' => 10090, 'mouse' => 10090, 'mice' => 10090,
+  'rattus norvegicus' => 10116, 'rat' => 10116, 'rats' => 10116,
+  'saccharomyces cerevisiae' => 4932, 'yeast' => 4932,
+  'escherichia coli' => 562,
+  'danio rerio' => 7955, 'zebrafish' => 7955,
+  'drosophila' => 7227,
+  'arabidopsis' => 3702
+}.freeze
+# Longer names first, so "homo sapiens" is one match.
+SPECIES_WORD = /(?<![A-Za-z0-9])(?:#{SPECIES.keys.sort_by { |name| [-name.length, name] }.join('|')})(?![A-Za-z0-9])/.freeze
 
 # Every match of a pattern with its MatchData (offsets in characters).
 def matches(text, pattern)
@@ -134,6 +151,12 @@ def coref_standoff(text, given)
 end
 
 # Replace this with your tagger. Return only the keys of the tasks you answer.
+# NCBI Taxonomy ids of the species named, once each, in order of first occurrence.
+def find_taxa(text)
+  taxa = text.tr('A-Z', 'a-z').scan(SPECIES_WORD).map { |name| SPECIES[name] }.uniq
+  taxa.each_with_index.map { |taxid, i| { 'taxid' => taxid, 'rank' => i + 1, 'confidence' => 1.0 / (i + 2) } }
+end
+
 def annotate(text, given = '')
   accessions = find_accessions(text)
   {
@@ -145,7 +168,8 @@ def annotate(text, given = '')
       { 'a' => a, 'b' => b, 'rank' => i + 1, 'confidence' => 1.0 / (i + 2) }
     end,
     'mentions' => find_mentions(text),
-    'coref' => coref_standoff(text, given)
+    'coref' => coref_standoff(text, given),
+    'taxons' => find_taxa(text)
   }
 end
 

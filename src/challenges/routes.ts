@@ -56,7 +56,11 @@ const ChallengeDetail = Open({
   ...ChallengeAnswer.properties,
   phaseHistory: ListOf({ from: Type.String(), to: Type.String(), by: Type.String(), address: Described('the address the change came from, or null'), at: Described('ISO 8601') }),
 });
-const ChangedChallenge = Open({ ...ChallengeDetail.properties, notice: Type.Optional(Type.String({ description: 'with 202: what was left for later' })) });
+const ChangedChallenge = Open({
+  ...ChallengeDetail.properties,
+  notice: Type.Optional(Type.String({ description: 'with 202: what was left for later' })),
+  publicationWithdrawn: Type.Optional(Type.Boolean({ description: 'true when this change (reopening) withdrew the leaderboards\' publication: publish again once closed' })),
+});
 
 export async function challengeView(ctx: AppContext, c: Challenge) {
   return { ...c, counts: await ctx.repos.challenges.counts(c.id) };
@@ -112,8 +116,10 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
         if (settings.leaderboardPublished === true && !closedAfter) {
           throw new ApiError('not_closed', `leaderboards are published once the challenge is closed; "${before.slug}" is in phase "${phase ?? before.phase}": close it first (PATCH {"phase": "closed"})`);
         }
-        // Reopening withdraws a publication: the answers may change until the next close.
-        if (!closedAfter && before.leaderboardPublished) settings.leaderboardPublished = false;
+        // Reopening withdraws a publication: the answers may change until the next close. The
+        // answer says so (publicationWithdrawn), so the organiser is never left unaware.
+        const withdrawn = !closedAfter && before.leaderboardPublished;
+        if (withdrawn) settings.leaderboardPublished = false;
         const after = await challenges.change(before.slug, settings, phase !== undefined ? { to: phase, by: 'organiser', address: request.ip } : undefined);
         if (!after) throw notFound(`challenge "${request.params.slug}"`);
         let queued = true;
@@ -121,7 +127,7 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
           queued = await ctx.dispatch.phaseChanged(after);
           request.log.info({ challenge: after.slug, from: before.phase, to: after.phase, queued }, 'challenge phase changed');
         }
-        const view = await challengeDetail(ctx, after);
+        const view = { ...(await challengeDetail(ctx, after)), ...(withdrawn ? { publicationWithdrawn: true } : {}) };
         if (queued) return view;
         return reply.status(202).send({ ...view, notice: queuedLaterNotice('the new phase is stored') });
       },

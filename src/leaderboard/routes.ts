@@ -58,6 +58,9 @@ const GoldAnswer = Open({
   items: Type.Integer(),
   unknownDocuments: Type.Integer({ description: 'gold documents that are not articles of the challenge' }),
   warnings: Described('what was accepted with a warning'),
+  replaced: Type.Union([Open({ documents: Type.Integer(), items: Type.Integer(), loadedAt: Type.String() }), Type.Null()], {
+    description: 'the gold standard this load replaced (its counts and when it was loaded), or null when there was none',
+  }),
 });
 const RunAnswer = Open({ runId: Type.Integer(), run: Type.String({ description: 'the run name on the leaderboard' }), n: Type.Integer(), warnings: Described('what was accepted with a warning') });
 const Board = Open({
@@ -99,9 +102,9 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
       { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES, response: responses({ 200: GoldAnswer }) }, config: { access: 'admin' } },
       async (request) => {
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
-        const { documents, items, warnings, unknownDocuments, unknownDocumentIds } = await service.putGold(challenge, task, request.body);
-        request.log.info({ challenge: challenge.slug, task, documents, items }, 'gold standard loaded');
-        return { task, documents, items, unknownDocuments, unknownDocumentIds, warnings };
+        const { documents, items, warnings, unknownDocuments, unknownDocumentIds, replaced } = await service.putGold(challenge, task, request.body, ctx.accessions);
+        request.log.info({ challenge: challenge.slug, task, documents, items, replaced: replaced !== null }, 'gold standard loaded');
+        return { task, documents, items, unknownDocuments, unknownDocumentIds, warnings, replaced };
       },
     );
 

@@ -6,7 +6,9 @@ import type { ServerRepository } from '../servers/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import { ScoringInputError, parseHomonymOrthologMap, parseOrganismMap, type ColumnLayout } from '../scoring/index.ts';
-import type { TaskName } from '../families/registry.ts';
+import { familyOf, type TaskName } from '../families/registry.ts';
+import type { AccessionLookup } from '../uniprot/index.ts';
+import { checkGoldLines } from './gold-checks.ts';
 import type { GoldRepository, MapKind } from './gold-repository.ts';
 import { goldDocuments, loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, uploadsText, type Gold, type ParsedGold } from './inputs.ts';
 import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
@@ -34,6 +36,13 @@ export function parseOr400<T>(what: string, parse: () => T): T {
 /** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
 export function onlineRunName(server: { runName: string }): string {
   return server.runName;
+}
+
+/** The gold standard a new load replaced. */
+export interface ReplacedGold {
+  documents: number;
+  items: number;
+  loadedAt: string;
 }
 
 export interface ScoreRequest {
@@ -66,15 +75,21 @@ export class LeaderboardService {
     this.runs = repos.runs;
   }
 
-  async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[] }> {
+  async putGold(challenge: Challenge, task: TaskName, body: unknown, release: AccessionLookup | null = null): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[]; replaced: ReplacedGold | null }> {
     const parsed = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
+    const scoring = familyOf(task).scoring;
+    const releaseWarnings = scoring.upload === 'tsv' && typeof body === 'string' ? checkGoldLines(task, scoring.goldForm, body, release) : [];
+    parsed.warnings = [...parsed.warnings, ...releaseWarnings];
+    // Loading gold replaces the task's previous gold: the answer says what it replaced.
+    const before = await this.gold.gold(challenge.id, task);
+    const replaced = before ? { documents: before.documents, items: before.items, loadedAt: before.loadedAt.toISOString() } : null;
     await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items);
     // Gold may be loaded before the articles; say how many documents no article matches yet.
     const ids = [...goldDocuments(parsed.gold)];
     const known = await this.repos.articles.knownIds(challenge.id, ids);
     const unknown = ids.filter((id) => !known.has(id));
     // The first few ids, so a person can see what is wrong (a prefix, a version suffix…).
-    return { ...parsed, unknownDocuments: unknown.length, unknownDocumentIds: unknown.slice(0, 20) };
+    return { ...parsed, unknownDocuments: unknown.length, unknownDocumentIds: unknown.slice(0, 20), replaced };
   }
 
   async putMap(challenge: Challenge, kind: MapKind, body: unknown): Promise<number> {
@@ -113,7 +128,7 @@ export class LeaderboardService {
   private async loadMaps(challenge: Challenge, request: ScoreRequest): Promise<Pick<LeaderboardOptions, 'orthologMap' | 'organismMap'>> {
     const load = async (kind: MapKind) => {
       const stored = await this.gold.map(challenge.id, kind);
-      if (!stored) throw badRequest(`${kind}=1 asks for the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map, but none is loaded; the organiser loads it with PUT /api/challenges/${challenge.slug}/maps/${kind}`);
+      if (!stored) throw badRequest(`${kind}=1 asks for the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map, but none is loaded; the organiser loads it on the challenge's settings page (/challenges/${challenge.slug}/settings), or with PUT /api/challenges/${challenge.slug}/maps/${kind}`);
       return stored.body;
     };
     return {

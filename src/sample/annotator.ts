@@ -1,4 +1,4 @@
-// The sample annotator: a deliberately simple, deterministic tagger that answers all five
+// The sample annotator: a deliberately simple, deterministic tagger that answers all six
 // tasks, so a team sees a complete, valid answer and the tests have a known reference.
 // The samples under examples/ (Python, Perl, Ruby) implement exactly the same rules; tests
 // check that all of them give identical answers, so change them together.
@@ -31,6 +31,10 @@
 //      BioNLP-ST 2011 link lines).
 //      All T lines first (in creation order), then R lines, joined by "\n" without a
 //      final newline; "" when there is no link.
+// TX   `taxons`: the species named by a word or two from the short list SPECIES below
+//      (matched after ASCII-only lower-casing, standing as words: "Human", "mice",
+//      "Mus musculus"), each NCBI Taxonomy id once, in order of first occurrence:
+//      {taxid, rank: i, confidence: 1/(i+1)}.
 import type { XmlRpcValue } from '../xmlrpc/codec.ts';
 import { CodePointText } from '../shared/code-points.ts';
 
@@ -41,6 +45,19 @@ const INTERACTION_WORD = /interact|bind|complex/gi; // no `u` flag: ASCII-only c
 const TOKEN = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/g;
 const PRONOUN = /(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/g;
 const GIVEN_LINE = /^T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/;
+/** Species names (lower case) and their NCBI Taxonomy ids; the samples under examples/ hold the same list. */
+const SPECIES: Record<string, number> = {
+  'homo sapiens': 9606, human: 9606, humans: 9606,
+  'mus musculus': 10090, mouse: 10090, mice: 10090,
+  'rattus norvegicus': 10116, rat: 10116, rats: 10116,
+  'saccharomyces cerevisiae': 4932, yeast: 4932,
+  'escherichia coli': 562,
+  'danio rerio': 7955, zebrafish: 7955,
+  drosophila: 7227,
+  arabidopsis: 3702,
+};
+// Longer names first, so "homo sapiens" is one match; every name is plain lower-case letters and spaces.
+const SPECIES_WORD = new RegExp(`(?<![A-Za-z0-9])(?:${Object.keys(SPECIES).sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).join('|')})(?![A-Za-z0-9])`, 'g');
 
 function findAccessions(text: string): string[] {
   const seen = new Set<string>();
@@ -118,7 +135,14 @@ function corefStandoff(text: string, given: string): string {
   return links.length === 0 ? '' : [...expressions, ...links].join('\n');
 }
 
-/** The sample answer for one article: all five task keys (see the rules above). */
+function findTaxa(text: string): XmlRpcValue[] {
+  const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase()); // ASCII letters only, as the other samples
+  const seen = new Set<number>();
+  for (const match of lower.matchAll(SPECIES_WORD)) seen.add(SPECIES[match[0]]!);
+  return [...seen].map((taxid, i) => ({ taxid, rank: i + 1, confidence: 1 / (i + 2) }));
+}
+
+/** The sample answer for one article: all six task keys (see the rules above). */
 export function annotate(text: string, given = ''): Record<string, XmlRpcValue> {
   const accessions = findAccessions(text);
   const pairs: XmlRpcValue[] = [];
@@ -131,5 +155,6 @@ export function annotate(text: string, given = ''): Record<string, XmlRpcValue> 
     pairs,
     mentions: findMentions(text),
     coref: corefStandoff(text, given),
+    taxons: findTaxa(text),
   };
 }

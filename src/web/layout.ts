@@ -36,6 +36,7 @@ export function page(assets: StaticAssets, o: PageOptions): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · metaserver</title>
 <link rel="stylesheet" href="${assets.cssUrl}">
+${assets.iconUrl ? html`<link rel="icon" type="image/svg+xml" href="${assets.iconUrl}">` : ''}
 ${(assets.extraCss ?? []).map((url) => html`<link rel="stylesheet" href="${url}">`)}
 <script type="module" src="${assets.jsUrl}"></script>
 ${(assets.extraJs ?? []).map((url) => html`<script type="module" src="${url}"></script>`)}
@@ -85,9 +86,22 @@ ${o.fields}
  * A region the script fills from a fragment URL (with the token), optionally every `pollMs`.
  * Polled regions are not live regions: a screen reader would re-read them every few seconds.
  */
-export function fragment(url: string, o: { pollMs?: number; label: string; id?: string }): SafeHtml {
-  return html`<div class="fragment" data-fragment="${url}"${o.pollMs ? html` data-poll="${o.pollMs}"` : ''}${o.id ? html` id="${o.id}"` : ''} aria-live="${o.pollMs ? 'off' : 'polite'}" aria-label="${o.label}"><p class="loading">Loading…</p></div>`;
+export function fragment(url: string, o: { pollMs?: number; label: string; id?: string; needsToken?: string }): SafeHtml {
+  return html`<div class="fragment" data-fragment="${url}"${o.pollMs ? html` data-poll="${o.pollMs}"` : ''}${o.id ? html` id="${o.id}"` : ''}${o.needsToken ? html` data-needs-token="${o.needsToken}"` : ''} aria-live="${o.pollMs ? 'off' : 'polite'}" aria-label="${o.label}"><p class="loading">Loading…</p></div>`;
 }
+
+/**
+ * What a region that needs a token says when the browser has none (app.js then does not
+ * ask the API, which could only refuse): what to paste where, for a person.
+ */
+export const NEEDS_TOKEN = {
+  organiser: 'This part needs the organiser token: paste it in the token box on the Organiser page (it stays in this browser).',
+  organiserHere: 'Paste the organiser token in the token box above to see the challenges and their servers.',
+  teamHere: 'Paste your team token in the token box above, or register a team below, to see your servers.',
+  owner: 'This part needs a token: open it from the Team page with your team token saved, or from the Organiser page with the organiser token saved.',
+  article: 'This article is not public (or there is no such article): a challenge\'s articles are shown to the organiser and to the teams taking part. Save your token on the Team or Organiser page, then come back.',
+  leaderboard: 'This leaderboard is not published yet. The organiser sees it with the organiser token, and teams once the challenge is closed (save your token on the Team or Organiser page, then come back).',
+} as const;
 
 // Form controls.
 /** Ids must be unique in a page; a prefix per form keeps them readable. */

@@ -53,6 +53,8 @@ export interface StaticAssets {
   /** More stylesheets and module scripts every page loads after those (the annotation viewer's, the leaderboard's). */
   extraCss?: string[];
   extraJs?: string[];
+  /** The site icon's URL (with its content hash). */
+  iconUrl?: string;
 }
 
 export function registerStaticAssets(app: FastifyInstance): StaticAssets {
@@ -69,7 +71,15 @@ export function registerStaticAssets(app: FastifyInstance): StaticAssets {
       return reply.type(asset.type).send(asset.body);
     });
   }
-  return { cssUrl: assets['app.css'].url, jsUrl: assets['app.js'].url, extraCss: [assets['viewer.css'].url], extraJs: [assets['viewer.js'].url] };
+  // The icon, also at /favicon.ico where browsers ask for it unprompted (swagger-ui's /docs
+  // too): an SVG answered with its own type, which browsers read whatever the name says.
+  const icon = load('favicon.svg', 'image/svg+xml');
+  for (const path of ['/favicon.svg', '/favicon.ico']) {
+    app.get(path, { schema: { hide: true }, config: { access: 'public' } }, async (_request, reply) =>
+      reply.header('etag', icon.etag).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').type(icon.type).send(icon.body),
+    );
+  }
+  return { cssUrl: assets['app.css'].url, jsUrl: assets['app.js'].url, extraCss: [assets['viewer.css'].url], extraJs: [assets['viewer.js'].url], iconUrl: `/favicon.svg?v=${icon.etag.slice(1, -1)}` };
 }
 
 interface ApiAnswer<T> { status: number; body: T }
@@ -140,12 +150,16 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       const server = /^\d{1,10}$/.test(request.query.server ?? '') ? request.query.server : undefined;
       return sendPage(reply, '/organiser', `Test suite ${name}`, testsuitePageBody(name, server));
     });
-    app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) =>
-      sendPage(reply, '/', 'Article', articlePageBody(request.params.id)),
-    );
-    app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) =>
-      sendPage(reply, '/organiser', `${request.params.task} leaderboard`, leaderboardPageBody(request.params.slug, request.params.task, request.query)),
-    );
+    app.get<{ Params: { id: string } }>('/articles/:id', HIDDEN, async (request, reply) => {
+      // A live article is public; a challenge's needs a token, so without one the page says so instead of asking.
+      const open = await app.inject({ method: 'HEAD', url: `/api/articles/${encodeURIComponent(request.params.id)}` });
+      return sendPage(reply, '/', 'Article', articlePageBody(request.params.id, !ok(open.statusCode)));
+    });
+    app.get<{ Params: { slug: string; task: string }; Querystring: Record<string, string> }>('/challenges/:slug/leaderboard/:task', HIDDEN, async (request, reply) => {
+      const challenge = await challengeOr404(request.params.slug);
+      const published = challenge?.phase === 'closed' && challenge.leaderboardPublished;
+      return sendPage(reply, '/organiser', `${request.params.task} leaderboard`, leaderboardPageBody(request.params.slug, request.params.task, request.query, published));
+    });
 
     app.get<{ Params: { id: string } }>('/fragments/articles/:id', HIDDEN, async (request, reply) => {
       const answer = await api<ArticleJson>(request, `/api/articles/${encodeURIComponent(request.params.id)}`);
@@ -154,7 +168,7 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/fragments/servers/:id', HIDDEN, async (request, reply) => {
       const answer = await api<ServerJson>(request, `/api/servers/${encodeURIComponent(request.params.id)}`);
-      return sendFragment(reply, answer.status, answer.status === 200 ? serverFragment(answer.body) : apiError(answer));
+      return sendFragment(reply, answer.status, answer.status === 200 ? serverFragment(answer.body, ctx.config.checkTimeoutSeconds) : apiError(answer));
     });
 
     app.get('/fragments/team/servers', HIDDEN, async (request, reply) => {

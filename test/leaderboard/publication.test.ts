@@ -60,9 +60,13 @@ describe('publishing a leaderboard', () => {
     const reopened = await ms.request('PATCH', '/api/challenges/pub', { phase: 'test', reopen: true }, ADMIN_TOKEN);
     expect(reopened.status).toBe(200);
     expect(reopened.body.leaderboardPublished).toBe(false);
+    // Never silently: the answer says this change withdrew it.
+    expect(reopened.body.publicationWithdrawn).toBe(true);
     expect((await scores()).status).toBe(401);
-    // Closing again does not publish again by itself.
-    expect((await ms.request('PATCH', '/api/challenges/pub', { phase: 'closed' }, ADMIN_TOKEN)).body.leaderboardPublished).toBe(false);
+    // Closing again does not publish again by itself, and withdraws nothing more.
+    const closed = await ms.request('PATCH', '/api/challenges/pub', { phase: 'closed' }, ADMIN_TOKEN);
+    expect(closed.body.leaderboardPublished).toBe(false);
+    expect(closed.body.publicationWithdrawn).toBeUndefined();
     expect((await scores()).status).toBe(401);
   });
 });

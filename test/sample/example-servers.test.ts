@@ -14,7 +14,9 @@ import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '
 const NON_BMP =
   '𝛼-synuclein (P37840) binds BRCA1 and forms a complex with Q9UQ84 😀. It also interacts with A0A023GPI8; ' +
   'they bind IL2R, Il2r1 and p53.\r\nÄrger über 𝔊ene: X12345 Q9ZFS6-2 (BRCA2) — its role.';
-const ASCII = 'TP53 (P04637) binds MDM2 (Q00987). It is a complex of IL2R and CD4.';
+const ASCII = 'TP53 (P04637) binds MDM2 (Q00987) in human and Mus musculus cells. It is a complex of IL2R and CD4.';
+/** TX: species words in any ASCII case, next to non-ASCII letters, repeated, and near misses ("humanised", "yeasts"). */
+const SPECIES = 'Mice (MUS MUSCULUS) and Humans; not humanised, nor yeasts. Ärats 😀 and Homo sapiens, then mice again and E. coli (Escherichia coli) in Drosophila.';
 const ONE_ACCESSION = 'Ölfarbe 😀 P38398';
 const codePoints = (text: string, word: string): number => Array.from(text.slice(0, text.indexOf(word))).length;
 const givenFor = (text: string, ...words: string[]): string =>
@@ -23,8 +25,9 @@ const ARTICLES = [
   { id: 'NONBMP', text: NON_BMP, given: givenFor(NON_BMP, 'synuclein', 'BRCA2') },
   { id: 'ASCII', text: ASCII, given: givenFor(ASCII, 'TP53') },
   { id: 'ONE', text: ONE_ACCESSION },
+  { id: 'SPECIES', text: SPECIES },
 ];
-const TASKS = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF'];
+const TASKS = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF', 'TX'];
 const LANGUAGES: ExampleLanguage[] = ['perl', 'ruby'];
 
 const servers: Partial<Record<ExampleLanguage, ExampleServer>> = {};
@@ -62,6 +65,16 @@ describe.each(LANGUAGES)('examples/%s sample server, asked directly', (language)
       maxResponseBytes: 1_000_000,
     });
     expect(withMeta).toMatchObject({ ok: true, value: expected });
+  });
+
+  it('names the same species (TX) with the same NCBI Taxonomy ids, ranks and confidences', async () => {
+    const expected = annotate(SPECIES);
+    expect(expected.taxons).toEqual([
+      { taxid: 10090, rank: 1, confidence: 1 / 2 }, { taxid: 9606, rank: 2, confidence: 1 / 3 }, { taxid: 10116, rank: 3, confidence: 1 / 4 },
+      { taxid: 562, rank: 4, confidence: 1 / 5 }, { taxid: 7227, rank: 5, confidence: 1 / 6 },
+    ]);
+    expect(await ask('Annotator.getAnnotation', [SPECIES])).toMatchObject({ ok: true, value: expected });
+    expect(await ask('Annotator.getAnnotation', [ASCII])).toMatchObject({ ok: true, value: { taxons: annotate(ASCII).taxons } });
   });
 
   it('faults on an unknown method and on a wrong parameter list', async () => {
@@ -115,6 +128,8 @@ describe('the sample servers through the whole path', () => {
       // The reference itself is the sample annotator's answer, in code points.
       const expected = annotate(article.text, article.given ?? '').mentions as Array<{ offset: number; mention: string }>;
       expect(reference.result.MENTION.map((m: { start: number; text: string }) => [m.start, m.text])).toEqual(expected.map((m) => [m.offset, m.mention]));
+      // TX is answered and stored too: the check passes for TX because there is an answer, not an empty key.
+      expect(reference.result.TX.map((t: { taxid: number }) => t.taxid)).toEqual((annotate(article.text).taxons as Array<{ taxid: number }>).map((t) => t.taxid));
     }
   });
 });

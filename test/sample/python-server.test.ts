@@ -36,6 +36,13 @@ describe('examples/python/annotation_server.py', () => {
     expect((answer.normalizations as Array<{ dbid: string }>).map((n) => n.dbid)).toEqual(['P37840', 'Q9UQ84', 'A0A023GPI8', 'Q9ZFS6']);
   });
 
+  it('names species (TX) exactly like the TypeScript annotator', async () => {
+    const species = 'Mice (MUS MUSCULUS) and Humans; not humanised, nor yeasts. Ärats 😀 and Homo sapiens, then E. coli (Escherichia coli) in Drosophila.';
+    const outcome = await askPython([species]);
+    expect(outcome).toMatchObject({ ok: true, value: annotate(species) });
+    expect((annotate(species).taxons as Array<{ taxid: number }>).map((t) => t.taxid)).toEqual([10090, 9606, 10116, 562, 7227]);
+  });
+
   it('links coreference the same way for the same given proteins', async () => {
     const at = (word: string): number => Array.from(TEXT.slice(0, TEXT.indexOf(word))).length; // code points before it
     const s = at('synuclein');

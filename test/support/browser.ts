@@ -33,12 +33,16 @@ export async function screenshot(page: Page, name: string, width = 1280): Promis
   await page.screenshot({ path: `${SCREENSHOTS}${name}`, fullPage: true });
 }
 
-/** Fails the test on any script error or console error in the page (CSP violations included). */
-export function collectPageErrors(page: Page): string[] {
+/**
+ * Fails the test on any script error or console error in the page (CSP violations included).
+ * A refused request (4xx) is let through unless `strict`: a page that knows it has no token
+ * must not ask at all, so the every-page test counts those too.
+ */
+export function collectPageErrors(page: Page, o: { strict?: boolean } = {}): string[] {
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+    if (message.type() === 'error' && (o.strict || !/status of 4\d\d/.test(message.text()))) errors.push(`${message.text()} (${message.location().url})`);
   });
   return errors;
 }

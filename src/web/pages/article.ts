@@ -6,7 +6,7 @@
 // `web` part (src/families/*), in registry order.
 import { fmt, html, type SafeHtml } from '../html.ts';
 import { buildViewer, sourceToggles, typeLegend, type ViewerSource } from '../viewer.ts';
-import { apiForm, fragment, select, textArea } from '../layout.ts';
+import { apiForm, fragment, NEEDS_TOKEN, select, textArea } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import type { AnswerView, WebItem } from '../../families/family.ts';
 import { ALL_FAMILIES } from '../../families/registry.ts';
@@ -43,10 +43,11 @@ function viewing<K extends AnswerView<unknown>['kind']>(kind: K): Array<{ name: 
   return ALL_FAMILIES.flatMap((f) => (f.web.answer?.kind === kind ? [{ name: f.name, view: f.web.answer as View<K> }] : []));
 }
 
-export function articlePageBody(id: string): SafeHtml {
+/** `needsToken`: the article is a challenge's, which only the organiser and its teams may read. */
+export function articlePageBody(id: string, needsToken = false): SafeHtml {
   return html`<h1>Article</h1>
 <p>The annotations of every server this article was sent to; the page updates every 2 seconds until all servers have answered or failed.</p>
-${fragment(`/fragments/articles/${encodeURIComponent(id)}`, { pollMs: 2000, label: 'Article and annotations' })}`;
+${fragment(`/fragments/articles/${encodeURIComponent(id)}`, { pollMs: 2000, label: 'Article and annotations', ...(needsToken ? { needsToken: NEEDS_TOKEN.article } : {}) })}`;
 }
 
 /** Verdicts as one bar: the positive share on the left, the negative on the right. */
@@ -135,11 +136,20 @@ function viewerSection(a: ArticleJson, labels: Map<number, string>): SafeHtml {
 ${viewer.data}</section>`;
 }
 
+/** What the page's heading calls the article: its first line (the title), shortened; else its id. */
+export function articleName(a: Pick<ArticleJson, 'id' | 'organiserId' | 'text'>): string {
+  const first = a.text.split('\n', 1)[0]!.trim();
+  if (first === '') return `Article ${a.organiserId ?? a.id}`;
+  const points = Array.from(first);
+  return points.length > 100 ? `${points.slice(0, 99).join('').trimEnd()}…` : first;
+}
+
 export function articleFragment(a: ArticleJson): SafeHtml {
   const labels = serverLabels(a.servers);
   const lists = viewing('list');
   const final = a.status === 'done';
   return html`<div${final ? html` data-final` : ''}>
+<span hidden data-heading="${articleName(a)}" data-heading-note="article ${a.organiserId ?? a.id} of ${a.challenge}"></span>
 <p class="article-meta">Status: <strong data-article-status>${a.status}</strong> · challenge ${a.challenge}${a.organiserId ? html` · id ${a.organiserId}` : ''} · from ${a.sourceFormat}</p>
 <section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2>
 ${a.servers.length === 0 ? html`<p>Not sent to any server yet: no server is started in this challenge.</p>` : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Servers (scrolls sideways)"><table><caption>Each server's state for this article</caption>

@@ -1,8 +1,9 @@
 // The organiser's pages of one challenge: its articles (filtered by state, each opening the
 // article page) and its settings (deadline, attempts, back-off, servers per team).
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, fragment, textField, tokenBox } from '../layout.ts';
+import { apiForm, fragment, NEEDS_TOKEN, textArea, textField, tokenBox } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
+import { tasksWith } from '../../families/registry.ts';
 import { ARTICLE_STATES, type ArticleListRow, type ArticleListState } from '../../articles/list-routes.ts';
 
 export const ARTICLES_PAGE_SIZE = 100;
@@ -24,7 +25,7 @@ ${tokenBox('organiser')}
 <select id="article-state" name="state"><option value=""${state ? '' : html` selected`}>all articles</option>${ARTICLE_STATES.map((s) => html`<option value="${s}"${s === state ? html` selected` : ''}>${s}: ${STATE_WORDS[s]}</option>`)}</select>
 <button type="submit">Show</button>
 </form>
-${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000 })}`;
+${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000, needsToken: NEEDS_TOKEN.organiser })}`;
 }
 
 export interface ArticleListJson {
@@ -69,5 +70,30 @@ ${num('maxAttempts', 'Attempts per article', { min: 1, hint: 'Tries per article 
 ${num('retryDelaySeconds', 'Back-off before the second try, seconds', { min: 0, step: 'any', hint: 'Doubles with each further try, capped at 10 minutes.' })}
 ${num('serversPerTeam', 'Servers per team', { min: 1, hint: 'How many servers one team may register in this challenge.' })}`,
 })}
+</section>
+${mapsSection(c)}`;
+}
+
+/** The scoring maps the leaderboard options ho and of need, for the tasks that take them. */
+const MAPS = [
+  { kind: 'ho', option: 'ho', title: 'Homonym-ortholog map', form: 'gold_accession<TAB>acc1,acc2,… (one line per gold accession; the accessions that count as the same protein)' },
+  { kind: 'of', option: 'of', title: 'Organism map', form: 'accession<TAB>taxon_id (one line per accession; answers of another organism than the gold\'s are left out)' },
+] as const;
+
+function mapsSection(c: Challenge): SafeHtml | '' {
+  const wanted = MAPS.map((m) => ({ ...m, tasks: tasksWith((f) => f.scoring.options.includes(m.option)).filter((t) => c.tasks.includes(t)) })).filter((m) => m.tasks.length > 0);
+  if (wanted.length === 0) return '';
+  return html`<section class="card" aria-labelledby="maps-heading"><h2 id="maps-heading">Scoring maps</h2>
+<p>The leaderboard options "homonym-ortholog" (ho) and "organism filter" (of) score with these maps. Loading a map replaces the one loaded before; the leaderboards use the new one at once.</p>
+${wanted.map((m) => html`<h3 id="map-${m.kind}-heading">${m.title} <span class="muted">(${m.kind}, for ${m.tasks.join(', ')})</span></h3>
+${apiForm({
+  api: `/api/challenges/${c.slug}/maps/${m.kind}`,
+  method: 'PUT',
+  body: 'tsv',
+  then: 'none',
+  label: `Load the ${m.title.toLowerCase()}`,
+  id: `load-map-${m.kind}`,
+  fields: textArea(`map-${m.kind}`, 'body', `${m.title} (tab-separated)`, { rows: 6, required: true, hint: m.form }),
+})}`)}
 </section>`;
 }

@@ -54,8 +54,8 @@ export function leaderboardOptionsForm(slug: string, task: string, options: read
   if (options.includes('cutoff')) fields.push(numberField('cutoff', 'Cut-off (results per document)', 'Score only the first k results of each document; empty: all of them.', query, { min: '1', step: '1' }));
   if (options.includes('beta')) fields.push(numberField('beta', 'β for F-beta', 'Also report the macro F-beta (the BC II.5 user-centric figure used β = 10); empty: none.', query, { min: '0', step: 'any' }));
   if (options.includes('all')) fields.push(checkbox('all', 'Evaluate every gold document', 'Also count gold documents a run has no result for (as misses).', query));
-  if (options.includes('ho')) fields.push(checkbox('ho', 'Homonym-ortholog mapping', 'Count an accession as its mapped homonym or ortholog (needs the map the organiser loaded).', query));
-  if (options.includes('of')) fields.push(checkbox('of', 'Organism filter', 'Score only proteins of the organisms in the organism map (needs the map the organiser loaded).', query));
+  if (options.includes('ho')) fields.push(checkbox('ho', 'Homonym-ortholog mapping', 'Count an accession as its mapped homonym or ortholog (needs the map the organiser loads on the challenge\'s Settings page).', query));
+  if (options.includes('of')) fields.push(checkbox('of', 'Organism filter', 'Score only proteins of the organisms in the organism map (needs the map the organiser loads on the challenge\'s Settings page).', query));
   if (options.includes('singleClass')) fields.push(checkbox('singleClass', 'Single class', 'Ignore entity types: a mention matches whatever its type.', query));
   if (consensus) fields.push(checkbox('consensus', 'Add the consensus', 'Add the servers\' voting consensus (and the latest trained ensemble, where there is one) as runs of kind C.', query));
   if (fields.length === 0) return html``;

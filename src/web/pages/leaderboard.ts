@@ -5,7 +5,7 @@
 // three decimals, counts as integers. The options the API takes are a plain GET form, so
 // the page's address says what is shown and can be shared.
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, fragment } from '../layout.ts';
+import { apiForm, fragment, NEEDS_TOKEN } from '../layout.ts';
 import { scatterPlot, type ScatterPoint } from '../plots.ts';
 import { flattenMetrics } from '../../scoring/index.ts';
 import type { FamilyWeb, ScoreOption } from '../../families/family.ts';
@@ -30,7 +30,8 @@ function layoutOf(task: string): { web: Layout; exportable: boolean; options: re
   return { web: family.web.leaderboard, exportable: family.scoring.exportTsv !== undefined, options: family.scoring.options, consensus: family.consensus !== undefined };
 }
 
-export function leaderboardPageBody(slug: string, task: string, query: Record<string, string | undefined> = {}): SafeHtml {
+/** `published`: the challenge is closed and its leaderboards are out, so a visitor needs no token. */
+export function leaderboardPageBody(slug: string, task: string, query: Record<string, string | undefined> = {}, published = false): SafeHtml {
   const qs = scoreQueryString(query);
   const api = `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${qs}`;
   const tsv = `${api}${qs ? '&' : '?'}format=tsv`;
@@ -39,7 +40,7 @@ export function leaderboardPageBody(slug: string, task: string, query: Record<st
 <p>Online runs (kind S: a server's answers, named <code>T&lt;team&gt;_S&lt;n&gt;</code>), offline runs (R: uploaded files) and, when asked, the consensus (C), scored against the gold standard; best first. Servers that never answered are listed last, unranked.</p>
 ${leaderboardOptionsForm(slug, task, options, consensus, query)}
 <div class="buttons"><button type="button" data-download="${tsv}" data-filename="${slug}-${task}-leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-leaderboard.json">Download JSON</button></div>
-${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}${qs}`, { label: 'Leaderboard' })}`;
+${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}${qs}`, { label: 'Leaderboard', ...(published ? {} : { needsToken: NEEDS_TOKEN.leaderboard }) })}`;
 }
 
 /** Counts print as integers, figures with three decimals. */

@@ -1,8 +1,9 @@
 // The organiser page: challenges with their phase, loading articles and gold standards,
 // every server of every challenge at a glance, and links to the leaderboards.
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, challengeSelect, fragment, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
+import { apiForm, challengeSelect, fragment, NEEDS_TOKEN, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
 import { decimal, duration, failsEverything, percent } from '../figures.ts';
+import { timeElement } from '../time.ts';
 import type { ReliabilityFigures } from '../../reliability/figures.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 
@@ -23,7 +24,7 @@ export function organiserPageBody(challenges: Challenge[]): SafeHtml {
 ${tokenBox('organiser')}
 <section class="card" aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2>
 <p class="hint">Updated every ${GLANCE_POLL_MS / 1000} seconds. Times are in seconds, rates in per cent; MTBF is the mean time between failures, MTTR the mean time until a failing server answered again.</p>
-${fragment('/fragments/organiser', { label: 'Challenges and servers', pollMs: GLANCE_POLL_MS })}
+${fragment('/fragments/organiser', { label: 'Challenges and servers', pollMs: GLANCE_POLL_MS, needsToken: NEEDS_TOKEN.organiserHere })}
 </section>
 <section class="card" aria-labelledby="articles-heading"><h2 id="articles-heading">Load articles</h2>
 ${apiForm({
@@ -87,11 +88,11 @@ export const suiteName = (slug: string): string | null => (slug.startsWith('suit
 
 function phaseForm(c: Challenge): SafeHtml {
   const id = `phase-${c.slug}`;
-  return html`<form class="api-form inline" data-api="/api/challenges/{slug}" data-method="PATCH" data-then="refresh" data-say="phase">
+  return html`<form class="api-form inline" id="${id}-form" data-api="/api/challenges/{slug}" data-method="PATCH" data-then="refresh" data-say="phase">
 <input type="hidden" name="slug" value="${c.slug}">
 <label for="${id}">Phase</label>
 <select id="${id}" name="phase">${['setup', 'test', 'closed'].map((p) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${p}</option>`)}</select>
-${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened)</label>` : ''}
+${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened${c.leaderboardPublished ? '; reopening withdraws the leaderboards\' publication' : ''})</label>` : ''}
 <button type="submit" id="${id}-apply">Change phase</button>
 <span class="status" role="status" data-status></span>
 </form>`;
@@ -107,7 +108,7 @@ function serversTable(slug: string, servers: ChallengeGlance['servers']): SafeHt
   if (!Array.isArray(servers)) return html`<p class="error">${servers.error}</p>`;
   if (servers.length === 0) return html`<p>No servers registered.</p>`;
   const failing = servers.filter((s) => failsEverything(s.reliability));
-  return html`${failing.length > 0 ? html`<p class="alert" data-fails-all="${slug}"><strong>${failing.length === 1 ? '1 server fails' : `${failing.length} servers fail`} every article it was sent:</strong> ${failing.map((s, i) => html`${i ? ', ' : ''}<a href="/servers/${s.id}?as=organiser">${s.name}</a> (team ${s.team})`)}.</p>` : ''}
+  return html`${failing.length > 0 ? html`<p class="alert" data-fails-all="${slug}"><strong>${failing.length === 1 ? '1 server fails every article it was sent' : `${failing.length} servers fail every article they were sent`}:</strong> ${failing.map((s, i) => html`${i ? ', ' : ''}<a href="/servers/${s.id}?as=organiser">${s.name}</a> (team ${s.team})`)}.</p>` : ''}
 <div class="table-scroll"><table class="glance"><caption>Servers of ${slug} at a glance</caption>
 <thead><tr><th scope="col">Server</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Articles finished</th><th scope="col">Success rate</th><th scope="col">Mean response</th><th scope="col"><abbr title="mean time between failures">MTBF</abbr></th><th scope="col"><abbr title="mean time to repair">MTTR</abbr></th><th scope="col">Failing now</th><th scope="col">Answers per document</th></tr></thead>
 <tbody>${servers.map((s) => {
@@ -122,7 +123,7 @@ export function organiserFragment(glances: ChallengeGlance[]): SafeHtml {
   return html`${glances.map(({ challenge: c, servers }) => {
     const suite = suiteName(c.slug);
     return html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>
-<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} ${c.maxAttempts === 1 ? 'attempt' : 'attempts'}${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} at ${new Date(c.phaseChangedAt).toISOString()}` : ''}</p>
+<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} ${c.maxAttempts === 1 ? 'attempt' : 'attempts'}${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} on ${timeElement(c.phaseChangedAt)}` : ''}</p>
 <p class="links"><a href="/challenges/${c.slug}/articles">Articles</a> · <a href="/challenges/${c.slug}/settings">Settings</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}</p>
 ${phaseForm(c)}
 ${serversTable(c.slug, servers)}

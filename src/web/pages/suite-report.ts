@@ -21,8 +21,15 @@ const esc = (value: string | number): string => escapeHtml(String(value));
 const num = (x: number) => x.toFixed(3);
 const CRITERIA = ['strict', 'left', 'right'] as const;
 
+/**
+ * A class with no responses has no precision, and one with no gold no recall (nor F): shown
+ * as "—", not as a 0.000 that reads like a measured failure. With gold but no responses F
+ * stays 0.000: the server found none of it.
+ */
 function classRow(c: Pick<ClassScore, 'gold' | 'responses' | 'strict' | 'left' | 'right'>, label: string): string {
-  const cells = [c.gold, c.responses, ...CRITERIA.flatMap((k) => [num(c[k].p), num(c[k].r), num(c[k].f)])];
+  const p = (x: number) => (c.responses === 0 ? '—' : num(x));
+  const r = (x: number) => (c.gold === 0 ? '—' : num(x));
+  const cells = [c.gold, c.responses, ...CRITERIA.flatMap((k) => [p(c[k].p), r(c[k].r), r(c[k].f)])];
   const zero = c.gold > 0 && c.strict.f === 0 ? ' class="zero"' : '';
   return `<tr${zero}><th scope="row">${esc(label)}</th>${cells.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`;
 }

@@ -4,8 +4,9 @@
 // and the error report, plus start / pause / check / send failed articles again / delete.
 // The buttons sit outside the polled region so keyboard focus stays put.
 import { fmt, html, type SafeHtml } from '../html.ts';
-import { apiForm, challengeSelect, fragment, select, taskBoxes, textArea, textField, tokenBox } from '../layout.ts';
+import { apiForm, challengeSelect, fragment, NEEDS_TOKEN, select, taskBoxes, textArea, textField, tokenBox } from '../layout.ts';
 import { reliabilityList } from '../figures.ts';
+import { timeElement } from '../time.ts';
 import type { ReliabilityFigures } from '../../reliability/figures.ts';
 import { COLUMN_LAYOUTS } from '../../scoring/types.ts';
 import type { Challenge } from '../../challenges/repository.ts';
@@ -13,9 +14,11 @@ import { histogramChart, type HistogramBar } from '../plots.ts';
 import { TASK_NAMES } from '../../families/registry.ts';
 import type { ExportFormatName } from '../../families/family.ts';
 import { PROTOCOLS } from '../../dispatch/annotators/registry.ts';
+import { suiteName } from './organiser.ts';
 
 export function teamPageBody(challenges: Challenge[]): SafeHtml {
-  const open = challenges.filter((c) => c.phase !== 'closed');
+  // A test-suite run is a challenge of the organiser's own (suite-<name>): not for teams to join.
+  const open = challenges.filter((c) => c.phase !== 'closed' && suiteName(c.slug) === null);
   return html`<h1>Your team</h1>
 ${tokenBox('team')}
 <section class="card" aria-labelledby="register-team-heading"><h2 id="register-team-heading">Register a team</h2>
@@ -23,7 +26,7 @@ ${tokenBox('team')}
 ${apiForm({ api: '/api/teams', then: 'token refresh', label: 'Register the team', id: 'register-team', fields: html`${textField('team', 'name', 'Team name', { required: true })}${textField('team', 'contact', 'Contact (e-mail)', { type: 'email', required: true })}` })}
 </section>
 <section class="card" aria-labelledby="servers-heading"><h2 id="servers-heading">Your annotation servers</h2>
-${fragment('/fragments/team/servers', { label: 'Your annotation servers' })}
+${fragment('/fragments/team/servers', { label: 'Your annotation servers', needsToken: NEEDS_TOKEN.teamHere })}
 </section>
 <section class="card" aria-labelledby="register-server-heading"><h2 id="register-server-heading">Register an annotation server</h2>
 <p>The server is registered at once and starts paused; a setup check then calls it with a sample article, and its server page shows the result when the check is over.</p>
@@ -103,9 +106,9 @@ export function serverPageBody(id: number): SafeHtml {
 </div>
 <p class="status" role="status" aria-live="polite" id="server-action-status"></p>
 </section>
-${fragment(`/fragments/servers/${id}`, { pollMs: 2000, label: 'Server status' })}
+${fragment(`/fragments/servers/${id}`, { pollMs: 2000, label: 'Server status', needsToken: NEEDS_TOKEN.owner })}
 <section class="card" aria-labelledby="export-heading"><h2 id="export-heading">Export the answers</h2>
-${fragment(`/fragments/servers/${id}/export`, { label: 'Export the answers' })}
+${fragment(`/fragments/servers/${id}/export`, { label: 'Export the answers', needsToken: NEEDS_TOKEN.owner })}
 </section>`;
 }
 
@@ -128,7 +131,7 @@ function errorReport(errors: ServerJson['errors']): SafeHtml {
   if (errors.length === 0) return html`<p data-no-errors>No failed attempts.</p>`;
   return html`<div class="table-scroll"><table class="errors"><caption>The most recent failed attempts, newest first</caption>
 <thead><tr><th scope="col">Article</th><th scope="col">Attempt</th><th scope="col">Kind</th><th scope="col">Detail</th><th scope="col">Time</th></tr></thead>
-<tbody>${errors.map((e) => html`<tr data-error-kind="${e.kind}"><td><a href="/articles/${e.articleId}">${e.article}</a></td><td>${e.attempt}</td><td><span class="kind">${e.kind}</span></td><td>${e.detail ?? ''}${issues(e.errors)}</td><td><time datetime="${e.at}">${new Date(e.at).toISOString().replace('T', ' ').slice(0, 19)}</time></td></tr>`)}</tbody></table></div>`;
+<tbody>${errors.map((e) => html`<tr data-error-kind="${e.kind}"><td><a href="/articles/${e.articleId}">${e.article}</a></td><td>${e.attempt}</td><td><span class="kind">${e.kind}</span></td><td>${e.detail ?? ''}${issues(e.errors)}</td><td>${timeElement(e.at)}</td></tr>`)}</tbody></table></div>`;
 }
 
 function reliabilitySection(s: ServerJson): SafeHtml | '' {
@@ -137,12 +140,12 @@ function reliabilitySection(s: ServerJson): SafeHtml | '' {
 }
 
 /** The last check in words; "running" while a background check has not stored its result. */
-function checkLine(s: ServerJson): SafeHtml {
+function checkLine(s: ServerJson, checkDeadlineSeconds?: number): SafeHtml {
   const c = s.check;
-  if (s.checkRunning) return html`<p data-check="running">Setup check: <strong>running</strong> — the server is being called with a sample article; the result appears here (at most the check deadline).</p>`;
+  const deadline = checkDeadlineSeconds ? `within the check's deadline of ${checkDeadlineSeconds} s` : 'within the check\'s deadline';
+  if (s.checkRunning) return html`<p data-check="running">Setup check: <strong>running</strong> — the server is being called with a sample article; the result appears here ${deadline}, when the server answers or the deadline passes.</p>`;
   if (!c) return html`<p data-check="none">Setup check: not run yet. Use "Check now".</p>`;
-  const when = new Date(c.at).toISOString().replace('T', ' ').slice(0, 19);
-  return html`<p data-check="${c.ok ? 'ok' : 'failed'}">Setup check: ${c.ok ? html`<strong class="ok">passed</strong> — the server answered the sample article correctly` : html`<strong class="error">failed (${c.outcome})</strong> — ${checkOutcomeWords(c.outcome)}`} after ${(c.ms / 1000).toFixed(2)} s, at ${when} UTC.${c.detail ? html` Detail: ${c.detail}` : ''}</p>`;
+  return html`<p data-check="${c.ok ? 'ok' : 'failed'}">Setup check: ${c.ok ? html`<strong class="ok">passed</strong> — the server answered the sample article correctly` : html`<strong class="error">failed (${c.outcome})</strong> — ${checkOutcomeWords(c.outcome)}`} after ${(c.ms / 1000).toFixed(2)} s, on ${timeElement(c.at)}.${c.detail ? html` Detail: ${c.detail}` : ''}</p>`;
 }
 
 /** What a failed check's outcome means, and what to look at. */
@@ -158,12 +161,14 @@ function checkOutcomeWords(outcome: string): string {
   }
 }
 
-export function serverFragment(s: ServerJson): SafeHtml {
+/** `checkDeadlineSeconds`: the setup check's deadline, stated while a check runs. */
+export function serverFragment(s: ServerJson, checkDeadlineSeconds?: number): SafeHtml {
   const c = s.check;
-  return html`<section aria-labelledby="about-heading"><h2 id="about-heading">${s.name}</h2>
+  return html`<span hidden data-heading="${s.name}" data-heading-note="annotation server ${s.id} of team ${s.team}"></span>
+<section aria-labelledby="about-heading"><h2 id="about-heading">${s.name}</h2>
 <p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · protocol ${s.protocol ?? 'xmlrpc'} · concurrency ${s.concurrency}</p>
 <p class="url"><code>${s.url}</code></p>
-${checkLine(s)}
+${checkLine(s, checkDeadlineSeconds)}
 ${c && !s.checkRunning ? issues(c.errors) : ''}
 </section>
 ${progressSection(s.progress)}

@@ -2,13 +2,13 @@
 // feature-class report (the same sections as GET /testsuites/:name/report, but inside the
 // site's pages and loaded with the page's token, which a plain link cannot send).
 import { html, raw, type SafeHtml } from '../html.ts';
-import { fragment } from '../layout.ts';
+import { fragment, NEEDS_TOKEN } from '../layout.ts';
 
 export function testsuitePageBody(name: string, server: string | undefined): SafeHtml {
   const query = server ? `?server=${encodeURIComponent(server)}` : '';
   return html`<h1>Test suite ${name}</h1>
 <p>The report gives precision, recall and F per feature class, worst first: what kinds of names a server misses. It uses the organiser token if this browser has one, else the team token. <a href="/organiser">Organiser page</a> · <a href="/team">Team page</a></p>
-${fragment(`/fragments/testsuites/${encodeURIComponent(name)}${query}`, { label: 'Test-suite report', pollMs: 5000 })}`;
+${fragment(`/fragments/testsuites/${encodeURIComponent(name)}${query}`, { label: 'Test-suite report', pollMs: 5000, needsToken: NEEDS_TOKEN.owner })}`;
 }
 
 export interface SuiteProgressJson {

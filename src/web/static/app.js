@@ -109,16 +109,28 @@ function summary(answer, say) {
     case 'check': return done('The setup check is running; its result appears below.');
     case 'retry': return done(`${plural(a.requeued ?? 0, 'failed article')} sent again.`);
     case 'delete': return done('Deleted.');
-    case 'phase': return done(`The phase is now "${a.phase}".`);
+    case 'phase': {
+      // A published leaderboard is withdrawn by reopening; closing does not publish again by itself.
+      if (a.publicationWithdrawn) return done(`The phase is now "${a.phase}". The leaderboards are no longer published: their answers may change until the challenge is closed again; then publish them again from a leaderboard page.`, 'warn');
+      if (a.phase === 'closed' && a.leaderboardPublished === false) return done('The phase is now "closed". The leaderboards are not published: teams see them, visitors do not until you publish them from a leaderboard page.');
+      return done(`The phase is now "${a.phase}".`);
+    }
     case 'settings': return done(`Saved: deadline ${a.timeoutSeconds} s per attempt, ${plural(a.maxAttempts, 'attempt')} per article, back-off ${a.retryDelaySeconds} s, ${plural(a.serversPerTeam, 'server')} per team.`);
     default:
   }
   if ('unknownDocuments' in a && 'items' in a) {
-    const loaded = `Gold loaded: ${plural(a.items, 'item')} in ${plural(a.documents, 'document')}.`;
-    if (!a.unknownDocuments) return done(loaded);
+    // Loading gold replaces the task's previous gold: say so, with what it was.
+    const replaced = a.replaced ? ` It replaced the previous gold standard (${plural(a.replaced.items, 'item')} in ${plural(a.replaced.documents, 'document')}, loaded ${new Date(a.replaced.loadedAt).toLocaleString()}); scores now use this one.` : '';
+    const warned = Array.isArray(a.warnings) && a.warnings.length ? ` ${plural(a.warnings.length, 'warning')}: ${a.warnings.slice(0, 3).join('; ')}${a.warnings.length > 3 ? '; …' : ''}.` : '';
+    const loaded = `Gold loaded: ${plural(a.items, 'item')} in ${plural(a.documents, 'document')}.${replaced}${warned}`;
+    if (!a.unknownDocuments) return done(loaded, warned ? 'warn' : 'ok');
     const ids = a.unknownDocumentIds ?? [];
     const shown = ids.length ? ` (${ids.slice(0, 5).join(', ')}${a.unknownDocuments > 5 ? ', …' : ''})` : '';
     return done(`${loaded} But ${a.unknownDocuments === 1 ? '1 document id matches' : `${a.unknownDocuments} document ids match`} no article of this challenge${shown}: their items cannot be matched until articles with these ids are loaded. Check the ids.`, 'warn');
+  }
+  if ('kind' in a && 'entries' in a) {
+    const map = a.kind === 'ho' ? 'Homonym-ortholog map' : 'Organism map';
+    return done(`${map} loaded: ${plural(a.entries, 'entry', 'entries')}. It replaces any map loaded before; leaderboards with the ${a.kind} option now score with it.`);
   }
   if ('created' in a && 'accepted' in a) return done(`${plural(a.accepted, 'article')} received, ${a.created} new.`);
   if ('runId' in a) {
@@ -174,7 +186,10 @@ async function sendForm(form) {
     });
     const answer = await readAnswer(res);
     if (!res.ok) return showStatus(statusEl, errorMessage(res, answer), 'error');
-    showStatus(statusEl, ...summary(answer, form.dataset.say));
+    const said = summary(answer, form.dataset.say);
+    showStatus(statusEl, ...said);
+    // A form inside a polled region is drawn again by the refresh: it says the same again then.
+    if (form.id) lastSaid.set(form.id, said);
     await afterSuccess(form.dataset.then, answer, statusEl);
   } finally {
     if (button) button.disabled = false;
@@ -250,6 +265,15 @@ async function exportAnswers(form) {
   showStatus(statusEl, `Downloaded ${name} (${kib(blob.size)}).${leftOut}`, leftOut ? 'warn' : 'ok');
 }
 
+/** What each form (by id) last said, shown again when a refreshed fragment draws it anew. */
+const lastSaid = new Map();
+function sayAgain(root) {
+  for (const [id, said] of lastSaid) {
+    const form = root.querySelector(`#${CSS.escape(id)}`);
+    if (form) showStatus(form.querySelector('[data-status]'), ...said);
+  }
+}
+
 const timers = new Map();
 /** The newest load of each fragment: an older answer arriving late must not overwrite a newer one. */
 const latest = new Map();
@@ -287,6 +311,12 @@ async function loadFragment(el) {
   clearTimeout(timers.get(el));
   const ticket = (latest.get(el) ?? 0) + 1;
   latest.set(el, ticket);
+  // Without a token the API could only refuse: say what to do instead of asking it.
+  if (el.dataset.needsToken && !token()) {
+    el.replaceChildren(Object.assign(document.createElement('p'), { className: 'notice', textContent: el.dataset.needsToken }));
+    el.setAttribute('data-stopped', '');
+    return;
+  }
   let refused = false;
   try {
     const res = await fetch(el.dataset.fragment, { headers: authHeaders({ accept: 'text/html' }) });
@@ -296,6 +326,8 @@ async function loadFragment(el) {
     const focusedId = el.contains(document.activeElement) ? document.activeElement.id : '';
     const edits = editedControls(el);
     el.innerHTML = markup;
+    nameThePage(el);
+    sayAgain(el);
     focusableScrollers(el);
     restoreControls(edits);
     if (focusedId) document.getElementById(focusedId)?.focus();
@@ -307,6 +339,21 @@ async function loadFragment(el) {
   el.toggleAttribute('data-stopped', refused);
   const poll = Number(el.dataset.poll ?? 0);
   if (poll > 0 && !refused && !el.querySelector('[data-final]')) timers.set(el, setTimeout(() => loadFragment(el), poll));
+}
+
+/**
+ * A fragment that knows what the page is about (a server's or an article's name, which only
+ * a token may read) names it in the page's h1 and title, instead of "Article" or a number.
+ */
+function nameThePage(root) {
+  const source = root.querySelector('[data-heading]');
+  const h1 = document.querySelector('main h1');
+  if (!source || !h1) return;
+  const note = source.dataset.headingNote;
+  const text = `${source.dataset.heading}${note ? ` (${note})` : ''}`;
+  if (h1.textContent === text) return;
+  h1.replaceChildren(source.dataset.heading, ...(note ? [' ', Object.assign(document.createElement('span'), { className: 'muted', textContent: `(${note})` })] : []));
+  document.title = `${source.dataset.heading} · metaserver`;
 }
 
 /**
@@ -376,6 +423,12 @@ async function saveToken(form) {
   if (who.refused) return showStatus(statusEl, 'This token was refused: it is neither the organiser token nor a registered team\'s token. Nothing was saved; check that you copied all of it.', 'error');
   if (who.failed) return showStatus(statusEl, `The token could not be checked, so it was not saved: ${who.failed}`, 'error');
   const actual = roleOf(who);
+  // Another role's token kept here may have been shown only once (a team's at registration):
+  // a token pasted in the wrong box never replaces it.
+  const kept = tokenOf(actual);
+  if (actual !== role && kept && kept !== t) {
+    return showStatus(statusEl, `This is ${whose(who)}'s token, not the ${ROLE_WORDS[role]} token. Nothing was saved: this browser already keeps a ${actual} token (ending …${kept.slice(-4)}), which this one would replace. To use this one instead, forget the kept token in the ${actual === 'team' ? 'Team' : 'Organiser'} page's token box (keep a copy of it first), then paste this one there.`, 'error');
+  }
   localStorage.setItem(KEYS[actual], t);
   form.reset();
   if (actual !== role) {
