@@ -90,3 +90,15 @@ function corpusDocument(doc: BiocDocument): CorpusDocument {
 export function biocCorpus(collection: BiocCollection): CorpusDocument[] {
   return collection.documents.map(corpusDocument);
 }
+
+/** Each document of the collection, or why it cannot be read. */
+export function biocCorpusEach(collection: BiocCollection): Array<{ id: string; document?: CorpusDocument; error?: string }> {
+  return collection.documents.map((doc) => {
+    try {
+      return { id: doc.id, document: corpusDocument(doc) };
+    } catch (err) {
+      if (err instanceof FormatError) return { id: doc.id, error: err.message };
+      throw err;
+    }
+  });
+}

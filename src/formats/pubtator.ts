@@ -52,38 +52,49 @@ function finish(b: Building, where: string): CorpusDocument {
   return { id: b.id, text, sections, annotations: b.annotations.map(({ line: _line, ...a }) => a), relations: b.relations };
 }
 
-/** The documents of a PubTator file, in file order; `file` names it in errors. */
-export function readPubTator(content: string, file = 'the PubTator file'): CorpusDocument[] {
-  const documents: CorpusDocument[] = [];
-  const seen = new Set<string>();
-  let current: Building | undefined;
-  const close = () => {
-    if (!current) return;
-    if (seen.has(current.id)) throw new FormatError(FORMAT, `${file} line ${current.line}: document ${current.id} appears twice`);
-    seen.add(current.id);
-    documents.push(finish(current, file));
-    current = undefined;
-  };
-  const lines = content.replace(/^\uFEFF/, '').split(/\r?\n/);
-  lines.forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '');
-    const where = `${file} line ${i + 1}`;
-    if (line.trim() === '') return close();
+/** A document's lines as read: its id, and each line with its number in the file. */
+interface Block {
+  id: string;
+  lines: Array<{ n: number; text: string }>;
+}
+
+/** Cuts the file into documents: a blank line or a new title line ends one. */
+function blocks(content: string, file: string): Block[] {
+  const found: Block[] = [];
+  let current: Block | undefined;
+  content.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((raw, i) => {
+    const text = raw.replace(/\r$/, '');
+    if (text.trim() === '') {
+      current = undefined;
+      return;
+    }
+    const title = /^([^|\t]+)\|t\|/.exec(text);
+    if (title || !current) {
+      if (!title) throw new FormatError(FORMAT, `${file} line ${i + 1}: a line before any "PMID|t|title" line`);
+      current = { id: title[1]!, lines: [] };
+      found.push(current);
+    }
+    current.lines.push({ n: i + 1, text });
+  });
+  if (found.length === 0) throw new FormatError(FORMAT, `${file} holds no document (no "PMID|t|title" line)`);
+  return found;
+}
+
+function readBlock(block: Block, file: string): CorpusDocument {
+  const b: Building = { id: block.id, line: block.lines[0]!.n, annotations: [], relations: [] };
+  for (const { n, text: line } of block.lines) {
+    const where = `${file} line ${n}`;
     const header = /^([^|\t]+)\|([ta])\|(.*)$/.exec(line);
     if (header) {
       const [, id, kind, value] = header as unknown as [string, string, 't' | 'a', string];
-      if (kind === 't') {
-        close();
-        current = { id, title: value, line: i + 1, annotations: [], relations: [] };
-      } else {
-        if (!current || current.id !== id) throw new FormatError(FORMAT, `${where}: the abstract of ${id} is not right after its title line`);
-        current.abstract = value;
-      }
-      return;
+      if (id !== b.id) throw new FormatError(FORMAT, `${where}: the line is about document ${id} but stands in document ${b.id}`);
+      if (kind === 't') b.title = value;
+      else if (b.abstract !== undefined) throw new FormatError(FORMAT, `${where}: a second abstract line for document ${id}`);
+      else b.abstract = value;
+      continue;
     }
     const columns = line.split('\t');
-    if (!current) throw new FormatError(FORMAT, `${where}: a line before any "PMID|t|title" line`);
-    if (columns[0] !== current.id) throw new FormatError(FORMAT, `${where}: the line is about document ${columns[0]} but stands in document ${current.id}`);
+    if (columns[0] !== b.id) throw new FormatError(FORMAT, `${where}: the line is about document ${columns[0]} but stands in document ${b.id}`);
     if (columns.length >= 5 && /^\d+$/.test(columns[1]!)) {
       const [, start, end, text, type, ids] = columns as [string, string, string, string, string, string | undefined];
       const s = integer(start, 'start', where);
@@ -91,16 +102,37 @@ export function readPubTator(content: string, file = 'the PubTator file'): Corpu
       if (e < s) throw new FormatError(FORMAT, `${where}: the end ${e} is before the start ${s}`);
       const infons: Record<string, string> = { type };
       if (ids !== undefined && ids !== '' && ids !== '-') infons.identifier = ids;
-      current.annotations.push({ id: `L${i + 1}`, start: s, end: e, text, type, infons, line: i + 1 });
+      b.annotations.push({ id: `L${n}`, start: s, end: e, text, type, infons, line: n });
     } else if (columns.length >= 4) {
-      current.relations.push({ id: `L${i + 1}`, type: columns[1], args: columns.slice(2, 4) });
+      b.relations.push({ id: `L${n}`, type: columns[1], args: columns.slice(2, 4) });
     } else {
       throw new FormatError(FORMAT, `${where}: neither "PMID|t|", "PMID|a|", an annotation (PMID, start, end, text, type, id) nor a relation (PMID, type, id1, id2)`);
     }
+  }
+  return finish(b, file);
+}
+
+/** Each document of a PubTator file, or why it cannot be read; a file that is no PubTator at all throws. */
+export function readPubTatorEach(content: string, file = 'the PubTator file'): Array<{ id: string; document?: CorpusDocument; error?: string }> {
+  const seen = new Set<string>();
+  return blocks(content, file).map((block) => {
+    try {
+      if (seen.has(block.id)) throw new FormatError(FORMAT, `${file} line ${block.lines[0]!.n}: document ${block.id} appears twice`);
+      seen.add(block.id);
+      return { id: block.id, document: readBlock(block, file) };
+    } catch (err) {
+      if (err instanceof FormatError) return { id: block.id, error: err.message };
+      throw err;
+    }
   });
-  close();
-  if (documents.length === 0) throw new FormatError(FORMAT, `${file} holds no document (no "PMID|t|title" line)`);
-  return documents;
+}
+
+/** The documents of a PubTator file, in file order; `file` names it in errors; the first bad document throws. */
+export function readPubTator(content: string, file = 'the PubTator file'): CorpusDocument[] {
+  return readPubTatorEach(content, file).map((d) => {
+    if (d.error !== undefined) throw new FormatError(FORMAT, d.error.replace(/^pubtator: /, ''));
+    return d.document!;
+  });
 }
 
 /** One document to write: its text and mentions (code points), types, ids as the id column. */
