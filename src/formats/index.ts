@@ -40,3 +40,4 @@ export { tarGz, type ArchiveFile } from './tar-gz.ts';
 export { biocCorpus, biocCorpusEach, type CorpusAnnotation, type CorpusDocument, type CorpusRelation, type CorpusSection } from './bioc-corpus.ts';
 export { readPubTator, readPubTatorEach, writePubTator, type PubTatorDocument } from './pubtator.ts';
 export { corpusFormatOf, readCorpusFile, readCorpusFileEach, type CorpusFailure, type CorpusFormat } from './corpus-file.ts';
+export { readPmcPackage, type PackagedArticle } from './pmc-package.ts';
