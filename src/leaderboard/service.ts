@@ -14,6 +14,7 @@ import { onlineRun, type OnlineAnswer } from './online-runs.ts';
 import type { StoredAnswers } from '../consensus/challenge-runs.ts';
 import type { RunsRepository } from './runs-repository.ts';
 import { consensusRuns } from './consensus-runs.ts';
+import { corpusUpload, corpusUploadOf, type CorpusUpload } from './gold-corpus.ts';
 
 /** Runs a parse; a ScoringInputError becomes a 400 with its line, reason and hint. */
 export function parseOr400<T>(what: string, parse: () => T): T {
@@ -66,8 +67,13 @@ export class LeaderboardService {
     this.runs = repos.runs;
   }
 
-  async putGold(challenge: Challenge, task: TaskName, body: unknown): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[] }> {
-    const parsed = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
+  async putGold(challenge: Challenge, task: TaskName, sent: unknown, format?: CorpusUpload): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[] }> {
+    // A corpus (BioC, PubTator) becomes the family's own form first; that form is stored.
+    const upload = corpusUploadOf(sent, format);
+    const corpus = upload ? corpusUpload(task, sent, upload, 'gold standard') : undefined;
+    const body = corpus ? corpus.body : sent;
+    const read = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
+    const parsed = corpus ? { ...read, warnings: [...corpus.warnings, ...read.warnings] } : read;
     await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items);
     // Gold may be loaded before the articles; say how many documents no article matches yet.
     const ids = [...goldDocuments(parsed.gold)];
@@ -87,8 +93,12 @@ export class LeaderboardService {
     return entries;
   }
 
-  async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, body: unknown): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
-    const { warnings } = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
+  async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, sent: unknown, format?: CorpusUpload): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
+    const upload = corpusUploadOf(sent, format);
+    const corpus = upload ? corpusUpload(task, sent, upload, 'run') : undefined;
+    const body = corpus ? corpus.body : sent;
+    const read = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
+    const warnings = [...(corpus?.warnings ?? []), ...read.warnings];
     const added = await this.runs.add(challenge.id, teamId, task, uploadsText(task) ? columns : null, storedBody(task, body));
     if (added === 'limit') {
       throw new ApiError('run_limit', `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`);

@@ -2,6 +2,7 @@
 // optional type. Answer key `mentions` = [{offset, mention, type?, section?, confidence?, rank?}].
 
 import { exportBioDocuments } from '../../formats/bio.ts';
+import { mentionCorpus } from './corpus.ts';
 import { exportBrat } from '../../formats/brat.ts';
 import { exportPubAnnotation } from '../../formats/pubannotation.ts';
 import { biocExports } from '../common/bioc.ts';
@@ -25,7 +26,7 @@ export const mention = defineFamily({
     toWire: (mentions: MentionItem[]) => mentions.map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: double(m.confidence), section: m.section })),
     help: 'mentions [{offset, mention, type?, confidence?, section?}] (offsets in code points)',
   },
-  scoring: mentionScoring,
+  scoring: { ...mentionScoring, corpus: mentionCorpus },
   consensus: { vote: voteMentions, asResult: mentionsOfVote },
   exports: {
     ...biocExports(TASK, mentionBioc),
