@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   delegate('import', 'load a directory of .txt/.nxml articles into a challenge through the API of a running meta-server', async (args) =>
     (await import('./cli/import.ts')).runImportCommand(args),
   );
-  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, as its family offers) through the API", async (args) =>
+  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, pubtator, as its family offers) through the API", async (args) =>
     (await import('./cli/export.ts')).runExportCommand(args),
   );
   // Commands of the task families (e.g. building a release index they validate against).

@@ -187,7 +187,7 @@ export interface FamilyConsensus<R, G, V> {
 
 // ── exports ────────────────────────────────────────────────────────────────────────────
 
-export type ExportFormatName = 'tsv' | 'bioc-xml' | 'bioc-json' | 'brat' | 'pubannotation' | 'bio' | 'a2';
+export type ExportFormatName = 'tsv' | 'bioc-xml' | 'bioc-json' | 'brat' | 'pubannotation' | 'bio' | 'a2' | 'pubtator';
 
 export interface ExportFile {
   name: string;

@@ -3,6 +3,8 @@
 
 import { exportBioDocuments } from '../../formats/bio.ts';
 import { mentionCorpus } from './corpus.ts';
+import { writePubTator } from '../../formats/pubtator.ts';
+import { UNTYPED_MENTION } from '../../formats/common.ts';
 import { exportBrat } from '../../formats/brat.ts';
 import { exportPubAnnotation } from '../../formats/pubannotation.ts';
 import { biocExports } from '../common/bioc.ts';
@@ -44,6 +46,10 @@ export const mention = defineFamily({
       const { bio, leftOut } = exportBioDocuments(docs.map((d) => ({ text: d.text, mentions: d.result })));
       return { files: [{ name: `${o.run}.${TASK}.bio`, content: bio }], mentionsLeftOut: leftOut };
     },
+    // One PubTator file, documents in organiser-id order; an untyped mention is written as "Mention".
+    pubtator: (docs, o) => ({
+      files: [{ name: `${o.run}.${TASK}.pubtator`, content: writePubTator(docs.map((d) => ({ id: d.id, text: d.text, annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION })) }))) }],
+    }),
   },
   bioc: mentionBioc,
   web: {
