@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   delegate('import', 'load a directory of .txt/.nxml articles into a challenge through the API of a running meta-server', async (args) =>
     (await import('./cli/import.ts')).runImportCommand(args),
   );
-  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, as its family offers) through the API", async (args) =>
+  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, pubtator, as its family offers) through the API", async (args) =>
     (await import('./cli/export.ts')).runExportCommand(args),
   );
   delegate('health', 'check the API (or with --worker, the worker) process on this machine: exit 0 when healthy (container health checks)', async (args) =>

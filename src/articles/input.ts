@@ -1,6 +1,8 @@
 // Article text at the edge: size-checked, XML-illegal characters and carriage returns
 // replaced one for one (so offsets do not move), and stored exactly as it will be sent.
+import type { CorpusDocument } from '../formats/bioc-corpus.ts';
 import { FormatError } from '../formats/common.ts';
+import { corpusFormatOf, readCorpusFileEach, type CorpusFailure, type CorpusFormat } from '../formats/corpus-file.ts';
 import { jatsToText } from '../formats/jats.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import { sanitizeXmlText } from '../xmlrpc/codec.ts';
@@ -46,4 +48,102 @@ export function articleText(input: ArticleInput, where: string, maxBytes: number
     throw badRequest(`${where}: the article text holds only characters XML cannot carry (control characters, U+FFFE, U+FFFF, lone surrogates), which would be sent as spaces`);
   }
   return { text: sent, sourceFormat: input.xml !== undefined ? 'jats' : 'text' };
+}
+
+// ── corpora: BioC (XML or JSON) and PubTator files ───────────────────────────────────────
+
+/** What a batch does with documents it cannot load: refuse the whole batch, or load the others. */
+export type BadDocuments = 'refuse' | 'skip';
+
+/** A document (or article) left out of a batch, and why. */
+export interface LoadFailure {
+  file?: string;
+  document: string;
+  reason: string;
+}
+
+export interface CorpusInput {
+  /** BioC XML or JSON text, or BioC JSON as a JSON value. */
+  bioc?: unknown;
+  /** PubTator text. */
+  pubtator?: string;
+  /** The file's name, named in every refusal. */
+  file?: string;
+}
+
+export interface CorpusArticle {
+  id: string;
+  text: string;
+  sourceFormat: 'bioc' | 'pubtator';
+}
+
+/** The organiser-id rule of the article routes (1–200 characters, no white space, no "/"). */
+const ORGANISER_ID = /^[^\s/]{1,200}$/;
+
+function corpusDocuments(input: CorpusInput): { format: CorpusFormat; file: string; documents: CorpusDocument[]; failures: CorpusFailure[] } {
+  if (input.bioc !== undefined && input.pubtator !== undefined) throw badRequest('give either bioc or pubtator, not both');
+  const isPubTator = input.pubtator !== undefined;
+  const file = input.file ?? (isPubTator ? 'the PubTator text' : 'the BioC collection');
+  const content = isPubTator ? input.pubtator! : typeof input.bioc === 'string' ? input.bioc : JSON.stringify(input.bioc);
+  const format = isPubTator ? 'pubtator' : corpusFormatOf(content);
+  if (!isPubTator && format === 'pubtator') {
+    throw new ApiError('invalid_corpus', `${file}: bioc holds neither BioC XML (starting with "<") nor BioC JSON (an object or a list); send PubTator text as "pubtator"`, [{ file, document: null, reason: 'not BioC' }]);
+  }
+  try {
+    return { format, file, ...readCorpusFileEach(content, file, format) };
+  } catch (err) {
+    if (err instanceof FormatError) throw new ApiError('invalid_corpus', `${err.message}; nothing was loaded`, [{ file, document: null, reason: err.message }]);
+    throw err;
+  }
+}
+
+/**
+ * The documents of a corpus as articles (text at the passages' offsets, so annotations of
+ * the corpus keep theirs), and each document that cannot be an article with its reason:
+ * unreadable, an organiser id the API refuses, too large, empty, an id twice.
+ */
+export function corpusArticles(input: CorpusInput, maxBytes: number): { articles: CorpusArticle[]; failures: LoadFailure[] } {
+  const { format, file, documents, failures } = corpusDocuments(input);
+  const sourceFormat = format === 'pubtator' ? 'pubtator' : 'bioc';
+  const articles: CorpusArticle[] = [];
+  const all: LoadFailure[] = [...failures];
+  const seen = new Set<string>();
+  for (const doc of documents) {
+    const where = `${file}, document ${doc.id}`;
+    try {
+      if (!ORGANISER_ID.test(doc.id)) throw badRequest(`${where}: the document id cannot be an organiser id (1 to 200 characters, no white space, no "/")`);
+      if (seen.has(doc.id)) throw badRequest(`${where}: the document id appears twice`);
+      seen.add(doc.id);
+      articles.push({ id: doc.id, text: articleText({ text: doc.text }, where, maxBytes).text, sourceFormat });
+    } catch (err) {
+      if (err instanceof ApiError) all.push({ file, document: doc.id, reason: err.message });
+      else throw err;
+    }
+  }
+  return { articles, failures: all };
+}
+
+/** The refusal of a batch with failures: every file, document and reason in `details`. */
+export function batchRefusal(failures: readonly LoadFailure[]): ApiError {
+  const first = failures[0]!;
+  const more = failures.length > 1 ? ` (and ${failures.length - 1} more, listed in details)` : '';
+  return new ApiError(
+    'invalid_corpus',
+    `${failures.length} document(s) cannot be loaded, so nothing was loaded: ${first.reason}${more}. Fix them, or send badDocuments "skip" to load the others`,
+    failures,
+  );
+}
+
+/**
+ * The text of one submitted article (POST /api/articles): `text`, `xml`, or a corpus of
+ * exactly one document in `bioc` or `pubtator` (the document's id is not taken as the
+ * article's: a live article's id is the submitter's `id`).
+ */
+export function submittedText(input: ArticleInput & CorpusInput, maxBytes: number): { text: string; sourceFormat: string } {
+  if (input.bioc === undefined && input.pubtator === undefined) return articleText(input, 'article', maxBytes);
+  if (input.text !== undefined || input.xml !== undefined) throw badRequest('article: give one of text, xml, bioc or pubtator');
+  const { articles, failures } = corpusArticles({ ...input, file: input.file ?? 'article' }, maxBytes);
+  if (failures.length > 0) throw batchRefusal(failures);
+  if (articles.length !== 1) throw badRequest(`article: the corpus holds ${articles.length} documents; one article is submitted at a time (load several into a challenge with POST /api/challenges/:slug/articles)`);
+  return { text: articles[0]!.text, sourceFormat: articles[0]!.sourceFormat };
 }

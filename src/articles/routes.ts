@@ -8,8 +8,9 @@ import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { Described, ListOf, Open, preEncoded, responses, rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { urlProblem } from '../servers/url-policy.ts';
-import { articleText } from './input.ts';
-import type { Article, NewArticle } from './repository.ts';
+import { batchRefusal, submittedText } from './input.ts';
+import { batchItems } from './batch.ts';
+import type { Article } from './repository.ts';
 import { articleStatus } from './status.ts';
 import { parseVoteQuery, voteView } from './consensus.ts';
 import { ensembleView } from './ensemble-view.ts';
@@ -25,17 +26,28 @@ import { admitOnDemand } from './on-demand-limits.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 
 /** Article text fields: a NUL there is one of the characters XML cannot carry, sent as a space (see http/storable-text.ts). */
-const ARTICLE_TEXT_FIELDS = ['text', 'given'];
+const ARTICLE_TEXT_FIELDS = ['text', 'given', 'bioc', 'pubtator'];
 const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
 const ArticleItem = Type.Object(
   { id: OrganiserId, text: Type.Optional(Type.String()), xml: Type.Optional(Type.String()), given: Type.Optional(Type.String({ maxLength: 1_000_000 })) },
   { additionalProperties: false },
 );
-const LoadBody = Type.Object({ articles: Type.Array(ArticleItem, { minItems: 1, maxItems: 20_000 }) }, { additionalProperties: false });
+const LoadBody = Type.Object(
+  {
+    articles: Type.Optional(Type.Array(ArticleItem, { minItems: 1, maxItems: 20_000 })),
+    bioc: Type.Optional(Type.Unknown({ description: 'a BioC collection (or one document): XML or JSON text, or BioC JSON itself; each document is an article, its id the organiser id' })),
+    pubtator: Type.Optional(Type.String({ description: 'PubTator text (PMID|t|…, PMID|a|…, annotation lines); each document is an article' })),
+    file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of bioc/pubtator, named in refusals' })),
+    badDocuments: Type.Optional(Type.Union([Type.Literal('refuse'), Type.Literal('skip')], { description: 'refuse (default): one bad document refuses the batch, nothing is stored; skip: load the others and list the bad ones in "refused"' })),
+  },
+  { additionalProperties: false },
+);
 const SubmitBody = Type.Object(
   {
     text: Type.Optional(Type.String()),
     xml: Type.Optional(Type.String()),
+    bioc: Type.Optional(Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document' })),
+    pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
     id: Type.Optional(OrganiserId),
     tasks: Type.Optional(TaskListSchema),
     callbackUrl: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -66,6 +78,7 @@ const LoadedAnswer = Open({
   ids: Described('the article id of each organiser id, {organiserId: id}'),
   queued: Type.Boolean({ description: 'whether they reached the queues now' }),
   notice: Notice,
+  refused: Type.Optional(ListOf({ file: Type.Optional(Type.String()), document: Type.String(), reason: Type.String() }, 'badDocuments "skip": each document left out and why')),
 });
 const SubmittedAnswer = Open({ id: Type.String(), statusUrl: Type.String({ description: 'where to poll the article (GET)' }), queued: Type.Boolean(), notice: Notice });
 /** What GET /api/articles/:id answers, and the completion callback posts (articles/view.ts). */
@@ -141,14 +154,19 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
         if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
-        const seen = new Set<string>();
-        const items: NewArticle[] = request.body.articles.map((a, i) => {
-          if (seen.has(a.id)) throw badRequest(`articles[${i}]: id "${a.id}" appears twice in this request`);
-          seen.add(a.id);
-          const { text, sourceFormat } = articleText(a, `articles[${i}] (${a.id})`, maxBytes);
-          return { organiserId: a.id, text, sourceFormat, given: a.given ?? '' };
-        });
-        const loaded = await articles.insertMany(challenge.id, items);
+        const body = request.body;
+        const skip = body.badDocuments === 'skip';
+        const { items, refused } = batchItems(body, maxBytes);
+        if (refused.length > 0 && !skip) throw batchRefusal(refused);
+        if (items.length === 0) throw batchRefusal(refused.length > 0 ? refused : [{ document: '-', reason: 'the request holds no document' }]);
+        let loaded = await articles.insertMany(challenge.id, items);
+        if ('conflicts' in loaded && skip) {
+          // Load the others: those whose id is taken by another text are left out, named.
+          const taken = new Set(loaded.conflicts.map((c) => c.organiserId));
+          for (const id of taken) refused.push({ document: id, reason: `an article with id "${id}" exists already with a different text` });
+          const rest = items.filter((item) => !taken.has(item.organiserId!));
+          loaded = rest.length > 0 ? await articles.insertMany(challenge.id, rest) : { ids: new Map(), created: [] };
+        }
         if ('conflicts' in loaded) {
           throw conflict(
             `${loaded.conflicts.length} article id(s) exist already with a different text (${loaded.conflicts.slice(0, 5).map((c) => c.organiserId).join(', ')}); nothing was loaded`,
@@ -161,6 +179,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         return reply.status(202).send({
           accepted: items.length, created: loaded.created.length, ids: Object.fromEntries(loaded.ids), queued,
           ...(queued ? {} : { notice: queuedLaterNotice('the articles are stored') }),
+          ...(skip ? { refused } : {}),
         });
       },
     );
@@ -188,7 +207,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       },
       async (request, reply) => {
         const body = request.body;
-        const { text, sourceFormat } = articleText(body, 'article', ctx.config.maxOnDemandArticleBytes);
+        const { text, sourceFormat } = submittedText(body, ctx.config.maxOnDemandArticleBytes);
         if (body.callbackUrl) {
           const problem = urlProblem(body.callbackUrl, ctx.config.publicUrlsOnly);
           if (problem) throw badRequest(`callbackUrl cannot be used: ${problem}`);

@@ -1,13 +1,18 @@
-// `metaserver import --challenge SLUG [--url U] [--token T] [--batch N] DIR`: loads every
-// `.txt` (plain text) and `.nxml` (JATS/PMC XML) file of DIR into a challenge through the
-// HTTP API of a running meta-server, in batches. The organiser id of an article is its
-// file name without the extension. Loading is idempotent on the server side (the same id
-// with the same text changes nothing), so an interrupted import can simply be run again.
+// `metaserver import --challenge SLUG [--url U] [--token T] [--batch N] [--skip-bad] PATH…`:
+// loads articles into a challenge through the HTTP API of a running meta-server, in
+// batches. PATH is a directory (its files) or a file: plain text, JATS/NXML, BioC XML or
+// JSON, PubTator text, or a PMC Open Access `.tar.gz` package (import-files.ts says how
+// each is told apart). The organiser id of a one-article file is its name without the
+// extension; of a corpus document, the document's id; of a packaged NXML, its PMC folder.
+// Every file and document is read and checked before anything is sent: by default one bad
+// document refuses the import and nothing is sent (each failure is listed: file, document,
+// reason); with --skip-bad the good ones are loaded and the bad ones listed. Loading is
+// idempotent on the server side (the same id with the same text changes nothing), so an
+// interrupted import can simply be run again.
 // Progress goes to stderr: a bar on a terminal, plain lines otherwise (logs, CI).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ApiCallError, apiTarget, callApi } from './api-client.ts';
+import { importFiles, readImportFiles } from './import-files.ts';
 
 export interface ImportIo {
   stdout: (s: string) => void;
@@ -29,14 +34,6 @@ const positiveInt = (value: string): number => {
   return n;
 };
 
-/** The article files of a directory, sorted by name (load order is queue order). */
-export function articleFiles(dir: string): Array<{ id: string; path: string; kind: 'text' | 'xml' }> {
-  return readdirSync(dir)
-    .filter((name) => ['.txt', '.nxml'].includes(extname(name).toLowerCase()) && statSync(join(dir, name)).isFile())
-    .sort()
-    .map((name) => ({ id: name.slice(0, -extname(name).length), path: join(dir, name), kind: extname(name).toLowerCase() === '.txt' ? 'text' : 'xml' }));
-}
-
 function progress(io: ImportIo, done: number, total: number): void {
   if (!io.isTty) {
     io.stderr(`imported ${done}/${total} articles\n`);
@@ -49,12 +46,13 @@ function progress(io: ImportIo, done: number, total: number): void {
 
 export async function runImportCommand(argv: string[], io: ImportIo = processIo()): Promise<number> {
   const program = new Command('import')
-    .description('load a directory of .txt / .nxml articles into a challenge (organiser id = file name without extension)')
+    .description('load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json, PubTator (.pubtator, or .txt starting "PMID|t|") and PMC .tar.gz packages')
     .requiredOption('--challenge <slug>', 'the challenge to load into')
     .option('--url <url>', 'the meta-server (default $METASERVER_URL, else http://127.0.0.1:8080)')
     .option('--token <token>', 'the organiser token (default $METASERVER_ADMIN_TOKEN)')
     .option('--batch <n>', 'articles per request', positiveInt, 100)
-    .argument('<dir>', 'directory holding the article files')
+    .option('--skip-bad', 'load the good documents and list the bad ones (default: one bad document refuses the import, nothing is sent)')
+    .argument('<paths...>', 'directories or files holding the articles')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   try {
@@ -63,32 +61,37 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     if (err instanceof CommanderError) return err.exitCode;
     throw err;
   }
-  const opts = program.opts<{ challenge: string; url?: string; token?: string; batch: number }>();
-  const dir = program.args[0]!;
-  let files;
+  const opts = program.opts<{ challenge: string; url?: string; token?: string; batch: number; skipBad?: boolean }>();
+  const paths = program.args;
+  let files: string[];
+  let read;
   try {
-    files = articleFiles(dir);
+    files = importFiles(paths);
+    read = await readImportFiles(files);
   } catch (err) {
-    io.stderr(`metaserver import: cannot read ${dir}: ${(err as Error).message}\n`);
+    io.stderr(`metaserver import: cannot read ${paths.join(', ')}: ${(err as Error).message}\n`);
     return 2;
   }
-  if (files.length === 0) {
-    io.stderr(`metaserver import: ${dir} holds no .txt or .nxml files\n`);
+  const { items, failures } = read;
+  for (const f of failures) io.stderr(`metaserver import: ${f.file}, document ${f.document}: ${f.reason}\n`);
+  if (failures.length > 0 && !opts.skipBad) {
+    io.stderr(`metaserver import: ${failures.length} file(s) or document(s) cannot be loaded, so nothing was sent; fix them, or run again with --skip-bad to load the ${items.length} others\n`);
+    return 1;
+  }
+  if (items.length === 0) {
+    io.stderr(`metaserver import: ${paths.join(', ')} holds no article (.txt, .nxml, BioC .xml/.json, PubTator, PMC .tar.gz)\n`);
     return 2;
   }
   const target = apiTarget(opts, io.env);
   let created = 0;
   const ids: Record<string, string> = {};
   try {
-    for (let i = 0; i < files.length; i += opts.batch) {
-      const batch = files.slice(i, i + opts.batch).map((f) => {
-        const content = readFileSync(f.path, 'utf8');
-        return f.kind === 'text' ? { id: f.id, text: content } : { id: f.id, xml: content };
-      });
+    for (let i = 0; i < items.length; i += opts.batch) {
+      const batch = items.slice(i, i + opts.batch).map((f) => (f.xml !== undefined ? { id: f.id, xml: f.xml } : { id: f.id, text: f.text! }));
       const answer = await callApi<{ created: number; ids: Record<string, string> }>(target, 'POST', `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`, { articles: batch });
       created += answer.created;
       Object.assign(ids, answer.ids);
-      progress(io, Math.min(i + opts.batch, files.length), files.length);
+      progress(io, Math.min(i + opts.batch, items.length), items.length);
     }
   } catch (err) {
     if (io.isTty) io.stderr('\n');
@@ -98,6 +101,6 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     }
     throw err;
   }
-  io.stdout(`${JSON.stringify({ challenge: opts.challenge, files: files.length, created, ids })}\n`);
+  io.stdout(`${JSON.stringify({ challenge: opts.challenge, files: files.length, articles: items.length, created, ids, refused: failures })}\n`);
   return 0;
 }

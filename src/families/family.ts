@@ -12,6 +12,7 @@ import type { CodePointText } from '../shared/code-points.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import type { EncodableValue } from '../xmlrpc/codec.ts';
 import type { BiocTaskCodec } from '../formats/bioc-model.ts';
+import type { CorpusDocument } from '../formats/bioc-corpus.ts';
 import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../cli/score-files.ts';
 
 // ── validation ─────────────────────────────────────────────────────────────────────────
@@ -117,6 +118,19 @@ export interface FamilyScoreCli {
   score(runs: string[], o: ScoreFlags, files: ScoreFiles): Promise<ScoreReport['runs']>;
 }
 
+/**
+ * Gold standards and runs read from a corpus as the field ships it (BioC, PubTator): the
+ * documents' annotations become the family's own upload body, which is then read, checked
+ * and stored like any upload of that form.
+ */
+export interface FamilyCorpus {
+  /** Which annotations are taken, in words (help texts, README). */
+  takes: string;
+  gold(documents: readonly CorpusDocument[]): { body: unknown; warnings: string[] };
+  /** Offline runs the same way; absent: runs are uploaded in the family's own form only. */
+  run?(documents: readonly CorpusDocument[]): { body: unknown; warnings: string[] };
+}
+
 export interface FamilyScoring<G, Run> {
   /** The figure leaderboards sort by (a flattened metric name: `macro.f`). */
   mainFigure: string;
@@ -135,6 +149,8 @@ export interface FamilyScoring<G, Run> {
   /** An online run as a tab-separated result file the official scorer reads; absent: none. */
   exportTsv?(run: Run): string;
   cli: FamilyScoreCli;
+  /** Gold (and runs) from BioC / PubTator annotations; absent: not from a corpus. */
+  corpus?: FamilyCorpus;
 }
 
 // ── consensus ──────────────────────────────────────────────────────────────────────────
@@ -171,7 +187,7 @@ export interface FamilyConsensus<R, G, V> {
 
 // ── exports ────────────────────────────────────────────────────────────────────────────
 
-export type ExportFormatName = 'tsv' | 'bioc-xml' | 'bioc-json' | 'brat' | 'pubannotation' | 'bio' | 'a2';
+export type ExportFormatName = 'tsv' | 'bioc-xml' | 'bioc-json' | 'brat' | 'pubannotation' | 'bio' | 'a2' | 'pubtator';
 
 export interface ExportFile {
   name: string;

@@ -2,7 +2,7 @@
 // with infons as objects, `documents`/`passages`/`annotations`/`locations`/`relations`/
 // `nodes` as arrays, and (unlike the XML) a `sentences` array in each passage.
 
-import { articlesToBioc, biocToArticles, type AnyBiocCodec, type BiocCollection, type BiocOptions, type Infons } from './bioc-model.ts';
+import { articlesToBioc, biocToArticles, type AnyBiocCodec, type BiocAnnotation, type BiocCollection, type BiocDocument, type BiocOptions, type BiocPassage, type BiocSentence, type Infons } from './bioc-model.ts';
 import { FormatError, type ExportArticle } from './common.ts';
 
 export function writeBiocJson(collection: BiocCollection): string {
@@ -45,10 +45,20 @@ function offset(value: unknown, where: string): number {
   return value;
 }
 
+/**
+ * Infons as strings. The BioC JSON of the PubTator API puts numbers, booleans, lists and
+ * null in them: numbers and booleans are written as JSON writes them, lists and objects
+ * as their JSON text, and a null infon is left out (it says nothing).
+ */
 function infons(value: unknown, where: string): Infons {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FormatError('bioc', `${where}.infons must be an object`);
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, string(v, `${where}.infons.${k}`)]));
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new FormatError('bioc', `${where}.infons must be an object`);
+  const result: Infons = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (v === null || v === undefined) continue;
+    result[k] = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  }
+  return result;
 }
 
 function relations(value: unknown, where: string) {
@@ -59,6 +69,51 @@ function relations(value: unknown, where: string) {
   }));
 }
 
+function annotations(value: unknown, at: string): BiocAnnotation[] {
+  return array(value, `${at}.annotations`).map((a, k) => ({
+    id: string(a.id ?? '', `${at}.annotations[${k}].id`),
+    infons: infons(a.infons, `${at}.annotations[${k}]`),
+    locations: array(a.locations, `${at}.annotations[${k}].locations`).map((l) => ({ offset: offset(l.offset, `${at}.annotations[${k}] location offset`), length: offset(l.length, `${at}.annotations[${k}] location length`) })),
+    text: string(a.text ?? '', `${at}.annotations[${k}].text`),
+  }));
+}
+
+function sentence(s: Json, at: string): BiocSentence {
+  return { offset: offset(s.offset, `${at}.offset`), infons: infons(s.infons, at), text: string(s.text ?? '', `${at}.text`), annotations: annotations(s.annotations, at), relations: relations(s.relations, at) };
+}
+
+function passage(p: Json, at: string): BiocPassage {
+  return {
+    offset: offset(p.offset, `${at}.offset`),
+    infons: infons(p.infons, at),
+    text: string(p.text ?? '', `${at}.text`),
+    annotations: annotations(p.annotations, at),
+    relations: relations(p.relations, at),
+    sentences: array(p.sentences, `${at}.sentences`).map((s, i) => sentence(s, `${at}.sentences[${i}]`)),
+  };
+}
+
+function document(d: Json, where: string): BiocDocument {
+  // The PubTator API's documents carry the PMID in `pmid` too; `id` is the document's id.
+  const id = string(d.id ?? d.pmid, `${where}.id`);
+  const at = `${where} (document ${id})`;
+  return {
+    id,
+    infons: infons(d.infons, at),
+    passages: array(d.passages, `${at}.passages`).map((p, j) => passage(p, `${at}.passages[${j}]`)),
+    relations: relations(d.relations, at),
+    annotations: annotations(d.annotations, at),
+  };
+}
+
+const isDocument = (value: Json): boolean => Array.isArray(value.passages);
+
+/**
+ * A collection in any of the forms BioC JSON comes in: a collection object; one document
+ * object (the PubTator API's export of one article); a list of documents or collections
+ * (one per line of some exports, gathered into a list); the PubTator3 API's wrapper
+ * `{"PubTator3": [documents]}`. Several collections become one.
+ */
 export function readBiocJson(json: string): BiocCollection {
   let parsed: unknown;
   try {
@@ -66,36 +121,24 @@ export function readBiocJson(json: string): BiocCollection {
   } catch (error) {
     throw new FormatError('bioc', `not JSON: ${(error as Error).message}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new FormatError('bioc', 'a BioC JSON collection is an object');
-  const c = parsed as Json;
+  const wrapped = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Array.isArray((parsed as Json).PubTator3) ? (parsed as Json).PubTator3 : parsed;
+  const parts = Array.isArray(wrapped) ? wrapped : [wrapped];
+  if (parts.some((p) => typeof p !== 'object' || p === null || Array.isArray(p))) throw new FormatError('bioc', 'BioC JSON is a collection object, a document object, or a list of them');
+  const objects = parts as Json[];
+  const first = objects.find((o) => !isDocument(o));
+  const documents: BiocDocument[] = [];
+  objects.forEach((o, i) => {
+    const where = Array.isArray(wrapped) ? `[${i}]` : '';
+    if (isDocument(o)) documents.push(document(o, where === '' ? 'the document' : where));
+    else if (o.documents !== undefined) documents.push(...array(o.documents, `${where}documents`).map((d, j) => document(d, `${where}documents[${j}]`)));
+    else throw new FormatError('bioc', `${where === '' ? 'the object' : where} is neither a collection (no "documents" list) nor a document (no "passages" list)`);
+  });
   return {
-    source: string(c.source ?? '', 'source'),
-    date: string(c.date ?? '', 'date'),
-    key: string(c.key ?? '', 'key'),
-    infons: infons(c.infons, 'collection'),
-    documents: array(c.documents, 'documents').map((d, i) => {
-      const where = `documents[${i}]`;
-      return {
-        id: string(d.id, `${where}.id`),
-        infons: infons(d.infons, where),
-        passages: array(d.passages, `${where}.passages`).map((p, j) => {
-          const at = `${where}.passages[${j}]`;
-          return {
-            offset: offset(p.offset, `${at}.offset`),
-            infons: infons(p.infons, at),
-            text: string(p.text ?? '', `${at}.text`),
-            annotations: array(p.annotations, `${at}.annotations`).map((a, k) => ({
-              id: string(a.id ?? '', `${at}.annotations[${k}].id`),
-              infons: infons(a.infons, `${at}.annotations[${k}]`),
-              locations: array(a.locations, `${at}.annotations[${k}].locations`).map((l) => ({ offset: offset(l.offset, `${at}.annotations[${k}] location offset`), length: offset(l.length, `${at}.annotations[${k}] location length`) })),
-              text: string(a.text ?? '', `${at}.annotations[${k}].text`),
-            })),
-            relations: relations(p.relations, at),
-          };
-        }),
-        relations: relations(d.relations, where),
-      };
-    }),
+    source: first ? string(first.source ?? '', 'source') : '',
+    date: first ? string(first.date ?? '', 'date') : '',
+    key: first ? string(first.key ?? '', 'key') : '',
+    infons: first ? infons(first.infons, 'collection') : {},
+    documents,
   };
 }
 

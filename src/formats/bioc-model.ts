@@ -23,8 +23,11 @@ export interface BiocLocation { offset: number; length: number }
 export interface BiocAnnotation { id: string; infons: Infons; locations: BiocLocation[]; text: string }
 export interface BiocNode { refid: string; role: string }
 export interface BiocRelation { id: string; infons: Infons; nodes: BiocNode[] }
-export interface BiocPassage { offset: number; infons: Infons; text: string; annotations: BiocAnnotation[]; relations: BiocRelation[] }
-export interface BiocDocument { id: string; infons: Infons; passages: BiocPassage[]; relations: BiocRelation[] }
+/** A sentence of a passage split into sentences: its offset counts from the document's start, as the passage's. */
+export interface BiocSentence { offset: number; infons: Infons; text: string; annotations: BiocAnnotation[]; relations: BiocRelation[] }
+export interface BiocPassage { offset: number; infons: Infons; text: string; annotations: BiocAnnotation[]; relations: BiocRelation[]; sentences?: BiocSentence[] }
+/** `annotations`: annotations of the document itself (BioC 2 allows them beside the passages). */
+export interface BiocDocument { id: string; infons: Infons; passages: BiocPassage[]; relations: BiocRelation[]; annotations?: BiocAnnotation[] }
 export interface BiocCollection { source: string; date: string; key: string; infons: Infons; documents: BiocDocument[] }
 
 export interface BiocOptions {
@@ -138,16 +141,37 @@ export function articlesToBioc(articles: readonly ExportArticle[], codecs: reado
 
 const sequence = (id: string): number => Number(/\.(\d+)$/.exec(id)?.[1] ?? Number.MAX_SAFE_INTEGER);
 
-function documentText(doc: BiocDocument): string {
+/** A passage's pieces of text at their offsets: its own text, or its sentences when it has none. */
+function passagePieces(p: BiocPassage): Array<{ offset: number; text: string }> {
+  if (p.text === '' && p.sentences && p.sentences.length > 0) return p.sentences.map((s) => ({ offset: s.offset, text: s.text }));
+  return [{ offset: p.offset, text: p.text }];
+}
+
+/**
+ * The document's text: each passage (or sentence) at its offset, the gaps between them
+ * filled with LF, and up to the `length` infon when there is one. Offsets count code points.
+ */
+export function documentText(doc: BiocDocument): string {
   let text = '';
   let cp = 0;
-  for (const p of [...doc.passages].sort((x, y) => x.offset - y.offset)) {
-    if (p.offset < cp) throw new FormatError('bioc', `document ${doc.id}: passages overlap at offset ${p.offset}`);
-    text += '\n'.repeat(p.offset - cp) + p.text;
-    cp = p.offset + [...p.text].length;
+  const pieces = doc.passages.flatMap(passagePieces).sort((x, y) => x.offset - y.offset);
+  for (const piece of pieces) {
+    if (piece.offset < cp) throw new FormatError('bioc', `document ${doc.id}: the passage or sentence at offset ${piece.offset} overlaps the text before it (which ends at ${cp})`);
+    text += '\n'.repeat(piece.offset - cp) + piece.text;
+    cp = piece.offset + [...piece.text].length;
   }
   const length = doc.infons.length === undefined ? cp : Number(doc.infons.length);
   return text + '\n'.repeat(Math.max(0, length - cp));
+}
+
+/** Every annotation of the document: of its passages, their sentences and the document itself. */
+export function allAnnotations(doc: BiocDocument): BiocAnnotation[] {
+  return [...doc.passages.flatMap((p) => [...p.annotations, ...(p.sentences ?? []).flatMap((s) => s.annotations)]), ...(doc.annotations ?? [])];
+}
+
+/** Every relation of the document: of its passages, their sentences and the document itself. */
+export function allRelations(doc: BiocDocument): BiocRelation[] {
+  return [...doc.passages.flatMap((p) => [...p.relations, ...(p.sentences ?? []).flatMap((s) => s.relations)]), ...doc.relations];
 }
 
 function importAnswer(doc: BiocDocument, k: number, server: string, tasks: string[], text: CodePointText, codecs: readonly AnyBiocCodec[]): ExportAnswer {

@@ -15,6 +15,7 @@ import {
   type BiocOptions,
   type BiocPassage,
   type BiocRelation,
+  type BiocSentence,
   type AnyBiocCodec,
   type Infons,
 } from './bioc-model.ts';
@@ -98,25 +99,39 @@ function readRelation(r: XmlElement): BiocRelation {
   return { id: r.attributes.id ?? '', infons: infonsOf(r), nodes: childElements(r, 'node').map((n) => ({ refid: n.attributes.refid ?? '', role: n.attributes.role ?? '' })) };
 }
 
-function readPassage(p: XmlElement, where: string): BiocPassage {
-  const annotations = childElements(p, 'annotation').map((a): BiocAnnotation => ({
+function readAnnotations(parent: XmlElement, where: string): BiocAnnotation[] {
+  return childElements(parent, 'annotation').map((a): BiocAnnotation => ({
     id: a.attributes.id ?? '',
     infons: infonsOf(a),
     locations: childElements(a, 'location').map((l) => ({ offset: integer(l.attributes.offset, `${where}, annotation ${a.attributes.id}`), length: integer(l.attributes.length, `${where}, annotation ${a.attributes.id}`) })),
     text: firstChild(a, 'text') ? textContent(firstChild(a, 'text')!) : '',
   }));
-  const textElement = firstChild(p, 'text');
-  if (!textElement && childElements(p, 'sentence').length > 0) throw new FormatError('bioc', `${where}: passages split into sentences are not supported`);
-  return { offset: integer(leafText(p, 'offset', where), `${where} offset`), infons: infonsOf(p), text: textElement ? textContent(textElement) : '', annotations, relations: childElements(p, 'relation').map(readRelation) };
 }
 
+function readSentence(s: XmlElement, where: string): BiocSentence {
+  const textElement = firstChild(s, 'text');
+  return { offset: integer(leafText(s, 'offset', where), `${where} offset`), infons: infonsOf(s), text: textElement ? textContent(textElement) : '', annotations: readAnnotations(s, where), relations: childElements(s, 'relation').map(readRelation) };
+}
+
+function readPassage(p: XmlElement, where: string): BiocPassage {
+  const textElement = firstChild(p, 'text');
+  const offset = integer(leafText(p, 'offset', where), `${where} offset`);
+  const sentences = childElements(p, 'sentence').map((s, i) => readSentence(s, `${where}, passage at ${offset}, sentence ${i + 1}`));
+  return { offset, infons: infonsOf(p), text: textElement ? textContent(textElement) : '', annotations: readAnnotations(p, where), relations: childElements(p, 'relation').map(readRelation), sentences };
+}
+
+function readDocument(d: XmlElement): BiocDocument {
+  const id = leafText(d, 'id', 'a document');
+  const where = `document ${id}`;
+  return { id, infons: infonsOf(d), passages: childElements(d, 'passage').map((p) => readPassage(p, where)), relations: childElements(d, 'relation').map(readRelation), annotations: readAnnotations(d, where) };
+}
+
+/** A collection, or a single `<document>` (read as a collection of one). */
 export function readBiocXml(xml: string): BiocCollection {
   const root = parseXmlTree(xml, 'bioc');
-  if (root.name !== 'collection') throw new FormatError('bioc', `the root element is <${root.name}>, expected <collection>`);
-  const documents = childElements(root, 'document').map((d): BiocDocument => {
-    const id = leafText(d, 'id', 'a document');
-    return { id, infons: infonsOf(d), passages: childElements(d, 'passage').map((p) => readPassage(p, `document ${id}`)), relations: childElements(d, 'relation').map(readRelation) };
-  });
+  if (root.name === 'document') return { source: '', date: '', key: '', infons: {}, documents: [readDocument(root)] };
+  if (root.name !== 'collection') throw new FormatError('bioc', `the root element is <${root.name}>; a BioC file holds a <collection> (or one <document>)`);
+  const documents = childElements(root, 'document').map(readDocument);
   const optional = (name: string) => (firstChild(root, name) ? textContent(firstChild(root, name)!) : '');
   return { source: optional('source'), date: optional('date'), key: optional('key'), infons: infonsOf(root), documents };
 }

@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   invalid_text: { status: 400, meaning: 'A string holds a character that cannot be stored (NUL, a lone surrogate); the message names the field.' },
   invalid_input: { status: 400, meaning: 'An uploaded gold standard, map or run file could not be read; the message names the line; nothing was stored.' },
   invalid_jats: { status: 400, meaning: 'A JATS/NXML article could not be read.' },
+  invalid_corpus: { status: 400, meaning: 'A BioC or PubTator corpus, or documents of it, could not be read or loaded; `details` lists each file, document and reason; nothing was stored.' },
   unknown_task: { status: 400, meaning: 'The task is not one of the challenge\'s (or not one the route handles).' },
   bad_url: { status: 400, meaning: 'The URL has a malformed %-escape or one that does not encode UTF-8.' },
   bad_content_length: { status: 400, meaning: 'The Content-Length header does not match the body.' },

@@ -28,7 +28,7 @@ const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
  */
 function registerTextParsers(app: FastifyInstance): void {
   // The root instance has fastify's default text/plain parser; this plugin's copy replaces it.
-  addUtf8BodyParser(app, TEXT_TYPES, {
+  addUtf8BodyParser(app, [...TEXT_TYPES, ...XML_TYPES], {
     invalid: () => ({ error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
   });
 }
@@ -49,8 +49,12 @@ const ScoreQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })) }, { additionalProperties: false });
-const BODY_TYPES = [...TEXT_TYPES, 'application/json'];
+const CorpusFormat = Type.Optional(Type.Union([Type.Literal('bioc'), Type.Literal('pubtator')], { description: 'the body is a corpus: BioC (XML or JSON) or PubTator text; told from the body when left out' }));
+const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })), format: CorpusFormat }, { additionalProperties: false });
+const GoldQuery = Type.Object({ format: CorpusFormat }, { additionalProperties: false });
+/** BioC XML corpora (gold, runs) are read as text like the TSV files. */
+const XML_TYPES = ['application/xml', 'text/xml'];
+const BODY_TYPES = [...TEXT_TYPES, ...XML_TYPES, 'application/json'];
 
 const GoldAnswer = Open({
   task: Type.String(),
@@ -99,10 +103,10 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.put(
       '/challenges/:slug/gold/:task',
-      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser)', params: TaskParams, consumes: BODY_TYPES, response: responses({ 200: GoldAnswer }) }, config: { access: 'admin' } },
+      { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser): the family\'s own form, or a BioC / PubTator corpus', params: TaskParams, querystring: GoldQuery, consumes: BODY_TYPES, response: responses({ 200: GoldAnswer }) }, config: { access: 'admin' } },
       async (request) => {
         const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
-        const { documents, items, warnings, unknownDocuments, unknownDocumentIds, replaced } = await service.putGold(challenge, task, request.body, ctx.accessions);
+        const { documents, items, warnings, unknownDocuments, unknownDocumentIds, replaced } = await service.putGold(challenge, task, request.body, request.query.format, ctx.accessions);
         request.log.info({ challenge: challenge.slug, task, documents, items, replaced: replaced !== null }, 'gold standard loaded');
         return { task, documents, items, unknownDocuments, unknownDocumentIds, warnings, replaced };
       },
@@ -127,7 +131,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
         refuseWhenClosed(challenge, 'no runs are accepted');
         const columns = (request.query.columns ?? 'rank,confidence') as ColumnLayout;
         if (!COLUMN_LAYOUTS.includes(columns)) throw badRequest(`columns must be one of ${COLUMN_LAYOUTS.join(' | ')}, not "${request.query.columns}"`);
-        const run = await service.addRun(challenge, principal.teamId, task, columns, request.body);
+        const run = await service.addRun(challenge, principal.teamId, task, columns, request.body, request.query.format);
         request.log.info({ challenge: challenge.slug, task, team: principal.teamId, run: run.name }, 'offline run stored');
         return reply.status(201).send({ runId: run.id, run: run.name, n: run.n, warnings: run.warnings });
       },

@@ -16,6 +16,7 @@ import { onlineRun, type OnlineAnswer } from './online-runs.ts';
 import type { StoredAnswers } from '../consensus/challenge-runs.ts';
 import type { RunsRepository } from './runs-repository.ts';
 import { consensusRuns } from './consensus-runs.ts';
+import { corpusUpload, corpusUploadOf, type CorpusUpload } from './gold-corpus.ts';
 
 /** Runs a parse; a ScoringInputError becomes a 400 with its line, reason and hint. */
 export function parseOr400<T>(what: string, parse: () => T): T {
@@ -75,11 +76,22 @@ export class LeaderboardService {
     this.runs = repos.runs;
   }
 
-  async putGold(challenge: Challenge, task: TaskName, body: unknown, release: AccessionLookup | null = null): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[]; replaced: ReplacedGold | null }> {
-    const parsed = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
+  async putGold(
+    challenge: Challenge,
+    task: TaskName,
+    sent: unknown,
+    format?: CorpusUpload,
+    release: AccessionLookup | null = null,
+  ): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[]; replaced: ReplacedGold | null }> {
+    // A corpus (BioC, PubTator) becomes the family's own form first; that form is stored.
+    const upload = corpusUploadOf(sent, format);
+    const corpus = upload ? corpusUpload(task, sent, upload, 'gold standard') : undefined;
+    const body = corpus ? corpus.body : sent;
+    const read = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
     const scoring = familyOf(task).scoring;
+    // The family's own tab-separated form gets the checks a run's answer gets (columns, accessions).
     const releaseWarnings = scoring.upload === 'tsv' && typeof body === 'string' ? checkGoldLines(task, scoring.goldForm, body, release) : [];
-    parsed.warnings = [...parsed.warnings, ...releaseWarnings];
+    const parsed = { ...read, warnings: [...(corpus?.warnings ?? []), ...read.warnings, ...releaseWarnings] };
     // Loading gold replaces the task's previous gold: the answer says what it replaced.
     const before = await this.gold.gold(challenge.id, task);
     const replaced = before ? { documents: before.documents, items: before.items, loadedAt: before.loadedAt.toISOString() } : null;
@@ -102,8 +114,12 @@ export class LeaderboardService {
     return entries;
   }
 
-  async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, body: unknown): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
-    const { warnings } = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
+  async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, sent: unknown, format?: CorpusUpload): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
+    const upload = corpusUploadOf(sent, format);
+    const corpus = upload ? corpusUpload(task, sent, upload, 'run') : undefined;
+    const body = corpus ? corpus.body : sent;
+    const read = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
+    const warnings = [...(corpus?.warnings ?? []), ...read.warnings];
     const added = await this.runs.add(challenge.id, teamId, task, uploadsText(task) ? columns : null, storedBody(task, body));
     if (added === 'limit') {
       throw new ApiError('run_limit', `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`);

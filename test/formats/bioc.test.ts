@@ -61,7 +61,7 @@ describe('BioC XML', () => {
   });
 
   it('refuses other XML and entity declarations', () => {
-    expect(() => importBiocXml('<article/>')).toThrow(/expected <collection>/);
+    expect(() => importBiocXml('<article/>')).toThrow(/a BioC file holds a <collection>/);
     expect(() => importBiocXml('<!DOCTYPE collection [<!ENTITY x "y">]><collection/>')).toThrow(FormatError);
   });
 });

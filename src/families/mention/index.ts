@@ -2,6 +2,9 @@
 // optional type. Answer key `mentions` = [{offset, mention, type?, section?, confidence?, rank?}].
 
 import { exportBioDocuments } from '../../formats/bio.ts';
+import { mentionCorpus } from './corpus.ts';
+import { writePubTator } from '../../formats/pubtator.ts';
+import { UNTYPED_MENTION } from '../../formats/common.ts';
 import { exportBrat } from '../../formats/brat.ts';
 import { exportPubAnnotation } from '../../formats/pubannotation.ts';
 import { biocExports } from '../common/bioc.ts';
@@ -25,7 +28,7 @@ export const mention = defineFamily({
     toWire: (mentions: MentionItem[]) => mentions.map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: double(m.confidence), section: m.section })),
     help: 'mentions [{offset, mention, type?, confidence?, section?}] (offsets in code points)',
   },
-  scoring: mentionScoring,
+  scoring: { ...mentionScoring, corpus: mentionCorpus },
   consensus: { vote: voteMentions, asResult: mentionsOfVote },
   exports: {
     ...biocExports(TASK, mentionBioc),
@@ -43,6 +46,10 @@ export const mention = defineFamily({
       const { bio, leftOut } = exportBioDocuments(docs.map((d) => ({ text: d.text, mentions: d.result })));
       return { files: [{ name: `${o.run}.${TASK}.bio`, content: bio }], mentionsLeftOut: leftOut };
     },
+    // One PubTator file, documents in organiser-id order; an untyped mention is written as "Mention".
+    pubtator: (docs, o) => ({
+      files: [{ name: `${o.run}.${TASK}.pubtator`, content: writePubTator(docs.map((d) => ({ id: d.id, text: d.text, annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION })) }))) }],
+    }),
   },
   bioc: mentionBioc,
   web: {

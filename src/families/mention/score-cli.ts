@@ -1,13 +1,35 @@
 // `metaserver score MENTION`: gold and runs as brat directories, single `.ann` files or
-// BIO files (gold and runs in the same form).
+// BIO files (gold and runs in the same form), or corpus files — BioC XML/JSON, PubTator —
+// which hold documents by id like a brat directory and are scored alike (a corpus gold
+// against a corpus or brat-directory run).
 
 import { join } from 'node:path';
 import { runName, type ScoreFiles, type ScoreFlags } from '../../cli/score-files.ts';
+import { FormatError } from '../../formats/common.ts';
+import { readCorpusFile } from '../../formats/corpus-file.ts';
+// Used when scoring, not at load: the import cycle with scoring.ts is harmless.
+import { UNTYPED } from './scoring.ts';
 import { ScoringInputError, checkBioAlignment, parseBio, parseBratMentions, scoreMentions, type BioDocument, type Mention, type ScoreReport } from '../../scoring/index.ts';
 
 type MentionSource = { kind: 'brat'; dir: boolean; mentions: Mention[]; docs: Set<string> } | { kind: 'bio'; doc: BioDocument; file: string };
 const BIO_EXTENSIONS = /\.(bio|conll|iob|tsv)$/i;
 const BRAT_LINE = /^T\S*\t\S+ \d+ \d+/m;
+
+const CORPUS_EXTENSIONS = /\.(xml|json|pubtator)$/i;
+const PUBTATOR_START = /^\uFEFF?\s*[^|\t\s]+\|t\|/;
+
+/** Every located annotation of a corpus file as a mention of its type (as corpus gold uploads read them). */
+function corpusMentions(text: string, file: string): MentionSource {
+  let documents;
+  try {
+    documents = readCorpusFile(text, file);
+  } catch (err) {
+    if (err instanceof FormatError) throw new ScoringInputError(err.message, { file, hint: 'give a BioC XML/JSON or PubTator file whose annotations fit their text' });
+    throw err;
+  }
+  const mentions = documents.flatMap((d) => d.annotations.flatMap((a) => (a.start === undefined ? [] : [{ doc: d.id, start: a.start, end: a.end!, type: a.type ?? UNTYPED }])));
+  return { kind: 'brat', dir: true, mentions, docs: new Set(documents.map((d) => d.id)) };
+}
 
 async function loadMentions(files: ScoreFiles, path: string, o: ScoreFlags): Promise<MentionSource> {
   const entries = await files.listDir(path);
@@ -21,6 +43,7 @@ async function loadMentions(files: ScoreFiles, path: string, o: ScoreFlags): Pro
     return { kind: 'brat', dir: true, mentions, docs };
   }
   const text = await files.read(path);
+  if (CORPUS_EXTENSIONS.test(path) || PUBTATOR_START.test(text)) return corpusMentions(text, path);
   if (!BIO_EXTENSIONS.test(path) && (path.endsWith('.ann') || BRAT_LINE.test(text))) {
     return { kind: 'brat', dir: false, mentions: parseBratMentions(text, { file: path }), docs: new Set(['']) };
   }

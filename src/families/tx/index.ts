@@ -9,6 +9,7 @@ import type { RankedLayout } from '../../scoring/index.ts';
 import { biocExports } from '../common/bioc.ts';
 import { RANKED_LEADERBOARD, rankedConsensus, rankedScoring, rankedTsvFile, withConfidence, type RankedSpec } from '../common/ranked.ts';
 import { taxonomyEntry } from '../common/entry-links.ts';
+import { corpusIds, idsOf } from '../common/corpus-ids.ts';
 import { double } from '../common/wire.ts';
 import { defineFamily } from '../family.ts';
 import { MAX_TAXID } from './build.ts';
@@ -47,7 +48,16 @@ export const tx = defineFamily({
     toWire: (taxa: TaxonItem[]) => taxa.map((t) => ({ taxid: t.taxid, rank: t.rank, confidence: double(t.confidence) })),
     help: 'taxons [{taxid, rank, confidence?}]',
   },
-  scoring: rankedScoring(spec, { options: ['all', 'cutoff', 'beta'], flags: ['columns', 'all', 'cutoff', 'beta'], goldForm: 'docid<TAB>taxid' }),
+  scoring: {
+    ...rankedScoring(spec, { options: ['all', 'cutoff', 'beta'], flags: ['columns', 'all', 'cutoff', 'beta'], goldForm: 'docid<TAB>taxid' }),
+    // Corpus gold: the taxa of species annotations (PubTator's Species, BioC's NCBI Taxonomy).
+    corpus: corpusIds({
+      takes: 'the taxids of annotations typed Species, Organism or Taxon (identifier infon or PubTator id column) and of every "NCBI Taxonomy" infon',
+      candidates: (a) => [...(/^(species|organism|taxon)$/i.test(a.type ?? '') ? idsOf(a.infons.identifier) : []), ...idsOf(a.infons['NCBI Taxonomy'])],
+      normalise: (raw) => /^(?:NCBITaxon:|taxon:|NCBI:txid|txid|tax:)?([1-9]\d{0,9})$/i.exec(raw)?.[1],
+      what: 'NCBI Taxonomy ids',
+    }),
+  },
   consensus: rankedConsensus(spec),
   exports: { ...biocExports(TASK, taxonBioc), pubannotation: taxonPubAnnotation },
   bioc: taxonBioc,

@@ -188,6 +188,7 @@ const FORMAT_WORDS: Record<ExportFormatName, string> = {
   a2: 'BioNLP shared-task .a1/.a2',
   pubannotation: 'PubAnnotation JSON',
   bio: 'BIO (CoNLL) tags',
+  pubtator: 'PubTator text',
 };
 
 /** The export form of one server: each of its tasks with the formats that can carry it. */

@@ -1,0 +1,51 @@
+// A batch of articles for a challenge (POST /api/challenges/:slug/articles): listed
+// articles ({id, text | xml}) and the documents of a BioC or PubTator corpus, each checked
+// as an article, and every one that cannot be loaded named with its reason. Whether a bad
+// one refuses the batch (`badDocuments: "refuse"`, the default: nothing is stored) or is
+// left out (`"skip"`) is the route's; this only sorts them.
+import { ApiError, badRequest } from '../http/api-error.ts';
+import { articleText, corpusArticles, type ArticleInput, type BadDocuments, type CorpusInput, type LoadFailure } from './input.ts';
+import type { NewArticle } from './repository.ts';
+
+export interface BatchBody extends CorpusInput {
+  articles?: Array<ArticleInput & { id: string }>;
+  badDocuments?: BadDocuments;
+}
+
+export function batchItems(body: BatchBody, maxBytes: number): { items: NewArticle[]; refused: LoadFailure[] } {
+  const skip = body.badDocuments === 'skip';
+  const hasCorpus = body.bioc !== undefined || body.pubtator !== undefined;
+  if (!body.articles && !hasCorpus) throw badRequest('send "articles" (a list of {id, text | xml}), "bioc" (a BioC collection) or "pubtator" (PubTator text)');
+  const refused: LoadFailure[] = [];
+  const seen = new Set<string>();
+  const items: NewArticle[] = [];
+  const add = (item: NewArticle, where: string) => {
+    if (seen.has(item.organiserId!)) throw badRequest(`${where}: id "${item.organiserId}" appears twice in this request`);
+    seen.add(item.organiserId!);
+    items.push(item);
+  };
+  (body.articles ?? []).forEach((a, i) => {
+    const where = `articles[${i}] (${a.id})`;
+    try {
+      const { text, sourceFormat } = articleText(a, where, maxBytes);
+      add({ organiserId: a.id, text, sourceFormat, given: a.given ?? '' }, where);
+    } catch (err) {
+      // Refusing, a listed article's own error (its code: too large, bad JATS…) is the answer.
+      if (!skip || !(err instanceof ApiError)) throw err;
+      refused.push({ document: a.id, reason: err.message });
+    }
+  });
+  if (hasCorpus) {
+    const corpus = corpusArticles(body, maxBytes);
+    refused.push(...corpus.failures);
+    for (const a of corpus.articles) {
+      try {
+        add({ organiserId: a.id, text: a.text, sourceFormat: a.sourceFormat }, `${body.file ?? a.sourceFormat}, document ${a.id}`);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        refused.push({ file: body.file, document: a.id, reason: err.message });
+      }
+    }
+  }
+  return { items, refused };
+}

@@ -1,0 +1,112 @@
+// Corpora in the field's formats through the article routes: BioC XML/JSON (collections,
+// a single PubTator API document, sentence-split passages) and PubTator text become
+// articles whose text is the passages at their offsets, so every annotation of the file
+// still fits; a bad document refuses the batch (nothing stored) or, with
+// badDocuments "skip", is left out and named.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readCorpusFile } from '../../src/formats/corpus-file.ts';
+import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', name), 'utf8');
+let ms: TestMetaserver;
+
+beforeAll(async () => {
+  ms = await startTestMetaserver({ workers: false });
+  for (const slug of ['cdr', 'py', 'batch', 'skip']) {
+    expect((await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['MENTION'] }, ADMIN_TOKEN)).status).toBe(201);
+  }
+});
+afterAll(async () => {
+  await ms?.stop();
+});
+
+const stored = async (slug: string, id: string) => (await ms.request('GET', `/api/challenges/${slug}/articles/${id}`, undefined, ADMIN_TOKEN)).body;
+const count = async () => Number((await ms.database.db.query<{ n: string }>('select count(*) as n from articles'))[0]!.n);
+
+describe('corpus files become articles', () => {
+  it('PubTator (BC5CDR sample): title LF abstract; every annotation is the text at its offsets once stored', async () => {
+    const content = fixture('pubtator/cdr-sample-4.txt');
+    const res = await ms.request('POST', '/api/challenges/cdr/articles', { pubtator: content, file: 'cdr-sample-4.txt' }, ADMIN_TOKEN);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ accepted: 4, created: 4 });
+    let checked = 0;
+    for (const line of content.split('\n')) {
+      const cols = line.split('\t');
+      if (cols.length < 6) continue;
+      const article = await stored('cdr', cols[0]!);
+      expect(article.sourceFormat).toBe('pubtator');
+      expect([...article.text].slice(Number(cols[1]), Number(cols[2])).join('')).toBe(cols[3]);
+      checked++;
+    }
+    expect(checked).toBe(65);
+    const first = await stored('cdr', '26094');
+    expect(first.text.startsWith('Antihypertensive drugs and depression: a reappraisal.\nEighty-nine new referral')).toBe(true);
+  });
+
+  it('BioC JSON as the PubTator API sends one document, and BioC XML with sentences and document annotations', async () => {
+    // The reference library's test collection: passages split into sentences, non-ASCII text.
+    const xml = fixture('bioc/bioc-python-everything.xml');
+    const res = await ms.request('POST', '/api/challenges/py/articles', { bioc: xml, file: 'everything.xml' }, ADMIN_TOKEN);
+    expect(res.status).toBe(202);
+    const two = await stored('py', '2');
+    expect(two.sourceFormat).toBe('bioc');
+    expect([...two.text].slice(27, 34).join('')).toBe('abcdefg');
+    expect([...two.text].slice(34, 36).join('')).toBe('测试');
+    // BioC JSON sent as JSON itself, not as a string.
+    const json = JSON.parse(fixture('bioc/bioc-python-everything.json'));
+    const again = await ms.request('POST', '/api/challenges/py/articles', { bioc: json }, ADMIN_TOKEN);
+    expect(again.body).toMatchObject({ accepted: 2, created: 0 });
+  });
+
+  it('the PubTator API document loads once its id can be an organiser id; the refusal names file, document and reason', async () => {
+    const api = fixture('bioc/pubtator-api-34546791.json');
+    const refused = await ms.request('POST', '/api/challenges/batch/articles', { bioc: api, file: 'pubtator-api.json' }, ADMIN_TOKEN);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBe('invalid_corpus');
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ file: 'pubtator-api.json', document: '10.1126/scisignal.abf3535', reason: expect.stringMatching(/no "\/"/) })]);
+    const doc = JSON.parse(api);
+    doc.id = '34546791';
+    const res = await ms.request('POST', '/api/challenges/batch/articles', { bioc: doc }, ADMIN_TOKEN);
+    expect(res.status).toBe(202);
+    const article = await stored('batch', '34546791');
+    for (const p of doc.passages) for (const a of p.annotations) expect([...article.text].slice(a.locations[0].offset, a.locations[0].offset + a.locations[0].length).join('')).toBe(a.text);
+  });
+
+  it('one bad document refuses the batch and stores nothing; badDocuments "skip" loads the others and names it', async () => {
+    const good = fixture('pubtator/tmvar-normalization-3.txt');
+    // The second document's annotation no longer fits its text.
+    const bad = good.replace('22188495\t1031\t1038\t3190C>T', '22188495\t1031\t1038\t3190C>X');
+    const before = await count();
+    const res = await ms.request('POST', '/api/challenges/skip/articles', { pubtator: bad, file: 'tmvar.txt' }, ADMIN_TOKEN);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'invalid_corpus' });
+    expect(res.body.error.message).toMatch(/tmvar\.txt line \d+: document 22188495: annotation L\d+ says its text is "3190C>X"/);
+    expect(res.body.error.details).toEqual([{ file: 'tmvar.txt', document: '22188495', reason: expect.stringContaining('3190C>X') }]);
+    expect(await count()).toBe(before);
+    const skipped = await ms.request('POST', '/api/challenges/skip/articles', { pubtator: bad, file: 'tmvar.txt', badDocuments: 'skip' }, ADMIN_TOKEN);
+    expect(skipped.status).toBe(202);
+    expect(skipped.body).toMatchObject({ accepted: 2, created: 2, refused: [{ file: 'tmvar.txt', document: '22188495' }] });
+    expect(Object.keys(skipped.body.ids).sort()).toEqual(['20846357', '22051099']);
+  });
+
+  it('a file that is no corpus at all is refused naming it', async () => {
+    const res = await ms.request('POST', '/api/challenges/skip/articles', { bioc: '<collection><document>', file: 'broken.xml' }, ADMIN_TOKEN);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_corpus');
+    expect(res.body.error.message).toMatch(/broken\.xml/);
+  });
+
+  it('POST /api/articles takes a corpus of one document', async () => {
+    const one = readCorpusFile(fixture('pubtator/cdr-sample-4.txt'), 'cdr').slice(0, 1);
+    const pubtator = fixture('pubtator/cdr-sample-4.txt').split('\n\n')[0]!;
+    const res = await ms.request('POST', '/api/articles', { pubtator });
+    expect(res.status).toBe(202);
+    const article = (await ms.request('GET', `/api/articles/${res.body.id}`)).body;
+    expect(article.text).toBe(one[0]!.text);
+    const many = await ms.request('POST', '/api/articles', { pubtator: fixture('pubtator/cdr-sample-4.txt') });
+    expect(many.status).toBe(400);
+    expect(many.body.error.message).toMatch(/holds 4 documents/);
+  });
+});

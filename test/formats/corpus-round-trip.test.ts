@@ -1,0 +1,95 @@
+// Real corpus files read, stored as our answers and written back: every passage's text is
+// found at its offset, every annotation's text is the text at its span, and BioC →
+// MENTION answers → BioC / PubTator export gives the same text and the same mentions.
+// BioC exports validate against the BioC DTD and are read back by Python's own XML parser.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exportBiocJson, exportBiocXml } from '../../src/families/formats.ts';
+import { readCorpusFile } from '../../src/formats/corpus-file.ts';
+import type { CorpusDocument } from '../../src/formats/bioc-corpus.ts';
+import { readPubTator, writePubTator } from '../../src/formats/pubtator.ts';
+import type { ExportArticle } from '../../src/formats/common.ts';
+import { familyOf } from '../../src/families/registry.ts';
+
+const fixtures = join(import.meta.dirname, '..', 'fixtures');
+const read = (name: string) => readFileSync(join(fixtures, name), 'utf8');
+const scratch = mkdtempSync(join(tmpdir(), 'corpus-round-trip-'));
+// The export names "BioC.dtd" in its DOCTYPE, as BioC files do: keep a copy beside it.
+copyFileSync(join(fixtures, 'bioc', 'BioC.dtd'), join(scratch, 'BioC.dtd'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const cp = (text: string, start: number, end: number) => [...text].slice(start, end).join('');
+
+/** The documents' located annotations as MENTION answers of one "gold" server. */
+const asArticles = (docs: CorpusDocument[]): ExportArticle[] =>
+  docs.map((d) => ({
+    id: d.id,
+    text: d.text,
+    answers: [{ server: 'gold', result: { MENTION: d.annotations.filter((a) => a.start !== undefined).map((a) => ({ start: a.start!, end: a.end!, text: a.text, type: a.type ?? 'Mention' })) } as never }],
+  }));
+const mentionsOf = (docs: CorpusDocument[]) => docs.map((d) => ({ id: d.id, text: d.text, spans: d.annotations.filter((a) => a.start !== undefined).map((a) => `${a.start}-${a.end} ${a.type ?? 'Mention'} ${a.text}`).sort() }));
+
+describe('real corpus files', () => {
+  it('BioC JSON of the PubTator API: every passage at its offset, every annotation the text at its span', () => {
+    const raw = JSON.parse(read('bioc/pubtator-api-34546791.json'));
+    const [doc] = readCorpusFile(read('bioc/pubtator-api-34546791.json'), 'api.json');
+    let annotations = 0;
+    for (const p of raw.passages) {
+      expect(cp(doc!.text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
+      for (const a of p.annotations) {
+        const [l] = a.locations;
+        expect(cp(doc!.text, l.offset, l.offset + l.length)).toBe(a.text);
+        annotations++;
+      }
+    }
+    expect(doc!.annotations).toHaveLength(annotations);
+    expect(doc!.sections.map((s) => s.name)).toEqual(['title', 'abstract']);
+  });
+
+  it('BioC XML and JSON of the reference library read alike, sentences at their offsets', () => {
+    const xml = readCorpusFile(read('bioc/bioc-python-everything.xml'), 'x');
+    const json = readCorpusFile(read('bioc/bioc-python-everything.json'), 'j');
+    expect(mentionsOf(json)).toEqual(mentionsOf(xml));
+    expect(cp(xml[1]!.text, 34, 45)).toBe('测试Non-ASCII');
+  });
+
+  it('PubTator → documents → PubTator gives back every title, abstract and annotation line', () => {
+    for (const name of ['pubtator/cdr-sample-4.txt', 'pubtator/tmvar-normalization-3.txt']) {
+      const original = read(name);
+      const docs = readPubTator(original, name);
+      const written = writePubTator(docs.map((d) => ({ id: d.id, text: d.text, annotations: d.annotations.map((a) => ({ start: a.start!, end: a.end!, type: a.type!, identifier: a.infons.identifier })), relations: d.relations.map((r) => ({ type: r.type!, args: r.args })) })));
+      // Our lines carry six columns: BC5CDR's seventh (individual mentions) and tmVar's extra ones are not kept.
+      const six = (text: string) => text.split('\n').map((l) => (l.includes('|t|') || l.includes('|a|') ? l : l.split('\t').slice(0, /^\d+\t\d+\t/.test(l) ? 6 : 4).join('\t'))).filter((l) => l !== '').sort();
+      expect(six(written)).toEqual(six(original));
+      expect(mentionsOf(readPubTator(written))).toEqual(mentionsOf(docs));
+    }
+  });
+
+  it('BioC and PubTator → stored answers → BioC XML / JSON / PubTator export: same text, same mentions; the XML is DTD-valid and Python reads it', () => {
+    const docs = [...readCorpusFile(read('pubtator/cdr-sample-4.txt'), 'cdr'), ...readCorpusFile(read('bioc/bioc-python-everything.xml'), 'py')];
+    const articles = asArticles(docs);
+    const xml = exportBiocXml(articles, { date: '2026-11-26' });
+    const json = exportBiocJson(articles, { date: '2026-11-26' });
+    expect(mentionsOf(readCorpusFile(xml, 'export.xml'))).toEqual(mentionsOf(docs));
+    expect(mentionsOf(readCorpusFile(json, 'export.json'))).toEqual(mentionsOf(docs));
+    // PubTator export of the MENTION answers (the family's declared format).
+    const pubtator = familyOf('MENTION').exports.pubtator!(articles.map((a) => ({ id: a.id, text: a.text, result: (a.answers[0]!.result as Record<string, unknown>).MENTION })), { run: 'gold', sourcedb: 'x' });
+    expect(pubtator.files[0]!.name).toBe('gold.MENTION.pubtator');
+    const back = readPubTator(pubtator.files[0]!.content);
+    // PubTator holds one line break (title / abstract): other line breaks come back as spaces, one for one, so every span and mention text is kept.
+    const spans = (list: CorpusDocument[]) => mentionsOf(list).map((d) => ({ id: d.id, spans: d.spans }));
+    expect(spans(back)).toEqual(spans(docs));
+    expect(back[0]!.text).toBe(docs[0]!.text);
+    const file = join(scratch, 'export.xml');
+    writeFileSync(file, xml);
+    const lint = spawnSync('xmllint', ['--noout', '--dtdvalid', join(fixtures, 'bioc', 'BioC.dtd'), file], { encoding: 'utf8' });
+    expect(lint.error, 'xmllint (libxml2-utils) must be installed').toBeUndefined();
+    expect(lint.stderr).toBe('');
+    // Python's ElementTree: each annotation's text equals the passage text at its location.
+    const python = spawnSync('python3', [join(import.meta.dirname, 'bioc_check.py'), file], { encoding: 'utf8' });
+    expect(python.stderr).toBe('');
+    expect(JSON.parse(python.stdout)).toEqual({ documents: docs.length, annotations: docs.reduce((n, d) => n + d.annotations.filter((a) => a.start !== undefined).length, 0), mismatches: 0 });
+  });
+});
