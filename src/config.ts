@@ -40,6 +40,7 @@ export interface CoreConfig {
   callbackMaxAttempts: number;
   callbackRetryDelayMs: number;
   callbackTimeoutMs: number;
+  logFormat: 'auto' | 'pretty' | 'json';
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -204,6 +205,12 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description: 'Back-off before the second callback try; it doubles for each further try (1 s, 2 s, 4 s, … by default).',
   },
   callbackTimeoutMs: { env: 'METASERVER_CALLBACK_TIMEOUT_MS', kind: 'int', min: 100, description: 'Deadline of one callback POST (connect, send and answer).' },
+  logFormat: {
+    env: 'LOG_FORMAT',
+    kind: 'string',
+    description: 'auto: readable lines when standard output is a terminal, JSON lines otherwise; pretty or json to choose.',
+    problem: (value: string) => (['auto', 'pretty', 'json'].includes(value) ? null : 'must be auto, pretty or json'),
+  },
 };
 
 /** Every setting, its environment variable and what it does (also printed by `metaserver config`): the core ones, then each family's. */
