@@ -26,12 +26,12 @@ export function lockPgliteDir(dir: string, log?: Logger): () => void {
  * Embedded PostgreSQL: a directory on disk (locked for this process until close), or
  * memory when dir is undefined (tests).
  */
-export async function openPglite(dir?: string, opts: { log?: Logger } = {}): Promise<Database> {
+export async function openPglite(dir?: string, opts: { log?: Logger; /** A dump (dumpDataDir) to start an empty directory from: restore. */ loadDataDir?: Blob } = {}): Promise<Database & { pglite: PGlite }> {
   const unlock = dir ? lockPgliteDir(dir, opts.log) : () => {};
   let db: PGlite;
   try {
     if (dir) mkdirSync(dir, { recursive: true });
-    db = await PGlite.create(dir ? { dataDir: dir } : {});
+    db = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   } catch (err) {
     unlock();
     throw err;
@@ -39,6 +39,8 @@ export async function openPglite(dir?: string, opts: { log?: Logger } = {}): Pro
   const query: Queryable['query'] = async (sql, params) => (await db.query(sql, params as unknown[])).rows as never[];
   return {
     kind: 'pglite',
+    /** The PGlite itself, for its own dump (src/backup). */
+    pglite: db,
     query,
     async exec(sql) {
       await db.exec(sql);
