@@ -106,6 +106,12 @@ async function main(argv: string[]): Promise<number> {
   delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, as its family offers) through the API", async (args) =>
     (await import('./cli/export.ts')).runExportCommand(args),
   );
+  delegate('backup', 'write a backup of the database to a file (backup --out FILE [--from URL of a serving PGlite installation])', async (args) =>
+    (await import('./cli/backup.ts')).runBackupCommand(args),
+  );
+  delegate('restore', 'restore a backup file into a fresh installation (the empty data directory, or the fresh database DATABASE_URL names)', async (args) =>
+    (await import('./cli/backup.ts')).runRestoreCommand(args),
+  );
   // Commands of the task families (e.g. building a release index they validate against).
   for (const family of ALL_FAMILIES) for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
 

@@ -1,6 +1,7 @@
 // Puts one process together: database, Redis, repositories, dispatch, and — by mode — the
 // HTTP API, the queue workers, or both (the one-process `npm start`).
 import { Redis } from 'ioredis';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
@@ -103,6 +104,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     answers,
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
+    dumpDatabase: 'pglite' in db ? async () => (await import('./backup/pglite.ts')).dumpPglite((db as { pglite: PGlite }).pglite) : undefined,
   };
 
   // Completion callbacks of on-demand articles: enqueued when a worker settles an article's last server.

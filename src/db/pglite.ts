@@ -17,7 +17,7 @@ export function lockPgliteDir(dir: string, log?: Logger): () => void {
   mkdirSync(dirname(dir), { recursive: true });
   return takeLock(pgliteLockFile(dir), {
     what: `the PGlite database in ${dir}`,
-    advice: 'stop it first (a backup of a serving installation goes through its API: POST /api/admin/backup), or give this one a data directory of its own (METASERVER_DATA_DIR) or a PostgreSQL database (DATABASE_URL)',
+    advice: 'stop it first (to back up a serving installation, ask it: `metaserver backup --out FILE --from <its address>`), or give this one a data directory of its own (METASERVER_DATA_DIR) or a PostgreSQL database (DATABASE_URL)',
     log,
   });
 }
