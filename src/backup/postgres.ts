@@ -14,10 +14,13 @@ export function urlSchema(url: string): string | undefined {
   }
 }
 
-/** The URL for libpq tools: without the query parameters node-postgres reads and libpq may not. */
+/**
+ * The URL for libpq tools: only sslmode kept (a search_path is given as --schema to pg_dump,
+ * and a custom-format dump recreates its schema; node-postgres's own parameters mean nothing to libpq).
+ */
 function toolUrl(url: string): string {
   const u = new URL(url);
-  for (const key of [...u.searchParams.keys()]) if (key !== 'sslmode' && key !== 'options') u.searchParams.delete(key);
+  for (const key of [...u.searchParams.keys()]) if (key !== 'sslmode') u.searchParams.delete(key);
   return u.toString();
 }
 

@@ -74,6 +74,7 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
       await migrate(db);
       original = { db, drop: () => db.close() };
     } else original = await openTestDatabase('postgres');
+    stops.push(() => original.drop()); // after the meta-server using it has stopped
     const a = await start(original, await freshRedis());
     expect((await a.request('POST', '/api/challenges', { slug: 'bk', name: 'Backup', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status).toBe(201);
     const team = (await a.request('POST', '/api/teams', { name: 'Backup team', contact: 'b@example.org' })).body;
@@ -143,6 +144,7 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     expect(await scores(b)).toEqual(expected);
     await b.stop();
     stops.pop();
+    await restored.drop();
     await cleanup();
   }, 240_000);
 });
