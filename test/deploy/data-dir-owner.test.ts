@@ -1,11 +1,12 @@
 // One PGlite data directory, one owner, whatever Redis is used: with REDIS_URL given (no
-// private Redis, whose lock used to be the only one), a second `serve` or a `migrate` on a
-// directory a `serve` holds is refused with a sentence naming the holder (pid, command,
-// since when) and exits non-zero without writing to the directory; a lock left by a killed
-// process is taken over with a log line. (A first start makes a PGlite database: seconds on
-// an idle machine, longer on a loaded one, hence the generous deadlines.)
+// private Redis, whose lock used to be the only one), a second `serve`, a `migrate` or a
+// `backup` on a directory a `serve` holds is refused with a sentence naming the holder (pid,
+// command, since when) and exits non-zero without writing to the directory; a lock left by
+// a killed process is taken over with a log line, and a stopped installation backs up.
+// (A first start makes a PGlite database: seconds on an idle machine, longer on a loaded
+// one, hence the generous deadlines.)
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
@@ -63,14 +64,17 @@ describe('one owner per PGlite data directory', () => {
     await first.waitForLine('metaserver is serving on');
     const before = snapshot(join(dir, 'pg'));
 
-    for (const command of ['serve', 'migrate']) {
-      const second = await runCli([command], envFor(dir));
+    const backupFile = join(dir, 'refused-backup.tar.gz');
+    for (const args of [['serve'], ['migrate'], ['backup', '--out', backupFile]]) {
+      const command = args.join(' ');
+      const second = await runCli(args, envFor(dir));
       expect(second.code, `${command}: ${second.stderr}`).not.toBe(0);
       expect(second.stderr).toMatch(new RegExp(`another metaserver \\(pid ${first.child.pid}, \`metaserver serve\`, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\) uses the PGlite database in ${join(dir, 'pg')}; stop it first`));
       expect(second.stderr).not.toContain('    at '); // a sentence, not a stack trace
       expect(second.stdout).not.toContain('using the embedded PGlite database');
     }
     expect(snapshot(join(dir, 'pg'))).toEqual(before);
+    expect(existsSync(backupFile)).toBe(false);
     // The first still owns it.
     expect(readFileSync(join(dir, 'pg.lock'), 'utf8').split('\n')[0]).toBe(String(first.child.pid));
   }, 180_000);
@@ -87,5 +91,11 @@ describe('one owner per PGlite data directory', () => {
     expect(JSON.parse(takeover!).msg).toContain(`the process that held it (pid ${dead}, \`metaserver serve\`, since 2026-01-01T00:00:00.000Z) is gone`);
     // migrate released it on its way out.
     expect(() => statSync(join(dir, 'pg.lock'))).toThrow();
+    // With no process serving it, `metaserver backup --out FILE` takes the lock and dumps the directory itself.
+    const file = join(dir, 'stopped.tar.gz');
+    const backup = await runCli(['backup', '--out', file], envFor(dir));
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(readFileSync(file).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    expect(existsSync(`${file}.partial`)).toBe(false);
   }, 180_000);
 });
