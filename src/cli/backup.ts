@@ -30,22 +30,18 @@ async function reported(usage: string, run: () => Promise<void>): Promise<number
   }
 }
 
-/** Asks a serving installation for its dump and writes it whole. */
+/** Asks a serving installation for its dump (POST /api/admin/backup) and writes it whole. */
 async function backupFrom(url: string, out: string, token: string): Promise<number> {
   if (!token) throw new BackupError('a backup through the API needs the organiser token: set METASERVER_ADMIN_TOKEN');
-  const endpoint = new URL('/api/admin/backup', url);
-  let res: Response;
+  const { apiTarget, callApiBytes, ApiCallError } = await import('./api-client.ts');
+  let bytes: Buffer;
   try {
-    res = await fetch(endpoint, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    bytes = await callApiBytes(apiTarget({ url, token }), 'POST', '/api/admin/backup');
   } catch (err) {
-    throw new BackupError(`cannot reach ${endpoint.origin}: ${(err as Error).message}; is the meta-server serving there?`);
-  }
-  if (!res.ok) {
-    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new BackupError(`${endpoint} answered ${res.status}: ${body?.error?.message ?? res.statusText}`);
+    if (err instanceof ApiCallError) throw new BackupError(err.message);
+    throw err;
   }
   const { writeWhole } = await import('../backup/pglite.ts');
-  const bytes = Buffer.from(await res.arrayBuffer());
   writeWhole(out, bytes);
   return bytes.length;
 }
