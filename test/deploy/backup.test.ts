@@ -148,3 +148,28 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     await cleanup();
   }, 240_000);
 });
+
+describe('POST /api/admin/backup', () => {
+  let ms: TestMetaserver;
+  beforeAll(async () => {
+    ms = await startTestMetaserver({ workers: false });
+  });
+  afterAll(async () => {
+    await ms?.stop();
+  });
+
+  it("is the organiser's; a PGlite installation answers its dump, a PostgreSQL one says to use pg_dump", async () => {
+    const team = (await ms.request('POST', '/api/teams', { name: 'Curious', contact: 'c@example.org' })).body;
+    expect((await ms.request('POST', '/api/admin/backup')).status).toBe(401);
+    expect((await ms.request('POST', '/api/admin/backup', undefined, team.token)).status).toBe(403);
+    const res = await ms.app!.inject({ method: 'POST', url: '/api/admin/backup', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    if (ms.db.kind === 'pglite') {
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/gzip');
+      expect(res.rawPayload.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    } else {
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.message).toContain('metaserver backup --out FILE');
+    }
+  });
+});
