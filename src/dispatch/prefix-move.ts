@@ -39,7 +39,12 @@ export interface PrefixMoveDeps {
   enqueueCallback?: (articleId: string) => Promise<boolean>;
 }
 
+/** The keys every BullMQ queue with jobs has some of: one EXISTS tells whether the queue is there at all. */
+const QUEUE_KEYS = ['meta', 'id', 'events', 'wait', 'paused', 'active', 'delayed', 'prioritized', 'completed', 'failed'];
+
+/** The old queue's keys; none (without scanning Redis) when the queue was never there. */
 async function keysOf(connection: Redis, prefix: string, queue: string): Promise<string[]> {
+  if ((await connection.exists(...QUEUE_KEYS.map((k) => `${prefix}:${queue}:${k}`))) === 0) return [];
   const keys: string[] = [];
   let cursor = '0';
   do {
