@@ -4,7 +4,7 @@
 // (`metaserver backup --out FILE`) — and restored with `metaserver restore FILE` into a fresh
 // installation (an empty data directory, a fresh database) with a fresh Redis. There the
 // unsettled work is dispatched exactly once, and the leaderboard comes out as the original's.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -172,4 +172,26 @@ describe('POST /api/admin/backup', () => {
       expect(res.json().error.message).toContain('metaserver backup --out FILE');
     }
   });
+});
+
+describe('backup and restore refusals', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'metaserver-backup-refusals-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('name a missing pg_dump, and a backup file of the other kind, and leave no file behind', async () => {
+    const out = join(dir, 'never.dump');
+    // A PATH without PostgreSQL's programs (node itself is started by its full path).
+    const noTools = installationEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PATH: join(dir, 'empty-path') });
+    const missing = await runCli(['backup', '--out', out], noTools);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('metaserver: pg_dump was not found: install PostgreSQL\'s client programs');
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+
+    const pgliteDump = join(dir, 'pglite.tar.gz');
+    writeFileSync(pgliteDump, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]));
+    const wrongKind = await runCli(['restore', pgliteDump], noTools);
+    expect(wrongKind.code).toBe(1);
+    expect(wrongKind.stderr).toContain(`metaserver: ${pgliteDump} is a PGlite backup; unset DATABASE_URL to restore it into METASERVER_DATA_DIR`);
+  }, 120_000);
 });
