@@ -57,7 +57,7 @@ afterAll(() => {
 });
 
 describe('one owner per PGlite data directory', () => {
-  it('a second serve and a migrate on a directory a serve holds are refused, naming the first, and write nothing', async () => {
+  it('a second serve, a migrate and a backup on a directory a serve holds are refused, naming the first, and write nothing', async () => {
     const dir = dataDir();
     const first = startCli(['serve'], envFor(dir));
     running.push(first);
