@@ -83,4 +83,6 @@ export interface AppContext {
   answers: AnswerReader;
   /** Health of the queue store, for /healthz. */
   pingRedis(): Promise<boolean>;
+  /** A dump of the embedded database, taken by the process that owns it (PGlite only; src/backup). */
+  dumpDatabase?: () => Promise<Buffer>;
 }

@@ -28,6 +28,7 @@ import { observabilityRoutes } from './metrics/routes.ts';
 import { reliabilityRoutes } from './reliability/routes.ts';
 import { webRoutes } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
+import { backupRoutes } from './backup/routes.ts';
 
 export type App = FastifyInstance;
 
@@ -94,5 +95,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(reliabilityRoutes(ctx));
   await app.register(webRoutes(ctx));
   await app.register(testsuiteRoutes(ctx));
+  await app.register(backupRoutes(ctx), { prefix: '/api' });
   return app;
 }

@@ -42,6 +42,7 @@ export interface CoreConfig {
   callbackTimeoutMs: number;
   workerHeartbeatFile: string;
   publicUrl: string;
+  logFormat: 'auto' | 'pretty' | 'json';
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -234,6 +235,12 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description:
       'The address clients reach this server at, e.g. https://metaserver.example.org behind a reverse proxy (scheme and host, no path): used in Location headers, the OpenAPI servers, callbacks and the start banner. Empty: each request\'s own scheme and host, with X-Forwarded-Proto/Host believed from trustProxy addresses only.',
     problem: publicUrlProblem,
+  },
+  logFormat: {
+    env: 'LOG_FORMAT',
+    kind: 'string',
+    description: 'auto: readable lines when standard output is a terminal, JSON lines otherwise; pretty or json to choose.',
+    problem: (value: string) => (['auto', 'pretty', 'json'].includes(value) ? null : 'must be auto, pretty or json'),
   },
 };
 

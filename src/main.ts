@@ -5,6 +5,7 @@ import { Command } from 'commander';
 import { ConfigError, loadConfig, SETTINGS, type Config } from './config.ts';
 import { ALL_FAMILIES, TASK_NAMES } from './families/registry.ts';
 import { RedisUnavailableError } from './queue/redis-errors.ts';
+import { DataDirInUseError } from './queue/data-dir-lock.ts';
 
 /** Time, beyond the configured grace for requests in flight, to hand jobs back and close connections. */
 const SHUTDOWN_MARGIN_MS = 15_000;
@@ -15,11 +16,14 @@ async function runService(config: Config, mode: { api: boolean; workers: boolean
   const started = Date.now();
   const { createRuntime } = await import('./runtime.ts');
   const runtime = await createRuntime({ config, log, ...mode });
+  const { describeDatabase, describeRedis } = await import('./cli/banner.ts');
+  const database = describeDatabase(config);
+  const redis = describeRedis(runtime.redis, config);
   if (runtime.app) {
     const address = await runtime.app.listen({ port: config.port, host: config.host });
-    log.info({ address, ms: Date.now() - started, workers: mode.workers }, `metaserver is serving on ${address} (API docs at ${address}/docs)`);
+    log.info({ address, ms: Date.now() - started, workers: mode.workers, database, redis }, `metaserver is serving on ${address} (API docs at ${address}/docs); database: ${database}; Redis: ${redis}`);
   } else {
-    log.info({ ms: Date.now() - started, servers: runtime.pool?.size }, 'metaserver worker is taking jobs');
+    log.info({ ms: Date.now() - started, servers: runtime.pool?.size, database, redis }, `metaserver worker is taking jobs; database: ${database}; Redis: ${redis}`);
   }
   // SIGTERM: stop taking jobs, let requests in flight finish for up to shutdownGraceMs,
   // hand the rest back to the queue for another worker, then exit 0.
@@ -105,6 +109,12 @@ async function main(argv: string[]): Promise<number> {
   delegate('health', 'check the API (or with --worker, the worker) process on this machine: exit 0 when healthy (container health checks)', async (args) =>
     (await import('./cli/health.ts')).runHealthCommand(args),
   );
+  delegate('backup', 'write a backup of the database to a file (backup --out FILE [--from URL of a serving PGlite installation])', async (args) =>
+    (await import('./cli/backup.ts')).runBackupCommand(args),
+  );
+  delegate('restore', 'restore a backup file into a fresh installation (the empty data directory, or the fresh database DATABASE_URL names)', async (args) =>
+    (await import('./cli/backup.ts')).runRestoreCommand(args),
+  );
   // Commands of the task families (e.g. building a release index they validate against).
   for (const family of ALL_FAMILIES) for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
 
@@ -117,7 +127,7 @@ try {
   // -1: a long-running service; it exits through closeWithGrace.
   if (code >= 0) process.exit(code);
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof RedisUnavailableError) {
+  if (err instanceof ConfigError || err instanceof RedisUnavailableError || err instanceof DataDirInUseError) {
     process.stderr.write(`metaserver: ${err.message}\n`);
   } else {
     process.stderr.write(`metaserver: ${(err as Error).stack ?? String(err)}\n`);

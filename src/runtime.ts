@@ -1,6 +1,7 @@
 // Puts one process together: database, Redis, repositories, dispatch, and — by mode — the
 // HTTP API, the queue workers, or both (the one-process `npm start`).
 import { Redis } from 'ioredis';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { openDatabase } from './db/open.ts';
@@ -20,6 +21,7 @@ import { AnswerReader } from './dispatch/answer-reader.ts';
 import { CallbackService } from './callbacks/service.ts';
 import { Reconciler } from './dispatch/reconciler.ts';
 import { queuePrefix } from './queue/prefix.ts';
+import { moveFromOldPrefix } from './dispatch/prefix-move.ts';
 import { LeaderboardService } from './leaderboard/service.ts';
 import { loadFamilyLookups } from './families/lookups.ts';
 import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
@@ -103,15 +105,23 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     answers,
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
+    dumpDatabase: 'pglite' in db ? async () => (await import('./backup/pglite.ts')).dumpPglite((db as { pglite: PGlite }).pglite) : undefined,
   };
+
+  // Completion callbacks of on-demand articles: enqueued when a worker settles an article's last server.
+  const callbacks = opts.workers ? new CallbackService(connection, config, repos, log) : undefined;
+  // An installation upgraded from a release with the shared `metaserver` prefix: its queues move to its own.
+  if (prefix.source === 'installation') {
+    await moveFromOldPrefix(config.queuePrefix, { connection, queues, repos, log, enqueueCallback: callbacks && ((id) => callbacks.enqueueIfDone(id)) }).catch((err: Error) =>
+      log.warn({ err: err.message }, 'could not move the queues of the earlier release to this installation\'s Redis prefix; the reconciler queues unsettled work again, the old keys stay until the next start'),
+    );
+  }
 
   const reconciler = new Reconciler(dispatch, connection, repos, { intervalMs: config.reconcileIntervalMs, log });
   reconciler.start();
 
   let pool: WorkerPool | undefined;
   let performer: JobPerformer | undefined;
-  // Completion callbacks of on-demand articles: enqueued when a worker settles an article's last server.
-  const callbacks = opts.workers ? new CallbackService(connection, config, repos, log) : undefined;
   if (opts.workers) {
     performer = new JobPerformer({
       log,

@@ -56,3 +56,26 @@ export async function callApiText(target: ApiTarget, method: 'GET' | 'POST', pat
   }
   return text;
 }
+
+/** The call's answer as bytes (a backup); an error answer throws ApiCallError as callApiText does. */
+export async function callApiBytes(target: ApiTarget, method: 'GET' | 'POST', path: string): Promise<Buffer> {
+  const headers: Record<string, string> = {};
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
+  let res;
+  try {
+    res = await request(`${target.url}${path}`, { method, headers });
+  } catch (err) {
+    throw new ApiCallError(`cannot reach the meta-server at ${target.url}: ${(err as Error).message}`);
+  }
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  if (res.statusCode >= 400) {
+    let message: string | undefined;
+    try {
+      message = (JSON.parse(bytes.toString('utf8')) as { error?: { message?: string } }).error?.message;
+    } catch {
+      // not a JSON error body
+    }
+    throw new ApiCallError(`${method} ${path} answered HTTP ${res.statusCode}: ${message ?? bytes.subarray(0, 500).toString('utf8')}`, res.statusCode);
+  }
+  return bytes;
+}

@@ -20,7 +20,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     log.info({ database: 'postgres', url: redactUrl(config.databaseUrl) }, 'using PostgreSQL');
   } else {
     const dir = join(config.dataDir, 'pg');
-    db = await openPglite(dir);
+    db = await openPglite(dir, { log });
     log.info({ database: 'pglite', dir }, 'using the embedded PGlite database (single process; set DATABASE_URL to scale out)');
   }
   const applied = await migrate(db);

@@ -135,7 +135,7 @@ export class Reconciler {
     const rounds = new Map(missing.map((m) => [m.articleId, m.round]));
     const lost = still.filter((d) => rounds.get(d.articleId) === d.round);
     await queues.enqueueRounds(serverId, lost, challenge);
-    if (lost.length > 0) this.opts.log.warn({ serverId, jobs: lost.length }, 'jobs missing from Redis (lost in a Redis restart?) were queued again');
+    if (lost.length > 0) this.opts.log.warn({ serverId, jobs: lost.length }, 'jobs missing from Redis (Redis lost writes, or the queue key prefix changed) were queued again');
     return lost.length;
   }
 

@@ -104,6 +104,20 @@ export class DispatchStore {
     return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
   }
 
+  /** Of `among` (article ids), those the server has a delivery of, in any state (the queue move's test of ownership). */
+  async deliveredArticles(serverId: number, among: string[]): Promise<string[]> {
+    if (among.length === 0) return [];
+    const rows = await this.db.query<{ article_id: string }>('select article_id from deliveries where server_id = $1 and article_id = any($2::uuid[])', [serverId, among]);
+    return rows.map((r) => r.article_id);
+  }
+
+  /** Of `among` (article ids), those that are articles of this installation. */
+  async knownArticles(among: string[]): Promise<string[]> {
+    if (among.length === 0) return [];
+    const rows = await this.db.query<{ id: string }>('select id from articles where id = any($1::uuid[])', [among]);
+    return rows.map((r) => r.id);
+  }
+
   async createDeliveries(serverId: number, articleIds: string[]): Promise<void> {
     return await this.write('create deliveries', async () => {
       if (articleIds.length === 0) return;

@@ -1,4 +1,4 @@
-// Who owns the private Redis's data directory. A lock file names the meta-server process
+// Who owns a data directory (the private Redis's here, PGlite's in db/pglite.ts). A lock file names the meta-server process
 // using it, and redis-server's own pid file names the Redis serving it; a start finds what
 // an earlier run left behind: a lock of a process that is gone is taken over, and a
 // redis-server still running on the directory (its parent was killed before it could stop
@@ -42,17 +42,71 @@ const readPid = (path: string): number | null => {
   }
 };
 
+/** What a lock file says of its holder: pid on the first line (older locks have only that), then command and start time. */
+export interface LockHolder {
+  pid: number;
+  command?: string;
+  since?: string;
+}
+
+export function readLock(path: string): LockHolder | null {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+  const [pidLine = '', command, since] = text.split('\n');
+  const pid = Number.parseInt(pidLine.trim(), 10);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  return { pid, command: command?.trim() || undefined, since: since?.trim() || undefined };
+}
+
+/** How this process was started, as a person would type it (`metaserver serve`). */
+export function ownCommand(): string {
+  const args = process.argv.slice(2);
+  return ['metaserver', ...args].join(' ');
+}
+
+/** The directory is held by a live meta-server: the message names it and says what to do. */
+export class DataDirInUseError extends Error {
+  constructor(
+    message: string,
+    readonly holder: LockHolder,
+  ) {
+    super(message);
+    this.name = 'DataDirInUseError';
+  }
+}
+
+export function describeHolder(holder: LockHolder): string {
+  const parts = [`pid ${holder.pid}`];
+  if (holder.command) parts.push(`\`${holder.command}\``);
+  if (holder.since) parts.push(`since ${holder.since}`);
+  return parts.join(', ');
+}
+
+export interface LockOptions {
+  /** What the directory is, for the refusal (\`the private Redis\`, \`the PGlite database\`). */
+  what: string;
+  /** What to do instead, appended to the refusal. */
+  advice: string;
+  /** Told when a stale lock is taken over. */
+  log?: Logger;
+  /** Thrown instead of DataDirInUseError (the private Redis reports as Redis being unavailable). */
+  refuse?: (message: string, holder: LockHolder) => Error;
+}
+
 /**
- * Takes the directory's lock for this process, or throws naming the live meta-server that
- * holds it. A lock whose process is gone (killed) is stale and taken over. Returns the
- * release function.
+ * Takes the lock file at `path` for this process, or throws naming the live meta-server that
+ * holds it (pid, command, since when) and what to do. A lock whose process is gone (killed)
+ * is stale and taken over, with a log line. Returns the release function.
  */
-export function lockDataDir(dir: string): () => void {
-  const path = join(dir, LOCK_FILE);
+export function takeLock(path: string, opts: LockOptions): () => void {
   for (let tries = 0; tries < 3; tries++) {
     try {
       const fd = openSync(path, 'wx');
-      writeSync(fd, `${process.pid}\n`);
+      writeSync(fd, `${process.pid}\n${ownCommand()}\n${new Date().toISOString()}\n`);
       closeSync(fd);
       return () => {
         if (readPid(path) === process.pid) rmSync(path, { force: true });
@@ -60,17 +114,31 @@ export function lockDataDir(dir: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const holder = readPid(path);
-    const command = holder !== null && holder !== process.pid ? processCommand(holder) : null;
+    const holder = readLock(path);
+    const command = holder !== null && holder.pid !== process.pid ? processCommand(holder.pid) : null;
     // A pid reused by an unrelated process since the holder died is no holder.
     if (holder !== null && command !== null && /node|metaserver/.test(command)) {
-      throw new RedisUnavailableError(
-        `another metaserver (pid ${holder}) uses the private Redis in ${dir}; stop it, or give this one a data directory of its own (METASERVER_DATA_DIR)`,
-      );
+      const message = `another metaserver (${describeHolder(holder)}) uses ${opts.what}; ${opts.advice}`;
+      throw opts.refuse ? opts.refuse(message, holder) : new DataDirInUseError(message, holder);
     }
+    opts.log?.warn({ lock: path, previous: holder ?? undefined }, `taking over the lock of ${opts.what}: the process that held it (${holder ? describeHolder(holder) : 'unreadable lock'}) is gone`);
     rmSync(path, { force: true });
   }
-  throw new RedisUnavailableError(`could not take the lock ${path}: other processes keep taking it`);
+  throw new DataDirInUseError(`could not take the lock ${path}: other processes keep taking it`, { pid: 0 });
+}
+
+/**
+ * Takes the private Redis directory's lock for this process, or throws naming the live
+ * meta-server that holds it. A lock whose process is gone (killed) is stale and taken over.
+ * Returns the release function.
+ */
+export function lockDataDir(dir: string, log?: Logger): () => void {
+  return takeLock(join(dir, LOCK_FILE), {
+    what: `the private Redis in ${dir}`,
+    advice: 'stop it, or give this one a data directory of its own (METASERVER_DATA_DIR)',
+    log,
+    refuse: (message) => new RedisUnavailableError(message),
+  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -93,7 +93,7 @@ export async function stopSupervisedRedis(child: ChildProcess): Promise<void> {
 export async function startPrivateRedis(dataDir: string, log: Logger): Promise<ResolvedRedis> {
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
-  const unlock = lockDataDir(dir);
+  const unlock = lockDataDir(dir, log);
   let child: ChildProcess | undefined;
   try {
     await stopLeftoverRedis(dir, log);
