@@ -25,6 +25,7 @@ import { DispatchStore } from './dispatch/store.ts';
 import type { RetryPolicy } from './db/retry.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
 import type { FamilyLookups } from './families/family.ts';
+import type { LeaseService } from './pull/lease-service.ts';
 
 export interface Repositories {
   settings: SettingsRepository;
@@ -80,4 +81,6 @@ export interface AppContext {
   answers: AnswerReader;
   /** Health of the queue store, for /healthz. */
   pingRedis(): Promise<boolean>;
+  /** The pull protocol's leases (src/pull), in processes that serve the API. */
+  leases?: LeaseService;
 }

@@ -25,6 +25,7 @@ import { observabilityRoutes } from './metrics/routes.ts';
 import { reliabilityRoutes } from './reliability/routes.ts';
 import { webRoutes } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
+import { pullRoutes } from './pull/routes.ts';
 
 export type App = FastifyInstance;
 
@@ -84,5 +85,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(reliabilityRoutes(ctx));
   await app.register(webRoutes(ctx));
   await app.register(testsuiteRoutes(ctx));
+  if (ctx.leases) await app.register(pullRoutes(ctx, ctx.leases), { prefix: '/api' });
   return app;
 }

@@ -40,6 +40,9 @@ export interface CoreConfig {
   callbackMaxAttempts: number;
   callbackRetryDelayMs: number;
   callbackTimeoutMs: number;
+  leaseRequestsPerMinute: number;
+  leasePollIntervalMs: number;
+  leaseSweepIntervalMs: number;
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -204,6 +207,14 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description: 'Back-off before the second callback try; it doubles for each further try (1 s, 2 s, 4 s, … by default).',
   },
   callbackTimeoutMs: { env: 'METASERVER_CALLBACK_TIMEOUT_MS', kind: 'int', min: 100, description: 'Deadline of one callback POST (connect, send and answer).' },
+  leaseRequestsPerMinute: {
+    env: 'METASERVER_LEASE_REQUESTS_PER_MINUTE',
+    kind: 'int',
+    min: 1,
+    description: 'Requests a pull server\'s agents may make to the lease routes (take, answer, fail, give back) per client and minute.',
+  },
+  leasePollIntervalMs: { env: 'METASERVER_LEASE_POLL_INTERVAL_MS', kind: 'int', min: 10, description: 'How often a waiting lease request (long-poll) looks for work again.' },
+  leaseSweepIntervalMs: { env: 'METASERVER_LEASE_SWEEP_INTERVAL_MS', kind: 'int', min: 50, description: 'How often leases past their deadline are recorded as timeouts and their articles offered again.' },
 };
 
 /** Every setting, its environment variable and what it does (also printed by `metaserver config`): the core ones, then each family's. */

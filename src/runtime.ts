@@ -22,6 +22,8 @@ import { Reconciler } from './dispatch/reconciler.ts';
 import { queuePrefix } from './queue/prefix.ts';
 import { LeaderboardService } from './leaderboard/service.ts';
 import { loadFamilyLookups } from './families/lookups.ts';
+import { isPulled } from './dispatch/annotators/registry.ts';
+import { LeaseService } from './pull/lease-service.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -135,12 +137,31 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       syncIntervalMs: config.serverSyncIntervalMs,
       log,
       performer,
-      listServers: async () => (await repos.servers.listAll()).map((s) => ({ id: s.id, concurrency: s.concurrency })),
+      // Pull servers are never called: their agents take the jobs on lease (src/pull).
+      listServers: async () => (await repos.servers.listAll()).filter((s) => !isPulled(s)).map((s) => ({ id: s.id, concurrency: s.concurrency })),
     });
     await pool.start();
     callbacks?.startWorker(redis.url);
   }
 
+  // The pull protocol's leases are taken and settled through the API.
+  const leases = opts.api
+    ? new LeaseService({
+        redis: connection,
+        prefix: config.queuePrefix,
+        log,
+        store: repos.store,
+        articles: repos.articles,
+        answers,
+        saveCheck: (id, check) => repos.servers.saveCheck(id, check),
+        lockDurationMs: config.lockDurationMs,
+        stalledIntervalMs: config.stalledIntervalMs,
+        pollIntervalMs: config.leasePollIntervalMs,
+        sweepIntervalMs: config.leaseSweepIntervalMs,
+      })
+    : undefined;
+  leases?.start();
+  ctx.leases = leases;
   const app = opts.api ? await buildApp(ctx) : undefined;
   if (app) await app.ready();
 
@@ -153,6 +174,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     redis,
     async close(closeOpts = {}) {
       await app?.close();
+      await leases?.close();
       await reconciler.close();
       await pool?.close(closeOpts.graceMs);
       await performer?.close();
