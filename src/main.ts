@@ -102,6 +102,9 @@ async function main(argv: string[]): Promise<number> {
   delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, as its family offers) through the API", async (args) =>
     (await import('./cli/export.ts')).runExportCommand(args),
   );
+  delegate('agent', 'take the articles of a pull server on lease over HTTPS and answer them with your own annotation server (teams behind firewalls)', async (args) =>
+    (await import('./cli/agent.ts')).runAgentCommand(args),
+  );
   // Commands of the task families (e.g. building a release index they validate against).
   for (const family of ALL_FAMILIES) for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
 
