@@ -49,6 +49,16 @@ export interface LeaseOffer {
   article: LeaseArticle;
 }
 
+export interface AgentStatus {
+  connected: boolean;
+  lastPollAt: string | null;
+  lastLeaseAt: string | null;
+  leasesHeld: number;
+}
+
+/** An agent silent longer than the longest long-poll (60 s) and a margin is taken for gone. */
+const AGENT_SILENCE_MS = 90_000;
+
 /** Jobs settled without a lease (answered already, article gone) before a long-poll gives up for this round. */
 const SKIPS_PER_TAKE = 20;
 
@@ -68,6 +78,14 @@ export class LeaseService {
   start(): void {
     this.sweeper = setInterval(() => void this.sweep(), this.deps.sweepIntervalMs);
     this.sweeper.unref();
+  }
+
+  /** Whether an agent is connected (it asked for work within the longest long-poll and a margin, or holds leases), and since when. */
+  async agentStatus(serverId: number): Promise<AgentStatus> {
+    const seen = await this.records.agentStatus(serverId);
+    const connected = seen.leasesHeld > 0 || (seen.lastPollAt !== null && Date.now() - seen.lastPollAt < AGENT_SILENCE_MS);
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    return { connected, lastPollAt: iso(seen.lastPollAt), lastLeaseAt: iso(seen.lastLeaseAt), leasesHeld: seen.leasesHeld };
   }
 
   /** The server's queue, consumed by hand: jobs are fetched with the lease id as lock token. */

@@ -72,6 +72,7 @@ const ServerStatus = Open({
   errors: Described('the error report: failures by kind, with examples'),
   histogram: Described('response times, bucketed'),
   reliability: Described('the reliability figures (src/reliability)'),
+  agent: Type.Optional(Described('protocol pull only: its agents {connected, lastPollAt, lastLeaseAt, leasesHeld}')),
 });
 
 export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -224,7 +225,8 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const id = Number(request.params.id);
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
         const server = await ownedServer(principal, id);
-        return Buffer.from(JSON.stringify({ ...server, checkRunning: checksRunning.has(server.id), ...(await loadStatusFigures(server.id)) }));
+        const agent = isPulled(server) ? await ctx.leases?.agentStatus(server.id) : undefined;
+        return Buffer.from(JSON.stringify({ ...server, checkRunning: checksRunning.has(server.id), ...(await loadStatusFigures(server.id)), ...(agent ? { agent } : {}) }));
       }))!;
       return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
     });

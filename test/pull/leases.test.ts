@@ -11,7 +11,7 @@ let token: string;
 let other: string;
 
 beforeAll(async () => {
-  ms = await startTestMetaserver({ config: { publicUrlsOnly: true, maxAnswerBytes: 64 * 1024, leasePollIntervalMs: 50, leaseSweepIntervalMs: 100 } });
+  ms = await startTestMetaserver({ config: { publicUrlsOnly: true, maxAnswerBytes: 64 * 1024, leasePollIntervalMs: 50, leaseSweepIntervalMs: 100, leaseRequestsPerMinute: 60 } });
   await ms.request('POST', '/api/challenges', { slug: 'pl', name: 'Pull', tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 }, ADMIN_TOKEN);
   token = (await ms.request('POST', '/api/teams', { name: 'Pullers', contact: 'p@example.org' })).body.token;
   other = (await ms.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
@@ -133,5 +133,18 @@ describe('leases', () => {
     expect(invalid.body.error.details.errorCount).toBeGreaterThan(0);
     const article = await ms.request('GET', `/api/articles/${ids.B1}`, undefined, ADMIN_TOKEN);
     expect(article.body.servers[0].result ?? null).toBeNull();
+  });
+
+  it('refuse a flood of lease requests with 429 and Retry-After, in the error shape, leasing nothing', async () => {
+    const flooder = (await ms.request('POST', '/api/teams', { name: 'Flood', contact: 'f@example.org' })).body.token;
+    await ms.request('POST', '/api/challenges', { slug: 'flood', name: 'flood', tasks: ['ACT'] }, ADMIN_TOKEN);
+    const server = (await ms.request('POST', '/api/challenges/flood/servers', { name: 'f', protocol: 'pull', tasks: ['ACT'] }, flooder)).body;
+    const answers = await Promise.all(Array.from({ length: 70 }, () => ms.app!.inject({ method: 'POST', url: `/api/servers/${server.id}/leases?wait=0`, headers: { authorization: `Bearer ${flooder}` } })));
+    const limited = answers.filter((r) => r.statusCode === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(10);
+    expect(limited[0]!.json().error.code).toBe('rate_limited');
+    expect(limited[0]!.headers['retry-after']).toBeDefined();
+    // At most the setup article was leased, once.
+    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
   });
 });
