@@ -8,6 +8,12 @@ import { annotate } from '../../src/sample/annotator.ts';
 import { listenOnLoopback } from '../support/loopback.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.ts';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startPythonServer } from '../support/python-server.ts';
+
+const PYTHON_AGENT = fileURLToPath(new URL('../../examples/python/pull_agent.py', import.meta.url));
 
 const TASKS = ['ACT', 'INT', 'MENTION'];
 
@@ -133,5 +139,32 @@ describe('agent faults', () => {
     expect(all.filter((x) => x === 'ok')).toHaveLength(2);
     b.kill('SIGTERM');
     expect(await b.exited).toBe(0);
+  }, 60_000);
+
+  it('the Python agent (standard library only) answers through the Python sample server, and gives back on SIGTERM', async () => {
+    const python = await startPythonServer();
+    try {
+      await ms.request('POST', '/api/challenges', { slug: 'py', name: 'py', tasks: TASKS }, ADMIN_TOKEN);
+      const server = (await ms.request('POST', '/api/challenges/py/servers', { name: 'py', protocol: 'pull', tasks: TASKS, concurrency: 2 }, token)).body;
+      const articles = Array.from({ length: 30 }, (_, i) => ({ id: `py${i}`, text: `py ${i}: 😀 BRCA1 (P38398) binds TP53 (P04637) ${'IL2R '.repeat(i % 3)}` }));
+      await ms.request('POST', '/api/challenges/py/articles', { articles }, ADMIN_TOKEN);
+      const child = spawn('python3', [PYTHON_AGENT, '--url', metaUrl, '--token', token, '--server', String(server.id), '--forward', python.url, '--concurrency', '2', '--wait', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const lines: string[] = [];
+      createInterface({ input: child.stderr }).on('line', (l) => lines.push(l));
+      const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+      try {
+        await waitFor('the setup check passed through the Python agent', async () => ((await status(server.id)).check?.ok ? true : undefined), 20_000);
+        await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+        await waitFor('30 answers', async () => ((await status(server.id)).progress.done === 30 ? true : undefined), 40_000);
+        expect((await status(server.id)).timing.answered).toBe(30);
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        expect(lines.join('\n')).toMatch(/stopped: 31 leased, 31 answered/);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    } finally {
+      python.stop();
+    }
   }, 60_000);
 });
