@@ -78,7 +78,7 @@ export function execCommand(command: string, opts: { maxAnswerBytes: number }): 
         };
         const onAbort = () => finish({ ok: false, message: 'cancelled: the agent is stopping' });
         signal.addEventListener('abort', onAbort);
-        const timer = setTimeout(() => finish({ ok: false, message: `timeout: the command gave no answer within ${Math.round(deadlineMs / 1000)} s` }), deadlineMs);
+        const timer = setTimeout(() => finish({ ok: false, message: `timeout: the command gave no answer within ${(deadlineMs / 1000).toFixed(1)} s (the lease's deadline)` }), deadlineMs);
         child.stdout.on('data', (chunk: Buffer) => {
           outBytes += chunk.length;
           if (outBytes > opts.maxAnswerBytes) finish({ ok: false, message: `protocol: the command wrote more than ${opts.maxAnswerBytes} bytes` });
