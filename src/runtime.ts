@@ -158,6 +158,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
         stalledIntervalMs: config.stalledIntervalMs,
         pollIntervalMs: config.leasePollIntervalMs,
         sweepIntervalMs: config.leaseSweepIntervalMs,
+        // Completion callbacks are queued where this process runs a worker pool too (serve); an API-only process queues none for pull servers.
+        onSettled: (articleId) => callbacks?.settled(articleId),
       })
     : undefined;
   leases?.start();

@@ -41,6 +41,8 @@ export interface LeaseServiceDeps {
   sweepIntervalMs: number;
   /** How long a job of a closed challenge waits before it is offered again (default 5 s). */
   closedRetryDelayMs?: number;
+  /** Called when an article with a completion callback is settled for good by a lease (as JobPerformer's onSettled). */
+  onSettled?: (articleId: string, serverId: number) => void;
 }
 
 export interface LeaseOffer {
@@ -209,6 +211,7 @@ export class LeaseService {
       await this.moveJob(lease, job, (j) => j.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), lease.id));
       return { stored: false, outcome: 'closed', detail: 'the challenge closed before the answer came: nothing was stored', final: false, ...base };
     }
+    if (settled.kind === 'stored' || settled.final) await this.settledForGood(lease);
     if (settled.kind === 'stored') {
       dispatchMetrics.observe(lease.serverId, 'ok', attempt.ms);
       await this.moveJob(lease, job, (j) => j.moveToCompleted(null, lease.id, false));
@@ -218,6 +221,13 @@ export class LeaseService {
     this.deps.log.info({ serverId: lease.serverId, articleId: lease.articleId, attempt: lease.n, outcome: settled.outcome, detail: settled.detail, final }, 'leased article failed');
     await this.moveJob(lease, job, (j) => j.moveToFailed(new AttemptFailedError(settled.outcome, settled.detail), lease.id, false));
     return { stored: false, outcome: settled.outcome, detail: settled.detail, final, ...base };
+  }
+
+  /** An on-demand article's completion callback may be due (only articles that have one are looked at further). */
+  private async settledForGood(lease: LeaseRecord): Promise<void> {
+    if (!this.deps.onSettled) return;
+    const article = await this.deps.articles.forDispatch(lease.articleId);
+    if (article?.callbackUrl) this.deps.onSettled(lease.articleId, lease.serverId);
   }
 
   /** Moves the job with the lease's lock; a lock lost meanwhile (every API process was down past it) is logged: the stalled check put the job back. */
