@@ -26,6 +26,7 @@ import { DispatchStore } from './dispatch/store.ts';
 import type { RetryPolicy } from './db/retry.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
 import type { FamilyLookups } from './families/family.ts';
+import type { LeaseService } from './pull/lease-service.ts';
 
 export interface Repositories {
   settings: SettingsRepository;
@@ -85,4 +86,6 @@ export interface AppContext {
   pingRedis(): Promise<boolean>;
   /** A dump of the embedded database, taken by the process that owns it (PGlite only; src/backup). */
   dumpDatabase?: () => Promise<Buffer>;
+  /** The pull protocol's leases (src/pull), in processes that serve the API. */
+  leases?: LeaseService;
 }

@@ -29,6 +29,7 @@ import { reliabilityRoutes } from './reliability/routes.ts';
 import { webRoutes } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
 import { backupRoutes } from './backup/routes.ts';
+import { pullRoutes } from './pull/routes.ts';
 
 export type App = FastifyInstance;
 
@@ -96,5 +97,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(webRoutes(ctx));
   await app.register(testsuiteRoutes(ctx));
   await app.register(backupRoutes(ctx), { prefix: '/api' });
+  if (ctx.leases) await app.register(pullRoutes(ctx, ctx.leases), { prefix: '/api' });
   return app;
 }

@@ -43,6 +43,9 @@ export interface CoreConfig {
   workerHeartbeatFile: string;
   publicUrl: string;
   logFormat: 'auto' | 'pretty' | 'json';
+  leaseRequestsPerMinute: number;
+  leasePollIntervalMs: number;
+  leaseSweepIntervalMs: number;
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -242,6 +245,14 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description: 'auto: readable lines when standard output is a terminal, JSON lines otherwise; pretty or json to choose.',
     problem: (value: string) => (['auto', 'pretty', 'json'].includes(value) ? null : 'must be auto, pretty or json'),
   },
+  leaseRequestsPerMinute: {
+    env: 'METASERVER_LEASE_REQUESTS_PER_MINUTE',
+    kind: 'int',
+    min: 1,
+    description: 'Requests a pull server\'s agents may make to the lease routes (take, answer, fail, give back) per client and minute.',
+  },
+  leasePollIntervalMs: { env: 'METASERVER_LEASE_POLL_INTERVAL_MS', kind: 'int', min: 10, description: 'How often a waiting lease request (long-poll) looks for work again.' },
+  leaseSweepIntervalMs: { env: 'METASERVER_LEASE_SWEEP_INTERVAL_MS', kind: 'int', min: 50, description: 'How often leases past their deadline are recorded as timeouts and their articles offered again.' },
 };
 
 /** Every setting, its environment variable and what it does (also printed by `metaserver config`): the core ones, then each family's. */

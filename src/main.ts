@@ -115,6 +115,9 @@ async function main(argv: string[]): Promise<number> {
   delegate('restore', 'restore a backup file into a fresh installation (the empty data directory, or the fresh database DATABASE_URL names)', async (args) =>
     (await import('./cli/backup.ts')).runRestoreCommand(args),
   );
+  delegate('agent', 'take the articles of a pull server on lease over HTTPS and answer them with your own annotation server (teams behind firewalls)', async (args) =>
+    (await import('./cli/agent.ts')).runAgentCommand(args),
+  );
   // Commands of the task families (e.g. building a release index they validate against).
   for (const family of ALL_FAMILIES) for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
 

@@ -25,6 +25,8 @@ import { moveFromOldPrefix } from './dispatch/prefix-move.ts';
 import { LeaderboardService } from './leaderboard/service.ts';
 import { loadFamilyLookups } from './families/lookups.ts';
 import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
+import { isPulled } from './dispatch/annotators/registry.ts';
+import { LeaseService } from './pull/lease-service.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -146,7 +148,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       syncIntervalMs: config.serverSyncIntervalMs,
       log,
       performer,
-      listServers: async () => (await repos.servers.listAll()).map((s) => ({ id: s.id, concurrency: s.concurrency })),
+      // Pull servers are never called: their agents take the jobs on lease (src/pull).
+      listServers: async () => (await repos.servers.listAll()).filter((s) => !isPulled(s)).map((s) => ({ id: s.id, concurrency: s.concurrency })),
     });
     await pool.start();
     callbacks?.startWorker(redis.url);
@@ -157,6 +160,26 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     heartbeat = startHeartbeatFile(config.workerHeartbeatFile, config.serverSyncIntervalMs, async () => (await ctx.pingRedis()) && (await repos.settings.ping()));
   }
 
+  // The pull protocol's leases are taken and settled through the API.
+  const leases = opts.api
+    ? new LeaseService({
+        redis: connection,
+        prefix: config.queuePrefix,
+        log,
+        store: repos.store,
+        articles: repos.articles,
+        answers,
+        saveCheck: (id, check) => repos.servers.saveCheck(id, check),
+        lockDurationMs: config.lockDurationMs,
+        stalledIntervalMs: config.stalledIntervalMs,
+        pollIntervalMs: config.leasePollIntervalMs,
+        sweepIntervalMs: config.leaseSweepIntervalMs,
+        // Completion callbacks are queued where this process runs a worker pool too (serve); an API-only process queues none for pull servers.
+        onSettled: (articleId) => callbacks?.settled(articleId),
+      })
+    : undefined;
+  leases?.start();
+  ctx.leases = leases;
   const app = opts.api ? await buildApp(ctx) : undefined;
   if (app) await app.ready();
 
@@ -170,6 +193,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     async close(closeOpts = {}) {
       heartbeat?.stop();
       await app?.close();
+      await leases?.close();
       await reconciler.close();
       await pool?.close(closeOpts.graceMs);
       await performer?.close();

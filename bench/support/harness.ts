@@ -204,7 +204,7 @@ export async function setupChallenge(
   const serverIds: number[] = [];
   for (let k = 0; k < opts.servers; k++) {
     const s = ok('register server', await bench.call<{ id: number }>('POST', `/api/challenges/${slug}/servers`, {
-      name: `s${k}`, url: opts.urls(k), tasks: TASKS, concurrency: opts.concurrency, ...(opts.protocol ? { protocol: opts.protocol } : {}),
+      name: `s${k}`, ...(opts.protocol === 'pull' ? {} : { url: opts.urls(k) }), tasks: TASKS, concurrency: opts.concurrency, ...(opts.protocol ? { protocol: opts.protocol } : {}),
     }, team.token));
     serverIds.push(s.id);
   }

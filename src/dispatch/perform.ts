@@ -14,7 +14,6 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AnswerReader } from './answer-reader.ts';
 import type { AnswerContext, AnswerText } from './answer-reading.ts';
-import { RawJson } from '../shared/raw-json.ts';
 import { createPolicedAgent } from '../servers/policed-agent.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
 import { isConnectionError } from '../db/retry.ts';
@@ -26,6 +25,7 @@ import { RequestBodies, type ArticleForCall } from './request-body.ts';
 import { AnnotatorClient } from './annotators/client.ts';
 import type { CallOutcome } from './annotators/outcome.ts';
 import type { DispatchStore, FinishedAttempt } from './store.ts';
+import { settleVerdict } from './settle.ts';
 
 export interface PerformDeps {
   log: Logger;
@@ -145,22 +145,20 @@ export class JobPerformer {
     const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
     const verdict = judgeCall(call, server);
-    if (verdict.outcome === 'ok') {
-      const fresh = await store.storeAnswer(attempt, new RawJson(verdict.answer.result), new RawJson(verdict.answer.warnings));
-      if (fresh === 'closed') return await this.waitForReopening(job, token, 'the answer came after the close and was not stored');
+    const settled = await settleVerdict(store, attempt, verdict, final);
+    if (settled.kind === 'closed') {
+      return await this.waitForReopening(job, token, verdict.outcome === 'ok' ? 'the answer came after the close and was not stored' : 'the attempt ended after the close');
+    }
+    if (settled.kind === 'stored') {
       dispatchMetrics.observe(serverId, 'ok', call.ms);
-      log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: fresh }, 'answer stored');
+      log.debug({ serverId, articleId, attempt: n, ms: call.ms, stored: settled.fresh }, 'answer stored');
       if (article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
       return;
     }
-    attempt.outcome = verdict.outcome;
-    attempt.detail = verdict.detail;
-    if (verdict.answer) attempt.errors = new RawJson(verdict.answer.errors);
-    if ((await store.recordFailure(attempt, final)) === 'closed') return await this.waitForReopening(job, token, 'the attempt ended after the close');
-    dispatchMetrics.observe(serverId, attempt.outcome, call.ms);
-    log.info({ serverId, articleId, attempt: n, outcome: attempt.outcome, detail: attempt.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');
+    dispatchMetrics.observe(serverId, settled.outcome, call.ms);
+    log.info({ serverId, articleId, attempt: n, outcome: settled.outcome, detail: settled.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');
     if (final && article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
-    throw new AttemptFailedError(attempt.outcome, attempt.detail ?? '');
+    throw new AttemptFailedError(settled.outcome, settled.detail);
   }
 
   /** The challenge is closed: the job goes back, not counted against the server, to wait for a reopening. */

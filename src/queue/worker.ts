@@ -35,3 +35,23 @@ export function createQueueWorker<T>(opts: QueueWorkerOptions<T>): Worker<T> {
   worker.on('error', (err) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}; it retries by itself`));
   return worker;
 }
+
+/**
+ * A worker that runs no processor: the code holding it fetches jobs itself (getNextJob with
+ * a token of its own) and completes or fails them with that token — the pull protocol's
+ * leases (src/pull). Its stalled check runs, so the job of a lease whose lock ran out
+ * (every process holding leases was down) goes back to the queue.
+ */
+export function createManualWorker<T>(opts: Omit<QueueWorkerOptions<T>, 'process' | 'concurrency'>): Worker<T> {
+  const worker = new Worker<T>(opts.queue, undefined, {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    lockDuration: opts.lockDurationMs,
+    stalledInterval: opts.stalledIntervalMs,
+    autorun: false,
+    ...opts.more,
+  });
+  worker.on('error', (err) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}; it retries by itself`));
+  void worker.startStalledCheckTimer().catch((err: Error) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}: the stalled check did not start`));
+  return worker;
+}

@@ -3,18 +3,24 @@
 // method name means nothing to the others, and a protocol that can only answer some tasks
 // (PubAnnotation: mentions) cannot be registered for the rest.
 import { Type } from 'typebox';
-import { DEFAULT_PROTOCOL, PROTOCOLS, protocolOf, type ProtocolName } from '../dispatch/annotators/registry.ts';
+import { DEFAULT_PROTOCOL, PROTOCOLS, PULL_PROTOCOL, protocolOf, type ServerProtocolName } from '../dispatch/annotators/registry.ts';
 import type { TaskName } from '../families/registry.ts';
 
 export const ProtocolField = Type.Optional(
   Type.Union(
-    PROTOCOLS.map((p) => Type.Literal(p.name)),
-    { description: `Annotator protocol the server speaks (default ${DEFAULT_PROTOCOL}): ${PROTOCOLS.map((p) => `${p.name} — ${p.summary}`).join('; ')}.` },
+    [...PROTOCOLS.map((p) => Type.Literal(p.name)), Type.Literal(PULL_PROTOCOL)],
+    {
+      description:
+        `Annotator protocol the server speaks (default ${DEFAULT_PROTOCOL}): ${PROTOCOLS.map((p) => `${p.name} — ${p.summary}`).join('; ')}; ` +
+        `${PULL_PROTOCOL} — no URL: the meta-server never connects; an agent next to the server takes articles on lease (POST /api/servers/{id}/leases).`,
+    },
   ),
 );
 
 /** Why a registration cannot have this protocol ('' when it can). */
-export function protocolProblem(name: ProtocolName, body: { tasks: readonly TaskName[]; method?: string }): string {
+export function protocolProblem(name: ServerProtocolName, body: { tasks: readonly TaskName[]; method?: string; url?: string }): string {
+  if (name === PULL_PROTOCOL) return pullProblem(body);
+  if (body.url === undefined) return `"url" is needed: the address the meta-server sends articles to; a server the meta-server cannot reach is registered with protocol "${PULL_PROTOCOL}" and no URL, and runs an agent`;
   const protocol = protocolOf(name);
   if (body.method !== undefined && !protocol.usesMethod) {
     return `"method" is the XML-RPC method name; a server speaking ${protocol.label} (protocol "${protocol.name}") has none: leave it out`;
@@ -23,5 +29,14 @@ export function protocolProblem(name: ProtocolName, body: { tasks: readonly Task
   if (cannot.length > 0) {
     return `a server speaking ${protocol.label} (protocol "${protocol.name}") answers ${protocol.tasks!.join(', ')} only, not ${cannot.join(', ')}: register it for ${protocol.tasks!.join(', ')}, or give another protocol`;
   }
+  return '';
+}
+
+/** A pull server has no URL and no method: its agent fetches the work, in the JSON protocol's terms. */
+function pullProblem(body: { method?: string; url?: string }): string {
+  if (body.url !== undefined) {
+    return `a server with protocol "${PULL_PROTOCOL}" has no URL: the meta-server never connects to it, its agent (metaserver agent) fetches the articles; leave "url" out, or give the protocol the server speaks at that URL`;
+  }
+  if (body.method !== undefined) return `"method" is the XML-RPC method name; a server with protocol "${PULL_PROTOCOL}" has none (its agent calls your server in its own protocol): leave it out`;
   return '';
 }

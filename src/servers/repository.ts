@@ -1,6 +1,6 @@
 import { transactional, type Queryable } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
-import { DEFAULT_PROTOCOL, type ProtocolName } from '../dispatch/annotators/registry.ts';
+import { DEFAULT_PROTOCOL, type ServerProtocolName } from '../dispatch/annotators/registry.ts';
 
 export type ServerState = 'active' | 'paused';
 
@@ -28,7 +28,7 @@ export interface AnnotationServer {
   tasks: TaskName[];
   method: string;
   /** The annotator protocol it speaks (dispatch/annotators/registry.ts). */
-  protocol: ProtocolName;
+  protocol: ServerProtocolName;
   concurrency: number;
   sendMetadata: boolean;
   state: ServerState;
@@ -48,7 +48,7 @@ interface ServerRow {
   url: string;
   tasks: TaskName[];
   method: string;
-  protocol: ProtocolName;
+  protocol: ServerProtocolName;
   concurrency: number;
   send_metadata: boolean;
   state: ServerState;
@@ -87,7 +87,7 @@ export interface NewServer {
   tasks: TaskName[];
   method: string;
   /** XML-RPC when not given. */
-  protocol?: ProtocolName;
+  protocol?: ServerProtocolName;
   concurrency: number;
   sendMetadata: boolean;
 }

@@ -13,14 +13,15 @@ import { LoadingCache } from '../shared/loading-cache.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
-import { DEFAULT_PROTOCOL, PROTOCOL_NAMES } from '../dispatch/annotators/registry.ts';
+import { DEFAULT_PROTOCOL, isPulled, PROTOCOL_NAMES, PULL_PROTOCOL } from '../dispatch/annotators/registry.ts';
+import { waitingForAgentCheck } from './pull-check.ts';
 import { ProtocolField, protocolProblem } from './protocol-field.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 
 const RegisterBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    url: Type.String({ minLength: 1, maxLength: 2000 }),
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Where the meta-server sends articles; none for protocol pull.' })),
     tasks: TaskListSchema,
     method: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.:]{0,127}$', description: 'XML-RPC method name (default Annotator.getAnnotation).' })),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Articles in flight at once for this server (default 1).' })),
@@ -46,10 +47,10 @@ export const ServerAnswer = Open({
   teamId: Type.Integer(),
   team: Type.String(),
   name: Type.String(),
-  url: Type.String(),
+  url: Type.String({ description: 'where articles are sent; empty for protocol pull' }),
   tasks: Type.Array(Type.String()),
   method: Type.String({ description: 'the XML-RPC method name (used by protocol xmlrpc only)' }),
-  protocol: Type.String({ description: `the annotator protocol it speaks: ${PROTOCOL_NAMES.join(', ')}` }),
+  protocol: Type.String({ description: `the annotator protocol it speaks: ${[...PROTOCOL_NAMES, PULL_PROTOCOL].join(', ')}` }),
   concurrency: Type.Integer(),
   sendMetadata: Type.Boolean(),
   state: Type.String({ description: 'paused or active' }),
@@ -77,6 +78,7 @@ const ServerStatus = Open({
   errors: Described('the error report: failures by kind, with examples'),
   histogram: Described('response times, bucketed'),
   reliability: Described('the reliability figures (src/reliability)'),
+  agent: Type.Optional(Described('protocol pull only: its agents {connected, lastPollAt, lastLeaseAt, leasesHeld}')),
 });
 
 export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -157,7 +159,8 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         const protocol = body.protocol ?? DEFAULT_PROTOCOL;
         const unfit = protocolProblem(protocol, body);
         if (unfit) throw badRequest(unfit);
-        const problem = await resolvedUrlProblem(body.url, ctx.config.publicUrlsOnly);
+        // A pull server is never connected to, so the URL policy has nothing to judge.
+        const problem = body.url === undefined ? '' : await resolvedUrlProblem(body.url, ctx.config.publicUrlsOnly);
         if (problem) throw badRequest(`the server URL cannot be used: ${problem}`);
 
         const created = await servers.register(
@@ -165,7 +168,7 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
             challengeId: challenge.id,
             teamId: principal.teamId,
             name: body.name,
-            url: body.url,
+            url: body.url ?? '',
             tasks: body.tasks,
             method: body.method ?? DEFAULT_METHOD,
             protocol,
@@ -203,7 +206,8 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         const server = await ownedServer(principal, id);
         const [running, figures] = await Promise.all([checks.running(server.id), loadStatusFigures(server.id)]);
         const check = running ? { checkRunning: true, checkStartedAt: running.startedAt.toISOString() } : { checkRunning: false };
-        return Buffer.from(JSON.stringify({ ...server, ...check, ...figures }));
+        const agent = isPulled(server) ? await ctx.leases?.agentStatus(server.id) : undefined;
+        return Buffer.from(JSON.stringify({ ...server, ...check, ...figures, ...(agent ? { agent } : {}) }));
       }))!;
       return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
     });

@@ -9,6 +9,8 @@ import { hostname } from 'node:os';
 import type { AppContext } from '../app-context.ts';
 import { conflict } from '../http/api-error.ts';
 import { checkServer } from './check.ts';
+import { isPulled } from '../dispatch/annotators/registry.ts';
+import { waitingForAgentCheck } from './pull-check.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
 import type { RunningCheck } from './running-check-repository.ts';
 
@@ -81,6 +83,12 @@ export class SetupChecks {
   }
 
   private async check(server: AnnotationServer): Promise<ServerCheck> {
+    if (isPulled(server)) {
+      // Nothing to call: the check waits for the agent to take the sample article (pull-check.ts).
+      const waiting = waitingForAgentCheck();
+      await this.ctx.repos.servers.saveCheck(server.id, waiting);
+      return waiting;
+    }
     const challenge = (await this.ctx.repos.challenges.byId(server.challengeId))!;
     const check = await checkServer(server, challenge, {
       deadlineMs: this.deadlineMs,

@@ -18,6 +18,7 @@ interface Fixture {
   serverId: number;
   articleId: string;
   suite: string;
+  pullServerId: number;
 }
 
 interface PageCase {
@@ -34,6 +35,7 @@ const PAGES: PageCase[] = [
   { name: 'organiser', path: () => '/organiser' },
   { name: 'server', path: (f) => `/servers/${f.serverId}` },
   { name: 'server-as-organiser', path: (f) => `/servers/${f.serverId}?as=organiser` },
+  { name: 'server-pull', path: (f) => `/servers/${f.pullServerId}` },
   { name: 'challenge-articles', path: () => '/challenges/bc/articles' },
   { name: 'challenge-articles-failed', path: () => '/challenges/bc/articles?state=failed' },
   { name: 'challenge-settings', path: () => '/challenges/bc/settings' },
@@ -96,7 +98,10 @@ beforeAll(async () => {
   const article = await ms.request('GET', '/api/challenges/bc/articles/PMC1', undefined, ADMIN_TOKEN);
   const suite = await ms.request('POST', '/api/testsuites', { name: 'pages', servers: [servers[0]], sample: 4, seed: 1 }, token);
   expect(suite.status).toBe(201);
-  fixture = { serverId: servers[0]!, articleId: article.body.id, suite: 'pages' };
+  // A pull server (no URL; its page tells whether an agent is connected), left paused.
+  const pull = await ms.request('POST', '/api/challenges/bc/servers', { name: 'behind a firewall', protocol: 'pull', tasks: ['ACT', 'INT'] }, token);
+  expect(pull.status).toBe(201);
+  fixture = { serverId: servers[0]!, articleId: article.body.id, suite: 'pages', pullServerId: pull.body.id };
   // Both roles' tokens in every page's browser, each under its own key.
   tokens = { organiser: ADMIN_TOKEN, team: token };
 }, 180_000);

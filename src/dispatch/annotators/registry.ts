@@ -27,3 +27,20 @@ export function protocolOf(name: string | undefined): AnnotatorProtocol {
   if (!protocol) throw new Error(`unknown annotator protocol "${name}"; known: ${PROTOCOL_NAMES.join(', ')}`);
   return protocol;
 }
+
+/**
+ * A server registered with protocol "pull" has no URL: the meta-server never connects to
+ * it; its agent takes articles on lease over HTTPS (src/pull) and answers in the JSON
+ * protocol's terms, read by the JSON protocol's decoder.
+ */
+export const PULL_PROTOCOL = 'pull';
+
+/** What a registration's `protocol` may be: an annotator protocol the meta-server calls, or pull. */
+export type ServerProtocolName = ProtocolName | typeof PULL_PROTOCOL;
+
+/** The protocol a pulled answer (and the lease's request) is written in. */
+export const PULL_WIRE_PROTOCOL: ProtocolName = 'json';
+
+export function isPulled(server: { protocol?: string }): boolean {
+  return server.protocol === PULL_PROTOCOL;
+}

@@ -13,7 +13,7 @@ import type { Challenge } from '../../challenges/repository.ts';
 import { histogramChart, type HistogramBar } from '../plots.ts';
 import { TASK_NAMES } from '../../families/registry.ts';
 import type { ExportFormatName } from '../../families/family.ts';
-import { PROTOCOLS } from '../../dispatch/annotators/registry.ts';
+import { PROTOCOLS, PULL_PROTOCOL } from '../../dispatch/annotators/registry.ts';
 import { suiteName } from './organiser.ts';
 
 export function teamPageBody(challenges: Challenge[]): SafeHtml {
@@ -30,6 +30,7 @@ ${fragment('/fragments/team/servers', { label: 'Your annotation servers', needsT
 </section>
 <section class="card" aria-labelledby="register-server-heading"><h2 id="register-server-heading">Register an annotation server</h2>
 <p>The server is registered at once and starts paused; a setup check then calls it with a sample article, and its server page shows the result when the check is over.</p>
+<p><strong>My server is reachable</strong> from the internet: give its URL and the protocol it speaks; the meta-server calls it. <strong>Run an agent</strong> when it is not (NAT, a campus firewall, a GPU node of a cluster): choose protocol “Pull (run an agent)” and leave the URL empty, then run <code>metaserver agent --url SITE --token TOKEN --server ID --forward YOUR-SERVER-URL</code> next to your server (or <code>examples/python/pull_agent.py</code>): it takes the articles over HTTPS, only outbound, and the setup check passes once it has answered the sample article.</p>
 ${apiForm({
   api: '/api/challenges/{challenge}/servers?background=true',
   then: 'goto:/servers/{id}',
@@ -37,8 +38,8 @@ ${apiForm({
   id: 'register-server',
   fields: html`${challengeSelect('server', open)}
 ${textField('server', 'name', 'Server name', { required: true })}
-${textField('server', 'url', 'Server URL', { type: 'url', required: true, placeholder: 'http://host:port/' })}
-${select('server', 'protocol', 'Protocol', PROTOCOLS.map((p) => [p.name, p.label]))}
+${textField('server', 'url', 'Server URL (empty for an agent)', { type: 'url', placeholder: 'http://host:port/', hint: 'Needed unless the protocol is Pull: then your agent fetches the articles and the meta-server never connects.' })}
+${select('server', 'protocol', 'Protocol', [...PROTOCOLS.map((p): [string, string] => [p.name, p.label]), [PULL_PROTOCOL, 'Pull (run an agent)']])}
 ${taskBoxes('server')}
 ${textField('server', 'method', 'XML-RPC method (optional)', { placeholder: 'Annotator.getAnnotation' })}
 ${textField('server', 'concurrency', 'Articles in flight at once (optional)', { type: 'number', min: 1 })}`,
@@ -67,7 +68,7 @@ export function teamServersFragment(lists: Array<{ challenge: Challenge; servers
   if (rows.length === 0) return html`<p>No servers registered yet.</p>`;
   return html`<div class="table-scroll"><table><caption>Servers visible with your token</caption>
 <thead><tr><th scope="col">Server</th><th scope="col">Challenge</th><th scope="col">State</th><th scope="col">Last check</th><th scope="col">Tasks</th><th scope="col">URL</th></tr></thead>
-<tbody>${rows.map((s) => html`<tr><td><a href="/servers/${s.id}">${s.name}</a></td><td>${s.challenge.startsWith('suite-') ? html`<a href="/testsuites/${s.challenge.slice(6)}">${s.challenge}</a>` : s.challenge}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.check?.outcome ?? '—'}</td><td>${s.tasks.join(', ')}</td><td><code>${s.url}</code></td></tr>`)}</tbody></table></div>`;
+<tbody>${rows.map((s) => html`<tr><td><a href="/servers/${s.id}">${s.name}</a></td><td>${s.challenge.startsWith('suite-') ? html`<a href="/testsuites/${s.challenge.slice(6)}">${s.challenge}</a>` : s.challenge}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.check?.outcome ?? '—'}</td><td>${s.tasks.join(', ')}</td><td>${s.url ? html`<code>${s.url}</code>` : 'pull (agent)'}</td></tr>`)}</tbody></table></div>`;
 }
 
 
@@ -145,7 +146,18 @@ function checkLine(s: ServerJson, checkDeadlineSeconds?: number): SafeHtml {
   const deadline = checkDeadlineSeconds ? `within the check's deadline of ${checkDeadlineSeconds} s` : 'within the check\'s deadline';
   if (s.checkRunning) return html`<p data-check="running">Setup check: <strong>running</strong> — the server is being called with a sample article; the result appears here ${deadline}, when the server answers or the deadline passes.</p>`;
   if (!c) return html`<p data-check="none">Setup check: not run yet. Use "Check now".</p>`;
+  if (c.outcome === 'waiting') return html`<p data-check="waiting">Setup check: <strong>waiting for the agent</strong> — it passes once your agent has taken the sample article and answered it validly.</p>`;
   return html`<p data-check="${c.ok ? 'ok' : 'failed'}">Setup check: ${c.ok ? html`<strong class="ok">passed</strong> — the server answered the sample article correctly` : html`<strong class="error">failed (${c.outcome})</strong> — ${checkOutcomeWords(c.outcome)}`} after ${(c.ms / 1000).toFixed(2)} s, on ${timeElement(c.at)}.${c.detail ? html` Detail: ${c.detail}` : ''}</p>`;
+}
+
+interface AgentJson { connected: boolean; lastPollAt: string | null; lastLeaseAt: string | null; leasesHeld: number }
+
+const when = (iso: string | null) => (iso ? timeElement(iso) : 'never');
+
+/** A pull server: whether its agent is connected, when it last took an article, how many it holds. */
+function agentLine(a: AgentJson | undefined): SafeHtml {
+  if (!a) return html`<p data-agent="unknown">Agent: not known (no lease service in this process).</p>`;
+  return html`<p data-agent="${a.connected ? 'connected' : 'absent'}">Agent: ${a.connected ? html`<strong class="ok">connected</strong>` : html`<strong class="error">not connected</strong> — run <code>metaserver agent</code> next to your server`} · last lease taken ${when(a.lastLeaseAt)} · last asked for work ${when(a.lastPollAt)} · ${a.leasesHeld} lease${a.leasesHeld === 1 ? '' : 's'} held</p>`;
 }
 
 /** What a failed check's outcome means, and what to look at. */
@@ -157,6 +169,7 @@ function checkOutcomeWords(outcome: string): string {
     case 'protocol': return 'the answer is not a valid XML-RPC response';
     case 'fault': return 'the server answered with an XML-RPC fault';
     case 'invalid': return 'the answer does not follow the task\'s format (see the problems listed)';
+    case 'waiting': return 'waiting for the agent to take the sample article';
     default: return 'see the detail';
   }
 }
@@ -167,7 +180,7 @@ export function serverFragment(s: ServerJson, checkDeadlineSeconds?: number): Sa
   return html`<span hidden data-heading="${s.name}" data-heading-note="annotation server ${s.id} of team ${s.team}"></span>
 <section aria-labelledby="about-heading"><h2 id="about-heading">${s.name}</h2>
 <p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · protocol ${s.protocol ?? 'xmlrpc'} · concurrency ${s.concurrency}</p>
-<p class="url"><code>${s.url}</code></p>
+${s.protocol === PULL_PROTOCOL ? agentLine(s.agent as AgentJson | undefined) : html`<p class="url"><code>${s.url}</code></p>`}
 ${checkLine(s, checkDeadlineSeconds)}
 ${c && !s.checkRunning ? issues(c.errors) : ''}
 </section>

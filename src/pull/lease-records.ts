@@ -1,0 +1,113 @@
+// The leases held by pull servers' agents, in Redis beside the queues they come from: one
+// hash per lease (what was leased, when, until when), an index of all leases by deadline
+// (the sweeper finds the expired ones there) and one of each server's (how many it holds).
+// A lease is settled exactly once: whoever removes it from the deadline index first —
+// its answer, its failure, its release or the sweeper — settles it; the others find it gone.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export type LeaseKind = 'job' | 'setup';
+
+export interface LeaseRecord {
+  id: string;
+  kind: LeaseKind;
+  serverId: number;
+  /** The BullMQ job the lease holds (kind job); '' for the setup article. */
+  jobId: string;
+  articleId: string;
+  /** The attempt's number (kind job). */
+  n: number;
+  startedAt: number;
+  deadline: number;
+  bytesSent: number;
+}
+
+/** 24 random bytes, URL-safe: a lease id cannot be guessed, and it is the job's lock token too. */
+export function newLeaseId(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The shape of a lease id (32 characters of base64url), checked before anything is looked up. */
+export const LEASE_ID_PATTERN = '^[A-Za-z0-9_-]{32}$';
+
+/** KEYS: deadline index, the server's index, the lease hash; ARGV: lease id. 1 when this call took the lease. */
+const CLAIM_SCRIPT = `
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('DEL', KEYS[3])
+  return 1
+end
+return 0`;
+
+/** How long a lease's hash outlives its deadline: a process down that long finds the lease in the index still. */
+const KEEP_AFTER_DEADLINE_MS = 24 * 60 * 60 * 1000;
+
+export class LeaseRecords {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private readonly index = () => `${this.prefix}:leases`;
+  private readonly held = (serverId: number) => `${this.prefix}:pull:${serverId}:held`;
+  private readonly lease = (id: string) => `${this.prefix}:lease:${id}`;
+  private readonly seen = (serverId: number) => `${this.prefix}:pull:${serverId}:seen`;
+  private readonly setup = (serverId: number) => `${this.prefix}:pull:${serverId}:setup`;
+
+  async save(r: LeaseRecord): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.lease(r.id), { ...r, serverId: String(r.serverId), n: String(r.n), startedAt: String(r.startedAt), deadline: String(r.deadline), bytesSent: String(r.bytesSent) })
+      .pexpire(this.lease(r.id), r.deadline - Date.now() + KEEP_AFTER_DEADLINE_MS)
+      .zadd(this.index(), r.deadline, r.id)
+      .zadd(this.held(r.serverId), r.deadline, r.id)
+      .hset(this.seen(r.serverId), 'leased', String(r.startedAt))
+      .exec();
+  }
+
+  async peek(id: string): Promise<LeaseRecord | null> {
+    const h = await this.redis.hgetall(this.lease(id));
+    if (!h.id) return null;
+    return {
+      id: h.id,
+      kind: h.kind as LeaseKind,
+      serverId: Number(h.serverId),
+      jobId: h.jobId ?? '',
+      articleId: h.articleId ?? '',
+      n: Number(h.n),
+      startedAt: Number(h.startedAt),
+      deadline: Number(h.deadline),
+      bytesSent: Number(h.bytesSent),
+    };
+  }
+
+  /** True when this call took the lease off the books (so it alone settles it). */
+  async claim(r: Pick<LeaseRecord, 'id' | 'serverId'>): Promise<boolean> {
+    return (await this.redis.eval(CLAIM_SCRIPT, 3, this.index(), this.held(r.serverId), this.lease(r.id), r.id)) === 1;
+  }
+
+  /** Ids of leases whose deadline has passed, oldest first. */
+  async expired(now: number, limit = 100): Promise<string[]> {
+    return await this.redis.zrangebyscore(this.index(), '-inf', now, 'LIMIT', 0, limit);
+  }
+
+  /** An agent asked for work now (whether or not it got some). */
+  async polled(serverId: number): Promise<void> {
+    await this.redis.hset(this.seen(serverId), 'polled', String(Date.now()));
+  }
+
+  /** What the pages show of a pull server's agents. */
+  async agentStatus(serverId: number): Promise<{ lastPollAt: number | null; lastLeaseAt: number | null; leasesHeld: number }> {
+    const [seen, held] = await Promise.all([this.redis.hgetall(this.seen(serverId)), this.redis.zcard(this.held(serverId))]);
+    return { lastPollAt: seen.polled ? Number(seen.polled) : null, lastLeaseAt: seen.leased ? Number(seen.leased) : null, leasesHeld: held };
+  }
+
+  /** Takes the server's setup article for one lease at a time: true when this lease got it. */
+  async takeSetup(serverId: number, leaseId: string, untilMs: number): Promise<boolean> {
+    return (await this.redis.set(this.setup(serverId), leaseId, 'PX', Math.max(1, untilMs - Date.now()), 'NX')) === 'OK';
+  }
+
+  async dropSetup(serverId: number): Promise<void> {
+    await this.redis.del(this.setup(serverId));
+  }
+}

@@ -1,0 +1,290 @@
+// The pull protocol's leases: an agent next to a team's annotation server takes articles
+// over HTTPS instead of the meta-server calling the server. A lease is the article's
+// BullMQ job, fetched by the API process with the lease id as the job's lock token
+// (a worker with no processor, queue/worker.ts), so the server's concurrency limit (the
+// queue's global concurrency), pausing, the back-off and maxAttempts are the queue's own;
+// its answer goes through the same judge and the same store as a queue worker's
+// (dispatch/judge.ts, dispatch/settle.ts), so the outbox, "closed is frozen", exactly-once
+// storage, the attempt log and every figure hold for pull servers unchanged.
+// A lease not answered by its deadline (the challenge's timeout) is a `timeout` attempt,
+// settled by the sweeper (or by a late answer, which is refused).
+import { Job, type Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.ts';
+import type { ArticleRepository } from '../articles/repository.ts';
+import type { Challenge } from '../challenges/repository.ts';
+import type { AnnotationServer } from '../servers/repository.ts';
+import type { AnswerReader } from '../dispatch/answer-reader.ts';
+import type { DispatchStore, FinishedAttempt } from '../dispatch/store.ts';
+import { backoffDelayMs, BACKOFF_TYPE, queueName, type DispatchJob } from '../dispatch/queues.ts';
+import { AttemptFailedError } from '../dispatch/errors.ts';
+import { settleVerdict } from '../dispatch/settle.ts';
+import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
+import { createManualWorker } from '../queue/worker.ts';
+import { LeaseRecords, newLeaseId, type LeaseRecord } from './lease-records.ts';
+import { judgeLeaseAnswer, leaseArticle, type LeaseArticle, type LeaseReceipt } from './lease-answer.ts';
+import { SetupLeases } from './setup-lease.ts';
+
+export interface LeaseServiceDeps {
+  redis: Redis;
+  prefix: string;
+  log: Logger;
+  store: DispatchStore;
+  articles: ArticleRepository;
+  answers: AnswerReader;
+  saveCheck: SetupLeases['deps']['saveCheck'];
+  lockDurationMs: number;
+  stalledIntervalMs: number;
+  /** How often a long-poll looks at the queue again while there is no work. */
+  pollIntervalMs: number;
+  /** How often expired leases are settled as timeouts. */
+  sweepIntervalMs: number;
+  /** How long a job of a closed challenge waits before it is offered again (default 5 s). */
+  closedRetryDelayMs?: number;
+  /** Called when an article with a completion callback is settled for good by a lease (as JobPerformer's onSettled). */
+  onSettled?: (articleId: string, serverId: number) => void;
+}
+
+export interface LeaseOffer {
+  lease: string;
+  deadline: string;
+  article: LeaseArticle;
+}
+
+export interface AgentStatus {
+  connected: boolean;
+  lastPollAt: string | null;
+  lastLeaseAt: string | null;
+  leasesHeld: number;
+}
+
+/** An agent silent longer than the longest long-poll (60 s) and a margin is taken for gone. */
+const AGENT_SILENCE_MS = 90_000;
+
+/** Jobs settled without a lease (answered already, article gone) before a long-poll gives up for this round. */
+const SKIPS_PER_TAKE = 20;
+
+export class LeaseService {
+  readonly records: LeaseRecords;
+  private readonly workers = new Map<number, Worker<DispatchJob>>();
+  private readonly setup: SetupLeases;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(private readonly deps: LeaseServiceDeps) {
+    this.records = new LeaseRecords(deps.redis, deps.prefix);
+    this.setup = new SetupLeases({ records: this.records, answers: deps.answers, saveCheck: deps.saveCheck });
+  }
+
+  start(): void {
+    this.sweeper = setInterval(() => void this.sweep(), this.deps.sweepIntervalMs);
+    this.sweeper.unref();
+  }
+
+  /** Whether an agent is connected (it asked for work within the longest long-poll and a margin, or holds leases), and since when. */
+  async agentStatus(serverId: number): Promise<AgentStatus> {
+    const seen = await this.records.agentStatus(serverId);
+    const connected = seen.leasesHeld > 0 || (seen.lastPollAt !== null && Date.now() - seen.lastPollAt < AGENT_SILENCE_MS);
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    return { connected, lastPollAt: iso(seen.lastPollAt), lastLeaseAt: iso(seen.lastLeaseAt), leasesHeld: seen.leasesHeld };
+  }
+
+  /** The server's queue, consumed by hand: jobs are fetched with the lease id as lock token. */
+  private worker(serverId: number): Worker<DispatchJob> {
+    let worker = this.workers.get(serverId);
+    if (!worker) {
+      worker = createManualWorker<DispatchJob>({
+        queue: queueName(serverId),
+        connection: this.deps.redis,
+        prefix: this.deps.prefix,
+        lockDurationMs: this.deps.lockDurationMs,
+        stalledIntervalMs: this.deps.stalledIntervalMs,
+        log: this.deps.log,
+        problem: 'lease queue problem',
+        logFields: { serverId },
+        more: {
+          maxStalledCount: 100,
+          settings: {
+            backoffStrategy: (attemptsMade, type, _err, job) =>
+              type === BACKOFF_TYPE ? backoffDelayMs(attemptsMade, Number((job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 0)) : 0,
+          },
+        },
+      });
+      this.workers.set(serverId, worker);
+    }
+    return worker;
+  }
+
+  /**
+   * A lease on the server's next article, waiting up to waitMs for one; null when there is
+   * none by then (or the caller left: `gone`). The setup article comes first while the
+   * server's check waits for its agent.
+   */
+  async take(current: () => Promise<{ server: AnnotationServer; challenge: Challenge } | null>, waitMs: number, gone: () => boolean): Promise<LeaseOffer | null> {
+    const until = Date.now() + waitMs;
+    for (;;) {
+      const found = await current();
+      if (!found || this.closed) return null;
+      const { server, challenge } = found;
+      await this.records.polled(server.id);
+      const offer = (await this.setup.offer(server, challenge)) ?? (await this.takeJob(server, challenge));
+      if (offer) return offer;
+      const left = until - Date.now();
+      if (left <= 0 || gone()) return null;
+      await new Promise((r) => setTimeout(r, Math.min(left, this.deps.pollIntervalMs)));
+      if (gone()) return null;
+    }
+  }
+
+  private async takeJob(server: AnnotationServer, challenge: Challenge): Promise<LeaseOffer | null> {
+    const { store, articles } = this.deps;
+    const worker = this.worker(server.id);
+    for (let skipped = 0; skipped < SKIPS_PER_TAKE; skipped++) {
+      const id = newLeaseId();
+      const job = await worker.getNextJob(id, { block: false });
+      if (!job) return null;
+      const { articleId } = job.data;
+      const article = await articles.forDispatch(articleId);
+      if (!article) {
+        this.deps.log.warn({ serverId: server.id, articleId }, 'job for an article that no longer exists; dropped');
+        await job.moveToCompleted(null, id, false);
+        continue;
+      }
+      const n = await store.beginAttemptUnlessAnswered(articleId, server.id);
+      if (n === 'closed') {
+        await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), id);
+        return null;
+      }
+      if (n === null) {
+        // A job delivered twice (its answer came, its lock was lost): settled already.
+        await store.markDone(articleId, server.id);
+        await job.moveToCompleted(null, id, false);
+        continue;
+      }
+      const payload = leaseArticle(article, server);
+      const startedAt = Date.now();
+      const deadline = startedAt + challenge.timeoutSeconds * 1000;
+      const bytesSent = Buffer.byteLength(JSON.stringify(payload));
+      await this.records.save({ id, kind: 'job', serverId: server.id, jobId: job.id!, articleId, n, startedAt, deadline, bytesSent });
+      // The job stays locked past the deadline, until the sweeper has settled the lease.
+      await job.extendLock(id, deadline - startedAt + this.deps.lockDurationMs + 2 * this.deps.sweepIntervalMs);
+      return { lease: id, deadline: new Date(deadline).toISOString(), article: payload };
+    }
+    return null;
+  }
+
+  /** The lease's job, loaded through the server's lease worker (its back-off strategy applies on failure). */
+  private async job(lease: LeaseRecord): Promise<Job<DispatchJob> | undefined> {
+    return (await Job.fromId(this.worker(lease.serverId), lease.jobId)) as Job<DispatchJob> | undefined;
+  }
+
+  /** Judges and stores the answer to a lease the caller has claimed; the deadline is checked by the caller. */
+  async answer(lease: LeaseRecord, server: AnnotationServer, challenge: Challenge, body: Buffer): Promise<LeaseReceipt> {
+    if (lease.kind === 'setup') return await this.setup.answer(lease, server, challenge, body);
+    const article = await this.deps.articles.forDispatch(lease.articleId);
+    if (!article) return { stored: false, outcome: 'gone', detail: 'the article no longer exists', attempt: lease.n, final: true, errors: [], errorCount: 0, warnings: [], warningCount: 0 };
+    const { verdict, ms } = await judgeLeaseAnswer(this.deps.answers, lease, article, server, challenge, body);
+    const attempt = this.attemptOf(lease, ms, body.length);
+    return await this.settle(lease, attempt, verdict);
+  }
+
+  /** The agent reports that its server failed on the article: a `fault` attempt. */
+  async fail(lease: LeaseRecord, message: string): Promise<LeaseReceipt> {
+    if (lease.kind === 'setup') return await this.setup.fail(lease, message);
+    const attempt = this.attemptOf(lease, Date.now() - lease.startedAt, Buffer.byteLength(message));
+    const detail = `the agent reported that the server failed: ${message}`;
+    return await this.settle(lease, attempt, { outcome: 'fault', detail, errors: [], errorCount: 0, warnings: [], warningCount: 0 });
+  }
+
+  private attemptOf(lease: LeaseRecord, ms: number, bytesReceived: number): FinishedAttempt {
+    return { articleId: lease.articleId, serverId: lease.serverId, n: lease.n, ms, outcome: 'ok', detail: null, bytesSent: lease.bytesSent, bytesReceived };
+  }
+
+  private async settle(lease: LeaseRecord, attempt: FinishedAttempt, verdict: Parameters<typeof settleVerdict>[2]): Promise<LeaseReceipt> {
+    const job = await this.job(lease);
+    const final = job ? job.attemptsMade + 1 >= (job.opts.attempts ?? 1) : false;
+    const settled = await settleVerdict(this.deps.store, attempt, verdict, final);
+    const issues = { errors: verdict.errors, errorCount: verdict.errorCount, warnings: verdict.warnings, warningCount: verdict.warningCount };
+    const base = { attempt: lease.n, ...issues };
+    if (settled.kind === 'closed') {
+      await this.moveJob(lease, job, (j) => j.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), lease.id));
+      return { stored: false, outcome: 'closed', detail: 'the challenge closed before the answer came: nothing was stored', final: false, ...base };
+    }
+    if (settled.kind === 'stored' || settled.final) await this.settledForGood(lease);
+    if (settled.kind === 'stored') {
+      dispatchMetrics.observe(lease.serverId, 'ok', attempt.ms);
+      await this.moveJob(lease, job, (j) => j.moveToCompleted(null, lease.id, false));
+      return { stored: true, outcome: 'ok', final: true, ...base, ...(settled.fresh ? {} : { detail: 'an answer to this article was stored already; this one was not stored again' }) };
+    }
+    dispatchMetrics.observe(lease.serverId, settled.outcome, attempt.ms);
+    this.deps.log.info({ serverId: lease.serverId, articleId: lease.articleId, attempt: lease.n, outcome: settled.outcome, detail: settled.detail, final }, 'leased article failed');
+    await this.moveJob(lease, job, (j) => j.moveToFailed(new AttemptFailedError(settled.outcome, settled.detail), lease.id, false));
+    return { stored: false, outcome: settled.outcome, detail: settled.detail, final, ...base };
+  }
+
+  /** An on-demand article's completion callback may be due (only articles that have one are looked at further). */
+  private async settledForGood(lease: LeaseRecord): Promise<void> {
+    if (!this.deps.onSettled) return;
+    const article = await this.deps.articles.forDispatch(lease.articleId);
+    if (article?.callbackUrl) this.deps.onSettled(lease.articleId, lease.serverId);
+  }
+
+  /** Moves the job with the lease's lock; a lock lost meanwhile (every API process was down past it) is logged: the stalled check put the job back. */
+  private async moveJob(lease: LeaseRecord, job: Job<DispatchJob> | undefined, move: (job: Job<DispatchJob>) => Promise<unknown>): Promise<void> {
+    if (!job) return;
+    try {
+      await move(job);
+    } catch (err) {
+      this.deps.log.warn({ serverId: lease.serverId, articleId: lease.articleId, err: (err as Error).message }, 'the leased job had lost its lock; the queue offers it again');
+    }
+  }
+
+  /** The agent gives the lease back (it is stopping): not a failed attempt; the article is offered again at once. */
+  async release(lease: LeaseRecord): Promise<void> {
+    if (lease.kind === 'setup') return await this.records.dropSetup(lease.serverId);
+    const attempt = this.attemptOf(lease, Date.now() - lease.startedAt, 0);
+    attempt.outcome = 'interrupted';
+    attempt.detail = 'the agent gave the article back (it was stopping); offered again';
+    await this.deps.store.recordFailure(attempt, false);
+    await this.moveJob(lease, await this.job(lease), (j) => j.moveToDelayed(Date.now(), lease.id));
+  }
+
+  /** A lease past its deadline, claimed by the caller: a `timeout` attempt, the article offered again after the back-off. */
+  async expire(lease: LeaseRecord): Promise<void> {
+    if (lease.kind === 'setup') return await this.records.dropSetup(lease.serverId);
+    const seconds = Math.round((lease.deadline - lease.startedAt) / 1000);
+    const attempt = this.attemptOf(lease, lease.deadline - lease.startedAt, 0);
+    const detail = `no answer within the lease's deadline of ${seconds} s: the agent took the article and did not answer, fail or give it back in time`;
+    await this.settle(lease, attempt, { outcome: 'timeout', detail, errors: [], errorCount: 0, warnings: [], warningCount: 0 });
+  }
+
+  /** Settles every lease past its deadline; one sweep at a time. */
+  sweep(): Promise<void> {
+    this.sweeping ??= this.sweepNow()
+      .catch((err: Error) => this.deps.log.warn({ err: err.message }, 'could not settle expired leases; will retry'))
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+    return this.sweeping;
+  }
+
+  private async sweepNow(): Promise<void> {
+    for (const id of await this.records.expired(Date.now())) {
+      const lease = await this.records.peek(id);
+      if (!lease) {
+        await this.records.claim({ id, serverId: 0 }); // its hash expired: only the index entry is left
+        continue;
+      }
+      if (await this.records.claim(lease)) await this.expire(lease);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    await this.sweeping;
+    await Promise.all([...this.workers.values()].map((w) => w.close().catch(() => {})));
+    this.workers.clear();
+  }
+}

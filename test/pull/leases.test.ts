@@ -1,0 +1,150 @@
+// The pull protocol's routes against a real meta-server (real Redis, real database): a pull
+// server is registered without a URL, its setup check waits for the agent's answer to the
+// sample article, leased articles are answered and stored once, and hostile or late
+// requests get a 4xx in the project's error shape with nothing stored.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { annotate } from '../../src/sample/annotator.ts';
+import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+
+let ms: TestMetaserver;
+let token: string;
+let other: string;
+
+beforeAll(async () => {
+  ms = await startTestMetaserver({ config: { publicUrlsOnly: true, maxAnswerBytes: 64 * 1024, leasePollIntervalMs: 50, leaseSweepIntervalMs: 100, leaseRequestsPerMinute: 60 } });
+  await ms.request('POST', '/api/challenges', { slug: 'pl', name: 'Pull', tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 }, ADMIN_TOKEN);
+  token = (await ms.request('POST', '/api/teams', { name: 'Pullers', contact: 'p@example.org' })).body.token;
+  other = (await ms.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
+});
+afterAll(async () => {
+  await ms?.stop();
+});
+
+const lease = (id: number, tok = token, wait = '0.3') => ms.request('POST', `/api/servers/${id}/leases?wait=${wait}`, undefined, tok);
+const answerOf = (text: string) => annotate(text);
+
+/** Each test its own challenge: articles loaded go to every active server of theirs. */
+async function register(name: string, extra: Record<string, unknown> = {}) {
+  const created = await ms.request('POST', '/api/challenges', { slug: name, name, tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 }, ADMIN_TOKEN);
+  expect(created.status).toBe(201);
+  const res = await ms.request('POST', `/api/challenges/${name}/servers`, { name, tasks: ['ACT', 'INT', 'MENTION'], protocol: 'pull', ...extra }, token);
+  expect(res.status).toBe(201);
+  return res.body;
+}
+
+/** Takes the setup lease and answers it validly, so the queue's articles come next. */
+async function passSetup(id: number) {
+  const setup = await lease(id);
+  expect(setup.status).toBe(200);
+  const res = await ms.request('POST', `/api/leases/${setup.body.lease}/answer`, answerOf(setup.body.article.text), token);
+  expect(res.status).toBe(200);
+}
+
+describe('registering a pull server', () => {
+  it('refuses a URL, and a URL-less server of another protocol, saying why', async () => {
+    const withUrl = await ms.request('POST', '/api/challenges/pl/servers', { name: 'u', url: 'https://example.org/x', tasks: ['ACT'], protocol: 'pull' }, token);
+    expect(withUrl.status).toBe(400);
+    expect(withUrl.body.error.message).toMatch(/has no URL/);
+    const noUrl = await ms.request('POST', '/api/challenges/pl/servers', { name: 'n', tasks: ['ACT'] }, token);
+    expect(noUrl.status).toBe(400);
+    expect(noUrl.body.error.message).toMatch(/"url" is needed.*pull/);
+  });
+
+  it('waits for the agent, then judges the sample article it answers', async () => {
+    const server = await register('setup');
+    expect(server.check.outcome).toBe('waiting');
+    const setup = await lease(server.id);
+    expect(setup.status).toBe(200);
+    expect(setup.body.article.tasks).toEqual(['ACT', 'INT', 'MENTION']);
+    // One setup lease at a time: a second agent gets nothing while the server is paused.
+    expect((await lease(server.id)).status).toBe(204);
+    const res = await ms.request('POST', `/api/leases/${setup.body.lease}/answer`, answerOf(setup.body.article.text), token);
+    expect(res.status).toBe(200);
+    expect(res.body.outcome).toBe('ok');
+    const status = await ms.request('GET', `/api/servers/${server.id}`, undefined, token);
+    expect(status.body.check).toMatchObject({ ok: true, outcome: 'ok' });
+  });
+});
+
+describe('leases', () => {
+  it('store an answer once; the answered lease and forged ids are refused with 409', async () => {
+    const server = await register('main', { concurrency: 2 });
+    await passSetup(server.id);
+    const ids = (await ms.request('POST', '/api/challenges/main/articles', { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53 (P04637).' }] }, ADMIN_TOKEN)).body.ids;
+    expect((await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token)).status).toBe(200);
+    const got = await lease(server.id, token, '5');
+    expect(got.status).toBe(200);
+    expect(got.body.lease).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(got.body.article).toEqual({ text: 'BRCA1 (P38398) binds TP53 (P04637).', tasks: ['ACT', 'INT', 'MENTION'] });
+    // Another team may not answer it, nor lease for the server.
+    expect((await ms.request('POST', `/api/leases/${got.body.lease}/answer`, answerOf(got.body.article.text), other)).status).toBe(404);
+    const foreign = await lease(server.id, other);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe('not_found');
+    const stored = await ms.request('POST', `/api/leases/${got.body.lease}/answer`, answerOf(got.body.article.text), token);
+    expect(stored.status).toBe(200);
+    expect(stored.body).toMatchObject({ stored: true, outcome: 'ok', attempt: 1 });
+    const again = await ms.request('POST', `/api/leases/${got.body.lease}/answer`, answerOf(got.body.article.text), token);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('lease_gone');
+    const forged = await ms.request('POST', `/api/leases/${'A'.repeat(32)}/answer`, answerOf('x'), token);
+    expect(forged.status).toBe(409);
+    expect(forged.body.error.code).toBe('lease_gone');
+    const article = await ms.request('GET', `/api/articles/${ids.A1}`, undefined, ADMIN_TOKEN);
+    expect(article.body.servers).toHaveLength(1);
+    expect(article.body.servers[0].result.MENTION.length).toBeGreaterThan(0);
+    // Nothing left to lease: 204 after the wait asked for.
+    expect((await lease(server.id)).status).toBe(204);
+  });
+
+  it('refuse a late answer: the lease timed out, the article is offered again and stored once', async () => {
+    const server = await register('late');
+    await passSetup(server.id);
+    const ids = (await ms.request('POST', '/api/challenges/late/articles', { articles: [{ id: 'L1', text: 'IL2R (P01589) here.' }] }, ADMIN_TOKEN)).body.ids;
+    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const first = await lease(server.id, token, '5');
+    expect(first.status).toBe(200);
+    // The challenge's timeout is 2 s; the sweeper settles the lease as a timeout.
+    const second = await waitFor('the article offered again', async () => {
+      const res = await lease(server.id, token, '1');
+      return res.status === 200 ? res : undefined;
+    }, 10_000);
+    const late = await ms.request('POST', `/api/leases/${first.body.lease}/answer`, answerOf(first.body.article.text), token);
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('lease_gone');
+    expect((await ms.request('POST', `/api/leases/${second.body.lease}/answer`, answerOf(second.body.article.text), token)).status).toBe(200);
+    const response = await ms.request('GET', `/api/articles/${ids.L1}/responses/${server.id}`, undefined, ADMIN_TOKEN);
+    expect(response.body.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['timeout', 'ok']);
+  });
+
+  it('refuse an invalid answer with 422 and its errors, a huge one with 413, and store neither', async () => {
+    const server = await register('bad', { concurrency: 2 });
+    await passSetup(server.id);
+    const ids = (await ms.request('POST', '/api/challenges/bad/articles', { articles: [{ id: 'B1', text: 'Nothing here at all.' }] }, ADMIN_TOKEN)).body.ids;
+    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const got = await lease(server.id, token, '5');
+    const huge = await ms.request('POST', `/api/leases/${got.body.lease}/answer`, { mentions: 'x'.repeat(100 * 1024) }, token);
+    expect(huge.status).toBe(413);
+    expect(huge.body.error.code).toBe('body_too_large');
+    const invalid = await ms.request('POST', `/api/leases/${got.body.lease}/answer`, { mentions: [{ offset: 999, mention: 'nope' }] }, token);
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.error.code).toBe('answer_refused');
+    expect(invalid.body.error.details).toMatchObject({ stored: false, outcome: 'invalid', final: false });
+    expect(invalid.body.error.details.errorCount).toBeGreaterThan(0);
+    const article = await ms.request('GET', `/api/articles/${ids.B1}`, undefined, ADMIN_TOKEN);
+    expect(article.body.servers[0].result ?? null).toBeNull();
+  });
+
+  it('refuse a flood of lease requests with 429 and Retry-After, in the error shape, leasing nothing', async () => {
+    const flooder = (await ms.request('POST', '/api/teams', { name: 'Flood', contact: 'f@example.org' })).body.token;
+    await ms.request('POST', '/api/challenges', { slug: 'flood', name: 'flood', tasks: ['ACT'] }, ADMIN_TOKEN);
+    const server = (await ms.request('POST', '/api/challenges/flood/servers', { name: 'f', protocol: 'pull', tasks: ['ACT'] }, flooder)).body;
+    const answers = await Promise.all(Array.from({ length: 70 }, () => ms.app!.inject({ method: 'POST', url: `/api/servers/${server.id}/leases?wait=0`, headers: { authorization: `Bearer ${flooder}` } })));
+    const limited = answers.filter((r) => r.statusCode === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(10);
+    expect(limited[0]!.json().error.code).toBe('rate_limited');
+    expect(limited[0]!.headers['retry-after']).toBeDefined();
+    // At most the setup article was leased, once.
+    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
+  });
+});
