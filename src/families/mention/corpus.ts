@@ -7,7 +7,7 @@
 // annotation is scored under "untyped", as an untyped online mention is.
 import type { CorpusDocument } from '../../formats/bioc-corpus.ts';
 import type { FamilyCorpus } from '../family.ts';
-import { UNTYPED } from './scoring.ts';
+import { UNTYPED } from './types.ts';
 
 function mentionDocuments(documents: readonly CorpusDocument[]): { body: unknown; warnings: string[] } {
   const warnings: string[] = [];

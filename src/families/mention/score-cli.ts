@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { runName, type ScoreFiles, type ScoreFlags } from '../../cli/score-files.ts';
 import { FormatError } from '../../formats/common.ts';
 import { readCorpusFile } from '../../formats/corpus-file.ts';
-// Used when scoring, not at load: the import cycle with scoring.ts is harmless.
-import { UNTYPED } from './scoring.ts';
+import { UNTYPED } from './types.ts';
 import { ScoringInputError, checkBioAlignment, parseBio, parseBratMentions, scoreMentions, type BioDocument, type Mention, type ScoreReport } from '../../scoring/index.ts';
 
 type MentionSource = { kind: 'brat'; dir: boolean; mentions: Mention[]; docs: Set<string> } | { kind: 'bio'; doc: BioDocument; file: string };

@@ -8,12 +8,10 @@ import { parseBratMentions, scoreMentions, type Mention } from '../../scoring/in
 import { jsonDocuments } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
 import { scoreMentionFiles } from './score-cli.ts';
-import type { MentionItem } from './types.ts';
+import { UNTYPED, type MentionItem } from './types.ts';
 
 const TASK = 'MENTION';
 
-/** Mentions without a type are scored under this one (a brat line always has a type). */
-export const UNTYPED = 'untyped';
 
 export interface MentionGold {
   mentions: Mention[];

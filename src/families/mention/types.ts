@@ -11,3 +11,6 @@ export interface MentionItem {
   /** Only when the server sent one (MENTION ranks are optional and never filled in). */
   rank?: number;
 }
+
+/** Mentions without a type are scored under this one (a brat line always has a type). */
+export const UNTYPED = 'untyped';
