@@ -120,7 +120,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     throw err;
   }
-  const unfit = protocolProblem(options.protocol, { tasks: options.tasks });
+  const unfit = protocolProblem(options.protocol, { tasks: options.tasks, url });
   if (unfit) {
     process.stderr.write(`check-server: ${unfit}\n`);
     return 2;
