@@ -22,7 +22,7 @@ export const ERROR_CATALOGUE = {
   bad_url: { status: 400, meaning: 'The URL has a malformed %-escape or one that does not encode UTF-8.' },
   bad_content_length: { status: 400, meaning: 'The Content-Length header does not match the body.' },
   bad_http: { status: 400, meaning: 'The request is not valid HTTP/1.1; the connection is closed.' },
-  repeated_parameter: { status: 400, meaning: 'A query parameter is given more than once (`?all=1&all=0`); every query parameter of this API takes one value; the message names it.' },
+  repeated_parameter: { status: 400, meaning: 'A query parameter is given more than once (`?all=1&all=0`); every query parameter of this API takes one value (but a list its route declares, sent by repeating it); the message names it.' },
   // 401/403: who is asking.
   unauthorized: { status: 401, meaning: 'The route needs a token and none was sent, or the token is not valid.' },
   forbidden: { status: 403, meaning: 'The token is valid but its holder may not do this (a team on an organiser route, the organiser on a team route, a team on another team\'s server).' },

@@ -31,6 +31,9 @@
       h.setAttribute('role', 'heading');
       h.setAttribute('aria-level', h.tagName === 'H4' ? '3' : '4');
     });
+    // The servers choice (shown once the document names its server) sits in a label with no
+    // words of its own: name the field itself.
+    document.querySelectorAll('.servers select').forEach(function (s) { if (!s.getAttribute('aria-label')) s.setAttribute('aria-label', 'Server'); });
     document.querySelectorAll('input:not([type="hidden"]), select, textarea').forEach(function (field) {
       if (field.labels && field.labels.length) return;
       if (field.getAttribute('aria-label') || field.getAttribute('aria-labelledby')) return;
