@@ -8,7 +8,7 @@ import type { AppContext } from '../app-context.ts';
 import { html, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
 import { articleFragment, articlePageBody, homePageBody, type ArticleJson } from './pages/article.ts';
-import { leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
+import { fullAxes, leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
 import { scoreQueryString } from './pages/leaderboard-options.ts';
 import { organiserFragment, organiserPageBody } from './pages/organiser.ts';
 import { exportFragment, serverFragment, serverPageBody, ERRORS_PAGE_SIZE, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
@@ -225,7 +225,7 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       const challenge = principal.role === 'admin' ? await ctx.repos.challenges.bySlug(slug) : null;
       // Export buttons where the export route would answer: the organiser's all, a team's its own.
       const exports = principal.role === 'admin' ? { all: true as const } : principal.role === 'team' ? { team: principal.teamName } : undefined;
-      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { ...(exports ? { exports } : {}), ...(challenge ? { publish: challenge } : {}) }));
+      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { ...(exports ? { exports } : {}), ...(challenge ? { publish: challenge } : {}), fullAxes: fullAxes(request.query) }));
     });
   };
 }
