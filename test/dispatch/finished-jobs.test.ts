@@ -5,7 +5,7 @@
 // pair the database holds unsettled when Redis lost it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { jobId } from '../../src/dispatch/queues.ts';
+import { EVENTS_KEPT, jobId } from '../../src/dispatch/queues.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
@@ -79,6 +79,10 @@ describe('finished jobs leave Redis', () => {
     for (const id of [ids.good, ids.broken]) expect(await api.ctx.dispatch.queues.counts(id)).toMatchObject({ completed: 0, failed: 0, waiting: 0, active: 0, delayed: 0 });
     // What stays is each queue's own bookkeeping (meta, events, id counter…), not one key per job.
     expect(left.all.length).toBeLessThan(2 * 10);
+    // …and its event stream is kept short (BullMQ's default is 10,000 events per queue).
+    const client = new Redis(redis.url);
+    expect(await client.hget(`${prefix}:server-${ids.good}:meta`, 'opts.maxLenEvents')).toBe(String(EVENTS_KEPT));
+    client.disconnect();
   });
 
   it('a process starting afterwards queues nothing again for the settled pairs', async () => {
