@@ -8,7 +8,8 @@
 // (most seen), Redis keys and their memory (MEMORY USAGE summed over the installation's
 // prefix) before and after, the database's size, and the organiser's glance
 // (GET /fragments/organiser, fetched back to back from this process) p50/p95 during dispatch
-// and idle after it.
+// and idle after it — beside the floor, GET /healthz of the same api process fetched between
+// glances (what any request gets from that process on this machine at that moment), as a ratio.
 //   DATABASE_URL=postgres://… node --import tsx bench/challenge-scale.ts [articles=595] [servers=20] [concurrency=5]
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -75,14 +76,16 @@ async function settled(bench: Bench, serverIds: number[]): Promise<{ settled: nu
   return { settled: Number(rows[0]!.settled), answers: Number(rows[0]!.answers) };
 }
 
-/** One glance, timed (ms); throws on anything but 200. */
-async function glance(base: string): Promise<number> {
+/** One GET, timed (ms); throws on anything but 200. */
+async function timedGet(url: string): Promise<number> {
   const t0 = performance.now();
-  const res = await fetch(`${base}/fragments/organiser`, { headers: { authorization: `Bearer ${ADMIN}` } });
+  const res = await fetch(url, { headers: { authorization: `Bearer ${ADMIN}` } });
   await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`glance: HTTP ${res.status}`);
+  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
   return performance.now() - t0;
 }
+const glance = (base: string) => timedGet(`${base}/fragments/organiser`);
+const floor = (base: string) => timedGet(`${base}/healthz`);
 
 const MiB = (b: number) => fmt(b / 2 ** 20, 1);
 
@@ -126,10 +129,12 @@ try {
   const t0 = performance.now();
   await startAll(bench, setup);
   const busy: number[] = [];
+  const busyFloor: number[] = [];
   let state = { settled: 0, answers: 0 };
   let checked = 0;
   while (state.settled < total) {
     busy.push(await glance(base));
+    busyFloor.push(await floor(base));
     sample();
     if (performance.now() - checked > 500) {
       checked = performance.now();
@@ -141,15 +146,20 @@ try {
   const after = await redisFigures(redis, prefix);
   const dbAfter = await databaseBytes(bench);
   const idle: number[] = [];
-  for (let i = 0; i < 40; i++) idle.push(await glance(base));
+  const idleFloor: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    idle.push(await glance(base));
+    idleFloor.push(await floor(base));
+  }
   sample();
   const failed = total - state.answers;
   console.log(`settled ${total} pairs in ${fmt(elapsed, 1)} s: ${state.answers} answers (${fmt(state.answers / elapsed, 0)} answers/s), ${failed} failed for good`);
   console.log(`resident memory, most seen: ${processes.map((p) => `${p.name} ${fmt(p.rss, 0)} MiB`).join(', ')}`);
   console.log(`Redis (prefix's keys): before dispatch ${before.keys} keys, ${MiB(before.bytes)} MiB; settled ${after.keys} keys, ${MiB(after.bytes)} MiB`);
   console.log(`database: ${MiB(dbBefore)} MiB before dispatch, ${MiB(dbAfter)} MiB settled`);
-  console.log(`glance during dispatch: ${busy.length} fetches, p50 ${fmt(pct(busy, 50), 0)} ms, p95 ${fmt(pct(busy, 95), 0)} ms, max ${fmt(Math.max(...busy), 0)} ms`);
-  console.log(`glance idle after:      ${idle.length} fetches, p50 ${fmt(pct(idle, 50), 0)} ms, p95 ${fmt(pct(idle, 95), 0)} ms`);
+  const ratio = (xs: number[], fs: number[]) => `×${fmt(pct(xs, 95) / Math.max(pct(fs, 95), 0.1), 1)} the floor's p95`;
+  console.log(`glance during dispatch: ${busy.length} fetches, p50 ${fmt(pct(busy, 50), 0)} ms, p95 ${fmt(pct(busy, 95), 0)} ms, max ${fmt(Math.max(...busy), 0)} ms; floor (GET /healthz) p50 ${fmt(pct(busyFloor, 50), 0)} ms, p95 ${fmt(pct(busyFloor, 95), 0)} ms; ${ratio(busy, busyFloor)}`);
+  console.log(`glance idle after:      ${idle.length} fetches, p50 ${fmt(pct(idle, 50), 0)} ms, p95 ${fmt(pct(idle, 95), 0)} ms; floor p50 ${fmt(pct(idleFloor, 50), 0)} ms, p95 ${fmt(pct(idleFloor, 95), 0)} ms; ${ratio(idle, idleFloor)}`);
   console.log(machine());
 } finally {
   for (const p of processes) p.w.stop();
