@@ -10,8 +10,8 @@ export const ARTICLES_PAGE_SIZE = 100;
 const STATE_WORDS: Record<ArticleListState, string> = {
   pending: 'not sent yet',
   running: 'servers at work',
-  done: 'settled, every server answered or failed for good',
-  failed: 'settled, some server failed for good',
+  done: 'settled (all answered or failed)',
+  failed: 'settled, some failed',
 };
 
 const OUTCOME_WORDS: Record<ServerOutcome, string> = { answered: 'answered', failed: 'failed for good', pending: 'not answered or failed yet' };
