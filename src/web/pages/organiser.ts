@@ -123,7 +123,7 @@ function serversTable(slug: string, servers: ChallengeGlance['servers']): SafeHt
 /** A closed challenge, folded: what it is, its links and its phase form, not its servers. */
 function foldedChallenge(c: ChallengeGlance['challenge']): SafeHtml {
   const suite = suiteName(c.slug);
-  return html`<li data-folded="${c.slug}"><strong>${c.name}</strong> <span class="muted">(${c.slug})</span>${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · <a href="/challenges/${c.slug}/articles">Articles</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}
+  return html`<li data-folded="${c.slug}"><strong>${c.name}</strong> <span class="muted">(${c.slug})</span> · phase <strong data-phase="${c.slug}">${c.phase}</strong>${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · <a href="/challenges/${c.slug}/articles">Articles</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}
 ${phaseForm(c)}</li>`;
 }
 
