@@ -14,7 +14,6 @@ import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 import { DEFAULT_PROTOCOL, isPulled, PROTOCOL_NAMES, PULL_PROTOCOL } from '../dispatch/annotators/registry.ts';
-import { waitingForAgentCheck } from './pull-check.ts';
 import { ProtocolField, protocolProblem } from './protocol-field.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 
