@@ -194,7 +194,7 @@ export interface Setup {
  */
 export async function setupChallenge(
   bench: Bench,
-  opts: { servers: number; articles: number; concurrency: number; urls: (k: number) => string; timeoutSeconds?: number; articleBytes?: number; protocol?: string },
+  opts: { servers: number; articles: number; concurrency: number; urls: (k: number) => string; timeoutSeconds?: number; articleBytes?: number | ((i: number) => number); protocol?: string },
 ): Promise<Setup> {
   const slug = `bench${randomBytes(3).toString('hex')}`;
   ok('create challenge', await bench.call('POST', '/api/challenges', {
@@ -210,7 +210,7 @@ export async function setupChallenge(
   }
   const articleIds: string[] = [];
   for (let i = 0; i < opts.articles; i += 50) {
-    const batch = Array.from({ length: Math.min(50, opts.articles - i) }, (_, j) => ({ id: `A${i + j}`, text: articleText(i + j, opts.articleBytes) }));
+    const batch = Array.from({ length: Math.min(50, opts.articles - i) }, (_, j) => ({ id: `A${i + j}`, text: articleText(i + j, typeof opts.articleBytes === 'function' ? opts.articleBytes(i + j) : opts.articleBytes) }));
     const loaded = ok('load articles', await bench.call<{ ids: Record<string, string> }>('POST', `/api/challenges/${slug}/articles`, { articles: batch }, ADMIN));
     articleIds.push(...batch.map((a) => loaded.ids[a.id]!));
   }

@@ -5,7 +5,16 @@
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { annotate } from '../../src/sample/annotator.ts';
-import { encodeMethodResponse } from '../../src/xmlrpc/codec.ts';
+import { encodeFault, encodeMethodResponse } from '../../src/xmlrpc/codec.ts';
+
+/**
+ * What one annotation server does with one (full-size) request: answer after delayMs, or fail
+ * after it — 'reset' closes the connection, 'http' answers 500, 'fault' an XML-RPC fault.
+ */
+export interface Reply {
+  delayMs: number;
+  failure?: 'reset' | 'http' | 'fault';
+}
 
 /** A valid ACT/INT/IPT answer for any text (no mentions, so no offsets to check), as XML-RPC or as the JSON protocol's object. */
 export function fixedAnswer(protocol: 'xmlrpc' | 'json' = 'xmlrpc'): Buffer {
@@ -27,7 +36,9 @@ export interface InstantServer {
  * delayMs: answer after that long — except requests under fastBelowBytes (the setup check at
  * registration sends a short article), answered at once.
  */
-export async function startInstantServer(opts: { delayMs?: number; servers?: number; fastBelowBytes?: number; protocol?: 'xmlrpc' | 'json' } = {}): Promise<InstantServer> {
+export async function startInstantServer(
+  opts: { delayMs?: number; servers?: number; fastBelowBytes?: number; protocol?: 'xmlrpc' | 'json'; reply?: (k: number) => Reply } = {},
+): Promise<InstantServer> {
   const answer = fixedAnswer(opts.protocol);
   const contentType = opts.protocol === 'json' ? 'application/json' : 'text/xml; charset=utf-8';
   const n = opts.servers ?? 1000;
@@ -54,7 +65,18 @@ export async function startInstantServer(opts: { delayMs?: number; servers?: num
         res.writeHead(200, { 'content-type': contentType, 'content-length': answer.length });
         res.end(answer);
       };
-      if (opts.delayMs && bytes >= (opts.fastBelowBytes ?? 0)) setTimeout(send, opts.delayMs);
+      const full = bytes >= (opts.fastBelowBytes ?? 0);
+      const planned = opts.reply && full ? opts.reply(k) : undefined;
+      if (planned) {
+        setTimeout(() => {
+          if (planned.failure === undefined) return send();
+          inFlight[k]!--;
+          if (planned.failure === 'reset') return void req.socket.destroy();
+          const body = planned.failure === 'fault' ? Buffer.from(encodeFault(500, 'annotator broke')) : Buffer.from('broken');
+          res.writeHead(planned.failure === 'fault' ? 200 : 500, { 'content-type': contentType, 'content-length': body.length });
+          res.end(body);
+        }, planned.delayMs);
+      } else if (opts.delayMs && full) setTimeout(send, opts.delayMs);
       else send();
     });
   });

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
 import type { Queryable } from '../db/database.ts';
 import { LoadingCache, stringBytes } from '../shared/loading-cache.ts';
+import { describeProgress, statusOf, type ArticleStatus } from './status.ts';
 
 export interface Article {
   id: string;
@@ -90,17 +91,31 @@ export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
 const viewBytes = (v: DispatchView): number => stringBytes(v.text) + stringBytes(v.given) + 200;
 
-/** An article's state across the servers it went to, for the organisers' list (list-routes.ts says what each means). */
+/**
+ * What the organisers' list filters on (list-routes.ts says what each means): an article's
+ * state (articles/status.ts), or `failed`, settled with at least one server failed for good.
+ */
 export const ARTICLE_STATES = ['pending', 'running', 'done', 'failed'] as const;
 export type ArticleListState = (typeof ARTICLE_STATES)[number];
+/** One server's outcome for an article: answered, failed for good, or not yet either. */
+export const SERVER_OUTCOMES = ['answered', 'failed', 'pending'] as const;
+export type ServerOutcome = (typeof SERVER_OUTCOMES)[number];
+
+export interface ArticleListFilter {
+  state: ArticleListState | null;
+  /** Only the articles with this outcome at this server. */
+  server?: { id: number; outcome: ServerOutcome };
+}
 
 export interface ArticleListRow {
   id: string;
   organiserId: string | null;
-  state: ArticleListState;
+  state: ArticleStatus;
   servers: number;
   done: number;
   failed: number;
+  /** The same words as the article page: "answered by 19 of 20 servers, failed at 1". */
+  summary: string;
   bytes: number;
   createdAt: string;
 }
@@ -209,8 +224,9 @@ export class ArticleRepository {
    * went to (see list-routes.ts), filtered by that state in SQL and paged; `total` counts
    * every article of that state.
    */
-  async listWithState(challengeId: number, state: ArticleListState | null, limit: number, offset: number): Promise<{ total: number; articles: ArticleListRow[] }> {
-    const rows = await this.db.query<{ id: string; organiser_id: string | null; state: ArticleListState; servers: number; done: number; failed: number; bytes: number; created_at: Date; total: number }>(
+  async listWithState(challengeId: number, filter: ArticleListFilter, limit: number, offset: number): Promise<{ total: number; articles: ArticleListRow[] }> {
+    // The state in SQL is statusOf (articles/status.ts) over the same counts, for filtering.
+    const rows = await this.db.query<{ id: string; organiser_id: string | null; servers: number; done: number; failed: number; bytes: number; created_at: Date; total: number }>(
       `select *, count(*) over ()::int as total from (
          select a.id, a.organiser_id, a.seq, a.created_at, octet_length(a.text)::int as bytes,
                 count(d.server_id)::int as servers,
@@ -218,20 +234,27 @@ export class ArticleRepository {
                 count(*) filter (where d.state = 'failed')::int as failed,
                 case when count(d.server_id) = 0 then 'pending'
                      when count(*) filter (where d.state in ('queued', 'active')) > 0 then 'running'
-                     when count(*) filter (where d.state = 'failed') > 0 then 'failed'
                      else 'done' end as state
          from articles a left join deliveries d on d.article_id = a.id
          where a.challenge_id = $1
+           and ($5::int is null or case $6::text
+                 when 'answered' then exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $5 and s.state = 'done')
+                 when 'failed' then exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $5 and s.state = 'failed')
+                 else not exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $5 and s.state in ('done', 'failed')) end)
          group by a.id) x
-       where $2::text is null or x.state = $2
+       where $2::text is null or x.state = $2 or ($2 = 'failed' and x.state = 'done' and x.failed > 0)
        order by x.seq limit $3 offset $4`,
-      [challengeId, state, limit, offset],
+      [challengeId, filter.state, limit, offset, filter.server?.id ?? null, filter.server?.outcome ?? null],
     );
     return {
       total: rows[0]?.total ?? 0,
-      articles: rows.map((r) => ({
-        id: r.id, organiserId: r.organiser_id, state: r.state, servers: r.servers, done: r.done, failed: r.failed, bytes: r.bytes, createdAt: new Date(r.created_at).toISOString(),
-      })),
+      articles: rows.map((r) => {
+        const progress = { servers: r.servers, answered: r.done, failed: r.failed };
+        return {
+          id: r.id, organiserId: r.organiser_id, state: statusOf(progress), servers: r.servers, done: r.done, failed: r.failed,
+          summary: describeProgress(progress), bytes: r.bytes, createdAt: new Date(r.created_at).toISOString(),
+        };
+      }),
     };
   }
 

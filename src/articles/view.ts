@@ -3,7 +3,7 @@
 import type { AnswerRepository } from './answer-repository.ts';
 import { voteView, type ParsedVote, type VoteView } from './consensus.ts';
 import type { Article } from './repository.ts';
-import { articleStatus, type ArticleServerState, type ArticleStatus } from './status.ts';
+import { describeProgress, progressOf, statusOf, type ArticleProgress, type ArticleServerState, type ArticleStatus } from './status.ts';
 
 export type ShownServer = Omit<ArticleServerState, 'teamId'>;
 
@@ -12,6 +12,8 @@ export interface ArticleView {
   organiserId: string | null;
   challenge: string;
   status: ArticleStatus;
+  /** How many servers answered and failed, with the same words as the organiser's list; only when the caller sees every server. */
+  progress?: ArticleProgress & { summary: string };
   sourceFormat: string;
   /** Left out with ?text=false. */
   text?: string;
@@ -32,7 +34,8 @@ export const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
  */
 export async function articleView(answers: AnswerRepository, article: Article, visible: TeamFilter, vote: ParsedVote = DEFAULT_VOTE, opts: { text?: boolean } = {}): Promise<ArticleView> {
   const all = await answers.serverStates(article.id);
-  const status = articleStatus(all);
+  const progress = progressOf(all);
+  const status = statusOf(progress);
   const shownStates = all.filter((s) => visible(s.teamId));
   const view: ArticleView = {
     id: article.id,
@@ -44,6 +47,8 @@ export async function articleView(answers: AnswerRepository, article: Article, v
     createdAt: article.createdAt,
     servers: shownStates.map(({ teamId: _t, ...rest }) => rest),
   };
+  // A team sees its own servers: counts over the others would say more than "done" does.
+  if (shownStates.length === all.length) view.progress = { ...progress, summary: describeProgress(progress) };
   const consensus = voteView(shownStates, vote);
   if (consensus) view.consensus = consensus;
   return view;

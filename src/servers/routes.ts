@@ -14,7 +14,6 @@ import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 import { DEFAULT_PROTOCOL, isPulled, PROTOCOL_NAMES, PULL_PROTOCOL } from '../dispatch/annotators/registry.ts';
-import { waitingForAgentCheck } from './pull-check.ts';
 import { ProtocolField, protocolProblem } from './protocol-field.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 
@@ -69,13 +68,22 @@ const CheckStarted = Open({
   checkRunning: Type.Boolean({ description: 'the check runs after this answer (or was running already: one check at a time); GET /api/servers/:id shows its result' }),
   checkStartedAt: Type.Optional(Type.String({ description: 'ISO 8601: when the running check started' })),
 });
+const StatusQuery = Type.Object(
+  {
+    errorsLimit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]?$|^100$', description: 'failed attempts listed, 1 to 100 (default 100)' })),
+    errorsOffset: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: 'newest failed attempts to skip (default 0)' })),
+  },
+  { additionalProperties: false },
+);
 const ServerStatus = Open({
   ...ServerAnswer.properties,
   checkRunning: Type.Boolean({ description: 'a setup check of this server is running (in any API process) and its result is not stored yet' }),
   checkStartedAt: Type.Optional(Type.String({ description: 'ISO 8601: when the running check started (only while checkRunning)' })),
   progress: Open({ queued: Type.Integer(), active: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
   timing: Described('response times of answered attempts {p50Ms, p95Ms, meanMs, answered}'),
-  errors: Described('the error report: failures by kind, with examples'),
+  errorsOffset: Type.Integer({ description: 'failed attempts skipped before the listed ones' }),
+  errors: Described('the latest failed attempts, newest first: a page of them (errorsLimit, default 100, after errorsOffset)'),
+  failuresByKind: Described('failures by kind, with examples: {kind: {count, firstAt, lastAt, example: {article, articleId, detail, hint}}}, the most frequent first'),
   histogram: Described('response times, bucketed'),
   reliability: Described('the reliability figures (src/reliability)'),
   agent: Type.Optional(Described('protocol pull only: its agents {connected, lastPollAt, lastLeaseAt, leasesHeld}')),
@@ -94,15 +102,16 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       maxBytes: ctx.config.cacheMaxBytes,
       bytesOf: (body) => body.length + 100,
     });
-    async function loadStatusFigures(serverId: number) {
-      const [progress, timing, errors, histogram, reliability] = await Promise.all([
+    async function loadStatusFigures(serverId: number, page: { limit: number; offset: number }) {
+      const [progress, timing, errors, failuresByKind, histogram, reliability] = await Promise.all([
         serverStatus.progress(serverId),
         serverStatus.timing(serverId),
-        serverStatus.errors(serverId),
+        serverStatus.errors(serverId, page.limit, page.offset),
+        serverStatus.failuresByKind(serverId),
         serverStatus.histogram(serverId),
         ctx.repos.reliability.server(serverId),
       ]);
-      return { progress, timing, errors, histogram, reliability };
+      return { progress, timing, failuresByKind, errorsOffset: page.offset, errors, histogram, reliability };
     }
 
     /** The server, if the caller may see it; another team gets the same 404 as for a missing one. */
@@ -199,12 +208,13 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
     });
 
-    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, error report', params: ServerIdParams, response: responses({ 200: ServerStatus }) }, config: { access: 'owner' } }, async (request, reply) => {
+    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, failures by kind, the latest failed attempts', params: ServerIdParams, querystring: StatusQuery, response: responses({ 200: ServerStatus }) }, config: { access: 'owner' } }, async (request, reply) => {
       const principal = principalOf(request);
       const id = Number(request.params.id);
-      const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}`, async () => {
+      const page = { limit: Number(request.query.errorsLimit ?? 100), offset: Number(request.query.errorsOffset ?? 0) };
+      const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}\u0000${page.limit}\u0000${page.offset}`, async () => {
         const server = await ownedServer(principal, id);
-        const [running, figures] = await Promise.all([checks.running(server.id), loadStatusFigures(server.id)]);
+        const [running, figures] = await Promise.all([checks.running(server.id), loadStatusFigures(server.id, page)]);
         const check = running ? { checkRunning: true, checkStartedAt: running.startedAt.toISOString() } : { checkRunning: false };
         const agent = isPulled(server) ? await ctx.leases?.agentStatus(server.id) : undefined;
         return Buffer.from(JSON.stringify({ ...server, ...check, ...figures, ...(agent ? { agent } : {}) }));

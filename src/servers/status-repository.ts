@@ -1,6 +1,7 @@
 // The server status page in JSON: progress, response times and the error report, all read
 // from the deliveries and attempts tables.
 import type { Queryable } from '../db/database.ts';
+import { failureKindHint } from './failure-kinds.ts';
 
 export interface ServerProgress {
   queued: number;
@@ -24,6 +25,14 @@ export interface ServerErrorEntry {
   detail: string | null;
   errors: Array<{ path: string; message: string }> | null;
   at: Date;
+}
+
+/** One kind of failure of a server: how often, when first and last, and its latest example. */
+export interface FailureKindSummary {
+  count: number;
+  firstAt: Date;
+  lastAt: Date;
+  example: { article: string; articleId: string; detail: string | null; hint: string };
 }
 
 export interface HistogramBin {
@@ -53,6 +62,22 @@ export class ServerStatusRepository {
     return progress;
   }
 
+  /** Every server of a challenge with its deliveries by state, in one query (the organiser's glance). */
+  async challengeProgress(challengeId: number): Promise<Map<number, ServerProgress>> {
+    const rows = await this.db.query<{ server_id: number; state: keyof ServerProgress; n: number }>(
+      `select d.server_id, d.state, count(*)::int as n from deliveries d join servers s on s.id = d.server_id
+       where s.challenge_id = $1 group by d.server_id, d.state`,
+      [challengeId],
+    );
+    const out = new Map<number, ServerProgress>();
+    for (const r of rows) {
+      let p = out.get(r.server_id);
+      if (!p) out.set(r.server_id, (p = { queued: 0, active: 0, done: 0, failed: 0 }));
+      p[r.state] = r.n;
+    }
+    return out;
+  }
+
   async timing(serverId: number): Promise<ServerTiming> {
     const rows = await this.db.query<{ p50: number | null; p95: number | null; mean: number | null; answered: number }>(
       `select percentile_cont(0.5) within group (order by ms) as p50,
@@ -66,8 +91,29 @@ export class ServerStatusRepository {
     return { p50Ms: round(r.p50), p95Ms: round(r.p95), meanMs: round(r.mean), answered: r.answered };
   }
 
-  /** The most recent failed attempts, newest first. */
-  async errors(serverId: number, limit = 100): Promise<ServerErrorEntry[]> {
+  /**
+   * The failed attempts by kind (outcome), counted in SQL, each with its latest example —
+   * what a dead server's page shows instead of a hundred identical rows.
+   */
+  async failuresByKind(serverId: number): Promise<Record<string, FailureKindSummary>> {
+    const rows = await this.db.query<{ kind: string; n: number; first_at: Date; last_at: Date; article_id: string; organiser_id: string | null; detail: string | null }>(
+      `select k.kind, k.n, k.first_at, k.last_at, e.article_id, e.organiser_id, e.detail
+       from (select outcome as kind, count(*)::int as n, min(started_at) as first_at, max(started_at) as last_at
+             from attempts where server_id = $1 and outcome is not null and outcome <> 'ok' group by outcome) k
+       cross join lateral (
+         select t.article_id, a.organiser_id, t.detail from attempts t join articles a on a.id = t.article_id
+         where t.server_id = $1 and t.outcome = k.kind order by t.started_at desc, t.id desc limit 1) e
+       order by k.n desc, k.kind`,
+      [serverId],
+    );
+    return Object.fromEntries(rows.map((r) => [r.kind, {
+      count: r.n, firstAt: r.first_at, lastAt: r.last_at,
+      example: { article: r.organiser_id ?? r.article_id, articleId: r.article_id, detail: r.detail, hint: failureKindHint(r.kind) },
+    }]));
+  }
+
+  /** The most recent failed attempts, newest first (`offset` of them skipped). */
+  async errors(serverId: number, limit = 100, offset = 0): Promise<ServerErrorEntry[]> {
     const rows = await this.db.query<{
       organiser_id: string | null; article_id: string; n: number; outcome: string; detail: string | null;
       errors: ServerErrorEntry['errors']; started_at: Date;
@@ -75,8 +121,8 @@ export class ServerStatusRepository {
       `select a.organiser_id, t.article_id, t.n, t.outcome, t.detail, t.errors, t.started_at
        from attempts t join articles a on a.id = t.article_id
        where t.server_id = $1 and t.outcome is not null and t.outcome <> 'ok'
-       order by t.started_at desc, t.id desc limit $2`,
-      [serverId, limit],
+       order by t.started_at desc, t.id desc limit $2 offset $3`,
+      [serverId, limit, offset],
     );
     return rows.map((r) => ({
       article: r.organiser_id ?? r.article_id,

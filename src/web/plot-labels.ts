@@ -21,6 +21,12 @@ export function textBox(x: number, baseline: number, text: string, anchor: 'star
 
 export const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
+/** Whether segments ab and cd cross (touching ends do not count). */
+export function segmentsCross(a: { x: number; y: number }, b: { x: number; y: number }, c: { x: number; y: number }, d: { x: number; y: number }): boolean {
+  const side = (p: { x: number; y: number }, q: { x: number; y: number }, r: { x: number; y: number }) => Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
+  return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
+}
+
 const inside = (b: Box, area: Box): boolean => b.x >= area.x && b.y >= area.y && b.x + b.w <= area.x + area.w && b.y + b.h <= area.y + area.h;
 
 export interface PlacedLabel {
@@ -46,6 +52,8 @@ export function placeLabels(
 ): { labels: PlacedLabel[]; numbered: Array<{ index: number; number: number }> } {
   const taken: Box[] = [...obstacles, ...points.map((p) => ({ x: p.x - 6, y: p.y - 6, w: 12, h: 12 }))];
   const numbered: Array<{ index: number; number: number }> = [];
+  // Leader lines drawn so far: a new one may not cross any of them.
+  const leaders: Array<[{ x: number; y: number }, { x: number; y: number }]> = [];
   const labels = points.map((p, index): PlacedLabel => {
     const free = (b: Box) => inside(b, area) && taken.every((t) => !overlaps(b, t));
     const tryText = (text: string): PlacedLabel | undefined => {
@@ -55,8 +63,11 @@ export function placeLabels(
           const ay = p.y + dy * distance + shift;
           const box = textBox(ax, ay, text, anchor);
           if (!free(box)) continue;
+          const end = distance > DISTANCES[0]! ? { x: Math.round((p.x + dx * (distance - 6)) * 10) / 10, y: Math.round((p.y + dy * (distance - 6)) * 10) / 10 } : undefined;
+          if (end && leaders.some(([a, b]) => segmentsCross(p, end, a, b))) continue;
+          if (end) leaders.push([{ x: p.x, y: p.y }, end]);
           taken.push(box);
-          return { x: Math.round(ax * 10) / 10, y: Math.round(ay * 10) / 10, anchor, text, ...(distance > DISTANCES[0]! ? { leader: { x: Math.round((p.x + dx * (distance - 6)) * 10) / 10, y: Math.round((p.y + dy * (distance - 6)) * 10) / 10 } } : {}) };
+          return { x: Math.round(ax * 10) / 10, y: Math.round(ay * 10) / 10, anchor, text, ...(end ? { leader: end } : {}) };
         }
       }
       return undefined;

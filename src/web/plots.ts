@@ -37,6 +37,45 @@ export interface ScatterOptions {
   yDomain?: Domain;
   /** Draw curves of equal F-score (for precision/recall plots: x = recall, y = precision). */
   isoF?: readonly number[];
+  /** Axes over the whole domain (0–1 unless given) rather than fitted to the points. */
+  fullAxes?: boolean;
+  /** How many points (the first ones: the caller ranks them) carry their name; the others show it on hover, focus or tap. Default 6. */
+  labelled?: number;
+}
+
+/** Points named at once by default; with 20 runs, naming them all crowded the plot with leader lines. */
+export const LABELLED_RUNS = 6;
+
+/** Tick steps for fitted axes: the smallest that gives at most six intervals. */
+const STEPS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.25];
+
+/** The step between ticks of a domain (at most six intervals). */
+export function tickStep(domain: Domain): number {
+  const width = domain[1] - domain[0];
+  return STEPS.find((s) => width / s <= 6 + 1e-9) ?? 0.25;
+}
+
+/**
+ * A domain fitted to the values, inside `bounds`: padded by a twentieth of their spread,
+ * rounded out to whole ticks, at least 0.1 wide — 19 runs between 0.1 and 0.3 fill the plot
+ * instead of a corner of it.
+ */
+export function fitDomain(values: readonly number[], bounds: Domain = [0, 1]): Domain {
+  if (values.length === 0) return bounds;
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const pad = Math.max((hi - lo) / 20, 0.01);
+  let d0 = Math.max(bounds[0], lo - pad);
+  let d1 = Math.min(bounds[1], hi + pad);
+  if (d1 - d0 < 0.1) {
+    const mid = (d0 + d1) / 2;
+    d0 = Math.max(bounds[0], Math.min(mid - 0.05, bounds[1] - 0.1));
+    d1 = Math.min(bounds[1], d0 + 0.1);
+  }
+  const step = tickStep([d0, d1]);
+  d0 = Math.max(bounds[0], Math.floor(d0 / step + 1e-9) * step);
+  d1 = Math.min(bounds[1], Math.ceil(d1 / step - 1e-9) * step);
+  return [Number(d0.toFixed(2)), Number(d1.toFixed(2))];
 }
 
 const WIDTH = 480;
@@ -44,8 +83,9 @@ const HEIGHT = 360;
 const MARGIN = { left: 56, right: 16, top: 32, bottom: 48 };
 const round = (n: number) => Math.round(n * 10) / 10;
 
-function frame(title: string, body: SafeHtml, description: string, height = HEIGHT): SafeHtml {
-  return html`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="${title}"><title>${title}</title><desc>${description}</desc><text class="plot-title" x="${MARGIN.left}" y="20" text-anchor="start">${title}</text>${body}</svg>`;
+/** role: 'img' for a picture read as one; 'group' when its points are reachable one by one. */
+function frame(title: string, body: SafeHtml, description: string, height = HEIGHT, role: 'img' | 'group' = 'img'): SafeHtml {
+  return html`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="${role}" aria-label="${title}"><title>${title}</title><desc>${description}</desc><text class="plot-title" x="${MARGIN.left}" y="20" text-anchor="start">${title}</text>${body}</svg>`;
 }
 
 function axes(x: (v: number) => number, y: (v: number) => number, xDomain: Domain, yDomain: Domain, xLabel: string, yLabel: string, xTicks = ticks(xDomain), yTicks = ticks(yDomain)): SafeHtml {
@@ -53,6 +93,20 @@ function axes(x: (v: number) => number, y: (v: number) => number, xDomain: Domai
   const xt = xTicks.map((t) => html`<line class="grid" x1="${round(x(t))}" x2="${round(x(t))}" y1="${MARGIN.top}" y2="${bottom}"/><text class="tick" x="${round(x(t))}" y="${bottom + 16}" text-anchor="middle">${t}</text>`);
   const yt = yTicks.map((t) => html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${round(y(t))}" y2="${round(y(t))}"/><text class="tick" x="${MARGIN.left - 6}" y="${round(y(t)) + 4}" text-anchor="end">${t}</text>`);
   return html`<g class="axes">${xt}${yt}<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${bottom}" y2="${bottom}"/><line class="axis" x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${bottom}"/><text class="axis-label" x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 10}" text-anchor="middle">${xLabel}</text><text class="axis-label" transform="rotate(-90)" x="${-(MARGIN.top + bottom) / 2}" y="14" text-anchor="middle">${yLabel}</text></g>`;
+}
+
+/** Where the iso-F curve of f leaves the plot (recall 1, or the top edge), or null when it is not in the plot. */
+function isoLabelAt(f: number, xDomain: Domain, yDomain: Domain): { r: number; p: number } | null {
+  const atOne = f / (2 - f);
+  if (xDomain[1] >= 1 && atOne >= yDomain[0] && atOne <= yDomain[1]) return { r: 1, p: atOne };
+  // p = f·r / (2r − f) at the right edge, or r = f·p / (2p − f) at the top edge.
+  const r = xDomain[1];
+  const p = (f * r) / (2 * r - f);
+  if (2 * r > f && p >= yDomain[0] && p <= yDomain[1]) return { r, p };
+  const top = yDomain[1];
+  const rTop = (f * top) / (2 * top - f);
+  if (2 * top > f && rTop >= xDomain[0] && rTop <= xDomain[1]) return { r: rTop, p: top };
+  return null;
 }
 
 function noData(title: string): SafeHtml {
@@ -63,8 +117,9 @@ function noData(title: string): SafeHtml {
 export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions): SafeHtml {
   const usable = points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (usable.length === 0) return noData(o.title);
-  const xDomain = o.xDomain ?? [0, 1];
-  const yDomain = o.yDomain ?? [0, 1];
+  const xDomain = o.fullAxes ? (o.xDomain ?? [0, 1]) : fitDomain(usable.map((p) => p.x), o.xDomain);
+  const yDomain = o.fullAxes ? (o.yDomain ?? [0, 1]) : fitDomain(usable.map((p) => p.y), o.yDomain);
+  const named = o.labelled ?? LABELLED_RUNS;
   const x = linearScale(xDomain, [MARGIN.left, WIDTH - MARGIN.right]);
   const y = linearScale(yDomain, [HEIGHT - MARGIN.bottom, MARGIN.top]);
   const curves = (o.isoF ?? []).map((f) => {
@@ -74,30 +129,46 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
     for (let i = 0; i <= steps; i++) {
       const r = f / 2 + ((1 - f / 2) * i) / steps + 1e-9;
       const p = (f * r) / (2 * r - f);
-      if (p <= yDomain[1] && p >= yDomain[0]) pts.push(`${round(x(r))},${round(y(p))}`);
+      if (p <= yDomain[1] && p >= yDomain[0] && r >= xDomain[0] && r <= xDomain[1]) pts.push(`${round(x(r))},${round(y(p))}`);
     }
-    return html`<polyline class="iso-f" points="${pts.join(' ')}"/><text class="iso-label" x="${round(x(1)) - 2}" y="${round(y(f / (2 - f))) - 3}" text-anchor="end">F=${f}</text>`;
+    // The curve's name where it leaves the plot: at recall 1, or at the top edge when fitted axes cut it there.
+    const at = isoLabelAt(f, xDomain, yDomain);
+    return pts.length < 2 || !at ? html`` : html`<polyline class="iso-f" points="${pts.join(' ')}"/><text class="iso-label" x="${round(x(at.r)) - 2}" y="${round(y(at.p)) - 3}" text-anchor="end">F=${f}</text>`;
+  });
+  const isoBoxes = (o.isoF ?? []).flatMap((f) => {
+    const at = isoLabelAt(f, xDomain, yDomain);
+    return at ? [textBox(round(x(at.r)) - 2, round(y(at.p)) - 3, `F=${f}`, 'end')] : [];
   });
   const placed = placeLabels(
-    usable.map((p) => ({ x: round(x(p.x)), y: round(y(p.y)), label: p.label })),
-    (o.isoF ?? []).map((f) => textBox(round(x(1)) - 2, round(y(f / (2 - f))) - 3, `F=${f}`, 'end')),
+    usable.slice(0, named).map((p) => ({ x: round(x(p.x)), y: round(y(p.y)), label: p.label })),
+    [...isoBoxes, ...usable.slice(named).map((p) => ({ x: round(x(p.x)) - 6, y: round(y(p.y)) - 6, w: 12, h: 12 }))],
     // Inside the axes, clear of the title and legend line above and the tick labels below.
     { x: MARGIN.left + 2, y: MARGIN.top - 8, w: WIDTH - MARGIN.left - 4, h: HEIGHT - MARGIN.bottom - MARGIN.top + 8 },
   );
+  // Every point is reachable with Tab and named for screen readers; the names not drawn at
+  // once show beside their point on hover, on keyboard focus and on a tap (which focuses it).
   const marks = usable.map((p, i) => {
     const cx = round(x(p.x));
     const cy = round(y(p.y));
     const cls = p.kind === 'S' ? 'point online' : 'point offline';
-    const at = placed.labels[i]!;
+    const said = `${p.label}: ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`;
+    const at = placed.labels[i];
+    if (!at) {
+      const right = cx < WIDTH - MARGIN.right - 120;
+      return html`<g class="${cls} unnamed" tabindex="0" role="img" aria-label="${said}"><circle cx="${cx}" cy="${cy}" r="5"><title>${said}</title></circle><text class="point-label on-demand" x="${right ? cx + 8 : cx - 8}" y="${cy + 4}" text-anchor="${right ? 'start' : 'end'}">${p.label}</text></g>`;
+    }
     const leader = at.leader ? html`<line class="leader" x1="${cx}" y1="${cy}" x2="${at.leader.x}" y2="${at.leader.y}"/>` : '';
-    return html`<g class="${cls}"><circle cx="${cx}" cy="${cy}" r="5"><title>${p.label}: ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}</title></circle>${leader}<text class="point-label" x="${at.x}" y="${at.y}" text-anchor="${at.anchor}">${at.text}</text></g>`;
+    return html`<g class="${cls}" tabindex="0" role="img" aria-label="${said}"><circle cx="${cx}" cy="${cy}" r="5"><title>${said}</title></circle>${leader}<text class="point-label" x="${at.x}" y="${at.y}" text-anchor="${at.anchor}">${at.text}</text></g>`;
   });
   const legend = html`<g class="legend"><circle class="online" cx="${WIDTH - 150}" cy="16" r="5"/><text x="${WIDTH - 140}" y="20">online (S)</text><circle class="offline" cx="${WIDTH - 70}" cy="16" r="5"/><text x="${WIDTH - 60}" y="20">offline (R)</text></g>`;
   // Points whose name did not fit carry a number; the key under the plot names them.
   const keyLines = placed.numbered.map((n, j) => html`<text class="key" x="${MARGIN.left}" y="${HEIGHT + 14 + j * KEY_LINE}">${n.number}: ${usable[n.index]!.label}</text>`);
   const height = HEIGHT + (placed.numbered.length ? placed.numbered.length * KEY_LINE + 8 : 0);
-  const description = usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ');
-  return frame(o.title, join([axes(x, y, xDomain, yDomain, o.xLabel, o.yLabel), join(curves), join(marks), join(keyLines), legend]), description, height);
+  const fitted = o.fullAxes ? '' : `; axes fitted to the runs (${o.xLabel} ${xDomain[0]}–${xDomain[1]}, ${o.yLabel} ${yDomain[0]}–${yDomain[1]})`;
+  const description = usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ') + fitted;
+  // Drawn last, so a focused point's name is on top of the others.
+  const tickCount = (d: Domain) => (o.fullAxes ? 5 : Math.max(1, Math.round((d[1] - d[0]) / tickStep(d))));
+  return frame(o.title, join([axes(x, y, xDomain, yDomain, o.xLabel, o.yLabel, ticks(xDomain, tickCount(xDomain)), ticks(yDomain, tickCount(yDomain))), join(curves), join(keyLines), legend, join(marks)]), description, height, 'group');
 }
 
 export interface HistogramBar {

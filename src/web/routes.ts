@@ -8,16 +8,16 @@ import type { AppContext } from '../app-context.ts';
 import { html, type SafeHtml } from './html.ts';
 import { page } from './layout.ts';
 import { articleFragment, articlePageBody, homePageBody, type ArticleJson } from './pages/article.ts';
-import { leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
+import { fullAxes, leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
 import { scoreQueryString } from './pages/leaderboard-options.ts';
-import { organiserFragment, organiserPageBody, type ChallengeGlance } from './pages/organiser.ts';
-import { exportFragment, serverFragment, serverPageBody, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
-import { articlesFragment, articlesPageBody, ARTICLES_PAGE_SIZE, settingsPageBody, type ArticleListJson } from './pages/challenge.ts';
+import { organiserFragment, organiserPageBody } from './pages/organiser.ts';
+import { exportFragment, serverFragment, serverPageBody, ERRORS_PAGE_SIZE, teamPageBody, teamServersFragment, type ServerJson } from './pages/team.ts';
+import { articlesFragment, articlesPageBody, ARTICLES_PAGE_SIZE, serverOutcomeFilter, settingsPageBody, type ArticleListJson } from './pages/challenge.ts';
 import { testsuiteFragment, testsuitePageBody, type SuiteProgressJson } from './pages/testsuite.ts';
 import type { Role } from './layout.ts';
 import { ARTICLE_STATES, type ArticleListState } from '../articles/list-routes.ts';
 import { formatsFor } from '../articles/export-routes.ts';
-import type { ServerReliabilityEntry } from '../reliability/repository.ts';
+import { glanceReader } from './glance.ts';
 import { reportSections } from './pages/suite-report.ts';
 import type { SuiteReport } from '../testsuites/report.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
@@ -90,9 +90,13 @@ function apiError(answer: ApiAnswer<unknown>): SafeHtml {
   return html`<p class="error" role="alert">${message}${hint}</p>`;
 }
 
+/** The server page's page of failed attempts (?errorsOffset=N), 0 when absent or malformed. */
+const errorsOffsetOf = (query: { errorsOffset?: string }): number => (/^[0-9]{1,8}$/.test(query.errorsOffset ?? '') ? Number(query.errorsOffset) : 0);
+
 export function webRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (app: FastifyInstance) => {
     const assets = registerStaticAssets(app);
+    const readGlance = glanceReader(ctx);
 
     /** The API's answer to a GET with the caller's credentials. */
     async function api<T>(request: FastifyRequest, url: string): Promise<ApiAnswer<T>> {
@@ -117,22 +121,23 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get('/', HIDDEN, async (_request, reply) => sendPage(reply, '/', 'Home', homePageBody(await ctx.repos.challenges.list())));
     app.get('/team', HIDDEN, async (_request, reply) => sendPage(reply, '/team', 'Team', teamPageBody(await ctx.repos.challenges.list()), 'team'));
-    app.get('/organiser', HIDDEN, async (_request, reply) => sendPage(reply, '/organiser', 'Organiser', organiserPageBody(await ctx.repos.challenges.list()), 'organiser'));
+    app.get<{ Querystring: { closed?: string } }>('/organiser', HIDDEN, async (request, reply) =>
+      sendPage(reply, '/organiser', 'Organiser', organiserPageBody(await ctx.repos.challenges.list(), request.query.closed === 'show'), 'organiser'));
 
     // A server's page is a team's page, or the organiser's when opened from the organiser's pages (?as=organiser).
-    app.get<{ Params: { id: string }; Querystring: { as?: string } }>('/servers/:id', HIDDEN, async (request, reply) => {
+    app.get<{ Params: { id: string }; Querystring: { as?: string; errorsOffset?: string } }>('/servers/:id', HIDDEN, async (request, reply) => {
       const id = Number(request.params.id);
       if (!Number.isSafeInteger(id) || id < 1) return reply.callNotFound();
       const role: Role = request.query.as === 'organiser' ? 'organiser' : 'team';
-      return sendPage(reply, role === 'organiser' ? '/organiser' : '/team', `Server ${id}`, serverPageBody(id), role);
+      return sendPage(reply, role === 'organiser' ? '/organiser' : '/team', `Server ${id}`, serverPageBody(id, errorsOffsetOf(request.query)), role);
     });
 
-    app.get<{ Params: { slug: string }; Querystring: { state?: string; offset?: string } }>('/challenges/:slug/articles', HIDDEN, async (request, reply) => {
+    app.get<{ Params: { slug: string }; Querystring: { state?: string; offset?: string; server?: string; outcome?: string } }>('/challenges/:slug/articles', HIDDEN, async (request, reply) => {
       const challenge = await challengeOr404(request.params.slug);
       if (!challenge) return reply.callNotFound();
       const state = ARTICLE_STATES.find((s) => s === request.query.state) ?? null;
       const offset = Math.max(0, Math.floor(Number(request.query.offset ?? 0)) || 0);
-      return sendPage(reply, '/organiser', `Articles of ${challenge.slug}`, articlesPageBody(challenge, state, offset), 'organiser');
+      return sendPage(reply, '/organiser', `Articles of ${challenge.slug}`, articlesPageBody(challenge, state, offset, serverOutcomeFilter(request.query)), 'organiser');
     });
     app.get<{ Params: { slug: string } }>('/challenges/:slug/settings', HIDDEN, async (request, reply) => {
       const challenge = await challengeOr404(request.params.slug);
@@ -163,11 +168,15 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get<{ Params: { id: string } }>('/fragments/articles/:id', HIDDEN, async (request, reply) => {
       const answer = await api<ArticleJson>(request, `/api/articles/${encodeURIComponent(request.params.id)}`);
-      return sendFragment(reply, ok(answer.status) ? 200 : answer.status, ok(answer.status) ? articleFragment(answer.body) : apiError(answer));
+      if (!ok(answer.status)) return sendFragment(reply, answer.status, apiError(answer));
+      // The challenge's tasks decide which answers show (no empty viewer for a task it does not have).
+      const challenge = await ctx.repos.challenges.bySlug(answer.body.challenge);
+      return sendFragment(reply, 200, articleFragment(answer.body, challenge?.tasks));
     });
 
-    app.get<{ Params: { id: string } }>('/fragments/servers/:id', HIDDEN, async (request, reply) => {
-      const answer = await api<ServerJson>(request, `/api/servers/${encodeURIComponent(request.params.id)}`);
+    app.get<{ Params: { id: string }; Querystring: { errorsOffset?: string } }>('/fragments/servers/:id', HIDDEN, async (request, reply) => {
+      const page = `errorsLimit=${ERRORS_PAGE_SIZE}&errorsOffset=${errorsOffsetOf(request.query)}`;
+      const answer = await api<ServerJson>(request, `/api/servers/${encodeURIComponent(request.params.id)}?${page}`);
       return sendFragment(reply, answer.status, answer.status === 200 ? serverFragment(answer.body, ctx.config.checkTimeoutSeconds) : apiError(answer));
     });
 
@@ -181,28 +190,23 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       return sendFragment(reply, 200, teamServersFragment(lists));
     });
 
-    app.get('/fragments/organiser', HIDDEN, async (request, reply) => {
-      const glances: ChallengeGlance[] = [];
-      for (const challenge of await ctx.repos.challenges.list()) {
-        const counts = await ctx.repos.challenges.counts(challenge.id);
-        const list = await api<Array<{ id: number }>>(request, `/api/challenges/${challenge.slug}/servers`);
-        if (list.status !== 200) return sendFragment(reply, list.status, apiError(list));
-        // Reliability for all servers of the challenge in one call; progress needs one status call per server.
-        const reliability = await api<{ servers: ServerReliabilityEntry[] }>(request, `/api/challenges/${challenge.slug}/reliability`);
-        const figures = new Map(reliability.status === 200 ? reliability.body.servers.map((r) => [r.serverId, r.reliability]) : []);
-        const servers = await Promise.all(list.body.map(async (s) => {
-          const status = (await api<ServerJson>(request, `/api/servers/${s.id}`)).body;
-          return { ...status, reliability: figures.get(s.id) ?? status.reliability };
-        }));
-        glances.push({ challenge: { ...challenge, counts }, servers });
+    app.get<{ Querystring: { closed?: string } }>('/fragments/organiser', HIDDEN, async (request, reply) => {
+      // Read from the repositories, not through the API: the organiser's only.
+      const principal = await ctx.auth.principal(request);
+      if (principal.role !== 'admin') {
+        const status = principal.role === 'anonymous' ? 401 : 403;
+        return sendFragment(reply, status, html`<p class="error" role="alert">The glance is the organiser's: ${status === 401 ? 'no token was sent.' : 'this token is not the organiser token.'} Paste the organiser token in the token box.</p>`);
       }
-      return sendFragment(reply, 200, organiserFragment(glances));
+      const showClosed = request.query.closed === 'show';
+      const { challenges } = await readGlance({ showClosed });
+      return sendFragment(reply, 200, organiserFragment(challenges, { showClosed }));
     });
 
-    app.get<{ Params: { slug: string }; Querystring: { state?: string; offset?: string } }>('/fragments/challenges/:slug/articles', HIDDEN, async (request, reply) => {
+    app.get<{ Params: { slug: string }; Querystring: { state?: string; offset?: string; server?: string; outcome?: string } }>('/fragments/challenges/:slug/articles', HIDDEN, async (request, reply) => {
       const state = ARTICLE_STATES.find((s) => s === request.query.state) as ArticleListState | undefined;
       const offset = Math.max(0, Math.floor(Number(request.query.offset ?? 0)) || 0);
-      const query = new URLSearchParams({ limit: String(ARTICLES_PAGE_SIZE), offset: String(offset), ...(state ? { state } : {}) });
+      const by = serverOutcomeFilter(request.query);
+      const query = new URLSearchParams({ limit: String(ARTICLES_PAGE_SIZE), offset: String(offset), ...(state ? { state } : {}), ...(by ? { server: String(by.server), outcome: by.outcome } : {}) });
       const answer = await api<ArticleListJson>(request, `/api/challenges/${encodeURIComponent(request.params.slug)}/articles?${query.toString()}`);
       return sendFragment(reply, answer.status, answer.status === 200 ? articlesFragment(answer.body) : apiError(answer));
     });
@@ -236,7 +240,7 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       const challenge = principal.role === 'admin' ? await ctx.repos.challenges.bySlug(slug) : null;
       // Export buttons where the export route would answer: the organiser's all, a team's its own.
       const exports = principal.role === 'admin' ? { all: true as const } : principal.role === 'team' ? { team: principal.teamName } : undefined;
-      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { ...(exports ? { exports } : {}), ...(challenge ? { publish: challenge } : {}) }));
+      return sendFragment(reply, 200, leaderboardFragment(slug, answer.body, { ...(exports ? { exports } : {}), ...(challenge ? { publish: challenge } : {}), fullAxes: fullAxes(request.query) }));
     });
   };
 }

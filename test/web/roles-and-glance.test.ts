@@ -223,10 +223,11 @@ describe('organisers: the challenge at a glance, live', () => {
     await page.locator('table.articles tbody tr').first().waitFor(WAIT);
     await page.selectOption('#article-state', 'failed');
     await Promise.all([page.waitForURL(/state=failed/, WAIT), page.click('#article-filter button')]);
-    // Every article went to the broken server, which failed it for good.
+    // Every article went to the broken server, which failed it for good: settled ("done"), with the counts.
     await page.locator('table.articles tbody tr').nth(2).waitFor(WAIT);
     const states = await page.locator('table.articles tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-article-state')));
-    expect(states).toEqual(['failed', 'failed', 'failed']);
+    expect(states).toEqual(['done', 'done', 'done']);
+    expect(await page.locator('table.articles tbody tr [data-summary]').first().textContent()).toMatch(/^answered by 1 of 2 servers, failed at 1$/);
     await page.goto(`${base}/challenges/bc/articles?state=pending`);
     await page.locator('[data-final-count="0"]', { hasText: 'No article is pending' }).waitFor(WAIT);
     await page.goto(`${base}/challenges/bc/articles?state=failed`);

@@ -29,6 +29,8 @@ export interface ArticleJson {
   organiserId: string | null;
   challenge: string;
   status: string;
+  /** How many servers answered and failed for good (absent for a team, which sees its own servers only). */
+  progress?: { servers: number; answered: number; failed: number; summary: string };
   sourceFormat: string;
   text: string;
   servers: ServerAnswer[];
@@ -38,10 +40,13 @@ export interface ArticleJson {
 
 type View<K extends AnswerView<unknown>['kind']> = Extract<AnswerView<unknown>, { kind: K }>;
 
-/** The families whose answers pages show in this way, each with its view. */
-function viewing<K extends AnswerView<unknown>['kind']>(kind: K): Array<{ name: string; view: View<K> }> {
-  return ALL_FAMILIES.flatMap((f) => (f.web.answer?.kind === kind ? [{ name: f.name, view: f.web.answer as View<K> }] : []));
+/** The families whose answers pages show in this way, each with its view; of the challenge's tasks only, when given. */
+function viewing<K extends AnswerView<unknown>['kind']>(kind: K, tasks?: readonly string[]): Array<{ name: string; view: View<K> }> {
+  return ALL_FAMILIES.flatMap((f) => (f.web.answer?.kind === kind && (!tasks || tasks.includes(f.name)) ? [{ name: f.name, view: f.web.answer as View<K> }] : []));
 }
+
+/** More servers than this: the servers table starts folded, under a one-line summary. */
+const UNFOLDED_SERVERS = 6;
 
 /** `needsToken`: the article is a challenge's, which only the organiser and its teams may read. */
 export function articlePageBody(id: string, needsToken = false): SafeHtml {
@@ -103,8 +108,8 @@ export function serverLabels(servers: readonly Pick<ServerAnswer, 'serverId' | '
 }
 
 /** Each server with mentions, then the consensus (hidden at first) when there is one. */
-function viewerSources(a: ArticleJson, labels: Map<number, string>): ViewerSource[] {
-  const spanViews = viewing('spans');
+function viewerSources(a: ArticleJson, labels: Map<number, string>, tasks?: readonly string[]): ViewerSource[] {
+  const spanViews = viewing('spans', tasks);
   const sources: ViewerSource[] = a.servers.flatMap((s) => {
     const answered = spanViews.filter(({ name }) => s.result?.[name] !== undefined);
     if (answered.length === 0) return [];
@@ -120,18 +125,28 @@ function viewerSources(a: ArticleJson, labels: Map<number, string>): ViewerSourc
   return sources;
 }
 
-function viewerSection(a: ArticleJson, labels: Map<number, string>): SafeHtml {
-  const heading = viewing('spans').map(({ view }) => view.heading).join('; ') || 'Text';
-  const sources = viewerSources(a, labels);
+/**
+ * The text, in a scrolling region of its own so that the answers stay a short scroll away:
+ * with the viewer when the challenge has a task with mentions, else plain (and no "no
+ * mentions yet" for a task the challenge does not have).
+ */
+function viewerSection(a: ArticleJson, labels: Map<number, string>, tasks?: readonly string[]): SafeHtml {
+  const spanViews = viewing('spans', tasks);
+  if (spanViews.length === 0) {
+    return html`<section aria-labelledby="text-heading"><h2 id="text-heading">Text</h2>
+<div class="article-text text-region" data-article-text tabindex="0" role="region" aria-label="Article text (scrolls)">${a.text}</div></section>`;
+  }
+  const heading = spanViews.map(({ view }) => view.heading).join('; ');
+  const sources = viewerSources(a, labels, tasks);
   if (sources.length === 0) {
     return html`<section aria-labelledby="text-heading"><h2 id="text-heading">${heading}</h2><p class="legend-text">No server has sent mentions for this article yet.</p>
-<div class="article-text" data-article-text>${a.text}</div></section>`;
+<div class="article-text text-region" data-article-text tabindex="0" role="region" aria-label="Article text (scrolls)">${a.text}</div></section>`;
   }
   const viewer = buildViewer(a.text, sources);
   return html`<section aria-labelledby="text-heading" class="viewer" data-viewer><h2 id="text-heading">${heading}</h2>
 <div class="viewer-controls">${sourceToggles(sources)}${typeLegend(viewer.types, viewer.typeCounts)}
 <p class="hint" id="viewer-hint">Select a highlighted mention to see which servers found it: click or tap it, or press Tab to reach the text and move between mentions with the arrow keys (Home and End: first and last).</p></div>
-<div class="viewer-body"><div class="article-text" data-article-text aria-describedby="viewer-hint">${viewer.text}</div>
+<div class="viewer-body"><div class="article-text text-region" data-article-text aria-describedby="viewer-hint">${viewer.text}</div>
 <aside class="viewer-panel" aria-labelledby="viewer-panel-heading"><h3 id="viewer-panel-heading">Selected mention</h3><div data-viewer-panel aria-live="polite"><p class="muted">None selected yet.</p></div></aside></div>
 ${viewer.data}</section>`;
 }
@@ -144,20 +159,41 @@ export function articleName(a: Pick<ArticleJson, 'id' | 'organiserId' | 'text'>)
   return points.length > 100 ? `${points.slice(0, 99).join('').trimEnd()}…` : first;
 }
 
-export function articleFragment(a: ArticleJson): SafeHtml {
+/** One compact row per server; folded under the counts when there are many. */
+function serversSection(a: ArticleJson): SafeHtml {
+  if (a.servers.length === 0) {
+    return html`<section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2><p>Not sent to any server yet: no server is started in this challenge.</p></section>`;
+  }
+  const table = html`<div class="table-scroll" tabindex="0" role="region" aria-label="Servers (scrolls sideways)"><table class="compact-table"><caption>Each server's state for this article</caption>
+<thead><tr><th scope="col">Server</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last outcome</th></tr></thead>
+<tbody>${a.servers.map((s) => html`<tr><td>${s.name} <span class="muted">(${s.team}${s.protocol && s.protocol !== 'xmlrpc' ? `, ${s.protocol}` : ''})</span></td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td class="detail">${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`;
+  const summary = a.progress?.summary ?? `${a.servers.length} ${a.servers.length === 1 ? 'server' : 'servers'}`;
+  return html`<section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2>
+<details class="servers-fold"${a.servers.length <= UNFOLDED_SERVERS ? html` open` : ''}><summary>${summary}</summary>${table}</details></section>`;
+}
+
+/**
+ * The page at 20 servers: the counts and a table of contents first, then each task's answers
+ * (verdicts, ranked lists, consensus), then the text in its own scrolling region, then the
+ * servers. Only the challenge's tasks show (all, when they are not known).
+ */
+export function articleFragment(a: ArticleJson, tasks?: readonly string[]): SafeHtml {
   const labels = serverLabels(a.servers);
-  const lists = viewing('list');
+  const lists = viewing('list', tasks);
+  const verdicts = viewing('verdict', tasks);
   const final = a.status === 'done';
+  const contents: Array<[string, string]> = [
+    ...verdicts.map(({ name, view }): [string, string] => [`${name.toLowerCase()}-heading`, view.heading]),
+    ...(lists.length > 0 ? [['lists-heading', 'Ranked lists'] as [string, string]] : []),
+    ...(a.consensus ? [['consensus-heading', 'Consensus'] as [string, string]] : []),
+    ['text-heading', viewing('spans', tasks).length > 0 ? 'Text and mentions' : 'Text'],
+    ['servers-heading', 'Servers'],
+  ];
   return html`<div${final ? html` data-final` : ''}>
 <span hidden data-heading="${articleName(a)}" data-heading-note="article ${a.organiserId ?? a.id} of ${a.challenge}"></span>
-<p class="article-meta">Status: <strong data-article-status>${a.status}</strong> · challenge ${a.challenge}${a.organiserId ? html` · id ${a.organiserId}` : ''} · from ${a.sourceFormat}</p>
-<section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2>
-${a.servers.length === 0 ? html`<p>Not sent to any server yet: no server is started in this challenge.</p>` : html`<div class="table-scroll" tabindex="0" role="region" aria-label="Servers (scrolls sideways)"><table><caption>Each server's state for this article</caption>
-<thead><tr><th scope="col">Server</th><th scope="col">Protocol</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last outcome</th></tr></thead>
-<tbody>${a.servers.map((s) => html`<tr><td>${s.name}</td><td>${s.protocol ?? 'xmlrpc'}</td><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td>${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`}
-</section>
-${viewerSection(a, labels)}
-${viewing('verdict').map(({ name, view }) => {
+<p class="article-meta">Status: <strong data-article-status>${a.status}</strong>${a.progress ? html` — <span data-article-progress>${a.progress.summary}</span>` : ''} · challenge ${a.challenge}${a.organiserId ? html` · id ${a.organiserId}` : ''} · from ${a.sourceFormat}</p>
+<nav class="article-contents" aria-label="On this page"><ul class="links">${contents.map(([id, label]) => html`<li><a href="#${id}">${label}</a></li>`)}</ul></nav>
+${verdicts.map(({ name, view }) => {
   const id = `${name.toLowerCase()}-heading`;
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${verdictBar(name, view, a.servers, labels)}</section>`;
 })}
@@ -165,9 +201,10 @@ ${lists.length > 0 ? html`<section aria-labelledby="lists-heading"><h2 id="lists
 ${lists.map(({ name, view }) => rankedList(name, view, a.servers, labels))}
 </section>` : ''}
 ${a.consensus ? consensusSection(a.consensus) : ''}
+${viewerSection(a, labels, tasks)}
+${serversSection(a)}
 </div>`;
 }
-
 
 export function homePageBody(challenges: Challenge[]): SafeHtml {
   return html`<h1>metaserver</h1>

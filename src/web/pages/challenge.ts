@@ -4,25 +4,47 @@ import { html, type SafeHtml } from '../html.ts';
 import { apiForm, fragment, NEEDS_TOKEN, textArea, textField, tokenBox } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import { tasksWith } from '../../families/registry.ts';
-import { ARTICLE_STATES, type ArticleListRow, type ArticleListState } from '../../articles/list-routes.ts';
+import { ARTICLE_STATES, SERVER_OUTCOMES, type ArticleListRow, type ArticleListState, type ServerOutcome } from '../../articles/list-routes.ts';
 
 export const ARTICLES_PAGE_SIZE = 100;
 
 const STATE_WORDS: Record<ArticleListState, string> = {
   pending: 'not sent yet',
   running: 'servers at work',
-  done: 'every server answered',
-  failed: 'a server gave up',
+  done: 'settled (all answered or failed)',
+  failed: 'settled, some failed',
 };
 
-export function articlesPageBody(c: Challenge, state: ArticleListState | null, offset: number): SafeHtml {
-  const query = new URLSearchParams({ ...(state ? { state } : {}), ...(offset ? { offset: String(offset) } : {}) }).toString();
+const OUTCOME_WORDS: Record<ServerOutcome, string> = { answered: 'answered', failed: 'failed for good', pending: 'not answered or failed yet' };
+
+/** One server's outcome to filter the list on (?server=ID&outcome=…). */
+export interface ServerOutcomeFilter {
+  server: number;
+  outcome: ServerOutcome;
+}
+
+/** The filter of a query string, or null when it has none or a malformed one. */
+export function serverOutcomeFilter(query: { server?: string; outcome?: string }): ServerOutcomeFilter | null {
+  const outcome = SERVER_OUTCOMES.find((o) => o === query.outcome);
+  return outcome && /^[1-9][0-9]{0,9}$/.test(query.server ?? '') ? { server: Number(query.server), outcome } : null;
+}
+
+const filterQuery = (state: ArticleListState | null, by: ServerOutcomeFilter | null): Record<string, string> => ({
+  ...(state ? { state } : {}),
+  ...(by ? { server: String(by.server), outcome: by.outcome } : {}),
+});
+
+export function articlesPageBody(c: Challenge, state: ArticleListState | null, offset: number, by: ServerOutcomeFilter | null = null): SafeHtml {
+  const query = new URLSearchParams({ ...filterQuery(state, by), ...(offset ? { offset: String(offset) } : {}) }).toString();
   return html`<h1>Articles of ${c.name} <span class="muted">(${c.slug})</span></h1>
 <p><a href="/organiser">Back to the organiser page</a> · <a href="/challenges/${c.slug}/settings">Settings</a></p>
 ${tokenBox('organiser')}
 <form class="inline card" method="get" action="/challenges/${c.slug}/articles" id="article-filter">
 <label for="article-state">Show</label>
 <select id="article-state" name="state"><option value=""${state ? '' : html` selected`}>all articles</option>${ARTICLE_STATES.map((s) => html`<option value="${s}"${s === state ? html` selected` : ''}>${s}: ${STATE_WORDS[s]}</option>`)}</select>
+<label for="article-server">Server id</label><input id="article-server" name="server" type="text" inputmode="numeric" pattern="[1-9][0-9]{0,9}" size="6" value="${by ? String(by.server) : ''}">
+<label for="article-outcome">whose outcome is</label>
+<select id="article-outcome" name="outcome"><option value=""${by ? '' : html` selected`}>any</option>${SERVER_OUTCOMES.map((o) => html`<option value="${o}"${o === by?.outcome ? html` selected` : ''}>${OUTCOME_WORDS[o]}</option>`)}</select>
 <button type="submit">Show</button>
 </form>
 ${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000, needsToken: NEEDS_TOKEN.organiser })}`;
@@ -31,21 +53,24 @@ ${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`
 export interface ArticleListJson {
   challenge: string;
   state: ArticleListState | null;
+  server?: { id: number; name: string; outcome: ServerOutcome };
   total: number;
   offset: number;
   articles: ArticleListRow[];
 }
 
 export function articlesFragment(list: ArticleListJson): SafeHtml {
+  const by = list.server ? html` that server ${list.server.name} (${String(list.server.id)}) ${OUTCOME_WORDS[list.server.outcome]}` : '';
   if (list.articles.length === 0) {
-    return html`<p data-final-count="0">${list.state ? `No article is ${list.state} (${STATE_WORDS[list.state]}).` : 'No articles loaded yet.'}</p>`;
+    return html`<p data-final-count="0">${list.state ? `No article is ${list.state} (${STATE_WORDS[list.state]})` : list.server ? 'No article' : 'No articles loaded yet'}${by}.</p>`;
   }
-  const link = (offset: number) => `/challenges/${list.challenge}/articles?${new URLSearchParams({ ...(list.state ? { state: list.state } : {}), offset: String(offset) }).toString()}`;
+  const filter = filterQuery(list.state, list.server ? { server: list.server.id, outcome: list.server.outcome } : null);
+  const link = (offset: number) => `/challenges/${list.challenge}/articles?${new URLSearchParams({ ...filter, offset: String(offset) }).toString()}`;
   const last = list.offset + list.articles.length;
-  return html`<p>Articles ${list.offset + 1}–${last} of ${list.total}${list.state ? ` ${list.state}` : ''}.</p>
+  return html`<p>Articles ${list.offset + 1}–${last} of ${list.total}${list.state ? ` ${list.state}` : ''}${by}.</p>
 <div class="table-scroll"><table class="articles"><caption>Articles and how far the servers got</caption>
 <thead><tr><th scope="col">Article</th><th scope="col">State</th><th scope="col">Answered</th><th scope="col">Failed</th><th scope="col">Servers</th><th scope="col">Size</th></tr></thead>
-<tbody>${list.articles.map((a) => html`<tr data-article-state="${a.state}"><th scope="row"><a href="/articles/${a.id}?as=organiser">${a.organiserId ?? a.id}</a></th><td><span class="state state-${a.state}">${a.state}</span></td><td>${a.done}</td><td>${a.failed}</td><td>${a.servers}</td><td>${(a.bytes / 1024).toFixed(1)} KiB</td></tr>`)}</tbody></table></div>
+<tbody>${list.articles.map((a) => html`<tr data-article-state="${a.state}"><th scope="row"><a href="/articles/${a.id}?as=organiser">${a.organiserId ?? a.id}</a></th><td><span class="state state-${a.state}">${a.state}</span> <span class="muted" data-summary>${a.summary}</span></td><td>${a.done}</td><td>${a.failed}</td><td>${a.servers}</td><td>${(a.bytes / 1024).toFixed(1)} KiB</td></tr>`)}</tbody></table></div>
 <p>${list.offset > 0 ? html`<a href="${link(Math.max(0, list.offset - ARTICLES_PAGE_SIZE))}">Previous ${ARTICLES_PAGE_SIZE}</a> ` : ''}${last < list.total ? html`<a href="${link(last)}">Next ${ARTICLES_PAGE_SIZE}</a>` : ''}</p>`;
 }
 

@@ -40,7 +40,21 @@ export function leaderboardPageBody(slug: string, task: string, query: Record<st
 <p>Online runs (kind S: a server's answers, named <code>T&lt;team&gt;_S&lt;n&gt;</code>), offline runs (R: uploaded files) and, when asked, the consensus (C), scored against the gold standard; best first. Servers that never answered are listed last, unranked.</p>
 ${leaderboardOptionsForm(slug, task, options, consensus, query)}
 <div class="buttons"><button type="button" data-download="${tsv}" data-filename="${slug}-${task}-leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-leaderboard.json">Download JSON</button></div>
-${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}${qs}`, { label: 'Leaderboard', ...(published ? {} : { needsToken: NEEDS_TOKEN.leaderboard }) })}`;
+${axesSwitch(slug, task, query)}
+${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}${withAxes(qs, query)}`, { label: 'Leaderboard', ...(published ? {} : { needsToken: NEEDS_TOKEN.leaderboard }) })}`;
+}
+
+/** ?axes=full: the plots span 0–1 rather than the runs' range. */
+export const fullAxes = (query: Record<string, string | undefined>): boolean => query.axes === 'full';
+const withAxes = (qs: string, query: Record<string, string | undefined>) => (fullAxes(query) ? `${qs}${qs ? '&' : '?'}axes=full` : qs);
+
+/** The control between axes fitted to the runs (default) and the full 0–1 range. */
+function axesSwitch(slug: string, task: string, query: Record<string, string | undefined>): SafeHtml {
+  const path = `/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}`;
+  const qs = scoreQueryString(query);
+  return fullAxes(query)
+    ? html`<p class="plot-axes">The plots span the full 0–1 range. <a href="${path}${qs}" data-axes="fitted">Fit the axes to the runs</a></p>`
+    : html`<p class="plot-axes">The plots' axes are fitted to the runs. <a href="${path}${withAxes(qs, { axes: 'full' })}" data-axes="full">Show the full 0–1 range</a></p>`;
 }
 
 /** Counts print as integers, figures with three decimals. */
@@ -150,6 +164,8 @@ export interface FragmentOptions {
   exports?: ExportRight;
   /** The organiser's publication switch, when the caller is the organiser. */
   publish?: Pick<Challenge, 'slug' | 'phase' | 'leaderboardPublished'>;
+  /** Plots over the full 0–1 range (?axes=full) rather than fitted to the runs. */
+  fullAxes?: boolean;
 }
 
 export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentOptions = { exports: { all: true } }): SafeHtml {
@@ -171,10 +187,10 @@ export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentO
   const { scatter, pr } = web;
   const figures = [
     scatter
-      ? html`<figure class="plot-figure" data-plot="scatter">${scatterPlot(points(rows, scatter.x, scatter.y), { title: `${scatter.yLabel} vs AUC iP/R`, xLabel: 'AUC iP/R', yLabel: scatter.yLabel, yDomain: scatter.yDomain })}<figcaption>Each run's ${scatter.yLabel} against its AUC of the interpolated precision/recall curve (filled: online, hollow: offline).</figcaption></figure>`
+      ? html`<figure class="plot-figure" data-plot="scatter">${scatterPlot(points(rows, scatter.x, scatter.y), { title: `${scatter.yLabel} vs AUC iP/R`, xLabel: 'AUC iP/R', yLabel: scatter.yLabel, yDomain: scatter.yDomain, fullAxes: o.fullAxes ?? false })}<figcaption>Each run's ${scatter.yLabel} against its AUC of the interpolated precision/recall curve (filled: online, hollow: offline).</figcaption></figure>`
       : '',
     pr
-      ? html`<figure class="plot-figure" data-plot="pr">${scatterPlot(points(rows, pr.r, pr.p), { title: 'Precision vs recall', xLabel: 'recall', yLabel: 'precision', isoF: [0.2, 0.4, 0.6, 0.8] })}<figcaption>Each run's precision and recall, with curves of equal F-score.</figcaption></figure>`
+      ? html`<figure class="plot-figure" data-plot="pr">${scatterPlot(points(rows, pr.r, pr.p), { title: 'Precision vs recall', xLabel: 'recall', yLabel: 'precision', isoF: [0.2, 0.4, 0.6, 0.8], fullAxes: o.fullAxes ?? false })}<figcaption>Each run's precision and recall, with curves of equal F-score.</figcaption></figure>`
       : '',
   ];
   return html`${o.publish ? publishForm(o.publish) : ''}${table}<div class="plots">${figures}</div>`;

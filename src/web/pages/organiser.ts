@@ -18,13 +18,14 @@ function goldHint(): string {
   return `${text.join(', ')}: the BC II.5 tab-separated file. ${json.join(', ')}: the JSON form.`;
 }
 
-export function organiserPageBody(challenges: Challenge[]): SafeHtml {
+/** showClosed: the glance shows closed challenges' servers too (?closed=show), not one line each. */
+export function organiserPageBody(challenges: Challenge[], showClosed = false): SafeHtml {
   const choices = challenges.map((c): [string, string] => [c.slug, `${c.name} (${c.slug})`]);
   return html`<h1>Organiser</h1>
 ${tokenBox('organiser')}
 <section class="card" aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2>
 <p class="hint">Updated every ${GLANCE_POLL_MS / 1000} seconds. Times are in seconds, rates in per cent; MTBF is the mean time between failures, MTTR the mean time until a failing server answered again.</p>
-${fragment('/fragments/organiser', { label: 'Challenges and servers', pollMs: GLANCE_POLL_MS, needsToken: NEEDS_TOKEN.organiserHere })}
+${fragment(`/fragments/organiser${showClosed ? '?closed=show' : ''}`, { label: 'Challenges and servers', pollMs: GLANCE_POLL_MS, needsToken: NEEDS_TOKEN.organiserHere })}
 </section>
 <section class="card" aria-labelledby="articles-heading"><h2 id="articles-heading">Load articles</h2>
 ${apiForm({
@@ -81,6 +82,8 @@ interface GlanceServer {
 export interface ChallengeGlance {
   challenge: Challenge & { counts?: { articles: number; servers: number; teams: number } };
   servers: GlanceServer[] | { error: string };
+  /** A closed challenge shown as one line (its servers on request). */
+  folded?: boolean;
 }
 
 /** The run name of a test-suite challenge (`suite-<name>`), or null for an ordinary one. */
@@ -118,9 +121,23 @@ function serversTable(slug: string, servers: ChallengeGlance['servers']): SafeHt
 })}</tbody></table></div>`;
 }
 
-export function organiserFragment(glances: ChallengeGlance[]): SafeHtml {
+/** A closed challenge, folded: what it is, its links and its phase form, not its servers. */
+function foldedChallenge(c: ChallengeGlance['challenge']): SafeHtml {
+  const suite = suiteName(c.slug);
+  return html`<li data-folded="${c.slug}"><strong>${c.name}</strong> <span class="muted">(${c.slug})</span> · phase <strong data-phase="${c.slug}">${c.phase}</strong>${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · <a href="/challenges/${c.slug}/articles">Articles</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}
+${phaseForm(c)}</li>`;
+}
+
+export function organiserFragment(glances: ChallengeGlance[], opts: { showClosed?: boolean } = {}): SafeHtml {
   if (glances.length === 0) return html`<p>No challenges yet.</p>`;
-  return html`${glances.map(({ challenge: c, servers }) => {
+  const folded = glances.filter((g) => g.folded);
+  const shown = glances.filter((g) => !g.folded);
+  const closedLine = folded.length > 0
+    ? html`<section class="challenge closed-challenges" aria-labelledby="closed-heading"><h3 id="closed-heading">Closed challenges (${folded.length})</h3>
+<p><a href="/organiser?closed=show">Show their servers too</a></p>
+<ul class="folded">${folded.map((g) => foldedChallenge(g.challenge))}</ul></section>`
+    : opts.showClosed && glances.some((g) => g.challenge.phase === 'closed') ? html`<p><a href="/organiser">Fold the closed challenges</a></p>` : '';
+  return html`${shown.map(({ challenge: c, servers }) => {
     const suite = suiteName(c.slug);
     return html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>
 <p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} ${c.maxAttempts === 1 ? 'attempt' : 'attempts'}${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} on ${timeElement(c.phaseChangedAt)}` : ''}</p>
@@ -128,5 +145,5 @@ export function organiserFragment(glances: ChallengeGlance[]): SafeHtml {
 ${phaseForm(c)}
 ${serversTable(c.slug, servers)}
 </section>`;
-  })}`;
+  })}${closedLine}`;
 }

@@ -88,13 +88,19 @@ export interface ServerJson {
   timing: { p50Ms: number | null; p95Ms: number | null; meanMs: number | null; answered: number };
   histogram?: HistogramBar[];
   errors: Array<{ article: string; articleId: string; attempt: number; kind: string; detail: string | null; errors: Issue[] | null; at: string }>;
+  /** How many newest failed attempts were skipped before `errors`. */
+  errorsOffset?: number;
+  failuresByKind?: Record<string, { count: number; firstAt: string; lastAt: string; example: { article: string; articleId: string; detail: string | null; hint: string } }>;
   /** A setup check started in the background is still running. */
   checkRunning?: boolean;
   reliability?: ReliabilityFigures;
   [more: string]: unknown;
 }
 
-export function serverPageBody(id: number): SafeHtml {
+/** Failed attempts listed per page of the server page, under the failures by kind. */
+export const ERRORS_PAGE_SIZE = 20;
+
+export function serverPageBody(id: number, errorsOffset = 0): SafeHtml {
   const api = `/api/servers/${id}`;
   return html`<h1>Annotation server ${id}</h1>
 <section class="card" aria-labelledby="actions-heading"><h2 id="actions-heading">Actions</h2>
@@ -107,7 +113,7 @@ export function serverPageBody(id: number): SafeHtml {
 </div>
 <p class="status" role="status" aria-live="polite" id="server-action-status"></p>
 </section>
-${fragment(`/fragments/servers/${id}`, { pollMs: 2000, label: 'Server status', needsToken: NEEDS_TOKEN.owner })}
+${fragment(`/fragments/servers/${id}${errorsOffset > 0 ? `?errorsOffset=${errorsOffset}` : ''}`, { pollMs: 2000, label: 'Server status', needsToken: NEEDS_TOKEN.owner })}
 <section class="card" aria-labelledby="export-heading"><h2 id="export-heading">Export the answers</h2>
 ${fragment(`/fragments/servers/${id}/export`, { label: 'Export the answers', needsToken: NEEDS_TOKEN.owner })}
 </section>`;
@@ -128,11 +134,41 @@ function progressSection(p: ServerJson['progress']): SafeHtml {
 </section>`;
 }
 
-function errorReport(errors: ServerJson['errors']): SafeHtml {
-  if (errors.length === 0) return html`<p data-no-errors>No failed attempts.</p>`;
-  return html`<div class="table-scroll"><table class="errors"><caption>The most recent failed attempts, newest first</caption>
+/** Failures by kind, the most frequent first: count, first and last time, the latest example and what to do. */
+function failureKinds(s: ServerJson): SafeHtml | '' {
+  const kinds = Object.entries(s.failuresByKind ?? {});
+  if (kinds.length === 0) return '';
+  const lost = s.progress.failed > 0
+    ? html`<p><a href="/challenges/${s.challenge}/articles?server=${String(s.id)}&amp;outcome=failed" data-lost-articles>The ${s.progress.failed} ${s.progress.failed === 1 ? 'article' : 'articles'} this server failed for good</a> (the organiser's list).</p>`
+    : '';
+  return html`<div class="table-scroll"><table class="failure-kinds"><caption>Failed attempts by kind, the most frequent first</caption>
+<thead><tr><th scope="col">Kind</th><th scope="col">Attempts</th><th scope="col">First</th><th scope="col">Last</th><th scope="col">Latest example</th><th scope="col">What to do</th></tr></thead>
+<tbody>${kinds.map(([kind, k]) => html`<tr data-failure-kind="${kind}"><th scope="row"><span class="kind">${kind}</span></th><td data-count>${k.count}</td><td>${timeElement(k.firstAt)}</td><td>${timeElement(k.lastAt)}</td><td><a href="/articles/${k.example.articleId}">${k.example.article}</a>${k.example.detail ? html`: ${k.example.detail}` : ''}</td><td>${k.example.hint}</td></tr>`)}</tbody></table></div>
+${lost}`;
+}
+
+/** Runs of failed attempts alike (same kind and detail, one after another): one row each, with how many. */
+function runsAlike(errors: ServerJson['errors']): Array<{ first: ServerJson['errors'][number]; more: number }> {
+  const runs: Array<{ first: ServerJson['errors'][number]; more: number }> = [];
+  for (const e of errors) {
+    const last = runs.at(-1);
+    if (last && last.first.kind === e.kind && last.first.detail === e.detail && !e.errors?.length && !last.first.errors?.length) last.more++;
+    else runs.push({ first: e, more: 0 });
+  }
+  return runs;
+}
+
+function errorReport(s: ServerJson): SafeHtml {
+  const errors = s.errors;
+  const offset = s.errorsOffset ?? 0;
+  if (errors.length === 0) return html`<p data-no-errors>${offset > 0 ? 'No older failed attempts.' : 'No failed attempts.'}</p>`;
+  const page = (o: number) => `/servers/${s.id}${o > 0 ? `?errorsOffset=${o}` : ''}`;
+  const total = Object.values(s.failuresByKind ?? {}).reduce((n, k) => n + k.count, 0);
+  const last = offset + errors.length;
+  return html`<h3>Latest failed attempts</h3><div class="table-scroll"><table class="errors"><caption>Failed attempts ${offset + 1}–${last}${total ? ` of ${total}` : ''}, newest first; attempts alike one after another share a row</caption>
 <thead><tr><th scope="col">Article</th><th scope="col">Attempt</th><th scope="col">Kind</th><th scope="col">Detail</th><th scope="col">Time</th></tr></thead>
-<tbody>${errors.map((e) => html`<tr data-error-kind="${e.kind}"><td><a href="/articles/${e.articleId}">${e.article}</a></td><td>${e.attempt}</td><td><span class="kind">${e.kind}</span></td><td>${e.detail ?? ''}${issues(e.errors)}</td><td>${timeElement(e.at)}</td></tr>`)}</tbody></table></div>`;
+<tbody>${runsAlike(errors).map(({ first: e, more }) => html`<tr data-error-kind="${e.kind}"><td><a href="/articles/${e.articleId}">${e.article}</a>${more > 0 ? html` <span class="muted" data-alike="${String(more)}">and ${more} more like it</span>` : ''}</td><td>${e.attempt}</td><td><span class="kind">${e.kind}</span></td><td>${e.detail ?? ''}${issues(e.errors)}</td><td>${timeElement(e.at)}</td></tr>`)}</tbody></table></div>
+<p class="pager">${offset > 0 ? html`<a href="${page(Math.max(0, offset - ERRORS_PAGE_SIZE))}">Newer ${ERRORS_PAGE_SIZE}</a> ` : ''}${last < total ? html`<a href="${page(last)}">Older ${ERRORS_PAGE_SIZE}</a>` : ''}</p>`;
 }
 
 function reliabilitySection(s: ServerJson): SafeHtml | '' {
@@ -189,7 +225,7 @@ ${progressSection(s.progress)}
 <p>${s.timing.answered} answered · median ${fmt(s.timing.p50Ms, 0)} ms · 95th percentile ${fmt(s.timing.p95Ms, 0)} ms · mean ${fmt(s.timing.meanMs, 0)} ms</p>
 <figure>${histogramChart(s.histogram ?? [])}</figure>
 </section>
-<section aria-labelledby="errors-heading"><h2 id="errors-heading">Error report</h2>${errorReport(s.errors)}</section>
+<section aria-labelledby="errors-heading"><h2 id="errors-heading">Error report</h2>${failureKinds(s)}${errorReport(s)}</section>
 ${reliabilitySection(s)}`;
 }
 
