@@ -9,5 +9,20 @@ export { CHROMIUM_PATH, collectPageErrors, launchChromium, screenshot } from '..
 /** axe-core's violations at this width, each as "rule (impact): target, … — help". */
 export async function axeViolations(page: Page, width: number): Promise<string[]> {
   await page.setViewportSize({ width, height: 900 });
+  await scrollersSettled(page);
   return (await violationsNow(page)).map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')} — ${v.help}`);
+}
+
+/**
+ * After a resize the page makes a sideways-scrolling table box a tab stop (and a box that no
+ * longer scrolls none) once its resize handler has run: wait for that state, not for time.
+ * Polled with evaluate, which the pages' CSP does not govern.
+ */
+async function scrollersSettled(page: Page, timeout = 5_000): Promise<void> {
+  const settled = `[...document.querySelectorAll('.table-scroll')].every((box) => (box.scrollWidth > box.clientWidth) === (box.getAttribute('tabindex') === '0'))`;
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(settled))) {
+    if (Date.now() > end) return; // axe then reports the box that is still wrong
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

@@ -253,7 +253,8 @@ describe('issue 30: the pages, last mile', () => {
 
   it('stacks the glance at 390 px (no sideways swipe), with the alert in good grammar and times in words', async () => {
     const { context, page, errors } = await open({ organiser: ADMIN_TOKEN }, 390);
-    await page.goto(`${base}/organiser`);
+    // Closed challenges unfolded: the one whose phase was set (pub, closed above) shows when.
+    await page.goto(`${base}/organiser?closed=show`);
     const alert = page.locator('[data-fails-all="lm"]');
     await alert.waitFor(WAIT);
     expect(await alert.textContent()).toMatch(/^2 servers fail every article they were sent: broken1 \(team Team A\), broken2 \(team Team A\)\.$/);

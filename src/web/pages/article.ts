@@ -166,7 +166,7 @@ function serversSection(a: ArticleJson): SafeHtml {
   }
   const table = html`<div class="table-scroll" tabindex="0" role="region" aria-label="Servers (scrolls sideways)"><table class="compact-table"><caption>Each server's state for this article</caption>
 <thead><tr><th scope="col">Server</th><th scope="col">State</th><th scope="col">Attempts</th><th scope="col">Last outcome</th></tr></thead>
-<tbody>${a.servers.map((s) => html`<tr><td>${s.name} <span class="muted">(${s.team}${s.protocol && s.protocol !== 'xmlrpc' ? `, ${s.protocol}` : ''})</span></td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td class="detail">${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`;
+<tbody>${a.servers.map((s) => html`<tr><td>${s.name} <span class="muted">(${s.team}, ${s.protocol ?? 'xmlrpc'})</span></td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.attempts}</td><td class="detail">${s.lastOutcome ?? '—'}${s.lastDetail ? html`: ${s.lastDetail}` : ''}</td></tr>`)}</tbody></table></div>`;
   const summary = a.progress?.summary ?? `${a.servers.length} ${a.servers.length === 1 ? 'server' : 'servers'}`;
   return html`<section aria-labelledby="servers-heading"><h2 id="servers-heading">Servers</h2>
 <details class="servers-fold"${a.servers.length <= UNFOLDED_SERVERS ? html` open` : ''}><summary>${summary}</summary>${table}</details></section>`;
