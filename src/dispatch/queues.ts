@@ -1,7 +1,7 @@
 // One BullMQ queue per annotation server, so each server gets the articles in queue order,
 // at its own concurrency (a global limit, held across all worker processes), and can be
 // paused without touching the others. Only ids travel in job data.
-import { Queue, type JobsOptions } from 'bullmq';
+import { Queue, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 export interface DispatchJob {
@@ -16,6 +16,19 @@ export const MAX_BACKOFF_MS = 10 * 60 * 1000;
 export function backoffDelayMs(attemptsMade: number, baseDelayMs: number): number {
   return Math.min(baseDelayMs * 2 ** Math.max(0, attemptsMade - 1), MAX_BACKOFF_MS);
 }
+
+/**
+ * What every worker of a dispatch queue needs, whether it runs the job (worker-pool.ts) or
+ * hands it out as a lease (pull): the project's back-off, and a killed worker's job retried,
+ * not failed (kills are not the server's fault).
+ */
+export const DISPATCH_WORKER_OPTIONS: Pick<WorkerOptions, 'maxStalledCount' | 'settings'> = {
+  maxStalledCount: 100,
+  settings: {
+    backoffStrategy: (attemptsMade, type, _err, job) =>
+      type === BACKOFF_TYPE ? backoffDelayMs(attemptsMade, Number((job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 0)) : 0,
+  },
+};
 
 export const queueName = (serverId: number) => `server-${serverId}`;
 /** Events kept in each queue's event stream (approximately: Redis trims in whole blocks). */

@@ -17,7 +17,7 @@ import type { Worker } from 'bullmq';
 import { createQueueWorker } from '../queue/worker.ts';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
-import { backoffDelayMs, BACKOFF_TYPE, queueName, type DispatchJob } from './queues.ts';
+import { DISPATCH_WORKER_OPTIONS, queueName, type DispatchJob } from './queues.ts';
 import type { JobPerformer } from './perform.ts';
 import { withinTime } from '../shared/timeout.ts';
 
@@ -194,14 +194,7 @@ export class WorkerPool {
       log,
       problem: 'queue worker problem',
       logFields: { serverId },
-      more: {
-        // A killed worker's job is retried, not failed: kills are not the server's fault.
-        maxStalledCount: 100,
-        settings: {
-          backoffStrategy: (attemptsMade, type, _err, job) =>
-            type === BACKOFF_TYPE ? backoffDelayMs(attemptsMade, Number((job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 0)) : 0,
-        },
-      },
+      more: DISPATCH_WORKER_OPTIONS,
     });
   }
 

@@ -16,7 +16,7 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import type { DispatchStore, FinishedAttempt } from '../dispatch/store.ts';
-import { backoffDelayMs, BACKOFF_TYPE, queueName, type DispatchJob } from '../dispatch/queues.ts';
+import { DISPATCH_WORKER_OPTIONS, queueName, type DispatchJob } from '../dispatch/queues.ts';
 import { AttemptFailedError } from '../dispatch/errors.ts';
 import { settleVerdict } from '../dispatch/settle.ts';
 import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
@@ -103,13 +103,7 @@ export class LeaseService {
         log: this.deps.log,
         problem: 'lease queue problem',
         logFields: { serverId },
-        more: {
-          maxStalledCount: 100,
-          settings: {
-            backoffStrategy: (attemptsMade, type, _err, job) =>
-              type === BACKOFF_TYPE ? backoffDelayMs(attemptsMade, Number((job?.opts.backoff as { delay?: number } | undefined)?.delay ?? 0)) : 0,
-          },
-        },
+        more: DISPATCH_WORKER_OPTIONS,
       });
       this.workers.set(serverId, worker);
     }
