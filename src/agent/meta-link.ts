@@ -2,28 +2,12 @@
 // reach it (or a 5xx/429, which pass) is a LinkDownError: the agent waits and tries again;
 // any other error answer is told as the meta-server worded it.
 import { Agent, request } from 'undici';
+import type { LeaseReceipt } from '../pull/lease-answer.ts';
+import type { LeaseOffer } from '../pull/lease-service.ts';
 
-export interface LeaseArticle {
-  id?: string;
-  text: string;
-  given?: string;
-  tasks: string[];
-}
-
-export interface LeaseOffer {
-  lease: string;
-  deadline: string;
-  article: LeaseArticle;
-}
-
-export interface LeaseReceipt {
-  stored: boolean;
-  outcome: string;
-  detail?: string;
-  attempt: number;
-  final: boolean;
-  errorCount: number;
-}
+// The lease routes' wire shapes, written once where the meta-server makes them.
+export type { LeaseArticle, LeaseReceipt } from '../pull/lease-answer.ts';
+export type { LeaseOffer } from '../pull/lease-service.ts';
 
 /** The meta-server is down, restarting or refusing for now: try again after a back-off. */
 export class LinkDownError extends Error {

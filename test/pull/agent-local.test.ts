@@ -3,8 +3,9 @@
 // output), and a failing or silent command becomes a message the agent reports as a fault.
 import { describe, expect, it } from 'vitest';
 import { execCommand } from '../../src/agent/local-server.ts';
+import type { LeaseArticle } from '../../src/agent/meta-link.ts';
 
-const ARTICLE = { text: 'BRCA1 (P38398) binds 😀.', tasks: ['INT'] };
+const ARTICLE: LeaseArticle = { text: 'BRCA1 (P38398) binds 😀.', tasks: ['INT'] };
 
 describe('--exec', () => {
   it('hands the article on standard input and reads the answer from standard output', async () => {
