@@ -18,7 +18,7 @@ import { startDeadline } from './http-exchange/deadline.ts';
 import { untilAnswered, type PollingRules } from './http-exchange/poll.ts';
 import { countersOf, failed, startProgress } from './http-exchange/progress.ts';
 import { decodeAnswer, readAnswer } from './http-exchange/read.ts';
-import { send } from './http-exchange/send.ts';
+import { send, type Outgoing } from './http-exchange/send.ts';
 import { failureOfThrown } from './http-exchange/thrown.ts';
 
 export { createServerAgent } from './http-exchange/agent.ts';
@@ -56,6 +56,11 @@ function httpUrlOf(url: string): URL | undefined {
   }
 }
 
+/**
+ * POSTs the article to the server and reads its answer (polling for an asynchronous one),
+ * all under one deadline. Never throws: every failure is an outcome with its detail, and
+ * every outcome carries the time the server took and the bytes each way.
+ */
 export async function callHttp<V>(req: HttpCallRequest<V>, dispatcher?: Dispatcher): Promise<CallOutcome<V>> {
   const target = httpUrlOf(req.url);
   if (!target) {
@@ -65,7 +70,7 @@ export async function callHttp<V>(req: HttpCallRequest<V>, dispatcher?: Dispatch
   const progress = startProgress(target, req.body);
 
   const deadline = startDeadline(req.deadlineMs, req.signal);
-  const outgoing = { body: req.body, contentType: req.contentType, accept: req.accept, dispatcher: dispatcher ?? defaultAgent(), signal: deadline.signal };
+  const outgoing: Outgoing = { body: req.body, contentType: req.contentType, accept: req.accept, dispatcher: dispatcher ?? defaultAgent(), signal: deadline.signal };
   try {
     const posted = await send(outgoing, 'POST', progress);
     const answered = req.polling ? await untilAnswered(posted, outgoing, req.polling, progress) : { ok: true as const, value: posted };
