@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import type { Dispatcher } from 'undici';
 import { callHttp, createServerAgent } from '../dispatch/annotators/http-call.ts';
+import { withFormatErrors } from '../dispatch/annotators/outcome.ts';
 import { protocolOf, type ProtocolName } from '../dispatch/annotators/registry.ts';
 import type { RequestParts } from '../dispatch/annotators/types.ts';
 import type { TaskName } from '../families/registry.ts';
@@ -43,10 +44,10 @@ export function forwardTo(url: string, protocolName: ProtocolName, opts: { metho
           maxResponseBytes: opts.maxAnswerBytes,
           signal,
           // Decoded only: the meta-server validates the answer, as for any other server.
-          decode: (body, charset) => {
+          decode: withFormatErrors((body, charset) => {
             const decoded = protocol.decode(body, charset, article.text);
             return decoded.kind === 'fault' ? decoded : { kind: 'value', value: decoded.value };
-          },
+          }, protocol.formatErrorOf),
         },
         dispatcher,
       );

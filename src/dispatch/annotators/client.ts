@@ -10,7 +10,7 @@ import type { AnswerReader } from '../answer-reader.ts';
 import type { AnswerContext, AnswerText } from '../answer-reading.ts';
 import { RequestBodies, type ArticleForCall, type ServerForCall } from '../request-body.ts';
 import { callHttp } from './http-call.ts';
-import type { CallOutcome } from './outcome.ts';
+import { withFormatErrors, type CallOutcome } from './outcome.ts';
 import { protocolOf } from './registry.ts';
 
 export type AnnotatorServer = ServerForCall & { url: string };
@@ -55,7 +55,7 @@ export class AnnotatorClient {
         deadlineMs: opts.deadlineMs,
         maxResponseBytes: this.deps.maxAnswerBytes,
         signal: opts.signal,
-        decode: this.deps.answers.decoder(context, protocol.name),
+        decode: withFormatErrors(this.deps.answers.decoder(context, protocol.name), protocol.formatErrorOf),
       },
       opts.dispatcher,
     );

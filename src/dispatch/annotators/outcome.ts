@@ -36,3 +36,25 @@ export class AnswerFormatError extends Error {
     this.name = this.constructor.name;
   }
 }
+
+/** How a protocol names its own codec's errors for an unreadable answer as the shared AnswerFormatError (undefined: not one of them). */
+export type FormatErrorOf = (err: unknown) => AnswerFormatError | undefined;
+
+/**
+ * `decode`, with the errors `formatErrorOf` recognises (a protocol codec's own, such as
+ * the XML-RPC codec's) thrown as AnswerFormatError: the one error the HTTP exchange reads
+ * as an answer that is not in the protocol's format. Without `formatErrorOf`, `decode` itself.
+ */
+export function withFormatErrors<V>(
+  decode: (body: Buffer, charset: string | undefined) => Decoded<V> | Promise<Decoded<V>>,
+  formatErrorOf: FormatErrorOf | undefined,
+): (body: Buffer, charset: string | undefined) => Promise<Decoded<V>> | Decoded<V> {
+  if (!formatErrorOf) return decode;
+  return async (body, charset) => {
+    try {
+      return await decode(body, charset);
+    } catch (err) {
+      throw formatErrorOf(err) ?? err;
+    }
+  };
+}

@@ -7,7 +7,7 @@
 import type { TaskName } from '../../families/registry.ts';
 import type { ValidationIssue } from '../../tasks/types.ts';
 import type { PollingRules } from './http-call.ts';
-import type { FailedCall } from './outcome.ts';
+import type { FailedCall, FormatErrorOf } from './outcome.ts';
 
 /** What a server is sent for one article: the text, and the optional parts its registration asks for. */
 export interface RequestParts {
@@ -58,10 +58,17 @@ export interface AnnotatorProtocol<N extends string = string> {
   /** The request body for one article (built once per article and kind of server, see request-body.ts). */
   encode(parts: RequestParts, server: Pick<ProtocolServer, 'method'>): string;
   /**
-   * The answer body as the answer struct; throws AnswerFormatError for a body that is not
-   * an answer in this protocol. `text` is the article as sent (offsets refer to it).
+   * The answer body as the answer struct; throws AnswerFormatError (or its codec's error,
+   * see formatErrorOf) for a body that is not an answer in this protocol. `text` is the article as sent (offsets refer to it).
    */
   decode(body: Buffer, charset: string | undefined, text: string): DecodedAnswer;
+  /**
+   * For a protocol whose codec throws an error of its own for a body it cannot read (it
+   * reaches the caller as thrown, also from a reading thread): that error as the
+   * AnswerFormatError the HTTP exchange reads as a `protocol` failure. Callers wrap their
+   * decode with it (outcome.ts withFormatErrors).
+   */
+  readonly formatErrorOf?: FormatErrorOf;
   /** A sentence to append to a failed call's detail when a usual mistake with this protocol explains it ('' when none). */
   hint?(call: FailedCall, server: ProtocolServer): string;
 }

@@ -1,7 +1,7 @@
 // XML-RPC, the protocol of BCMS: one method call per article, params (text [, given]
 // [, meta]), answered by one struct with a key per task, or a fault.
 import { assembleMethodCall, decodeMethodResponse, encodeParam, encodeStringParam } from '../../xmlrpc/codec.ts';
-import { XMLRPC_EXPECTS } from './xmlrpc-call.ts';
+import { XMLRPC_EXPECTS, xmlRpcFormatError } from './xmlrpc-call.ts';
 import { AnswerFormatError } from './outcome.ts';
 import { describeParams, GIVEN_TASKS } from './parts.ts';
 import { defineProtocol } from './types.ts';
@@ -64,6 +64,9 @@ export const xmlrpc = defineProtocol({
     }
     return decodeMethodResponse(body, { charset });
   },
+  // The codec's own error (XmlRpcProtocolError) is thrown as is, also across a reading
+  // thread (answer-reader.ts); callers of the HTTP exchange read it through this.
+  formatErrorOf: xmlRpcFormatError,
   hint(call, server) {
     if (call.kind === 'fault' && WRONG_ARITY.test(call.detail)) {
       return (
