@@ -27,6 +27,7 @@ import type { RetryPolicy } from './db/retry.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
 import type { FamilyLookups } from './families/family.ts';
 import type { LeaseService } from './pull/lease-service.ts';
+import type { ServerLifecycle } from './servers/lifecycle.ts';
 
 export interface Repositories {
   settings: SettingsRepository;
@@ -76,6 +77,8 @@ export interface AppContext {
   repos: Repositories;
   dispatch: DispatchService;
   leaderboard: LeaderboardService;
+  /** Annotation servers registered, checked, started, paused and deleted (servers/lifecycle.ts). */
+  servers: ServerLifecycle;
   auth: Authenticator;
   accessions: AccessionLookup | null;
   /** The task families' release indexes, by task (loadFamilyLookups). */

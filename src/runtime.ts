@@ -27,6 +27,7 @@ import { loadFamilyLookups } from './families/lookups.ts';
 import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
 import { isPulled } from './dispatch/annotators/registry.ts';
 import { LeaseService } from './pull/lease-service.ts';
+import { ServerLifecycle } from './servers/lifecycle.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -102,6 +103,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     repos,
     dispatch,
     leaderboard: new LeaderboardService(repos),
+    // A pull server's agents are known where leases are taken (built below, in API processes).
+    servers: new ServerLifecycle({ config, repos, answers, dispatch, agentStatus: (id) => ctx.leases?.agentStatus(id) }),
     accessions: accessions?.lookup ?? null,
     lookups: lookups.loaded,
     answers,
@@ -193,6 +196,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     async close(closeOpts = {}) {
       heartbeat?.stop();
       await app?.close();
+      // The setup checks this process still runs (only an API process runs them) end with it.
+      if (app) await ctx.servers.close().catch((err: unknown) => log.warn({ err }, 'could not mark this process\'s setup checks as ended'));
       await leases?.close();
       await reconciler.close();
       await pool?.close(closeOpts.graceMs);

@@ -20,10 +20,11 @@ import { canSee, principalOf } from '../auth/access.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { ExportDoc, ExportFormatName, ExportResult } from '../families/family.ts';
-import { ALL_FAMILIES, TASK_NAMES, familyOf, isTaskName, type AnswerResult, type TaskName } from '../families/registry.ts';
+import { ALL_FAMILIES, familyOf, type AnswerResult, type TaskName } from '../families/registry.ts';
 import { FormatError, tarGz } from '../formats/index.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { Described, ListOf, Open, responses, ServerId, SlugParams, TextBody } from '../http/schemas.ts';
+import { Described, ListOf, Open, responses, ServerId, TaskParams, TextBody } from '../http/schemas.ts';
+import { challengeOf } from '../challenges/lookup.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
 import { exportRunTsv, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
@@ -45,11 +46,9 @@ export type ExportFormat = ExportFormatName;
 export const formatsFor = (task: string): ExportFormatName[] => EXPORT_FORMATS.filter((f) => (FORMAT_TASKS.get(f) as string[] | undefined)?.includes(task));
 
 const Params = Type.Object({
-  slug: SlugParams.properties.slug,
-  task: Type.String({ minLength: 1, maxLength: 40 }),
+  ...TaskParams.properties,
   format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f))),
 });
-const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
 const TsvQuery = Type.Object({ server: ServerId }, { additionalProperties: false });
 const TSV_TYPE = 'text/tab-separated-values; charset=utf-8';
 const Query = Type.Object(
@@ -127,12 +126,9 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
       },
       async (request, reply) => {
         const principal = principalOf(request);
-        const { slug } = request.params;
         const format = request.params.format as ExportFormat;
-        const task = request.params.task as TaskName;
-        const challenge = await ctx.repos.challenges.bySlug(slug);
-        if (!challenge) throw notFound(`challenge "${slug}"`);
-        if (!isTaskName(task) || !challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no task "${task}"; its tasks are ${challenge.tasks.join(', ')}`);
+        const { task } = request.params;
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         const carried = FORMAT_TASKS.get(format) ?? [];
         if (!carried.includes(task)) throw badRequest(`${format} carries ${carried.join(', ')}, not ${task}`);
         const server = await serverOf(ctx.repos.servers, principal, challenge, request.query.server);
@@ -167,11 +163,8 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
       },
       async (request, reply) => {
         const principal = principalOf(request);
-        const { slug, task } = request.params;
-        const challenge = await ctx.repos.challenges.bySlug(slug);
-        if (!challenge) throw notFound(`challenge "${slug}"`);
-        if (!isTaskName(task)) throw new ApiError('unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
-        if (!challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+        const { task } = request.params;
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         const server = await serverOf(ctx.repos.servers, principal, challenge, request.query.server);
         const tsvTasks = FORMAT_TASKS.get('tsv') ?? [];
         if (!tsvTasks.includes(task)) throw badRequest(`exports are available for ${tsvTasks.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);

@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { badRequest, notFound } from '../http/api-error.ts';
+import { challengeOf } from '../challenges/lookup.ts';
 import { ListOf, responses, SlugParams } from '../http/schemas.ts';
 
 export { ARTICLE_STATES, SERVER_OUTCOMES, type ArticleListRow, type ArticleListState, type ServerOutcome } from './repository.ts';
@@ -65,8 +66,7 @@ export function articleListRoutes(ctx: AppContext): FastifyPluginAsync {
         config: { access: 'admin' },
       },
       async (request) => {
-        const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
-        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         const { state, server: serverParam, outcome } = request.query;
         if ((serverParam === undefined) !== (outcome === undefined)) {
           throw badRequest('server and outcome go together: ?server=<server id>&outcome=answered|failed|pending');

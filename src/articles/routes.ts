@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context.ts';
 import { callerKey, type Principal } from '../auth/principal.ts';
 import { principalOf } from '../auth/access.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
+import { challengeOf } from '../challenges/lookup.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { Described, ListOf, Open, preEncoded, responses, rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { urlProblem } from '../servers/url-policy.ts';
@@ -153,8 +154,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       '/challenges/:slug/articles',
       { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody, response: responses({ 202: LoadedAnswer }) }, config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS } },
       async (request, reply) => {
-        const challenge = await challenges.bySlug(request.params.slug);
-        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        const challenge = await challengeOf(challenges, request.params);
         const body = request.body;
         const skip = body.badDocuments === 'skip';
         const { items, refused } = batchItems(body, maxBytes);
@@ -189,8 +189,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       '/challenges/:slug/articles/:id',
       { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery, response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }) }, config: { access: 'public' } },
       async (request, reply) => {
-        const challenge = await challenges.bySlug(request.params.slug);
-        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        const challenge = await challengeOf(challenges, request.params);
         const article = await articles.byOrganiserId(challenge.id, request.params.id);
         if (!article) throw notFound(`article "${request.params.id}" in challenge "${challenge.slug}"`);
         return await sendArticle(principalOf(request), article, reply, request.query);

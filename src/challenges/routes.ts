@@ -6,6 +6,7 @@ import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { Described, ListOf, Open, responses, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import type { Challenge } from './repository.ts';
+import { challengeOf } from './lookup.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 
 const Settings = {
@@ -88,8 +89,7 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     app.get('/challenges/:slug', { schema: { tags: ['challenges'], summary: 'A challenge with its phase and counts', params: SlugParams, response: responses({ 200: ChallengeDetail }) }, config: { access: 'public' } }, async (request) => {
-      const c = await challenges.bySlug(request.params.slug);
-      if (!c) throw notFound(`challenge "${request.params.slug}"`);
+      const c = await challengeOf(challenges, request.params);
       return await challengeDetail(ctx, c);
     });
 
@@ -106,8 +106,7 @@ export function challengeRoutes(ctx: AppContext): FastifyPluginAsync {
         config: { access: 'admin' },
       },
       async (request, reply) => {
-        const before = await challenges.bySlug(request.params.slug);
-        if (!before) throw notFound(`challenge "${request.params.slug}"`);
+        const before = await challengeOf(challenges, request.params);
         const { phase, reopen, ...settings } = request.body;
         if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
           throw new ApiError('closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);

@@ -11,15 +11,15 @@ import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { knownPrincipalOf } from '../auth/access.ts';
 import type { Challenge } from '../challenges/repository.ts';
-import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { Described, Open, responses, SlugParams } from '../http/schemas.ts';
-import { isTaskName } from '../families/registry.ts';
+import { challengeOf } from '../challenges/lookup.ts';
+import { ApiError, badRequest } from '../http/api-error.ts';
+import { Described, Open, responses, TaskParams } from '../http/schemas.ts';
+import type { TaskName } from '../families/registry.ts';
 import type { GoldItems } from '../scoring/index.ts';
 import { challengeDocuments, ensembleDocuments, type NamedServer } from './challenge-runs.ts';
 import { ENSEMBLE_TASKS, ensembleOf, trainEnsemble, type EnsembleTask } from './ensemble.ts';
 import type { StoredModel } from './model-repository.ts';
 
-const Params = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
 const TrainBody = Type.Object(
   {
     cutoff: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'selection and training cutoff per run (top k items); default 10' })),
@@ -60,11 +60,11 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { models } = ctx.repos;
 
-    async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: EnsembleTask }> {
-      const challenge = await ctx.repos.challenges.bySlug(slug);
-      if (!challenge) throw notFound(`challenge "${slug}"`);
-      if (!isTaskName(task) || !ENSEMBLE_TASKS.includes(task)) throw new ApiError('unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
-      if (!challenge.tasks.includes(task)) throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
+    /** The challenge (challengeOf), and the task if ensembles are trained for it. */
+    async function challengeTask(params: { slug: string; task: TaskName }): Promise<{ challenge: Challenge; task: EnsembleTask }> {
+      const challenge = await challengeOf(ctx.repos.challenges, params);
+      const { task } = params;
+      if (!ENSEMBLE_TASKS.includes(task)) throw new ApiError('unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
       return { challenge, task };
     }
 
@@ -77,9 +77,9 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: Params, body: Type.Optional(TrainBody), response: responses({ 201: TrainedModel }) }, config: { access: 'admin' } },
+      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: TaskParams, body: Type.Optional(TrainBody), response: responses({ 201: TrainedModel }) }, config: { access: 'admin' } },
       async (request, reply) => {
-        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        const { challenge, task } = await challengeTask(request.params);
         const body = request.body ?? {};
         const goldItems = await gold(challenge, task);
         const servers = await namedServers(ctx, challenge.id, task);
@@ -104,10 +104,10 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: Params, response: responses({ 200: Open({ challenge: Type.String(), task: Type.String(), models: Type.Array(ModelSummary) }) }) }, config: { access: 'participant' } },
+      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: TaskParams, response: responses({ 200: Open({ challenge: Type.String(), task: Type.String(), models: Type.Array(ModelSummary) }) }) }, config: { access: 'participant' } },
       async (request) => {
         const principal = knownPrincipalOf(request);
-        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        const { challenge, task } = await challengeTask(request.params);
         // A model holds every team's runs and the weights learned from the gold: like scores,
         // teams see it only once the challenge is closed.
         if (principal.role === 'team' && challenge.phase !== 'closed') {

@@ -41,6 +41,17 @@ function rowIdNotFound(err: FastifyError): ApiError | null {
   return new ApiError('not_found', err.validation!.map((v) => v.message).join('; '));
 }
 
+/**
+ * Validation errors of a `:task` path parameter only (TaskParams in schemas.ts): the task
+ * is unknown, the same error as for a task the challenge does not run, with the names allowed.
+ */
+function unknownTask(err: FastifyError, request: FastifyRequest): ApiError | null {
+  if (err.validationContext !== 'params' || !err.validation!.every((v) => v.instancePath === '/task')) return null;
+  const allowed = err.validation!.flatMap((v) => (v.keyword === 'const' ? [String((v.params as { allowedValue?: unknown }).allowedValue)] : []));
+  const task = String((request.params as { task?: unknown }).task);
+  return new ApiError('unknown_task', `unknown task ${JSON.stringify(task)}${allowed.length > 0 ? `; use one of ${allowed.join(', ')}` : ''}`);
+}
+
 function send(reply: FastifyReply, status: number, payload: ErrorBody): FastifyReply {
   return reply.status(status).type('application/json; charset=utf-8').send(payload);
 }
@@ -48,7 +59,7 @@ function send(reply: FastifyReply, status: number, payload: ErrorBody): FastifyR
 export function errorReply(err: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // The database went away mid-request: a 503 to retry, not an internal error.
   if (isConnectionError(err)) err = new ServiceUnavailableError('database', 5, 'the request could not be carried out');
-  if (!(err instanceof ApiError) && err.validation) err = rowIdNotFound(err) ?? err;
+  if (!(err instanceof ApiError) && err.validation) err = rowIdNotFound(err) ?? unknownTask(err, request) ?? err;
   if (err instanceof ApiError) {
     if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));
     return send(reply, err.statusCode, body(err.code, err.message, err.details));

@@ -51,6 +51,12 @@ export function responses<S extends Record<number, TSchema | MediaTypes>>(succes
 }
 
 export const SlugParams = Type.Object({ slug: Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }) });
+/**
+ * A challenge's `:slug` and one of its `:task`s. A name no task family has fails here, and
+ * the error handler answers it as unknown_task, as the challenge lookup (challenges/lookup.ts)
+ * answers a task the challenge does not run.
+ */
+export const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: TaskNameSchema });
 
 /** The largest id of a row: ids are PostgreSQL `integer` (serial) columns. */
 export const MAX_ROW_ID = 2_147_483_647;

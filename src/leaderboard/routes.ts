@@ -6,12 +6,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { checkAccess, principalOf, teamOf } from '../auth/access.ts';
-import type { Challenge } from '../challenges/repository.ts';
-import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { Described, ListOf, Open, responses, SlugParams } from '../http/schemas.ts';
+import { challengeOf } from '../challenges/lookup.ts';
+import { ApiError, badRequest } from '../http/api-error.ts';
+import { Described, ListOf, Open, responses, SlugParams, TaskParams } from '../http/schemas.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import type { ScoreOption } from '../families/family.ts';
-import { TASK_NAMES, familyOf, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
+import { familyOf, tasksWith } from '../families/registry.ts';
 import { leaderboardTsv } from './leaderboard.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { addUtf8BodyParser } from '../http/utf8-body.ts';
@@ -32,7 +32,6 @@ function registerTextParsers(app: FastifyInstance): void {
     invalid: () => ({ error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
   });
 }
-const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: Type.String({ minLength: 1, maxLength: 40 }) });
 const MapParams = Type.Object({ slug: SlugParams.properties.slug, kind: Type.Union([Type.Literal('ho'), Type.Literal('of')]) });
 const Flag = Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')]);
 const taking = (option: ScoreOption): string => tasksWith((f) => f.scoring.options.includes(option)).join('/');
@@ -91,21 +90,12 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const service = ctx.leaderboard;
 
-    async function challengeTask(slug: string, task: string): Promise<{ challenge: Challenge; task: TaskName }> {
-      const challenge = await ctx.repos.challenges.bySlug(slug);
-      if (!challenge) throw notFound(`challenge "${slug}"`);
-      if (!isTaskName(task)) throw new ApiError('unknown_task', `unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
-      if (!challenge.tasks.includes(task)) {
-        throw new ApiError('unknown_task', `challenge "${slug}" has no ${task} task; its tasks are ${challenge.tasks.join(', ')}`);
-      }
-      return { challenge, task };
-    }
-
     app.put(
       '/challenges/:slug/gold/:task',
       { schema: { tags: ['scoring'], summary: 'Load or replace the gold standard of a task (organiser): the family\'s own form, or a BioC / PubTator corpus', params: TaskParams, querystring: GoldQuery, consumes: BODY_TYPES, response: responses({ 200: GoldAnswer }) }, config: { access: 'admin' } },
       async (request) => {
-        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        const { task } = request.params;
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         const { documents, items, warnings, unknownDocuments, unknownDocumentIds, replaced } = await service.putGold(challenge, task, request.body, request.query.format, ctx.accessions);
         request.log.info({ challenge: challenge.slug, task, documents, items, replaced: replaced !== null }, 'gold standard loaded');
         return { task, documents, items, unknownDocuments, unknownDocumentIds, warnings, replaced };
@@ -116,8 +106,7 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
       '/challenges/:slug/maps/:kind',
       { schema: { tags: ['scoring'], summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)', params: MapParams, consumes: TEXT_TYPES, response: responses({ 200: Open({ kind: Type.String(), entries: Type.Integer() }) }) }, config: { access: 'admin' } },
       async (request) => {
-        const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
-        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         return { kind: request.params.kind, entries: await service.putMap(challenge, request.params.kind, request.body) };
       },
     );
@@ -127,7 +116,8 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
       { schema: { tags: ['scoring'], summary: 'Upload an offline run (team; at most 5 per task)', params: TaskParams, querystring: RunQuery, consumes: BODY_TYPES, response: responses({ 201: RunAnswer }) }, config: { access: 'team' } },
       async (request, reply) => {
         const principal = teamOf(request);
-        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        const { task } = request.params;
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         refuseWhenClosed(challenge, 'no runs are accepted');
         const columns = (request.query.columns ?? 'rank,confidence') as ColumnLayout;
         if (!COLUMN_LAYOUTS.includes(columns)) throw badRequest(`columns must be one of ${COLUMN_LAYOUTS.join(' | ')}, not "${request.query.columns}"`);
@@ -154,7 +144,8 @@ export function leaderboardRoutes(ctx: AppContext): FastifyPluginAsync {
       },
       async (request, reply) => {
         const principal = principalOf(request);
-        const { challenge, task } = await challengeTask(request.params.slug, request.params.task);
+        const { task } = request.params;
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         // Published leaderboards of a closed challenge are for everyone; otherwise a token is needed.
         const published = challenge.phase === 'closed' && challenge.leaderboardPublished;
         if (!published) checkAccess('participant', principal);

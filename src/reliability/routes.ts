@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.ts';
-import { notFound } from '../http/api-error.ts';
+import { challengeOf } from '../challenges/lookup.ts';
 import { Type } from 'typebox';
 import { Described, Open, responses, SlugParams } from '../http/schemas.ts';
 
@@ -22,8 +22,7 @@ export function reliabilityRoutes(ctx: AppContext): FastifyPluginAsync {
         config: { access: 'admin' },
       },
       async (request) => {
-        const challenge = await ctx.repos.challenges.bySlug(request.params.slug);
-        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
         return { challenge: challenge.slug, servers: await ctx.repos.reliability.challenge(challenge.id) };
       },
     );

@@ -92,6 +92,12 @@ export interface NewServer {
   sendMetadata: boolean;
 }
 
+/** PostgreSQL's error code for a row still referenced by a foreign key. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** Deleted, or kept because another record still refers to the server (the table, when the database names it). */
+export type ServerDeletion = { deleted: true } | { deleted: false; referencedFrom: string | null };
+
 export class ServerRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -109,13 +115,19 @@ export class ServerRepository {
   /**
    * Deletes the server with its deliveries, attempts and answers, all or nothing: if
    * another record still needs the server (say, a test-suite run), the foreign-key error
-   * (code 23503) rolls everything back and is thrown.
+   * rolls everything back and the answer names the table that holds the reference.
    */
-  async deleteWithHistory(id: number): Promise<void> {
-    await transactional(this.db).transaction(async (tx) => {
-      for (const table of ['deliveries', 'attempts', 'answers']) await tx.query(`delete from ${table} where server_id = $1`, [id]);
-      await tx.query('delete from servers where id = $1', [id]);
-    });
+  async deleteWithHistory(id: number): Promise<ServerDeletion> {
+    try {
+      await transactional(this.db).transaction(async (tx) => {
+        for (const table of ['deliveries', 'attempts', 'answers']) await tx.query(`delete from ${table} where server_id = $1`, [id]);
+        await tx.query('delete from servers where id = $1', [id]);
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return { deleted: false, referencedFrom: (err as { table?: string }).table ?? null };
+      throw err;
+    }
+    return { deleted: true };
   }
 
   async create(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {

@@ -4,17 +4,15 @@ import { Type, type Static } from 'typebox';
 import type { AppContext } from '../app-context.ts';
 import { callerKey, type Principal } from '../auth/principal.ts';
 import { canSee, knownPrincipalOf, principalOf, teamOf } from '../auth/access.ts';
-import { badRequest, conflict, notFound } from '../http/api-error.ts';
+import { notFound } from '../http/api-error.ts';
 import { Described, NoContent, Open, preEncoded, responses, ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
-import { SetupChecks } from './setup-checks.ts';
 import type { AnnotationServer } from './repository.ts';
-import { resolvedUrlProblem } from './url-policy.ts';
+import type { Changed } from './lifecycle.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
-import { refuseWhenClosed } from '../challenges/frozen.ts';
+import { challengeOf } from '../challenges/lookup.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
-import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
-import { DEFAULT_PROTOCOL, isPulled, PROTOCOL_NAMES, PULL_PROTOCOL } from '../dispatch/annotators/registry.ts';
-import { ProtocolField, protocolProblem } from './protocol-field.ts';
+import { PROTOCOL_NAMES, PULL_PROTOCOL } from '../dispatch/annotators/registry.ts';
+import { ProtocolField } from './protocol-field.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 
 const RegisterBody = Type.Object(
@@ -92,7 +90,8 @@ const ServerStatus = Open({
 export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const { challenges, servers, serverStatus } = ctx.repos;
+    const { servers } = ctx.repos;
+    const lifecycle = ctx.servers;
 
     // Dashboards poll this page; its figures aggregate every attempt of the server. The whole
     // response is kept, encoded, for statusCacheMs per server and caller: a poll within that
@@ -102,17 +101,10 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       maxBytes: ctx.config.cacheMaxBytes,
       bytesOf: (body) => body.length + 100,
     });
-    async function loadStatusFigures(serverId: number, page: { limit: number; offset: number }) {
-      const [progress, timing, errors, failuresByKind, histogram, reliability] = await Promise.all([
-        serverStatus.progress(serverId),
-        serverStatus.timing(serverId),
-        serverStatus.errors(serverId, page.limit, page.offset),
-        serverStatus.failuresByKind(serverId),
-        serverStatus.histogram(serverId),
-        ctx.repos.reliability.server(serverId),
-      ]);
-      return { progress, timing, failuresByKind, errorsOffset: page.offset, errors, histogram, reliability };
-    }
+    const stopListening = lifecycle.onChange(() => statusResponses.invalidate());
+    base.addHook('onClose', async () => {
+      stopListening();
+    });
 
     /** The server, if the caller may see it; another team gets the same 404 as for a missing one. */
     async function ownedServer(principal: Principal, id: number): Promise<AnnotationServer> {
@@ -121,28 +113,11 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       return server;
     }
 
-    /** ownedServer with its challenge, for a change: refused (409) while the challenge is closed. */
-    async function changeableServer(principal: Principal, id: number, what: string) {
-      const server = await ownedServer(principal, id);
-      const challenge = (await challenges.byId(server.challengeId))!;
-      refuseWhenClosed(challenge, what);
-      return { server, challenge };
-    }
-
     /** The server as it is now: 200, or 202 with a notice when its queue step was left for later. */
-    async function serverAfter(reply: FastifyReply, id: number, queued: boolean) {
-      statusResponses.invalidate();
-      const server = (await servers.byId(id))!;
+    function changed(reply: FastifyReply, { server, queued }: Changed) {
       if (queued) return server;
       return reply.status(202).send({ ...server, notice: queuedLaterNotice('the change is stored') });
     }
-
-    // Setup checks are claimed in the database, so every API process shows a running one and
-    // none calls the server a second time meanwhile (setup-checks.ts).
-    const checks = new SetupChecks(ctx, () => statusResponses.invalidate());
-    base.addHook('onClose', async () => {
-      await checks.close().catch((err: unknown) => ctx.log.warn({ err }, 'could not mark this process\'s setup checks as ended'));
-    });
 
     app.post(
       '/challenges/:slug/servers',
@@ -159,52 +134,17 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       },
       async (request, reply) => {
         const principal = teamOf(request);
-        const challenge = await challenges.bySlug(request.params.slug);
-        if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
-        refuseWhenClosed(challenge, 'no servers can be registered');
-        const body = request.body;
-        const unknown = body.tasks.filter((t) => !challenge.tasks.includes(t));
-        if (unknown.length > 0) throw badRequest(`challenge "${challenge.slug}" has no task ${unknown.join(', ')}; its tasks are ${challenge.tasks.join(', ')}`);
-        const protocol = body.protocol ?? DEFAULT_PROTOCOL;
-        const unfit = protocolProblem(protocol, body);
-        if (unfit) throw badRequest(unfit);
-        // A pull server is never connected to, so the URL policy has nothing to judge.
-        const problem = body.url === undefined ? '' : await resolvedUrlProblem(body.url, ctx.config.publicUrlsOnly);
-        if (problem) throw badRequest(`the server URL cannot be used: ${problem}`);
-
-        const created = await servers.register(
-          {
-            challengeId: challenge.id,
-            teamId: principal.teamId,
-            name: body.name,
-            url: body.url ?? '',
-            tasks: body.tasks,
-            method: body.method ?? DEFAULT_METHOD,
-            protocol,
-            concurrency: body.concurrency ?? 1,
-            sendMetadata: body.sendMetadata ?? false,
-          },
-          challenge.serversPerTeam,
-        );
-        if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
-        if (created === 'duplicate') throw conflict(`your team already has a server named "${body.name}" in "${challenge.slug}"`);
-        await ctx.dispatch.serverRegistered(created);
-        reply.header('location', absoluteUrlOf(request, ctx.config, `/api/servers/${created.id}`));
-        if (request.query.background === 'true') {
-          await checks.startInBackground(created, request.log);
-          request.log.info({ serverId: created.id, team: principal.teamName }, 'annotation server registered; its check runs');
-          return reply.status(201).send({ ...created, check: null, checkRunning: true });
-        }
-        const check = await checks.runNow(created, request.log);
-        request.log.info({ serverId: created.id, team: principal.teamName, check: check.outcome }, 'annotation server registered');
-        return reply.status(201).send({ ...created, check });
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
+        const registered = await lifecycle.register(challenge, principal.teamId, request.body, { background: request.query.background === 'true', log: request.log });
+        reply.header('location', absoluteUrlOf(request, ctx.config, `/api/servers/${registered.server.id}`));
+        if ('running' in registered) return reply.status(201).send({ ...registered.server, check: null, checkRunning: true });
+        return reply.status(201).send({ ...registered.server, check: registered.check });
       },
     );
 
     app.get('/challenges/:slug/servers', { schema: { tags: ['servers'], summary: 'Servers of a challenge (a team sees its own)', params: SlugParams, response: responses({ 200: Type.Array(ServerAnswer) }) }, config: { access: 'participant' } }, async (request) => {
       const principal = knownPrincipalOf(request);
-      const challenge = await challenges.bySlug(request.params.slug);
-      if (!challenge) throw notFound(`challenge "${request.params.slug}"`);
+      const challenge = await challengeOf(ctx.repos.challenges, request.params);
       return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
     });
 
@@ -214,22 +154,19 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       const page = { limit: Number(request.query.errorsLimit ?? 100), offset: Number(request.query.errorsOffset ?? 0) };
       const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}\u0000${page.limit}\u0000${page.offset}`, async () => {
         const server = await ownedServer(principal, id);
-        const [running, figures] = await Promise.all([checks.running(server.id), loadStatusFigures(server.id, page)]);
-        const check = running ? { checkRunning: true, checkStartedAt: running.startedAt.toISOString() } : { checkRunning: false };
-        const agent = isPulled(server) ? await ctx.leases?.agentStatus(server.id) : undefined;
-        return Buffer.from(JSON.stringify({ ...server, ...check, ...figures, ...(agent ? { agent } : {}) }));
+        return Buffer.from(JSON.stringify(await lifecycle.status(server, page)));
       }))!;
       return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
     });
 
     app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams, response: responses({ 200: ChangedServer, 202: ChangedServer }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const { server, challenge } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be started');
-      return await serverAfter(reply, server.id, await ctx.dispatch.start(server, challenge));
+      const server = await ownedServer(principalOf(request), Number(request.params.id));
+      return changed(reply, await lifecycle.start(server));
     });
 
     app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams, response: responses({ 200: ChangedServer, 202: ChangedServer }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be paused');
-      return await serverAfter(reply, server.id, await ctx.dispatch.pause(server));
+      const server = await ownedServer(principalOf(request), Number(request.params.id));
+      return changed(reply, await lifecycle.pause(server));
     });
 
     app.post(
@@ -245,41 +182,23 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
         config: { access: 'owner' },
       },
       async (request, reply) => {
-        const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers are not called');
-        if (request.query.background === 'true') {
-          const running = await checks.startInBackground(server, request.log);
-          return reply.status(202).send({ ...server, checkRunning: true, checkStartedAt: running.startedAt.toISOString() });
-        }
-        const check = await checks.runNow(server, request.log);
-        return { ...server, check };
+        const server = await ownedServer(principalOf(request), Number(request.params.id));
+        const checked = await lifecycle.checkAgain(server, { background: request.query.background === 'true', log: request.log });
+        if ('running' in checked) return reply.status(202).send({ ...server, checkRunning: true, checkStartedAt: checked.running.startedAt.toISOString() });
+        return { ...server, check: checked.check };
       },
     );
 
     app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams, response: responses({ 204: NoContent }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const { server } = await changeableServer(principalOf(request), Number(request.params.id), 'its servers cannot be deleted');
-      // Only while paused: an active server may have a request in flight whose answer would
-      // then be stored for a server that no longer exists.
-      if (server.state !== 'paused') throw conflict(`server ${server.id} is active; pause it first, then delete it`);
-      ctx.dispatch.requireQueues('the server was not deleted');
-      // Rows first: if another record still needs the server (say, a test-suite run), nothing
-      // is removed and the queue keeps its jobs, so the server stays usable.
-      try {
-        await servers.deleteWithHistory(server.id);
-      } catch (err) {
-        if ((err as { code?: string }).code === '23503') throw conflict(`server ${server.id} is still referenced by other records (${(err as { table?: string }).table ?? 'another table'}); it cannot be deleted`);
-        throw err;
-      }
-      await ctx.dispatch.removeQueue(server.id);
-      statusResponses.invalidate();
-      request.log.info({ serverId: server.id }, 'annotation server deleted');
+      const server = await ownedServer(principalOf(request), Number(request.params.id));
+      await lifecycle.delete(server, request.log);
       return reply.status(204).send();
     });
 
     app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams, response: responses({ 200: Open({ ...ServerAnswer.properties, requeued: Type.Integer({ description: 'how many articles were sent again' }) }) }) }, config: { access: 'owner' } }, async (request) => {
-      const { server, challenge } = await changeableServer(principalOf(request), Number(request.params.id), 'failed articles are not sent again');
-      const requeued = await ctx.dispatch.retryFailed(server, challenge);
-      statusResponses.invalidate();
-      return { ...(await servers.byId(server.id))!, requeued };
+      const server = await ownedServer(principalOf(request), Number(request.params.id));
+      const { server: after, requeued } = await lifecycle.retryFailed(server);
+      return { ...after, requeued };
     });
   };
 }

@@ -159,3 +159,39 @@ describe('bad bodies on every route that takes one', () => {
     }
   });
 });
+
+describe('the task of every :task route', () => {
+  // Enumerated from the OpenAPI document, so a new :task route is covered by itself.
+  async function taskRoutes() {
+    const doc = (await ms.app!.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    return Object.entries(doc.paths)
+      .filter(([path]) => path.includes('{task}'))
+      .flatMap(([path, ops]) => Object.keys(ops).filter((m) => ['get', 'post', 'put'].includes(m)).map((m) => ({ method: m.toUpperCase() as 'GET', path })));
+  }
+  // The export routes need a server; any id will do, the task is judged first.
+  const urlOf = (path: string, task: string) => path.replace('{slug}', 'edge').replace('{task}', task).replace('{format}', 'tsv') + (path.includes('/export/') ? '?server=1' : '');
+
+  it('refuses a task no family has as unknown_task, naming the tasks there are, before the token is looked at', async () => {
+    const routes = await taskRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(7);
+    for (const r of routes) {
+      const res = await ms.app!.inject({ method: r.method, url: urlOf(r.path, 'NOPE'), ...(r.method === 'GET' ? {} : { payload: '{}', headers: { 'content-type': 'application/json' } }) });
+      expect(res.statusCode, `${r.method} ${r.path}`).toBe(400);
+      expect(res.json().error.code, `${r.method} ${r.path}`).toBe('unknown_task');
+      expect(res.json().error.message, `${r.method} ${r.path}`).toMatch(/^unknown task "NOPE"; use one of (\w+, )+\w+$/);
+    }
+  });
+
+  it('refuses a task the challenge does not run as unknown_task, and a missing challenge as not_found', async () => {
+    const reads = (await taskRoutes()).filter((r) => r.method === 'GET');
+    expect(reads.length).toBeGreaterThanOrEqual(4);
+    for (const r of reads) {
+      const res = await ms.app!.inject({ method: 'GET', url: urlOf(r.path, 'ACT'), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(res.statusCode, r.path).toBe(400);
+      expect(res.json().error, r.path).toMatchObject({ code: 'unknown_task', message: 'challenge "edge" has no ACT task; its tasks are INT' });
+      const missing = await ms.app!.inject({ method: 'GET', url: urlOf(r.path, 'INT').replace('/edge/', '/nope/'), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(missing.statusCode, r.path).toBe(404);
+      expect(missing.json().error, r.path).toMatchObject({ code: 'not_found', message: 'challenge "nope" not found' });
+    }
+  });
+});

@@ -1,6 +1,6 @@
 // The repositories' own transactions (routes hold none since issue 19): a challenge's
-// settings and phase change together or not at all; a server is deleted with its rows; a
-// repository built on a transaction's handle refuses to open one of its own, with a
+// settings and phase change together or not at all; a server is deleted with its rows, or
+// kept whole while another record still needs it; a repository built on a transaction's handle refuses to open one of its own, with a
 // message that says which repository to use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepositories, type Repositories } from '../../src/app-context.ts';
@@ -35,7 +35,7 @@ describe('repository transactions', () => {
     const created = await repos.servers.register(server('a'), 5);
     if (typeof created === 'string') throw new Error(`not registered: ${created}`);
     expect(await repos.servers.register(server('a'), 5)).toBe('duplicate');
-    await repos.servers.deleteWithHistory(created.id);
+    expect(await repos.servers.deleteWithHistory(created.id)).toEqual({ deleted: true });
     expect(await repos.servers.byId(created.id)).toBeNull();
   });
 
@@ -43,5 +43,13 @@ describe('repository transactions', () => {
     await expect(tdb.db.transaction(async (tx) => await new ServerRepository(tx).register(server('b'), 5))).rejects.toThrow(/inside a transaction already; use the one built with the database handle/);
     await expect(tdb.db.transaction(async (tx) => await new ChallengeRepository(tx).change('tx-rules', {}, undefined))).rejects.toThrow(/inside a transaction already/);
     expect(await repos.servers.listByChallenge(challengeId)).toEqual([]);
+  });
+
+  it('keeps a server another record still needs, and names the table that refers to it', async () => {
+    const source = await repos.servers.register(server('kept'), 5);
+    if (typeof source === 'string') throw new Error(`not registered: ${source}`);
+    await repos.suiteRuns.create({ name: 'tx-kept', items: [], document: {} as never, sources: [source], settings: {} });
+    expect(await repos.servers.deleteWithHistory(source.id)).toEqual({ deleted: false, referencedFrom: 'testsuite_servers' });
+    expect(await repos.servers.byId(source.id)).toMatchObject({ id: source.id, name: 'kept' });
   });
 });
