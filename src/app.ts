@@ -13,7 +13,7 @@ import { refuseUnstorableText } from './http/storable-text.ts';
 import { refuseRepeatedQueryParameters } from './http/repeated-query.ts';
 import { publicBaseOf } from './http/public-url.ts';
 import { ApiError } from './http/api-error.ts';
-import { registerJsonParser } from './http/json-body.ts';
+import { registerJsonParser, registerPlainTextParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { enforceDeclaredAccess } from './auth/access.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -48,6 +48,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   });
 
   registerJsonParser(app);
+  registerPlainTextParser(app);
   installErrorHandling(app);
   refuseRepeatedQueryParameters(app);
   refuseUnstorableText(app);
