@@ -17,7 +17,6 @@ import { TOPIC_KEY, validateTopic } from './validate.ts';
 
 const TASK = 'TOPIC';
 
-const share = (n: number): string => n.toFixed(2);
 
 /** The figures the track's script prints, as leaderboard columns: each average line, the instance-based lines, each LitCovid label's F1. */
 export const TOPIC_COLUMNS: ReadonlyArray<readonly [string, string]> = [
@@ -47,7 +46,7 @@ export const topic = defineFamily({
     answer: { kind: 'list', heading: 'TOPIC: topics', items: (topics: TopicResult) => topics.map((t) => ({ label: t.label, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) })) },
     consensus: (vote) => ({
       heading: TASK,
-      items: vote.items.map((t) => ({ label: t.label, share: t.share, servers: t.servers.length, detail: `share ${share(t.share)}` })),
+      items: vote.items.map((t) => ({ label: t.label, share: t.share, servers: t.servers.length })),
     }),
     leaderboard: {
       columns: TOPIC_COLUMNS,
