@@ -8,6 +8,7 @@
 import { runName } from '../../cli/score-files.ts';
 import { readTopics, scoreTopics, type TopicDoc, type TopicSet } from '../../scoring/topic.ts';
 import { needText } from '../common/upload.ts';
+import type { CorpusDocument } from '../../formats/bioc-corpus.ts';
 import type { FamilyScoring } from '../family.ts';
 import { LITCOVID_TOPICS } from './labels.ts';
 import type { TopicResult } from './types.ts';
@@ -32,6 +33,29 @@ export function topicRunOf(answers: ReadonlyArray<{ doc: string; value: unknown 
   return { labels: [], docs, form: 'list' };
 }
 
+/**
+ * Topics from a corpus: the `identifier` infon of annotations typed Topic (as the BioC
+ * export writes them), each document a line of the list form — also one without topics,
+ * which the instance-based measures count. A label outside LitCovid's is left out, warned.
+ */
+function corpusTopics(documents: readonly CorpusDocument[]): { body: string; warnings: string[] } {
+  const known = new Set(LITCOVID_TOPICS);
+  const unknown = new Set<string>();
+  let body = '';
+  for (const doc of documents) {
+    const labels = new Set<string>();
+    for (const a of doc.annotations) {
+      if (!/^topic$/i.test(a.type ?? '')) continue;
+      const label = (a.infons.identifier ?? '').trim();
+      if (known.has(label)) labels.add(label);
+      else unknown.add(label);
+    }
+    body += `${doc.id}\t${[...labels].join(';')}\n`;
+  }
+  const warnings = unknown.size > 0 ? [`${unknown.size} topic(s) are not LitCovid labels and were left out (${[...unknown].slice(0, 5).map((l) => JSON.stringify(l)).join(', ')})`] : [];
+  return { body, warnings };
+}
+
 export const topicScoring: FamilyScoring<TopicSet, TopicSet> = {
   mainFigure: 'micro.f',
   options: [],
@@ -48,6 +72,11 @@ export const topicScoring: FamilyScoring<TopicSet, TopicSet> = {
   onlineRun: topicRunOf,
   score: (gold, run) => ({ metrics: { ...scoreTopics(gold, run, { missing: 'none' }) } }),
   exportTsv: topicRunTsv,
+  corpus: {
+    takes: 'the identifier infon (the label) of annotations typed Topic; every document is a line, also one without topics',
+    gold: corpusTopics,
+    run: corpusTopics,
+  },
   cli: {
     flags: [],
     runs: 'prediction files (PMID,<label>,… probabilities, or PMID,label;label)',

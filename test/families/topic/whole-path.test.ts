@@ -146,6 +146,15 @@ describe('TOPIC exports', () => {
     expect(brat.status).toBe(400);
     expect(brat.body.error.message).toBe('brat carries MENTION, not TOPIC');
   });
+
+  it('reads that BioC back as a run (a corpus upload), which scores as the online run', async () => {
+    const bioc = (await ms.request('GET', path('bioc-json'), undefined, ADMIN_TOKEN)).body.files[0].content;
+    const run = await send(ms, 'POST', '/api/challenges/litcovid/runs/TOPIC', { body: bioc, type: 'application/json', token: teams[0]!.token });
+    expect(run.status).toBe(201);
+    const board = await send(ms, 'GET', '/api/challenges/litcovid/scores/TOPIC', { token: ADMIN_TOKEN });
+    const row = board.json.runs.find((r: { run: string }) => r.run === `T${teams[0]!.id}_R1`);
+    expectFigures(row.metrics, S_TOPIC);
+  });
 });
 
 describe('TOPIC on demand: article view, consensus and the BCMS read API', () => {
