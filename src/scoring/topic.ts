@@ -268,8 +268,8 @@ export function scoreTopics(gold: TopicSet, run: TopicSet, o: TopicScoreOptions)
   const labels = gold.labels;
   checkRunAgainstGold(gold, run, o);
   // The script sorts both tables by PMID and pairs rows by position; with the same PMIDs
-  // that pairs each document with itself, so gold order serves (sums below run in sorted
-  // order so that numpy's summation sees the same sequence).
+  // that pairs each document with itself. The per-document values are collected in that
+  // sorted order so that numpy's pairwise summation adds them in the same sequence.
   const ids = [...gold.docs.keys()].sort(comparePmids);
   const k = labels.length;
   const tp = new Array<number>(k).fill(0);
