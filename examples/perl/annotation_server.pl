@@ -23,6 +23,7 @@
 #   mentions        [{offset, mention, type, confidence}, ...]                MENTION
 #   coref           standoff text: 'T' Exp expressions and 'R' Coref links     COREF
 #   taxons          [{taxid => NCBI Taxonomy id, confidence, rank}, ...]      TX
+#   topics          [{label => one of the challenge's labels, confidence}]    TOPIC
 #
 # Offsets count Unicode code points of the text. Perl counts characters the same way once
 # the text is a decoded (character) string; RPC::XML's parser hands it over decoded, and
@@ -45,6 +46,8 @@
 #   TX       every species of the short list %SPECIES named as a word (after lower-casing
 #            ASCII letters only: "Human", "mice", "Mus musculus"), its NCBI Taxonomy id
 #            once, in order of first occurrence, rank i, confidence 1/(i+1).
+#   TOPIC    each LitCovid topic of @TOPIC_STEMS whose stem occurs (ASCII, any case, also
+#            inside words), in the list's order, confidence n/(n+1) for n occurrences.
 # "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
 #
 # Run:  perl annotation_server.pl --port 8000 [--host 127.0.0.1] [--method NAME]
@@ -171,6 +174,25 @@ sub find_taxa {
     return [map { { taxid => int32($taxa[$_]), rank => int32($_ + 1), confidence => dbl(1 / ($_ + 2)) } } 0 .. $#taxa];
 }
 
+# LitCovid's topics (BioCreative VII track 5) and the stem that names each.
+my @TOPIC_STEMS = (
+    ['Treatment', 'treat'], ['Diagnosis', 'diagnos'], ['Prevention', 'prevent'], ['Mechanism', 'mechanism'],
+    ['Transmission', 'transmi'], ['Epidemic Forecasting', 'forecast'], ['Case Report', 'case report'],
+);
+
+# The topics whose stem occurs, with confidence n/(n+1) for n non-overlapping occurrences.
+sub find_topics {
+    my ($text) = @_;
+    (my $lower = $text) =~ tr/A-Z/a-z/;    # ASCII letters only
+    my @topics;
+    for my $topic (@TOPIC_STEMS) {
+        my ($label, $stem) = @$topic;
+        my $n = () = $lower =~ /\Q$stem\E/g;
+        push @topics, { label => str($label), confidence => dbl($n / ($n + 1)) } if $n > 0;
+    }
+    return \@topics;
+}
+
 sub annotate {
     my ($text, $given) = @_;
     my @accessions = find_accessions($text);
@@ -187,6 +209,7 @@ sub annotate {
         mentions => find_mentions($text),
         coref => str(coref_standoff($text, $given)),
         taxons => find_taxa($text),
+        topics => find_topics($text),
     };
 }
 

@@ -22,6 +22,7 @@ and expects one struct with a key per task you answer (leave a key out to skip a
   mentions        [{'offset', 'mention', 'type', 'confidence'}, ...]          MENTION
   coref           standoff text: 'T' Exp expressions and 'R' Coref links       COREF
   taxons          [{'taxid': NCBI Taxonomy id, 'confidence', 'rank'}, ...]    TX
+  topics          [{'label': one of the challenge's labels, 'confidence'}]    TOPIC
 
 Offsets count Unicode code points, which is exactly Python's str indexing: text[offset]
 is the first character of a mention. Confidences must be in (0, 1]. XML-RPC ints are
@@ -43,6 +44,8 @@ sample annotator exactly (its tests compare both answers):
   TX       every species of the short list SPECIES named as a word (after lower-casing
            ASCII letters only: "Human", "mice", "Mus musculus"), its NCBI Taxonomy id
            once, in order of first occurrence, rank i, confidence 1/(i+1).
+  TOPIC    each LitCovid topic of TOPIC_STEMS whose stem occurs (ASCII, any case, also
+           inside words), in the list's order, confidence n/(n+1) for n occurrences.
 "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
 
 The same answers in the other protocols the meta-server speaks (register the server with
@@ -178,6 +181,24 @@ def coref_standoff(text: str, given: str) -> str:
     return "\n".join(expressions + links) if links else ""
 
 
+# LitCovid's topics (BioCreative VII track 5) and the stem that names each.
+TOPIC_STEMS = [
+    ("Treatment", "treat"), ("Diagnosis", "diagnos"), ("Prevention", "prevent"), ("Mechanism", "mechanism"),
+    ("Transmission", "transmi"), ("Epidemic Forecasting", "forecast"), ("Case Report", "case report"),
+]
+
+
+def find_topics(text: str) -> List[Dict[str, Any]]:
+    """The topics whose stem occurs, with confidence n/(n+1) for n non-overlapping occurrences."""
+    lower = text.translate(ASCII_LOWER)
+    topics = []
+    for label, stem in TOPIC_STEMS:
+        n = lower.count(stem)
+        if n > 0:
+            topics.append({"label": label, "confidence": n / (n + 1)})
+    return topics
+
+
 def find_taxa(text: str) -> List[Dict[str, Any]]:
     """NCBI Taxonomy ids of the species named, once each, in order of first occurrence."""
     seen: Dict[int, None] = {}
@@ -201,6 +222,7 @@ def annotate(text: str, given: str = "") -> Dict[str, Any]:
         "mentions": find_mentions(text),
         "coref": coref_standoff(text, given),
         "taxons": find_taxa(text),
+        "topics": find_topics(text),
     }
 
 

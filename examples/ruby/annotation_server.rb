@@ -26,6 +26,7 @@
 #   mentions        [{'offset', 'mention', 'type', 'confidence'}, ...]           MENTION
 #   coref           standoff text: 'T' Exp expressions and 'R' Coref links        COREF
 #   taxons          [{'taxid' => NCBI Taxonomy id, 'confidence', 'rank'}, ...]   TX
+#   topics          [{'label' => one of the challenge's labels, 'confidence'}]   TOPIC
 #
 # Offsets count Unicode code points of the text. A Ruby string encoded as UTF-8 counts
 # characters that way (String#[], MatchData#begin); utf8() below makes sure the text is
@@ -49,6 +50,8 @@
 #   TX       every species of the short list SPECIES named as a word (after lower-casing
 #            ASCII letters only: "Human", "mice", "Mus musculus"), its NCBI Taxonomy id
 #            once, in order of first occurrence, rank i, confidence 1/(i+1).
+#   TOPIC    each LitCovid topic of TOPIC_STEMS whose stem occurs (ASCII, any case, also
+#            inside words), in the list's order, confidence n/(n+1) for n occurrences.
 # "Word" boundaries mean: the neighbouring character is not an ASCII letter or digit.
 #
 # Run:  ruby annotation_server.rb --port 8000 [--host 127.0.0.1] [--method NAME]
@@ -157,6 +160,21 @@ def find_taxa(text)
   taxa.each_with_index.map { |taxid, i| { 'taxid' => taxid, 'rank' => i + 1, 'confidence' => 1.0 / (i + 2) } }
 end
 
+# LitCovid's topics (BioCreative VII track 5) and the stem that names each.
+TOPIC_STEMS = [
+  ['Treatment', 'treat'], ['Diagnosis', 'diagnos'], ['Prevention', 'prevent'], ['Mechanism', 'mechanism'],
+  ['Transmission', 'transmi'], ['Epidemic Forecasting', 'forecast'], ['Case Report', 'case report']
+].freeze
+
+# The topics whose stem occurs, with confidence n/(n+1) for n non-overlapping occurrences.
+def find_topics(text)
+  lower = text.tr('A-Z', 'a-z')
+  TOPIC_STEMS.filter_map do |label, stem|
+    n = lower.scan(stem).length
+    { 'label' => label, 'confidence' => n.to_f / (n + 1) } if n.positive?
+  end
+end
+
 def annotate(text, given = '')
   accessions = find_accessions(text)
   {
@@ -169,7 +187,8 @@ def annotate(text, given = '')
     end,
     'mentions' => find_mentions(text),
     'coref' => coref_standoff(text, given),
-    'taxons' => find_taxa(text)
+    'taxons' => find_taxa(text),
+    'topics' => find_topics(text)
   }
 end
 

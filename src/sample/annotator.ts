@@ -1,4 +1,4 @@
-// The sample annotator: a deliberately simple, deterministic tagger that answers all six
+// The sample annotator: a deliberately simple, deterministic tagger that answers all seven
 // tasks, so a team sees a complete, valid answer and the tests have a known reference.
 // The samples under examples/ (Python, Perl, Ruby) implement exactly the same rules; tests
 // check that all of them give identical answers, so change them together.
@@ -35,6 +35,9 @@
 //      (matched after ASCII-only lower-casing, standing as words: "Human", "mice",
 //      "Mus musculus"), each NCBI Taxonomy id once, in order of first occurrence:
 //      {taxid, rank: i, confidence: 1/(i+1)}.
+// TOPIC `topics`: each LitCovid topic whose stem in TOPIC_STEMS below occurs (ASCII, any
+//      case, also inside words: "treated", "Vaccine-prevented"), in the list's order:
+//      {label, confidence: n/(n+1)} for n non-overlapping occurrences; [] when none.
 import type { XmlRpcValue } from '../xmlrpc/codec.ts';
 import { CodePointText } from '../shared/code-points.ts';
 
@@ -56,6 +59,11 @@ const SPECIES: Record<string, number> = {
   drosophila: 7227,
   arabidopsis: 3702,
 };
+/** LitCovid's topics (BioCreative VII track 5) and the stem that names each; the samples under examples/ hold the same list. */
+const TOPIC_STEMS: ReadonlyArray<readonly [string, string]> = [
+  ['Treatment', 'treat'], ['Diagnosis', 'diagnos'], ['Prevention', 'prevent'], ['Mechanism', 'mechanism'],
+  ['Transmission', 'transmi'], ['Epidemic Forecasting', 'forecast'], ['Case Report', 'case report'],
+];
 // Longer names first, so "homo sapiens" is one match; every name is plain lower-case letters and spaces.
 const SPECIES_WORD = new RegExp(`(?<![A-Za-z0-9])(?:${Object.keys(SPECIES).sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).join('|')})(?![A-Za-z0-9])`, 'g');
 
@@ -142,7 +150,17 @@ function findTaxa(text: string): XmlRpcValue[] {
   return [...seen].map((taxid, i) => ({ taxid, rank: i + 1, confidence: 1 / (i + 2) }));
 }
 
-/** The sample answer for one article: all six task keys (see the rules above). */
+function findTopics(text: string): XmlRpcValue[] {
+  const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase()); // ASCII letters only, as the other samples
+  const topics: XmlRpcValue[] = [];
+  for (const [label, stem] of TOPIC_STEMS) {
+    const n = lower.split(stem).length - 1;
+    if (n > 0) topics.push({ label, confidence: n / (n + 1) });
+  }
+  return topics;
+}
+
+/** The sample answer for one article: all seven task keys (see the rules above). */
 export function annotate(text: string, given = ''): Record<string, XmlRpcValue> {
   const accessions = findAccessions(text);
   const pairs: XmlRpcValue[] = [];
@@ -156,5 +174,6 @@ export function annotate(text: string, given = ''): Record<string, XmlRpcValue> 
     mentions: findMentions(text),
     coref: corefStandoff(text, given),
     taxons: findTaxa(text),
+    topics: findTopics(text),
   };
 }

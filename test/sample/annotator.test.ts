@@ -61,13 +61,20 @@ describe('annotate', () => {
     );
   });
 
+  it('answers the LitCovid topics whose stem occurs, in the list order, confidence n/(n+1)', () => {
+    expect(annotate('Forecasts of transmission; TREATMENT, treated, untreated.').topics).toEqual([
+      { label: 'Treatment', confidence: 3 / 4 }, { label: 'Transmission', confidence: 1 / 2 }, { label: 'Epidemic Forecasting', confidence: 1 / 2 },
+    ]);
+    expect(annotate('Nothing here.').topics).toEqual([]);
+  });
+
   it('answers coref with an empty string when nothing is given or nothing links', () => {
     expect(annotate(SAMPLE_TEXT).coref).toBe('');
     expect(annotate('It came first. BRCA1 later.', 'T1\tProtein 15 20\tBRCA1').coref).toBe('');
   });
 
-  it('is deterministic and answers all six keys', () => {
-    expect(Object.keys(annotate(''))).toEqual(['interaction', 'normalizations', 'pairs', 'mentions', 'coref', 'taxons']);
+  it('is deterministic and answers all seven keys', () => {
+    expect(Object.keys(annotate(''))).toEqual(['interaction', 'normalizations', 'pairs', 'mentions', 'coref', 'taxons', 'topics']);
     expect(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx')).toEqual(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx'));
   });
 });

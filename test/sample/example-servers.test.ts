@@ -17,6 +17,8 @@ const NON_BMP =
 const ASCII = 'TP53 (P04637) binds MDM2 (Q00987) in human and Mus musculus cells. It is a complex of IL2R and CD4.';
 /** TX: species words in any ASCII case, next to non-ASCII letters, repeated, and near misses ("humanised", "yeasts"). */
 const SPECIES = 'Mice (MUS MUSCULUS) and Humans; not humanised, nor yeasts. Ärats 😀 and Homo sapiens, then mice again and E. coli (Escherichia coli) in Drosophila.';
+/** TOPIC: stems in any ASCII case, inside words, repeated, beside non-ASCII letters; "Diagnosis" and "Mechanism" absent. */
+const TOPICS = 'Treatment of 😀 TREATED patients: vaccines Prevent transmission, and prevention forecasts. A Case Report — Ärger.';
 const ONE_ACCESSION = 'Ölfarbe 😀 P38398';
 const codePoints = (text: string, word: string): number => Array.from(text.slice(0, text.indexOf(word))).length;
 const givenFor = (text: string, ...words: string[]): string =>
@@ -26,8 +28,9 @@ const ARTICLES = [
   { id: 'ASCII', text: ASCII, given: givenFor(ASCII, 'TP53') },
   { id: 'ONE', text: ONE_ACCESSION },
   { id: 'SPECIES', text: SPECIES },
+  { id: 'TOPICS', text: TOPICS },
 ];
-const TASKS = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF', 'TX'];
+const TASKS = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF', 'TX', 'TOPIC'];
 const LANGUAGES: ExampleLanguage[] = ['perl', 'ruby'];
 
 const servers: Partial<Record<ExampleLanguage, ExampleServer>> = {};
@@ -75,6 +78,16 @@ describe.each(LANGUAGES)('examples/%s sample server, asked directly', (language)
     ]);
     expect(await ask('Annotator.getAnnotation', [SPECIES])).toMatchObject({ ok: true, value: expected });
     expect(await ask('Annotator.getAnnotation', [ASCII])).toMatchObject({ ok: true, value: { taxons: annotate(ASCII).taxons } });
+  });
+
+  it('names the same LitCovid topics (TOPIC) with the same confidences', async () => {
+    const expected = annotate(TOPICS);
+    expect(expected.topics).toEqual([
+      { label: 'Treatment', confidence: 2 / 3 }, { label: 'Prevention', confidence: 2 / 3 }, { label: 'Transmission', confidence: 1 / 2 },
+      { label: 'Epidemic Forecasting', confidence: 1 / 2 }, { label: 'Case Report', confidence: 1 / 2 },
+    ]);
+    expect(await ask('Annotator.getAnnotation', [TOPICS])).toMatchObject({ ok: true, value: expected });
+    expect(await ask('Annotator.getAnnotation', [ASCII])).toMatchObject({ ok: true, value: { topics: [] } });
   });
 
   it('faults on an unknown method and on a wrong parameter list', async () => {
@@ -130,6 +143,7 @@ describe('the sample servers through the whole path', () => {
       expect(reference.result.MENTION.map((m: { start: number; text: string }) => [m.start, m.text])).toEqual(expected.map((m) => [m.offset, m.mention]));
       // TX is answered and stored too: the check passes for TX because there is an answer, not an empty key.
       expect(reference.result.TX.map((t: { taxid: number }) => t.taxid)).toEqual((annotate(article.text).taxons as Array<{ taxid: number }>).map((t) => t.taxid));
+      expect(reference.result.TOPIC).toEqual(annotate(article.text).topics);
     }
   });
 });

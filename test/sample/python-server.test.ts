@@ -43,6 +43,13 @@ describe('examples/python/annotation_server.py', () => {
     expect((annotate(species).taxons as Array<{ taxid: number }>).map((t) => t.taxid)).toEqual([10090, 9606, 10116, 562, 7227]);
   });
 
+  it('names LitCovid topics (TOPIC) exactly like the TypeScript annotator', async () => {
+    const text = 'Treatment of 😀 TREATED patients: vaccines Prevent transmission. A Case Report — Ärger.';
+    const outcome = await askPython([text]);
+    expect(outcome).toMatchObject({ ok: true, value: annotate(text) });
+    expect((annotate(text).topics as Array<{ label: string }>).map((t) => t.label)).toEqual(['Treatment', 'Prevention', 'Transmission', 'Case Report']);
+  });
+
   it('links coreference the same way for the same given proteins', async () => {
     const at = (word: string): number => Array.from(TEXT.slice(0, TEXT.indexOf(word))).length; // code points before it
     const s = at('synuclein');
