@@ -43,6 +43,11 @@ function finish(b: Building, where: string): CorpusDocument {
   if (text !== b.title) sections.push({ offset: titleLength + 1, length: codePoints.length - titleLength - 1, name: 'abstract' });
   for (const a of b.annotations) {
     try {
+      // PubTator has no line break inside a line: a writer puts a space for each line break
+      // or TAB in a mention's text (writePubTator does, one for one), so the text column is
+      // compared so, and the mention keeps the document's own text.
+      const found = a.end! <= codePoints.length ? codePoints.slice(a.start!, a.end!) : undefined;
+      if (found !== undefined && found !== a.text && oneLine(found) === a.text) a.text = found;
       checkAnnotationText(b.id, a, codePoints, FORMAT);
     } catch (err) {
       if (err instanceof FormatError) throw new FormatError(FORMAT, `${where} line ${a.line}: ${err.message.replace(/^pubtator: /, '')}`);
