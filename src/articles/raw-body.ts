@@ -26,6 +26,10 @@ function rootElement(xml: string): string | undefined {
   return prolog.exec(xml)?.[1];
 }
 
+/** A text body the XML parser above read (any other text body is left to validation, which refuses it). */
+const isXmlBody = (body: unknown, contentType: string | undefined): body is string =>
+  typeof body === 'string' && XML_BODY_TYPES.some((t) => (contentType ?? '').toLowerCase().startsWith(t));
+
 const JSON_FORM_FIELDS = ['articles', 'bioc', 'pubtator', 'text', 'xml'];
 
 /** A BioC collection or document at the top level of a JSON body (not the routes' JSON form). */
@@ -39,14 +43,15 @@ const refuseRoot = (root: string | undefined, takes: string) =>
   new ApiError('invalid_corpus', `the XML body ${root === undefined ? 'has no root element' : `has the root element <${root}>`}; this route takes ${takes}`, [{ file: 'the request body', document: null, reason: root === undefined ? 'no root element' : `root <${root}>` }]);
 
 /** POST /challenges/:slug/articles: a raw BioC body as `{bioc, badDocuments?, file?}` (the options from the query). */
-export function challengeArticlesBody(body: unknown, query: Record<string, unknown>): unknown {
+export function challengeArticlesBody(body: unknown, query: Record<string, unknown>, contentType: string | undefined): unknown {
   const options = { badDocuments: query.badDocuments, file: query.file ?? 'the request body' };
-  const raw = typeof body === 'string' || (typeof body === 'object' && body !== null && isBiocJson(body));
+  const xml = isXmlBody(body, contentType);
+  const raw = xml || (typeof body === 'object' && body !== null && isBiocJson(body));
   if (!raw) {
     if (query.badDocuments !== undefined || query.file !== undefined) throw badRequest('badDocuments and file in the query are for a raw BioC body; in the JSON form give them as fields of the body');
     return body;
   }
-  if (typeof body === 'string') {
+  if (xml) {
     const root = rootElement(body);
     if (root !== 'collection' && root !== 'document') throw refuseRoot(root, 'BioC XML (<collection> or <document>); send JATS articles as {"articles": [{"id", "xml"}]}');
   }
@@ -54,8 +59,8 @@ export function challengeArticlesBody(body: unknown, query: Record<string, unkno
 }
 
 /** POST /articles: a raw BioC body (one document) as `{bioc}`, a raw JATS article as `{xml}`. */
-export function submittedArticleBody(body: unknown): unknown {
-  if (typeof body === 'string') {
+export function submittedArticleBody(body: unknown, contentType: string | undefined): unknown {
+  if (isXmlBody(body, contentType)) {
     const root = rootElement(body);
     if (root === 'collection' || root === 'document') return { bioc: body };
     if (root === 'article' || root === 'pmc-articleset') return { xml: body };

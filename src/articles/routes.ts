@@ -172,7 +172,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser); the body may also be a raw BioC collection (XML or JSON)', params: SlugParams, querystring: RawLoadQuery, consumes: BODY_TYPES, body: LoadBody, response: responses({ 202: LoadedAnswer }) },
         config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS },
-        preValidation: async (request) => void ((request as { body: unknown }).body = challengeArticlesBody(request.body, request.query as Record<string, unknown>)),
+        preValidation: async (request) => void ((request as { body: unknown }).body = challengeArticlesBody(request.body, request.query as Record<string, unknown>, request.headers['content-type'])),
       },
       async (request, reply) => {
         const challenge = await challenges.bySlug(request.params.slug);
@@ -223,7 +223,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       '/articles',
       {
         schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers (JSON, or a raw BioC document or JATS article)', consumes: BODY_TYPES, body: SubmitBody, response: responses({ 202: SubmittedAnswer }) },
-        preValidation: async (request) => void ((request as { body: unknown }).body = submittedArticleBody(request.body)),
+        preValidation: async (request) => void ((request as { body: unknown }).body = submittedArticleBody(request.body, request.headers['content-type'])),
         config: { access: 'public', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
         // Anyone may submit: the body is read only up to what an article within the limit
         // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
