@@ -4,6 +4,7 @@
 import type { Queryable } from '../db/database.ts';
 import type { OnlineAnswer } from '../families/family.ts';
 import type { AnswerResult, TaskName } from '../families/registry.ts';
+import type { ArticleSection } from '../formats/common.ts';
 import { compareIds } from '../scoring/index.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { ArticleServerState, DeliveryState } from './status.ts';
@@ -52,9 +53,9 @@ export class AnswerRepository {
   }
 
   /** The server's answered articles of the challenge for the task, named by organiser id (else article id), in that order. */
-  async exportDocuments(serverId: number, challengeId: number, task: TaskName): Promise<Array<{ id: string; text: string; result: AnswerResult }>> {
-    return await this.db.query<{ id: string; text: string; result: AnswerResult }>(
-      `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result
+  async exportDocuments(serverId: number, challengeId: number, task: TaskName): Promise<Array<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>> {
+    return await this.db.query<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>(
+      `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result, a.sections
        from answers an join articles a on a.id = an.article_id
        where an.server_id = $1 and a.challenge_id = $2 and (an.result -> $3) is not null
        order by coalesce(a.organiser_id, a.id::text)`,

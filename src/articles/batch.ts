@@ -1,14 +1,15 @@
 // A batch of articles for a challenge (POST /api/challenges/:slug/articles): listed
-// articles ({id, text | xml}) and the documents of a BioC or PubTator corpus, each checked
+// articles ({id, text | xml | bioc | pubtator}, the last two holding one document: what
+// `metaserver import` sends for a corpus document) and the documents of a BioC or PubTator corpus, each checked
 // as an article, and every one that cannot be loaded named with its reason. Whether a bad
 // one refuses the batch (`badDocuments: "refuse"`, the default: nothing is stored) or is
 // left out (`"skip"`) is the route's; this only sorts them.
 import { ApiError, badRequest } from '../http/api-error.ts';
-import { articleText, corpusArticles, type ArticleInput, type BadDocuments, type CorpusInput, type LoadFailure } from './input.ts';
+import { corpusArticles, submittedText, type ArticleInput, type BadDocuments, type CorpusInput, type LoadFailure } from './input.ts';
 import type { NewArticle } from './repository.ts';
 
 export interface BatchBody extends CorpusInput {
-  articles?: Array<ArticleInput & { id: string }>;
+  articles?: Array<ArticleInput & Omit<CorpusInput, 'file'> & { id: string }>;
   badDocuments?: BadDocuments;
 }
 
@@ -27,8 +28,8 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
   (body.articles ?? []).forEach((a, i) => {
     const where = `articles[${i}] (${a.id})`;
     try {
-      const { text, sourceFormat } = articleText(a, where, maxBytes);
-      add({ organiserId: a.id, text, sourceFormat, given: a.given ?? '' }, where);
+      const { text, sourceFormat, sections } = submittedText(a, maxBytes, where);
+      add({ organiserId: a.id, text, sourceFormat, sections, given: a.given ?? '' }, where);
     } catch (err) {
       // Refusing, a listed article's own error (its code: too large, bad JATS…) is the answer.
       if (!skip || !(err instanceof ApiError)) throw err;
@@ -40,7 +41,7 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
     refused.push(...corpus.failures);
     for (const a of corpus.articles) {
       try {
-        add({ organiserId: a.id, text: a.text, sourceFormat: a.sourceFormat }, `${body.file ?? a.sourceFormat}, document ${a.id}`);
+        add({ organiserId: a.id, text: a.text, sourceFormat: a.sourceFormat, sections: a.sections }, `${body.file ?? a.sourceFormat}, document ${a.id}`);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         refused.push({ file: body.file, document: a.id, reason: err.message });

@@ -22,6 +22,7 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { ExportDoc, ExportFormatName, ExportResult } from '../families/family.ts';
 import { ALL_FAMILIES, familyOf, type AnswerResult, type TaskName } from '../families/registry.ts';
 import { FormatError, tarGz } from '../formats/index.ts';
+import type { ArticleSection } from '../formats/common.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
 import { Described, ListOf, Open, responses, ServerId, TaskParams, TextBody } from '../http/schemas.ts';
 import { challengeOf } from '../challenges/lookup.ts';
@@ -81,14 +82,15 @@ export function exportFiles(
   format: ExportFormat,
   task: TaskName,
   run: string,
-  docs: Array<{ id: string; text: string; result: AnswerResult }>,
+  docs: Array<{ id: string; text: string; result: AnswerResult; sections?: readonly ArticleSection[] | null }>,
   options: { sourcedb: string },
 ): ExportResult {
   if (format === 'tsv') throw new Error('tsv is exported by the leaderboard module');
   const write = familyOf(task).exports[format];
   if (!write) throw new Error(`${task} has no ${format} export`);
   // Only documents the server answered for this task (as the route selects them).
-  const own: ExportDoc<unknown>[] = docs.flatMap((d) => (d.result[task] === undefined ? [] : [{ id: d.id, text: d.text, result: d.result[task] }]));
+  // A corpus article's sections go along: BioC and PubTator write its passages back.
+  const own: ExportDoc<unknown>[] = docs.flatMap((d) => (d.result[task] === undefined ? [] : [{ id: d.id, text: d.text, result: d.result[task], ...(d.sections ? { sections: d.sections } : {}) }]));
   return write(own, { run, sourcedb: options.sourcedb });
 }
 

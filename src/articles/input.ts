@@ -1,7 +1,7 @@
 // Article text at the edge: size-checked, XML-illegal characters and carriage returns
 // replaced one for one (so offsets do not move), and stored exactly as it will be sent.
 import type { CorpusDocument } from '../formats/bioc-corpus.ts';
-import { FormatError } from '../formats/common.ts';
+import { FormatError, type ArticleSection } from '../formats/common.ts';
 import { corpusFormatOf, readCorpusFileEach, type CorpusFailure, type CorpusFormat } from '../formats/corpus-file.ts';
 import { jatsToText } from '../formats/jats.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
@@ -75,6 +75,8 @@ export interface CorpusArticle {
   id: string;
   text: string;
   sourceFormat: 'bioc' | 'pubtator';
+  /** The document's passages, stored with the article so exports write them back. */
+  sections: ArticleSection[];
 }
 
 /** The organiser-id rule of the article routes (1–200 characters, no white space, no "/"). */
@@ -114,7 +116,7 @@ export function corpusArticles(input: CorpusInput, maxBytes: number): { articles
       if (!ORGANISER_ID.test(doc.id)) throw badRequest(`${where}: the document id cannot be an organiser id (1 to 200 characters, no white space, no "/")`);
       if (seen.has(doc.id)) throw badRequest(`${where}: the document id appears twice`);
       seen.add(doc.id);
-      articles.push({ id: doc.id, text: articleText({ text: doc.text }, where, maxBytes).text, sourceFormat });
+      articles.push({ id: doc.id, text: articleText({ text: doc.text }, where, maxBytes).text, sourceFormat, sections: doc.sections });
     } catch (err) {
       if (err instanceof ApiError) all.push({ file, document: doc.id, reason: err.message });
       else throw err;
@@ -135,15 +137,17 @@ export function batchRefusal(failures: readonly LoadFailure[]): ApiError {
 }
 
 /**
- * The text of one submitted article (POST /api/articles): `text`, `xml`, or a corpus of
- * exactly one document in `bioc` or `pubtator` (the document's id is not taken as the
- * article's: a live article's id is the submitter's `id`).
+ * The text of one article (POST /api/articles, or one listed in a challenge's batch):
+ * `text`, `xml`, or a corpus of exactly one document in `bioc` or `pubtator`, stored with
+ * its source format and sections (the document's id is not taken as the article's: the
+ * article's id is the one given beside it). `where` names the article in refusals.
  */
-export function submittedText(input: ArticleInput & CorpusInput, maxBytes: number): { text: string; sourceFormat: string } {
-  if (input.bioc === undefined && input.pubtator === undefined) return articleText(input, 'article', maxBytes);
-  if (input.text !== undefined || input.xml !== undefined) throw badRequest('article: give one of text, xml, bioc or pubtator');
-  const { articles, failures } = corpusArticles({ ...input, file: input.file ?? 'article' }, maxBytes);
+export function submittedText(input: ArticleInput & CorpusInput, maxBytes: number, where = 'article'): { text: string; sourceFormat: string; sections?: ArticleSection[] } {
+  if (input.bioc === undefined && input.pubtator === undefined) return articleText(input, where, maxBytes);
+  if (input.text !== undefined || input.xml !== undefined) throw badRequest(`${where}: give one of text, xml, bioc or pubtator`);
+  const { articles, failures } = corpusArticles({ ...input, file: input.file ?? where }, maxBytes);
   if (failures.length > 0) throw batchRefusal(failures);
-  if (articles.length !== 1) throw badRequest(`article: the corpus holds ${articles.length} documents; one article is submitted at a time (load several into a challenge with POST /api/challenges/:slug/articles)`);
-  return { text: articles[0]!.text, sourceFormat: articles[0]!.sourceFormat };
+  if (articles.length !== 1) throw badRequest(`${where}: the corpus holds ${articles.length} documents; one article holds one (load a whole corpus into a challenge as "bioc" or "pubtator" beside "articles")`);
+  const [article] = articles as [CorpusArticle];
+  return { text: article.text, sourceFormat: article.sourceFormat, sections: article.sections };
 }

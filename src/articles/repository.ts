@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
 import type { Queryable } from '../db/database.ts';
+import type { ArticleSection } from '../formats/common.ts';
 import { LoadingCache, stringBytes } from '../shared/loading-cache.ts';
 import { describeProgress, statusOf, type ArticleStatus } from './status.ts';
 
@@ -17,6 +18,8 @@ export interface Article {
   tasks: TaskName[] | null;
   callbackUrl: string | null;
   createdAt: Date;
+  /** The passages of an article loaded from a corpus (BioC, PubTator), null for others. */
+  sections?: ArticleSection[] | null;
 }
 
 export interface NewArticle {
@@ -24,6 +27,7 @@ export interface NewArticle {
   text: string;
   given?: string;
   sourceFormat?: string;
+  sections?: readonly ArticleSection[];
   tasks?: TaskName[] | null;
   callbackUrl?: string | null;
   /** Who submitted an on-demand article (http/client-address.ts), for the limits on what may wait. */
@@ -53,6 +57,7 @@ interface ArticleRow {
   tasks: TaskName[] | null;
   callback_url: string | null;
   created_at: Date;
+  sections: ArticleSection[] | null;
 }
 
 const toArticle = (r: ArticleRow): Article => ({
@@ -67,11 +72,12 @@ const toArticle = (r: ArticleRow): Article => ({
   tasks: r.tasks,
   callbackUrl: r.callback_url,
   createdAt: r.created_at,
+  sections: r.sections ?? null,
 });
 
 const SELECT = 'select a.*, c.slug as challenge from articles a join challenges c on c.id = a.challenge_id';
 const SELECT_WITHOUT_TEXT =
-  `select a.id, a.seq, a.challenge_id, c.slug as challenge, a.organiser_id, '' as text, '' as given, a.source_format, a.tasks, a.callback_url, a.created_at
+  `select a.id, a.seq, a.challenge_id, c.slug as challenge, a.organiser_id, '' as text, '' as given, a.source_format, a.tasks, a.callback_url, a.created_at, a.sections
    from articles a join challenges c on c.id = a.challenge_id`;
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -159,10 +165,10 @@ export class ArticleRepository {
       for (const item of items) {
         const hash = sha256(item.text);
         const rows = await tx.query<{ id: string }>(
-          `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url, submitted_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+          `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url, submitted_by, sections)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
            on conflict (challenge_id, organiser_id) do nothing returning id`,
-          [challengeId, item.organiserId, item.text, hash, item.given ?? '', item.sourceFormat ?? 'text', item.tasks ?? null, item.callbackUrl ?? null, item.submittedBy ?? null],
+          [challengeId, item.organiserId, item.text, hash, item.given ?? '', item.sourceFormat ?? 'text', item.tasks ?? null, item.callbackUrl ?? null, item.submittedBy ?? null, item.sections && item.sections.length > 0 ? JSON.stringify(item.sections) : null],
         );
         if (rows[0]) {
           created.push(rows[0].id);

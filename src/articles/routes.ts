@@ -11,6 +11,7 @@ import { Described, ListOf, Open, preEncoded, responses, rowId, ServerId, SlugPa
 import { urlProblem } from '../servers/url-policy.ts';
 import { batchRefusal, submittedText } from './input.ts';
 import { batchItems } from './batch.ts';
+import { challengeArticlesBody, registerXmlBodies, submittedArticleBody, XML_BODY_TYPES } from './raw-body.ts';
 import type { Article } from './repository.ts';
 import { articleStatus } from './status.ts';
 import { parseVoteQuery, voteView } from './consensus.ts';
@@ -30,7 +31,14 @@ import { absoluteUrlOf } from '../http/public-url.ts';
 const ARTICLE_TEXT_FIELDS = ['text', 'given', 'bioc', 'pubtator'];
 const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
 const ArticleItem = Type.Object(
-  { id: OrganiserId, text: Type.Optional(Type.String()), xml: Type.Optional(Type.String()), given: Type.Optional(Type.String({ maxLength: 1_000_000 })) },
+  {
+    id: OrganiserId,
+    text: Type.Optional(Type.String()),
+    xml: Type.Optional(Type.String()),
+    bioc: Type.Optional(Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document, stored with its passages' })),
+    pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
+    given: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+  },
   { additionalProperties: false },
 );
 const LoadBody = Type.Object(
@@ -43,6 +51,15 @@ const LoadBody = Type.Object(
   },
   { additionalProperties: false },
 );
+/** The batch options of a raw BioC body (raw-body.ts), which has no room for them. */
+const RawLoadQuery = Type.Object(
+  {
+    badDocuments: LoadBody.properties.badDocuments,
+    file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of a raw BioC body, named in refusals' })),
+  },
+  { additionalProperties: false },
+);
+const BODY_TYPES = ['application/json', ...XML_BODY_TYPES];
 const SubmitBody = Type.Object(
   {
     text: Type.Optional(Type.String()),
@@ -111,6 +128,7 @@ type ArticleQueryValues = { weights?: string; threshold?: string; text?: string 
 
 export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
   return async (base) => {
+    registerXmlBodies(base);
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const { challenges, articles, servers, store } = ctx.repos;
     const maxBytes = ctx.config.maxArticleBytes;
@@ -152,7 +170,11 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.post(
       '/challenges/:slug/articles',
-      { schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser)', params: SlugParams, body: LoadBody, response: responses({ 202: LoadedAnswer }) }, config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS } },
+      {
+        schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser); the body may also be a raw BioC collection (XML or JSON)', params: SlugParams, querystring: RawLoadQuery, consumes: BODY_TYPES, body: LoadBody, response: responses({ 202: LoadedAnswer }) },
+        config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS },
+        preValidation: async (request) => void ((request as { body: unknown }).body = challengeArticlesBody(request.body, request.query as Record<string, unknown>, request.headers['content-type'])),
+      },
       async (request, reply) => {
         const challenge = await challengeOf(challenges, request.params);
         const body = request.body;
@@ -199,7 +221,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post(
       '/articles',
       {
-        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers', body: SubmitBody, response: responses({ 202: SubmittedAnswer }) },
+        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers (JSON, or a raw BioC document or JATS article)', consumes: BODY_TYPES, body: SubmitBody, response: responses({ 202: SubmittedAnswer }) },
+        preValidation: async (request) => void ((request as { body: unknown }).body = submittedArticleBody(request.body, request.headers['content-type'])),
         config: { access: 'public', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
         // Anyone may submit: the body is read only up to what an article within the limit
         // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
@@ -207,7 +230,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       },
       async (request, reply) => {
         const body = request.body;
-        const { text, sourceFormat } = submittedText(body, ctx.config.maxOnDemandArticleBytes);
+        const { text, sourceFormat, sections } = submittedText(body, ctx.config.maxOnDemandArticleBytes);
         if (body.callbackUrl) {
           const problem = urlProblem(body.callbackUrl, ctx.config.publicUrlsOnly);
           if (problem) throw badRequest(`callbackUrl cannot be used: ${problem}`);
@@ -218,7 +241,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const client = clientKey(request);
         const loaded = await articles.insertMany(
           live.id,
-          [{ organiserId: body.id ?? null, text, sourceFormat, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null, submittedBy: client }],
+          [{ organiserId: body.id ?? null, text, sourceFormat, sections, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null, submittedBy: client }],
           { onDemand: { client, admit: (pending) => admitOnDemand(pending, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }) } },
         );
         if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);

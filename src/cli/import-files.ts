@@ -6,14 +6,21 @@
 //   .json        BioC JSON (a collection, a document, a list, the PubTator3 wrapper)
 //   .pubtator    PubTator text
 //   .tar.gz/.tgz a PMC Open Access package: each .nxml inside is an article
+//   .jsonl       BioC JSON lines: one document or collection per line (PubTator3 bulk files)
 // (`.bioc.xml`, `.bioc.json`, `.pubtator.txt` are these). Everything is converted and
-// checked here, so an import that refuses bad documents sends nothing at all.
+// checked here, so an import that refuses bad documents sends nothing at all. A corpus
+// document is sent as a corpus of one (`bioc` or `pubtator`, its passages and section
+// names with it, without its annotations), so it is stored with its source format and
+// sections as the route stores a corpus.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FormatError } from '../formats/common.ts';
-import { readCorpusFileEach, type CorpusFailure } from '../formats/corpus-file.ts';
+import { articlesToBioc } from '../formats/bioc-model.ts';
+import type { CorpusDocument } from '../formats/bioc-corpus.ts';
+import { readCorpusFileEach, type CorpusFailure, type CorpusFormat } from '../formats/corpus-file.ts';
 import { jatsToText } from '../formats/jats.ts';
 import { readPmcPackage } from '../formats/pmc-package.ts';
+import { writePubTator } from '../formats/pubtator.ts';
 
 export interface ImportItem {
   id: string;
@@ -21,11 +28,14 @@ export interface ImportItem {
   file: string;
   text?: string;
   xml?: string;
+  /** A corpus document as BioC JSON of one document, or as PubTator text of one. */
+  bioc?: string;
+  pubtator?: string;
 }
 
 export type ImportFailure = CorpusFailure;
 
-const KINDS = ['.tar.gz', '.tgz', '.txt', '.nxml', '.xml', '.json', '.pubtator'];
+const KINDS = ['.tar.gz', '.tgz', '.txt', '.nxml', '.xml', '.jsonl', '.json', '.pubtator'];
 const kindOf = (name: string): string | undefined => KINDS.find((k) => name.toLowerCase().endsWith(k));
 /** The organiser id rule of the article routes. */
 const ORGANISER_ID = /^[^\s/]{1,200}$/;
@@ -47,13 +57,19 @@ const stem = (file: string) => {
   return name.slice(0, name.length - kind.length).replace(/\.(bioc|pubtator)$/i, '');
 };
 
-function corpusItems(content: string, file: string, format: 'bioc-xml' | 'bioc-json' | 'pubtator'): { items: ImportItem[]; failures: ImportFailure[] } {
+/** The document as a corpus of one in its own format: text, passages and section names (the annotations are gold's, not the article's). */
+function corpusPayload(d: CorpusDocument, format: CorpusFormat): Pick<ImportItem, 'bioc' | 'pubtator'> {
+  if (format === 'pubtator') return { pubtator: writePubTator([{ id: d.id, text: d.text, sections: d.sections, annotations: [] }]) };
+  return { bioc: JSON.stringify(articlesToBioc([{ id: d.id, text: d.text, sections: d.sections, answers: [] }], []).documents[0]) };
+}
+
+function corpusItems(content: string, file: string, format: CorpusFormat): { items: ImportItem[]; failures: ImportFailure[] } {
   const { documents, failures } = readCorpusFileEach(content, file, format);
   const items: ImportItem[] = [];
   for (const d of documents) {
     if (!ORGANISER_ID.test(d.id)) failures.push({ file, document: d.id, reason: 'the document id cannot be an organiser id (1 to 200 characters, no white space, no "/")' });
     else if (d.text.trim() === '') failures.push({ file, document: d.id, reason: 'the document has no text' });
-    else items.push({ id: d.id, file, text: d.text });
+    else items.push({ id: d.id, file, ...corpusPayload(d, format) });
   }
   return { items, failures };
 }
@@ -79,6 +95,7 @@ async function readOne(file: string): Promise<{ items: ImportItem[]; failures: I
   const content = readFileSync(file, 'utf8');
   const root = content.replace(/^\uFEFF/, '').trimStart();
   if (kind === '.json') return corpusItems(content, file, 'bioc-json');
+  if (kind === '.jsonl') return corpusItems(content, file, 'bioc-jsonl');
   if (kind === '.pubtator' || (kind === '.txt' && /^[^|\t\s]+\|t\|/.test(root))) return corpusItems(content, file, 'pubtator');
   if (kind === '.xml' && /^(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(collection|document)[\s>]/.test(root)) return corpusItems(content, file, 'bioc-xml');
   if (kind === '.xml' || kind === '.nxml') return jatsItem(stem(file), content, file);

@@ -1,8 +1,9 @@
 // `metaserver import --challenge SLUG [--url U] [--token T] [--batch N] [--skip-bad] PATH…`:
 // loads articles into a challenge through the HTTP API of a running meta-server, in
 // batches. PATH is a directory (its files) or a file: plain text, JATS/NXML, BioC XML or
-// JSON, PubTator text, or a PMC Open Access `.tar.gz` package (import-files.ts says how
-// each is told apart). The organiser id of a one-article file is its name without the
+// JSON (or JSON lines), PubTator text, or a PMC Open Access `.tar.gz` package
+// (import-files.ts says how each is told apart; corpus documents keep their format and
+// sections). The organiser id of a one-article file is its name without the
 // extension; of a corpus document, the document's id; of a packaged NXML, its PMC folder.
 // Every file and document is read and checked before anything is sent: by default one bad
 // document refuses the import and nothing is sent (each failure is listed: file, document,
@@ -46,7 +47,7 @@ function progress(io: ImportIo, done: number, total: number): void {
 
 export async function runImportCommand(argv: string[], io: ImportIo = processIo()): Promise<number> {
   const program = new Command('import')
-    .description('load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json, PubTator (.pubtator, or .txt starting "PMID|t|") and PMC .tar.gz packages')
+    .description('load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json/.jsonl, PubTator (.pubtator, or .txt starting "PMID|t|") and PMC .tar.gz packages')
     .requiredOption('--challenge <slug>', 'the challenge to load into')
     .option('--url <url>', 'the meta-server (default $METASERVER_URL, else http://127.0.0.1:8080)')
     .option('--token <token>', 'the organiser token (default $METASERVER_ADMIN_TOKEN)')
@@ -79,7 +80,7 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     return 1;
   }
   if (items.length === 0) {
-    io.stderr(`metaserver import: ${paths.join(', ')} holds no article (.txt, .nxml, BioC .xml/.json, PubTator, PMC .tar.gz)\n`);
+    io.stderr(`metaserver import: ${paths.join(', ')} holds no article (.txt, .nxml, BioC .xml/.json/.jsonl, PubTator, PMC .tar.gz)\n`);
     return 2;
   }
   const target = apiTarget(opts, io.env);
@@ -87,7 +88,8 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
   const ids: Record<string, string> = {};
   try {
     for (let i = 0; i < items.length; i += opts.batch) {
-      const batch = items.slice(i, i + opts.batch).map((f) => (f.xml !== undefined ? { id: f.id, xml: f.xml } : { id: f.id, text: f.text! }));
+      // Each item has exactly one of text, xml, bioc, pubtator: the route's fields of a listed article.
+      const batch = items.slice(i, i + opts.batch).map(({ id, text, xml, bioc, pubtator }) => ({ id, text, xml, bioc, pubtator }));
       const answer = await callApi<{ created: number; ids: Record<string, string> }>(target, 'POST', `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`, { articles: batch });
       created += answer.created;
       Object.assign(ids, answer.ids);

@@ -13,6 +13,7 @@ import type { AccessionLookup } from '../uniprot/index.ts';
 import type { EncodableValue } from '../xmlrpc/codec.ts';
 import type { BiocTaskCodec } from '../formats/bioc-model.ts';
 import type { CorpusDocument } from '../formats/bioc-corpus.ts';
+import type { ArticleSection } from '../formats/common.ts';
 import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../cli/score-files.ts';
 
 // ── validation ─────────────────────────────────────────────────────────────────────────
@@ -205,6 +206,8 @@ export interface ExportDoc<R> {
   id: string;
   text: string;
   result: R;
+  /** The article's passages when it came from a corpus (BioC and PubTator exports write them back). */
+  sections?: readonly ArticleSection[];
 }
 
 export interface ExportOptions {

@@ -8,7 +8,8 @@
 //   sentences) placed at their offsets, the gaps filled with LF; offsets count code points.
 //   The BC II.5 layout is not forced on it, so the annotations keep their offsets.
 // - A passage's section name is its `section_type` infon, else its `type` infon (title,
-//   abstract, a section name…).
+//   abstract, a section name…). Every passage is a section, named or not, so an article
+//   stored with its sections is written back with the same passages.
 // - An annotation spans from its first location's start to its last location's end (a
 //   discontinuous one is read whole, as brat import does); one without a location is
 //   about the whole document (`start`/`end` undefined). Its text must equal the text at
@@ -16,7 +17,7 @@
 
 import { CodePointText } from '../shared/code-points.ts';
 import { allAnnotations, allRelations, documentText, type BiocCollection, type BiocDocument, type Infons } from './bioc-model.ts';
-import { FormatError } from './common.ts';
+import { FormatError, type ArticleSection } from './common.ts';
 
 export interface CorpusAnnotation {
   id: string;
@@ -37,11 +38,8 @@ export interface CorpusRelation {
   args: string[];
 }
 
-export interface CorpusSection {
-  offset: number;
-  length: number;
-  name: string;
-}
+/** A passage of the document, named or not (see ArticleSection). */
+export type CorpusSection = ArticleSection;
 
 export interface CorpusDocument {
   id: string;
@@ -67,11 +65,14 @@ export function checkAnnotationText(docId: string, a: CorpusAnnotation, text: Co
 function corpusDocument(doc: BiocDocument): CorpusDocument {
   const text = documentText(doc);
   const codePoints = new CodePointText(text);
-  const sections = doc.passages.flatMap((p) => {
+  const sections = doc.passages.map((p) => {
     const name = sectionName(p.infons);
     const length = p.text !== '' ? [...p.text].length : (p.sentences ?? []).reduce((end, s) => Math.max(end, s.offset + [...s.text].length), p.offset) - p.offset;
-    return name === undefined ? [] : [{ offset: p.offset, length, name }];
-  });
+    const section: CorpusSection = { offset: p.offset, length };
+    if (name !== undefined) section.name = name;
+    if (p.infons.type !== undefined && p.infons.type !== name) section.type = p.infons.type;
+    return section;
+  }).sort((x, y) => x.offset - y.offset);
   const annotations = allAnnotations(doc).map((a, i): CorpusAnnotation => {
     const id = a.id === '' ? `#${i + 1}` : a.id;
     const located = a.locations.length > 0;

@@ -121,18 +121,45 @@ export function readBiocJson(json: string): BiocCollection {
   } catch (error) {
     throw new FormatError('bioc', `not JSON: ${(error as Error).message}`);
   }
-  const wrapped = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Array.isArray((parsed as Json).PubTator3) ? (parsed as Json).PubTator3 : parsed;
-  const parts = Array.isArray(wrapped) ? wrapped : [wrapped];
-  if (parts.some((p) => typeof p !== 'object' || p === null || Array.isArray(p))) throw new FormatError('bioc', 'BioC JSON is a collection object, a document object, or a list of them');
-  const objects = parts as Json[];
-  const first = objects.find((o) => !isDocument(o));
-  const documents: BiocDocument[] = [];
-  objects.forEach((o, i) => {
-    const where = Array.isArray(wrapped) ? `[${i}]` : '';
-    if (isDocument(o)) documents.push(document(o, where === '' ? 'the document' : where));
-    else if (o.documents !== undefined) documents.push(...array(o.documents, `${where}documents`).map((d, j) => document(d, `${where}documents[${j}]`)));
-    else throw new FormatError('bioc', `${where === '' ? 'the object' : where} is neither a collection (no "documents" list) nor a document (no "passages" list)`);
+  return collectionOf([{ value: parsed, line: '' }]);
+}
+
+/**
+ * BioC JSON lines (`.jsonl`, the PubTator3 API's bulk files): each non-blank line one
+ * value of any form readBiocJson takes; every error names its line (from 1).
+ */
+export function readBiocJsonLines(content: string): BiocCollection {
+  const values: Array<{ value: unknown; line: string }> = [];
+  content.replace(/^\uFEFF/, '').split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      values.push({ value: JSON.parse(line), line: `line ${i + 1}` });
+    } catch (error) {
+      throw new FormatError('bioc', `line ${i + 1}: not JSON: ${(error as Error).message}`);
+    }
   });
+  if (values.length === 0) throw new FormatError('bioc', 'the JSON lines hold no line');
+  return collectionOf(values);
+}
+
+/** The documents of parsed values (`line` names where each came from, in JSON lines), the first collection's header. */
+function collectionOf(values: ReadonlyArray<{ value: unknown; line: string }>): BiocCollection {
+  const objects: Array<{ o: Json; where: string }> = [];
+  for (const { value: parsed, line } of values) {
+    const wrapped = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Array.isArray((parsed as Json).PubTator3) ? (parsed as Json).PubTator3 : parsed;
+    const parts = Array.isArray(wrapped) ? wrapped : [wrapped];
+    if (parts.some((p) => typeof p !== 'object' || p === null || Array.isArray(p))) throw new FormatError('bioc', `${line === '' ? '' : `${line}: `}BioC JSON is a collection object, a document object, or a list of them`);
+    (parts as Json[]).forEach((o, i) => objects.push({ o, where: `${line}${line !== '' && Array.isArray(wrapped) ? ' ' : ''}${Array.isArray(wrapped) ? `[${i}]` : ''}` }));
+  }
+  const first = objects.find(({ o }) => !isDocument(o))?.o;
+  const documents: BiocDocument[] = [];
+  for (const { o, where } of objects) {
+    // Inside a line, the line goes first: "line 3 documents[0] (document 123).passages[1]…".
+    const inside = where === '' ? '' : `${where} `;
+    if (isDocument(o)) documents.push(document(o, where === '' ? 'the document' : where));
+    else if (o.documents !== undefined) documents.push(...array(o.documents, `${inside}documents`).map((d, j) => document(d, `${inside}documents[${j}]`)));
+    else throw new FormatError('bioc', `${where === '' ? 'the object' : where} is neither a collection (no "documents" list) nor a document (no "passages" list)`);
+  }
   return {
     source: first ? string(first.source ?? '', 'source') : '',
     date: first ? string(first.date ?? '', 'date') : '',

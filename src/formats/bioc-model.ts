@@ -6,7 +6,9 @@
 //   collection says so in its `key` and in the infon `offset-unit: code-point`.
 // - Each article is one document; its text is cut into passages at runs of two or more
 //   LF (blank lines), so the gaps hold only LF and the document infon `length` restores
-//   the text exactly.
+//   the text exactly. An article loaded from a corpus is cut at its sections instead
+//   (the corpus's passages), each named by infons `type` and, when the two differed,
+//   `section_type`; text outside every section is cut at blank lines as above.
 // - What each task's result becomes is the task family's `BiocTaskCodec` (MENTION items
 //   and COREF expressions are annotations in the passage holding their start, COREF links
 //   document relations, document-level ids annotations without a location in the first
@@ -16,7 +18,7 @@
 //   task with a codec, so an empty answer survives. Tasks without one are not exported.
 
 import { CodePointText } from '../shared/code-points.ts';
-import { FormatError, type ExportAnswer, type ExportArticle } from './common.ts';
+import { FormatError, type ArticleSection, type ExportAnswer, type ExportArticle } from './common.ts';
 
 export type Infons = Record<string, string>;
 export interface BiocLocation { offset: number; length: number }
@@ -89,6 +91,34 @@ function passagesOf(text: string): BiocPassage[] {
   return passages;
 }
 
+/** A section's infons: `type` (the `type` infon as read, else the name) and `section_type` when the name differs from it. */
+function sectionInfons(s: ArticleSection): Infons {
+  const infons: Infons = {};
+  const type = s.type ?? s.name;
+  if (type !== undefined) infons.type = type;
+  if (s.name !== undefined && s.name !== type) infons.section_type = s.name;
+  return infons;
+}
+
+/** Passages at the article's sections; text between them that is not only LF is cut as passagesOf cuts, so nothing is lost. */
+function sectionPassages(text: string, sections: readonly ArticleSection[]): BiocPassage[] {
+  const codePoints = new CodePointText(text);
+  const passages: BiocPassage[] = [];
+  let cp = 0;
+  const gap = (to: number) => {
+    if (to <= cp) return;
+    for (const p of passagesOf(codePoints.slice(cp, to))) if (/[^\n]/.test(p.text)) passages.push({ ...p, offset: p.offset + cp });
+  };
+  for (const s of [...sections].sort((x, y) => x.offset - y.offset)) {
+    const end = Math.min(s.offset + s.length, codePoints.length);
+    gap(s.offset);
+    passages.push({ offset: s.offset, infons: sectionInfons(s), text: codePoints.slice(s.offset, end), annotations: [], relations: [] });
+    cp = Math.max(cp, end);
+  }
+  gap(codePoints.length);
+  return passages.length > 0 ? passages : passagesOf(text);
+}
+
 function passageAt(passages: BiocPassage[], offset: number): BiocPassage {
   let found = passages[0];
   for (const p of passages) if (p.offset <= offset) found = p;
@@ -122,7 +152,8 @@ function exportAnswer(answer: ExportAnswer, k: number, codecs: readonly AnyBiocC
 /** The articles as a collection; each answer's tasks are written by their codecs, in codec order. */
 export function articlesToBioc(articles: readonly ExportArticle[], codecs: readonly AnyBiocCodec[], options: BiocOptions = {}): BiocCollection {
   const documents = articles.map((article) => {
-    const doc: BiocDocument = { id: article.id, infons: { length: String([...article.text].length) }, passages: passagesOf(article.text), relations: [] };
+    const passages = article.sections && article.sections.length > 0 ? sectionPassages(article.text, article.sections) : passagesOf(article.text);
+    const doc: BiocDocument = { id: article.id, infons: { length: String([...article.text].length) }, passages, relations: [] };
     let k = 0;
     for (const answer of article.answers) {
       const present = codecs.filter((c) => (answer.result as Record<string, unknown>)[c.task] !== undefined);

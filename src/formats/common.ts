@@ -22,11 +22,28 @@ export interface ExportAnswer {
   result: AnswerResult;
 }
 
-/** One article: its id, its text exactly as sent (offsets count its code points), its answers. */
+/**
+ * A passage of an article loaded from a corpus (a BioC passage, PubTator's title or
+ * abstract), in code points. `name` is its section name (BioC `section_type` infon, else
+ * `type`); `type` is the `type` infon when it differs from the name (BioC from PMC says
+ * `type: paragraph`, `section_type: INTRO`), so an export writes both back.
+ */
+export interface ArticleSection {
+  offset: number;
+  length: number;
+  name?: string;
+  type?: string;
+}
+
+/**
+ * One article: its id, its text exactly as sent (offsets count its code points), its
+ * answers; `sections` when it came from a corpus (exports write its passages so).
+ */
 export interface ExportArticle {
   id: string;
   text: string;
   answers: ExportAnswer[];
+  sections?: readonly ArticleSection[];
 }
 
 /** One document of one server's run: what TSV export and import work on. */

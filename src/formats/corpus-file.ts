@@ -1,26 +1,45 @@
 // A corpus file of any format the field ships, told apart by its content (a file name
 // alone often lies: PubTator files come as `.txt`, BioC JSON as `.json` or `.bioc`):
-// `<` starts BioC XML, `{` or `[` BioC JSON, anything else is read as PubTator text.
+// `<` starts BioC XML, `{` or `[` BioC JSON — JSON lines when the first line is a whole
+// object and more follow —, anything else is read as PubTator text.
 // Every error names the file; the readers name the document and the reason.
 
 import { biocCorpus, biocCorpusEach, type CorpusDocument } from './bioc-corpus.ts';
-import { readBiocJson } from './bioc-json.ts';
+import { readBiocJson, readBiocJsonLines } from './bioc-json.ts';
 import { readBiocXml } from './bioc-xml.ts';
 import { FormatError } from './common.ts';
 import { readPubTator, readPubTatorEach } from './pubtator.ts';
 
-export type CorpusFormat = 'bioc-xml' | 'bioc-json' | 'pubtator';
+export type CorpusFormat = 'bioc-xml' | 'bioc-json' | 'bioc-jsonl' | 'pubtator';
+
+/**
+ * JSON lines: a first line that is an object on its own (`{…}`) with more text after it.
+ * Pretty-printed JSON opens with a line `{` alone; a single line is JSON either way.
+ */
+function isJsonLines(content: string): boolean {
+  const newline = content.indexOf('\n');
+  if (newline < 0 || content.slice(newline + 1).trim() === '') return false;
+  const first = content.slice(0, newline).trim();
+  return first.startsWith('{') && first.endsWith('}');
+}
 
 export function corpusFormatOf(content: string): CorpusFormat {
-  const start = content.replace(/^\uFEFF/, '').trimStart()[0];
-  return start === '<' ? 'bioc-xml' : start === '{' || start === '[' ? 'bioc-json' : 'pubtator';
+  const trimmed = content.replace(/^\uFEFF/, '').trimStart();
+  const start = trimmed[0];
+  if (start === '<') return 'bioc-xml';
+  if (start === '{') return isJsonLines(trimmed) ? 'bioc-jsonl' : 'bioc-json';
+  return start === '[' ? 'bioc-json' : 'pubtator';
+}
+
+function readBioc(content: string, format: Exclude<CorpusFormat, 'pubtator'>) {
+  return format === 'bioc-xml' ? readBiocXml(content) : format === 'bioc-jsonl' ? readBiocJsonLines(content) : readBiocJson(content);
 }
 
 /** The documents of a corpus file; `format` when the caller knows it, else told from the content. */
 export function readCorpusFile(content: string, file: string, format: CorpusFormat = corpusFormatOf(content)): CorpusDocument[] {
   try {
     if (format === 'pubtator') return readPubTator(content, file);
-    const documents = biocCorpus(format === 'bioc-xml' ? readBiocXml(content) : readBiocJson(content));
+    const documents = biocCorpus(readBioc(content, format));
     if (documents.length === 0) throw new FormatError('bioc', 'the collection holds no document');
     return documents;
   } catch (err) {
@@ -44,7 +63,7 @@ export interface CorpusFailure {
 export function readCorpusFileEach(content: string, file: string, format: CorpusFormat = corpusFormatOf(content)): { documents: CorpusDocument[]; failures: CorpusFailure[] } {
   let each;
   try {
-    each = format === 'pubtator' ? readPubTatorEach(content, file) : biocCorpusEach(format === 'bioc-xml' ? readBiocXml(content) : readBiocJson(content));
+    each = format === 'pubtator' ? readPubTatorEach(content, file) : biocCorpusEach(readBioc(content, format));
   } catch (err) {
     if (err instanceof FormatError && !err.message.includes(file)) throw new FormatError(err.format, `${file}: ${err.message.replace(/^[a-z-]+: /, '')}`);
     throw err;

@@ -16,7 +16,7 @@
 
 import { CodePointText } from '../shared/code-points.ts';
 import { checkAnnotationText, type CorpusAnnotation, type CorpusDocument } from './bioc-corpus.ts';
-import { FormatError, LINE_BREAK } from './common.ts';
+import { FormatError, LINE_BREAK, type ArticleSection } from './common.ts';
 
 const FORMAT = 'pubtator';
 
@@ -43,6 +43,11 @@ function finish(b: Building, where: string): CorpusDocument {
   if (text !== b.title) sections.push({ offset: titleLength + 1, length: codePoints.length - titleLength - 1, name: 'abstract' });
   for (const a of b.annotations) {
     try {
+      // PubTator has no line break inside a line: a writer puts a space for each line break
+      // or TAB in a mention's text (writePubTator does, one for one), so the text column is
+      // compared so, and the mention keeps the document's own text.
+      const found = a.end! <= codePoints.length ? codePoints.slice(a.start!, a.end!) : undefined;
+      if (found !== undefined && found !== a.text && oneLine(found) === a.text) a.text = found;
       checkAnnotationText(b.id, a, codePoints, FORMAT);
     } catch (err) {
       if (err instanceof FormatError) throw new FormatError(FORMAT, `${where} line ${a.line}: ${err.message.replace(/^pubtator: /, '')}`);
@@ -141,13 +146,31 @@ export interface PubTatorDocument {
   text: string;
   annotations: Array<{ start: number; end: number; type: string; identifier?: string }>;
   relations?: Array<{ type: string; args: string[] }>;
+  /** The article's sections when it came from a corpus: a title section at 0 is the title line. */
+  sections?: readonly ArticleSection[];
+}
+
+/**
+ * Where the title ends (a UTF-16 index): at the end of the section named title that
+ * starts the text, when a line break or the end of the text follows it (the abstract line
+ * starts one character later); else at the first LF.
+ */
+function titleEnd(d: PubTatorDocument, text: CodePointText): number {
+  const title = d.sections?.find((s) => s.offset === 0 && /^title$/i.test(s.name ?? ''));
+  if (title) {
+    const end = text.slice(0, Math.min(title.length, text.length)).length;
+    if (end === d.text.length || LINE_BREAK.test(d.text[end]!)) return end;
+  }
+  const newline = d.text.indexOf('\n');
+  return newline < 0 ? d.text.length : newline;
 }
 
 const ALL_LINE_BREAKS = new RegExp(LINE_BREAK.source, 'g');
 const oneLine = (s: string) => s.replace(ALL_LINE_BREAKS, ' ').replace(/\t/g, ' ');
 
 /**
- * PubTator text: the title is the text up to its first LF, the abstract the rest; a line
+ * PubTator text: the title is the article's title section (see titleEnd), else the text
+ * up to its first LF; the abstract is the rest after one character; a line
  * break or TAB inside either (or inside a mention's text) is written as a space, one
  * character for one, so every offset still counts from the title's start.
  */
@@ -155,10 +178,10 @@ export function writePubTator(documents: readonly PubTatorDocument[]): string {
   return documents
     .map((d) => {
       if (/[|\t\s]/.test(d.id)) throw new FormatError(FORMAT, `document id "${d.id}" cannot be written: PubTator ids hold no "|", TAB or white space`);
-      const newline = d.text.indexOf('\n');
-      const title = newline < 0 ? d.text : d.text.slice(0, newline);
-      const abstract = newline < 0 ? '' : d.text.slice(newline + 1);
       const text = new CodePointText(d.text);
+      const end = titleEnd(d, text);
+      const title = d.text.slice(0, end);
+      const abstract = d.text.slice(end + 1);
       const lines = [`${d.id}|t|${oneLine(title)}`, `${d.id}|a|${oneLine(abstract)}`];
       const sorted = [...d.annotations].sort((x, y) => x.start - y.start || x.end - y.end);
       for (const a of sorted) {

@@ -4,7 +4,7 @@
 // into its own upload body, and that body is read, checked and stored like any upload of
 // the form, so scoring and unknown-document reports are the same. One unreadable document
 // refuses the upload (a gold standard with holes would score every run wrongly).
-import { readCorpusFileEach, type CorpusFormat } from '../formats/corpus-file.ts';
+import { corpusFormatOf, readCorpusFileEach, type CorpusFormat } from '../formats/corpus-file.ts';
 import { FormatError } from '../formats/common.ts';
 import { familyOf, tasksWith, type TaskName } from '../families/registry.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
@@ -16,13 +16,13 @@ const PUBTATOR_START = /^\uFEFF?\s*[^|\t\s]+\|t\|/;
 
 /**
  * Whether the body is a corpus and which: `format` (the query) when given; else a text
- * body starting with "<" (BioC XML) or "PMID|t|" (PubTator), or a JSON body that is a list,
+ * body starting with "<" (BioC XML), BioC JSON lines or "PMID|t|" (PubTator), or a JSON body that is a list,
  * a BioC document (`passages`), a collection (`documents` as a list, where the MENTION
  * upload has an object) or the PubTator3 wrapper. Otherwise the family's own form.
  */
 export function corpusUploadOf(body: unknown, format: CorpusUpload | undefined): CorpusUpload | undefined {
   if (format) return format;
-  if (typeof body === 'string') return body.trimStart().startsWith('<') ? 'bioc' : PUBTATOR_START.test(body) ? 'pubtator' : undefined;
+  if (typeof body === 'string') return ['bioc-xml', 'bioc-jsonl'].includes(corpusFormatOf(body)) ? 'bioc' : PUBTATOR_START.test(body) ? 'pubtator' : undefined;
   if (Array.isArray(body)) return 'bioc';
   if (typeof body !== 'object' || body === null) return undefined;
   const o = body as Record<string, unknown>;
@@ -39,7 +39,8 @@ export function corpusUpload(task: TaskName, body: unknown, upload: CorpusUpload
   }
   const content = typeof body === 'string' ? body : JSON.stringify(body);
   const file = `the ${what}`;
-  const format: CorpusFormat = upload === 'pubtator' ? 'pubtator' : content.trimStart().startsWith('<') ? 'bioc-xml' : 'bioc-json';
+  const told = corpusFormatOf(content);
+  const format: CorpusFormat = upload === 'pubtator' ? 'pubtator' : told === 'pubtator' ? 'bioc-json' : told;
   let read;
   try {
     read = readCorpusFileEach(content, file, format);

@@ -28,7 +28,7 @@ const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
  */
 function registerTextParsers(app: FastifyInstance): void {
   // The root instance has fastify's default text/plain parser; this plugin's copy replaces it.
-  addUtf8BodyParser(app, [...TEXT_TYPES, ...XML_TYPES], {
+  addUtf8BodyParser(app, [...TEXT_TYPES, ...XML_TYPES, ...JSON_LINES_TYPES], {
     invalid: () => ({ error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
   });
 }
@@ -51,9 +51,10 @@ const ScoreQuery = Type.Object(
 const CorpusFormat = Type.Optional(Type.Union([Type.Literal('bioc'), Type.Literal('pubtator')], { description: 'the body is a corpus: BioC (XML or JSON) or PubTator text; told from the body when left out' }));
 const RunQuery = Type.Object({ columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })), format: CorpusFormat }, { additionalProperties: false });
 const GoldQuery = Type.Object({ format: CorpusFormat }, { additionalProperties: false });
-/** BioC XML corpora (gold, runs) are read as text like the TSV files. */
+/** BioC XML corpora (gold, runs) are read as text like the TSV files; BioC JSON lines too. */
 const XML_TYPES = ['application/xml', 'text/xml'];
-const BODY_TYPES = [...TEXT_TYPES, ...XML_TYPES, 'application/json'];
+const JSON_LINES_TYPES = ['application/x-ndjson', 'application/jsonl'];
+const BODY_TYPES = [...TEXT_TYPES, ...XML_TYPES, ...JSON_LINES_TYPES, 'application/json'];
 
 const GoldAnswer = Open({
   task: Type.String(),

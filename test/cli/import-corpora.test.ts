@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImportCommand, type ImportIo } from '../../src/cli/import.ts';
+import { readCorpusFile } from '../../src/formats/corpus-file.ts';
 import { jatsToText } from '../../src/formats/jats.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 
@@ -70,6 +71,28 @@ describe('metaserver import of corpora and PMC packages', () => {
     expect(pmc.text).toBe(jatsToText(readFileSync(join(fixtures, 'jats', 'plain.nxml'), 'utf8')).text);
     const cdr = (await ms.request('GET', '/api/challenges/corpus/articles/354896', undefined, ADMIN_TOKEN)).body;
     expect([...cdr.text].slice(18, 34).join('')).toBe('cardiac asystole');
+    // Corpus documents keep their source format and their passages, as the route stores them.
+    expect(cdr.sourceFormat).toBe('pubtator');
+    const bioc = (await ms.request('GET', '/api/challenges/corpus/articles/2', undefined, ADMIN_TOKEN)).body;
+    expect(bioc.sourceFormat).toBe('bioc');
+    const sections = async (id: string) => (await ms.database.db.query<{ sections: unknown }>('select sections from articles where organiser_id = $1', [id]))[0]!.sections;
+    expect(await sections('354896')).toEqual(readCorpusFile(readFileSync(join(fixtures, 'pubtator', 'cdr-sample-4.txt'), 'utf8'), 'cdr').find((d) => d.id === '354896')!.sections);
+    expect(await sections('2')).toEqual(readCorpusFile(readFileSync(join(fixtures, 'bioc', 'bioc-python-everything.xml'), 'utf8'), 'x').find((d) => d.id === '2')!.sections);
+  });
+
+  it('reads BioC JSON lines (.jsonl), naming the line of a bad one', async () => {
+    const only = mkdtempSync(join(tmpdir(), 'metaserver-jsonl-'));
+    const api = { ...JSON.parse(readFileSync(join(fixtures, 'bioc', 'pubtator-api-34546791.json'), 'utf8')), id: '34546791' };
+    writeFileSync(join(only, 'bulk.jsonl'), `${JSON.stringify(api)}\n${JSON.stringify({ ...api, id: 'x2' })}\n`);
+    const io = captured(env);
+    expect(await runImportCommand(['--challenge', 'corpus', only], io), io.err).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ files: 1, articles: 2, created: 2 });
+    expect((await ms.request('GET', '/api/challenges/corpus/articles/x2', undefined, ADMIN_TOKEN)).body.sourceFormat).toBe('bioc');
+    writeFileSync(join(only, 'bulk.jsonl'), `${JSON.stringify(api)}\n{"id":\n`);
+    const bad = captured(env);
+    expect(await runImportCommand(['--challenge', 'corpus', only], bad)).toBe(1);
+    expect(bad.err).toMatch(/bulk\.jsonl, document -: .*line 2: not JSON/);
+    rmSync(only, { recursive: true });
   });
 
   it('an archive that is not gzip is a failure of that file', async () => {

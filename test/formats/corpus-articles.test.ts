@@ -2,19 +2,21 @@
 // a single PubTator API document, sentence-split passages) and PubTator text become
 // articles whose text is the passages at their offsets, so every annotation of the file
 // still fits; a bad document refuses the batch (nothing stored) or, with
-// badDocuments "skip", is left out and named.
+// badDocuments "skip", is left out and named. Their passages are stored as the article's
+// sections; raw BioC bodies (XML, JSON) and BioC JSON lines load the same way.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCorpusFile } from '../../src/formats/corpus-file.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
+import { send } from '../leaderboard/helpers.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', name), 'utf8');
 let ms: TestMetaserver;
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
-  for (const slug of ['cdr', 'py', 'batch', 'skip']) {
+  for (const slug of ['cdr', 'py', 'batch', 'skip', 'raw', 'lines']) {
     expect((await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['MENTION'] }, ADMIN_TOKEN)).status).toBe(201);
   }
 });
@@ -23,6 +25,8 @@ afterAll(async () => {
 });
 
 const stored = async (slug: string, id: string) => (await ms.request('GET', `/api/challenges/${slug}/articles/${id}`, undefined, ADMIN_TOKEN)).body;
+const sectionsOf = async (slug: string, id: string) =>
+  (await ms.database.db.query<{ sections: unknown }>('select a.sections from articles a join challenges c on c.id = a.challenge_id where c.slug = $1 and a.organiser_id = $2', [slug, id]))[0]?.sections;
 const count = async () => Number((await ms.database.db.query<{ n: string }>('select count(*) as n from articles'))[0]!.n);
 
 describe('corpus files become articles', () => {
@@ -108,5 +112,58 @@ describe('corpus files become articles', () => {
     const many = await ms.request('POST', '/api/articles', { pubtator: fixture('pubtator/cdr-sample-4.txt') });
     expect(many.status).toBe(400);
     expect(many.body.error.message).toMatch(/holds 4 documents/);
+  });
+
+  it('stores the passages of each document as its sections: PubTator title and abstract, BioC passages', async () => {
+    expect(await sectionsOf('cdr', '26094')).toEqual(readCorpusFile(fixture('pubtator/cdr-sample-4.txt'), 'cdr').find((d) => d.id === '26094')!.sections);
+    expect(await sectionsOf('cdr', '26094')).toEqual([{ offset: 0, length: 53, name: 'title' }, expect.objectContaining({ offset: 54, name: 'abstract' })]);
+    expect(await sectionsOf('py', '2')).toEqual(readCorpusFile(fixture('bioc/bioc-python-everything.xml'), 'x').find((d) => d.id === '2')!.sections);
+  });
+
+  it('a raw BioC body: XML as application/xml, a collection as JSON; the batch options from the query', async () => {
+    const xml = await send(ms, 'POST', '/api/challenges/raw/articles', { body: fixture('bioc/bioc-python-everything.xml'), type: 'application/xml', token: ADMIN_TOKEN });
+    expect(xml.status, xml.text).toBe(202);
+    expect(xml.json).toMatchObject({ accepted: 2, created: 2 });
+    expect((await stored('raw', '2')).sourceFormat).toBe('bioc');
+    expect(await sectionsOf('raw', '2')).toEqual(await sectionsOf('py', '2'));
+    const api = { ...JSON.parse(fixture('bioc/pubtator-api-34546791.json')), id: '34546791' };
+    const bad = { ...api, id: 'bad', passages: [{ ...api.passages[0], offset: 5 }, api.passages[1]] };
+    const refused = await send(ms, 'POST', '/api/challenges/raw/articles?file=api.json', { body: { documents: [api, bad] }, token: ADMIN_TOKEN });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe('invalid_corpus');
+    expect(refused.json.error.details).toEqual([expect.objectContaining({ file: 'api.json', document: 'bad', reason: expect.stringMatching(/offset 108 overlaps/) })]);
+    const skipped = await send(ms, 'POST', '/api/challenges/raw/articles?file=api.json&badDocuments=skip', { body: { documents: [api, bad] }, token: ADMIN_TOKEN });
+    expect(skipped.status, skipped.text).toBe(202);
+    expect(skipped.json).toMatchObject({ accepted: 1, created: 1, refused: [{ file: 'api.json', document: 'bad' }] });
+    expect(await sectionsOf('raw', '34546791')).toEqual([{ offset: 0, length: 107, name: 'title' }, { offset: 108, length: 1589, name: 'abstract' }]);
+    // A JATS article has no id to load it under: the refusal says how to send it.
+    const jats = await send(ms, 'POST', '/api/challenges/raw/articles', { body: fixture('jats/plain.nxml'), type: 'text/xml', token: ADMIN_TOKEN });
+    expect(jats.status).toBe(400);
+    expect(jats.json.error).toMatchObject({ code: 'invalid_corpus', message: expect.stringMatching(/root element <pmc-articleset>.*"articles"/) });
+  });
+
+  it('POST /api/articles takes a raw BioC document and a raw JATS article', async () => {
+    const one = `<?xml version="1.0"?>\n<!DOCTYPE collection SYSTEM "BioC.dtd">\n<collection><source/><date/><key/><document><id>7</id><passage><infon key="type">title</infon><offset>0</offset><text>Aspirin and mice.</text></passage></document></collection>`;
+    const bioc = await send(ms, 'POST', '/api/articles', { body: one, type: 'application/xml' });
+    expect(bioc.status, bioc.text).toBe(202);
+    const article = (await ms.request('GET', `/api/articles/${bioc.json.id}`)).body;
+    expect(article).toMatchObject({ text: 'Aspirin and mice.', sourceFormat: 'bioc' });
+    const jats = await send(ms, 'POST', '/api/articles', { body: fixture('jats/plain.nxml'), type: 'application/xml' });
+    expect(jats.status, jats.text).toBe(202);
+    expect((await ms.request('GET', `/api/articles/${jats.json.id}`)).body.sourceFormat).toBe('jats');
+    const other = await send(ms, 'POST', '/api/articles', { body: '<html><body/></html>', type: 'application/xml' });
+    expect(other.status).toBe(400);
+    expect(other.json.error.message).toMatch(/root element <html>/);
+  });
+
+  it('BioC JSON lines in "bioc": the documents of every line loaded; a bad line refused by its number', async () => {
+    const api = { ...JSON.parse(fixture('bioc/pubtator-api-34546791.json')), id: '34546791' };
+    const lines = `${JSON.stringify(api)}\n${JSON.stringify(JSON.parse(fixture('bioc/bioc-python-everything.json')))}\n`;
+    const res = await ms.request('POST', '/api/challenges/lines/articles', { bioc: lines, file: 'bulk.jsonl' }, ADMIN_TOKEN);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(Object.keys(res.body.ids).sort()).toEqual(['1', '2', '34546791']);
+    const bad = await ms.request('POST', '/api/challenges/lines/articles', { bioc: `${lines}{"id": "3",\n`, file: 'bulk.jsonl' }, ADMIN_TOKEN);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'invalid_corpus', message: expect.stringMatching(/bulk\.jsonl: line 3: not JSON/) });
   });
 });

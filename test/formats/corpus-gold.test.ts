@@ -1,7 +1,7 @@
 // Gold standards and runs from the corpus itself: MENTION gold from PubTator lines or BioC
 // annotations (type from the column / infon), TX gold from Species identifiers, a MENTION
-// run as PubTator, scored on the leaderboard; every refusal names the document and stores
-// nothing.
+// run as PubTator, scored on the leaderboard; BioC JSON lines; every refusal names the
+// document (or line) and stores nothing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,5 +78,18 @@ describe('gold standards from the corpus', () => {
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: 'invalid_corpus', details: [{ document: '2', reason: expect.stringContaining('annotation 4 says its text is "测验"') }] });
     expect(await storedGold('MENTION')).toBe(before);
+  });
+
+  it('gold as BioC JSON lines (application/x-ndjson, or text/plain): every line read; a bad line refused by its number, nothing stored', async () => {
+    const doc = { ...JSON.parse(fixture('bioc/pubtator-api-34546791.json')), id: '34546791' };
+    const lines = `${JSON.stringify(doc)}\n${JSON.stringify({ ...doc, id: 'elsewhere' })}\n`;
+    const tx = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', { body: lines, type: 'application/x-ndjson', token: ADMIN_TOKEN });
+    expect(tx.status, tx.text).toBe(200);
+    expect(tx.json).toMatchObject({ documents: 2, items: 2, unknownDocuments: 1 });
+    const before = await storedGold('TX');
+    const bad = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', { body: `${lines}{"id": "x",\n`, type: 'text/plain', token: ADMIN_TOKEN });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toMatchObject({ code: 'invalid_corpus', message: expect.stringMatching(/line 3: not JSON/) });
+    expect(await storedGold('TX')).toBe(before);
   });
 });

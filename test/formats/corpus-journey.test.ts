@@ -2,7 +2,9 @@
 // JSON of an article and, from the same file, the MENTION gold; a PubAnnotation annotator
 // on loopback answers; the leaderboard scores its answer against that gold (figures
 // counted by hand below); the BioC XML export validates against the BioC DTD and Python's
-// ElementTree finds every exported mention's text at its location.
+// ElementTree finds every exported mention's text at its location; the export has the
+// file's passages and section names (stored with the article), the PubTator export its
+// title and abstract lines.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -11,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { listenOnLoopback } from '../support/loopback.ts';
+import { readBiocXml } from '../../src/formats/bioc-xml.ts';
 import { expectFigures, send } from '../leaderboard/helpers.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
@@ -83,5 +86,11 @@ describe('a BioC corpus from loading to leaderboard and export', () => {
     const python = spawnSync('python3', [join(import.meta.dirname, 'bioc_check.py'), file], { encoding: 'utf8' });
     expect(python.stderr).toBe('');
     expect(JSON.parse(python.stdout)).toEqual({ documents: 1, annotations: 15, mismatches: 0 });
+
+    // Stored with its passages: the export has the file's passages, offsets and section names again.
+    const passages = readBiocXml(exported.body.files[0].content).documents[0]!.passages;
+    expect(passages.map((p) => ({ offset: p.offset, text: p.text, type: p.infons.type }))).toEqual(doc.passages.map((p: { offset: number; text: string; infons: { type: string } }) => ({ offset: p.offset, text: p.text, type: p.infons.type })));
+    const pubtator = await ms.request('GET', `/api/challenges/journey/export/MENTION/pubtator?server=${serverId}`, undefined, ADMIN_TOKEN);
+    expect(pubtator.body.files[0].content.split('\n').slice(0, 2)).toEqual([`34546791|t|${doc.passages[0].text}`, `34546791|a|${doc.passages[1].text}`]);
   });
 });

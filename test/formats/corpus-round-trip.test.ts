@@ -1,6 +1,7 @@
 // Real corpus files read, stored as our answers and written back: every passage's text is
 // found at its offset, every annotation's text is the text at its span, and BioC →
-// MENTION answers → BioC / PubTator export gives the same text and the same mentions.
+// MENTION answers → BioC / PubTator export gives the same text and the same mentions, and
+// the documents' passages and section names come back as the file had them.
 // BioC exports validate against the BioC DTD and are read back by Python's own XML parser.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exportBiocJson, exportBiocXml } from '../../src/families/formats.ts';
-import { readCorpusFile } from '../../src/formats/corpus-file.ts';
+import { corpusFormatOf, readCorpusFile } from '../../src/formats/corpus-file.ts';
+import { readBiocJson } from '../../src/formats/bioc-json.ts';
+import type { BiocCollection } from '../../src/formats/bioc-model.ts';
+import { readBiocXml, writeBiocXml } from '../../src/formats/bioc-xml.ts';
 import type { CorpusDocument } from '../../src/formats/bioc-corpus.ts';
 import { readPubTator, writePubTator } from '../../src/formats/pubtator.ts';
 import type { ExportArticle } from '../../src/formats/common.ts';
@@ -16,6 +20,7 @@ import { familyOf } from '../../src/families/registry.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 const read = (name: string) => readFileSync(join(fixtures, name), 'utf8');
+const fixture = read;
 const scratch = mkdtempSync(join(tmpdir(), 'corpus-round-trip-'));
 // The export names "BioC.dtd" in its DOCTYPE, as BioC files do: keep a copy beside it.
 copyFileSync(join(fixtures, 'bioc', 'BioC.dtd'), join(scratch, 'BioC.dtd'));
@@ -91,5 +96,74 @@ describe('real corpus files', () => {
     const python = spawnSync('python3', [join(import.meta.dirname, 'bioc_check.py'), file], { encoding: 'utf8' });
     expect(python.stderr).toBe('');
     expect(JSON.parse(python.stdout)).toEqual({ documents: docs.length, annotations: docs.reduce((n, d) => n + d.annotations.filter((a) => a.start !== undefined).length, 0), mismatches: 0 });
+  });
+});
+
+describe('sections: the passages of a corpus document written back', () => {
+  /** Every passage of the written collection: offset, text and the infons that name it. */
+  const passagesOf = (collection: BiocCollection) =>
+    collection.documents.map((d) => ({ id: d.id, passages: d.passages.map((p) => ({ offset: p.offset, text: p.text || (p.sentences ?? []).map((s) => s.text).join(' '), type: p.infons.type, section_type: p.infons.section_type })) }));
+
+  it('BioC XML / JSON / the PubTator API document → documents → BioC export: the same passages, offsets and section names', () => {
+    for (const [name, read] of [['bioc/pubtator-api-34546791.json', readBiocJson], ['bioc/bioc-python-everything.json', readBiocJson], ['bioc/bioc-python-everything.xml', readBiocXml]] as const) {
+      const original = read(fixture(name));
+      const docs = readCorpusFile(fixture(name), name);
+      const articles = docs.map((d) => ({ id: d.id, text: d.text, sections: d.sections, answers: [] }));
+      for (const written of [readBiocXml(exportBiocXml(articles)), readBiocJson(exportBiocJson(articles))]) {
+        // The reference library's passages split into sentences come back whole: the sentences' text, the gaps between them as they stand in the text.
+        const expected = passagesOf(original).map((d, i) => ({ id: d.id, passages: d.passages.map((p, j) => ({ ...p, text: written.documents[i]!.passages[j]!.text })) }));
+        expect(passagesOf(written)).toEqual(expected);
+        for (const [i, d] of written.documents.entries()) for (const p of d.passages) expect(cp(docs[i]!.text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
+        expect(readCorpusFile(writeBiocXml(written), 'again').map((d) => d.sections)).toEqual(docs.map((d) => d.sections));
+      }
+    }
+    expect(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0]!.sections).toEqual([{ offset: 0, length: 107, name: 'title' }, { offset: 108, length: 1589, name: 'abstract' }]);
+  });
+
+  it('a passage typed one way and sectioned another (type paragraph, section_type INTRO) keeps both infons', () => {
+    const xml = '<collection><source/><date/><key/><document><id>d1</id>'
+      + '<passage><infon key="type">front</infon><infon key="section_type">TITLE</infon><offset>0</offset><text>A title</text></passage>'
+      + '<passage><infon key="type">paragraph</infon><infon key="section_type">INTRO</infon><offset>8</offset><text>First paragraph.</text></passage>'
+      + '<passage><infon key="section_type">METHODS</infon><offset>26</offset><text>Methods.</text></passage></document></collection>';
+    const [doc] = readCorpusFile(xml, 'pmc.xml');
+    expect(doc!.sections).toEqual([{ offset: 0, length: 7, name: 'TITLE', type: 'front' }, { offset: 8, length: 16, name: 'INTRO', type: 'paragraph' }, { offset: 26, length: 8, name: 'METHODS' }]);
+    const written = readBiocXml(exportBiocXml([{ id: 'd1', text: doc!.text, sections: doc!.sections, answers: [] }]));
+    expect(written.documents[0]!.passages.map((p) => p.infons)).toEqual([{ type: 'front', section_type: 'TITLE' }, { type: 'paragraph', section_type: 'INTRO' }, { type: 'METHODS' }]);
+    expect(readCorpusFile(writeBiocXml(written), 'again')[0]!.sections).toEqual(doc!.sections);
+  });
+
+  it('PubTator export: the title section is the t line even when a line break stands inside it; every offset holds', () => {
+    const text = 'A title\nin two lines\nThe abstract names aspirin.';
+    const sections = [{ offset: 0, length: 20, name: 'title' }, { offset: 21, length: 27, name: 'abstract' }];
+    const mention = { start: 40, end: 47, type: 'Chemical' };
+    const written = writePubTator([{ id: '1', text, sections, annotations: [mention] }]);
+    expect(written).toBe('1|t|A title in two lines\n1|a|The abstract names aspirin.\n1\t40\t47\taspirin\tChemical\t\n');
+    const [back] = readPubTator(written);
+    expect(back!.sections).toEqual(sections);
+    // Without sections the t line stops at the first LF, as before.
+    expect(writePubTator([{ id: '1', text, annotations: [] }]).split('\n')[0]).toBe('1|t|A title');
+  });
+});
+
+describe('BioC JSON lines (the PubTator3 bulk form)', () => {
+  const api = () => JSON.parse(fixture('bioc/pubtator-api-34546791.json'));
+  const lines = () => `${JSON.stringify({ ...api(), id: '34546791' })}\n${JSON.stringify(JSON.parse(fixture('bioc/bioc-python-everything.json')))}\n`;
+
+  it('one document or collection per line: every document read, as from the files themselves', () => {
+    expect(corpusFormatOf(lines())).toBe('bioc-jsonl');
+    expect(corpusFormatOf(fixture('bioc/bioc-python-everything.json'))).toBe('bioc-json');
+    const docs = readCorpusFile(lines(), 'bulk.jsonl');
+    expect(docs.map((d) => d.id)).toEqual(['34546791', '1', '2']);
+    expect(mentionsOf(docs.slice(1))).toEqual(mentionsOf(readCorpusFile(fixture('bioc/bioc-python-everything.json'), 'j')));
+    expect(docs[0]!.text).toBe(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0]!.text);
+  });
+
+  it('a bad line is refused naming the file and the line', () => {
+    const broken = `${lines()}{"id": "3", "passages": [\n`;
+    expect(() => readCorpusFile(broken, 'bulk.jsonl')).toThrow(/bulk\.jsonl: line 3: not JSON/);
+    const misfit = lines().replace('"offset":108', '"offset":109');
+    expect(() => readCorpusFile(misfit, 'bulk.jsonl')).toThrow(/bulk\.jsonl: .*document 34546791/);
+    const neither = `${JSON.stringify({ id: 'x' })}\n${lines()}`;
+    expect(() => readCorpusFile(neither, 'bulk.jsonl')).toThrow(/bulk\.jsonl: line 1 is neither a collection/);
   });
 });

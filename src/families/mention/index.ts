@@ -48,7 +48,7 @@ export const mention = defineFamily({
     },
     // One PubTator file, documents in organiser-id order; an untyped mention is written as "Mention".
     pubtator: (docs, o) => ({
-      files: [{ name: `${o.run}.${TASK}.pubtator`, content: writePubTator(docs.map((d) => ({ id: d.id, text: d.text, annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION })) }))) }],
+      files: [{ name: `${o.run}.${TASK}.pubtator`, content: writePubTator(docs.map((d) => ({ id: d.id, text: d.text, sections: d.sections, annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION })) }))) }],
     }),
   },
   bioc: mentionBioc,

@@ -13,7 +13,7 @@ import { corpusIds, idsOf } from '../common/corpus-ids.ts';
 import { double } from '../common/wire.ts';
 import { defineFamily } from '../family.ts';
 import { MAX_TAXID } from './build.ts';
-import { taxonBioc, taxonPubAnnotation } from './exports.ts';
+import { taxonBioc, taxonPubAnnotation, taxonPubTator } from './exports.ts';
 import { loadTaxonomyIndex, type TaxonomyIndex } from './taxonomy.ts';
 import type { TaxonItem } from './types.ts';
 import { TX_KEY, validateTx } from './validate.ts';
@@ -59,7 +59,7 @@ export const tx = defineFamily({
     }),
   },
   consensus: rankedConsensus(spec),
-  exports: { ...biocExports(TASK, taxonBioc), pubannotation: taxonPubAnnotation },
+  exports: { ...biocExports(TASK, taxonBioc), pubannotation: taxonPubAnnotation, pubtator: taxonPubTator },
   bioc: taxonBioc,
   tsv: rankedTsvFile(spec),
   web: {

@@ -1,0 +1,70 @@
+// Raw BioC bodies on the article routes: a corpus file sent as it is (`curl --data-binary
+// @corpus.xml -H 'content-type: application/xml'`), as the gold and run routes take XML
+// bodies. Before validation the raw body is turned into the routes' JSON form, so one code
+// path reads it:
+// - XML (application/xml, text/xml) whose root is <collection> or <document> is `bioc`;
+//   on POST /api/articles an <article> root (JATS) is `xml`; any other root is refused.
+// - JSON whose top level is a BioC collection (`documents`) or document (`passages`) and
+//   has none of the JSON form's fields is `bioc`.
+// The batch options of a raw body (`badDocuments`, `file`) come from the query.
+import type { FastifyInstance } from 'fastify';
+import { ApiError, badRequest } from '../http/api-error.ts';
+import { addUtf8BodyParser } from '../http/utf8-body.ts';
+
+export const XML_BODY_TYPES = ['application/xml', 'text/xml'];
+
+/** XML bodies as text (strict UTF-8), for this plugin's routes only (fastify encapsulation). */
+export function registerXmlBodies(app: FastifyInstance): void {
+  addUtf8BodyParser(app, XML_BODY_TYPES, {
+    invalid: () => ({ error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
+  });
+}
+
+/** The root element's name: after the XML declaration, comments, processing instructions and a DOCTYPE. */
+function rootElement(xml: string): string | undefined {
+  const prolog = /^\uFEFF?\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<([A-Za-z_][\w.:-]*)/;
+  return prolog.exec(xml)?.[1];
+}
+
+/** A text body the XML parser above read (any other text body is left to validation, which refuses it). */
+const isXmlBody = (body: unknown, contentType: string | undefined): body is string =>
+  typeof body === 'string' && XML_BODY_TYPES.some((t) => (contentType ?? '').toLowerCase().startsWith(t));
+
+const JSON_FORM_FIELDS = ['articles', 'bioc', 'pubtator', 'text', 'xml'];
+
+/** A BioC collection or document at the top level of a JSON body (not the routes' JSON form). */
+function isBiocJson(body: object): boolean {
+  const o = body as Record<string, unknown>;
+  return !Array.isArray(body) && (Array.isArray(o.documents) || Array.isArray(o.passages)) && !JSON_FORM_FIELDS.some((f) => f in o);
+}
+
+/** Names what the refusal of an XML body is about. */
+const refuseRoot = (root: string | undefined, takes: string) =>
+  new ApiError('invalid_corpus', `the XML body ${root === undefined ? 'has no root element' : `has the root element <${root}>`}; this route takes ${takes}`, [{ file: 'the request body', document: null, reason: root === undefined ? 'no root element' : `root <${root}>` }]);
+
+/** POST /challenges/:slug/articles: a raw BioC body as `{bioc, badDocuments?, file?}` (the options from the query). */
+export function challengeArticlesBody(body: unknown, query: Record<string, unknown>, contentType: string | undefined): unknown {
+  const options = { badDocuments: query.badDocuments, file: query.file ?? 'the request body' };
+  const xml = isXmlBody(body, contentType);
+  const raw = xml || (typeof body === 'object' && body !== null && isBiocJson(body));
+  if (!raw) {
+    if (query.badDocuments !== undefined || query.file !== undefined) throw badRequest('badDocuments and file in the query are for a raw BioC body; in the JSON form give them as fields of the body');
+    return body;
+  }
+  if (xml) {
+    const root = rootElement(body);
+    if (root !== 'collection' && root !== 'document') throw refuseRoot(root, 'BioC XML (<collection> or <document>); send JATS articles as {"articles": [{"id", "xml"}]}');
+  }
+  return Object.fromEntries(Object.entries({ bioc: body, ...options }).filter(([, v]) => v !== undefined));
+}
+
+/** POST /articles: a raw BioC body (one document) as `{bioc}`, a raw JATS article as `{xml}`. */
+export function submittedArticleBody(body: unknown, contentType: string | undefined): unknown {
+  if (isXmlBody(body, contentType)) {
+    const root = rootElement(body);
+    if (root === 'collection' || root === 'document') return { bioc: body };
+    if (root === 'article' || root === 'pmc-articleset') return { xml: body };
+    throw refuseRoot(root, 'BioC XML (<collection> or <document>, one document) or a JATS <article>');
+  }
+  return typeof body === 'object' && body !== null && isBiocJson(body) ? { bioc: body } : body;
+}
