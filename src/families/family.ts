@@ -27,6 +27,10 @@ export interface ValidationContext {
   given?: string;
   /** The challenge's declared mention types (empty or absent: any). */
   mentionTypes?: string[];
+  /** REL: the challenge's relation types (empty or absent: DrugProt's 13). */
+  relationTypes?: string[];
+  /** REL: the entity types allowed as each argument (absent: any given entity). */
+  relationArguments?: { arg1?: string[]; arg2?: string[] };
   /** The loaded UniProt release; null: accession patterns only. */
   accessions: AccessionLookup | null;
   /** Each family's loaded release index (its `lookup`), by task name; absent: none. */

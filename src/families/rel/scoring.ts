@@ -1,0 +1,97 @@
+// REL scoring as the DrugProt evaluation library scores it (src/scoring/rel.ts): gold
+// uploads as JSON holding the DrugProt entities and relations files (and, optionally, the
+// pmids list), offline runs the relations file; online answers as relations on the
+// article's given entities, the organiser id standing for the pmid.
+
+import { runName, UsageError } from '../../cli/score-files.ts';
+import { ScoringInputError } from '../../scoring/index.ts';
+import { parsePmids, parseRelEntities, parseRelRelations, type RelEntity, type RelRelation } from '../../scoring/rel-input.ts';
+import { DRUGPROT_RELATION_TYPES, emptyRelNotes, scoreRelations, type RelReadNotes } from '../../scoring/rel.ts';
+import type { FamilyScoring } from '../family.ts';
+import type { RelResult } from './types.ts';
+
+export interface RelGold {
+  entities: RelEntity[];
+  relations: RelRelation[];
+  pmids?: Set<string>;
+}
+
+const GOLD_FORM = '{"entities": "<DrugProt entities TSV>", "relations": "<DrugProt relations TSV>", "pmids"?: "<one pmid a line>"} (runs: {"relations": "…"})';
+
+function field(body: unknown, name: string, what: string, required: boolean): string | undefined {
+  const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string') {
+    throw new ScoringInputError(`the REL ${what} needs "${name}" as a string`, { hint: `send JSON of the form ${GOLD_FORM} with Content-Type: application/json` });
+  }
+  return value;
+}
+
+/** DrugProt's 13 types, then any other type the gold has (so that a challenge's own types are scored too). */
+export function typesFor(gold: readonly RelRelation[]): string[] {
+  const types: string[] = [...DRUGPROT_RELATION_TYPES];
+  for (const r of gold) if (!types.includes(r.type)) types.push(r.type);
+  return types;
+}
+
+/** What reading left out, as notes for the person scoring. */
+export function describeNotes(side: string, n: RelReadNotes): string[] {
+  const notes: string[] = [];
+  if (n.offList) notes.push(`${side}: ${n.offList} relation line(s) of documents not in the pmids list left out`);
+  if (n.unknownType) notes.push(`${side}: ${n.unknownType} relation line(s) of a type that is not scored left out`);
+  if (n.duplicates) notes.push(`${side}: ${n.duplicates} repeated relation line(s) counted once`);
+  if (n.notChemicalGene) notes.push(`${side}: ${n.notChemicalGene} relation line(s) not joining one CHEMICAL and one other entity left out`);
+  if (n.keptSingleBadLine) notes.push(`${side}: one relation line does not join one CHEMICAL and one other entity; kept, as the official library keeps a single one`);
+  if (n.notOnPair) notes.push(`${side}: ${n.notOnPair} relation(s) not on a (CHEMICAL, GENE) pair of the entities file, not scored`);
+  return notes;
+}
+
+export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
+  mainFigure: 'micro.f',
+  options: [],
+  upload: 'json',
+  goldForm: GOLD_FORM,
+  parseGold(body) {
+    const entities = parseRelEntities(field(body, 'entities', 'gold standard', true)!, { file: 'entities' });
+    const relations = parseRelRelations(field(body, 'relations', 'gold standard', true)!, { file: 'relations' });
+    const pmidsText = field(body, 'pmids', 'gold standard', false);
+    const pmids = pmidsText === undefined ? undefined : parsePmids(pmidsText);
+    const documents = new Set(entities.map((e) => e.pmid));
+    if (documents.size === 0) throw new ScoringInputError('the REL gold standard has no entities', { hint: 'send the DrugProt entities file of the gold documents' });
+    return { gold: { entities, relations, pmids }, documents: documents.size, items: relations.length, warnings: [] };
+  },
+  goldDocuments: (gold) => gold.pmids ?? new Set(gold.entities.map((e) => e.pmid)),
+  parseRun: (body) => ({ run: parseRelRelations(field(body, 'relations', 'run', true)!, { file: 'relations' }), warnings: [] }),
+  onlineRun(answers) {
+    return answers.flatMap((a) => ((a.value as RelResult | null)?.relations ?? []).map((r) => ({ pmid: a.doc, type: r.type, arg1: r.arg1, arg2: r.arg2 })));
+  },
+  score(gold, run) {
+    const { micro, perType, ...rest } = scoreRelations({ entities: gold.entities, gold: gold.relations, predicted: run, pmids: gold.pmids, types: typesFor(gold.relations) });
+    return { metrics: { micro, perType, ...rest } };
+  },
+  exportTsv: (run) => run.map((r) => `${r.pmid}\t${r.type}\tArg1:${r.arg1}\tArg2:${r.arg2}\n`).join(''),
+  cli: {
+    flags: ['entities', 'pmids'],
+    runs: 'DrugProt relations TSV files',
+    check(o) {
+      if (!o.entities) throw new UsageError('REL needs --entities FILE (the DrugProt entities of the gold documents)');
+    },
+    async score(runs, o, files) {
+      const entities = parseRelEntities(await files.read(o.entities!), { file: o.entities });
+      const gold = parseRelRelations(await files.read(o.gold!), { file: o.gold });
+      const pmids = o.pmids === undefined ? undefined : parsePmids(await files.read(o.pmids));
+      const scored = [];
+      for (const path of runs) {
+        // As the official library, prediction lines of other documents are left out unread.
+        const keep = pmids ?? new Set(entities.map((e) => e.pmid));
+        const predicted = parseRelRelations(await files.read(path), { file: path, pmids: keep });
+        const notes = { gold: emptyRelNotes(), predicted: emptyRelNotes() };
+        const score = scoreRelations({ entities, gold, predicted, pmids: keep }, notes);
+        const run = runName(path);
+        files.note(run, [...(scored.length === 0 ? describeNotes('gold', notes.gold) : []), ...describeNotes('run', notes.predicted)]);
+        scored.push({ run, metrics: { micro: score.micro, perType: score.perType, gold: score.gold, predicted: score.predicted, pairs: score.pairs } });
+      }
+      return scored;
+    },
+  },
+};
