@@ -10,7 +10,7 @@
 // prediction line for a listed document, are not written: the official library stops on
 // them with a Python error. Cases where one side has no relation left after its checks are
 // written: the library stops on those too (a pandas error), which the comparison counts
-// apart (src/scoring/README.md, "REL", lists each such case and what we do instead).
+// apart (src/scoring/README.md lists each such case and what we do instead).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

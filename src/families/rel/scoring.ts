@@ -84,8 +84,10 @@ export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
       for (const path of runs) {
         // As the official library, prediction lines of other documents are left out unread.
         const keep = pmids ?? new Set(entities.map((e) => e.pmid));
-        const predicted = parseRelRelations(await files.read(path), { file: path, pmids: keep });
+        const text = await files.read(path);
+        const predicted = parseRelRelations(text, { file: path, pmids: keep });
         const notes = { gold: emptyRelNotes(), predicted: emptyRelNotes() };
+        notes.predicted.offList = text.split('\n').filter((l) => l.trim() !== '' && !keep.has(l.split('\t')[0])).length;
         const score = scoreRelations({ entities, gold, predicted, pmids: keep }, notes);
         const run = runName(path);
         files.note(run, [...(scored.length === 0 ? describeNotes('gold', notes.gold) : []), ...describeNotes('run', notes.predicted)]);
