@@ -66,8 +66,8 @@ describe('annotate', () => {
     expect(annotate('It came first. BRCA1 later.', 'T1\tProtein 15 20\tBRCA1').coref).toBe('');
   });
 
-  it('is deterministic and answers all six keys', () => {
-    expect(Object.keys(annotate(''))).toEqual(['interaction', 'normalizations', 'pairs', 'mentions', 'coref', 'taxons']);
+  it('is deterministic and answers all seven keys', () => {
+    expect(Object.keys(annotate(''))).toEqual(['interaction', 'normalizations', 'pairs', 'mentions', 'coref', 'taxons', 'relations']);
     expect(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx')).toEqual(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx'));
   });
 });
