@@ -35,6 +35,7 @@ let ms: TestMetaserver;
 let xmlrpcSample: SampleServer;
 let jsonSample: SampleServer;
 let team: { id: number; token: string };
+let strictServer: number;
 const servers: number[] = [];
 const liveServers: number[] = [];
 
@@ -52,6 +53,10 @@ beforeAll(async () => {
   expect((await ms.request('POST', '/api/challenges', { slug: 'drugprot', name: 'DrugProt', tasks: ['REL'], timeoutSeconds: 10 }, ADMIN_TOKEN)).status).toBe(201);
   expect((await ms.request('POST', '/api/challenges/drugprot/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
   team = (await ms.request('POST', '/api/teams', { name: 'Relations team', contact: 'rel@example.org' })).body;
+  // A challenge with its own relation types and argument types: the sample's answers break both.
+  const strict = { slug: 'drugprot-strict', name: 'Strict', tasks: ['REL'], timeoutSeconds: 10, maxAttempts: 1, relationTypes: ['ACTIVATOR'], relationArguments: { arg1: ['GENE'] } };
+  expect((await ms.request('POST', '/api/challenges', strict, ADMIN_TOKEN)).status).toBe(201);
+  expect((await ms.request('POST', '/api/challenges/drugprot-strict/articles', { articles: [ARTICLES[0]] }, ADMIN_TOKEN)).status).toBe(202);
   for (const [slug, list] of [['drugprot', servers], ['live', liveServers]] as const) {
     for (const [sample, protocol] of [[xmlrpcSample, 'xmlrpc'], [jsonSample, 'json']] as const) {
       const server = await ms.request('POST', `/api/challenges/${slug}/servers`, { name: `sample-${protocol}`, url: sample.url, tasks: ['REL'], protocol }, team.token);
@@ -60,8 +65,10 @@ beforeAll(async () => {
       list.push(server.body.id);
     }
   }
-  for (const id of [...servers, ...liveServers]) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team.token)).status).toBe(200);
+  strictServer = (await ms.request('POST', '/api/challenges/drugprot-strict/servers', { name: 'sample', url: xmlrpcSample.url, tasks: ['REL'] }, team.token)).body.id;
+  for (const id of [...servers, ...liveServers, strictServer]) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team.token)).status).toBe(200);
   for (const id of servers) await finished(id, ARTICLES.length);
+  await finished(strictServer, 1);
 }, 60_000);
 
 afterAll(async () => {
@@ -96,6 +103,28 @@ describe('REL through dispatch', () => {
     }
     // Reliability counts the stored relations: 2 + 1 over 2 documents.
     expect((await ms.request('GET', `/api/servers/${servers[0]}`, undefined, ADMIN_TOKEN)).body.reliability.mad).toBeCloseTo(3 / 2, 3);
+  });
+});
+
+describe("a challenge's relation types and argument types", () => {
+  it('are kept, shown and changed like the other settings', async () => {
+    expect((await ms.request('GET', '/api/challenges/drugprot-strict', undefined, ADMIN_TOKEN)).body).toMatchObject({ relationTypes: ['ACTIVATOR'], relationArguments: { arg1: ['GENE'] } });
+    expect((await ms.request('GET', '/api/challenges/drugprot', undefined, ADMIN_TOKEN)).body).toMatchObject({ relationTypes: [], relationArguments: {} });
+    const patched = await ms.request('PATCH', '/api/challenges/drugprot-strict', { relationArguments: { arg1: ['GENE'], arg2: ['CHEMICAL'] } }, ADMIN_TOKEN);
+    expect(patched.body).toMatchObject({ relationTypes: ['ACTIVATOR'], relationArguments: { arg1: ['GENE'], arg2: ['CHEMICAL'] } });
+    const bad = await ms.request('PATCH', '/api/challenges/drugprot-strict', { relationArguments: { arg3: ['GENE'] } }, ADMIN_TOKEN);
+    expect(bad.status).toBe(400);
+  });
+
+  it('refuse, through dispatch, the answers that break them, each error at its path', async () => {
+    const rows = await ms.database.db.query<{ outcome: string; errors: Array<{ path: string; message: string }> }>('select outcome, errors from attempts where server_id = $1', [strictServer]);
+    expect(rows.map((r) => r.outcome)).toEqual(['invalid']);
+    expect(rows[0]!.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      'relations[0].type: "INHIBITOR" is not a relation type of this challenge (ACTIVATOR)',
+      'relations[0].arg1: T1 is a CHEMICAL entity; this challenge takes GENE as arg1',
+      'relations[1].type: "INHIBITOR" is not a relation type of this challenge (ACTIVATOR)',
+      'relations[1].arg1: T1 is a CHEMICAL entity; this challenge takes GENE as arg1',
+    ]);
   });
 });
 
