@@ -242,6 +242,8 @@ export interface WebItem {
   /** Consensus items: the item's share of the weight, and how many servers returned it. */
   share?: number;
   servers?: number;
+  /** Spans of the article text the item is about (REL: its two mentions), shown in context, highlighted and named. */
+  marks?: Array<{ start: number; end: number; label: string }>;
 }
 
 /** How a page shows one server's answer for the task. */

@@ -7,7 +7,7 @@
 
 import { double } from '../common/wire.ts';
 import { biocExports } from '../common/bioc.ts';
-import { defineFamily } from '../family.ts';
+import { defineFamily, type WebItem } from '../family.ts';
 import { relConsensus } from './consensus.ts';
 import { relCorpus } from './corpus.ts';
 import { relBioc, relBrat, relPubAnnotation } from './exports.ts';
@@ -16,6 +16,14 @@ import type { RelItem, RelResult } from './types.ts';
 import { REL_KEY, validateRel } from './validate.ts';
 
 const TASK = 'REL';
+
+/** The relation's two mentions, to show highlighted in the text, named by role and type. */
+export function relationMarks(r: Pick<RelItem, 'arg1' | 'arg2'>, entities: RelResult['entities']): WebItem['marks'] {
+  return (['arg1', 'arg2'] as const).flatMap((arg) => {
+    const e = entities.find((x) => x.id === r[arg]);
+    return e ? [{ start: e.start, end: e.end, label: `${arg === 'arg1' ? 'Arg1' : 'Arg2'} ${e.type}` }] : [];
+  });
+}
 
 /** A relation for people: `INHIBITOR: aspirin (CHEMICAL) → COX-2 (GENE)`. */
 export function relationLabel(r: Pick<RelItem, 'arg1' | 'arg2'>, entities: RelResult['entities']): string {
@@ -45,11 +53,11 @@ export const rel = defineFamily({
     answer: {
       kind: 'list',
       heading: 'REL: relations',
-      items: (result) => result.relations.map((r) => ({ label: r.type, detail: relationLabel(r, result.entities), confidence: r.confidence })),
+      items: (result) => result.relations.map((r) => ({ label: r.type, marks: relationMarks(r, result.entities), detail: relationLabel(r, result.entities), confidence: r.confidence })),
     },
     consensus: (vote) => ({
       heading: TASK,
-      items: vote.items.map((r) => ({ label: r.type, detail: relationLabel(r, vote.entities), share: r.share, servers: r.servers.length })),
+      items: vote.items.map((r) => ({ label: r.type, marks: relationMarks(r, vote.entities), detail: relationLabel(r, vote.entities), share: r.share, servers: r.servers.length })),
     }),
     leaderboard: {
       // As the official library prints them: micro-averaged P, R, F over every type.

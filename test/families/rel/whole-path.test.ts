@@ -206,5 +206,9 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h3>REL: relations</h3>');
     expect(page.body).toContain('Aspirin (CHEMICAL T1) → COX-2 (GENE T2)');
+    // Each relation shows its two mentions in the text, highlighted and named (no script needed).
+    expect(page.body).toContain(
+      '<span class="item-context"><mark class="item-arg" title="Arg1 CHEMICAL">Aspirin</mark><sub class="item-arg-label">Arg1 CHEMICAL</sub> inhibits <mark class="item-arg" title="Arg2 GENE">COX-2</mark><sub class="item-arg-label">Arg2 GENE</sub> but not COX-1.</span>',
+    );
   });
 });
