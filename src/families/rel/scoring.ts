@@ -4,9 +4,10 @@
 // article's given entities, the organiser id standing for the pmid.
 
 import { runName, UsageError } from '../../cli/score-files.ts';
-import { ScoringInputError } from '../../scoring/index.ts';
-import { parsePmids, parseRelEntities, parseRelRelations, type RelEntity, type RelRelation } from '../../scoring/rel-input.ts';
-import { DRUGPROT_RELATION_TYPES, emptyRelNotes, scoreRelations, type RelReadNotes } from '../../scoring/rel.ts';
+import {
+  DRUGPROT_RELATION_TYPES, ScoringInputError, emptyRelNotes, parsePmids, parseRelEntities, parseRelRelations, scoreRelations,
+  type RelEntity, type RelReadNotes, type RelRelation,
+} from '../../scoring/index.ts';
 import type { FamilyScoring } from '../family.ts';
 import type { RelResult } from './types.ts';
 

@@ -6,7 +6,7 @@
 // arguments). Any error refuses the answer, with the item's path (`relations[3].arg2`).
 
 import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from '../../tasks/checks.ts';
-import { DRUGPROT_RELATION_TYPES } from '../../scoring/rel.ts';
+import { DRUGPROT_RELATION_TYPES } from '../../scoring/index.ts';
 import type { TaskInput } from '../family.ts';
 import { readGivenEntities } from './given.ts';
 import type { RelGivenEntity, RelItem, RelResult } from './types.ts';
