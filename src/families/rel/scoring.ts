@@ -5,7 +5,7 @@
 
 import { runName, UsageError } from '../../cli/score-files.ts';
 import {
-  DRUGPROT_RELATION_TYPES, ScoringInputError, emptyRelNotes, parsePmids, parseRelEntities, parseRelRelations, scoreRelations,
+  DRUGPROT_CHEMICAL, DRUGPROT_GENE, DRUGPROT_RELATION_TYPES, ScoringInputError, emptyRelNotes, parsePmids, parseRelEntities, parseRelRelations, scoreRelations,
   type RelEntity, type RelReadNotes, type RelRelation,
 } from '../../scoring/index.ts';
 import type { FamilyScoring } from '../family.ts';
@@ -47,6 +47,15 @@ export function describeNotes(side: string, n: RelReadNotes): string[] {
   return notes;
 }
 
+/** Entities the library pairs with nothing (types other than CHEMICAL and GENE), as a warning. */
+export function unpairedTypesWarning(entities: readonly RelEntity[], file: string): string[] {
+  const counts = new Map<string, number>();
+  for (const e of entities) if (e.type !== DRUGPROT_CHEMICAL && e.type !== DRUGPROT_GENE) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+  if (counts.size === 0) return [];
+  const listed = [...counts].map(([type, n]) => `${n} ${type}`).join(', ');
+  return [`${file}: ${listed} entit${[...counts.values()].reduce((a, b) => a + b) === 1 ? 'y' : 'ies'} make no pairs: the DrugProt library pairs CHEMICAL with GENE only (write GENE-Y and GENE-N as GENE to score relations on them)`];
+}
+
 export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
   mainFigure: 'micro.f',
   options: [],
@@ -59,7 +68,7 @@ export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
     const pmids = pmidsText === undefined ? undefined : parsePmids(pmidsText);
     const documents = new Set(entities.map((e) => e.pmid));
     if (documents.size === 0) throw new ScoringInputError('the REL gold standard has no entities', { hint: 'send the DrugProt entities file of the gold documents' });
-    return { gold: { entities, relations, pmids }, documents: documents.size, items: relations.length, warnings: [] };
+    return { gold: { entities, relations, pmids }, documents: documents.size, items: relations.length, warnings: unpairedTypesWarning(entities, 'entities') };
   },
   goldDocuments: (gold) => gold.pmids ?? new Set(gold.entities.map((e) => e.pmid)),
   parseRun: (body) => ({ run: parseRelRelations(field(body, 'relations', 'run', true)!, { file: 'relations' }), warnings: [] }),
@@ -79,6 +88,7 @@ export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
     },
     async score(runs, o, files) {
       const entities = parseRelEntities(await files.read(o.entities!), { file: o.entities });
+      files.warn(unpairedTypesWarning(entities, o.entities!));
       const gold = parseRelRelations(await files.read(o.gold!), { file: o.gold });
       const pmids = o.pmids === undefined ? undefined : parsePmids(await files.read(o.pmids));
       const scored = [];

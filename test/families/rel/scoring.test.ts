@@ -50,6 +50,14 @@ describe('metaserver score REL', () => {
     expect((await score('INT', '--gold', path('gold.tsv'), '--entities', path('entities.tsv'), path('run.tsv'))).err).toContain('--entities does not apply to INT');
   });
 
+  it('warns that GENE-Y and GENE-N entities make no pairs, as in the library', async () => {
+    await writeFile(path('entities-yn.tsv'), tsv('1 | T1 | CHEMICAL | 0 | 7 | Aspirin', '1 | T2 | GENE-Y | 17 | 22 | COX-2', '1 | T3 | GENE-N | 31 | 36 | COX-1'));
+    const { code, out, err } = await score('REL', '--gold', path('gold.tsv'), '--entities', path('entities-yn.tsv'), path('gold.tsv'));
+    expect(code).toBe(0);
+    expect(JSON.parse(out).runs[0].metrics.pairs).toBe(0);
+    expect(err).toContain(`warning: ${path('entities-yn.tsv')}: 1 GENE-Y, 1 GENE-N entities make no pairs: the DrugProt library pairs CHEMICAL with GENE only`);
+  });
+
   it('names the file and line of a line it cannot read', async () => {
     await writeFile(path('bad.tsv'), tsv('1 | INHIBITOR | Arg1:T1'));
     const { code, err } = await score('REL', '--gold', path('gold.tsv'), '--entities', path('entities.tsv'), path('bad.tsv'));
