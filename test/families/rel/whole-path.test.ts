@@ -9,6 +9,7 @@ import { requestParts } from '../../../src/dispatch/annotators/parts.ts';
 import { startSampleServer, type SampleServer } from '../../../src/sample/server.ts';
 import { decodeMethodResponse, encodeMethodCall } from '../../../src/xmlrpc/codec.ts';
 import { expectFigures, send } from '../../leaderboard/helpers.ts';
+import { axeViolations, collectPageErrors, launchChromium, pageSettled } from '../../support/browser.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
 
 // The sample rule: a CHEMICAL, then a GENE, with "inhibit" or "activat" between them.
@@ -206,9 +207,32 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h3>REL: relations</h3>');
     expect(page.body).toContain('Aspirin (CHEMICAL T1) → COX-2 (GENE T2)');
+    expect(page.body).toContain('<span class="muted">share 1.00, 2 server(s)</span>');
     // Each relation shows its two mentions in the text, highlighted and named (no script needed).
     expect(page.body).toContain(
       '<span class="item-context"><mark class="item-arg" title="Arg1 CHEMICAL">Aspirin</mark><sub class="item-arg-label">Arg1 CHEMICAL</sub> inhibits <mark class="item-arg" title="Arg2 GENE">COX-2</mark><sub class="item-arg-label">Arg2 GENE</sub> but not COX-1.</span>',
     );
   });
+
+  it('reads in a browser at 390 and 1280 px: no axe-core violation, no console error, no sideways scrolling', async () => {
+    const base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      const errors = collectPageErrors(page, { strict: true });
+      const problems: string[] = [];
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${base}/articles/${articleId}`);
+        await pageSettled(page);
+        await page.locator('mark.item-arg').first().waitFor({ timeout: 20_000 });
+        const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+        if (overflow > width) problems.push(`@${width}: the page scrolls sideways (${overflow} px wide)`);
+        for (const v of await axeViolations(page)) problems.push(`@${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
+      }
+      expect([...problems, ...errors]).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
