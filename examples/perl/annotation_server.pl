@@ -24,6 +24,7 @@
 #   coref           standoff text: 'T' Exp expressions and 'R' Coref links     COREF
 #   taxons          [{taxid => NCBI Taxonomy id, confidence, rank}, ...]      TX
 #   topics          [{label => one of the challenge's labels, confidence}]    TOPIC
+#   relations       [{type, arg1, arg2 => given entity ids, confidence, rank}] REL
 #
 # Offsets count Unicode code points of the text. Perl counts characters the same way once
 # the text is a decoded (character) string; RPC::XML's parser hands it over decoded, and
@@ -193,6 +194,30 @@ sub find_topics {
     return \@topics;
 }
 
+# REL: a CHEMICAL and a later GENE* entity with "inhibit" or "activat" between them, no "." between.
+sub find_relations {
+    my ($text, $given) = @_;
+    my @entities;
+    for my $line (split /\n/, $given // '', -1) {
+        next unless $line =~ /\A(T[0-9]+)\t([^\t ]+) ([0-9]+) ([0-9]+)\t/;
+        next if $4 > length $text || $3 > $4;
+        push @entities, { id => $1, type => $2, start => $3, end => $4 };
+    }
+    my @relations;
+    for my $c (grep { $_->{type} eq 'CHEMICAL' } @entities) {
+        for my $g (grep { $_->{type} =~ /\AGENE/ } @entities) {
+            next if $g->{start} < $c->{end};
+            (my $between = substr($text, $c->{end}, $g->{start} - $c->{end})) =~ tr/A-Z/a-z/;
+            next if index($between, '.') >= 0;
+            my $type = index($between, 'inhibit') >= 0 ? 'INHIBITOR' : index($between, 'activat') >= 0 ? 'ACTIVATOR' : undef;
+            next unless defined $type;
+            my $i = @relations;
+            push @relations, { type => str($type), arg1 => str($c->{id}), arg2 => str($g->{id}), rank => int32($i + 1), confidence => dbl(1 / ($i + 2)) };
+        }
+    }
+    return \@relations;
+}
+
 sub annotate {
     my ($text, $given) = @_;
     my @accessions = find_accessions($text);
@@ -210,6 +235,7 @@ sub annotate {
         coref => str(coref_standoff($text, $given)),
         taxons => find_taxa($text),
         topics => find_topics($text),
+        relations => find_relations($text, $given),
     };
 }
 

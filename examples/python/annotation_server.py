@@ -23,6 +23,7 @@ and expects one struct with a key per task you answer (leave a key out to skip a
   coref           standoff text: 'T' Exp expressions and 'R' Coref links       COREF
   taxons          [{'taxid': NCBI Taxonomy id, 'confidence', 'rank'}, ...]    TX
   topics          [{'label': one of the challenge's labels, 'confidence'}]    TOPIC
+  relations       [{'type', 'arg1', 'arg2': given entity ids, 'confidence', 'rank'}]  REL
 
 Offsets count Unicode code points, which is exactly Python's str indexing: text[offset]
 is the first character of a mention. Confidences must be in (0, 1]. XML-RPC ints are
@@ -85,6 +86,7 @@ TOKEN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*")
 PRONOUN = re.compile(r"(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])")
 GIVEN_LINE = re.compile(r"T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t")
 GIVEN_ID = re.compile(r"T([0-9]+)\t")
+GIVEN_ENTITY = re.compile(r"(T[0-9]+)\t([^\t ]+) ([0-9]+) ([0-9]+)\t")
 # Species names (lower case) and their NCBI Taxonomy ids: the same list in every sample.
 SPECIES = {
     "homo sapiens": 9606, "human": 9606, "humans": 9606,
@@ -207,6 +209,29 @@ def find_taxa(text: str) -> List[Dict[str, Any]]:
     return [{"taxid": taxid, "rank": i + 1, "confidence": 1 / (i + 2)} for i, taxid in enumerate(seen)]
 
 
+def find_relations(text: str, given: str) -> List[Dict[str, Any]]:
+    """REL: a CHEMICAL and a later GENE* entity with "inhibit" or "activat" between them, no "." between."""
+    entities = []
+    for line in given.split("\n"):
+        m = GIVEN_ENTITY.match(line)
+        if m and int(m.group(4)) <= len(text) and int(m.group(3)) <= int(m.group(4)):
+            entities.append((m.group(1), m.group(2), int(m.group(3)), int(m.group(4))))
+    relations: List[Dict[str, Any]] = []
+    for c_id, c_type, _, c_end in entities:
+        if c_type != "CHEMICAL":
+            continue
+        for g_id, g_type, g_start, _ in entities:
+            if not g_type.startswith("GENE") or g_start < c_end:
+                continue
+            between = text[c_end:g_start].translate(ASCII_LOWER)
+            if "." in between:
+                continue
+            rel_type = "INHIBITOR" if "inhibit" in between else "ACTIVATOR" if "activat" in between else None
+            if rel_type:
+                relations.append({"type": rel_type, "arg1": c_id, "arg2": g_id, "rank": len(relations) + 1, "confidence": 1 / (len(relations) + 2)})
+    return relations
+
+
 def annotate(text: str, given: str = "") -> Dict[str, Any]:
     """Replace this with your tagger. Return only the keys of the tasks you answer."""
     accessions = find_accessions(text)
@@ -223,6 +248,7 @@ def annotate(text: str, given: str = "") -> Dict[str, Any]:
         "coref": coref_standoff(text, given),
         "taxons": find_taxa(text),
         "topics": find_topics(text),
+        "relations": find_relations(text, given),
     }
 
 

@@ -27,6 +27,7 @@
 #   coref           standoff text: 'T' Exp expressions and 'R' Coref links        COREF
 #   taxons          [{'taxid' => NCBI Taxonomy id, 'confidence', 'rank'}, ...]   TX
 #   topics          [{'label' => one of the challenge's labels, 'confidence'}]   TOPIC
+#   relations       [{'type', 'arg1', 'arg2' => given entity ids, 'confidence', 'rank'}]  REL
 #
 # Offsets count Unicode code points of the text. A Ruby string encoded as UTF-8 counts
 # characters that way (String#[], MatchData#begin); utf8() below makes sure the text is
@@ -66,6 +67,7 @@ TOKEN = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/.freeze
 PRONOUN = /(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/.freeze
 GIVEN_LINE = /\AT([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/.freeze
 GIVEN_ID = /\AT([0-9]+)\t/.freeze
+GIVEN_ENTITY = /\A(T[0-9]+)\t([^\t ]+) ([0-9]+) ([0-9]+)\t/.freeze
 # Species names (lower case) and their NCBI Taxonomy ids: the same list in every sample.
 SPECIES = {
   'homo sapiens' => 9606, 'human' => 9606, 'humans' => 9606,
@@ -175,6 +177,32 @@ def find_topics(text)
   end
 end
 
+# REL: a CHEMICAL and a later GENE* entity with "inhibit" or "activat" between them, no "." between.
+def find_relations(text, given)
+  entities = given.split("\n", -1).filter_map do |line|
+    m = GIVEN_ENTITY.match(line)
+    next unless m && m[4].to_i <= text.length && m[3].to_i <= m[4].to_i
+
+    { id: m[1], type: m[2], start: m[3].to_i, end: m[4].to_i }
+  end
+  relations = []
+  entities.select { |c| c[:type] == 'CHEMICAL' }.each do |c|
+    entities.select { |g| g[:type].start_with?('GENE') }.each do |g|
+      next if g[:start] < c[:end]
+
+      between = text[c[:end]...g[:start]].tr('A-Z', 'a-z')
+      next if between.include?('.')
+
+      type = if between.include?('inhibit') then 'INHIBITOR' elsif between.include?('activat') then 'ACTIVATOR' end
+      next unless type
+
+      i = relations.length
+      relations << { 'type' => type, 'arg1' => c[:id], 'arg2' => g[:id], 'rank' => i + 1, 'confidence' => 1.0 / (i + 2) }
+    end
+  end
+  relations
+end
+
 def annotate(text, given = '')
   accessions = find_accessions(text)
   {
@@ -188,7 +216,8 @@ def annotate(text, given = '')
     'mentions' => find_mentions(text),
     'coref' => coref_standoff(text, given),
     'taxons' => find_taxa(text),
-    'topics' => find_topics(text)
+    'topics' => find_topics(text),
+    'relations' => find_relations(text, given)
   }
 end
 

@@ -66,6 +66,7 @@ const SubmitBody = Type.Object(
     xml: Type.Optional(Type.String()),
     bioc: Type.Optional(Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document' })),
     pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
+    given: Type.Optional(Type.String({ maxLength: 1_000_000, description: 'the given annotations (standoff lines), sent to the servers registered for a task that takes them' })),
     id: Type.Optional(OrganiserId),
     tasks: Type.Optional(TaskListSchema),
     callbackUrl: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -241,7 +242,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const client = clientKey(request);
         const loaded = await articles.insertMany(
           live.id,
-          [{ organiserId: body.id ?? null, text, sourceFormat, sections, tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null, submittedBy: client }],
+          [{ organiserId: body.id ?? null, text, sourceFormat, sections, given: body.given ?? '', tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null, submittedBy: client }],
           { onDemand: { client, admit: (pending) => admitOnDemand(pending, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }) } },
         );
         if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);

@@ -14,6 +14,10 @@ export interface Challenge {
   retryDelaySeconds: number;
   serversPerTeam: number;
   mentionTypes: string[];
+  /** REL: the relation types (empty: DrugProt's 13). */
+  relationTypes: string[];
+  /** REL: the entity types each argument may have (absent: any given entity). */
+  relationArguments: RelationArguments;
   /** The organiser published the leaderboards to everyone (shown without a token while closed). */
   leaderboardPublished: boolean;
   createdAt: Date;
@@ -31,7 +35,13 @@ export interface PhaseChange {
   at: Date;
 }
 
-export type ChallengeSettings = Pick<Challenge, 'timeoutSeconds' | 'maxAttempts' | 'retryDelaySeconds' | 'serversPerTeam' | 'mentionTypes'>;
+export type ChallengeSettings = Pick<Challenge, 'timeoutSeconds' | 'maxAttempts' | 'retryDelaySeconds' | 'serversPerTeam' | 'mentionTypes' | 'relationTypes' | 'relationArguments'>;
+
+/** The entity types allowed as each argument of a relation (REL). */
+export interface RelationArguments {
+  arg1?: string[];
+  arg2?: string[];
+}
 
 interface ChallengeRow {
   id: number;
@@ -44,6 +54,8 @@ interface ChallengeRow {
   retry_delay_seconds: number;
   servers_per_team: number;
   mention_types: string[];
+  relation_types?: string[];
+  relation_arguments?: RelationArguments;
   leaderboard_published: boolean;
   created_at: Date;
   phase_changed_at: Date | null;
@@ -62,6 +74,8 @@ export function toChallenge(r: ChallengeRow): Challenge {
     retryDelaySeconds: r.retry_delay_seconds,
     serversPerTeam: r.servers_per_team,
     mentionTypes: r.mention_types,
+    relationTypes: r.relation_types ?? [],
+    relationArguments: r.relation_arguments ?? {},
     leaderboardPublished: r.leaderboard_published ?? false,
     createdAt: r.created_at,
     phaseChangedAt: r.phase_changed_at,
@@ -79,10 +93,14 @@ export class ChallengeRepository {
 
   async create(c: Pick<Challenge, 'slug' | 'name' | 'tasks'> & Partial<ChallengeSettings>): Promise<Challenge | null> {
     const rows = await this.db.query<ChallengeRow>(
-      `insert into challenges (slug, name, tasks, timeout_seconds, max_attempts, retry_delay_seconds, servers_per_team, mention_types)
-       values ($1, $2, $3, coalesce($4::int, 600), coalesce($5::int, 3), coalesce($6::float8, 30), coalesce($7::int, 5), coalesce($8::text[], '{}'))
+      `insert into challenges (slug, name, tasks, timeout_seconds, max_attempts, retry_delay_seconds, servers_per_team, mention_types, relation_types, relation_arguments)
+       values ($1, $2, $3, coalesce($4::int, 600), coalesce($5::int, 3), coalesce($6::float8, 30), coalesce($7::int, 5), coalesce($8::text[], '{}'),
+               coalesce($9::text[], '{}'), coalesce($10::jsonb, '{}'::jsonb))
        on conflict (slug) do nothing returning *`,
-      [c.slug, c.name, c.tasks, c.timeoutSeconds ?? null, c.maxAttempts ?? null, c.retryDelaySeconds ?? null, c.serversPerTeam ?? null, c.mentionTypes ?? null],
+      [
+        c.slug, c.name, c.tasks, c.timeoutSeconds ?? null, c.maxAttempts ?? null, c.retryDelaySeconds ?? null, c.serversPerTeam ?? null, c.mentionTypes ?? null,
+        c.relationTypes ?? null, c.relationArguments ? JSON.stringify(c.relationArguments) : null,
+      ],
     );
     return rows[0] ? toChallenge(rows[0]) : null;
   }
@@ -168,6 +186,8 @@ export class ChallengeRepository {
       retry_delay_seconds: patch.retryDelaySeconds,
       servers_per_team: patch.serversPerTeam,
       mention_types: patch.mentionTypes,
+      relation_types: patch.relationTypes,
+      relation_arguments: patch.relationArguments === undefined ? undefined : JSON.stringify(patch.relationArguments),
       leaderboard_published: patch.leaderboardPublished,
     };
     const set = Object.entries(columns).filter(([, v]) => v !== undefined);

@@ -15,6 +15,18 @@ const Settings = {
   retryDelaySeconds: Type.Optional(Type.Number({ minimum: 0, maximum: 600, description: 'Back-off before the 2nd try; doubles, capped at 10 minutes (default 30).' })),
   serversPerTeam: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
   mentionTypes: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 200, uniqueItems: true })),
+  relationTypes: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 200, uniqueItems: true, description: "REL: the relation types servers may answer (empty: DrugProt's 13, INDIRECT-DOWNREGULATOR … PART-OF)" }),
+  ),
+  relationArguments: Type.Optional(
+    Type.Object(
+      {
+        arg1: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true })),
+        arg2: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true })),
+      },
+      { additionalProperties: false, description: 'REL: the given entity types each argument may have, e.g. {"arg1": ["CHEMICAL"], "arg2": ["GENE-Y", "GENE-N"]} (absent: any)' },
+    ),
+  ),
 };
 
 const CreateBody = Type.Object(
@@ -47,6 +59,8 @@ export const ChallengeAnswer = Open({
   retryDelaySeconds: Type.Number(),
   serversPerTeam: Type.Integer(),
   mentionTypes: Type.Array(Type.String()),
+  relationTypes: Type.Array(Type.String()),
+  relationArguments: Open({ arg1: Type.Optional(Type.Array(Type.String())), arg2: Type.Optional(Type.Array(Type.String())) }),
   createdAt: Described('when it was created (ISO 8601)'),
   phaseChangedAt: Described('the latest phase change (ISO 8601), or null'),
   phaseChangedBy: Described('who made the latest phase change, or null'),

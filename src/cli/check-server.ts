@@ -47,6 +47,7 @@ interface Options {
   metadata: boolean;
   timeout: number;
   mentionTypes?: string;
+  relationTypes?: string;
   json: boolean;
 }
 
@@ -104,6 +105,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     .option('--metadata', 'also send the metadata struct {article, tasks}, as servers registered with sendMetadata get it', false)
     .option('--timeout <seconds>', 'deadline of each call (a challenge allows 600 s by default)', parseSeconds, 60)
     .option('--mention-types <list>', "the challenge's mention types, separated by commas (default: any type)")
+    .option('--relation-types <list>', "the challenge's relation types, separated by commas (default: DrugProt's 13)")
     .option('--json', 'print the results as JSON', false)
     .exitOverride();
   let url: string;
@@ -142,6 +144,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     answers: new AnswerReader(),
     publicUrlsOnly: false,
     mentionTypes: options.mentionTypes?.split(',').map((t) => t.trim()).filter(Boolean),
+    relationTypes: options.relationTypes?.split(',').map((t) => t.trim()).filter(Boolean),
   };
   const rows: Row[] = [];
   const articles = checkArticles();

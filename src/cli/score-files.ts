@@ -16,6 +16,8 @@ export interface ScoreIo {
 export interface ScoreFlags {
   gold?: string;
   given?: string;
+  entities?: string;
+  pmids?: string;
   columns: ColumnLayout;
   all?: boolean;
   cutoff?: string;
@@ -28,7 +30,7 @@ export interface ScoreFlags {
 }
 
 /** The flags a family may accept beyond --gold and --format. */
-export type ScoreFlag = 'given' | 'columns' | 'all' | 'cutoff' | 'ho' | 'of' | 'beta' | 'singleClass' | 'lenient';
+export type ScoreFlag = 'given' | 'entities' | 'pmids' | 'columns' | 'all' | 'cutoff' | 'ho' | 'of' | 'beta' | 'singleClass' | 'lenient';
 
 /** A mistake on the command line (exit 2), as opposed to one in a file (exit 1). */
 export class UsageError extends Error {}

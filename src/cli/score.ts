@@ -11,7 +11,7 @@ import { ScoreFiles, UsageError, type ScoreFlag, type ScoreFlags, type ScoreIo }
 export type { ScoreIo } from './score-files.ts';
 
 const FLAG: Partial<Record<ScoreFlag, string>> = { singleClass: '--single-class', of: '--of', ho: '--ho' };
-const FLAGS: readonly ScoreFlag[] = ['given', 'columns', 'all', 'cutoff', 'ho', 'of', 'beta', 'singleClass', 'lenient'];
+const FLAGS: readonly ScoreFlag[] = ['given', 'entities', 'pmids', 'columns', 'all', 'cutoff', 'ho', 'of', 'beta', 'singleClass', 'lenient'];
 
 /** "INT/IPT: " — the tasks a flag applies to, as its help text starts. */
 const forTasks = (flag: ScoreFlag): string => `${ALL_FAMILIES.filter((f) => f.scoring.cli.flags.includes(flag)).map((f) => f.name).join('/')}: `;
@@ -23,6 +23,8 @@ function buildProgram(io: ScoreIo): Command {
     .argument('<runs...>', `run files (${ALL_FAMILIES.map((f) => `${f.name}: ${f.scoring.cli.runs}`).join('; ')})`)
     .option('--gold <path>', 'gold standard file or directory')
     .option('--given <dir>', `${forTasks('given')}directory of <doc>.a1 files with the given proteins`)
+    .option('--entities <path>', `${forTasks('entities')}entities file (pmid<TAB>T1<TAB>CHEMICAL<TAB>start<TAB>end<TAB>text)`)
+    .option('--pmids <path>', `${forTasks('pmids')}the documents whose predictions count, one pmid a line (default: every pmid of the entities)`)
     .addOption(new Option('--columns <layout>', `${forTasks('columns')}optional run columns`).choices(COLUMN_LAYOUTS).default('rank,confidence'))
     .option('--all', `${forTasks('all')}also evaluate gold documents without results`)
     .option('--cutoff <k>', `${forTasks('cutoff')}keep the first k results per document`)

@@ -127,6 +127,8 @@ export class JobPerformer {
       text: article.text,
       given: article.given,
       mentionTypes: challenge.mentionTypes,
+      relationTypes: challenge.relationTypes,
+      relationArguments: challenge.relationArguments,
     };
     const call = await this.call(server, article, challenge.timeoutSeconds * 1000, context, signal);
     const attempt: FinishedAttempt = {

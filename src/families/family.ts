@@ -28,6 +28,10 @@ export interface ValidationContext {
   given?: string;
   /** The challenge's declared mention types (empty or absent: any). */
   mentionTypes?: string[];
+  /** REL: the challenge's relation types (empty or absent: DrugProt's 13). */
+  relationTypes?: string[];
+  /** REL: the entity types allowed as each argument (absent: any given entity). */
+  relationArguments?: { arg1?: string[]; arg2?: string[] };
   /** The loaded UniProt release; null: accession patterns only. */
   accessions: AccessionLookup | null;
   /** Each family's loaded release index (its `lookup`), by task name; absent: none. */
@@ -241,6 +245,8 @@ export interface WebItem {
   /** Consensus items: the item's share of the weight, and how many servers returned it. */
   share?: number;
   servers?: number;
+  /** Spans of the article text the item is about (REL: its two mentions), shown in context, highlighted and named. */
+  marks?: Array<{ start: number; end: number; label: string }>;
 }
 
 /** How a page shows one server's answer for the task. */

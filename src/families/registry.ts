@@ -9,10 +9,11 @@ import type { AnyFamily, TaskFamily } from './family.ts';
 import { int } from './int/index.ts';
 import { ipt } from './ipt/index.ts';
 import { mention } from './mention/index.ts';
+import { rel } from './rel/index.ts';
 import { topic } from './topic/index.ts';
 import { tx } from './tx/index.ts';
 
-export const FAMILIES = [act, int, ipt, mention, coref, tx, topic] as const;
+export const FAMILIES = [act, int, ipt, mention, coref, tx, topic, rel] as const;
 
 type Family = (typeof FAMILIES)[number];
 

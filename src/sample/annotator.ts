@@ -1,4 +1,4 @@
-// The sample annotator: a deliberately simple, deterministic tagger that answers all seven
+// The sample annotator: a deliberately simple, deterministic tagger that answers all eight
 // tasks, so a team sees a complete, valid answer and the tests have a known reference.
 // The samples under examples/ (Python, Perl, Ruby) implement exactly the same rules; tests
 // check that all of them give identical answers, so change them together.
@@ -38,6 +38,13 @@
 // TOPIC `topics`: each LitCovid topic whose stem in TOPIC_STEMS below occurs (ASCII, any
 //      case, also inside words: "treated", "Vaccine-prevented"), in the list's order:
 //      {label, confidence: n/(n+1)} for n non-overlapping occurrences; [] when none.
+// REL  `relations`: `given` is read as standoff lines `T<n>\t<Type> <start> <end>\t<text>`
+//      (other lines ignored, and spans past the text). For each entity typed CHEMICAL and
+//      each entity whose type starts with GENE that starts at or after the chemical's end
+//      (both in given order): the text between them, when it holds no ".", names the
+//      relation: "inhibit" (ASCII-case-insensitive) → INHIBITOR, else "activat" →
+//      ACTIVATOR, else none. {type, arg1: "T<chemical>", arg2: "T<gene>", rank: i,
+//      confidence: 1/(i+1)} for i = 1, 2, … in that order.
 import type { XmlRpcValue } from '../xmlrpc/codec.ts';
 import { CodePointText } from '../shared/code-points.ts';
 
@@ -48,6 +55,7 @@ const INTERACTION_WORD = /interact|bind|complex/gi; // no `u` flag: ASCII-only c
 const TOKEN = /(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*/g;
 const PRONOUN = /(?<![A-Za-z0-9])(?:[Ii]ts?|[Tt]hey)(?![A-Za-z0-9])/g;
 const GIVEN_LINE = /^T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/;
+const GIVEN_ENTITY = /^(T[0-9]+)\t([^\t ]+) ([0-9]+) ([0-9]+)\t/;
 /** Species names (lower case) and their NCBI Taxonomy ids; the samples under examples/ hold the same list. */
 const SPECIES: Record<string, number> = {
   'homo sapiens': 9606, human: 9606, humans: 9606,
@@ -160,7 +168,27 @@ function findTopics(text: string): XmlRpcValue[] {
   return topics;
 }
 
-/** The sample answer for one article: all seven task keys (see the rules above). */
+function findRelations(text: string, given: string): XmlRpcValue[] {
+  const points = Array.from(text);
+  const entities = given.split('\n').flatMap((line) => {
+    const m = GIVEN_ENTITY.exec(line);
+    if (!m || Number(m[4]) > points.length || Number(m[3]) > Number(m[4])) return [];
+    return [{ id: m[1], type: m[2], start: Number(m[3]), end: Number(m[4]) }];
+  });
+  const relations: XmlRpcValue[] = [];
+  for (const c of entities.filter((e) => e.type === 'CHEMICAL')) {
+    for (const g of entities.filter((e) => e.type.startsWith('GENE'))) {
+      if (g.start < c.end) continue;
+      const between = points.slice(c.end, g.start).join('').replace(/[A-Z]/g, (x) => x.toLowerCase());
+      if (between.includes('.')) continue;
+      const type = between.includes('inhibit') ? 'INHIBITOR' : between.includes('activat') ? 'ACTIVATOR' : undefined;
+      if (type) relations.push({ type, arg1: c.id, arg2: g.id, rank: relations.length + 1, confidence: 1 / (relations.length + 2) });
+    }
+  }
+  return relations;
+}
+
+/** The sample answer for one article: all eight task keys (see the rules above). */
 export function annotate(text: string, given = ''): Record<string, XmlRpcValue> {
   const accessions = findAccessions(text);
   const pairs: XmlRpcValue[] = [];
@@ -175,5 +203,6 @@ export function annotate(text: string, given = ''): Record<string, XmlRpcValue> 
     coref: corefStandoff(text, given),
     taxons: findTaxa(text),
     topics: findTopics(text),
+    relations: findRelations(text, given),
   };
 }

@@ -85,7 +85,7 @@ describe('metaserver import / export', () => {
     // Mistakes: a format that cannot carry the task, a server that does not exist.
     const wrong = captured();
     expect(await runExportCommand([...common, '--task', 'INT', '--format', 'brat', '--out', join(out, 'x')], wrong)).toBe(1);
-    expect(wrong.err).toMatch(/brat carries MENTION, not INT/);
+    expect(wrong.err).toMatch(/brat carries MENTION, REL, not INT/);
     const missing = captured();
     expect(await runExportCommand(['--challenge', 'cli', '--server', '999', '--url', address, '--token', ADMIN_TOKEN, '--task', 'INT', '--format', 'tsv', '--out', join(out, 'y')], missing)).toBe(1);
     expect(existsSync(join(out, 'y'))).toBe(false);

@@ -40,7 +40,7 @@ describe('hints for failed calls', () => {
   ])('says which parameters were sent when a fault is about their number: %s', (detail) => {
     expect(failureHint(failed('fault', detail), server(['COREF', 'MENTION']))).toBe(
       ' — the meta-server sent 2 parameters: text (the article), given (the COREF given proteins: the server is registered for COREF). ' +
-        'A server registered for COREF takes (text, given), any other (text) alone, plus meta only when asked for at registration',
+        'A server registered for COREF or REL takes (text, given), any other (text) alone, plus meta only when asked for at registration',
     );
   });
 

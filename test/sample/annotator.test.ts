@@ -73,8 +73,8 @@ describe('annotate', () => {
     expect(annotate('It came first. BRCA1 later.', 'T1\tProtein 15 20\tBRCA1').coref).toBe('');
   });
 
-  it('is deterministic and answers all seven keys', () => {
-    expect(Object.keys(annotate(''))).toEqual(['interaction', 'normalizations', 'pairs', 'mentions', 'coref', 'taxons', 'topics']);
+  it('is deterministic and answers all eight keys', () => {
+    expect(Object.keys(annotate(''))).toEqual(['interaction', 'normalizations', 'pairs', 'mentions', 'coref', 'taxons', 'topics', 'relations']);
     expect(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx')).toEqual(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx'));
   });
 });

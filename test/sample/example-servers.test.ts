@@ -9,6 +9,7 @@ import { startSampleServer, type SampleServer } from '../../src/sample/server.ts
 import { callXmlRpc } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { startExampleServer, type ExampleLanguage, type ExampleServer } from '../support/example-servers.ts';
+import { REL_ARTICLE, REL_EXPECTED } from './rel-fixture.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
 const NON_BMP =
@@ -88,6 +89,11 @@ describe.each(LANGUAGES)('examples/%s sample server, asked directly', (language)
     ]);
     expect(await ask('Annotator.getAnnotation', [TOPICS])).toMatchObject({ ok: true, value: expected });
     expect(await ask('Annotator.getAnnotation', [ASCII])).toMatchObject({ ok: true, value: { topics: [] } });
+  });
+
+  it('relates the given entities (REL) with the same types, ranks and confidences', async () => {
+    expect(annotate(REL_ARTICLE.text, REL_ARTICLE.given).relations).toEqual(REL_EXPECTED);
+    expect(await ask('Annotator.getAnnotation', [REL_ARTICLE.text, REL_ARTICLE.given])).toMatchObject({ ok: true, value: annotate(REL_ARTICLE.text, REL_ARTICLE.given) });
   });
 
   it('faults on an unknown method and on a wrong parameter list', async () => {

@@ -5,6 +5,7 @@ import { annotate } from '../../src/sample/annotator.ts';
 import { callXmlRpc } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { startPythonServer, type PythonServer } from '../support/python-server.ts';
+import { REL_ARTICLE, REL_EXPECTED } from './rel-fixture.ts';
 
 const TEXT =
   '𝛼-synuclein (P37840) binds BRCA1 and forms a complex with Q9UQ84 😀. It also interacts with A0A023GPI8; ' +
@@ -59,6 +60,11 @@ describe('examples/python/annotation_server.py', () => {
     const expected = annotate(TEXT, given);
     expect(expected.coref).toMatch(/Antecedent:T\d+ \[T7\]/);
     expect(outcome).toMatchObject({ ok: true, value: expected });
+  });
+
+  it('relates the given entities (REL) exactly like the TypeScript annotator', async () => {
+    expect(annotate(REL_ARTICLE.text, REL_ARTICLE.given).relations).toEqual(REL_EXPECTED);
+    expect(await askPython([REL_ARTICLE.text, REL_ARTICLE.given])).toMatchObject({ ok: true, value: annotate(REL_ARTICLE.text, REL_ARTICLE.given) });
   });
 
   it('faults on an unknown method like any XML-RPC server', async () => {

@@ -10,6 +10,7 @@ import { apiForm, fragment, NEEDS_TOKEN, select, textArea } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import type { AnswerView, WebItem } from '../../families/family.ts';
 import { ALL_FAMILIES } from '../../families/registry.ts';
+import { itemContext } from '../item-context.ts';
 
 interface ServerAnswer {
   serverId: number;
@@ -69,32 +70,32 @@ function verdictBar(task: string, view: View<'verdict'>, servers: ServerAnswer[]
 <ul class="compact">${verdicts.map((v) => html`<li>${v.name}: ${v.positive ? 'relevant' : 'not relevant'} (confidence ${fmt(v.confidence, 2)})</li>`)}</ul>`;
 }
 
-/** One item: its label (a link to the database entry when there is one), then quieter details. */
-function itemHtml(i: WebItem): SafeHtml {
-  return html`<li>${i.href ? html`<a href="${i.href}" rel="external">${i.label}</a>` : i.label}${i.detail !== undefined ? html` <span class="muted">${i.detail}</span>` : ''}${
+/** One item: its label (a link to the database entry when there is one), then quieter details; spans it is about, in the text. */
+function itemHtml(i: WebItem, text = ''): SafeHtml {
+  return html`<li>${i.href ? html`<a href="${i.href}" rel="external">${i.label}</a>` : i.label}${i.marks ? html` ${itemContext(text, i.marks)}` : ''}${i.detail !== undefined ? html` <span class="muted">${i.detail}</span>` : ''}${
     i.confidence !== undefined ? html` <span class="muted">${fmt(i.confidence, 2)}</span>` : ''
   }${i.share !== undefined ? html` <span class="muted">share ${fmt(i.share, 2)}, ${i.servers ?? 0} server(s)</span>` : ''}</li>`;
 }
 
-function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[], labels: Map<number, string>): SafeHtml {
+function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[], labels: Map<number, string>, text: string): SafeHtml {
   const answering = servers.filter((s) => s.result?.[task] !== undefined);
   if (answering.length === 0) return html`<h3>${view.heading}</h3><p>No server has answered this task yet.</p>`;
   return html`<h3>${view.heading}</h3><div class="columns">${answering.map((s) => {
     const items = view.items(s.result![task]);
     return html`<section class="list-card"><h4>${labels.get(s.serverId) ?? s.name}</h4>${
-      items.length === 0 ? html`<p>none</p>` : html`<ol class="compact">${items.map(itemHtml)}</ol>`
+      items.length === 0 ? html`<p>none</p>` : html`<ol class="compact">${items.map((i) => itemHtml(i, text))}</ol>`
     }</section>`;
   })}</div>`;
 }
 
-function consensusSection(c: NonNullable<ArticleJson['consensus']>): SafeHtml {
+function consensusSection(c: NonNullable<ArticleJson['consensus']>, text: string): SafeHtml {
   const parts = ALL_FAMILIES.flatMap((f) => {
     // Voted spans are shown in the text (the viewer's consensus switch), not listed again.
     if (f.web.answer?.kind === 'spans') return [];
     const vote = c[f.name];
     const shown = vote === undefined || !f.web.consensus ? undefined : f.web.consensus(vote);
     if (!shown) return [];
-    return 'summary' in shown ? [html`<p>${shown.summary}</p>`] : [html`<h3>${shown.heading}</h3><ul class="compact">${shown.items.map(itemHtml)}</ul>`];
+    return 'summary' in shown ? [html`<p>${shown.summary}</p>`] : [html`<h3>${shown.heading}</h3><ul class="compact">${shown.items.map((i) => itemHtml(i, text))}</ul>`];
   });
   return html`<section aria-labelledby="consensus-heading"><h2 id="consensus-heading">Consensus${c.threshold !== undefined ? ` (threshold ${c.threshold})` : ''}</h2>
 ${parts}
@@ -198,9 +199,9 @@ ${verdicts.map(({ name, view }) => {
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${verdictBar(name, view, a.servers, labels)}</section>`;
 })}
 ${lists.length > 0 ? html`<section aria-labelledby="lists-heading"><h2 id="lists-heading">Ranked lists</h2>
-${lists.map(({ name, view }) => rankedList(name, view, a.servers, labels))}
+${lists.map(({ name, view }) => rankedList(name, view, a.servers, labels, a.text))}
 </section>` : ''}
-${a.consensus ? consensusSection(a.consensus) : ''}
+${a.consensus ? consensusSection(a.consensus, a.text) : ''}
 ${viewerSection(a, labels, tasks)}
 ${serversSection(a)}
 </div>`;

@@ -200,7 +200,7 @@ describe('TX exports', () => {
     ]);
     const brat = await ms.request('GET', path('brat'), undefined, ADMIN_TOKEN);
     expect(brat.status).toBe(400);
-    expect(brat.body.error.message).toBe('brat carries MENTION, not TX');
+    expect(brat.body.error.message).toBe('brat carries MENTION, REL, not TX');
   });
 });
 
