@@ -144,7 +144,7 @@ describe('TOPIC exports', () => {
     ]);
     const brat = await ms.request('GET', path('brat'), undefined, ADMIN_TOKEN);
     expect(brat.status).toBe(400);
-    expect(brat.body.error.message).toBe('brat carries MENTION, not TOPIC');
+    expect(brat.body.error.message).toBe('brat carries MENTION, REL, not TOPIC');
   });
 
   it('reads that BioC back as a run (a corpus upload), which scores as the online run', async () => {
