@@ -64,7 +64,6 @@ const FOLDER_CYCLES_KNOWN: Record<string, string> = {
   'src/consensus <-> src/families': 'families declare their vote through consensus/vote-tally.ts',
   'src/dispatch <-> src/metrics': 'dispatch counts into the metrics registry; /metrics reads queue depths through dispatch',
   'src/dispatch <-> src/servers': "the setup check uses dispatch's judge and request body; dispatch uses the servers' policed agent",
-  'src/families <-> src/tasks': 'tasks/validate.ts dispatches through the registry; families use the shared checks in tasks/',
   'src/families <-> src/xmlrpc': 'families encode doubles with the codec; the BCMS public API reads the registry',
 };
 /** Folder cycles broken by issue 19; they must not come back, not even through type imports. */
