@@ -14,7 +14,7 @@ import type { AccessionLookup } from '../uniprot/index.ts';
 import type { EncodableValue } from '../xmlrpc/codec.ts';
 import type { BiocTaskCodec } from '../formats/bioc-model.ts';
 import type { CorpusDocument } from '../formats/bioc-corpus.ts';
-import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../cli/score-files.ts';
+import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../scoring/score-files.ts';
 
 // ── validation ─────────────────────────────────────────────────────────────────────────
 

@@ -60,8 +60,6 @@ describe('one door to the database', () => {
 const FOLDER_CYCLES_KNOWN: Record<string, string> = {
   'src/articles <-> src/servers': 'article input is checked against server answers (check-articles) and the article routes use the URL policy',
   'src/articles <-> src/xmlrpc': 'the article text codec and the BCMS public API share the XML-RPC codec',
-  'src/cli <-> src/families': 'the families reuse the score command helpers in cli/score-files.ts',
-  'src/consensus <-> src/families': 'families declare their vote through consensus/vote-tally.ts',
   'src/dispatch <-> src/metrics': 'dispatch counts into the metrics registry; /metrics reads queue depths through dispatch',
   'src/dispatch <-> src/servers': "the setup check uses dispatch's judge and request body; dispatch uses the servers' policed agent",
   'src/families <-> src/xmlrpc': 'families encode doubles with the codec; the BCMS public API reads the registry',

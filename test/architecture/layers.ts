@@ -36,8 +36,6 @@ export const LAYERS: readonly Layer[] = [
       'src/xmlrpc/codec-scalars.ts',
       'src/xmlrpc/codec-values.ts',
       'src/xmlrpc/errors.ts',
-      'src/consensus/vote-tally.ts',
-      'src/consensus/logistic.ts',
     ],
   },
   // The plumbing every service stands on: configuration, logging, the database and its
