@@ -16,7 +16,7 @@ const SQL_ALLOWED: Record<string, string> = {
 };
 
 /** Files that serve HTTP: they get the AppContext and must find only repositories and services there. */
-const isHttpFace = (path: string) => /(^|\/|-)routes\.ts$/.test(path) || path.startsWith('src/web/') || path.startsWith('src/xmlrpc/bcms/') || path === 'src/xmlrpc/public-api.ts';
+const isHttpFace = (path: string) => /(^|\/|-)routes\.ts$/.test(path) || path.startsWith('src/web/') || path.startsWith('src/bcms/');
 
 describe('one door to the database', () => {
   it('finds the SQL detector working (it sees the repositories)', () => {
@@ -59,10 +59,8 @@ describe('one door to the database', () => {
  */
 const FOLDER_CYCLES_KNOWN: Record<string, string> = {
   'src/articles <-> src/servers': 'article input is checked against server answers (check-articles) and the article routes use the URL policy',
-  'src/articles <-> src/xmlrpc': 'the article text codec and the BCMS public API share the XML-RPC codec',
   'src/dispatch <-> src/metrics': 'dispatch counts into the metrics registry; /metrics reads queue depths through dispatch',
   'src/dispatch <-> src/servers': "the setup check uses dispatch's judge and request body; dispatch uses the servers' policed agent",
-  'src/families <-> src/xmlrpc': 'families encode doubles with the codec; the BCMS public API reads the registry',
 };
 /** Folder cycles broken by issue 19; they must not come back, not even through type imports. */
 const FOLDER_CYCLES_BROKEN = ['src/consensus <-> src/leaderboard', 'src/articles <-> src/dispatch'];

@@ -69,7 +69,7 @@ export const LAYERS: readonly Layer[] = [
   // The edge: routes, pages, the XML-RPC public API, the command line, the composition root.
   {
     name: 'edge',
-    members: [ROUTES, 'src/web/', 'src/health/', 'src/xmlrpc/bcms/', 'src/xmlrpc/public-api.ts', 'src/cli/', 'src/app.ts', 'src/app-context.ts', 'src/main.ts'],
+    members: [ROUTES, 'src/web/', 'src/health/', 'src/bcms/', 'src/cli/', 'src/app.ts', 'src/app-context.ts', 'src/main.ts'],
   },
 ];
 
