@@ -7,7 +7,7 @@ import { principalOf } from '../auth/access.ts';
 import { LIVE_SLUG } from '../challenges/repository.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { Described, ListOf, Open, preEncoded, responses, rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
-import { urlProblem } from '../servers/url-policy.ts';
+import { urlProblem } from '../http/url-policy.ts';
 import { batchRefusal, submittedText } from './input.ts';
 import { batchItems } from './batch.ts';
 import type { Article } from './repository.ts';

@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { Described, NoContent, Open, preEncoded, responses, ServerIdParams, SlugParams, TaskListSchema } from '../http/schemas.ts';
 import { SetupChecks } from './setup-checks.ts';
 import type { AnnotationServer } from './repository.ts';
-import { resolvedUrlProblem } from './url-policy.ts';
+import { resolvedUrlProblem } from '../http/url-policy.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
