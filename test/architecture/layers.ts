@@ -63,13 +63,13 @@ export const LAYERS: readonly Layer[] = [
       'src/servers/',
       'src/teams/',
       'src/testsuites/',
-      'src/runtime.ts',
     ],
   },
-  // The edge: routes, pages, the XML-RPC public API, the command line, the composition root.
+  // The edge: routes (and the test-suite report page, a route of its own), pages, the BCMS
+  // XML-RPC API, the command line, the composition root and the process's runtime.
   {
     name: 'edge',
-    members: [ROUTES, 'src/web/', 'src/health/', 'src/bcms/', 'src/cli/', 'src/app.ts', 'src/app-context.ts', 'src/main.ts'],
+    members: [ROUTES, 'src/testsuites/report-page.ts', 'src/web/', 'src/health/', 'src/bcms/', 'src/cli/', 'src/app.ts', 'src/app-context.ts', 'src/runtime.ts', 'src/main.ts'],
   },
 ];
 
