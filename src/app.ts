@@ -23,7 +23,7 @@ import { whoamiRoutes } from './auth/whoami-routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import { articleRoutes } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
-import { xmlrpcApi } from './xmlrpc/public-api.ts';
+import { xmlrpcApi } from './bcms/public-api.ts';
 import { observabilityRoutes } from './metrics/routes.ts';
 import { reliabilityRoutes } from './reliability/routes.ts';
 import { webRoutes } from './web/routes.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ALL_FAMILIES, type FamilySettingKey } from './families/registry.ts';
+import { FAMILY_SETTINGS, type FamilySettingKey } from './tasks/names.ts';
 import ipaddr from 'ipaddr.js';
 
 /** The settings of the meta-server itself; the task families add theirs (FamilySettingKey). */
@@ -259,7 +259,7 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
 export const SETTINGS = {
   ...CORE_SETTINGS,
   ...Object.fromEntries(
-    ALL_FAMILIES.flatMap((f) => Object.entries(f.settings ?? {}).map(([key, setting]) => [key, { ...setting, kind: 'string', default: '' } satisfies SettingSpec])),
+    Object.values(FAMILY_SETTINGS).flatMap((settings) => Object.entries(settings).map(([key, setting]) => [key, { ...setting, kind: 'string', default: '' } satisfies SettingSpec])),
   ),
 } as Record<keyof Config, SettingSpec>;
 

@@ -8,7 +8,7 @@ import { LIVE_SLUG } from '../challenges/repository.ts';
 import { challengeOf } from '../challenges/lookup.ts';
 import { badRequest, conflict, notFound } from '../http/api-error.ts';
 import { Described, ListOf, Open, preEncoded, responses, rowId, ServerId, SlugParams, TaskListSchema } from '../http/schemas.ts';
-import { urlProblem } from '../servers/url-policy.ts';
+import { urlProblem } from '../http/url-policy.ts';
 import { batchRefusal, submittedText } from './input.ts';
 import { batchItems } from './batch.ts';
 import { challengeArticlesBody, registerXmlBodies, submittedArticleBody, XML_BODY_TYPES } from './raw-body.ts';

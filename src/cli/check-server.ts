@@ -13,7 +13,7 @@ import { checkArticles, type CheckArticle } from '../servers/check-articles.ts';
 import { checkArticle, type ArticleCheck } from '../servers/check.ts';
 import { AnswerReader } from '../dispatch/answer-reader.ts';
 import type { Verdict } from '../dispatch/judge.ts';
-import { policedLookup, urlProblem } from '../servers/url-policy.ts';
+import { policedLookup, urlProblem } from '../http/url-policy.ts';
 import { createServerAgent } from '../dispatch/annotators/http-call.ts';
 import { TASK_NAMES, isTaskName, tasksWith, type TaskName } from '../families/registry.ts';
 

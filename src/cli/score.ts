@@ -6,9 +6,9 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ALL_FAMILIES, TASK_NAMES, familyOf, isTaskName, type TaskName } from '../families/registry.ts';
 import { COLUMN_LAYOUTS, REPORT_FORMATS, ScoringInputError, formatReport } from '../scoring/index.ts';
-import { ScoreFiles, UsageError, type ScoreFlag, type ScoreFlags, type ScoreIo } from './score-files.ts';
+import { ScoreFiles, UsageError, type ScoreFlag, type ScoreFlags, type ScoreIo } from '../scoring/score-files.ts';
 
-export type { ScoreIo } from './score-files.ts';
+export type { ScoreIo } from '../scoring/score-files.ts';
 
 const FLAG: Partial<Record<ScoreFlag, string>> = { singleClass: '--single-class', of: '--of', ho: '--ho' };
 const FLAGS: readonly ScoreFlag[] = ['given', 'entities', 'pmids', 'columns', 'all', 'cutoff', 'ho', 'of', 'beta', 'singleClass', 'lenient'];

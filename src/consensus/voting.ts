@@ -1,5 +1,5 @@
 // Weighted voting over the answers of several servers for one article (consensus.md):
-// each task family's vote (src/families/*, on the counting of vote-tally.ts), run here
+// each task family's vote (src/families/*, on the counting of scoring/vote-tally.ts), run here
 // for every family that has one.
 //
 // Choices where the spec is silent (README.md in this folder repeats them):

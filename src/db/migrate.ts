@@ -1,6 +1,6 @@
 // Applies src/db/migrations/*.sql in name order, each once, each in its own transaction,
 // then writes the task families' names into `task_families` (migration 008), so the
-// registry stays the one list of task names. The same files serve PGlite and PostgreSQL.
+// registry (through its leaf, src/tasks/names.ts) stays the one list of task names. The same files serve PGlite and PostgreSQL.
 //
 // API and worker processes may start together on a fresh database (compose's api and
 // workers on their first start): every step — creating `schema_migrations` too — runs in a
@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TASK_NAMES } from '../families/registry.ts';
+import { TASK_NAMES } from '../tasks/names.ts';
 import type { Database, Queryable } from './database.ts';
 
 const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');

@@ -4,7 +4,7 @@
 // give exactly the same outcome.
 import type { FamilyLookups } from '../families/family.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
-import { validateAnswer, type ValidationContext } from '../tasks/validate.ts';
+import { validateAnswer, type ValidationContext } from '../families/validate.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { Decoded } from './annotators/outcome.ts';
 import { protocolOf } from './annotators/registry.ts';

@@ -14,8 +14,8 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AnswerReader } from './answer-reader.ts';
 import type { AnswerContext, AnswerText } from './answer-reading.ts';
-import { createPolicedAgent } from '../servers/policed-agent.ts';
-import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
+import { createPolicedAgent } from './annotators/policed-agent.ts';
+import { dispatchMetrics } from './dispatch-metrics.ts';
 import { isConnectionError } from '../db/retry.ts';
 import { AttemptFailedError } from './errors.ts';
 import { judgeCall } from './judge.ts';
@@ -88,7 +88,7 @@ export class JobPerformer {
   }
 
   private async call(server: AnnotationServer, article: ArticleForCall, deadlineMs: number, context: AnswerContext, signal?: AbortSignal): Promise<CallOutcome<AnswerText>> {
-    // The URL policy is applied by the agent at each new connection (servers/policed-agent.ts):
+    // The URL policy is applied by the agent at each new connection (dispatch/annotators/policed-agent.ts):
     // the policy may have changed since registration, and a name may have been re-pointed.
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
     inFlight.inc();

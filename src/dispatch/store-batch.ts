@@ -6,7 +6,25 @@ import { sqlLiteral, type Database } from '../db/database.ts';
 import type { AnswerResult } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import { stringifyWithRaw, type RawJson } from '../shared/raw-json.ts';
-import type { DeliveryState, FinishedAttempt } from './store.ts';
+import type { DeliveryState } from '../articles/status.ts';
+import type { FailureKind } from './annotators/outcome.ts';
+
+// The attempt types live here, not in store.ts (which re-exports them): store.ts builds on
+// this file, and a type import back would close a circle.
+export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
+
+export interface FinishedAttempt {
+  articleId: string;
+  serverId: number;
+  n: number;
+  ms: number;
+  outcome: AttemptOutcome;
+  detail: string | null;
+  /** The validation errors, or their JSON text as read off the main thread. */
+  errors?: ValidationIssue[] | RawJson;
+  bytesSent: number;
+  bytesReceived: number;
+}
 
 export type DispatchWrite =
   | { kind: 'begin'; articleId: string; serverId: number; unlessAnswered: boolean }

@@ -8,12 +8,11 @@ import type { Database } from '../db/database.ts';
 import { DEFAULT_RETRY_POLICY, withDbRetry, type RetryPolicy } from '../db/retry.ts';
 import type { AnswerResult, TaskName } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
-import type { FailureKind } from './annotators/outcome.ts';
 import type { RawJson } from '../shared/raw-json.ts';
 import { GroupCommit } from './group-commit.ts';
-import { describeWrites, deliveryKey, writeDispatchBatch, type DispatchWrite, type DispatchWriteResult } from './store-batch.ts';
+import { describeWrites, deliveryKey, writeDispatchBatch, type AttemptOutcome, type DispatchWrite, type DispatchWriteResult, type FinishedAttempt } from './store-batch.ts';
 
-export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
+export type { AttemptOutcome, FinishedAttempt } from './store-batch.ts';
 export type { DeliveryState } from '../articles/status.ts';
 
 export interface AttemptRecord {
@@ -34,19 +33,6 @@ export interface StoredAnswer {
   ms: number;
   bytes: number;
   storedAt: Date;
-}
-
-export interface FinishedAttempt {
-  articleId: string;
-  serverId: number;
-  n: number;
-  ms: number;
-  outcome: AttemptOutcome;
-  detail: string | null;
-  /** The validation errors, or their JSON text as read off the main thread. */
-  errors?: ValidationIssue[] | RawJson;
-  bytesSent: number;
-  bytesReceived: number;
 }
 
 export class DispatchStore {

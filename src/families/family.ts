@@ -9,12 +9,13 @@
 import type { ColumnLayout, DroppedLink, HomonymOrthologMap, OrganismMap, ScoreReport } from '../scoring/index.ts';
 import type { Report } from '../tasks/checks.ts';
 import type { CodePointText } from '../shared/code-points.ts';
+import type { FamilySetting } from '../tasks/names.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import type { EncodableValue } from '../xmlrpc/codec.ts';
 import type { BiocTaskCodec } from '../formats/bioc-model.ts';
 import type { CorpusDocument } from '../formats/bioc-corpus.ts';
 import type { ArticleSection } from '../formats/common.ts';
-import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../cli/score-files.ts';
+import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../scoring/score-files.ts';
 
 // ── validation ─────────────────────────────────────────────────────────────────────────
 
@@ -60,11 +61,8 @@ export interface FamilyLookup<L> {
   without: string;
 }
 
-/** A setting a family adds to the configuration: a string (a file path), '' by default. */
-export interface FamilySetting {
-  env: string;
-  description: string;
-}
+/** A setting a family adds to the configuration (declared in src/tasks/names.ts, which configuration reads). */
+export type { FamilySetting } from '../tasks/names.ts';
 
 /** A `metaserver <name> …` command a family adds; `run` loads its code only when used. */
 export interface FamilyCommand {

@@ -1,4 +1,7 @@
-// THE list of task families. Adding a family is its folder and one line here; every
+// THE list of task families. Adding a family is its folder and one line here, and its name
+// in src/tasks/names.ts (the leaf the floors below the families read): a family listed
+// here and not there fails to compile (TaskName) and stops the meta-server at start (the
+// check at the end of this file; test/families/seam.test.ts runs it too). Every
 // consumer — validation, dispatch, leaderboards, `metaserver score` and `export`, the
 // public XML-RPC API, consensus, exports, web pages, the configuration, the command line
 // and the database's table of task names — reads the families from this list.
@@ -12,6 +15,7 @@ import { mention } from './mention/index.ts';
 import { rel } from './rel/index.ts';
 import { topic } from './topic/index.ts';
 import { tx } from './tx/index.ts';
+import { FAMILY_SETTINGS, TASK_NAMES as LEAF_NAMES, type TaskName as LeafTaskName } from '../tasks/names.ts';
 
 export const FAMILIES = [act, int, ipt, mention, coref, tx, topic, rel] as const;
 
@@ -69,3 +73,16 @@ for (const f of ALL_FAMILIES) {
   if (f.lookup && !f.settings?.[f.lookup.setting]) throw new Error(`task family ${f.name}: its index is named by setting "${f.lookup.setting}", which it does not declare`);
 }
 if (BY_NAME.size !== FAMILIES.length || BY_ANSWER_KEY.size !== FAMILIES.length) throw new Error('two task families share a name or an answer key');
+
+// The leaf (src/tasks/names.ts) names the families for configuration, migrations and
+// request schemas: it must list the same names in the same order, and hold the settings
+// each family declares.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _leafNamesAgree: Same<TaskName, LeafTaskName> = true;
+if (TASK_NAMES.join() !== LEAF_NAMES.join()) {
+  throw new Error(`the task families (${TASK_NAMES.join(', ')}) and the names in src/tasks/names.ts (${LEAF_NAMES.join(', ')}) differ: list each family in both, in the same order`);
+}
+for (const f of ALL_FAMILIES) {
+  const declared: object | undefined = (FAMILY_SETTINGS as Partial<Record<string, object>>)[f.name];
+  if (declared ? f.settings !== declared : Object.keys(f.settings ?? {}).length > 0) throw new Error(`task family ${f.name}: its settings must be the ones src/tasks/names.ts holds for it (FAMILY_SETTINGS.${f.name})`);
+}

@@ -1,7 +1,7 @@
 // Schemas shared by several routes (TypeBox, i.e. JSON Schema: validated by fastify and
 // published in the OpenAPI description).
 import { Type, type TProperties, type TSchema } from 'typebox';
-import { TASK_NAMES } from '../families/registry.ts';
+import { TASK_NAMES } from '../tasks/names.ts';
 import { ERROR_CODES, type ErrorCode } from './error-catalogue.ts';
 
 export const TaskNameSchema = Type.Union(TASK_NAMES.map((t) => Type.Literal(t)));

@@ -8,7 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Gauge, Registry } from 'prom-client';
 import type { AppContext } from '../app-context.ts';
 import { responses, TextBody } from '../http/schemas.ts';
-import { dispatchMetrics } from './dispatch-metrics.ts';
+import { dispatchMetrics } from '../dispatch/dispatch-metrics.ts';
 import { QUEUE_WAIT_MS } from '../dispatch/service.ts';
 import { withinTime } from '../shared/timeout.ts';
 

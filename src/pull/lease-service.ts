@@ -19,7 +19,7 @@ import type { DispatchStore, FinishedAttempt } from '../dispatch/store.ts';
 import { DISPATCH_WORKER_OPTIONS, queueName, type DispatchJob } from '../dispatch/queues.ts';
 import { AttemptFailedError } from '../dispatch/errors.ts';
 import { settleVerdict } from '../dispatch/settle.ts';
-import { dispatchMetrics } from '../metrics/dispatch-metrics.ts';
+import { dispatchMetrics } from '../dispatch/dispatch-metrics.ts';
 import { createManualWorker } from '../queue/worker.ts';
 import { LeaseRecords, newLeaseId, type LeaseRecord } from './lease-records.ts';
 import { judgeLeaseAnswer, leaseArticle, type LeaseArticle, type LeaseReceipt } from './lease-answer.ts';

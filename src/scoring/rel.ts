@@ -28,6 +28,7 @@
 
 import { f1, safeRatio } from './metrics.ts';
 import type { RelEntity, RelRelation } from './rel-input.ts';
+import { codePointOrder } from '../shared/code-points.ts';
 
 /** DrugProt's 13 relation types, in the library's order (its per-type report follows it). */
 export const DRUGPROT_RELATION_TYPES = [
@@ -88,17 +89,6 @@ interface PreparedRelation {
 }
 
 const lastPart = (arg: string): string => arg.slice(arg.lastIndexOf(':') + 1);
-
-/** Python's string order (code points), which `sorted()` uses on the pmids. */
-export function codePointOrder(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
-    if (d !== 0) return d;
-  }
-  return x.length - y.length;
-}
 
 /** Rules 1–4: one side's relations as (pmid, type, chemical, gene), each once. */
 function prepare(relations: readonly RelRelation[], chemicals: ReadonlySet<string>, types: ReadonlySet<string>, pmids: ReadonlySet<string> | undefined, notes: RelReadNotes): PreparedRelation[] {

@@ -8,7 +8,7 @@ import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import { judgeCall, type Verdict } from '../dispatch/judge.ts';
 import { RequestBodies } from '../dispatch/request-body.ts';
 import { AnnotatorClient } from '../dispatch/annotators/client.ts';
-import { policedAgent } from './policed-agent.ts';
+import { policedAgent } from '../dispatch/annotators/policed-agent.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
 
 /** Includes a character outside the Basic Multilingual Plane, so offset bugs show up at setup. */

@@ -3,7 +3,11 @@
 // composition root; the routes (routes.ts) find the server, check who may touch it and map
 // what this answers to HTTP. A closed challenge freezes its servers: every change here is
 // refused while it is closed (challenges/frozen.ts).
-import type { AppContext } from '../app-context.ts';
+import type { Config } from '../config.ts';
+import type { AnswerReader } from '../dispatch/answer-reader.ts';
+import type { DispatchService } from '../dispatch/service.ts';
+import type { ReliabilityRepository } from '../reliability/repository.ts';
+import type { ServerStatusRepository } from './status-repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
@@ -13,8 +17,8 @@ import { badRequest, conflict } from '../http/api-error.ts';
 import { protocolProblem } from './protocol-field.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
 import type { RunningCheck } from './running-check-repository.ts';
-import { SetupChecks } from './setup-checks.ts';
-import { resolvedUrlProblem } from './url-policy.ts';
+import { SetupChecks, type SetupCheckDependencies } from './setup-checks.ts';
+import { resolvedUrlProblem } from '../http/url-policy.ts';
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -41,10 +45,18 @@ export interface Changed {
   queued: boolean;
 }
 
-type Dependencies = Pick<AppContext, 'config' | 'repos' | 'answers' | 'dispatch'> & {
-  /** The agents of a pull server, where this process takes leases (the API). */
-  agentStatus?: (serverId: number) => ReturnType<NonNullable<AppContext['leases']>['agentStatus']> | undefined;
-};
+/**
+ * What the lifecycle needs of the composition root, named part by part rather than as a
+ * part of AppContext: the root builds this service, and the service does not lean on it.
+ */
+export interface LifecycleDependencies extends SetupCheckDependencies {
+  config: Config;
+  repos: SetupCheckDependencies['repos'] & { serverStatus: ServerStatusRepository; reliability: ReliabilityRepository };
+  answers: AnswerReader;
+  dispatch: DispatchService;
+  /** The agents of a pull server, where this process takes leases (the API; src/pull's AgentStatus). */
+  agentStatus?: (serverId: number) => Promise<object> | undefined;
+}
 
 export class ServerLifecycle {
   // Setup checks are claimed in the database, so every API process shows a running one and
@@ -52,7 +64,7 @@ export class ServerLifecycle {
   private readonly checks: SetupChecks;
   private readonly listeners = new Set<() => void>();
 
-  constructor(private readonly deps: Dependencies) {
+  constructor(private readonly deps: LifecycleDependencies) {
     this.checks = new SetupChecks(deps, () => this.changed());
   }
 

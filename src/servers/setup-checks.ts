@@ -6,17 +6,26 @@
 // the running one (its answer, "the check runs; the status shows its result", is true).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { AppContext } from '../app-context.ts';
+import type { Config } from '../config.ts';
+import type { ChallengeRepository } from '../challenges/repository.ts';
+import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import { conflict } from '../http/api-error.ts';
 import { checkServer } from './check.ts';
 import { isPulled } from '../dispatch/annotators/registry.ts';
 import { waitingForAgentCheck } from './pull-check.ts';
-import type { AnnotationServer, ServerCheck } from './repository.ts';
-import type { RunningCheck } from './running-check-repository.ts';
+import type { AnnotationServer, ServerCheck, ServerRepository } from './repository.ts';
+import type { RunningCheck, RunningCheckRepository } from './running-check-repository.ts';
 
 interface Log {
   info(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
+}
+
+/** What the setup checks need of the composition root, named part by part (not as AppContext, which builds them). */
+export interface SetupCheckDependencies {
+  config: Config;
+  repos: { servers: ServerRepository; runningChecks: RunningCheckRepository; challenges: ChallengeRepository };
+  answers: AnswerReader;
 }
 
 export class SetupChecks {
@@ -24,7 +33,7 @@ export class SetupChecks {
   readonly process = `${hostname()} pid ${process.pid} app ${randomBytes(3).toString('hex')}`;
 
   constructor(
-    private readonly ctx: Pick<AppContext, 'config' | 'repos' | 'answers'>,
+    private readonly ctx: SetupCheckDependencies,
     /** Called when a check starts or ends (the routes drop the status responses they keep). */
     private readonly changed: () => void,
   ) {}

@@ -91,3 +91,14 @@ export function codePointLength(s: string): number {
   }
   return n;
 }
+
+/** Python's string order (code points), as `sorted()` orders strings (DrugProt's evaluation sorts pmids so). */
+export function codePointOrder(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}

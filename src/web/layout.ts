@@ -2,7 +2,6 @@
 // script, the token box (the token lives in the browser's localStorage only), and the form
 // controls, each input with its label.
 import { html, type HtmlValue, type SafeHtml } from './html.ts';
-import type { StaticAssets } from './routes.ts';
 import { TASK_NAMES, tasksWith } from '../families/registry.ts';
 
 export interface PageOptions {
@@ -27,6 +26,17 @@ const NAV: Array<[string, string]> = [
   ['/organiser', 'Organiser'],
   ['/docs', 'API'],
 ];
+
+/** The static files every page links (hashed URLs; served by routes.ts). */
+export interface StaticAssets {
+  cssUrl: string;
+  jsUrl: string;
+  /** More stylesheets and module scripts every page loads after those (the annotation viewer's, the leaderboard's). */
+  extraCss?: string[];
+  extraJs?: string[];
+  /** The site icon's URL (with its content hash). */
+  iconUrl?: string;
+}
 
 export function page(assets: StaticAssets, o: PageOptions): string {
   const links = NAV.map(([href, label]) => html`<li><a href="${href}"${o.path === href ? html` aria-current="page"` : ''}>${label}</a></li>`);

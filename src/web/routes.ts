@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { html, type SafeHtml } from './html.ts';
-import { page } from './layout.ts';
+import { page, type StaticAssets } from './layout.ts';
 import { articleFragment, articlePageBody, homePageBody, type ArticleJson } from './pages/article.ts';
 import { fullAxes, leaderboardFragment, leaderboardPageBody, type BoardJson } from './pages/leaderboard.ts';
 import { scoreQueryString } from './pages/leaderboard-options.ts';
@@ -45,16 +45,6 @@ function load(file: string, type: string): Asset {
   const body = readFileSync(new URL(`./static/${file}`, import.meta.url), 'utf8');
   const hash = createHash('sha256').update(body).digest('hex').slice(0, 12);
   return { body, type, etag: `"${hash}"`, url: `/static/${file}?v=${hash}` };
-}
-
-export interface StaticAssets {
-  cssUrl: string;
-  jsUrl: string;
-  /** More stylesheets and module scripts every page loads after those (the annotation viewer's, the leaderboard's). */
-  extraCss?: string[];
-  extraJs?: string[];
-  /** The site icon's URL (with its content hash). */
-  iconUrl?: string;
 }
 
 export function registerStaticAssets(app: FastifyInstance): StaticAssets {

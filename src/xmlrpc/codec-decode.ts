@@ -4,7 +4,7 @@
 // checked strictly as it goes: every element must be allowed where it appears, every
 // scalar must parse and fit, and errors name the line, column and value path, e.g.
 // `at line 1, column 210: param 1 › struct member "mentions" › array item 0`.
-import type { DecodedCall, DecodedResponse, XmlRpcStruct, XmlRpcValue } from './codec.ts';
+import type { DecodedCall, DecodedResponse, XmlRpcStruct, XmlRpcValue } from './codec-values.ts';
 import { createStrictParser, MAX_VALUE_DEPTH, positionOf, prepareDocument, runParser } from './codec-parse.ts';
 import { decodeScalar, SCALAR_TYPES, show } from './codec-scalars.ts';
 import { XmlRpcProtocolError } from './errors.ts';

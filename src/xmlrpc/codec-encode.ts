@@ -2,7 +2,7 @@
 // U+0020, one for one, so code-point offsets into an article never shift) and escaped; a
 // carriage return is written as a character reference because a parser would otherwise
 // normalise "\r\n" to "\n" and shift every offset after it.
-import type { XmlRpcValue } from './codec.ts';
+import type { XmlRpcValue } from './codec-values.ts';
 
 /**
  * A number that goes out as `<double>` even when it is integral (`1.0`): clients in typed

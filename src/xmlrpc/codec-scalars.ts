@@ -1,6 +1,6 @@
 // The scalar XML-RPC types: text in, value out, with range checks. `fail` raises the
 // protocol error; the caller adds where in the document it happened.
-import type { XmlRpcValue } from './codec.ts';
+import type { XmlRpcValue } from './codec-values.ts';
 
 type Fail = (message: string) => never;
 

@@ -1,8 +1,10 @@
 // Reads the source tree for the architecture checks: every .ts file under src/ with its
-// text, and the relative imports each one makes (resolved to files), so the checks need no
-// tool beyond the file system.
+// text, and the relative imports each one makes (resolved to files). Imports are read with
+// the TypeScript parser, not with patterns: a pattern misreads a comment that holds `/*`
+// (a glob such as `src/families/*`) and then skips the real imports after it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -25,30 +27,119 @@ export function sourceFiles(dir = 'src', root = ROOT): SourceFile[] {
   return out.sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** The text without comments (so a comment that names a table or a query is not taken for one). */
-export function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
-}
+/** Tokens after which a `/` divides; after any other, it opens a regular expression. */
+const ENDS_OPERAND = new Set([
+  ts.SyntaxKind.Identifier,
+  ts.SyntaxKind.NumericLiteral,
+  ts.SyntaxKind.BigIntLiteral,
+  ts.SyntaxKind.StringLiteral,
+  ts.SyntaxKind.RegularExpressionLiteral,
+  ts.SyntaxKind.NoSubstitutionTemplateLiteral,
+  ts.SyntaxKind.TemplateTail,
+  ts.SyntaxKind.CloseParenToken,
+  ts.SyntaxKind.CloseBracketToken,
+  ts.SyntaxKind.CloseBraceToken,
+  ts.SyntaxKind.ThisKeyword,
+  ts.SyntaxKind.SuperKeyword,
+  ts.SyntaxKind.TrueKeyword,
+  ts.SyntaxKind.FalseKeyword,
+  ts.SyntaxKind.NullKeyword,
+  ts.SyntaxKind.PlusPlusToken,
+  ts.SyntaxKind.MinusMinusToken,
+]);
+
+const stripped = new Map<string, string>();
 
 /**
- * Relative imports (`import … from './x.ts'`, `export … from`, `import('./x.ts')`), resolved
- * to repository paths. `typeOnly`: `import type` / `export type` — erased at run time.
+ * The text without comments (so a comment that names a table or a query is not taken for
+ * one). The TypeScript scanner finds the comments, so `//` inside a string or a template,
+ * or `/*` inside a line comment, is read for what it is.
  */
-export function importsOf(file: SourceFile): Array<{ target: string; typeOnly: boolean }> {
-  const out: Array<{ target: string; typeOnly: boolean }> = [];
-  const pattern = /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"`;]*?\s+from\s+)?['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
-  for (const m of withoutComments(file.text).matchAll(pattern)) {
-    const spec = m[3] ?? m[4]!;
-    const target = join(dirname(file.path), spec).split('\\').join('/');
-    out.push({ target, typeOnly: m[2] !== undefined });
+export function withoutComments(text: string): string {
+  const known = stripped.get(text);
+  if (known !== undefined) return known;
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  // Open template substitutions: the brace depth at which each `${` was opened.
+  const templates: number[] = [];
+  let depth = 0;
+  let previous = ts.SyntaxKind.Unknown;
+  let out = '';
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+    if (token === ts.SyntaxKind.OpenBraceToken) depth++;
+    else if (token === ts.SyntaxKind.CloseBraceToken) {
+      if (templates.at(-1) === depth) {
+        token = scanner.reScanTemplateToken(false);
+        if (token === ts.SyntaxKind.TemplateTail) templates.pop();
+      } else depth--;
+    } else if (token === ts.SyntaxKind.TemplateHead) templates.push(depth);
+    else if ((token === ts.SyntaxKind.SlashToken || token === ts.SyntaxKind.SlashEqualsToken) && !ENDS_OPERAND.has(previous)) token = scanner.reScanSlashToken();
+    if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) continue;
+    out += scanner.getTokenText();
+    if (token !== ts.SyntaxKind.WhitespaceTrivia && token !== ts.SyntaxKind.NewLineTrivia) previous = token;
   }
+  stripped.set(text, out);
   return out;
 }
 
-/** The cycles of the import graph: each strongly connected component of more than one file (Tarjan). */
+export interface Import {
+  /** The imported file, a repository path: `src/families/registry.ts`. */
+  target: string;
+  /** Erased at run time: `import type`, `export type`, or every name imported marked `type`. */
+  typeOnly: boolean;
+}
+
+const importsRead = new Map<string, Import[]>();
+
+const isRelative = (spec: string) => spec.startsWith('./') || spec.startsWith('../');
+
+/**
+ * Relative imports (`import … from './x.ts'`, `import './x.ts'`, `export … from`,
+ * `import('./x.ts')`), resolved to repository paths. Read once per file: the checks ask often.
+ */
+export function importsOf(file: SourceFile): Import[] {
+  const key = `${file.path}\n${file.text}`;
+  const known = importsRead.get(key);
+  if (known) return known;
+  const out: Import[] = [];
+  const add = (spec: string, typeOnly: boolean) => {
+    if (isRelative(spec)) out.push({ target: join(dirname(file.path), spec).split('\\').join('/'), typeOnly });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      add(node.moduleSpecifier.text, importIsTypeOnly(node.importClause));
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const names = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      add(node.moduleSpecifier.text, node.isTypeOnly || (names !== undefined && names.length > 0 && names.every((n) => n.isTypeOnly)));
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+      add(node.arguments[0].text, false);
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      add(node.argument.literal.text, true); // `import('./x.ts').T` in a type
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS));
+  importsRead.set(key, out);
+  return out;
+}
+
+/** `import type …`, or `import { type A, type B }`: nothing of the module is loaded. */
+function importIsTypeOnly(clause: ts.ImportClause | undefined): boolean {
+  if (!clause) return false; // `import './x.ts'` runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false; // a default import
+  const bindings = clause.namedBindings;
+  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+}
+
+/** The cycles of the import graph: each strongly connected component of more than one file. */
 export function importCycles(files: SourceFile[], opts: { includeTypeOnly: boolean }): string[][] {
   const known = new Set(files.map((f) => f.path));
   const edges = new Map(files.map((f) => [f.path, importsOf(f).filter((i) => (opts.includeTypeOnly || !i.typeOnly) && known.has(i.target)).map((i) => i.target)]));
+  return circles(edges);
+}
+
+/** The circles of a directed graph: each strongly connected component of more than one node (Tarjan). */
+export function circles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   let index = 0;
   const indexOf = new Map<string, number>();
   const low = new Map<string, number>();
@@ -77,7 +168,7 @@ export function importCycles(files: SourceFile[], opts: { includeTypeOnly: boole
       if (component.length > 1) components.push(component.sort());
     }
   };
-  for (const f of files) if (!indexOf.has(f.path)) visit(f.path);
+  for (const v of edges.keys()) if (!indexOf.has(v)) visit(v);
   return components;
 }
 

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { ScoringInputError } from '../../src/scoring/errors.ts';
 import { parsePmids, parseRelEntities, parseRelRelations } from '../../src/scoring/rel-input.ts';
-import { codePointOrder, emptyRelNotes, scoreRelations } from '../../src/scoring/rel.ts';
+import { emptyRelNotes, scoreRelations } from '../../src/scoring/rel.ts';
+import { codePointOrder } from '../../src/shared/code-points.ts';
 
 // Document 100: T1 CHEMICAL, T2 GENE, T3 GENE → pairs (T1,T2) cell 0, (T1,T3) cell 1.
 // Document 200: T1 CHEMICAL, T2 CHEMICAL, T3 GENE → pairs (T1,T3), (T2,T3); the library

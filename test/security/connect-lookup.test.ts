@@ -5,7 +5,7 @@
 // machine's own resolver for "localhost".
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LookupFunction } from 'node:net';
-import { policedLookup, RefusedAddressError } from '../../src/servers/url-policy.ts';
+import { policedLookup, RefusedAddressError } from '../../src/http/url-policy.ts';
 import { callXmlRpc, createServerAgent } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 import { encodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';

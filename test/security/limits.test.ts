@@ -32,7 +32,7 @@ vi.mock('node:dns', async (importOriginal) => {
   }) as typeof actual.lookup;
   return { ...actual, lookup, default: { ...actual, lookup } };
 });
-import { resolvedUrlProblem, urlProblem } from '../../src/servers/url-policy.ts';
+import { resolvedUrlProblem, urlProblem } from '../../src/http/url-policy.ts';
 import { postCallback } from '../../src/callbacks/service.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';

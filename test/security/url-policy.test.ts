@@ -5,7 +5,7 @@
 // Against real loopback servers, on PGlite and (with DATABASE_URL) PostgreSQL.
 import { afterAll, describe, expect, it } from 'vitest';
 import { postCallback } from '../../src/callbacks/service.ts';
-import { hostProblem, urlProblem } from '../../src/servers/url-policy.ts';
+import { hostProblem, urlProblem } from '../../src/http/url-policy.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
 

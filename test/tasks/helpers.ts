@@ -1,6 +1,6 @@
 // Test helpers: a small in-memory release and a context builder.
 import type { AccessionLookup } from '../../src/uniprot/index.ts';
-import type { ValidationContext } from '../../src/tasks/validate.ts';
+import type { ValidationContext } from '../../src/families/validate.ts';
 
 export function fakeRelease(primaries: string[], secondaries: Record<string, string[]> = {}, name = 'TEST_2024'): AccessionLookup {
   const known = new Map(primaries.map((p) => [p, true]));

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../src/tasks/validate.ts';
+import { validateAnswer } from '../../src/families/validate.ts';
 import { buildIndex } from '../../src/uniprot/build.ts';
 import { loadUniprotIndex, type UniprotIndex } from '../../src/uniprot/index.ts';
 import { context } from './helpers.ts';

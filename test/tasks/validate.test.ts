@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../src/tasks/validate.ts';
+import { validateAnswer } from '../../src/families/validate.ts';
 import { context, issues } from './helpers.ts';
 
 describe('validateAnswer: the answer struct', () => {

@@ -4,7 +4,7 @@
 // Answers are written straight into the database, as dispatch would store them; the
 // clients of real XML-RPC libraries are in clients.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerToWire } from '../../src/xmlrpc/bcms/index.ts';
+import { answerToWire } from '../../src/bcms/index.ts';
 import { decodeMethodResponse, encodeMethodCall, encodeMethodResponse, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 import { refusedPort } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';

@@ -17,7 +17,7 @@ export type AnnotatorServer = ServerForCall & { url: string };
 
 export interface AnnotatorCallOptions {
   deadlineMs: number;
-  /** Connections to the server, through the URL policy (servers/policed-agent.ts). */
+  /** Connections to the server, through the URL policy (dispatch/annotators/policed-agent.ts). */
   dispatcher: Dispatcher;
   /** Cancels the call (the worker is stopping); reported as a `connection` failure whose detail starts with "cancelled". */
   signal?: AbortSignal;

@@ -3,7 +3,7 @@
 // polling its Location), every poll and every wait between them — and a cap on the answer
 // size. `callHttp` never throws: every failure comes back classified (outcome.ts) with a
 // detail a team can act on, plus timings and byte counts.
-// The URL policy is the dispatcher's (servers/policed-agent.ts): it is applied at every
+// The URL policy is the dispatcher's (dispatch/annotators/policed-agent.ts): it is applied at every
 // connection, so a Location on another host is policed like the registered URL.
 //
 // The exchange is a few named steps (http-exchange/), each handed the call's deadline and

@@ -2,7 +2,7 @@
 // read by the scoring library, online answers ranked by confidence, the ranking walk and
 // confusion matrix of scoreActRun.
 
-import { runName } from '../../cli/score-files.ts';
+import { runName } from '../../scoring/score-files.ts';
 import {
   classificationRunTsv, orderModeOf, parseActGold, parseActRun, scoreActRun, type ActEntry, type ActGold, type OrderMode,
 } from '../../scoring/index.ts';

@@ -5,8 +5,8 @@
 // and the leaderboard's columns. A family names its item's key and how a key becomes an
 // item again; everything else follows.
 
-import { positiveNumber, runName, type ScoreFlag } from '../../cli/score-files.ts';
-import { rankedVote, type RankedSupport, type TaskVote } from '../../consensus/vote-tally.ts';
+import { positiveNumber, runName, type ScoreFlag } from '../../scoring/score-files.ts';
+import { rankedVote, type RankedSupport, type TaskVote } from '../../scoring/vote-tally.ts';
 import { readRankedTsv, writeRankedTsv } from '../../formats/tsv.ts';
 import {
   orderModeOf, parseHomonymOrthologMap, parseOrganismMap, parseRankedGold, parseRankedRun, rankedRunTsv,

@@ -4,7 +4,7 @@
 // detection first, protein and surface links, and the links not scored beside them.
 
 import { join } from 'node:path';
-import { runName, UsageError } from '../../cli/score-files.ts';
+import { runName, UsageError } from '../../scoring/score-files.ts';
 import {
   ScoringInputError, compareIds, parseA1, parseA2, scoreCoref, type CorefAnnotation, type CorefDocumentInput, type Expression, type Protein,
 } from '../../scoring/index.ts';

@@ -1,7 +1,7 @@
 // MENTION voting: spans vote by (start, end, type), an untyped span as its own type; kept
 // spans come in text order, their confidence their share of the weight.
 
-import { meanConfidence, passes, tally, type TaskVote, type VoteSupport } from '../../consensus/vote-tally.ts';
+import { meanConfidence, passes, tally, type TaskVote, type VoteSupport } from '../../scoring/vote-tally.ts';
 import { compareIds } from '../../scoring/index.ts';
 import type { WeightedAnswer } from '../family.ts';
 import type { MentionItem } from './types.ts';

@@ -4,7 +4,7 @@
 // against a corpus or brat-directory run).
 
 import { join } from 'node:path';
-import { runName, type ScoreFiles, type ScoreFlags } from '../../cli/score-files.ts';
+import { runName, type ScoreFiles, type ScoreFlags } from '../../scoring/score-files.ts';
 import { FormatError } from '../../formats/common.ts';
 import { readCorpusFile } from '../../formats/corpus-file.ts';
 import { UNTYPED } from './types.ts';

@@ -3,7 +3,7 @@
 // threshold's share of the weight that answered), ordered by support, then mean
 // confidence, then the key. Its share is the consensus result's confidence.
 
-import { meanConfidence, passes, tally } from '../../consensus/vote-tally.ts';
+import { meanConfidence, passes, tally } from '../../scoring/vote-tally.ts';
 import type { FamilyConsensus } from '../family.ts';
 import type { RelGold } from './scoring.ts';
 import type { RelGivenEntity, RelItem, RelResult, RelVote } from './types.ts';

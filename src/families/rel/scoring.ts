@@ -3,7 +3,7 @@
 // pmids list), offline runs the relations file; online answers as relations on the
 // article's given entities, the organiser id standing for the pmid.
 
-import { runName, UsageError } from '../../cli/score-files.ts';
+import { runName, UsageError } from '../../scoring/score-files.ts';
 import {
   DRUGPROT_CHEMICAL, DRUGPROT_GENE, DRUGPROT_RELATION_TYPES, ScoringInputError, emptyRelNotes, parsePmids, parseRelEntities, parseRelRelations, scoreRelations,
   type RelEntity, type RelReadNotes, type RelRelation,

@@ -5,7 +5,7 @@
 // threshold applies as for every other set-valued task (ACT, a single yes/no, ignores it).
 // Kept labels are ordered by support, then mean confidence, then name.
 
-import { meanConfidence, passes, tally, type ServerVote } from '../../consensus/vote-tally.ts';
+import { meanConfidence, passes, tally, type ServerVote } from '../../scoring/vote-tally.ts';
 import type { WeightedAnswer } from '../family.ts';
 import type { TopicItem, TopicResult } from './types.ts';
 

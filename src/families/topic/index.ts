@@ -14,6 +14,7 @@ import { LITCOVID_TOPICS, loadTopicLabels, type TopicLabelSet } from './labels.t
 import { topicScoring } from './scoring.ts';
 import type { TopicResult } from './types.ts';
 import { TOPIC_KEY, validateTopic } from './validate.ts';
+import { FAMILY_SETTINGS } from '../../tasks/names.ts';
 
 const TASK = 'TOPIC';
 
@@ -53,12 +54,7 @@ export const topic = defineFamily({
       pr: { p: 'micro.p', r: 'micro.r' },
     },
   },
-  settings: {
-    topicLabels: {
-      env: 'METASERVER_TOPIC_LABELS',
-      description: "A file of TOPIC labels, one per line. Empty: LitCovid's seven topics (Treatment, Diagnosis, Prevention, Mechanism, Transmission, Epidemic Forecasting, Case Report).",
-    },
-  },
+  settings: FAMILY_SETTINGS.TOPIC,
   lookup: {
     setting: 'topicLabels',
     load: (path: string): TopicLabelSet => loadTopicLabels(path),

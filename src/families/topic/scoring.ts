@@ -5,7 +5,7 @@
 // does; leaderboards score a missing document as predicting no label (a server may not
 // have answered every article) and report how many were missing.
 
-import { runName } from '../../cli/score-files.ts';
+import { runName } from '../../scoring/score-files.ts';
 import { readTopics, scoreTopics, type TopicDoc, type TopicSet } from '../../scoring/topic.ts';
 import { needText } from '../common/upload.ts';
 import type { CorpusDocument } from '../../formats/bioc-corpus.ts';

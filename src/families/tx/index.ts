@@ -12,6 +12,7 @@ import { taxonomyEntry } from '../common/entry-links.ts';
 import { corpusIds, idsOf } from '../common/corpus-ids.ts';
 import { double } from '../common/wire.ts';
 import { defineFamily } from '../family.ts';
+import { FAMILY_SETTINGS } from '../../tasks/names.ts';
 import { MAX_TAXID } from './build.ts';
 import { taxonBioc, taxonPubAnnotation, taxonPubTator } from './exports.ts';
 import { loadTaxonomyIndex, type TaxonomyIndex } from './taxonomy.ts';
@@ -70,12 +71,7 @@ export const tx = defineFamily({
     }),
     leaderboard: RANKED_LEADERBOARD,
   },
-  settings: {
-    taxonomyIndex: {
-      env: 'METASERVER_TAXONOMY_INDEX',
-      description: 'An NCBI Taxonomy release index built with `metaserver taxonomy build`. Empty: TX taxids are checked to be positive integers only.',
-    },
-  },
+  settings: FAMILY_SETTINGS.TX,
   lookup: {
     setting: 'taxonomyIndex',
     load: (path: string): TaxonomyIndex => loadTaxonomyIndex(path),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { validateAnswer } from '../../../src/families/validate.ts';
 import { context, issues } from '../../tasks/helpers.ts';
 
 const act = (interaction: unknown) => validateAnswer({ interaction }, context({ tasks: ['ACT'] }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { validateAnswer } from '../../../src/families/validate.ts';
 import { context, issues } from '../../tasks/helpers.ts';
 
 // The leading 𝛼 (outside the BMP) shifts UTF-16 indexes by one against code points.

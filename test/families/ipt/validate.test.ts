@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { validateAnswer } from '../../../src/families/validate.ts';
 import { context, fakeRelease, issues } from '../../tasks/helpers.ts';
 
 const release = fakeRelease(['P12345', 'P69905', 'P68871', 'Q9ZFS6'], { Q00001: ['P12345'], P00001: ['P69905', 'P68871'] }, 'R1');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { validateAnswer } from '../../../src/families/validate.ts';
 import { context, issues } from '../../tasks/helpers.ts';
 
 // 𝛼 (U+1D6FC) and 😀 (U+1F600) lie outside the BMP: one code point, two UTF-16 units each.

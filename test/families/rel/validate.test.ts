@@ -2,7 +2,7 @@
 // 13 by default), arguments among the article's given entities, argument entity types when
 // the challenge names them, no relation twice; each error at its item's path.
 import { describe, expect, it } from 'vitest';
-import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { validateAnswer } from '../../../src/families/validate.ts';
 import type { ValidationContext } from '../../../src/families/family.ts';
 import { context, issues } from '../../tasks/helpers.ts';
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topic } from '../../../src/families/topic/index.ts';
 import { loadTopicLabels } from '../../../src/families/topic/labels.ts';
-import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { validateAnswer } from '../../../src/families/validate.ts';
 import { context } from '../../tasks/helpers.ts';
 import { score } from '../../support/score-cli.ts';
 

@@ -18,7 +18,7 @@ import type { ExportArticle } from '../../../src/formats/common.ts';
 import { parseGoldUpload, parseRunUpload } from '../../../src/leaderboard/inputs.ts';
 import { buildLeaderboard } from '../../../src/leaderboard/leaderboard.ts';
 import { onlineRun } from '../../../src/leaderboard/online-runs.ts';
-import { answerToWire } from '../../../src/xmlrpc/bcms/index.ts';
+import { answerToWire } from '../../../src/bcms/index.ts';
 import { encodeMethodResponse } from '../../../src/xmlrpc/codec.ts';
 import { expectFigures } from '../../leaderboard/helpers.ts';
 import { score, tsv } from '../../support/score-cli.ts';

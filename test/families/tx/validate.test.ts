@@ -3,7 +3,7 @@
 // and unknown ids dropped, each with a warning naming the release.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TaxonomyIndex } from '../../../src/families/tx/taxonomy.ts';
-import { validateAnswer } from '../../../src/tasks/validate.ts';
+import { validateAnswer } from '../../../src/families/validate.ts';
 import { context, issues } from '../../tasks/helpers.ts';
 import { buildFixtureIndex, RELEASE, type BuiltIndex } from './helpers.ts';
 

@@ -7,7 +7,7 @@ import { Agent, type buildConnector } from 'undici';
 /**
  * An undici Agent for one annotation server: keep-alive, and no timeouts of its own (the
  * call's deadline rules). `lookup` resolves host names for new connections; `connect`
- * replaces the connector altogether (the URL policy's, see servers/policed-agent.ts).
+ * replaces the connector altogether (the URL policy's, see dispatch/annotators/policed-agent.ts).
  */
 export function createServerAgent(opts: { connections?: number; lookup?: LookupFunction; connect?: buildConnector.connector } = {}): Agent {
   return new Agent({

@@ -9,7 +9,7 @@
 // - `threshold` is a percentage of the total weight, 0–100 (a double is taken as it is);
 //   default 50.
 // - Unknown option names are a fault naming the known ones.
-import { isXmlRpcStruct, type XmlRpcValue } from '../codec.ts';
+import { isXmlRpcStruct, type XmlRpcValue } from '../xmlrpc/codec.ts';
 import { Fault, FAULT } from './faults.ts';
 import { serverIdParam } from './method.ts';
 

@@ -1,15 +1,23 @@
 // Validating one decoded answer struct (validation.md): each task's key is checked by its
 // family's validator (src/families); errors make the answer invalid, warnings keep it and
 // are stored. A task's normalised result is kept only when that task had no error.
-// Choices the spec leaves open are listed in README.md beside this file.
+// Choices the spec leaves open are listed in src/tasks/README.md.
 
-import { familyOf, familyOfAnswerKey, isTaskName, type AnswerResult } from '../families/registry.ts';
-import type { TaskInput, ValidationContext } from '../families/family.ts';
-import { describe, isStruct, Report } from './checks.ts';
+import { familyOf, familyOfAnswerKey, isTaskName, type AnswerResult } from './registry.ts';
+import type { TaskInput, ValidationContext } from './family.ts';
+import { describe, isStruct, Report } from '../tasks/checks.ts';
 import { CodePointText } from '../shared/code-points.ts';
-import type { ValidatedAnswer } from './types.ts';
+import type { ValidationIssue } from '../tasks/types.ts';
 
-export type { ValidationContext } from '../families/family.ts';
+export type { ValidationContext } from './family.ts';
+
+export interface ValidatedAnswer {
+  result: AnswerResult;
+  /** Non-empty → the answer is invalid; the attempt fails and is reissued. */
+  errors: ValidationIssue[];
+  /** The answer stays valid; items were dropped or mapped. */
+  warnings: ValidationIssue[];
+}
 
 const answerKeys = (tasks: readonly string[]): string => tasks.flatMap((t) => (isTaskName(t) ? [familyOf(t).answerKey] : [])).join(', ');
 

@@ -1,6 +1,6 @@
 // The BCMS read API: `POST /xmlrpc`, plain XML-RPC 1.0, for clients written against the
 // BioCreative Meta-Server (and BC-VisCon's consensus clients). The methods, the articles
-// served and the faults are in ./bcms/ (docs/xmlrpc-read-api.md describes them for users):
+// served and the faults are in the files beside this one (docs/xmlrpc-read-api.md describes them for users):
 //   Annotations.getAnnotationServerList / getAnnotations / getAnnotation,
 //   Consensus.getConsensusMethods / getConsensusMethod / getConsensus,
 //   Resources.getServerList / getServer, system.listMethods / methodHelp / methodSignature.
@@ -9,8 +9,8 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../app-context.ts';
 import { responses, TextBody } from '../http/schemas.ts';
-import { bcmsMethods, callMethod, Fault, FAULT } from './bcms/index.ts';
-import { decodeMethodCall, encodeFault, encodeMethodResponse, XmlRpcProtocolError } from './codec.ts';
+import { bcmsMethods, callMethod, Fault, FAULT } from './index.ts';
+import { decodeMethodCall, encodeFault, encodeMethodResponse, XmlRpcProtocolError } from '../xmlrpc/codec.ts';
 import { addUtf8BodyParser } from '../http/utf8-body.ts';
 
 

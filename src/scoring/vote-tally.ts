@@ -1,9 +1,9 @@
 // The counting behind weighted voting, for any task: items are tallied by key over the
 // weighted servers, kept when their support reaches the threshold's share of the total,
 // and ranked lists ranked by support, mean reciprocal rank, mean confidence and key. Each
-// task family builds its vote from these (src/families/*); voting.ts runs them all.
+// task family builds its vote from these (src/families/*); consensus/voting.ts runs them all.
 
-import { compareIds } from '../scoring/index.ts';
+import { compareIds } from './ranking.ts';
 
 /** One server's vote for an item. */
 export interface ServerVote {

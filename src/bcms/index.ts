@@ -1,6 +1,6 @@
 // The BCMS read API's method table: annotations, consensus, resources and introspection,
 // in the order system.listMethods gives them.
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../app-context.ts';
 import { annotationMethods } from './annotations.ts';
 import { consensusMethodsApi } from './consensus.ts';
 import { introspectionMethods } from './introspection.ts';

@@ -1,13 +1,13 @@
 // Every connection to an annotation server or a callback URL — dispatch, the setup check,
-// completion callbacks — goes through one URL policy (url-policy.ts), applied when the
+// completion callbacks — goes through one URL policy (http/url-policy.ts), applied when the
 // connection is made: the host as named in the URL (an IP literal, "localhost", a metadata
 // name) before connecting, and where a name resolves to on the very addresses connected
 // to. So a URL registered before the policy changed (a loopback server, and then
 // publicUrlsOnly was turned on) and a name re-pointed after its registration (at a cloud
 // metadata address, say) are refused at the next call, with nothing sent and nothing quoted back.
 import { buildConnector, type Agent } from 'undici';
-import { createServerAgent } from '../dispatch/annotators/http-call.ts';
-import { hostProblem, policedLookup, RefusedAddressError } from './url-policy.ts';
+import { createServerAgent } from './http-call.ts';
+import { hostProblem, policedLookup, RefusedAddressError } from '../../http/url-policy.ts';
 
 /** Connections kept per origin by the shared agent: checks and callbacks are occasional. */
 const CONNECTIONS_PER_ORIGIN = 8;

@@ -1,7 +1,7 @@
 // One method of the BCMS read API, with what introspection tells about it, and the call
 // of one by name: the parameter count is checked here against the signatures, each
 // parameter's type and value by the method itself.
-import type { EncodableValue, XmlRpcValue } from '../codec.ts';
+import type { EncodableValue, XmlRpcValue } from '../xmlrpc/codec.ts';
 import { Fault, FAULT } from './faults.ts';
 
 export interface BcmsMethod {

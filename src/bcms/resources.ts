@@ -1,9 +1,9 @@
 // Resources.*: the annotation servers behind the served articles — those registered for
 // on-demand annotation (the live challenge). Never their URLs: only what a reader needs
 // to tell the servers apart and credit them.
-import type { AppContext } from '../../app-context.ts';
-import { LIVE_SLUG } from '../../challenges/repository.ts';
-import type { AnnotationServer } from '../../servers/repository.ts';
+import type { AppContext } from '../app-context.ts';
+import { LIVE_SLUG } from '../challenges/repository.ts';
+import type { AnnotationServer } from '../servers/repository.ts';
 import { Fault, FAULT } from './faults.ts';
 import { serverIdParam, type BcmsMethod } from './method.ts';
 

@@ -11,10 +11,10 @@
 // Naming an article: an int is a PubMed id, i.e. the article submitted with that number as
 // its id (`POST /api/articles {id: "12345678", …}`); a string is the meta-server's article
 // id, or else the id the article was submitted with.
-import type { AppContext } from '../../app-context.ts';
-import type { Article } from '../../articles/repository.ts';
-import { LIVE_SLUG } from '../../challenges/repository.ts';
-import type { XmlRpcValue } from '../codec.ts';
+import type { AppContext } from '../app-context.ts';
+import type { Article } from '../articles/repository.ts';
+import { LIVE_SLUG } from '../challenges/repository.ts';
+import type { XmlRpcValue } from '../xmlrpc/codec.ts';
 import { Fault, FAULT } from './faults.ts';
 
 const HOW_TO_NAME =

@@ -8,16 +8,16 @@
 // consensus confidences (the voting share, the ensemble's probability). A method with no
 // result for the article (fewer than two chosen servers answered; none of the ensemble's
 // servers answered) gives an empty struct.
-import type { AppContext } from '../../app-context.ts';
-import { voteView } from '../../articles/consensus.ts';
-import { ensembleView } from '../../articles/ensemble-view.ts';
-import type { Article } from '../../articles/repository.ts';
-import type { ArticleServerState } from '../../articles/status.ts';
-import { consensusAsResult } from '../../consensus/index.ts';
-import { ENSEMBLE_TASKS } from '../../consensus/ensemble.ts';
-import { ApiError } from '../../http/api-error.ts';
-import type { AnswerResult } from '../../families/registry.ts';
-import type { EncodableValue } from '../codec.ts';
+import type { AppContext } from '../app-context.ts';
+import { voteView } from '../articles/consensus.ts';
+import { ensembleView } from '../articles/ensemble-view.ts';
+import type { Article } from '../articles/repository.ts';
+import type { ArticleServerState } from '../articles/status.ts';
+import { consensusAsResult } from '../consensus/index.ts';
+import { ENSEMBLE_TASKS } from '../consensus/ensemble.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { AnswerResult } from '../families/registry.ts';
+import type { EncodableValue } from '../xmlrpc/codec.ts';
 import { servedArticle } from './articles.ts';
 import { readConsensusOptions } from './consensus-options.ts';
 import { Fault, FAULT } from './faults.ts';

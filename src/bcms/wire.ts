@@ -3,8 +3,8 @@
 // per task, under its family's answer key, in its family's wire form (src/families/*).
 // Confidences always go out as <double>, 1.0 included (BCMS documented them as floats and
 // Java clients cast them to Double); ranks, taxids and offsets as <int>.
-import { ALL_FAMILIES, type AnswerResult } from '../../families/registry.ts';
-import type { EncodableValue } from '../codec.ts';
+import { ALL_FAMILIES, type AnswerResult } from '../families/registry.ts';
+import type { EncodableValue } from '../xmlrpc/codec.ts';
 
 type WireStruct = { [member: string]: EncodableValue | undefined };
 

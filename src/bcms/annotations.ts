@@ -1,5 +1,5 @@
 // Annotations.*: the stored answers of one article, as BCMS served them.
-import type { AppContext } from '../../app-context.ts';
+import type { AppContext } from '../app-context.ts';
 import { servedArticle } from './articles.ts';
 import { Fault, FAULT } from './faults.ts';
 import { serverIdParam, type BcmsMethod } from './method.ts';

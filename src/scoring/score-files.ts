@@ -3,7 +3,7 @@
 // from score.ts so the families can use it without importing the command itself.
 
 import { basename } from 'node:path';
-import { ScoringInputError, type ColumnLayout, type ReportFormat } from '../scoring/index.ts';
+import { ScoringInputError, type ColumnLayout, type ReportFormat } from './index.ts';
 
 export interface ScoreIo {
   stdout: (s: string) => void;
