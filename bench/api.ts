@@ -76,7 +76,7 @@ const line = (name: string, r: Load) =>
   (r.failed > 0 ? `  (${r.failed} failed)` : '');
 
 const answersOf = async (bench: Bench, serverIds: number[]) =>
-  Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [serverIds]))[0]!.n);
+  Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [serverIds]))[0].n);
 
 type Layout = 'one process' | 'split' | 'one process, in the bench';
 

@@ -36,7 +36,7 @@ function reply(k: number): Reply {
   const server = k % SERVERS; // the warm-up challenge's servers sit after the measured ones
   const delayMs = 5 + Math.floor(Math.random() * 45);
   if (server === DEAD) return { delayMs: 1, failure: 'reset' };
-  if (server === FLAKY && Math.random() < 0.1) return { delayMs, failure: (['reset', 'http', 'fault'] as const)[Math.floor(Math.random() * 3)]! };
+  if (server === FLAKY && Math.random() < 0.1) return { delayMs, failure: (['reset', 'http', 'fault'] as const)[Math.floor(Math.random() * 3)] };
   return { delayMs };
 }
 
@@ -64,7 +64,7 @@ async function databaseBytes(bench: Bench): Promise<number> {
     `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as n from pg_class c join pg_namespace s on s.oid = c.relnamespace
       where s.nspname = current_schema() and c.relkind in ('r', 'm')`,
   );
-  return Number(rows[0]!.n);
+  return Number(rows[0].n);
 }
 
 async function settled(bench: Bench, serverIds: number[]): Promise<{ settled: number; answers: number }> {
@@ -73,7 +73,7 @@ async function settled(bench: Bench, serverIds: number[]): Promise<{ settled: nu
             (select count(*) from answers where server_id = any($1::int[])) as answers`,
     [serverIds],
   );
-  return { settled: Number(rows[0]!.settled), answers: Number(rows[0]!.answers) };
+  return { settled: Number(rows[0].settled), answers: Number(rows[0].answers) };
 }
 
 /** One GET, timed (ms); throws on anything but 200. */

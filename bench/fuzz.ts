@@ -28,7 +28,7 @@ const rnd = (): number => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 const int = (n: number) => Math.floor(rnd() * n);
-const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
 
 const STRINGS = ['', 'x', 'BRCA1', '𝛼-synuclein 😀', '\u0000', '\ud800', 'a'.repeat(5000), 'http://127.0.0.1:9/', 'INT', 'MENTION', 'test', 'closed', '__proto__', 'constructor', '<b>&amp;</b>', '1e309', '-1'];
 const KEYS = ['text', 'xml', 'id', 'tasks', 'name', 'contact', 'url', 'slug', 'phase', 'articles', 'servers', 'concurrency', 'timeoutSeconds', 'maxAttempts', 'given', 'callbackUrl', '__proto__', 'constructor', 'method', 'sendMetadata', 'suite', 'seed'];
@@ -79,7 +79,7 @@ const teamAuth = { authorization: `Bearer ${team}` };
 const serverId = String((await app.inject({ method: 'POST', url: '/api/challenges/fz/servers', headers: teamAuth, payload: { name: 'closed', url: 'http://127.0.0.1:9/RPC2', tasks: ['INT'] } })).json().id);
 await app.inject({ method: 'POST', url: '/api/challenges/fz/articles', headers: admin, payload: { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53.' }] } });
 const liveArticle = (await app.inject({ method: 'POST', url: '/api/articles', payload: { text: 'BRCA1 binds TP53.' } })).json().id as string;
-const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> };
+const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string }> }>> }>();
 const params: Record<string, string> = { slug: 'fz', task: 'INT', kind: 'ho', id: serverId, name: 'suite', serverId, format: 'tsv' };
 const routes = Object.entries(doc.paths).flatMap(([path, ops]) =>
   Object.keys(ops).filter((m) => ['post', 'put', 'patch'].includes(m)).map((m) => ({ method: m.toUpperCase(), url: path.replace(/\{(\w+)\}/g, (_, p: string) => params[p] ?? 'x') })));
@@ -88,7 +88,7 @@ const HTTP = Number(process.env.FUZZ_HTTP ?? 6000);
 const statuses: Record<string, number> = {};
 let http500 = 0, crashes = 0, skipped = 0;
 for (let i = 0; i < HTTP; i++) {
-  const r = routes[i % routes.length]!;
+  const r = routes[i % routes.length];
   const b = body();
   if (!onlyLoopback(b.payload)) { skipped++; continue; }
   try {
@@ -113,7 +113,7 @@ const URLS = Number(process.env.FUZZ_URLS ?? 4000);
 const urlStatuses: Record<string, number> = {};
 let url5xx = 0, urlCrashes = 0;
 for (let i = 0; i < URLS; i++) {
-  const t = templates[i % templates.length]!;
+  const t = templates[i % templates.length];
   const method = int(8) === 0 ? pick(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD']) : t.method;
   const path = t.path.replace(/\{(\w+)\}/g, (_, p: string) => (int(2) ? pick(HOSTILE) : encode(goodValue(p, t.path))));
   const query = Array.from({ length: int(4) }, () => `${pick(QUERY_KEYS)}=${int(3) ? pick(HOSTILE) : encode(pick(STRINGS))}`).join('&');
@@ -136,7 +136,7 @@ const REPEATS = Number(process.env.FUZZ_REPEATS ?? 1000);
 const repeatStatuses: Record<string, number> = {};
 let repeat5xx = 0, repeatOther = 0, repeatCrashes = 0;
 for (let i = 0; i < REPEATS; i++) {
-  const r = registered[i % registered.length]!;
+  const r = registered[i % registered.length];
   const path = r.url.replace(/:(\w+)/g, (_, p: string) => encode(goodValue(p, r.url))).replace('*', 'index.html');
   const key = pick(QUERY_KEYS);
   const query = Array.from({ length: 2 + int(3) }, () => `${key}=${int(2) ? pick(HOSTILE) : encode(pick(STRINGS))}`).join('&');

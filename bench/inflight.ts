@@ -108,7 +108,7 @@ async function measure(layout: string, offset: number): Promise<boolean> {
   await waitDeliveries(bench.database.db, setup.serverIds, TOTAL, DELAY_S * 8000 + 120_000, 250);
   const elapsed = (performance.now() - t0) / 1000;
   const s = await stats();
-  const answers = Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds]))[0]!.n);
+  const answers = Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds]))[0].n);
   const most = Math.max(...s.maxInFlight.slice(offset, offset + SERVERS));
 
   console.log(`${holder.name}:`);

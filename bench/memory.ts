@@ -46,7 +46,7 @@ function startAnnotator(): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [join(root, 'bin', 'metaserver.js'), 'sample-server', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       const url = /listening on (\S+)/.exec(out)?.[1];
       if (url) resolve({ url, child });
@@ -79,7 +79,7 @@ async function measure(): Promise<Figures> {
   }
   const sentence = 'The 𝛼-synuclein (P37840) protein binds BRCA1 (P38398) and TP53 in the nucleus of human cells. ';
   const text = (i: number) => `${i} `.padEnd(12) + sentence.repeat(Math.floor((bytes - 12) / Buffer.byteLength(sentence)));
-  const pending = async () => Number((await runtime.db.query<{ n: string }>(`select count(*) as n from deliveries where state in ('queued', 'active')`))[0]!.n);
+  const pending = async () => Number((await runtime.db.query<{ n: string }>(`select count(*) as n from deliveries where state in ('queued', 'active')`))[0].n);
   async function round(from: number, n: number): Promise<void> {
     const ids: string[] = [];
     for (let i = from; i < from + n; i++) {
@@ -131,7 +131,7 @@ if (process.argv.includes('--measure')) {
 function run(env: NodeJS.ProcessEnv): Promise<Figures> {
   const child = spawn(process.execPath, ['--import', 'tsx', here, ...process.argv.slice(2), '--measure'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`measuring process exited with ${code}`)))));
 }
 

@@ -30,12 +30,12 @@ async function attemptMs(bench: Bench, serverId: number): Promise<number[]> {
 
 async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: number[]; answers: number; attempts: number }> {
   const setup = await setupChallenge(bench, { servers: 1, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(k), protocol, articleBytes: ARTICLE_BYTES });
-  const serverId = setup.serverIds[0]!;
+  const serverId = setup.serverIds[0];
   let agent: PullAgent | undefined;
   let link: MetaLink | undefined;
   const local = forwardTo(instant.url(0), 'json', { method: '', connections: CONCURRENCY, maxAnswerBytes: 20 * 1024 * 1024 });
   if (protocol === 'pull') {
-    link = new MetaLink({ url: apiUrl, token: setup.teamTokens[0]!, serverId }, CONCURRENCY);
+    link = new MetaLink({ url: apiUrl, token: setup.teamTokens[0], serverId }, CONCURRENCY);
     agent = new PullAgent({ link, local, concurrency: CONCURRENCY, waitSeconds: 5, log: () => {} });
     agent.start();
     // The agent answers the setup article first; the articles follow once the server starts.
@@ -54,7 +54,7 @@ async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: 
   await local.close();
   const counts = (await bench.database.db.query<{ answers: string; attempts: string }>(
     `select (select count(*) from answers where server_id = $1) as answers, (select count(*) from attempts where server_id = $1) as attempts`, [serverId],
-  ))[0]!;
+  ))[0];
   return { perSecond: ARTICLES / seconds, ms: await attemptMs(bench, serverId), answers: Number(counts.answers), attempts: Number(counts.attempts) };
 }
 

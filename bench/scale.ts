@@ -57,8 +57,8 @@ async function round(bench: Bench, instant: InstantServer, processes: number, of
   await new Promise((r) => setTimeout(r, 300)); // the last log lines
   for (const w of workers) w.stop();
   await Promise.all(workers.map((w) => w.exited));
-  const answers = Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds]))[0]!.n);
-  const maxInFlight = Math.max(...setup.serverIds.map((_, k) => instant.maxInFlight[offset + k]!));
+  const answers = Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds]))[0].n);
+  const maxInFlight = Math.max(...setup.serverIds.map((_, k) => instant.maxInFlight[offset + k]));
   const cpuTotal = cpu.reduce((a, b) => a + b, 0);
   return { processes, total, elapsed, rate: total / elapsed, perCpu: total / cpuTotal, cpuTotal, counts: workers.map((w) => w.stored), answers, maxInFlight };
 }
@@ -79,7 +79,7 @@ const results = [];
 for (const [i, p] of PROCESSES.entries()) {
   const r = await round(bench, instant, p, i * (MOST_SERVERS + SERVERS));
   results.push(r);
-  const base = results[0]!;
+  const base = results[0];
   console.log(
     `${p} process${p === 1 ? '' : 'es'}: ${fmt(r.rate, 0)} answers/s (${fmt(r.elapsed)} s); per process ${r.counts.join(' / ')} (logged); ` +
       `answers ${r.answers} of ${r.total}; most in flight at one server ${r.maxInFlight} (limit ${CONCURRENCY}); ` +

@@ -104,13 +104,13 @@ async function service(inst: Installation, mode: 'worker' | 'api', port = 0): Pr
   const child = spawn(process.execPath, [BIN, mode], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const ready = mode === 'api' ? 'metaserver is serving on' : 'metaserver worker is taking jobs';
   await new Promise<void>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       if (line.includes(ready)) resolve();
     });
     child.once('exit', (code) => reject(new Error(`${inst.name}: a ${mode} process exited with ${code} before it was ready`)));
   });
-  child.stdout!.resume();
+  child.stdout.resume();
   return child;
 }
 
@@ -185,7 +185,7 @@ const newApi = async () => {
 let kills = 0;
 const killer = setInterval(() => {
   const i = Math.floor(random() * workersA.length);
-  void killed(workersA[i]!);
+  void killed(workersA[i]);
   void service(A, 'worker').then((w) => {
     workersA[i] = w;
     children.push(w);
@@ -193,7 +193,7 @@ const killer = setInterval(() => {
   kills++;
 }, KILL_EVERY_MS);
 
-const settled = async (inst: Installation) => Number((await inst.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`))[0]!.n);
+const settled = async (inst: Installation) => Number((await inst.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`))[0].n);
 const queuesEmpty = async (inst: Installation, ids: number[]) => {
   for (const id of ids) {
     const c = await inst.runtime.ctx.dispatch.queues.counts(id);

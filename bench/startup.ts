@@ -29,7 +29,7 @@ async function timeToHealthy(cmd: string, args: string[], extraEnv: Record<strin
     detached: true, // its own process group: npm's child is stopped with it
   });
   let stderr = '';
-  child.stderr!.on('data', (c) => (stderr += c));
+  child.stderr.on('data', (c) => (stderr += c));
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
     for (;;) {
@@ -69,13 +69,13 @@ const rows: Array<[string, number[]]> = [
 ];
 const pgliteOpen = `import('@electric-sql/pglite').then(async ({ PGlite }) => { const db = await PGlite.create({ dataDir: ${JSON.stringify(join(dataDir, 'pg'))} }); await db.query('select 1'); await db.close(); })`;
 for (let i = 0; i < RUNS; i++) {
-  rows[0]![1].push(timeOf(['-e', '']));
-  rows[1]![1].push(timeOf(['-e', pgliteOpen]));
-  rows[2]![1].push(await timeToHealthy(process.execPath, ['bin/metaserver.js', 'serve'], { METASERVER_NO_BUNDLE: '1' }));
-  rows[3]![1].push(await timeToHealthy(process.execPath, ['bin/metaserver.js', 'serve']));
-  rows[4]![1].push(await timeToHealthy(npm, ['start', '--silent']));
+  rows[0][1].push(timeOf(['-e', '']));
+  rows[1][1].push(timeOf(['-e', pgliteOpen]));
+  rows[2][1].push(await timeToHealthy(process.execPath, ['bin/metaserver.js', 'serve'], { METASERVER_NO_BUNDLE: '1' }));
+  rows[3][1].push(await timeToHealthy(process.execPath, ['bin/metaserver.js', 'serve']));
+  rows[4][1].push(await timeToHealthy(npm, ['start', '--silent']));
 }
-const floor = pct(rows[1]![1], 50);
+const floor = pct(rows[1][1], 50);
 for (const [name, ms] of rows) {
   console.log(`${name.padEnd(40)} median ${fmt(pct(ms, 50) / 1000)} s  (min ${fmt(Math.min(...ms) / 1000)} s, max ${fmt(Math.max(...ms) / 1000)} s)  ×${fmt(pct(ms, 50) / floor)} of the PGlite open`);
 }

@@ -35,6 +35,9 @@ export type App = FastifyInstance;
 
 export async function buildApp(ctx: AppContext): Promise<App> {
   const app: FastifyInstance = Fastify({
+    // pino's Logger is wider than fastify's logger type; without the assertion fastify infers
+    // its instance type from pino's and the app no longer fits FastifyInstance.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: ctx.log as FastifyBaseLogger,
     // One line per answered request, successful reads at debug (src/http/request-log.ts).
     logController: new RequestLogController(),

@@ -31,14 +31,14 @@ export async function directCalls(url: string, bodies: Buffer[], calls: number, 
     while (next < calls) {
       const i = next++;
       const t0 = performance.now();
-      const out = await callXmlRpc({ url, body: bodies[i % bodies.length]!, deadlineMs: 30_000, maxResponseBytes: 1 << 24 }, agent);
+      const out = await callXmlRpc({ url, body: bodies[i % bodies.length], deadlineMs: 30_000, maxResponseBytes: 1 << 24 }, agent);
       if (!out.ok) throw new Error(`direct call failed: ${out.detail}`);
       ms.push(performance.now() - t0);
     }
   };
   // Warm the connections and the JIT first.
   await Promise.all(Array.from({ length: concurrency }, async () => {
-    await callXmlRpc({ url, body: bodies[0]!, deadlineMs: 30_000, maxResponseBytes: 1 << 24 }, agent);
+    await callXmlRpc({ url, body: bodies[0], deadlineMs: 30_000, maxResponseBytes: 1 << 24 }, agent);
   }));
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();

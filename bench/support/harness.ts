@@ -30,7 +30,7 @@ export function machine(): string {
 }
 
 export const pct = (xs: number[], p: number): number =>
-  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+  xs.length === 0 ? NaN : [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 export const fmt = (x: number, d = 2): string => (Number.isFinite(x) ? x.toFixed(d) : '—');
 
@@ -212,7 +212,7 @@ export async function setupChallenge(
   for (let i = 0; i < opts.articles; i += 50) {
     const batch = Array.from({ length: Math.min(50, opts.articles - i) }, (_, j) => ({ id: `A${i + j}`, text: articleText(i + j, typeof opts.articleBytes === 'function' ? opts.articleBytes(i + j) : opts.articleBytes) }));
     const loaded = ok('load articles', await bench.call<{ ids: Record<string, string> }>('POST', `/api/challenges/${slug}/articles`, { articles: batch }, ADMIN));
-    articleIds.push(...batch.map((a) => loaded.ids[a.id]!));
+    articleIds.push(...batch.map((a) => loaded.ids[a.id]));
   }
   return { slug, serverIds, teamTokens: [team.token], articleIds };
 }
@@ -226,7 +226,7 @@ export async function waitDeliveries(db: Database, serverIds: number[], total: n
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const rows = await db.query<{ n: string }>(`select count(*) as n from deliveries where server_id = any($1::int[]) and state in ('done', 'failed')`, [serverIds]);
-    const n = Number(rows[0]!.n);
+    const n = Number(rows[0].n);
     if (n >= total) return n;
     if (Date.now() > deadline) throw new Error(`only ${n} of ${total} deliveries settled in ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, pollMs));

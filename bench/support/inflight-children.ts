@@ -23,7 +23,7 @@ async function server(): Promise<void> {
 }
 
 async function floor(): Promise<void> {
-  const [url, calls, articles, delayMs] = [process.argv[3]!, Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6])];
+  const [url, calls, articles, delayMs] = [process.argv[3], Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6])];
   const shared = process.env.SHARED !== '0';
   const bodies = callBodies(articles);
   const servers = Math.ceil(calls / articles);
@@ -34,7 +34,7 @@ async function floor(): Promise<void> {
   const all: Promise<unknown>[] = [];
   for (let s = 0; s < servers; s++) {
     for (let a = 0; a < articles && all.length < calls; a++) {
-      const body = shared ? bodies[a]! : Buffer.from(bodies[a]!.toString('latin1') + ' '.repeat(s % 7), 'latin1');
+      const body = shared ? bodies[a] : Buffer.from(bodies[a].toString('latin1') + ' '.repeat(s % 7), 'latin1');
       all.push(callXmlRpc({ url: `${url}${s}`, body, deadlineMs: delayMs * 4, maxResponseBytes: 1 << 24 }, agents[s]));
     }
   }

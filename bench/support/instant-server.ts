@@ -49,9 +49,9 @@ export async function startInstantServer(
   const state = { lastBodyHead: '' };
   const server: Server = createServer((req, res) => {
     const k = Number(/^\/s\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
-    requests[k]!++;
-    inFlight[k]!++;
-    if (inFlight[k]! > maxInFlight[k]!) maxInFlight[k] = inFlight[k]!;
+    requests[k]++;
+    inFlight[k]++;
+    if (inFlight[k] > maxInFlight[k]) maxInFlight[k] = inFlight[k]!;
     let head = '';
     let bytes = 0;
     req.on('data', (chunk: Buffer) => {
@@ -61,7 +61,7 @@ export async function startInstantServer(
     req.on('end', () => {
       state.lastBodyHead = head;
       const send = (): void => {
-        inFlight[k]!--;
+        inFlight[k]--;
         res.writeHead(200, { 'content-type': contentType, 'content-length': answer.length });
         res.end(answer);
       };
@@ -70,7 +70,7 @@ export async function startInstantServer(
       if (planned) {
         setTimeout(() => {
           if (planned.failure === undefined) return send();
-          inFlight[k]!--;
+          inFlight[k]--;
           if (planned.failure === 'reset') return void req.socket.destroy();
           const body = planned.failure === 'fault' ? Buffer.from(encodeFault(500, 'annotator broke')) : Buffer.from('broken');
           res.writeHead(planned.failure === 'fault' ? 200 : 500, { 'content-type': contentType, 'content-length': body.length });

@@ -19,7 +19,7 @@ export interface SoakCounts {
   stuckWithoutJob: number;
 }
 
-const one = async (db: Database, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]!.n);
+const one = async (db: Database, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0].n);
 
 /** The pairs of every article with every server of the challenge taking part, by task. */
 const PAIRS = `from articles a join servers s on s.challenge_id = a.challenge_id and (a.tasks is null or a.tasks && s.tasks::text[]) where a.challenge_id = $1`;

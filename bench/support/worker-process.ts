@@ -18,7 +18,7 @@ const PROBE = join(here, 'loop-probe.mjs');
 const TICK = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in 1/100 s on Linux
 
 export function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICK; // utime, stime
 }
 

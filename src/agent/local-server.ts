@@ -7,7 +7,6 @@ import { callHttp, createServerAgent } from '../dispatch/annotators/http-call.ts
 import { withFormatErrors } from '../dispatch/annotators/outcome.ts';
 import { protocolOf, type ProtocolName } from '../dispatch/annotators/registry.ts';
 import type { RequestParts } from '../dispatch/annotators/types.ts';
-import type { TaskName } from '../families/registry.ts';
 import type { LeaseArticle } from './meta-link.ts';
 
 /** The server's answer (the JSON protocol's answer object), or why there is none. */
@@ -23,7 +22,7 @@ function partsOf(article: LeaseArticle): RequestParts {
   return {
     text: article.text,
     ...(article.given !== undefined ? { given: article.given } : {}),
-    ...(article.id !== undefined ? { meta: { article: article.id, tasks: article.tasks as TaskName[] } } : {}),
+    ...(article.id !== undefined ? { meta: { article: article.id, tasks: article.tasks } } : {}),
   };
 }
 

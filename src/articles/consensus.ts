@@ -25,7 +25,7 @@ export function parseVoteQuery(query: VoteQuery): ParsedVote {
   if (query.weights !== undefined && query.weights.trim() !== '') {
     for (const part of query.weights.split(',')) {
       const match = /^\s*([1-9][0-9]{0,9}):([^:]+?)\s*$/.exec(part);
-      if (!match || !NUMBER.test(match[2]!)) {
+      if (!match || !NUMBER.test(match[2])) {
         throw badRequest(`weights: "${part}" is not "<server id>:<weight>"; write e.g. weights=3:2,5:1 (weights are numbers ≥ 0)`);
       }
       const id = Number(match[1]);

@@ -127,7 +127,7 @@ export function corpusArticles(input: CorpusInput, maxBytes: number): { articles
 
 /** The refusal of a batch with failures: every file, document and reason in `details`. */
 export function batchRefusal(failures: readonly LoadFailure[]): ApiError {
-  const first = failures[0]!;
+  const first = failures[0];
   const more = failures.length > 1 ? ` (and ${failures.length - 1} more, listed in details)` : '';
   return new ApiError(
     'invalid_corpus',

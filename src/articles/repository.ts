@@ -180,7 +180,7 @@ export class ArticleRepository {
           'select id, text_sha256, given from articles where challenge_id = $1 and organiser_id = $2',
           [challengeId, item.organiserId],
         );
-        const row = existing[0]!;
+        const row = existing[0];
         if (row.text_sha256 === hash && row.given === (item.given ?? '')) ids.set(item.organiserId!, row.id);
         else conflicts.push({ organiserId: item.organiserId!, articleId: row.id });
       }
@@ -192,7 +192,7 @@ export class ArticleRepository {
     }).then(({ ids, created, views }) => {
       // Committed: keep the new ones (of a big batch, the last: the next to be sent).
       for (const view of views.slice(-DISPATCH_VIEWS)) this.dispatchViews.set(view.id, view);
-      return { ids, created } as { ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] };
+      return { ids, created };
     }).catch((err: unknown) => {
       if (err instanceof ArticleConflictError) return { conflicts: err.conflicts };
       throw err;

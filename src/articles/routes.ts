@@ -246,7 +246,7 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
           { onDemand: { client, admit: (pending) => admitOnDemand(pending, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }) } },
         );
         if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
-        const id = [...loaded.ids.values()][0]!;
+        const id = [...loaded.ids.values()][0];
         // Also for an article there already: a client repeating its request after a crash gets it queued.
         const queued = await ctx.dispatch.articlesAdded(live, [id]);
         reply.header('location', absoluteUrlOf(request, ctx.config, `/api/articles/${id}`));

@@ -35,7 +35,7 @@ export class Authenticator {
     if (!header) return { role: 'anonymous' };
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <token>"');
-    const hash = hashToken(match[1]!);
+    const hash = hashToken(match[1]);
     if (sameHash(hash, this.adminTokenHash)) return { role: 'admin' };
     const team = await this.teams.byTokenHash(hash);
     if (team) return { role: 'team', teamId: team.id, teamName: team.name };

@@ -18,7 +18,7 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     signatures: SIGNATURES('array'),
     help: `The ids of the servers the article was sent to (answered, failed or still working). ${ARTICLE_HELP} Resources.getServer(id) describes each server.`,
     async run([ref]) {
-      const article = await servedArticle(ctx, ref!, list.usage);
+      const article = await servedArticle(ctx, ref, list.usage);
       return (await ctx.repos.answers.serverStates(article.id)).map((s) => s.serverId);
     },
   };
@@ -28,7 +28,7 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     signatures: SIGNATURES('struct'),
     help: `Every stored answer to the article: a struct of server id → result struct (servers that have not answered are left out). ${ARTICLE_HELP} ${RESULT_HELP}`,
     async run([ref]) {
-      const article = await servedArticle(ctx, ref!, all.usage);
+      const article = await servedArticle(ctx, ref, all.usage);
       const servers = await ctx.repos.answers.serverStates(article.id);
       return Object.fromEntries(servers.flatMap((s) => (s.result ? [[String(s.serverId), answerToWire(s.result)]] : [])));
     },
@@ -39,9 +39,10 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     signatures: SIGNATURES('struct', 'int'),
     help: `One server's stored answer to the article: a result struct. ${ARTICLE_HELP} ${RESULT_HELP}`,
     async run([ref, serverParam]) {
-      const article = await servedArticle(ctx, ref!, one.usage);
+      const article = await servedArticle(ctx, ref, one.usage);
       const serverId = serverIdParam(serverParam, one.usage);
       const server = (await ctx.repos.answers.serverStates(article.id)).find((s) => s.serverId === serverId);
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an article reference is a string or an int
       const shown = typeof ref === 'string' ? JSON.stringify(ref) : String(ref);
       if (!server) {
         throw new Fault(FAULT.unknownServer, `article ${shown} was not sent to server ${serverId}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`);

@@ -101,7 +101,7 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
       'Options: servers (default: all the article was sent to), methods (default: all), weights (server id → weight, default 1; ' +
       'voting only), threshold (percent of the total weight an item needs, default 50; voting only).',
     async run([ref, optionsParam]) {
-      const article = await servedArticle(ctx, ref!, consensus.usage);
+      const article = await servedArticle(ctx, ref, consensus.usage);
       const options = readConsensusOptions(optionsParam, consensus.usage);
       const known = await consensusMethods(ctx);
       const chosen = (options.methods ?? known.map((m) => m.id)).map((id) => {

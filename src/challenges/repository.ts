@@ -163,9 +163,9 @@ export class ChallengeRepository {
     );
     await this.db.query(
       'insert into challenge_phase_changes (challenge_id, from_phase, to_phase, changed_by, address, changed_at) values ($1, $2, $3, $4, $5, $6)',
-      [id, before[0].phase, to, by, address, rows[0]!.phase_changed_at],
+      [id, before[0].phase, to, by, address, rows[0].phase_changed_at],
     );
-    return toChallenge(rows[0]!);
+    return toChallenge(rows[0]);
   }
 
   /** Every phase change of the challenge, oldest first. */
@@ -204,6 +204,6 @@ export class ChallengeRepository {
               (select count(distinct team_id)::int from servers where challenge_id = $1) as teams`,
       [id],
     );
-    return rows[0]!;
+    return rows[0];
   }
 }

@@ -97,7 +97,7 @@ export async function runRestoreCommand(args: string[]): Promise<number> {
   return await reported(RESTORE_USAGE, async () => {
     const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new BackupError(`give one backup file\n${RESTORE_USAGE}`);
-    const file = resolve(positionals[0]!);
+    const file = resolve(positionals[0]);
     const config = loadConfig();
     const log = createLogger(config);
     const kind = fileKind(file);

@@ -152,7 +152,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     for (const article of articles) {
       rows.push({ article, check: await checkArticle(server, article, opts) });
       // Unreachable: the other articles would only say the same.
-      if (rows.length === 1 && rows[0]!.check.verdict.outcome === 'connection') break;
+      if (rows.length === 1 && rows[0].check.verdict.outcome === 'connection') break;
     }
   } finally {
     await Promise.all([agent.close(), opts.answers.close()]);

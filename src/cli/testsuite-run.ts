@@ -95,7 +95,7 @@ export async function runSuiteCommand(o: RunCommandOptions, io: RunIo): Promise<
   for (const s of created.servers) {
     const q = new URLSearchParams({ server: String(s.serverId), format: o.format });
     for (const b of o.by ?? []) q.append('by', b);
-    const text = await callApiText(target(o), 'GET', `/api/testsuites/${encodeURIComponent(created.name)}/report?${q}`);
+    const text = await callApiText(target(o), 'GET', `/api/testsuites/${encodeURIComponent(created.name)}/report?${q.toString()}`);
     if (o.format === 'json') json.push(JSON.parse(text));
     else tsv.push(created.servers.length > 1 ? `# server ${s.serverId} (copy of ${s.sourceServerId})\n${text}` : text);
   }

@@ -103,7 +103,7 @@ function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command
     .option('--entities <file>', 'entity catalogue (record format or JSON; default: built-in)')
     .option('--sentences <file>', 'sentence catalogue (default: built-in)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((o) => run(listFeatures(o, io)));
+    .action((o: Parameters<typeof listFeatures>[0]) => run(listFeatures(o, io)));
   program.command('generate').description('insert entities into sentence frames; write inputs, gold and a manifest')
     .option('--entities <file>', 'entity catalogue (default: built-in)')
     .option('--sentences <file>', 'sentence catalogue (default: built-in)')
@@ -112,13 +112,13 @@ function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command
     .option('--sample <n>', 'keep a seeded sample of n items of the product')
     .option('--seed <seed>', 'seed of the sample (default 0)')
     .requiredOption('--out <dir>', 'output directory')
-    .action((o) => run(generate(o, io)));
+    .action((o: Parameters<typeof generate>[0]) => run(generate(o, io)));
   program.command('report').description('score answers (JSONL {id, mentions}) per feature class')
     .requiredOption('--suite <dir>', 'a directory written by generate')
     .requiredOption('--answers <file>', 'JSONL, one {"id", "mentions": [{start, end, …}]} per line')
     .option('--by <features>', 'a combination to report, e.g. case,slot.position (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .addOption(new Option('--format <format>', 'output format').choices(['json', 'tsv']).default('json'))
-    .action((o) => run(report(o, io)));
+    .action((o: Parameters<typeof report>[0]) => run(report(o, io)));
   program.command('run').description('run a suite on registered MENTION servers through a meta-server; print the reports')
     .requiredOption('--url <url>', 'the meta-server, e.g. http://127.0.0.1:8080')
     .requiredOption('--token <token>', 'organiser token, or a team token for the team\'s own servers')
@@ -134,7 +134,7 @@ function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command
     .addOption(new Option('--format <format>', 'report format').choices(['json', 'tsv']).default('json'))
     .option('--interval <ms>', 'polling interval with --wait', '1000')
     .option('--timeout <seconds>', 'give up waiting after this long (the run goes on)')
-    .action((o) => run(runSuiteCommand(o, io)));
+    .action((o: Parameters<typeof runSuiteCommand>[0]) => run(runSuiteCommand(o, io)));
   return program;
 }
 

@@ -159,7 +159,7 @@ export function applyEnsemble(model: EnsembleModel, doc: EnsembleDocument): Ense
 
 /** The ensemble's answer for one document, as a result that can be stored, exported or scored. */
 export function ensembleResult(model: EnsembleModel, doc: EnsembleDocument): AnswerResult {
-  return { [model.task]: ensembleOf(model.task).asResult(applyEnsemble(model, doc)) } as AnswerResult;
+  return { [model.task]: ensembleOf(model.task).asResult(applyEnsemble(model, doc)) };
 }
 
 export function serializeEnsemble(model: EnsembleModel): string {

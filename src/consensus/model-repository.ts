@@ -45,7 +45,7 @@ export class EnsembleModelRepository {
          returning id`,
         [challengeId, task, serializeEnsemble(model)],
       );
-      return rows[0]!.id;
+      return rows[0].id;
     });
     return (await this.byId(id))!;
   }

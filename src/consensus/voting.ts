@@ -60,7 +60,7 @@ export function voteConsensus(inputs: readonly VoteInput[], options: VoteOptions
     });
     if (answering.length >= minServers && answering.length > 0) consensus[family.name] = family.consensus.vote(answering, threshold);
   }
-  return consensus as Consensus;
+  return consensus;
 }
 
 /** The consensus as a plain answer (items' share as confidence), to store, export or score as a run. */
@@ -70,5 +70,5 @@ export function consensusAsResult(consensus: Consensus): AnswerResult {
     const vote = (consensus as Record<string, unknown>)[family.name];
     if (vote !== undefined && family.consensus) result[family.name] = family.consensus.asResult(vote);
   }
-  return result as AnswerResult;
+  return result;
 }

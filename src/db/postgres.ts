@@ -24,7 +24,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       client.release();
     }
   }
-  const query: Queryable['query'] = async (sql, params) => (await pool.query(sql, params as unknown[])).rows;
+  const query: Queryable['query'] = async (sql, params) => (await pool.query(sql, params as unknown[])).rows as never[];
   return {
     kind: 'postgres',
     query,
@@ -36,7 +36,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
       try {
         await client.query('begin');
         const tx: Queryable = {
-          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows,
+          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as never[],
           exec: async (sql) => void (await client.query(sql)),
         };
         const value = await fn(tx);
@@ -51,7 +51,7 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     },
     async script(sql) {
       const results = (await pool.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
-      return (Array.isArray(results) ? results : [results]).map((r) => r.rows);
+      return (Array.isArray(results) ? results : [results]).map((r) => r.rows as Record<string, unknown>[]);
     },
     async close() {
       await pool.end();

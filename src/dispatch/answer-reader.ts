@@ -73,7 +73,7 @@ class ReadingThread {
       const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength && !(body.buffer instanceof SharedArrayBuffer);
       const bytes = own ? new Uint8Array(body.buffer, 0, body.byteLength) : new Uint8Array(body);
       const request: ThreadRequest = { id, body: bytes, charset, context, protocol };
-      this.worker.postMessage(request, own ? [bytes.buffer as ArrayBuffer] : []);
+      this.worker.postMessage(request, own ? [bytes.buffer] : []);
     });
   }
 
@@ -123,7 +123,8 @@ export class AnswerReader {
       try {
         return Promise.resolve(readAnswerNow(body, charset, context, this.indexes, protocol));
       } catch (err) {
-        return Promise.reject(err);
+        // The reader's own error, passed on as it was thrown (an XML-RPC or format error).
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
     }
     return this.thread().read(this.nextId++, body, charset, context, protocol);

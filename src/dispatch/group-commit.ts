@@ -83,7 +83,7 @@ export class GroupCommit<Op, R> {
   private async writeBatch(batch: Array<Pending<Op, R>>): Promise<void> {
     try {
       const results = await this.opts.write(batch.map((p) => p.op));
-      batch.forEach((p, i) => p.resolve(results[i]!));
+      batch.forEach((p, i) => p.resolve(results[i]));
     } catch (err) {
       if (batch.length === 1 || isConnectionError(err)) {
         for (const p of batch) p.reject(err);
@@ -92,7 +92,7 @@ export class GroupCommit<Op, R> {
       // Find the write that failed: each alone, in its own transaction.
       for (const p of batch) {
         try {
-          p.resolve((await this.opts.write([p.op]))[0]!);
+          p.resolve((await this.opts.write([p.op]))[0]);
         } catch (single) {
           p.reject(single);
         }

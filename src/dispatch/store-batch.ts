@@ -81,7 +81,7 @@ export async function writeDispatchBatch(db: Pick<Database, 'script' | 'kind'>, 
   const results = new Array<DispatchWriteResult>(ops.length).fill(false);
   for (const row of rows as Array<{ i: number; n: number | null }>) {
     // n = 0: the challenge is closed (see migration 006).
-    results[row.i] = row.n === 0 ? 'closed' : ops[row.i]!.kind === 'begin' ? row.n : true;
+    results[row.i] = row.n === 0 ? 'closed' : ops[row.i].kind === 'begin' ? row.n : true;
   }
   return results;
 }

@@ -320,7 +320,7 @@ export type AnyFamily = TaskFamily<string, unknown, unknown, unknown, unknown, u
  * Declares a family and its settings. The settings' keys join the configuration
  * (`metaserver config`, config files, environment), typed through the registry.
  */
-export function defineFamily<N extends string, R, G, Run, V, L, S extends Record<string, FamilySetting> = {}>(
+export function defineFamily<N extends string, R, G, Run, V, L, S extends Record<string, FamilySetting> = Record<never, never>>(
   family: Omit<TaskFamily<N, R, G, Run, V, L>, 'settings'> & { settings?: S },
 ): Omit<TaskFamily<N, R, G, Run, V, L>, 'settings'> & { settings: S } {
   return { ...family, settings: family.settings ?? ({} as S) };

@@ -8,7 +8,7 @@ import { exportBiocXml as writeXml, importBiocXml as readXml } from '../formats/
 import { FormatError, type ExportArticle, type RunDocument } from '../formats/common.ts';
 import type { TsvExport, TsvImportOptions } from '../formats/tsv.ts';
 import type { TsvFile } from './family.ts';
-import { ALL_FAMILIES, familyOf, tasksWith, type AnswerResult, type TaskName } from './registry.ts';
+import { ALL_FAMILIES, familyOf, tasksWith, type TaskName } from './registry.ts';
 
 /** The tasks that have a BC II.5 result file. */
 export const TSV_TASKS: readonly TaskName[] = tasksWith((f) => f.tsv);
@@ -32,10 +32,10 @@ export function exportTsv(task: TaskName, run: readonly RunDocument[]): TsvExpor
 export function importTsv(task: TaskName, text: string, options: TsvImportOptions = {}): RunDocument[] {
   return tsvOf(task)
     .read(text, { columns: options.columns ?? 'rank,confidence', file: options.file })
-    .map((d) => ({ id: d.id, result: { [task]: d.result } as AnswerResult }));
+    .map((d) => ({ id: d.id, result: { [task]: d.result } }));
 }
 
-const BIOC_CODECS: readonly AnyBiocCodec[] = ALL_FAMILIES.flatMap((f) => (f.bioc ? [f.bioc as AnyBiocCodec] : []));
+const BIOC_CODECS: readonly AnyBiocCodec[] = ALL_FAMILIES.flatMap((f) => (f.bioc ? [f.bioc] : []));
 
 export const exportBiocXml = (articles: readonly ExportArticle[], options: BiocOptions = {}): string => writeXml(articles, BIOC_CODECS, options);
 export const importBiocXml = (xml: string): ExportArticle[] => readXml(xml, BIOC_CODECS);

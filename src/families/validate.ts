@@ -24,7 +24,7 @@ const answerKeys = (tasks: readonly string[]): string => tasks.flatMap((t) => (i
 export function validateAnswer(value: unknown, ctx: ValidationContext): ValidatedAnswer {
   const report = new Report();
   const result: Record<string, unknown> = {};
-  const done = (): ValidatedAnswer => ({ result: result as AnswerResult, errors: report.errors, warnings: report.warnings });
+  const done = (): ValidatedAnswer => ({ result: result, errors: report.errors, warnings: report.warnings });
   if (!isStruct(value)) {
     report.error('(answer)', `expected a struct with one key per task (${answerKeys(ctx.tasks)}), got ${describe(value)}`);
     return done();

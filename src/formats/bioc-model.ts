@@ -143,7 +143,7 @@ function exportAnswer(answer: ExportAnswer, k: number, codecs: readonly AnyBiocC
     };
     codec.write((answer.result as Record<string, unknown>)[codec.task], {
       annotate: (start, end, text, infons) => add([{ offset: start, length: end - start }], text, infons, passageAt(doc.passages, start)),
-      annotateDocument: (infons) => add([], '', infons, doc.passages[0]!),
+      annotateDocument: (infons) => add([], '', infons, doc.passages[0]),
       relate: (infons, nodes) => void doc.relations.push({ id: `a${k}.${++n}`, infons: tagged(infons), nodes }),
     });
   }
@@ -221,7 +221,7 @@ function importAnswer(doc: BiocDocument, k: number, server: string, tasks: strin
     const own = <T extends { infons: Infons }>(list: T[]) => list.filter((x) => x.infons.task === codec.task);
     result[codec.task] = codec.read({ documentId: doc.id, annotations: own(annotations), relations: own(relations), span, text });
   }
-  return { server, result: result as ExportAnswer['result'] };
+  return { server, result: result };
 }
 
 /** The articles of a collection; tasks without a codec are left out of the answers. */

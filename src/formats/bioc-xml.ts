@@ -66,7 +66,7 @@ export function writeBiocXml(collection: BiocCollection): string {
       infon: infonNodes(collection.infons),
       document: collection.documents.map(documentNode),
     },
-  }) as string;
+  });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE collection SYSTEM "BioC.dtd">\n${body}`;
 }
 

@@ -27,7 +27,7 @@ export async function readPmcPackage(archive: Buffer, file: string): Promise<Pac
   const done = (async () => {
     for await (const entry of reader) {
       const chunks: Buffer[] = [];
-      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      for await (const chunk of entry) chunks.push(chunk);
       if (entry.header.type === 'file' && entry.header.name.toLowerCase().endsWith('.nxml')) entries.push({ path: entry.header.name, xml: Buffer.concat(chunks).toString('utf8') });
     }
   })();

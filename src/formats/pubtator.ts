@@ -76,7 +76,7 @@ function blocks(content: string, file: string): Block[] {
     const title = /^([^|\t]+)\|t\|/.exec(text);
     if (title || !current) {
       if (!title) throw new FormatError(FORMAT, `${file} line ${i + 1}: a line before any "PMID|t|title" line`);
-      current = { id: title[1]!, lines: [] };
+      current = { id: title[1], lines: [] };
       found.push(current);
     }
     current.lines.push({ n: i + 1, text });
@@ -86,7 +86,7 @@ function blocks(content: string, file: string): Block[] {
 }
 
 function readBlock(block: Block, file: string): CorpusDocument {
-  const b: Building = { id: block.id, line: block.lines[0]!.n, annotations: [], relations: [] };
+  const b: Building = { id: block.id, line: block.lines[0].n, annotations: [], relations: [] };
   for (const { n, text: line } of block.lines) {
     const where = `${file} line ${n}`;
     const header = /^([^|\t]+)\|([ta])\|(.*)$/.exec(line);
@@ -100,7 +100,7 @@ function readBlock(block: Block, file: string): CorpusDocument {
     }
     const columns = line.split('\t');
     if (columns[0] !== b.id) throw new FormatError(FORMAT, `${where}: the line is about document ${columns[0]} but stands in document ${b.id}`);
-    if (columns.length >= 5 && /^\d+$/.test(columns[1]!)) {
+    if (columns.length >= 5 && /^\d+$/.test(columns[1])) {
       const [, start, end, text, type, ids] = columns as [string, string, string, string, string, string | undefined];
       const s = integer(start, 'start', where);
       const e = integer(end, 'end', where);
@@ -122,7 +122,7 @@ export function readPubTatorEach(content: string, file = 'the PubTator file'): A
   const seen = new Set<string>();
   return blocks(content, file).map((block) => {
     try {
-      if (seen.has(block.id)) throw new FormatError(FORMAT, `${file} line ${block.lines[0]!.n}: document ${block.id} appears twice`);
+      if (seen.has(block.id)) throw new FormatError(FORMAT, `${file} line ${block.lines[0].n}: document ${block.id} appears twice`);
       seen.add(block.id);
       return { id: block.id, document: readBlock(block, file) };
     } catch (err) {
@@ -159,7 +159,7 @@ function titleEnd(d: PubTatorDocument, text: CodePointText): number {
   const title = d.sections?.find((s) => s.offset === 0 && /^title$/i.test(s.name ?? ''));
   if (title) {
     const end = text.slice(0, Math.min(title.length, text.length)).length;
-    if (end === d.text.length || LINE_BREAK.test(d.text[end]!)) return end;
+    if (end === d.text.length || LINE_BREAK.test(d.text[end])) return end;
   }
   const newline = d.text.indexOf('\n');
   return newline < 0 ? d.text.length : newline;

@@ -18,7 +18,7 @@ export async function tarGz(files: readonly ArchiveFile[], mtime: Date = new Dat
   const archive = pack();
   const chunks: Buffer[] = [];
   const collected = (async () => {
-    for await (const chunk of archive) chunks.push(chunk as Buffer);
+    for await (const chunk of archive) chunks.push(chunk);
   })();
   for (const file of files) {
     // A name with a path in it could write outside the directory it is extracted into.

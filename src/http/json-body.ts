@@ -12,7 +12,7 @@ export function registerJsonParser(app: FastifyInstance): void {
     parse: (text) => {
       if (text.trim() === '') throw new ApiError('invalid_json', 'the request body is empty; send a JSON object');
       try {
-        return JSON.parse(text);
+        return JSON.parse(text) as unknown;
       } catch (err) {
         throw new ApiError('invalid_json', `the request body is not valid JSON: ${(err as Error).message}`);
       }

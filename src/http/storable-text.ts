@@ -63,10 +63,10 @@ function findIn(root: unknown, where: string, textFields: readonly string[] = []
       continue;
     }
     if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) continue;
-    const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+    const entries: ReadonlyArray<readonly [string, unknown]> = Array.isArray(value) ? (value as unknown[]).map((item, i) => [String(i), item] as const) : Object.entries(value);
     // Pushed in reverse, so the first problem in document order is found first.
     for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, item] = entries[i]!;
+      const [key, item] = entries[i];
       if (!Array.isArray(value)) {
         const badKey = unstorableChar(key);
         if (badKey) return `${where}${path} has a key that contains ${badKey.what}`;

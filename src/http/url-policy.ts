@@ -42,11 +42,11 @@ const ipv4 = (high: number, low: number): ipaddr.IPv4 => new ipaddr.IPv4([high >
 function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4[] {
   const p = ip.parts;
   const range = ip.range();
-  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') return [ipv4(p[6]!, p[7]!)];
-  if (range === '6to4') return [ipv4(p[1]!, p[2]!)];
-  if (range === 'teredo') return [ipv4(p[2]!, p[3]!), ipv4(~p[6]! & 0xffff, ~p[7]! & 0xffff)];
-  const compatible = p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1); // not :: or ::1
-  return compatible ? [ipv4(p[6]!, p[7]!)] : [];
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') return [ipv4(p[6], p[7])];
+  if (range === '6to4') return [ipv4(p[1], p[2])];
+  if (range === 'teredo') return [ipv4(p[2], p[3]), ipv4(~p[6] & 0xffff, ~p[7] & 0xffff)];
+  const compatible = p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7] > 1); // not :: or ::1
+  return compatible ? [ipv4(p[6], p[7])] : [];
 }
 
 function singleAddressProblem(shown: string, ip: ipaddr.IPv4 | ipaddr.IPv6, publicUrlsOnly: boolean): string | null {

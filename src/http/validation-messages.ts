@@ -27,7 +27,7 @@ function fieldName(context: string | undefined, instancePath: string, missing?: 
 }
 
 function sentence(context: string | undefined, v: FastifySchemaValidationError): string {
-  const params = v.params as Record<string, unknown>;
+  const params = v.params;
   const field = fieldName(context, v.instancePath, v.keyword === 'required' ? String(params.missingProperty) : undefined);
   const last = field.split(/[.[\]]/).filter(Boolean).pop() ?? '';
   switch (v.keyword) {

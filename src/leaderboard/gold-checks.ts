@@ -35,9 +35,9 @@ export function checkGoldLines(task: string, goldForm: string, text: string, rel
         : 'separate the columns with TAB characters');
     }
     for (const i of accessionColumns) {
-      const problem = explainAccession(fields[i]!);
+      const problem = explainAccession(fields[i]);
       if (problem) refuse(task, line, `column ${i + 1} (${columns[i]}): ${problem}`, 'gold items are UniProt accessions, as in a server\'s answer');
-      toLookUp.push({ accession: fields[i]!, line });
+      toLookUp.push({ accession: fields[i], line });
     }
   });
   if (!release || toLookUp.length === 0) return [];
@@ -46,7 +46,7 @@ export function checkGoldLines(task: string, goldForm: string, text: string, rel
   let more = 0;
   found.forEach((f, i) => {
     if (f.status === 'primary') return;
-    const { accession, line } = toLookUp[i]!;
+    const { accession, line } = toLookUp[i];
     const said = f.status === 'unknown'
       ? `line ${line}: ${accession} is not an accession of UniProt release ${release.release.name}; kept as written, but a server's answer with it is dropped, so it cannot be matched`
       : `line ${line}: ${accession} is a secondary accession in UniProt release ${release.release.name} (primary ${f.primaries.join(', ')}); kept as written, but answers are mapped to the primary, so it cannot be matched: write the primary`;

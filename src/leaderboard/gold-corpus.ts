@@ -49,7 +49,7 @@ export function corpusUpload(task: TaskName, body: unknown, upload: CorpusUpload
     throw err;
   }
   if (read.failures.length > 0) {
-    const first = read.failures[0]!;
+    const first = read.failures[0];
     throw new ApiError('invalid_corpus', `${read.failures.length} document(s) of the ${what} cannot be read (document ${first.document}: ${first.reason}); nothing was stored`, read.failures);
   }
   const converted = convert(read.documents);

@@ -59,14 +59,14 @@ export class RunsRepository {
         'select coalesce(max(n), 0)::int as n from offline_runs where challenge_id = $1 and team_id = $2 and task = $3',
         [challengeId, teamId, task],
       );
-      const n = rows[0]!.n + 1;
+      const n = rows[0].n + 1;
       if (n > MAX_OFFLINE_RUNS) return 'limit' as const;
       const name = offlineRunName(teamId, n);
       const inserted = await tx.query<{ id: number }>(
         `insert into offline_runs (challenge_id, team_id, task, n, name, columns, body) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
         [challengeId, teamId, task, n, name, columns, body],
       );
-      return { id: inserted[0]!.id, name, n };
+      return { id: inserted[0].id, name, n };
     });
   }
 

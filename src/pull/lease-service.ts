@@ -170,7 +170,7 @@ export class LeaseService {
 
   /** The lease's job, loaded through the server's lease worker (its back-off strategy applies on failure). */
   private async job(lease: LeaseRecord): Promise<Job<DispatchJob> | undefined> {
-    return (await Job.fromId(this.worker(lease.serverId), lease.jobId)) as Job<DispatchJob> | undefined;
+    return await Job.fromId<DispatchJob>(this.worker(lease.serverId), lease.jobId);
   }
 
   /** Judges and stores the answer to a lease the caller has claimed; the deadline is checked by the caller. */

@@ -55,7 +55,7 @@ export function percentile(sorted: number[], p: number): number | null {
   const pos = (sorted.length - 1) * p;
   const lo = Math.floor(pos);
   const hi = Math.ceil(pos);
-  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
 export function reliabilityFigures(attemptRows: AttemptRow[], answers: AnswerRow[]): ReliabilityFigures {
@@ -79,7 +79,7 @@ export function reliabilityFigures(attemptRows: AttemptRow[], answers: AnswerRow
       starts.push(a.startedAt);
     }
   }
-  const gaps = starts.slice(1).map((s, i) => s - starts[i]!);
+  const gaps = starts.slice(1).map((s, i) => s - starts[i]);
   const mean = (xs: number[]): number | null => (xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length);
   const opt = (x: number | null, digits?: number): number | null => (x === null ? null : round(x, digits));
 

@@ -154,7 +154,7 @@ function corefStandoff(text: string, given: string): string {
 function findTaxa(text: string): XmlRpcValue[] {
   const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase()); // ASCII letters only, as the other samples
   const seen = new Set<number>();
-  for (const match of lower.matchAll(SPECIES_WORD)) seen.add(SPECIES[match[0]]!);
+  for (const match of lower.matchAll(SPECIES_WORD)) seen.add(SPECIES[match[0]]);
   return [...seen].map((taxid, i) => ({ taxid, rank: i + 1, confidence: 1 / (i + 2) }));
 }
 

@@ -86,7 +86,7 @@ export class ServerStatusRepository {
        from attempts where server_id = $1 and outcome = 'ok'`,
       [serverId],
     );
-    const r = rows[0]!;
+    const r = rows[0];
     const round = (x: number | null) => (x === null ? null : Math.round(Number(x) * 10) / 10);
     return { p50Ms: round(r.p50), p95Ms: round(r.p95), meanMs: round(r.mean), answered: r.answered };
   }

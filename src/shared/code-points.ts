@@ -48,7 +48,7 @@ export class CodePointText {
   /** UTF-16 index of code point `cp` (0 ≤ cp ≤ length). */
   unitIndex(cp: number): number {
     const units = this.units();
-    return units ? units[cp]! : cp;
+    return units ? units[cp] : cp;
   }
 
   /** The text between code points [start, end); callers keep 0 ≤ start ≤ end ≤ length. */
@@ -64,7 +64,7 @@ export class CodePointText {
     let hi = units.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (units[mid]! < unit) lo = mid + 1;
+      if (units[mid] < unit) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -19,5 +19,5 @@ export function stringifyWithRaw(value: unknown): string {
   });
   if (raws.length === 0) return json;
   // Each mark is a JSON string of its own ("<mark>N"): replace the quoted mark, quotes included.
-  return json.replace(new RegExp(`"${mark}(\\d+)"`, 'g'), (_m, i: string) => raws[Number(i)]!);
+  return json.replace(new RegExp(`"${mark}(\\d+)"`, 'g'), (_m, i: string) => raws[Number(i)]);
 }

@@ -60,8 +60,8 @@ export function writeSectionFile(path: string, format: SectionFileFormat, fields
   let offset = align8(16 + reserved);
   const sections: Record<string, Section> = {};
   for (const name of names) {
-    sections[name] = { offset, length: arrays[name]!.byteLength };
-    offset = align8(offset + arrays[name]!.byteLength);
+    sections[name] = { offset, length: arrays[name].byteLength };
+    offset = align8(offset + arrays[name].byteLength);
   }
   const header = draft(sections);
   const preamble = Buffer.alloc(align8(16 + reserved));
@@ -83,8 +83,8 @@ export function writeSectionFile(path: string, format: SectionFileFormat, fields
     };
     put(preamble);
     for (const name of names) {
-      const array = arrays[name]!;
-      put(Buffer.alloc(sections[name]!.offset - position));
+      const array = arrays[name];
+      put(Buffer.alloc(sections[name].offset - position));
       put(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
     }
   } finally {

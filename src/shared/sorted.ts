@@ -6,7 +6,7 @@ export function findSorted(sorted: ArrayLike<number>, value: number): number {
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const v = sorted[mid]!;
+    const v = sorted[mid];
     if (v === value) return mid;
     if (v < value) lo = mid + 1;
     else hi = mid;

@@ -137,7 +137,7 @@ export function checkUniqueRanks(ranks: (number | undefined)[], key: string, rep
 
 /** The task's value must be an array; returns it or reports the wrong type. */
 export function checkArray(value: unknown, path: string, what: string, report: Report): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
+  if (Array.isArray(value)) return value as unknown[];
   report.error(path, `expected an array of ${what}, got ${describe(value)}`);
   return undefined;
 }

@@ -88,7 +88,7 @@ export function offsetHint(text: CodePointText, fragment: string, offset: number
   }
   const { utf8, newlines } = tables(text);
   // UTF-8 bytes: the fragment starts `offset` bytes into the text.
-  const unit = lastAtMost(s.length, (i) => utf8[i]!, offset);
+  const unit = lastAtMost(s.length, (i) => utf8[i], offset);
   if (unit >= 0 && utf8[unit] === offset) {
     let start = unit;
     while (start > 0 && utf8[start - 1] === offset) start--; // the high half of a pair, not its low half
@@ -99,7 +99,7 @@ export function offsetHint(text: CodePointText, fragment: string, offset: number
   }
   // Lines ending in CR LF: each LF before the fragment counted twice.
   if (newlines.length > 0) {
-    const shifted = (cp: number): number => cp + lastAtMost(newlines.length - 1, (i) => newlines[i]!, cp - 1) + 1;
+    const shifted = (cp: number): number => cp + lastAtMost(newlines.length - 1, (i) => newlines[i], cp - 1) + 1;
     const cp = lastAtMost(text.length, shifted, offset);
     if (cp >= 0 && cp !== offset && shifted(cp) === offset && startsAt(text, fragment, text.unitIndex(cp))) {
       return explained(cp, `${offset} is where it starts if every line end counts two characters (CR LF), but the text as sent ends its lines with LF alone`);

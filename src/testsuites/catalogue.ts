@@ -46,7 +46,7 @@ function checkId(id: string): void {
 }
 
 function defined<T extends object>(o: T): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0))) as T;
+  return Object.fromEntries(Object.entries(o as Record<string, unknown>).filter(([, v]) => v !== undefined && !(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0))) as T;
 }
 
 export function makeEntity(input: EntityInput): Entity {

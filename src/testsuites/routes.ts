@@ -139,7 +139,7 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
       const tooLong = items.find((i) => Buffer.byteLength(i.text, 'utf8') > ctx.config.maxArticleBytes);
       if (tooLong) throw badRequest(`item ${tooLong.id} is longer than the largest article accepted (${ctx.config.maxArticleBytes} bytes)`);
       // The servers are called under the deadline and retry settings they were registered under.
-      const origin = (await ctx.repos.challenges.byId(sources[0]!.challengeId))!;
+      const origin = (await ctx.repos.challenges.byId(sources[0].challengeId))!;
       let created;
       try {
         created = await ctx.repos.suiteRuns.create({
@@ -161,7 +161,7 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
         name: body.name,
         challenge: created.challenge.slug,
         items: items.length,
-        servers: created.copies.map((c, i) => ({ sourceServerId: sources[i]!.id, serverId: c.id })),
+        servers: created.copies.map((c, i) => ({ sourceServerId: sources[i].id, serverId: c.id })),
       });
     });
 

@@ -98,7 +98,7 @@ export async function runReport(ctx: AppContext, principal: Principal, name: str
     throw new ApiError('internal', `the stored suite "${name}" cannot be read: ${(error as Error).message}`);
   }
   const repo = ctx.repos.suiteRuns;
-  const [answers, progress] = await Promise.all([repo.answers(run.challengeId, copy!.serverId), ctx.repos.serverStatus.progress(copy!.serverId)]);
+  const [answers, progress] = await Promise.all([repo.answers(run.challengeId, copy.serverId), ctx.repos.serverStatus.progress(copy.serverId)]);
   const report = buildReport(items, answers, { by, ...(singles?.length ? { singles } : {}) });
-  return { run, copy: copy!, items, progress, report };
+  return { run, copy: copy, items, progress, report };
 }

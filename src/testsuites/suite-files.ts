@@ -69,7 +69,7 @@ export async function readSuite(dir: string): Promise<GeneratedItem[]> {
   const manifestPath = join(dir, 'suite.json');
   let manifest: { format?: string; items?: ManifestItem[] };
   try {
-    manifest = JSON.parse(await read(manifestPath));
+    manifest = JSON.parse(await read(manifestPath)) as typeof manifest; // its shape is checked below
   } catch (error) {
     if (error instanceof SuiteFileError) throw error;
     throw new SuiteFileError(`not JSON: ${(error as Error).message}`, manifestPath);

@@ -14,7 +14,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
 
 /** Escapes text for element content and for quoted attribute values (HTML and SVG). */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
+  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
 }
 
 /** Trusted markup, passed through unescaped: use only for strings built by this code. */
@@ -34,8 +34,8 @@ function render(value: HtmlValue): string {
 }
 
 export function html(strings: TemplateStringsArray, ...values: HtmlValue[]): SafeHtml {
-  let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
   return new SafeHtml(out);
 }
 

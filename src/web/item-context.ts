@@ -19,7 +19,7 @@ export function itemContext(text: string, marks: ReadonlyArray<{ start: number; 
     return html`${cps.slice(from, from + CONTEXT)}<span class="muted"> … </span>${cps.slice(to - CONTEXT, to)}`;
   };
   const parts: Array<SafeHtml | string> = [];
-  const first = valid[0]!.start;
+  const first = valid[0].start;
   const lead = Math.max(0, first - 20);
   if (lead > 0) parts.push('…');
   parts.push(cps.slice(lead, first));

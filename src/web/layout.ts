@@ -40,6 +40,8 @@ export interface StaticAssets {
 
 export function page(assets: StaticAssets, o: PageOptions): string {
   const links = NAV.map(([href, label]) => html`<li><a href="${href}"${o.path === href ? html` aria-current="page"` : ''}>${label}</a></li>`);
+  // SafeHtml prints its markup (toString); the doctype cannot be written inside `html`.
+  // eslint-disable-next-line @typescript-eslint/restrict-template-expressions
   return `<!doctype html>\n${html`<html lang="en">
 <head>
 <meta charset="utf-8">

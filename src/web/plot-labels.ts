@@ -63,7 +63,7 @@ export function placeLabels(
           const ay = p.y + dy * distance + shift;
           const box = textBox(ax, ay, text, anchor);
           if (!free(box)) continue;
-          const end = distance > DISTANCES[0]! ? { x: Math.round((p.x + dx * (distance - 6)) * 10) / 10, y: Math.round((p.y + dy * (distance - 6)) * 10) / 10 } : undefined;
+          const end = distance > DISTANCES[0] ? { x: Math.round((p.x + dx * (distance - 6)) * 10) / 10, y: Math.round((p.y + dy * (distance - 6)) * 10) / 10 } : undefined;
           if (end && leaders.some(([a, b]) => segmentsCross(p, end, a, b))) continue;
           if (end) leaders.push([{ x: p.x, y: p.y }, end]);
           taken.push(box);

@@ -162,7 +162,7 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
   });
   const legend = html`<g class="legend"><circle class="online" cx="${WIDTH - 150}" cy="16" r="5"/><text x="${WIDTH - 140}" y="20">online (S)</text><circle class="offline" cx="${WIDTH - 70}" cy="16" r="5"/><text x="${WIDTH - 60}" y="20">offline (R)</text></g>`;
   // Points whose name did not fit carry a number; the key under the plot names them.
-  const keyLines = placed.numbered.map((n, j) => html`<text class="key" x="${MARGIN.left}" y="${HEIGHT + 14 + j * KEY_LINE}">${n.number}: ${usable[n.index]!.label}</text>`);
+  const keyLines = placed.numbered.map((n, j) => html`<text class="key" x="${MARGIN.left}" y="${HEIGHT + 14 + j * KEY_LINE}">${n.number}: ${usable[n.index].label}</text>`);
   const height = HEIGHT + (placed.numbered.length ? placed.numbered.length * KEY_LINE + 8 : 0);
   const fitted = o.fullAxes ? '' : `; axes fitted to the runs (${o.xLabel} ${xDomain[0]}–${xDomain[1]}, ${o.yLabel} ${yDomain[0]}–${yDomain[1]})`;
   const description = usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ') + fitted;

@@ -193,7 +193,7 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
     });
 
     app.get<{ Params: { slug: string }; Querystring: { state?: string; offset?: string; server?: string; outcome?: string } }>('/fragments/challenges/:slug/articles', HIDDEN, async (request, reply) => {
-      const state = ARTICLE_STATES.find((s) => s === request.query.state) as ArticleListState | undefined;
+      const state: ArticleListState | undefined = ARTICLE_STATES.find((s) => s === request.query.state);
       const offset = Math.max(0, Math.floor(Number(request.query.offset ?? 0)) || 0);
       const by = serverOutcomeFilter(request.query);
       const query = new URLSearchParams({ limit: String(ARTICLES_PAGE_SIZE), offset: String(offset), ...(state ? { state } : {}), ...(by ? { server: String(by.server), outcome: by.outcome } : {}) });
@@ -211,7 +211,7 @@ export function webRoutes(ctx: AppContext): FastifyPluginAsync {
       const run = await api<SuiteProgressJson>(request, `/api/testsuites/${encodeURIComponent(name)}`);
       if (run.status !== 200) return sendFragment(reply, run.status, apiError(run));
       const wanted = Number(request.query.server);
-      const chosen = run.body.servers.find((s) => s.serverId === wanted || s.sourceServerId === wanted) ?? run.body.servers[0]!;
+      const chosen = run.body.servers.find((s) => s.serverId === wanted || s.sourceServerId === wanted) ?? run.body.servers[0];
       const report = await api<SuiteReport & { server: { serverId: number; sourceServerId: number; team: string }; progress: SuiteProgressJson['servers'][number]['progress'] }>(
         request, `/api/testsuites/${encodeURIComponent(name)}/report?server=${chosen.serverId}`,
       );

@@ -86,9 +86,9 @@ function collect(sources: readonly ViewerSource[], length: number): { keys: Ment
 /** The class of a segment covered by these mentions, given which sources are shown. */
 function segmentClass(covering: readonly number[], keys: readonly MentionKey[], shown: readonly boolean[]): string {
   const types = new Set<number>();
-  for (const k of covering) if (keys[k]!.sources.some((s) => shown[s])) types.add(keys[k]!.type);
+  for (const k of covering) if (keys[k].sources.some((s) => shown[s])) types.add(keys[k].type);
   if (types.size === 0) return 'ann off';
-  return types.size === 1 ? `ann ${typeClass([...types][0]!)}` : 'ann tmix';
+  return types.size === 1 ? `ann ${typeClass([...types][0])}` : 'ann tmix';
 }
 
 export interface ViewerParts {
@@ -122,7 +122,7 @@ export function buildViewer(text: string, sources: readonly ViewerSource[]): Vie
   let marks = 0;
   let tabStop = false;
   for (let b = 0; b < boundaries.length - 1; b++) {
-    const at = boundaries[b]!;
+    const at = boundaries[b];
     for (const k of ends.get(at) ?? []) active.delete(k);
     for (const k of starts.get(at) ?? []) active.add(k);
     const segment = html`${chars.slice(at, boundaries[b + 1]).join('')}`.value;

@@ -15,7 +15,7 @@ const isHigh = (cp: number): boolean => cp >= 0xd800 && cp <= 0xdbff;
 const isLow = (cp: number): boolean => cp >= 0xdc00 && cp <= 0xdfff;
 
 function referenced(match: RegExpExecArray): number {
-  return match[1] !== undefined ? parseInt(match[1], 16) : parseInt(match[2]!, 10);
+  return match[1] !== undefined ? parseInt(match[1], 16) : parseInt(match[2], 10);
 }
 
 function lineAndColumn(text: string, index: number): string {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   for (const id of [ids.good, ids.broken]) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team)).status).toBe(200);
   await waitFor('6 settled pairs', async () => {
     const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`);
-    return rows[0]!.n === 6 ? true : undefined;
+    return rows[0].n === 6 ? true : undefined;
   }, 30_000);
   expect((await ms.request('PATCH', '/api/challenges/old', { phase: 'closed' }, ADMIN_TOKEN)).status).toBe(200);
 }, 60_000);

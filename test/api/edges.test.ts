@@ -135,7 +135,7 @@ describe('the HTTP edge', () => {
 describe('bad bodies on every route that takes one', () => {
   // Enumerated from the OpenAPI document, so a new route with a body is covered by itself.
   async function bodyRoutes() {
-    const doc = (await ms.app!.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await ms.app!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
     const params: Record<string, string> = { slug: 'edge', task: 'INT', kind: 'ho', id: '1', name: 'suite', serverId: '1', format: 'tsv' };
     return Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.keys(ops).filter((m) => ['post', 'put', 'patch'].includes(m)).map((m) => ({ method: m.toUpperCase() as 'POST', url: path.replace(/\{(\w+)\}/g, (_, p: string) => params[p] ?? 'x') })));
@@ -163,7 +163,7 @@ describe('bad bodies on every route that takes one', () => {
 describe('the task of every :task route', () => {
   // Enumerated from the OpenAPI document, so a new :task route is covered by itself.
   async function taskRoutes() {
-    const doc = (await ms.app!.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await ms.app!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
     return Object.entries(doc.paths)
       .filter(([path]) => path.includes('{task}'))
       .flatMap(([path, ops]) => Object.keys(ops).filter((m) => ['get', 'post', 'put'].includes(m)).map((m) => ({ method: m.toUpperCase() as 'GET', path })));

@@ -101,7 +101,7 @@ export function upwardImports(files: readonly SourceFile[], layers: readonly Lay
     for (const i of importsOf(f)) {
       if ((i.typeOnly && !includeTypeOnly) || !known.has(i.target)) continue;
       const to = layerOf(i.target, layers);
-      if (from !== undefined && to !== undefined && to > from) out.push({ from: f.path, to: i.target, climb: `${layers[from]!.name} -> ${layers[to]!.name}` });
+      if (from !== undefined && to !== undefined && to > from) out.push({ from: f.path, to: i.target, climb: `${layers[from].name} -> ${layers[to].name}` });
     }
   }
   return out;

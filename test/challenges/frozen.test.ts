@@ -59,7 +59,7 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     const db = ms.database.db;
     await waitFor('both servers settled', async () => {
       const rows = await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = any($1) and state in ('done', 'failed')`, [[running.id, broken.id]]);
-      return rows[0]!.n === 4 ? true : undefined;
+      return rows[0].n === 4 ? true : undefined;
     });
     expect((await ms.request('PATCH', '/api/challenges/frz', { phase: 'closed' }, ADMIN_TOKEN)).status).toBe(200);
 
@@ -88,7 +88,7 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     expect(run.statusCode).toBe(409);
     expect(run.json().error.message).toMatch(CLOSED_SENTENCE);
     expect(await db.query('select id, state, run_n from servers order by id')).toEqual(before);
-    expect((await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1`, [broken.id]))[0]!.n).toBe(2);
+    expect((await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1`, [broken.id]))[0].n).toBe(2);
   });
 
   it('reopens only when asked to explicitly, and records who changed the phase and when', async () => {
@@ -154,7 +154,7 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     await waitFor('every job turned away by the workers', async () => {
       const cut = await db.query<{ n: number }>(`select count(*)::int as n from attempts where server_id = $1 and outcome = 'interrupted'`, [server.id]);
       const c = await queues.counts(server.id);
-      return cut[0]!.n === 2 && c.active === 0 && c.waiting === 0 && c.delayed === ARTICLES ? true : undefined;
+      return cut[0].n === 2 && c.active === 0 && c.waiting === 0 && c.delayed === ARTICLES ? true : undefined;
     }, 30_000);
     expect(articleCalls).toBe(2);
     expect(await db.query('select 1 from answers where server_id = $1', [server.id])).toHaveLength(0);
@@ -172,7 +172,7 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     expect((await ms.request('PATCH', '/api/challenges/crash', { phase: 'test', reopen: true }, ADMIN_TOKEN)).status).toBe(200);
     await waitFor('every article answered after the reopening', async () => {
       const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [server.id]);
-      return rows[0]!.n === ARTICLES ? true : undefined;
+      return rows[0].n === ARTICLES ? true : undefined;
     }, 30_000);
     const answers = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [server.id]);
     expect(answers).toHaveLength(ARTICLES);

@@ -30,14 +30,14 @@ async function run(args: string[]): Promise<{ code: number; out: string }> {
 
 describe('metaserver check-server, every protocol', () => {
   it('json: every answer of the sample is valid, COREF given proteins included', async () => {
-    const { code, out } = await run([samples[0]!.url, '--protocol', 'json', '--tasks', 'ACT,INT,IPT,MENTION,COREF']);
+    const { code, out } = await run([samples[0].url, '--protocol', 'json', '--tasks', 'ACT,INT,IPT,MENTION,COREF']);
     expect(out).toMatch(/^check-server http:\/\/127\.0\.0\.1:\d+\/: protocol json \(JSON\), tasks ACT, INT, IPT, MENTION, COREF$/m);
     expect(out).toMatch(/^7 of 7 answers valid/m);
     expect(code).toBe(0);
   });
 
   it('pubannotation, asynchronous: MENTION by default, every answer valid (TypeScript and Python samples)', async () => {
-    for (const url of [samples[1]!.url, python.url]) {
+    for (const url of [samples[1].url, python.url]) {
       const { code, out } = await run([url, '--protocol', 'pubannotation', '--json']);
       const report = JSON.parse(out) as { protocol: string; tasks: string[]; articles: Array<{ outcome: string }> };
       expect(report).toMatchObject({ protocol: 'pubannotation', tasks: ['MENTION'] });

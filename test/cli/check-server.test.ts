@@ -47,7 +47,7 @@ describe('metaserver check-server', () => {
     // A server that counts offsets as JavaScript indexes strings: right only for BMP text.
     const js = await startFaultyServer({
       kind: 'custom',
-      handler: (text) => ({ mentions: [...text.matchAll(/BRCA1/g)].map((m) => ({ offset: m.index!, mention: 'BRCA1' })) }),
+      handler: (text) => ({ mentions: [...text.matchAll(/BRCA1/g)].map((m) => ({ offset: m.index, mention: 'BRCA1' })) }),
     });
     faulty.push(js);
     const { code, out } = await run([js.url, '--tasks', 'MENTION', '--json']);
@@ -76,7 +76,7 @@ describe('metaserver check-server', () => {
 
   it('refuses bad usage with exit status 2', async () => {
     const stderr = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write; // commander prints the error
+    process.stderr.write = (() => true); // commander prints the error
     try {
       expect((await run([sample.url, '--tasks', 'NOPE'])).code).toBe(2);
       expect((await run(['ftp://example.org/'])).code).toBe(2);

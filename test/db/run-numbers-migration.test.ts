@@ -26,7 +26,7 @@ describe('migration 006 on registered servers', () => {
     ]);
     await db.exec(`insert into servers (challenge_id, team_id, name, url, tasks, method) values (1, 1, 'f', 'u', '{INT}', 'm')`);
     expect(await db.query(`select run_n from servers where name = 'f'`)).toEqual([{ run_n: 3 }]);
-    expect((await db.query<{ value: string }>(`select value from settings where key = 'installation_id'`))[0]!.value).toMatch(/^[0-9a-f]{32}$/);
+    expect((await db.query<{ value: string }>(`select value from settings where key = 'installation_id'`))[0].value).toMatch(/^[0-9a-f]{32}$/);
     await db.close();
   });
 });

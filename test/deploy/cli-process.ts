@@ -40,8 +40,8 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
   const lines: string[] = [];
   let stderr = '';
   const waiters: Array<{ text: string; resolve: (l: string) => void }> = [];
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  createInterface({ input: child.stdout! }).on('line', (line) => {
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  createInterface({ input: child.stdout }).on('line', (line) => {
     lines.push(line);
     for (const w of waiters.splice(0)) {
       if (line.includes(w.text)) w.resolve(line);
@@ -76,5 +76,5 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ 
 /** The address a serving process listens on, from its start line. */
 export async function servingAddress(p: CliProcess): Promise<string> {
   const line = await p.waitForLine('metaserver is serving on');
-  return /serving on (http:\/\/\S+)/.exec(line)![1]!;
+  return /serving on (http:\/\/\S+)/.exec(line)![1];
 }

@@ -51,7 +51,7 @@ export function durationMs(text: string): number {
   let matched = '';
   for (const [whole, n, unit] of parts) {
     matched += whole;
-    total += Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms']!;
+    total += Number(n) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[unit as 'ms'];
   }
   if (matched !== text) throw new Error(`not a compose duration: ${text}`);
   return total;

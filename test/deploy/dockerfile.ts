@@ -56,7 +56,7 @@ export function parseDockerfile(text: string): Instruction[] {
       case 'CMD': {
         const argv: unknown = JSON.parse(rest);
         if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) throw new Error(`${op} in exec form (a JSON array of strings): ${line}`);
-        return { op: op.toUpperCase() as 'CMD', argv: argv as string[] };
+        return { op: op.toUpperCase() as 'CMD', argv: argv };
       }
       default:
         throw new Error(`an instruction this test does not understand (extend test/deploy/dockerfile.ts): ${line}`);

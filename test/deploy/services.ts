@@ -37,8 +37,8 @@ export function startService(name: string, argv: string[], opts: { cwd: string; 
       output.push(line);
       if (opts.ready && line.includes(opts.ready)) resolve(service);
     };
-    createInterface({ input: child.stdout! }).on('line', onLine);
-    createInterface({ input: child.stderr! }).on('line', onLine);
+    createInterface({ input: child.stdout }).on('line', onLine);
+    createInterface({ input: child.stderr }).on('line', onLine);
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       if (opts.ready) reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${output.slice(-20).join('\n')}`));

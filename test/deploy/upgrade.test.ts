@@ -75,7 +75,7 @@ describe('upgrading an installation of the release with the shared `metaserver` 
 
     await waitFor('the four queued articles answered', async () => {
       const rows = await db.query<{ n: number }>(`select count(*)::int as n from deliveries where state = 'done'`);
-      return rows[0]!.n === 6 ? true : undefined;
+      return rows[0].n === 6 ? true : undefined;
     }, 60_000);
     // Exactly once: the annotator was called once for each queued article, never for the answered ones.
     const texts = annotator.calls.map((c) => String(c.params[0]));

@@ -40,7 +40,7 @@ describe('finished jobs leave Redis', () => {
     return ms;
   };
   const db = () => database.db;
-  const count = async (sql: string, params: unknown[]) => (await db().query<{ n: number }>(sql, params))[0]!.n;
+  const count = async (sql: string, params: unknown[]) => (await db().query<{ n: number }>(sql, params))[0].n;
   const settledPairs = () => count(`select count(*)::int as n from deliveries where state in ('done', 'failed')`, []);
   const attempts = () => count('select count(*)::int as n from attempts', []);
 

@@ -75,11 +75,11 @@ describe.each(testDatabaseKinds())('DispatchStore batches (%s)', (kind) => {
     const [t] = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('t', 'c', 'h') returning id`);
     [{ id: serverId }] = await db.query<{ id: number }>(
       `insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 's', 'http://127.0.0.1:9/', '{INT}', 'm') returning id`,
-      [c!.id, t!.id],
+      [c.id, t.id],
     ) as [{ id: number }];
     articles = (await db.query<{ id: string }>(
       `insert into articles (challenge_id, organiser_id, text, text_sha256) select $1, g::text, 'BRCA1', 'h' from generate_series(1, 40) g returning id`,
-      [c!.id],
+      [c.id],
     )).map((r) => r.id);
   });
   afterAll(async () => tdb?.drop());
@@ -95,7 +95,7 @@ describe.each(testDatabaseKinds())('DispatchStore batches (%s)', (kind) => {
     const stored = await Promise.all(ids.map((id, i) =>
       i % 3 === 0
         ? store.recordFailure(finished(id, 1, { outcome: 'timeout', detail: `no answer ${i}` }), i === 0).then(() => 'failure')
-        : store.storeAnswer(finished(id, 1), { INT: [{ accession: 'P38398', rank: 1, confidence: 0.5 }] } as never, []),
+        : store.storeAnswer(finished(id, 1), { INT: [{ accession: 'P38398', rank: 1, confidence: 0.5 }] }, []),
     ));
     expect(stored.filter((s) => s === true)).toHaveLength(20);
     const { db } = tdb;
@@ -104,12 +104,12 @@ describe.each(testDatabaseKinds())('DispatchStore batches (%s)', (kind) => {
       `select state, count(*)::int as n from deliveries where server_id = $1 group by state order by state`, [serverId],
     );
     expect(states).toEqual([{ state: 'done', n: 20 }, { state: 'failed', n: 1 }, { state: 'queued', n: 9 }]);
-    const failure = await store.attempts(ids[3]!, serverId);
+    const failure = await store.attempts(ids[3], serverId);
     expect(failure).toMatchObject([{ n: 1, outcome: 'timeout', detail: 'no answer 3', ms: 7, bytesSent: 10, bytesReceived: 20 }]);
   });
 
   it('a second start of an answered pair gives null; of an unanswered one, n + 1 and the open one interrupted', async () => {
-    const [answered, open] = [articles[1]!, articles[31]!];
+    const [answered, open] = [articles[1], articles[31]];
     expect(await store.beginAttemptUnlessAnswered(open, serverId)).toBe(1);
     const [again, next] = await Promise.all([store.beginAttemptUnlessAnswered(answered, serverId), store.beginAttemptUnlessAnswered(open, serverId)]);
     expect(again).toBeNull();
@@ -121,16 +121,16 @@ describe.each(testDatabaseKinds())('DispatchStore batches (%s)', (kind) => {
 
   it('one write that cannot land (an unknown article) fails alone; the rest of its batch lands', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
-    const results = await Promise.allSettled([articles[32]!, unknown, articles[33]!].map((id) => store.beginAttemptUnlessAnswered(id, serverId)));
+    const results = await Promise.allSettled([articles[32], unknown, articles[33]].map((id) => store.beginAttemptUnlessAnswered(id, serverId)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason.message).toMatch(/foreign key/);
     expect(await tdb.db.query(`select count(*)::int as n from attempts where article_id = $1`, [unknown])).toEqual([{ n: 0 }]);
   });
 
   it('keeps a NUL character out of the database without losing the detail', async () => {
-    const id = articles[34]!;
+    const id = articles[34];
     const n = await store.beginAttemptUnlessAnswered(id, serverId);
     await store.recordFailure(finished(id, n as number, { outcome: 'protocol', detail: "bad byte \u0000 and a quote ' here" }), false);
-    expect((await store.attempts(id, serverId))[0]!.detail).toBe("bad byte \ufffd and a quote ' here");
+    expect((await store.attempts(id, serverId))[0].detail).toBe("bad byte \ufffd and a quote ' here");
   });
 });

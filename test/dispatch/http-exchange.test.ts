@@ -41,7 +41,7 @@ async function scripted(script: Reply[]): Promise<{ url: string; seen: Seen[] }>
     req.resume();
     req.on('end', () => {
       seen.push({ method: req.method ?? '', path: req.url ?? '', at: performance.now() });
-      const reply = script[Math.min(seen.length, script.length) - 1]!;
+      const reply = script[Math.min(seen.length, script.length) - 1];
       res.writeHead(reply.status, { 'content-length': Buffer.byteLength(reply.body ?? ''), ...reply.headers });
       res.end(reply.body ?? '');
     });
@@ -84,7 +84,7 @@ describe('the wait before a poll', () => {
     expect(server.seen.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /annotate', 'GET /results/1', 'GET /results/1', 'GET /results/1']);
     for (let i = 1; i < server.seen.length; i++) {
       // 2 ms for the two clocks' rounding: a timer never fires early
-      expect(server.seen[i]!.at - server.seen[i - 1]!.at).toBeGreaterThanOrEqual(RULES.minWaitMs - 2);
+      expect(server.seen[i].at - server.seen[i - 1].at).toBeGreaterThanOrEqual(RULES.minWaitMs - 2);
     }
   });
 });

@@ -82,11 +82,11 @@ describe('one challenge, every protocol', () => {
     for (const s of speakers) expect(page.body).toContain(`<td>${s.name} <span class="muted">(Polyglots, ${s.protocol})</span></td>`);
     // One attempt each: the asynchronous exchanges (POST, 303, GET) count as one.
     const attempts = await ms.database.db.query<{ n: number }>('select count(*)::int as n from attempts where server_id = any($1::int[])', [ids]);
-    expect(attempts[0]!.n).toBe(speakers.length);
+    expect(attempts[0].n).toBe(speakers.length);
   });
 
   it('refuses a protocol that cannot be registered so, saying why', async () => {
-    const url = samples[0]!.url;
+    const url = samples[0].url;
     const tasks = await ms.request('POST', '/api/challenges/protocols/servers', { name: 'pa int', url, tasks: ['INT'], protocol: 'pubannotation' }, token);
     expect(tasks.status).toBe(400);
     expect(tasks.body.error.message).toMatch(/PubAnnotation \(protocol "pubannotation"\) answers MENTION only, not INT/);

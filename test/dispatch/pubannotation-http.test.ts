@@ -56,7 +56,7 @@ afterAll(async () => {
 
 describe('PubAnnotation answers over HTTP', () => {
   it('a multi-track answer with an untyped denotation is valid for every article; the untyped one and the modification are named', async () => {
-    const { code, out } = await check(servers[0]!.url);
+    const { code, out } = await check(servers[0].url);
     expect(out).toMatch(/^7 of 7 answers valid/m);
     expect(out).toMatch(/warning: tracks\[1\]\.denotations\[0\]\.obj: 1 denotation without a type \("obj" null or absent: tracks\[1\]\.denotations\[0\]\) kept as untyped mentions/);
     expect(out).toMatch(/warning: tracks\[1\]\.modifications: 1 modification in tracks\[1\] \(project "dictionary"\) ignored/);
@@ -64,7 +64,7 @@ describe('PubAnnotation answers over HTTP', () => {
   });
 
   it('text sent back with CR LF: invalid where the article has line ends, the error naming CR as the only difference', async () => {
-    const { code, out } = await check(servers[1]!.url);
+    const { code, out } = await check(servers[1].url);
     expect(out).toMatch(/^INVALID /m);
     expect(out).toMatch(/- text: the answer's text has \d+ carriage returns? \(CR\) and the text sent has none: the carriage returns are the only difference/);
     expect(code).toBe(1);

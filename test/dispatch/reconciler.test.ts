@@ -37,7 +37,7 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
   const settled = async (serverId: number, n: number) =>
     waitFor(`${n} articles answered by server ${serverId}`, async () => {
       const rows = await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]);
-      return rows[0]!.n === n ? true : undefined;
+      return rows[0].n === n ? true : undefined;
     }, 30_000);
   const answeredOnce = async (serverId: number, n: number) => {
     const rows = await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [serverId]);
@@ -65,10 +65,10 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
     expect(await database.db.query('select 1 from deliveries')).toHaveLength(0);
 
     await start(true);
-    await settled(ids[0]!, 8);
-    await settled(ids[1]!, 1);
-    await answeredOnce(ids[0]!, 8);
-    await answeredOnce(ids[1]!, 1);
+    await settled(ids[0], 8);
+    await settled(ids[1], 1);
+    await answeredOnce(ids[0], 8);
+    await answeredOnce(ids[1], 1);
   });
 
   it('a start queues again the unsettled deliveries whose jobs Redis lost', async () => {

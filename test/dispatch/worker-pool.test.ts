@@ -44,7 +44,7 @@ describe('shareOut', () => {
   });
 
   it('balances a mix of concurrencies to within one server of each other', () => {
-    const servers = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, concurrency: [1, 2, 3, 1, 1][i % 5]! }));
+    const servers = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, concurrency: [1, 2, 3, 1, 1][i % 5] }));
     const perPool = loads(shareOut(servers, pools));
     expect(perPool.reduce((a, b) => a + b, 0)).toBe(servers.reduce((a, s) => a + s.concurrency, 0));
     expect(Math.max(...perPool) - Math.min(...perPool)).toBeLessThanOrEqual(3);

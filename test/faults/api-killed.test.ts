@@ -75,7 +75,7 @@ describe.skipIf(!process.env.DATABASE_URL)('an API process killed while Redis is
     expect(phase.status).toBe(202);
     expect(phase.ms).toBeLessThan(2000);
 
-    const killed = apis[0]!;
+    const killed = apis[0];
     killed.kill('SIGKILL');
     await killed.exited;
     // The database holds it all; nothing reached the queues.
@@ -84,8 +84,8 @@ describe.skipIf(!process.env.DATABASE_URL)('an API process killed while Redis is
 
     await redis.restart();
     const done = async (id: number) =>
-      (await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0]!.n;
-    await waitFor('every accepted article answered', async () => ((await done(servers[0]!)) === 20 && (await done(servers[1]!)) === 1 ? true : undefined), 30_000);
+      (await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0].n;
+    await waitFor('every accepted article answered', async () => ((await done(servers[0])) === 20 && (await done(servers[1])) === 1 ? true : undefined), 30_000);
 
     // The client repeats its submission to a new API process: the same article, answered.
     const again = await call(await startApi(), 'POST', '/api/articles', submission);
@@ -95,6 +95,6 @@ describe.skipIf(!process.env.DATABASE_URL)('an API process killed while Redis is
     expect(view.status).toBe(200);
     expect(view.body.servers).toHaveLength(1);
     expect(await database.db.query('select 1 from answers group by article_id, server_id having count(*) > 1')).toHaveLength(0);
-    expect((await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = any($1)', [servers]))[0]!.n).toBe(21);
+    expect((await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = any($1)', [servers]))[0].n).toBe(21);
   }, 90_000);
 });

@@ -67,14 +67,14 @@ describe('DispatchStore over a flaky database', () => {
     store = new DispatchStore(db, { retry: FAST });
     const challenge = await new ChallengeRepository(db).create({ slug: 'flaky', name: 'Flaky', tasks: ['INT'] } as never);
     const team = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('t', 'c', 'h') returning id`);
-    await db.query(`insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 's', 'http://127.0.0.1:9/', '{INT}', 'm')`, [(challenge as { id: number }).id, team[0]!.id]);
+    await db.query(`insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 's', 'http://127.0.0.1:9/', '{INT}', 'm')`, [(challenge as { id: number }).id, team[0].id]);
     const loaded = await new ArticleRepository(db).insertMany((challenge as { id: number }).id, [{ organiserId: 'A', text: 'BRCA1', sourceFormat: 'text', given: '' }]);
     articleId = [...(loaded as { ids: Map<string, string> }).ids.values()][0]!;
   });
   afterAll(async () => tdb?.drop());
 
   it('every write lands exactly once although its first tries fail', async () => {
-    const serverId = (await db.query<{ id: number }>('select id from servers'))[0]!.id;
+    const serverId = (await db.query<{ id: number }>('select id from servers'))[0].id;
     db.failNext(3, '57P01');
     const n = await store.beginAttempt(articleId, serverId);
     expect(n).toBe(1);

@@ -53,11 +53,11 @@ export class FaultBench {
     const db = this.ms.database.db;
     await waitFor(`server ${serverId} to settle`, async () => {
       const rows = await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state in ('done', 'failed')`, [serverId]);
-      if (rows[0]!.n !== articles) return undefined;
+      if (rows[0].n !== articles) return undefined;
       const c = await this.ms.ctx.dispatch.queues.counts(serverId);
       return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
     }, timeoutMs);
-    const d = (await db.query<{ state: string; last_outcome: string | null }>('select state, last_outcome from deliveries where server_id = $1', [serverId]))[0]!;
+    const d = (await db.query<{ state: string; last_outcome: string | null }>('select state, last_outcome from deliveries where server_id = $1', [serverId]))[0];
     const attempts = await db.query<{ outcome: string; detail: string | null }>('select outcome, detail from attempts where server_id = $1 order by n', [serverId]);
     const answers = await db.query<{ attempt_n: number }>('select attempt_n from answers where server_id = $1', [serverId]);
     return {

@@ -26,7 +26,7 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     return { ...res, ms: Date.now() - started };
   };
   const doneCount = async (serverId: number) =>
-    (await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]))[0]!.n;
+    (await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]))[0].n;
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
@@ -49,7 +49,7 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     await waitFor('the first articles settled', async () => ((await doneCount(ids.steady)) === 3 ? true : undefined));
     await waitFor('the failing server failed them', async () => {
       const rows = await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [ids.broken]);
-      return rows[0]!.n === 3 ? true : undefined;
+      return rows[0].n === 3 ? true : undefined;
     });
   });
   afterAll(async () => {
@@ -103,7 +103,7 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     expect(Date.now() - scraped).toBeLessThan(2000);
     expect(scrape.statusCode).toBe(200);
     expect(scrape.body).not.toContain('metaserver_queue_jobs{');
-    expect((await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [ids.broken]))[0]!.n).toBe(3);
+    expect((await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [ids.broken]))[0].n).toBe(3);
 
     // Back: the reconciler queues what was accepted, at once.
     await redis.restart();

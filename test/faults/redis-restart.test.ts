@@ -38,7 +38,7 @@ describe('Redis restarted during a run', () => {
     const id = (await ms.request('POST', '/api/challenges/redis/servers', { name: 'steady', url: server.url, tasks: ['INT'], concurrency: 2 }, token)).body.id as number;
     await ms.request('POST', `/api/servers/${id}/start`, undefined, token);
     const db = ms.database.db;
-    const done = async () => (await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0]!.n;
+    const done = async () => (await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0].n;
     await waitFor('a few answers before the restart', async () => ((await done()) >= 3 ? true : undefined));
     await redis.restart();
     await waitFor('every answer after the restart', async () => {

@@ -41,7 +41,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
   async function allDone(serverId: number, n: number) {
     await waitFor(`${n} answers of server ${serverId}`, async () => {
       const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]);
-      if (rows[0]!.n !== n) return undefined;
+      if (rows[0].n !== n) return undefined;
       const c = await ms.ctx.dispatch.queues.counts(serverId);
       return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
     }, 60_000);
@@ -114,7 +114,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
     await allDone(serverId, 1);
     expect(await outcomes(serverId)).toEqual(['interrupted,ok']);
     const detail = await ms.database.db.query<{ detail: string }>(`select detail from attempts where server_id = $1 and outcome = 'interrupted'`, [serverId]);
-    expect(detail[0]!.detail).toMatch(/handed back/);
+    expect(detail[0].detail).toMatch(/handed back/);
     gate.release();
   });
 });

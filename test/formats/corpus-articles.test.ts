@@ -27,7 +27,7 @@ afterAll(async () => {
 const stored = async (slug: string, id: string) => (await ms.request('GET', `/api/challenges/${slug}/articles/${id}`, undefined, ADMIN_TOKEN)).body;
 const sectionsOf = async (slug: string, id: string) =>
   (await ms.database.db.query<{ sections: unknown }>('select a.sections from articles a join challenges c on c.id = a.challenge_id where c.slug = $1 and a.organiser_id = $2', [slug, id]))[0]?.sections;
-const count = async () => Number((await ms.database.db.query<{ n: string }>('select count(*) as n from articles'))[0]!.n);
+const count = async () => Number((await ms.database.db.query<{ n: string }>('select count(*) as n from articles'))[0].n);
 
 describe('corpus files become articles', () => {
   it('PubTator (BC5CDR sample): title LF abstract; every annotation is the text at its offsets once stored', async () => {
@@ -39,7 +39,7 @@ describe('corpus files become articles', () => {
     for (const line of content.split('\n')) {
       const cols = line.split('\t');
       if (cols.length < 6) continue;
-      const article = await stored('cdr', cols[0]!);
+      const article = await stored('cdr', cols[0]);
       expect(article.sourceFormat).toBe('pubtator');
       expect([...article.text].slice(Number(cols[1]), Number(cols[2])).join('')).toBe(cols[3]);
       checked++;
@@ -104,11 +104,11 @@ describe('corpus files become articles', () => {
 
   it('POST /api/articles takes a corpus of one document', async () => {
     const one = readCorpusFile(fixture('pubtator/cdr-sample-4.txt'), 'cdr').slice(0, 1);
-    const pubtator = fixture('pubtator/cdr-sample-4.txt').split('\n\n')[0]!;
+    const pubtator = fixture('pubtator/cdr-sample-4.txt').split('\n\n')[0];
     const res = await ms.request('POST', '/api/articles', { pubtator });
     expect(res.status).toBe(202);
     const article = (await ms.request('GET', `/api/articles/${res.body.id}`)).body;
-    expect(article.text).toBe(one[0]!.text);
+    expect(article.text).toBe(one[0].text);
     const many = await ms.request('POST', '/api/articles', { pubtator: fixture('pubtator/cdr-sample-4.txt') });
     expect(many.status).toBe(400);
     expect(many.body.error.message).toMatch(/holds 4 documents/);

@@ -88,7 +88,7 @@ describe('a BioC corpus from loading to leaderboard and export', () => {
     expect(JSON.parse(python.stdout)).toEqual({ documents: 1, annotations: 15, mismatches: 0 });
 
     // Stored with its passages: the export has the file's passages, offsets and section names again.
-    const passages = readBiocXml(exported.body.files[0].content).documents[0]!.passages;
+    const passages = readBiocXml(exported.body.files[0].content).documents[0].passages;
     expect(passages.map((p) => ({ offset: p.offset, text: p.text, type: p.infons.type }))).toEqual(doc.passages.map((p: { offset: number; text: string; infons: { type: string } }) => ({ offset: p.offset, text: p.text, type: p.infons.type })));
     const pubtator = await ms.request('GET', `/api/challenges/journey/export/MENTION/pubtator?server=${serverId}`, undefined, ADMIN_TOKEN);
     expect(pubtator.body.files[0].content.split('\n').slice(0, 2)).toEqual([`34546791|t|${doc.passages[0].text}`, `34546791|a|${doc.passages[1].text}`]);

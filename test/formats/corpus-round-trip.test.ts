@@ -42,22 +42,22 @@ describe('real corpus files', () => {
     const [doc] = readCorpusFile(read('bioc/pubtator-api-34546791.json'), 'api.json');
     let annotations = 0;
     for (const p of raw.passages) {
-      expect(cp(doc!.text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
+      expect(cp(doc.text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
       for (const a of p.annotations) {
         const [l] = a.locations;
-        expect(cp(doc!.text, l.offset, l.offset + l.length)).toBe(a.text);
+        expect(cp(doc.text, l.offset, l.offset + l.length)).toBe(a.text);
         annotations++;
       }
     }
-    expect(doc!.annotations).toHaveLength(annotations);
-    expect(doc!.sections.map((s) => s.name)).toEqual(['title', 'abstract']);
+    expect(doc.annotations).toHaveLength(annotations);
+    expect(doc.sections.map((s) => s.name)).toEqual(['title', 'abstract']);
   });
 
   it('BioC XML and JSON of the reference library read alike, sentences at their offsets', () => {
     const xml = readCorpusFile(read('bioc/bioc-python-everything.xml'), 'x');
     const json = readCorpusFile(read('bioc/bioc-python-everything.json'), 'j');
     expect(mentionsOf(json)).toEqual(mentionsOf(xml));
-    expect(cp(xml[1]!.text, 34, 45)).toBe('测试Non-ASCII');
+    expect(cp(xml[1].text, 34, 45)).toBe('测试Non-ASCII');
   });
 
   it('PubTator → documents → PubTator gives back every title, abstract and annotation line', () => {
@@ -80,13 +80,13 @@ describe('real corpus files', () => {
     expect(mentionsOf(readCorpusFile(xml, 'export.xml'))).toEqual(mentionsOf(docs));
     expect(mentionsOf(readCorpusFile(json, 'export.json'))).toEqual(mentionsOf(docs));
     // PubTator export of the MENTION answers (the family's declared format).
-    const pubtator = familyOf('MENTION').exports.pubtator!(articles.map((a) => ({ id: a.id, text: a.text, result: (a.answers[0]!.result as Record<string, unknown>).MENTION })), { run: 'gold', sourcedb: 'x' });
-    expect(pubtator.files[0]!.name).toBe('gold.MENTION.pubtator');
-    const back = readPubTator(pubtator.files[0]!.content);
+    const pubtator = familyOf('MENTION').exports.pubtator!(articles.map((a) => ({ id: a.id, text: a.text, result: (a.answers[0].result as Record<string, unknown>).MENTION })), { run: 'gold', sourcedb: 'x' });
+    expect(pubtator.files[0].name).toBe('gold.MENTION.pubtator');
+    const back = readPubTator(pubtator.files[0].content);
     // PubTator holds one line break (title / abstract): other line breaks come back as spaces, one for one, so every span and mention text is kept.
     const spans = (list: CorpusDocument[]) => mentionsOf(list).map((d) => ({ id: d.id, spans: d.spans }));
     expect(spans(back)).toEqual(spans(docs));
-    expect(back[0]!.text).toBe(docs[0]!.text);
+    expect(back[0].text).toBe(docs[0].text);
     const file = join(scratch, 'export.xml');
     writeFileSync(file, xml);
     const lint = spawnSync('xmllint', ['--noout', '--dtdvalid', join(fixtures, 'bioc', 'BioC.dtd'), file], { encoding: 'utf8' });
@@ -111,13 +111,13 @@ describe('sections: the passages of a corpus document written back', () => {
       const articles = docs.map((d) => ({ id: d.id, text: d.text, sections: d.sections, answers: [] }));
       for (const written of [readBiocXml(exportBiocXml(articles)), readBiocJson(exportBiocJson(articles))]) {
         // The reference library's passages split into sentences come back whole: the sentences' text, the gaps between them as they stand in the text.
-        const expected = passagesOf(original).map((d, i) => ({ id: d.id, passages: d.passages.map((p, j) => ({ ...p, text: written.documents[i]!.passages[j]!.text })) }));
+        const expected = passagesOf(original).map((d, i) => ({ id: d.id, passages: d.passages.map((p, j) => ({ ...p, text: written.documents[i].passages[j].text })) }));
         expect(passagesOf(written)).toEqual(expected);
-        for (const [i, d] of written.documents.entries()) for (const p of d.passages) expect(cp(docs[i]!.text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
+        for (const [i, d] of written.documents.entries()) for (const p of d.passages) expect(cp(docs[i].text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
         expect(readCorpusFile(writeBiocXml(written), 'again').map((d) => d.sections)).toEqual(docs.map((d) => d.sections));
       }
     }
-    expect(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0]!.sections).toEqual([{ offset: 0, length: 107, name: 'title' }, { offset: 108, length: 1589, name: 'abstract' }]);
+    expect(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0].sections).toEqual([{ offset: 0, length: 107, name: 'title' }, { offset: 108, length: 1589, name: 'abstract' }]);
   });
 
   it('a passage typed one way and sectioned another (type paragraph, section_type INTRO) keeps both infons', () => {
@@ -126,10 +126,10 @@ describe('sections: the passages of a corpus document written back', () => {
       + '<passage><infon key="type">paragraph</infon><infon key="section_type">INTRO</infon><offset>8</offset><text>First paragraph.</text></passage>'
       + '<passage><infon key="section_type">METHODS</infon><offset>26</offset><text>Methods.</text></passage></document></collection>';
     const [doc] = readCorpusFile(xml, 'pmc.xml');
-    expect(doc!.sections).toEqual([{ offset: 0, length: 7, name: 'TITLE', type: 'front' }, { offset: 8, length: 16, name: 'INTRO', type: 'paragraph' }, { offset: 26, length: 8, name: 'METHODS' }]);
-    const written = readBiocXml(exportBiocXml([{ id: 'd1', text: doc!.text, sections: doc!.sections, answers: [] }]));
-    expect(written.documents[0]!.passages.map((p) => p.infons)).toEqual([{ type: 'front', section_type: 'TITLE' }, { type: 'paragraph', section_type: 'INTRO' }, { type: 'METHODS' }]);
-    expect(readCorpusFile(writeBiocXml(written), 'again')[0]!.sections).toEqual(doc!.sections);
+    expect(doc.sections).toEqual([{ offset: 0, length: 7, name: 'TITLE', type: 'front' }, { offset: 8, length: 16, name: 'INTRO', type: 'paragraph' }, { offset: 26, length: 8, name: 'METHODS' }]);
+    const written = readBiocXml(exportBiocXml([{ id: 'd1', text: doc.text, sections: doc.sections, answers: [] }]));
+    expect(written.documents[0].passages.map((p) => p.infons)).toEqual([{ type: 'front', section_type: 'TITLE' }, { type: 'paragraph', section_type: 'INTRO' }, { type: 'METHODS' }]);
+    expect(readCorpusFile(writeBiocXml(written), 'again')[0].sections).toEqual(doc.sections);
   });
 
   it('PubTator export: the title section is the t line even when a line break stands inside it; every offset holds', () => {
@@ -139,7 +139,7 @@ describe('sections: the passages of a corpus document written back', () => {
     const written = writePubTator([{ id: '1', text, sections, annotations: [mention] }]);
     expect(written).toBe('1|t|A title in two lines\n1|a|The abstract names aspirin.\n1\t40\t47\taspirin\tChemical\t\n');
     const [back] = readPubTator(written);
-    expect(back!.sections).toEqual(sections);
+    expect(back.sections).toEqual(sections);
     // Without sections the t line stops at the first LF, as before.
     expect(writePubTator([{ id: '1', text, annotations: [] }]).split('\n')[0]).toBe('1|t|A title');
   });
@@ -155,7 +155,7 @@ describe('BioC JSON lines (the PubTator3 bulk form)', () => {
     const docs = readCorpusFile(lines(), 'bulk.jsonl');
     expect(docs.map((d) => d.id)).toEqual(['34546791', '1', '2']);
     expect(mentionsOf(docs.slice(1))).toEqual(mentionsOf(readCorpusFile(fixture('bioc/bioc-python-everything.json'), 'j')));
-    expect(docs[0]!.text).toBe(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0]!.text);
+    expect(docs[0].text).toBe(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0].text);
   });
 
   it('a bad line is refused naming the file and the line', () => {

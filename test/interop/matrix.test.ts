@@ -88,7 +88,7 @@ const PROBES: Record<string, Record<'unknown method' | 'second parameter' | 'han
   },
 };
 PROBES['Python threaded'] = PROBES.Python!;
-PROBES['Python CGI'] = { ...PROBES.Python!, 'wrong path': { outcome: 'http', detail: /^HTTP 404 Not Found/ } };
+PROBES['Python CGI'] = { ...PROBES.Python, 'wrong path': { outcome: 'http', detail: /^HTTP 404 Not Found/ } };
 PROBES['Apache (ISO-8859-1)'] = PROBES['Apache (UTF-8)']!;
 PROBES['Python CGI (http.server)'] = {
   'unknown method': BARE_LF_HEADERS,
@@ -237,7 +237,7 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
         for (const [probe, server] of probes) {
           const { verdict } = await checkArticle(server, { id: article.id, text: textAsSent(article.raw), given: 'T1\tProtein 0 5\tBRCA1' }, opts);
           const detail = verdict.outcome === 'ok' ? undefined : verdict.detail;
-          const expected = PROBES[stack.name]![probe];
+          const expected = PROBES[stack.name][probe];
           const where = `${stack.name}: ${probe}`;
           table.get(stack.name)![probe] = cell(verdict.outcome, detail);
           expect({ where, outcome: verdict.outcome }).toEqual({ where, outcome: expected.outcome });

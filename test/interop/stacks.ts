@@ -61,7 +61,7 @@ function spawnReady(command: string, args: string[], packages: string, cleanup: 
       if (!m) return;
       clearTimeout(timer);
       ready = true;
-      resolve({ url: m[1]!, stop });
+      resolve({ url: m[1], stop });
     });
   });
 }

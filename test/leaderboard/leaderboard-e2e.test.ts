@@ -133,15 +133,15 @@ describe('leaderboard end to end', () => {
     expect(table.status).toBe(200);
     expect(table.type).toMatch(/^text\/tab-separated-values/);
     const [header, sLine, rLine, extra] = table.text.split('\n');
-    const columns = header!.split('\t');
+    const columns = header.split('\t');
     expect(columns.slice(0, 9)).toEqual(['run', 'kind', 'team', 'server', 'evaluatedDocs', 'tp', 'fp', 'fn', 'micro.p']);
-    const cell = (line: string, name: string) => line.split('\t')[columns.indexOf(name)]!;
-    expect(cell(sLine!, 'run')).toBe(`T${teamA.id}_S1`);
-    expect(cell(sLine!, 'server')).toBe(String(serverId));
-    expect(Number(cell(sLine!, 'macro.f'))).toBeCloseTo(2.2 / 3, 12);
-    expect(cell(rLine!, 'kind')).toBe('R');
-    expect(cell(rLine!, 'server')).toBe('');
-    expect(Number(cell(rLine!, 'micro.aucIPR'))).toBeCloseTo(0.64, 12);
+    const cell = (line: string, name: string) => line.split('\t')[columns.indexOf(name)];
+    expect(cell(sLine, 'run')).toBe(`T${teamA.id}_S1`);
+    expect(cell(sLine, 'server')).toBe(String(serverId));
+    expect(Number(cell(sLine, 'macro.f'))).toBeCloseTo(2.2 / 3, 12);
+    expect(cell(rLine, 'kind')).toBe('R');
+    expect(cell(rLine, 'server')).toBe('');
+    expect(Number(cell(rLine, 'micro.aucIPR'))).toBeCloseTo(0.64, 12);
     expect(extra).toBe('');
   });
 

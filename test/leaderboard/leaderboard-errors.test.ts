@@ -19,7 +19,7 @@ async function storedGold(task: string): Promise<string | undefined> {
 }
 
 async function offlineRuns(): Promise<number> {
-  return (await ms.database.db.query<{ n: number }>('select count(*)::int as n from offline_runs'))[0]!.n;
+  return (await ms.database.db.query<{ n: number }>('select count(*)::int as n from offline_runs'))[0].n;
 }
 
 beforeAll(async () => {

@@ -17,13 +17,13 @@ describe('MENTION', () => {
   it('scores online answers by strict, left and right match, untyped mentions apart', () => {
     const board = buildLeaderboard('MENTION', gold, [{ run: 'T1_S1', team: 'A', server: 1, kind: 'S', data: online }], {}, {});
     // The document outside the gold is ignored; the untyped mention matches nothing typed.
-    expectFigures(board.runs[0]!.metrics, { strict: { tp: 1, fp: 1, fn: 1, f: 0.5 }, left: { tp: 1, f: 0.5 }, right: { tp: 1 } });
-    expect(Object.keys(board.runs[0]!.metrics.perType as object)).toEqual(['protein', 'untyped']);
+    expectFigures(board.runs[0].metrics, { strict: { tp: 1, fp: 1, fn: 1, f: 0.5 }, left: { tp: 1, f: 0.5 }, right: { tp: 1 } });
+    expect(Object.keys(board.runs[0].metrics.perType as object)).toEqual(['protein', 'untyped']);
   });
 
   it('ignores types in single-class mode', () => {
     const board = buildLeaderboard('MENTION', gold, [{ run: 'T1_S1', team: 'A', kind: 'S', data: online }], { singleClass: true }, {});
-    expectFigures(board.runs[0]!.metrics, { strict: { tp: 1, f: 0.5 }, left: { tp: 2, fp: 0, fn: 0, p: 1, r: 1, f: 1 } });
+    expectFigures(board.runs[0].metrics, { strict: { tp: 1, f: 0.5 }, left: { tp: 2, fp: 0, fn: 0, p: 1, r: 1, f: 1 } });
   });
 });
 
@@ -50,14 +50,14 @@ describe('COREF', () => {
       { run: 'T1_S1', team: 'A', kind: 'S', data: online },
     ], {}, {});
     expect(board.runs.map((r) => r.run)).toEqual(['T1_S1', 'T2_R1']);
-    expectFigures(board.runs[0]!.metrics, { surface: { tp: 1, f: 1 }, protein: { tp: 1, fp: 0, fn: 0, f: 1 }, perType: { PRON: { protein: { tp: 1 } } } });
+    expectFigures(board.runs[0].metrics, { surface: { tp: 1, f: 1 }, protein: { tp: 1, fp: 0, fn: 0, f: 1 }, perType: { PRON: { protein: { tp: 1 } } } });
     // A run without d1 misses its link.
-    expectFigures(board.runs[1]!.metrics, { protein: { tp: 0, fn: 1, f: 0 } });
+    expectFigures(board.runs[1].metrics, { protein: { tp: 0, fn: 1, f: 0 } });
     // Mention detection comes first, as in the official report: protein mode scores the gold
     // expressions on protein chains (T2, T3); both online expressions match one → P = R = 1.
-    expect(Object.keys(board.runs[0]!.metrics)[0]).toBe('mentions');
-    expectFigures(board.runs[0]!.metrics, { mentions: { protein: { gold: 2, response: 2, tp: 2, p: 1, r: 1 } } });
-    expectFigures(board.runs[1]!.metrics, { mentions: { protein: { gold: 2, response: 0, fn: 2, r: 0 } } });
+    expect(Object.keys(board.runs[0].metrics)[0]).toBe('mentions');
+    expectFigures(board.runs[0].metrics, { mentions: { protein: { gold: 2, response: 2, tp: 2, p: 1, r: 1 } } });
+    expectFigures(board.runs[1].metrics, { mentions: { protein: { gold: 2, response: 0, fn: 2, r: 0 } } });
   });
 
   it('shows mention detection, protein and surface figures and the links not scored on the web page', () => {
@@ -86,10 +86,10 @@ describe('COREF', () => {
     const online = onlineRun('COREF', [{ doc: 'd1', value: { expressions: [{ id: 'T4', start: 10, end: 12, text: 'it' }], links: [{ id: 'R1', anaphor: 'T4', antecedent: 'T1' }] } }]);
     const board = buildLeaderboard('COREF', toProtein, [{ run: 'T1_S1', team: 'A', kind: 'S', data: online }], {}, {});
     // Both links are ignored: no gold and no response link is left in either mode.
-    expectFigures(board.runs[0]!.metrics, { surface: { gold: 0, response: 0 }, protein: { gold: 0, response: 0 }, dropped: { gold: { givenProtein: 1 }, response: { givenProtein: 1 } } });
-    expect(board.runs[0]!.droppedLinks!.map((d) => `${d.side} ${d.link} ${d.reason}`)).toEqual(['gold R1 given-protein', 'response R1 given-protein']);
+    expectFigures(board.runs[0].metrics, { surface: { gold: 0, response: 0 }, protein: { gold: 0, response: 0 }, dropped: { gold: { givenProtein: 1 }, response: { givenProtein: 1 } } });
+    expect(board.runs[0].droppedLinks!.map((d) => `${d.side} ${d.link} ${d.reason}`)).toEqual(['gold R1 given-protein', 'response R1 given-protein']);
     // The TSV stays one table: counts, not the list.
-    const header = leaderboardTsv(board).split('\n')[0]!.split('\t');
+    const header = leaderboardTsv(board).split('\n')[0].split('\t');
     expect(header).toContain('dropped.response.givenProtein');
     expect(header.some((c) => c.startsWith('droppedLinks'))).toBe(false);
   });
@@ -102,7 +102,7 @@ describe('COREF', () => {
     ], {}, {});
     expect(board.runs[1]).toMatchObject({ run: 'T1_R1', metrics: {}, error: expect.stringMatching(/T8/) });
     const lines = leaderboardTsv(board).trimEnd().split('\n');
-    expect(lines[1]!.split('\t').slice(0, 4)).toEqual(['T2_R1', 'R', 'B C', '']);
+    expect(lines[1].split('\t').slice(0, 4)).toEqual(['T2_R1', 'R', 'B C', '']);
   });
 
   it('refuses a COREF gold without the given proteins', () => {

@@ -84,7 +84,7 @@ describe('trained ensemble and consensus leaderboard rows', () => {
     expect(vote.metrics.macro.p).toBe(1);
     expect(vote.metrics.macro.r).toBe(1);
     expect(vote.metrics.macro.f).toBe(1);
-    expect(rows[0]!.metrics.macro.f).toBe(1); // best first
+    expect(rows[0].metrics.macro.f).toBe(1); // best first
     // The latest model (version 2) is the ensemble row.
     const ensemble = rows.find((r) => r.kind === 'C' && r.run.startsWith('consensus-ensemble'))!;
     expect(ensemble.run).toBe('consensus-ensemble-v2');

@@ -33,7 +33,7 @@ beforeAll(async () => {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const { text } = JSON.parse(body) as { text: string };
-      const scenario = text.split(' ')[0]!;
+      const scenario = text.split(' ')[0];
       local.inFlight.set(scenario, (local.inFlight.get(scenario) ?? 0) + 1);
       local.maxInFlight.set(scenario, Math.max(local.maxInFlight.get(scenario) ?? 0, local.inFlight.get(scenario)!));
       setTimeout(() => {
@@ -70,7 +70,7 @@ async function scenario(slug: string, n: number, settings: Record<string, unknow
   const setup = (await ms.request('POST', `/api/servers/${server.id}/leases?wait=1`, undefined, token)).body;
   expect((await ms.request('POST', `/api/leases/${setup.lease}/answer`, annotate(setup.article.text), token)).status).toBe(200);
   const articles = Array.from({ length: n }, (_, i) => ({ id: `${slug}${i}`, text: `${slug} ${i}: BRCA1 (P38398) and TP53 (P04637).` }));
-  const ids = Object.values((await ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).body.ids) as string[];
+  const ids: string[] = Object.values((await ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).body.ids);
   await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
   return { serverId: server.id as number, ids };
 }
@@ -133,10 +133,10 @@ describe('agent faults', () => {
     local.delayMs = 0;
     local.failing = true;
     const b = await agentFor(serverId, 1);
-    await waitFor('a fault recorded', async () => ((await outcomes(ids[0]!, serverId)).includes('fault') ? true : undefined), 20_000);
+    await waitFor('a fault recorded', async () => ((await outcomes(ids[0], serverId)).includes('fault') ? true : undefined), 20_000);
     local.failing = false;
     await waitFor('both stored', async () => ((await status(serverId)).progress.done === 2 ? true : undefined), 20_000);
-    const all = [...(await outcomes(ids[0]!, serverId)), ...(await outcomes(ids[1]!, serverId))];
+    const all = [...(await outcomes(ids[0], serverId)), ...(await outcomes(ids[1], serverId))];
     expect(all.filter((x) => x === 'ok')).toHaveLength(2);
     b.kill('SIGTERM');
     expect(await b.exited).toBe(0);

@@ -142,8 +142,8 @@ describe('leases', () => {
     const answers = await Promise.all(Array.from({ length: 70 }, () => ms.app!.inject({ method: 'POST', url: `/api/servers/${server.id}/leases?wait=0`, headers: { authorization: `Bearer ${flooder}` } })));
     const limited = answers.filter((r) => r.statusCode === 429);
     expect(limited.length).toBeGreaterThanOrEqual(10);
-    expect(limited[0]!.json().error.code).toBe('rate_limited');
-    expect(limited[0]!.headers['retry-after']).toBeDefined();
+    expect(limited[0].json().error.code).toBe('rate_limited');
+    expect(limited[0].headers['retry-after']).toBeDefined();
     // At most the setup article was leased, once.
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
   });

@@ -23,7 +23,7 @@ describe.each(testDatabaseKinds())('two installations on one Redis (%s)', (kind)
       databases.push(database);
       // queuePrefix '' is the default: the prefix comes from the installation.
       installs.push(await startTestMetaserver({ database, config: { queuePrefix: '' } }));
-      const seen = texts[i]!;
+      const seen = texts[i];
       gates.push(await gatedServer((_call, text) => {
         if (text.startsWith('Install')) seen.push(text);
         return false;
@@ -45,15 +45,15 @@ describe.each(testDatabaseKinds())('two installations on one Redis (%s)', (kind)
 
   it('each has a prefix of its own, from its database', async () => {
     const [a, b] = installs.map((ms) => ms.ctx.config.queuePrefix);
-    expect(a).toBe(`metaserver-${(await new SettingsRepository(databases[0]!.db).installationId()).slice(0, 12)}`);
-    expect(b).toBe(`metaserver-${(await new SettingsRepository(databases[1]!.db).installationId()).slice(0, 12)}`);
+    expect(a).toBe(`metaserver-${(await new SettingsRepository(databases[0].db).installationId()).slice(0, 12)}`);
+    expect(b).toBe(`metaserver-${(await new SettingsRepository(databases[1].db).installationId()).slice(0, 12)}`);
     expect(a).not.toBe(b);
     // Another process of the same installation (an API next to the workers) shares it.
-    const second = await startTestMetaserver({ database: databases[0]!, workers: false, config: { queuePrefix: '' } });
+    const second = await startTestMetaserver({ database: databases[0], workers: false, config: { queuePrefix: '' } });
     expect(second.ctx.config.queuePrefix).toBe(a);
     await second.stop();
     // The setting still overrides it.
-    const named = await startTestMetaserver({ database: databases[0]!, workers: false, config: { queuePrefix: 'chosen' } });
+    const named = await startTestMetaserver({ database: databases[0], workers: false, config: { queuePrefix: 'chosen' } });
     expect(named.ctx.config.queuePrefix).toBe('chosen');
     await named.stop();
   });
@@ -64,22 +64,22 @@ describe.each(testDatabaseKinds())('two installations on one Redis (%s)', (kind)
       const articles = Array.from({ length: ARTICLES }, (_, k) => ({ id: `A${k}`, text: `Install ${i} article ${k}: BRCA1 (P38398) binds TP53.` }));
       expect((await ms.request('POST', '/api/challenges/same/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
       const token = (await ms.request('POST', '/api/teams', { name: 'Team', contact: 't@example.org' })).body.token;
-      const server = (await ms.request('POST', '/api/challenges/same/servers', { name: 's', url: gates[i]!.server.url, tasks: ['INT'], concurrency: 2 }, token)).body;
+      const server = (await ms.request('POST', '/api/challenges/same/servers', { name: 's', url: gates[i].server.url, tasks: ['INT'], concurrency: 2 }, token)).body;
       return { server, token };
     }));
     // Both installations have a server 1: the same queue name, `server-1`.
     expect(servers.map((s) => s.server.id)).toEqual([1, 1]);
-    await Promise.all(installs.map((ms, i) => ms.request('POST', `/api/servers/${servers[i]!.server.id}/start`, undefined, servers[i]!.token)));
+    await Promise.all(installs.map((ms, i) => ms.request('POST', `/api/servers/${servers[i].server.id}/start`, undefined, servers[i].token)));
     for (const ms of installs) {
       await waitFor('every article answered in each installation', async () => {
         const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state = 'done'`);
-        return rows[0]!.n === ARTICLES ? true : undefined;
+        return rows[0].n === ARTICLES ? true : undefined;
       }, 30_000);
     }
     for (let i = 0; i < 2; i++) {
-      expect(texts[i]!).toHaveLength(ARTICLES);
-      expect(texts[i]!.every((t) => t.startsWith(`Install ${i} `))).toBe(true);
-      const answers = await installs[i]!.database.db.query<{ n: number }>('select count(*)::int as n from answers group by article_id');
+      expect(texts[i]).toHaveLength(ARTICLES);
+      expect(texts[i].every((t) => t.startsWith(`Install ${i} `))).toBe(true);
+      const answers = await installs[i].database.db.query<{ n: number }>('select count(*)::int as n from answers group by article_id');
       expect(answers).toHaveLength(ARTICLES);
       expect(answers.every((a) => a.n === 1)).toBe(true);
     }

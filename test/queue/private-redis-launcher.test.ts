@@ -28,7 +28,7 @@ async function startOwner(dataDir: string): Promise<Owned> {
   owners.push(child);
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const line = await new Promise<Owned['line']>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', (l) => resolve(JSON.parse(l)));
+    createInterface({ input: child.stdout }).once('line', (l) => resolve(JSON.parse(l)));
     child.once('exit', (code) => reject(new Error(`the owner process exited with ${code} before it said anything`)));
   });
   return { child, line, exited };

@@ -58,7 +58,7 @@ describe.each(LANGUAGES)('examples/%s sample server, asked directly', (language)
   });
 
   it('links coreference the same way for the same given proteins, with a meta struct too', async () => {
-    const given = ARTICLES[0]!.given!;
+    const given = ARTICLES[0].given!;
     const expected = annotate(NON_BMP, given);
     expect(expected.coref).toMatch(/Antecedent:T\d+ \[T3\]/);
     expect(await ask('Annotator.getAnnotation', [NON_BMP, given])).toMatchObject({ ok: true, value: expected });
@@ -138,11 +138,11 @@ describe('the sample servers through the whole path', () => {
         return res.status === 200 ? res.body : undefined;
       });
       const stored = Object.fromEntries(view.servers.map((s: { serverId: number; state: string; result: unknown }) => [s.serverId, s]));
-      const reference = stored[ids.typescript!];
+      const reference = stored[ids.typescript];
       expect(reference.state).toBe('done');
       for (const name of ['python', 'perl', 'ruby']) {
-        expect(stored[ids[name]!].state, `${name} on ${article.id}`).toBe('done');
-        expect(stored[ids[name]!].result, `${name} on ${article.id}`).toEqual(reference.result);
+        expect(stored[ids[name]].state, `${name} on ${article.id}`).toBe('done');
+        expect(stored[ids[name]].result, `${name} on ${article.id}`).toEqual(reference.result);
       }
       // The reference itself is the sample annotator's answer, in code points.
       const expected = annotate(article.text, article.given ?? '').mentions as Array<{ offset: number; mention: string }>;

@@ -43,7 +43,7 @@ describe('metaserver sample-server', () => {
 
   it('refuses a bad port with a non-zero exit code', async () => {
     const stderr = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write; // commander prints the error
+    process.stderr.write = (() => true); // commander prints the error
     try {
       expect(await runSampleServerCommand(['--port', 'eighty'])).not.toBe(0);
     } finally {

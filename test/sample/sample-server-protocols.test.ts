@@ -25,7 +25,7 @@ describe('metaserver sample-server --protocol', () => {
         child.once('exit', (code) => reject(new Error(`exited early with ${code}: ${stderr}`)));
         lines.on('line', (line) => {
           const m = /listening on (http:\/\/\S+\/) \(protocol pubannotation, asynchronous\)/.exec(line);
-          if (m) resolve(m[1]!);
+          if (m) resolve(m[1]);
         });
       });
       const posted = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ text: 'BRCA1 binds 𝛼 IL2R.', sourcedb: 'PubMed' }), redirect: 'manual' });
@@ -52,7 +52,7 @@ describe('metaserver sample-server --protocol', () => {
 
   it('refuses --async without --protocol pubannotation', async () => {
     const stderr = process.stderr.write;
-    process.stderr.write = (() => true) as typeof process.stderr.write; // commander prints the error
+    process.stderr.write = (() => true); // commander prints the error
     try {
       expect(await runSampleServerCommand(['--port', '0', '--protocol', 'json', '--async'])).not.toBe(0);
       expect(await runSampleServerCommand(['--port', '0', '--protocol', 'soap'])).not.toBe(0);

@@ -88,7 +88,7 @@ describe('COREF matching', () => {
 
 describe('protein coreference links', () => {
   it('follows antecedent chains to the given proteins, as in the task paper', () => {
-    const links = proteinLinks(gold, proteins).map((l) => `${l.anaphor.id},${l.target as string}`).sort();
+    const links = proteinLinks(gold, proteins).map((l) => `${l.anaphor.id},${l.target}`).sort();
     expect(links).toEqual(['T29,T4', 'T29,T5', 'T32,T10', 'T33,T10']);
   });
 

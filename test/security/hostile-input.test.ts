@@ -141,14 +141,14 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
         if (route.contentType?.includes('xml')) continue; // XML-RPC: XML cannot carry either; the parser answers with a fault
         const at = body.indexOf('\t');
         if (bad.includes('\u0000')) {
-          const res = await call(method!, url, `${body.slice(0, at)}${bad}${body.slice(at)}`, route.contentType);
+          const res = await call(method, url, `${body.slice(0, at)}${bad}${body.slice(at)}`, route.contentType);
           expect(res.status, `${key}: ${JSON.stringify(res.body)}`).toBe(400);
           const column = [...body.slice(0, at)].length + bad.indexOf('\u0000') + 1;
           expect(res.body.error, key).toMatchObject({ code: 'invalid_text', message: `body line 1, column ${column} contains ${what}` });
         } else {
           // UTF-8 cannot encode a surrogate: its would-be bytes (ED A0 80) are refused as invalid UTF-8.
           const bytes = Buffer.concat([Buffer.from(body.slice(0, at)), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(body.slice(at))]);
-          const res = await call(method!, url, bytes, route.contentType);
+          const res = await call(method, url, bytes, route.contentType);
           expect(res.status, `${key}: ${JSON.stringify(res.body)}`).toBe(400);
           expect(res.body.error.code, key).toBe('invalid_utf8');
         }
@@ -160,7 +160,7 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
       const target = firstString(body, bad.includes('\u0000') ? ARTICLE_TEXT_FIELDS : []);
       if (!target) continue;
       target.set(bad);
-      const res = await call(method!, url, JSON.stringify(body));
+      const res = await call(method, url, JSON.stringify(body));
       expect(res.status, `${key}: ${JSON.stringify(res.body)}`).toBe(400);
       expect(res.body.error, key).toMatchObject({ code: 'invalid_text', message: `body/${target.path.join('/')} contains ${what}` });
       checked++;
@@ -198,7 +198,7 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
     const good: Record<string, string> = { slug: fixture.slug, task: 'INT', kind: 'ho', format: 'tsv', name: 'no-such-suite', serverId: String(fixture.serverA), server: String(fixture.serverA), model: '1', id: String(fixture.serverA), '*': 'index.html' };
     let checked = 0;
     for (const route of routes) {
-      const path = route.url.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(good[p] ?? 'x')).replace('*', good['*']!);
+      const path = route.url.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(good[p] ?? 'x')).replace('*', good['*']);
       const names = [...new Set([...(declared.get(`${route.method} ${route.url}`) ?? []), 'all', 'name', 'state'])];
       for (const name of names) {
         for (const auth of [ADMIN_TOKEN, undefined]) {

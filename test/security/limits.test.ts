@@ -111,9 +111,9 @@ describe('server URLs', () => {
     const challenge = (await ms.ctx.repos.challenges.bySlug('dns'))!;
     const rows = await ms.database.db.query<{ id: number }>(
       `insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 'rebound', $3, '{INT}', 'Annotator.getAnnotation') returning id`,
-      [challenge.id, team[0]!.id, `http://${REBOUND}:${target.port}/RPC2`],
+      [challenge.id, team[0].id, `http://${REBOUND}:${target.port}/RPC2`],
     );
-    const id = rows[0]!.id;
+    const id = rows[0].id;
     expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
     const failed = await waitFor('the refused attempts', async () => {
       const d = await ms.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [id]);
@@ -122,8 +122,8 @@ describe('server URLs', () => {
     expect(failed).toHaveLength(1);
     const attempts = await ms.database.db.query<{ outcome: string; detail: string; bytes_sent: number }>('select outcome, detail, bytes_sent from attempts where server_id = $1 order by n', [id]);
     expect(attempts.map((a) => a.outcome)).toEqual(['connection', 'connection']);
-    expect(attempts[0]!.detail).toMatch(/the server URL cannot be called: annotator\.example\.test resolves to 127\.0\.0\.1 is a loopback address.*no request was made/);
-    expect(attempts[0]!.bytes_sent).toBe(0);
+    expect(attempts[0].detail).toMatch(/the server URL cannot be called: annotator\.example\.test resolves to 127\.0\.0\.1 is a loopback address.*no request was made/);
+    expect(attempts[0].bytes_sent).toBe(0);
     expect(target.requests).toBe(0);
   });
   it('a callback URL re-pointed at loopback after its check is refused when connecting: nothing is posted', async () => {

@@ -74,7 +74,7 @@ describe('LoadingCache', () => {
       const load = (key: string) => new Promise<string | null>((resolve, reject) => pending.push({ key, resolve, reject }));
       const cache = new LoadingCache<string, string>(4, 1000, 500);
       const loaded = cache.get('k', load);
-      pending[0]!.resolve(first);
+      pending[0].resolve(first);
       expect(await loaded).toBe(first);
       return { cache, pending, load };
     }
@@ -88,7 +88,7 @@ describe('LoadingCache', () => {
       expect(await cache.get('k', load)).toBe('v1'); // not waiting for the load it started
       expect(await cache.get('k', load)).toBe('v1');
       expect(pending).toHaveLength(2); // one background load, not one per get
-      pending[1]!.resolve('v2');
+      pending[1].resolve('v2');
       await new Promise((r) => setImmediate(r));
       expect(await cache.get('k', load)).toBe('v2');
       vi.setSystemTime(1500); // the new value counts from when its load started (600)
@@ -100,13 +100,13 @@ describe('LoadingCache', () => {
       const { cache, pending, load } = await cacheHolding('v1');
       vi.setSystemTime(700);
       expect(await cache.get('k', load)).toBe('v1');
-      pending[1]!.reject(new Error('database unreachable'));
+      pending[1].reject(new Error('database unreachable'));
       await new Promise((r) => setImmediate(r));
       expect(await cache.get('k', load)).toBe('v1'); // a new background load
       expect(pending).toHaveLength(3);
       vi.setSystemTime(1001);
       const expired = cache.get('k', load);
-      pending[3]!.reject(new Error('database unreachable'));
+      pending[3].reject(new Error('database unreachable'));
       await expect(expired).rejects.toThrow('database unreachable');
     });
 
@@ -115,11 +115,11 @@ describe('LoadingCache', () => {
       vi.setSystemTime(600);
       await cache.get('k', load); // starts a background load
       cache.invalidate('k');
-      pending[1]!.resolve('read before the change');
+      pending[1].resolve('read before the change');
       await new Promise((r) => setImmediate(r));
       const after = cache.get('k', load);
       expect(pending).toHaveLength(3);
-      pending[2]!.resolve('after the change');
+      pending[2].resolve('after the change');
       expect(await after).toBe('after the change');
     });
   });

@@ -21,7 +21,7 @@ export async function startAgentProcess(args: string[]): Promise<AgentProcess> {
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the agent exited with ${code} before it started: ${lines.join('\n')}`)));
-    createInterface({ input: child.stderr! }).on('line', (line) => {
+    createInterface({ input: child.stderr }).on('line', (line) => {
       lines.push(line);
       if (line.includes(' agent for server ')) resolve();
     });

@@ -10,7 +10,7 @@ export function bigMentionAnswer(n: number): { text: string; body: Buffer } {
   const mentions: Array<{ offset: number; mention: string }> = [];
   let offset = 0; // code points
   for (let i = 0; i < n; i++) {
-    const word = WORDS[i % WORDS.length]!;
+    const word = WORDS[i % WORDS.length];
     mentions.push({ offset, mention: word });
     parts.push(word);
     offset += [...word].length + 1;

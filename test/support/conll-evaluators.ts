@@ -86,7 +86,8 @@ export function conlleval(input: string, delimiter = ' '): ConllevalResult {
     else if (features !== f.length - 1 && f.length !== 0) throw new Error(`unexpected number of features: ${f.length} (${features + 1})`);
     if (f.length === 0 || f[0] === boundary) f = [boundary, 'O', 'O'];
     if (f.length < 2) throw new Error(`conlleval: unexpected number of features in line ${line}`);
-    let [guessed, guessedType] = splitTag(f[f.length - 1]);
+    const [tag, guessedType] = splitTag(f[f.length - 1]);
+    let guessed = tag;
     const [correct, correctType] = splitTag(f[f.length - 2]);
     const first = f[0];
     if (first === boundary) guessed = 'O';

@@ -26,14 +26,14 @@ export async function startExampleServer(language: ExampleLanguage, extraArgs: s
   const { command, script, install } = EXAMPLE_SERVERS[language];
   const child = spawn(command, [script, '--port', '0', '--host', '127.0.0.1', ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout! });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('error', (err) => reject(new Error(`cannot start ${command} (is it installed?): ${err.message}`)));
     child.once('exit', (code) => reject(new Error(`the ${language} sample server exited with code ${code} (does it have ${install}?): ${stderr}`)));
     lines.on('line', (line) => {
       const m = /^listening on (http:\/\/\S+\/)/.exec(line);
-      if (m) resolve(m[1]!);
+      if (m) resolve(m[1]);
     });
   });
   return { url, child, stop: () => void child.kill('SIGTERM') };

@@ -65,5 +65,5 @@ export function flakyDatabase(inner: Database): FlakyDatabase {
       return await inner.script(sql);
     },
     close: () => inner.close(),
-  } as FlakyDatabase;
+  };
 }

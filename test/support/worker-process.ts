@@ -47,11 +47,11 @@ export async function startServiceProcess(mode: 'worker' | 'api', config: Config
   });
   let stderr = '';
   const lines: string[] = [];
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the ${mode} process exited with ${code} before it was ready: ${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       lines.push(line);
       if (line.includes(READY[mode])) resolve();
     });

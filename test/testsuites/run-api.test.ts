@@ -83,7 +83,7 @@ describe('test-suite run API', () => {
     expect(badUpload.status).toBe(400);
     expect((await ms.request('GET', '/api/challenges/suite-bad')).status).toBe(404);
     const counts = await ms.database.db.query<{ n: number }>('select count(*)::int as n from testsuites');
-    expect(counts[0]!.n).toBe(1);
+    expect(counts[0].n).toBe(1);
   });
 
   it('metaserver testsuite run --wait prints the report; a bad query exits 2', async () => {
@@ -97,7 +97,7 @@ describe('test-suite run API', () => {
     expect(err.join('')).toMatch(/created test suite cli \(12 items\)/);
     expect(code).toBe(0);
     const lines = out.join('').split('\n');
-    expect(lines[0]!.split('\t').slice(0, 3)).toEqual(['class', 'gold', 'responses']);
+    expect(lines[0].split('\t').slice(0, 3)).toEqual(['class', 'gold', 'responses']);
     expect(lines[1]).toMatch(/^\(all\)\t\d+\t0\t12\t/);
     expect(lines.some((l) => /^case=\S+ & slot\.position=[IMF]\t/.test(l))).toBe(true);
 

@@ -61,7 +61,7 @@ describe('a test suite run through dispatch', () => {
   it('the sample holds both fault classes', () => {
     const mentions = items.flatMap((it) => it.mentions.map((_, k) => [it, k] as const));
     expect(mentions.some(([it]) => it.entityFeatures?.function_word === true)).toBe(true);
-    expect(mentions.some(([it, k]) => it.entityFeatures?.kind === 'symbol' && valuesOf(it.entityFeatures.case).includes('lower-initial') && it.slots[k]!.position.includes('I'))).toBe(true);
+    expect(mentions.some(([it, k]) => it.entityFeatures?.kind === 'symbol' && valuesOf(it.entityFeatures.case).includes('lower-initial') && it.slots[k].position.includes('I'))).toBe(true);
   });
 
   it('creates the run with a team token on its own servers and every item goes through the queues', async () => {
@@ -77,8 +77,8 @@ describe('a test suite run through dispatch', () => {
       return r.body.done ? r.body : undefined;
     }, 120_000);
     for (const s of status.servers) expect(s.progress).toEqual({ queued: 0, active: 0, done: SAMPLE, failed: 0 });
-    const stored = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1', [copies[0]!.serverId]);
-    expect(stored[0]!.n).toBe(SAMPLE);
+    const stored = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1', [copies[0].serverId]);
+    expect(stored[0].n).toBe(SAMPLE);
     expect(flawed.requests).toBeGreaterThanOrEqual(SAMPLE);
   }, 150_000);
 
@@ -87,7 +87,7 @@ describe('a test suite run through dispatch', () => {
     const res = await ms.request('GET', `/api/testsuites/flaws/report?${q}`, undefined, teamToken);
     expect(res.status).toBe(200);
     const report = res.body as { pending: string[]; classes: ClassScore[]; server: { serverId: number } };
-    expect(report.server.serverId).toBe(copies[0]!.serverId);
+    expect(report.server.serverId).toBe(copies[0].serverId);
     expect(report.pending).toEqual([]);
     const withGold = report.classes.filter((c) => c.gold > 0);
     const zero = withGold.filter((c) => c.strict.f === 0);
@@ -105,7 +105,7 @@ describe('a test suite run through dispatch', () => {
   });
 
   it('gives the perfect tagger F = 1 in every class, by its copy id as well, and TSV on request', async () => {
-    const res = await ms.request('GET', `/api/testsuites/flaws/report?server=${copies[1]!.serverId}&by=${BY[1]}`, undefined, ADMIN_TOKEN);
+    const res = await ms.request('GET', `/api/testsuites/flaws/report?server=${copies[1].serverId}&by=${BY[1]}`, undefined, ADMIN_TOKEN);
     expect(res.status).toBe(200);
     expect(res.body.overall.strict.f).toBe(1);
     for (const c of (res.body.classes as ClassScore[]).filter((k) => k.gold > 0)) expect(c.strict.f, c.key).toBe(1);
@@ -120,7 +120,7 @@ describe('a test suite run through dispatch', () => {
     const page = await ms.app!.inject({ url: `/testsuites/flaws/report?${q}`, headers: { authorization: `Bearer ${teamToken}` } });
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    const rows = [...page.body.matchAll(/<th scope="row">([^<]*)<\/th>/g)].map((m) => m[1]!.replaceAll('&amp;', '&'));
+    const rows = [...page.body.matchAll(/<th scope="row">([^<]*)<\/th>/g)].map((m) => m[1].replaceAll('&amp;', '&'));
     expect(rows[0]).toBe('(all)');
     expect(WORST).toContain(rows[1]);
     expect(page.body).toContain('<caption>');

@@ -181,7 +181,7 @@ describe('the annotation viewer', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${base}/articles/${bigId}`);
     await page.locator('[data-viewer][data-viewer-ready]').waitFor({ timeout: 60_000 });
-    const rendered = await page.evaluate(() => performance.getEntriesByName('viewer-ready')[0]!.startTime);
+    const rendered = await page.evaluate(() => performance.getEntriesByName('viewer-ready')[0].startTime);
     // Of which: the fragment's answer (server: API call and markup) ends here; the rest is the browser's.
     const fragmentAt = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.includes('/fragments/articles/'))!.toJSON() as { startTime: number; responseEnd: number; transferSize: number; decodedBodySize: number });
     const marks = await page.locator('[data-article-text] mark').count();

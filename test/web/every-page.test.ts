@@ -101,7 +101,7 @@ beforeAll(async () => {
   // A pull server (no URL; its page tells whether an agent is connected), left paused.
   const pull = await ms.request('POST', '/api/challenges/bc/servers', { name: 'behind a firewall', protocol: 'pull', tasks: ['ACT', 'INT'] }, token);
   expect(pull.status).toBe(201);
-  fixture = { serverId: servers[0]!, articleId: article.body.id, suite: 'pages', pullServerId: pull.body.id };
+  fixture = { serverId: servers[0], articleId: article.body.id, suite: 'pages', pullServerId: pull.body.id };
   // Both roles' tokens in every page's browser, each under its own key.
   tokens = { organiser: ADMIN_TOKEN, team: token };
 }, 180_000);
@@ -136,7 +136,7 @@ describe('every page', () => {
         if (width === WIDTHS[0]) {
           await page.waitForLoadState('networkidle');
           weights[p.name] = Math.round((bytes / 1024) * 10) / 10;
-          const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+          const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
           if (overflow > width) problems.push(`${p.name} @${width}: the page scrolls sideways (${overflow} px wide)`);
         }
         for (const v of await axeViolations(page)) problems.push(`${p.name} @${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);

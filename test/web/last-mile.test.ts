@@ -289,7 +289,7 @@ describe('issue 30: the pages, last mile', () => {
       serverId: 1, sourceServerId: 1, team: 'T', items: 2, progress: { queued: 0, active: 0, done: 2, failed: 0 },
       report: { overall: cls('(all)', 2, 0), classes: [cls('silent', 2, 0), cls('fp-only', 0, 3)], missingAnswers: [], falsePositives: [], fpSentences: { items: 0, withFalsePositives: 0, mentions: 0 } } as never,
     });
-    const row = (label: string) => new RegExp(`<th scope="row">${label}</th>((?:<td>[^<]*</td>)+)`).exec(markup)![1]!.match(/<td>([^<]*)<\/td>/g)!.map((c) => c.slice(4, -5));
+    const row = (label: string) => new RegExp(`<th scope="row">${label}</th>((?:<td>[^<]*</td>)+)`).exec(markup)![1].match(/<td>([^<]*)<\/td>/g)!.map((c) => c.slice(4, -5));
     // gold, responses, then P R F for strict, left, right.
     expect(row('silent')).toEqual(['2', '0', '—', '0.000', '0.000', '—', '0.000', '0.000', '—', '0.000', '0.000']);
     expect(row('fp-only')).toEqual(['0', '3', '0.000', '—', '—', '0.000', '—', '—', '0.000', '—', '—']);

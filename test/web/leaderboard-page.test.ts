@@ -23,7 +23,7 @@ const BOARD = '/challenges/read/leaderboard/MENTION';
 function gold(): { documents: Record<string, { ann: string }> } {
   const documents: Record<string, { ann: string }> = {};
   for (const { id, text } of ARTICLES) {
-    const lines = words(text).flatMap(({ offset, word }, i) => (GOLD_WORDS[id]![word] ? [`T${i + 1}\t${GOLD_WORDS[id]![word]} ${offset} ${offset + word.length}\t${word}`] : []));
+    const lines = words(text).flatMap(({ offset, word }, i) => (GOLD_WORDS[id][word] ? [`T${i + 1}\t${GOLD_WORDS[id][word]} ${offset} ${offset + word.length}\t${word}`] : []));
     documents[id] = { ann: lines.join('\n') };
   }
   return { documents };
@@ -52,7 +52,7 @@ beforeAll(async () => {
   const teams = [['Alpha Lab', 'tagger'], ['Beta Lab', 'tagger'], ['Gamma Lab', 'broken']] as const;
   for (const [i, [team, name]] of teams.entries()) {
     const token = (await ms.request('POST', '/api/teams', { name: team, contact: 'lab@example.org' })).body.token;
-    const server = await ms.request('POST', '/api/challenges/read/servers', { name, url: servers[i]!.url, tasks: ['MENTION'] }, token);
+    const server = await ms.request('POST', '/api/challenges/read/servers', { name, url: servers[i].url, tasks: ['MENTION'] }, token);
     expect(server.status, JSON.stringify(server.body)).toBe(201);
     expect((await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, token)).status).toBe(200);
   }
@@ -88,7 +88,7 @@ const fixed = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '—');
 const FIGURES = ['p', 'r', 'f', 'tp', 'fp', 'fn'] as const;
 /** A row's cells as the page must print the API's figures: three decimals, counts as integers. */
 function expectedCells(metrics: Record<string, Record<string, number>>): string[] {
-  return ['strict', 'left', 'right'].flatMap((g) => FIGURES.map((f) => (['tp', 'fp', 'fn'].includes(f) ? String(metrics[g]![f]) : fixed(metrics[g]![f]))));
+  return ['strict', 'left', 'right'].flatMap((g) => FIGURES.map((f) => (['tp', 'fp', 'fn'].includes(f) ? String(metrics[g][f]) : fixed(metrics[g][f]))));
 }
 
 async function rowsOf(p: Page, table = '#board-main') {
@@ -127,8 +127,8 @@ describe('the leaderboard page', () => {
     for (const [i, row] of rows.slice(0, 2).entries()) expect(row.cells.slice(2)).toEqual(expectedCells(api.runs[i].metrics));
     expect(rows.slice(0, 2).map((r) => r.what).sort()).toEqual(['server tagger of Alpha Lab', 'server tagger of Beta Lab']);
     // The failing server: last, not ranked, said in words.
-    expect(rows[2]!.what).toBe('server broken of Gamma Lab');
-    expect(rows[2]!.cells.slice(2).join('')).toMatch(/^Never answered/);
+    expect(rows[2].what).toBe('server broken of Gamma Lab');
+    expect(rows[2].cells.slice(2).join('')).toMatch(/^Never answered/);
     expect(api.runs[2]).toMatchObject({ serverName: 'broken', answered: 0 });
     // Per type, in a table each.
     expect(await page.locator('details.breakdown summary').allTextContents()).toEqual(['protein', 'species', 'gene']);
@@ -149,7 +149,7 @@ describe('the leaderboard page', () => {
     const rows = await rowsOf(page);
     expect(rows.map((r) => r.run)).toEqual(api.runs.map((r: { run: string }) => r.run));
     expect(rows.some((r) => r.what === 'consensus of the servers')).toBe(true);
-    for (const [i, run] of api.runs.entries()) if (!(run.kind === 'S' && run.answered === 0)) expect(rows[i]!.cells.slice(2)).toEqual(expectedCells(run.metrics));
+    for (const [i, run] of api.runs.entries()) if (!(run.kind === 'S' && run.answered === 0)) expect(rows[i].cells.slice(2)).toEqual(expectedCells(run.metrics));
     // The downloads carry the same options.
     expect(await page.getByRole('button', { name: 'Download TSV' }).getAttribute('data-download')).toBe('/api/challenges/read/scores/MENTION?singleClass=1&consensus=1&format=tsv');
   }, 60_000);

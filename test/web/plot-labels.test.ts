@@ -22,7 +22,7 @@ describe('label placement', () => {
     }
     // Far from their points, names get a leader line, and no two leader lines cross.
     expect(labels.some((l) => l.leader)).toBe(true);
-    const leaders = labels.flatMap((l, i) => (l.leader ? [[points[i]!, l.leader] as const] : []));
+    const leaders = labels.flatMap((l, i) => (l.leader ? [[points[i], l.leader] as const] : []));
     for (const [i, [a, b]] of leaders.entries()) for (const [c, d] of leaders.slice(i + 1)) expect(segmentsCross(a, b, c, d)).toBe(false);
     expect(numbered.length).toBeLessThanOrEqual(2);
   });
@@ -30,11 +30,11 @@ describe('label placement', () => {
   it('avoids the iso-F labels and numbers a name that fits nowhere', () => {
     const iso = textBox(476, 100, 'F=0.8', 'end');
     const { labels } = placeLabels([{ x: 470, y: 104, label: 'T1_S1' }], [iso], AREA);
-    expect(overlaps(textBox(labels[0]!.x, labels[0]!.y, labels[0]!.text, labels[0]!.anchor), iso)).toBe(false);
+    expect(overlaps(textBox(labels[0].x, labels[0].y, labels[0].text, labels[0].anchor), iso)).toBe(false);
     const tiny: Box = { x: 0, y: 0, w: 40, h: 40 };
     const crowded = placeLabels([{ x: 20, y: 20, label: 'a-very-long-run-name' }], [], tiny);
     expect(crowded.numbered).toEqual([{ index: 0, number: 1 }]);
-    expect(crowded.labels[0]!.text).toBe('1');
+    expect(crowded.labels[0].text).toBe('1');
   });
 
   it('draws the key of numbered points under the plot, escaped', () => {

@@ -260,7 +260,7 @@ describe('organisers: the challenge at a glance, live', () => {
     await page.selectOption('#export-what', 'INT/tsv');
     const [tsv] = await Promise.all([page.waitForEvent('download', WAIT), page.click('#export-form button[type="submit"]')]);
     expect(tsv.suggestedFilename()).toMatch(/\.INT\.tsv$/);
-    expect(readFileSync((await tsv.path())!, 'utf8')).toContain('PMC1\tP38398');
+    expect(readFileSync((await tsv.path()), 'utf8')).toContain('PMC1\tP38398');
     await page.selectOption('#export-what', 'MENTION/brat');
     const [archive] = await Promise.all([page.waitForEvent('download', WAIT), page.click('#export-form button[type="submit"]')]);
     expect(archive.suggestedFilename()).toMatch(/\.MENTION\.brat\.tar\.gz$/);

@@ -52,7 +52,7 @@ beforeAll(async () => {
   }
   await waitFor('every pair settled', async () => {
     const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`);
-    return rows[0]!.n === (RUNS + 1) * ARTICLES.length ? true : undefined;
+    return rows[0].n === (RUNS + 1) * ARTICLES.length ? true : undefined;
   }, 60_000);
   const gold = ARTICLES.flatMap(({ id }) => ACCESSIONS.map((a) => `${id}\t${a}`)).join('\n') + '\n';
   const put = await ms.app!.inject({ method: 'PUT', url: '/api/challenges/wide/gold/INT', payload: gold, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' } });

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 const count = async (table: string, serverId: number) =>
-  (await ms.database.db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${table === 'servers' ? 'id' : 'server_id'} = $1`, [serverId]))[0]!.n;
+  (await ms.database.db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${table === 'servers' ? 'id' : 'server_id'} = $1`, [serverId]))[0].n;
 
 describe('DELETE /api/servers/:id', () => {
   it('refuses an active server, then deletes the paused one with its deliveries, attempts, answers and queue', async () => {
@@ -82,7 +82,7 @@ describe('web routes', () => {
 
   it('serves the stylesheet and script with long cache headers and answers 304 to a matching ETag', async () => {
     const home = await ms.app!.inject({ method: 'GET', url: '/team' });
-    const cssUrl = /href="(\/static\/app\.css\?v=[0-9a-f]+)"/.exec(home.body)![1]!;
+    const cssUrl = /href="(\/static\/app\.css\?v=[0-9a-f]+)"/.exec(home.body)![1];
     const css = await ms.app!.inject({ method: 'GET', url: cssUrl });
     expect(css.statusCode).toBe(200);
     expect(css.headers['content-type']).toMatch(/^text\/css/);

@@ -31,7 +31,7 @@ describe('buildViewer', () => {
   it('keeps its data block closed whatever the text holds, and lists who found each mention', () => {
     const v = buildViewer(text, [a, b, c]);
     expect(v.data.value.match(/<\/script>/g)).toHaveLength(1);
-    const json = JSON.parse(/>(.*)<\/script>$/.exec(v.data.value)![1]!);
+    const json = JSON.parse(/>(.*)<\/script>$/.exec(v.data.value)![1]);
     expect(json.sources).toEqual([{ label: 'tagger (A)', consensus: false }, { label: 'tagger (B)', consensus: false }, { label: 'Consensus', consensus: true }]);
     expect(json.mentions[0]).toEqual([2, 7, 0, [0, 1, 2], 'BRCA1', null]);
   });

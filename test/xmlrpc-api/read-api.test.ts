@@ -14,7 +14,7 @@ const g1 = (i: number) => `P1000${i}`;
 const g2 = (i: number) => `Q2000${i}`;
 // Per training document i: gold g1(i), g2(i). A and B find both plus a wrong one; C one of them.
 const trainingAnswer = (server: number, i: number): string[] =>
-  [[g1(i), g2(i), `O3000${i}`], [g2(i), g1(i), `P4000${i}`], [`Q5000${i}`, g1(i)]][server]!;
+  [[g1(i), g2(i), `O3000${i}`], [g2(i), g1(i), `P4000${i}`], [`Q5000${i}`, g1(i)]][server];
 const LIVE_ANSWERS = [
   { INT: [{ accession: 'P12345', rank: 1, confidence: 1, taxid: 9606 }, { accession: 'Q99999', rank: 2, confidence: 0.25 }], MENTION: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein', confidence: 1 }] },
   { INT: [{ accession: 'P12345', rank: 1, confidence: 0.5 }], MENTION: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein' }] },
@@ -74,11 +74,11 @@ describe('BCMS read API rules', () => {
 
     // A live article answered by the first two live servers, still queued at the third.
     articleId = (await ms.request('POST', '/api/articles', { text: 'A BRCA1 text.', id: 'PMC42' })).body.id;
-    await seed(articleId, liveServers[0]!, LIVE_ANSWERS[0]!);
-    await seed(articleId, liveServers[1]!, LIVE_ANSWERS[1]!);
-    await seed(articleId, liveServers[2]!, null, 'queued');
+    await seed(articleId, liveServers[0], LIVE_ANSWERS[0]);
+    await seed(articleId, liveServers[1], LIVE_ANSWERS[1]);
+    await seed(articleId, liveServers[2], null, 'queued');
     waitingArticle = (await ms.request('POST', '/api/articles', { text: 'Another text.', id: '31415' })).body.id;
-    await seed(waitingArticle, liveServers[0]!, null, 'failed');
+    await seed(waitingArticle, liveServers[0], null, 'failed');
   });
   afterAll(async () => {
     await ms?.stop();
@@ -102,8 +102,8 @@ describe('BCMS read API rules', () => {
     });
     expect(all.vote.normalizations.map((n: any) => n.dbid)).toEqual(['P12345', 'Q99999']);
     // Only the third server chosen: it has no answer, so neither method has a result.
-    expect(await value('Consensus.getConsensus', ['PMC42', { servers: [liveServers[2]!] }])).toEqual({ vote: {}, 'ensemble:ens:INT': {} });
-    expect(await value('Consensus.getConsensus', ['PMC42', { methods: ['ensemble:ens:INT'], servers: [liveServers[0]!] }])).toEqual({
+    expect(await value('Consensus.getConsensus', ['PMC42', { servers: [liveServers[2]] }])).toEqual({ vote: {}, 'ensemble:ens:INT': {} });
+    expect(await value('Consensus.getConsensus', ['PMC42', { methods: ['ensemble:ens:INT'], servers: [liveServers[0]] }])).toEqual({
       'ensemble:ens:INT': { normalizations: expect.any(Array) },
     });
   });
@@ -120,18 +120,18 @@ describe('BCMS read API rules', () => {
   });
 
   it('says why a server has no answer, and serves only the on-demand servers', async () => {
-    expect(await fault('Annotations.getAnnotation', ['PMC42', liveServers[2]!])).toEqual([4, expect.stringMatching(/no answer .*still working on it; ask again later/)]);
-    expect(await fault('Annotations.getAnnotation', [31415, liveServers[0]!])).toEqual([4, expect.stringMatching(/failed on it for good/)]);
+    expect(await fault('Annotations.getAnnotation', ['PMC42', liveServers[2]])).toEqual([4, expect.stringMatching(/no answer .*still working on it; ask again later/)]);
+    expect(await fault('Annotations.getAnnotation', [31415, liveServers[0]])).toEqual([4, expect.stringMatching(/failed on it for good/)]);
     expect(await fault('Annotations.getAnnotation', ['PMC42', 'x'])).toEqual([2, expect.stringMatching(/a server id is a positive int/)]);
-    expect(await value('Resources.getServer', [liveServers[1]!])).toEqual({ id: liveServers[1], name: 'live1', team: 'Team 1', tasks: ['INT', 'MENTION'], state: 'paused' });
-    expect(await fault('Resources.getServer', [challengeServers[0]!])).toEqual([4, expect.stringMatching(/no on-demand annotation server has id .*Resources.getServerList\(\)/)]);
+    expect(await value('Resources.getServer', [liveServers[1]])).toEqual({ id: liveServers[1], name: 'live1', team: 'Team 1', tasks: ['INT', 'MENTION'], state: 'paused' });
+    expect(await fault('Resources.getServer', [challengeServers[0]])).toEqual([4, expect.stringMatching(/no on-demand annotation server has id .*Resources.getServerList\(\)/)]);
     expect((await value('Resources.getServerList')).map((s: any) => s.id)).toEqual(liveServers);
   });
 
   it('checks the consensus options and says what to send', async () => {
     const bad = (options: XmlRpcValue) => fault('Consensus.getConsensus', ['PMC42', options]);
     expect(await bad({ servers: [] })).toEqual([2, expect.stringMatching(/servers is a non-empty array/)]);
-    expect(await bad({ servers: [challengeServers[0]!] })).toEqual([4, expect.stringMatching(/not sent to server/)]);
+    expect(await bad({ servers: [challengeServers[0]] })).toEqual([4, expect.stringMatching(/not sent to server/)]);
     expect(await bad({ weights: { x: 1 } })).toEqual([2, expect.stringMatching(/"x" is not a server id/)]);
     expect(await bad({ weights: { 1: -1 } })).toEqual([2, expect.stringMatching(/must be a number ≥ 0/)]);
     expect(await bad({ threshold: 150 })).toEqual([2, expect.stringMatching(/percentage .* 0 to 100/)]);
@@ -155,7 +155,7 @@ describe('BCMS read API rules', () => {
   });
 
   it('writes confidences as doubles, 1.0 included, and ranks, taxids and offsets as ints', async () => {
-    const { xml } = await call('Annotations.getAnnotation', ['PMC42', liveServers[0]!]);
+    const { xml } = await call('Annotations.getAnnotation', ['PMC42', liveServers[0]]);
     expect(xml).toContain('<member><name>rank</name><value><int>1</int></value></member><member><name>confidence</name><value><double>1.0</double></value></member><member><name>taxid</name><value><int>9606</int></value></member>');
     expect(xml).toContain('<name>offset</name><value><int>2</int></value>');
     expect(xml).not.toMatch(/<name>confidence<\/name><value><int>/);

@@ -10,7 +10,7 @@ export const PROTOCOLS = [xmlrpc, json, pubannotation] as const;
 
 export type ProtocolName = (typeof PROTOCOLS)[number]['name'];
 
-export const PROTOCOL_NAMES = PROTOCOLS.map((p) => p.name) as ProtocolName[];
+export const PROTOCOL_NAMES: ProtocolName[] = PROTOCOLS.map((p) => p.name);
 
 /** A server registered without a `protocol` speaks XML-RPC, as BCMS servers did. */
 export const DEFAULT_PROTOCOL: ProtocolName = 'xmlrpc';

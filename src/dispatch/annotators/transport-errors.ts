@@ -37,7 +37,7 @@ function parserErrorOf(err: unknown): Error | undefined {
   const seen = new Set<unknown>();
   for (let current: unknown = err; current && typeof current === 'object' && !seen.has(current); current = (current as { cause?: unknown }).cause) {
     seen.add(current);
-    if (current instanceof errors.HTTPParserError) return current as Error;
+    if (current instanceof errors.HTTPParserError) return current;
     const code = (current as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('HPE_')) return current as Error;
   }

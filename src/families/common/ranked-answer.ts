@@ -81,7 +81,7 @@ export function keepRankedAnswer<T extends ListedItem>(parsed: T[], spec: Pick<R
   const kept: (T & { rank: number })[] = [];
   parsed.forEach((item, i) => {
     const resolved = keep.resolve(item, i);
-    if (resolved !== undefined) kept.push({ ...resolved, rank: filled.ranks[i]! });
+    if (resolved !== undefined) kept.push({ ...resolved, rank: filled.ranks[i] });
   });
   const distinct = keepBestRanked(kept, keep.identity, spec.key, keep.field, report, keep.mapped);
   return distinct.sort((x, y) => x.rank - y.rank);

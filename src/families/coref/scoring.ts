@@ -23,8 +23,8 @@ function corefDocuments(body: unknown, what: string, needA1: boolean): Map<strin
   const docs = new Map<string, { proteins?: Map<string, Protein>; annotation: CorefAnnotation }>();
   for (const [id, doc] of jsonDocuments(TASK, body, what, needA1 ? ['a1', 'a2'] : ['a2'])) {
     docs.set(id, {
-      proteins: needA1 ? parseA1(doc.a1!, { file: `documents["${id}"].a1` }) : undefined,
-      annotation: parseA2(doc.a2!, { file: `documents["${id}"].a2` }),
+      proteins: needA1 ? parseA1(doc.a1, { file: `documents["${id}"].a1` }) : undefined,
+      annotation: parseA2(doc.a2, { file: `documents["${id}"].a2` }),
     });
   }
   return docs;

@@ -21,7 +21,7 @@ export interface MentionGold {
 function bratDocuments(body: unknown, what: string): { mentions: Mention[]; docs: Set<string> } {
   const mentions: Mention[] = [];
   const docs = jsonDocuments(TASK, body, what, ['ann']);
-  for (const [id, doc] of docs) mentions.push(...parseBratMentions(doc.ann!, { doc: id, file: `documents["${id}"].ann` }));
+  for (const [id, doc] of docs) mentions.push(...parseBratMentions(doc.ann, { doc: id, file: `documents["${id}"].ann` }));
   return { mentions, docs: new Set(docs.keys()) };
 }
 

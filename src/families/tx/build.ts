@@ -109,13 +109,13 @@ const sortedUnique = (ids: Iterable<number>): Uint32Array => Uint32Array.from(ne
 export async function buildTaxonomyIndex(sources: TaxonomySources): Promise<TaxonomySummary> {
   const skipped: SkippedLines = { count: 0, examples: [] };
   const current: number[] = [];
-  for await (const [id] of rows(sources.nodes, 'nodes', 2, skipped)) current.push(id!);
+  for await (const [id] of rows(sources.nodes, 'nodes', 2, skipped)) current.push(id);
   const taxa = sortedUnique(current);
   // A binary search, not a Set: a whole release has millions of taxa.
   const isCurrent = (id: number): boolean => findSorted(taxa, id) >= 0;
 
   const mergedTo = new Map<number, number>();
-  if (sources.merged) for await (const [from, to] of rows(sources.merged, 'merged', 2, skipped)) mergedTo.set(from!, to!);
+  if (sources.merged) for await (const [from, to] of rows(sources.merged, 'merged', 2, skipped)) mergedTo.set(from, to);
   let mergesLeftOut = 0;
   const merges: Array<[number, number]> = [];
   for (const [from, to] of mergedTo) {
@@ -128,7 +128,7 @@ export async function buildTaxonomyIndex(sources: TaxonomySources): Promise<Taxo
   merges.sort((a, b) => a[0] - b[0]);
 
   const deletedIds: number[] = [];
-  if (sources.delnodes) for await (const [id] of rows(sources.delnodes, 'delnodes', 1, skipped)) deletedIds.push(id!);
+  if (sources.delnodes) for await (const [id] of rows(sources.delnodes, 'delnodes', 1, skipped)) deletedIds.push(id);
   const deletedSet = new Set(deletedIds);
   const mergedFrom = Uint32Array.from(merges, ([from]) => from);
   const deleted = sortedUnique([...deletedSet].filter((id) => !isCurrent(id) && findSorted(mergedFrom, id) < 0));

@@ -54,7 +54,7 @@ export class TaxonomyIndex {
     const { taxa, mergedFrom, mergedInto, deleted } = this.contents;
     if (findSorted(taxa, taxid) >= 0) return CURRENT;
     const merged = findSorted(mergedFrom, taxid);
-    if (merged >= 0) return { status: 'merged', into: mergedInto[merged]! };
+    if (merged >= 0) return { status: 'merged', into: mergedInto[merged] };
     return findSorted(deleted, taxid) >= 0 ? DELETED : UNKNOWN;
   }
 }

@@ -105,7 +105,7 @@ ${parts}
 /** "name (team)", the server id added where two would still read alike. */
 export function serverLabels(servers: readonly Pick<ServerAnswer, 'serverId' | 'name' | 'team'>[]): Map<number, string> {
   const plain = servers.map((s) => `${s.name} (${s.team})`);
-  return new Map(servers.map((s, i) => [s.serverId, plain.filter((p) => p === plain[i]).length > 1 ? `${plain[i]} #${s.serverId}` : plain[i]!]));
+  return new Map(servers.map((s, i) => [s.serverId, plain.filter((p) => p === plain[i]).length > 1 ? `${plain[i]} #${s.serverId}` : plain[i]]));
 }
 
 /** Each server with mentions, then the consensus (hidden at first) when there is one. */
@@ -154,7 +154,7 @@ ${viewer.data}</section>`;
 
 /** What the page's heading calls the article: its first line (the title), shortened; else its id. */
 export function articleName(a: Pick<ArticleJson, 'id' | 'organiserId' | 'text'>): string {
-  const first = a.text.split('\n', 1)[0]!.trim();
+  const first = a.text.split('\n', 1)[0].trim();
   if (first === '') return `Article ${a.organiserId ?? a.id}`;
   const points = Array.from(first);
   return points.length > 100 ? `${points.slice(0, 99).join('').trimEnd()}…` : first;

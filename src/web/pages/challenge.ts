@@ -76,6 +76,7 @@ export function articlesFragment(list: ArticleListJson): SafeHtml {
 
 export function settingsPageBody(c: Challenge): SafeHtml {
   const num = (name: keyof Challenge, label: string, o: { min: number; hint: string; step?: string }) =>
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the settings shown here are numbers
     textField('settings', name, label, { type: 'number', min: o.min, step: o.step, value: String(c[name] ?? ''), hint: o.hint });
   return html`<h1>Settings of ${c.name} <span class="muted">(${c.slug})</span></h1>
 <p><a href="/organiser">Back to the organiser page</a> · <a href="/challenges/${c.slug}/articles">Articles</a></p>

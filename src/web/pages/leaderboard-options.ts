@@ -32,6 +32,7 @@ const DESCRIBED: Record<string, (value: unknown) => string> = {
 
 /** " (first 5 results per document; organism filter)" for the options the API echoed; "" for none. */
 export function optionsSentence(options: Record<string, unknown>): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the options the API echoes are numbers, strings and booleans
   const parts = Object.entries(options).flatMap(([k, v]) => (v === false || v === undefined ? [] : [DESCRIBED[k]?.(v) ?? `${k} ${String(v)}`]));
   return parts.length ? ` (${parts.join('; ')})` : '';
 }

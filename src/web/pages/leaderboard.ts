@@ -60,6 +60,7 @@ function axesSwitch(slug: string, task: string, query: Record<string, string | u
 /** Counts print as integers, figures with three decimals. */
 const COUNT = /(^|\.)(tp|fp|fn|gold|response|evaluatedDocs)$/;
 function cell(key: string, value: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a figure that is not a number is a string or a boolean
   if (typeof value !== 'number') return value === undefined || value === null ? '—' : String(value);
   if ((key === DROPPED || COUNT.test(key)) && Number.isInteger(value)) return String(value);
   return Number.isFinite(value) ? value.toFixed(3) : '—';
@@ -181,6 +182,7 @@ export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentO
   else {
     const columns = [...(web.columns ?? [...new Set(rows.flatMap((r) => [...r.flat.keys()]))].map((k): [string, string] => [k, k]))];
     // F-beta is reported only when asked for (`beta`): its column appears then.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- beta is a number
     if (web.columns && rows.some((r) => typeof r.flat.get('fBeta') === 'number')) columns.push(['fBeta', `F-beta (β=${String(board.options.beta ?? '')})`]);
     table = flatTable(board, rows, columns, exports);
   }

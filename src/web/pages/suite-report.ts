@@ -55,7 +55,7 @@ export function reportSections(r: ShownReport, headingLevel = 2): string {
   const fps = report.falsePositives.flatMap((f) => f.mentions.map((m) => ({ f, m })));
   return `<p>Server ${esc(r.serverId)} (copy of server ${esc(r.sourceServerId)}), team ${esc(r.team)}.
 ${esc(r.items)} items: ${esc(progress.done)} done, ${esc(progress.failed)} failed, ${esc(progress.queued + progress.active)} in progress.</p>
-${pending.length ? `<p role="status">${esc(pending.length)} item(s) have no answer yet and count as answering nothing (first: ${esc(pending[0]!)}).</p>` : ''}
+${pending.length ? `<p role="status">${esc(pending.length)} item(s) have no answer yet and count as answering nothing (first: ${esc(pending[0])}).</p>` : ''}
 <div class="table-scroll"><table class="suite-report">
 <caption>Feature classes, worst first (strict F, then recall); classes at F = 0 are highlighted</caption>
 <thead><tr><th scope="col">Class</th>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead>

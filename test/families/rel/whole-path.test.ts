@@ -80,8 +80,8 @@ afterAll(async () => {
 
 describe('REL through dispatch', () => {
   it('sends the given entities to REL servers only, in every protocol', () => {
-    const article = { id: 'a', organiserId: 'R1', text: R1, given: ARTICLES[0]!.given };
-    expect(requestParts(article, { tasks: ['REL'], sendMetadata: false }).given).toBe(ARTICLES[0]!.given);
+    const article = { id: 'a', organiserId: 'R1', text: R1, given: ARTICLES[0].given };
+    expect(requestParts(article, { tasks: ['REL'], sendMetadata: false }).given).toBe(ARTICLES[0].given);
     expect(requestParts(article, { tasks: ['MENTION'], sendMetadata: false }).given).toBeUndefined();
   });
 
@@ -120,7 +120,7 @@ describe("a challenge's relation types and argument types", () => {
   it('refuse, through dispatch, the answers that break them, each error at its path', async () => {
     const rows = await ms.database.db.query<{ outcome: string; errors: Array<{ path: string; message: string }> }>('select outcome, errors from attempts where server_id = $1', [strictServer]);
     expect(rows.map((r) => r.outcome)).toEqual(['invalid']);
-    expect(rows[0]!.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+    expect(rows[0].errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
       'relations[0].type: "INHIBITOR" is not a relation type of this challenge (ACTIVATOR)',
       'relations[0].arg1: T1 is a CHEMICAL entity; this challenge takes GENE as arg1',
       'relations[1].type: "INHIBITOR" is not a relation type of this challenge (ACTIVATOR)',
@@ -178,7 +178,7 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
   let articleId: string;
 
   beforeAll(async () => {
-    const posted = await ms.request('POST', '/api/articles', { text: R1, given: ARTICLES[0]!.given });
+    const posted = await ms.request('POST', '/api/articles', { text: R1, given: ARTICLES[0].given });
     expect(posted.status).toBe(202);
     articleId = posted.body.id;
     await waitFor('both live answers', async () => {
@@ -193,7 +193,7 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
   }
 
   it("serves a server's answer as `relations`, and the vote through Consensus.getConsensus", async () => {
-    expect(await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]!])).toEqual({
+    expect(await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]])).toEqual({
       kind: 'value',
       value: { relations: [{ type: 'INHIBITOR', arg1: 'T1', arg2: 'T2', rank: 1, confidence: 0.5 }, { type: 'INHIBITOR', arg1: 'T1', arg2: 'T3', rank: 2, confidence: 1 / 3 }] },
     });
@@ -226,7 +226,7 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
         await page.goto(`${base}/articles/${articleId}`);
         await pageSettled(page);
         await page.locator('mark.item-arg').first().waitFor({ timeout: 20_000 });
-        const overflow = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
         if (overflow > width) problems.push(`@${width}: the page scrolls sideways (${overflow} px wide)`);
         for (const v of await axeViolations(page)) problems.push(`@${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
       }

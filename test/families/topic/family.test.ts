@@ -46,7 +46,7 @@ describe('TOPIC answers', () => {
     const set = loadTopicLabels(file);
     expect(topic.lookup!.release(set)).toBe(`2 labels from ${file}`);
     expect(validate([{ label: 'Evading growth suppressors' }], set).errors).toEqual([]);
-    expect(validate([{ label: 'Treatment' }], set).errors[0]!.message).toBe('"Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)');
+    expect(validate([{ label: 'Treatment' }], set).errors[0].message).toBe('"Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)');
     await writeFile(file, 'A\nA\n');
     expect(() => loadTopicLabels(file)).toThrow(`${file}, line 2: the label "A" is given twice`);
   });

@@ -73,7 +73,7 @@ beforeAll(async () => {
     liveServers.push(live.body.id);
   }
   for (const [i, id] of [...servers, ...liveServers].entries()) {
-    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2]!.token)).status).toBe(200);
+    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
   }
   for (const id of servers) await finished(id, ARTICLES.length);
 }, 90_000);
@@ -103,13 +103,13 @@ describe('the TOPIC leaderboard', () => {
   it('scores both servers, an offline run and the consensus as the track script would, worked out by hand', async () => {
     const gold = await send(ms, 'PUT', '/api/challenges/litcovid/gold/TOPIC', { body: GOLD, token: ADMIN_TOKEN });
     expect(gold.json).toMatchObject({ task: 'TOPIC', documents: 3, items: 4, unknownDocuments: 0 });
-    const run = await send(ms, 'POST', '/api/challenges/litcovid/runs/TOPIC', { body: RUN, token: teams[1]!.token });
+    const run = await send(ms, 'POST', '/api/challenges/litcovid/runs/TOPIC', { body: RUN, token: teams[1].token });
     expect(run.status).toBe(201);
     const board = await send(ms, 'GET', '/api/challenges/litcovid/scores/TOPIC?consensus=1', { token: ADMIN_TOKEN });
     expect(board.status).toBe(200);
     // Best micro F first: the offline run (1), then the S and C rows (1/2), ties by run name.
     expect(board.json.runs.map((r: { run: string; kind: string }) => `${r.kind} ${r.run}`)).toEqual([
-      `R T${teams[1]!.id}_R1`, `S T${teams[0]!.id}_S1`, `S T${teams[1]!.id}_S1`, 'C consensus-vote',
+      `R T${teams[1].id}_R1`, `S T${teams[0].id}_S1`, `S T${teams[1].id}_S1`, 'C consensus-vote',
     ]);
     // Case Report at exactly 0.5 is not predicted (the script's preds > 0.5).
     expectFigures(board.json.runs[0].metrics, { micro: { p: 1, r: 1, f: 1 }, macro: { p: 4 / 7, r: 4 / 7, f: 4 / 7 }, instance: { p: 1, r: 1, f: 1 } });
@@ -140,7 +140,7 @@ describe('TOPIC exports', () => {
     const bioc = await ms.request('GET', path('bioc-json'), undefined, ADMIN_TOKEN);
     const a1 = JSON.parse(bioc.body.files[0].content).documents.find((d: { id: string }) => d.id === 'A1');
     expect(a1.passages[0].annotations).toEqual([
-      { id: 'a1.1', infons: { server: `T${teams[0]!.id}_S1`, task: 'TOPIC', type: 'Topic', identifier: 'Treatment', confidence: String(2 / 3) }, locations: [], text: '' },
+      { id: 'a1.1', infons: { server: `T${teams[0].id}_S1`, task: 'TOPIC', type: 'Topic', identifier: 'Treatment', confidence: String(2 / 3) }, locations: [], text: '' },
     ]);
     const brat = await ms.request('GET', path('brat'), undefined, ADMIN_TOKEN);
     expect(brat.status).toBe(400);
@@ -149,10 +149,10 @@ describe('TOPIC exports', () => {
 
   it('reads that BioC back as a run (a corpus upload), which scores as the online run', async () => {
     const bioc = (await ms.request('GET', path('bioc-json'), undefined, ADMIN_TOKEN)).body.files[0].content;
-    const run = await send(ms, 'POST', '/api/challenges/litcovid/runs/TOPIC', { body: bioc, type: 'application/json', token: teams[0]!.token });
+    const run = await send(ms, 'POST', '/api/challenges/litcovid/runs/TOPIC', { body: bioc, type: 'application/json', token: teams[0].token });
     expect(run.status).toBe(201);
     const board = await send(ms, 'GET', '/api/challenges/litcovid/scores/TOPIC', { token: ADMIN_TOKEN });
-    const row = board.json.runs.find((r: { run: string }) => r.run === `T${teams[0]!.id}_R1`);
+    const row = board.json.runs.find((r: { run: string }) => r.run === `T${teams[0].id}_R1`);
     expectFigures(row.metrics, S_TOPIC);
   });
 });
@@ -174,7 +174,7 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
   }
 
   it("serves a server's answer as `topics`, confidences as doubles", async () => {
-    const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]!]);
+    const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
     expect(decoded).toEqual({ kind: 'value', value: { topics: [{ label: 'Treatment', confidence: 0.5 }, { label: 'Prevention', confidence: 0.5 }, { label: 'Transmission', confidence: 0.5 }] } });
     expect(xml).toContain('<name>confidence</name><value><double>0.5</double></value>');
     expect((await xmlrpc('system.methodHelp', ['Annotations.getAnnotation'])).xml).toContain('topics [{label, confidence?}]');

@@ -147,9 +147,9 @@ describe('voting and the ensemble on taxa', () => {
     const items = consensus.TX!.items;
     expect(consensus.TX!.total).toBe(4);
     expect(items.map((i) => [i.taxid, i.rank, i.support])).toEqual([[9606, 1, 3], [10090, 2, 3], [562, 3, 2]]);
-    expect(items[0]!.meanReciprocalRank).toBe(0.75);
-    expect(items[0]!.meanConfidence).toBeCloseTo(0.65, 12);
-    expect(items[1]!.meanConfidence).toBeCloseTo(0.55, 12);
+    expect(items[0].meanReciprocalRank).toBe(0.75);
+    expect(items[0].meanConfidence).toBeCloseTo(0.65, 12);
+    expect(items[1].meanConfidence).toBeCloseTo(0.55, 12);
     expect(consensusAsResult(consensus).TX).toEqual([
       { taxid: 9606, rank: 1, confidence: 0.75 },
       { taxid: 10090, rank: 2, confidence: 0.75 },
@@ -165,10 +165,10 @@ describe('voting and the ensemble on taxa', () => {
     const gold = new Map(docs.map((d, i) => [d.id, [String(9606 + i)]]));
     const model = trainEnsemble(docs, gold, { task: 'TX' });
     expect(model.task).toBe('TX');
-    const [top, second] = ensembleResult(model, docs[0]!).TX!;
+    const [top, second] = ensembleResult(model, docs[0]).TX!;
     expect(top).toMatchObject({ taxid: 9606, rank: 1 });
     expect(second).toMatchObject({ taxid: 1000, rank: 2 });
-    expect(top!.confidence!).toBeGreaterThan(second!.confidence!);
+    expect(top.confidence!).toBeGreaterThan(second.confidence!);
   });
 });
 
@@ -204,7 +204,7 @@ describe('TX answers in files and on the wire', () => {
   it('writes PubAnnotation documents with one whole-text denotation per taxon', () => {
     const { files } = exportFiles('pubannotation', 'TX', 'T1_S1', [{ id: 'PMC1', text: TEXT, result: { TX: result } }], { sourcedb: 'bcms' });
     expect(files.map((f) => f.name)).toEqual(['PMC1.json']);
-    const doc = JSON.parse(files[0]!.content);
+    const doc = JSON.parse(files[0].content);
     // The text counts 24 code points (the emoji is one, two UTF-16 units).
     expect(Array.from(TEXT)).toHaveLength(24);
     expect(doc).toEqual({
@@ -226,7 +226,7 @@ describe('TX answers in files and on the wire', () => {
   it('goes out as `taxons` with int taxids and ranks and double confidences, and as plain JSON', () => {
     const wire = answerToWire({ TX: result });
     expect(JSON.parse(JSON.stringify(wire))).toEqual({ taxons: [{ taxid: 9606, rank: 1, confidence: 1 }, { taxid: 10090, rank: 2, confidence: 0.5 }] });
-    const xml = encodeMethodResponse(wire as never);
+    const xml = encodeMethodResponse(wire);
     expect(xml).toContain('<member><name>taxid</name><value><int>9606</int></value></member>');
     expect(xml).toContain('<member><name>confidence</name><value><double>1.0</double></value></member>');
   });

@@ -49,13 +49,13 @@ async function startTagger(): Promise<Tagger> {
   const script = fileURLToPath(new URL('./species_server.py', import.meta.url));
   const child = spawn('python3', [script, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const url = await new Promise<string>((resolve, reject) => {
     child.once('error', (err) => reject(new Error(`cannot start python3 (is it installed?): ${err.message}`)));
     child.once('exit', (code) => reject(new Error(`the species tagger exited with code ${code}: ${stderr}`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
       const m = /^listening on (http:\/\/\S+\/)/.exec(line);
-      if (m) resolve(m[1]!);
+      if (m) resolve(m[1]);
     });
   });
   return { url, child };
@@ -96,7 +96,7 @@ beforeAll(async () => {
     liveServers.push(live.body.id);
   }
   for (const [i, id] of [...servers, ...liveServers].entries()) {
-    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2]!.token)).status).toBe(200);
+    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
   }
   for (const id of servers) await finished(id, ARTICLES.length);
 }, 90_000);
@@ -122,7 +122,7 @@ describe('TX through dispatch', () => {
       ['A2', { TX: [{ taxid: 4932, rank: 1, confidence: 1 }, { taxid: 562, rank: 2, confidence: 0.5 }] }],
       ['A3', { TX: [{ taxid: 10090, rank: 3, confidence: 1 / 3 }] }],
     ]);
-    expect(rows[2]!.warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
+    expect(rows[2].warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
       `taxons[0].taxid: 3000100 was deleted from NCBI Taxonomy release ${RELEASE}; item dropped`,
       `taxons[1].taxid: 42424242 is not a taxon of NCBI Taxonomy release ${RELEASE} (neither current, merged nor deleted); item dropped`,
       `taxons[2].taxid: 3000002 was merged into 10090 in NCBI Taxonomy release ${RELEASE}; mapped to 10090`,
@@ -136,13 +136,13 @@ describe('the TX leaderboard', () => {
   it('scores both servers, an offline run and the consensus against the gold, as worked out by hand', async () => {
     const gold = await send(ms, 'PUT', '/api/challenges/species/gold/TX', { body: GOLD, token: ADMIN_TOKEN });
     expect(gold.json).toMatchObject({ task: 'TX', documents: 3, items: 5, unknownDocuments: 0 });
-    const run = await send(ms, 'POST', '/api/challenges/species/runs/TX', { body: RUN, token: teams[1]!.token });
+    const run = await send(ms, 'POST', '/api/challenges/species/runs/TX', { body: RUN, token: teams[1].token });
     expect(run.status).toBe(201);
     const board = await send(ms, 'GET', '/api/challenges/species/scores/TX?consensus=1', { token: ADMIN_TOKEN });
     expect(board.status).toBe(200);
     // Best macro F first: the offline run (1), then the S and C rows (7/9), ties by run name.
     expect(board.json.runs.map((r: { run: string; kind: string }) => `${r.kind} ${r.run}`)).toEqual([
-      `R T${teams[1]!.id}_R1`, `S T${teams[0]!.id}_S1`, `S T${teams[1]!.id}_S1`, 'C consensus-vote',
+      `R T${teams[1].id}_R1`, `S T${teams[0].id}_S1`, `S T${teams[1].id}_S1`, 'C consensus-vote',
     ]);
     expectFigures(board.json.runs[0].metrics, R_TX);
     // The two servers answer alike, so the vote keeps every taxon with share 1, in the same order.
@@ -190,13 +190,13 @@ describe('TX exports', () => {
     const collection = JSON.parse(bioc.body.files[0].content);
     const a3 = collection.documents.find((d: { id: string }) => d.id === 'A3');
     expect(a3.passages[0].annotations).toEqual([
-      { id: 'a1.1', infons: { server: `T${teams[0]!.id}_S1`, task: 'TX', type: 'Species', identifier: '10090', rank: '3', confidence: String(1 / 3) }, locations: [], text: '' },
+      { id: 'a1.1', infons: { server: `T${teams[0].id}_S1`, task: 'TX', type: 'Species', identifier: '10090', rank: '3', confidence: String(1 / 3) }, locations: [], text: '' },
     ]);
     const pub = await ms.request('GET', `${path('pubannotation')}&sourcedb=species`, undefined, ADMIN_TOKEN);
     expect(pub.body.files.map((f: { name: string }) => f.name)).toEqual(['A1.json', 'A2.json', 'A3.json']);
     expect(JSON.parse(pub.body.files[0].content).denotations).toEqual([
-      { id: 'T1', span: { begin: 0, end: ARTICLES[0]!.text.length }, obj: 'NCBITaxon:9606' },
-      { id: 'T2', span: { begin: 0, end: ARTICLES[0]!.text.length }, obj: 'NCBITaxon:10090' },
+      { id: 'T1', span: { begin: 0, end: ARTICLES[0].text.length }, obj: 'NCBITaxon:9606' },
+      { id: 'T2', span: { begin: 0, end: ARTICLES[0].text.length }, obj: 'NCBITaxon:10090' },
     ]);
     const brat = await ms.request('GET', path('brat'), undefined, ADMIN_TOKEN);
     expect(brat.status).toBe(400);
@@ -221,7 +221,7 @@ describe('TX on demand: article view, consensus and the BCMS read API', () => {
   }
 
   it('serves a server\'s answer as `taxons`, taxids and ranks as ints, confidences as doubles', async () => {
-    const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]!]);
+    const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
     expect(decoded).toEqual({ kind: 'value', value: { taxons: [{ taxid: 9606, rank: 1, confidence: 1 }, { taxid: 4932, rank: 2, confidence: 0.5 }] } });
     expect(xml).toContain('<name>taxid</name><value><int>9606</int></value>');
     expect(xml).toContain('<name>confidence</name><value><double>1.0</double></value>');
