@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { seedDataDir } from '../support/pglite-template.ts';
 import { BIN, installationEnv, startCli } from './cli-process.ts';
 
 const dirs: string[] = [];
@@ -14,8 +15,10 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+// Each serve starts on a copy of the run's migrated PGlite database: what it logs is the
+// point here, not initdb (test/deploy/data-dir-owner.test.ts starts on an empty directory).
 function envFor(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const dir = mkdtempSync(join(tmpdir(), 'metaserver-logs-'));
+  const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'metaserver-logs-')));
   dirs.push(dir);
   return installationEnv({ METASERVER_DATA_DIR: dir, REDIS_URL: inject('redisUrl'), METASERVER_QUEUE_PREFIX: `logs-${process.pid}-${dirs.length}`, ...extra });
 }
