@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
-import { seedDataDir } from '../support/pglite-template.ts';
+import { newInstallationId, seedDataDir } from '../support/pglite-template.ts';
 import { openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
 
 setFlagsFromString('--expose-gc');
@@ -39,6 +39,7 @@ async function database(kind: 'pglite' | 'postgres'): Promise<TestDatabase> {
   const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'metaserver-memory-')));
   const db = await openPglite(join(dir, 'pg'));
   await migrate(db);
+  await newInstallationId(db);
   return { db, drop: async () => (await db.close(), rmSync(dir, { recursive: true, force: true })) };
 }
 

@@ -1,8 +1,8 @@
 // Starts one private redis-server on a free loopback port for the whole test run, so the
 // tests never touch a Redis someone else uses. Each test file still gets its own queue
 // prefix, so files running side by side do not see each other's jobs.
-// Also started once for the whole run, and not waited for (the tests do without them until
-// they are ready, only more slowly; each is written whole or not at all):
+// Also made once for the whole run, side by side with that Redis, before any test starts (a
+// few seconds: the files that gain most are the slowest, which vitest starts first):
 // - the bundle `metaserver` runs from (scripts/bundle.mjs), so that the tests starting the
 //   command as a process (deploy, cli, workers, agents) start it as an installation does,
 //   without compiling the sources through tsx each time;
@@ -26,22 +26,21 @@ declare module 'vitest' {
 
 let redis: PrivateRedis | undefined;
 let templateRoot: string | undefined;
-let background: Promise<unknown> | undefined;
 
 export async function setup(project: TestProject): Promise<void> {
   templateRoot = mkdtempSync(join(tmpdir(), 'metaserver-pglite-template-'));
   project.provide('pgliteTemplate', pgliteTemplatePaths(templateRoot));
-  // A failure here fails no test (each then makes its own database, or compiles through tsx)
-  // but is said, for whoever wonders why the run is slow.
-  background = Promise.all([
+  // A failure of either fails no test (each then makes its own database, or the command
+  // compiles the sources through tsx) but is said, for whoever wonders why the run is slow.
+  [redis] = await Promise.all([
+    startPrivateRedis(),
     makeTemplate(templateRoot).catch((err: unknown) => console.error(`test setup: the migrated PGlite template was not made (${String(err)}); tests start from empty databases`)),
     (ensureBundle as () => Promise<void>)().catch((err: unknown) => console.error(`test setup: the bundle was not built (${String(err)}); commands run through tsx`)),
   ]);
-  redis = await startPrivateRedis();
   project.provide('redisUrl', redis.url);
 }
 
-/** test/support/make-pglite-template.ts in a process of its own (see there why). */
+/** test/support/make-pglite-template.ts in a process of its own: this one keeps no PGlite (and its memory) for the whole run. */
 function makeTemplate(root: string): Promise<void> {
   const script = fileURLToPath(new URL('make-pglite-template.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', script, root], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -54,7 +53,6 @@ function makeTemplate(root: string): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
-  await background;
   await redis?.stop();
   if (templateRoot) rmSync(templateRoot, { recursive: true, force: true });
 }

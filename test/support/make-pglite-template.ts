@@ -1,7 +1,6 @@
 // Makes the run's migrated PGlite template (test/support/pglite-template.ts says what it is
 // for) under the folder given: `node --import tsx make-pglite-template.ts ROOT`. Global setup
-// runs it as a process of its own: PGlite's initdb keeps the thread it runs on busy for
-// seconds, and vitest's main process must stay free to serve the test workers meanwhile.
+// runs it as a process of its own, side by side with its other work.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

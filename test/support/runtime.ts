@@ -10,7 +10,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { createLogger } from '../../src/log.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
-import { pgliteTemplateDump } from './pglite-template.ts';
+import { newInstallationId, pgliteTemplateDump } from './pglite-template.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -37,6 +37,7 @@ export async function openTestDatabase(kind: TestDatabaseKind = process.env.DATA
     const template = pgliteTemplateDump();
     const db = await openPglite(undefined, template ? { loadDataDir: template } : {});
     await migrate(db);
+    if (template) await newInstallationId(db);
     return { db, drop: async () => db.close() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
