@@ -14,6 +14,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/database.ts';
 import { gatedServer } from '../support/gated-server.ts';
+import { newInstallationId, seedDataDir } from '../support/pglite-template.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
 import { installationEnv, runCli } from './cli-process.ts';
@@ -70,8 +71,10 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     const dirA = tmp();
     let original: TestDatabase;
     if (kind === 'pglite') {
-      const db = await openPglite(join(dirA, 'pg'));
+      // A copy of the run's migrated database (test/support/pglite-template.ts): initdb skipped.
+      const db = await openPglite(join(seedDataDir(dirA), 'pg'));
       await migrate(db);
+      await newInstallationId(db);
       original = { db, drop: () => db.close() };
     } else original = await openTestDatabase('postgres');
     stops.push(() => original.drop()); // after the meta-server using it has stopped

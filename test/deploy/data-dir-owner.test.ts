@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { seedDataDir } from '../support/pglite-template.ts';
 import { installationEnv, runCli, startCli, type CliProcess } from './cli-process.ts';
 
 const dirs: string[] = [];
@@ -58,7 +59,9 @@ afterAll(() => {
 
 describe('one owner per PGlite data directory', () => {
   it('a second serve, a migrate and a backup on a directory a serve holds are refused, naming the first, and write nothing', async () => {
-    const dir = dataDir();
+    // The run's migrated PGlite database, copied: the refusals are the point, and the next
+    // test starts on an empty directory (initdb and the migrations in the process).
+    const dir = seedDataDir(dataDir());
     const first = startCli(['serve'], envFor(dir));
     running.push(first);
     await first.waitForLine('metaserver is serving on');

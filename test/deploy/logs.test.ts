@@ -7,15 +7,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { BIN, installationEnv, startCli } from './cli-process.ts';
+import { seedDataDir } from '../support/pglite-template.ts';
+import { BIN, installationEnv, startCli, type CliProcess } from './cli-process.ts';
 
 const dirs: string[] = [];
-afterAll(() => {
+/** Serves a failed assertion would leave running. */
+const serves: CliProcess[] = [];
+afterAll(async () => {
+  for (const p of serves) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
+  await Promise.all(serves.map((p) => p.exited));
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+// Each serve starts on a copy of the run's migrated PGlite database: what it logs is the
+// point here, not initdb (test/deploy/data-dir-owner.test.ts starts on an empty directory).
 function envFor(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const dir = mkdtempSync(join(tmpdir(), 'metaserver-logs-'));
+  const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'metaserver-logs-')));
   dirs.push(dir);
   return installationEnv({ METASERVER_DATA_DIR: dir, REDIS_URL: inject('redisUrl'), METASERVER_QUEUE_PREFIX: `logs-${process.pid}-${dirs.length}`, ...extra });
 }
@@ -55,14 +62,16 @@ describe('log lines', () => {
   }, 180_000);
 
   it('piped: one JSON object a line, and LOG_FORMAT=pretty gives readable lines there too', async () => {
+    // Both at once: two installations of their own (data directory, queue prefix).
     const json = startCli(['serve'], envFor());
+    const pretty = startCli(['serve'], envFor({ LOG_FORMAT: 'pretty' }));
+    serves.push(json, pretty);
     const line = await json.waitForLine('metaserver is serving on');
     json.child.kill('SIGTERM');
     await json.exited;
     for (const l of json.lines.filter((x) => x.trim() !== '')) expect(() => JSON.parse(l), l).not.toThrow();
     expect(JSON.parse(line)).toMatchObject({ level: 30, database: expect.stringMatching(/^PGlite in /), redis: expect.stringMatching(/\(REDIS_URL\)$/) });
 
-    const pretty = startCli(['serve'], envFor({ LOG_FORMAT: 'pretty' }));
     const prettyLine = await pretty.waitForLine('metaserver is serving on');
     pretty.child.kill('SIGTERM');
     await pretty.exited;

@@ -10,6 +10,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { createLogger } from '../../src/log.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { newInstallationId, pgliteTemplateDump } from './pglite-template.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -31,8 +32,12 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
 export async function openTestDatabase(kind: TestDatabaseKind = process.env.DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (kind === 'pglite' || !url) {
-    const db = await openPglite();
+    // Loaded from the run's migrated template once it is ready: PGlite's initdb is most of a
+    // new database's cost (test/support/pglite-template.ts). migrate() then has nothing to do.
+    const template = pgliteTemplateDump();
+    const db = await openPglite(undefined, template ? { loadDataDir: template } : {});
     await migrate(db);
+    if (template) await newInstallationId(db);
     return { db, drop: async () => db.close() };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;

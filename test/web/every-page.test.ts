@@ -60,6 +60,19 @@ let browser: Browser;
 let base: string;
 let fixture: Fixture;
 
+/**
+ * Visits every page, a few at a time: each in a browser context of its own (its own cache,
+ * storage and console), so what one page loads, logs or scrolls is still its own. A page
+ * mostly waits for the meta-server, for its fragments and for network quiet; with several in
+ * flight the waits overlap instead of adding up.
+ */
+async function forEachPage(visit: (p: PageCase) => Promise<void>, lanes = 3): Promise<void> {
+  const queue = [...PAGES];
+  await Promise.all(Array.from({ length: lanes }, async () => {
+    for (let p = queue.shift(); p; p = queue.shift()) await visit(p);
+  }));
+}
+
 /** Polls the API until the predicate holds (the servers work in the background). */
 async function until(what: string, read: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -117,8 +130,8 @@ afterAll(async () => {
 describe('every page', () => {
   it('has no console error, no axe-core violation and no sideways scrolling at 390 px and 1920 px', async () => {
     const problems: string[] = [];
-    const weights: Record<string, number> = {};
-    for (const p of PAGES) {
+    const weightOf: Record<string, number> = {};
+    await forEachPage(async (p) => {
       // A fresh browser context per page: an empty cache, so the bytes are a first visit's.
       const context = await browser.newContext();
       await context.addInitScript(`localStorage.setItem('metaserver.token.organiser', ${JSON.stringify(tokens.organiser)}); localStorage.setItem('metaserver.token.team', ${JSON.stringify(tokens.team)});`);
@@ -135,7 +148,7 @@ describe('every page', () => {
         if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 30_000 });
         if (width === WIDTHS[0]) {
           await page.waitForLoadState('networkidle');
-          weights[p.name] = Math.round((bytes / 1024) * 10) / 10;
+          weightOf[p.name] = Math.round((bytes / 1024) * 10) / 10;
           const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
           if (overflow > width) problems.push(`${p.name} @${width}: the page scrolls sideways (${overflow} px wide)`);
         }
@@ -144,8 +157,9 @@ describe('every page', () => {
       }
       for (const e of errors) problems.push(`${p.name}: console: ${e}`);
       await context.close();
-    }
-    // The weights, for the record (test-output/page-weights.json) and the log.
+    });
+    // The weights, for the record (test-output/page-weights.json) and the log, in PAGES' order.
+    const weights = Object.fromEntries(PAGES.map((p) => [p.name, weightOf[p.name]!]));
     const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
     mkdirSync(out, { recursive: true });
     writeFileSync(`${out}page-weights.json`, `${JSON.stringify(weights, null, 2)}\n`);
@@ -157,7 +171,7 @@ describe('every page', () => {
 
   it('without a token: no console error, no refused request, no axe-core violation, at 390 px and 1920 px', async () => {
     const problems: string[] = [];
-    for (const p of PAGES) {
+    await forEachPage(async (p) => {
       const context = await browser.newContext();
       const page = await context.newPage();
       const errors = collectPageErrors(page, { strict: true });
@@ -174,7 +188,7 @@ describe('every page', () => {
       }
       for (const e of errors) problems.push(`${p.name} (no token): console: ${e}`);
       await context.close();
-    }
+    });
     expect(problems).toEqual([]);
   }, 300_000);
 });
