@@ -159,7 +159,7 @@ describe('every page', () => {
       await context.close();
     });
     // The weights, for the record (test-output/page-weights.json) and the log, in PAGES' order.
-    const weights = Object.fromEntries(PAGES.map((p) => [p.name, weightOf[p.name]!]));
+    const weights = Object.fromEntries(PAGES.map((p) => [p.name, weightOf[p.name]]));
     const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
     mkdirSync(out, { recursive: true });
     writeFileSync(`${out}page-weights.json`, `${JSON.stringify(weights, null, 2)}\n`);
