@@ -64,7 +64,7 @@ interface SettingSpec {
 }
 
 /** Names proxy-addr (fastify's trustProxy) knows for whole ranges of addresses. */
-export const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** The entries of the trustProxy setting (comma-separated). */
 export const proxyEntries = (setting: string): string[] => setting.split(',').map((e) => e.trim()).filter(Boolean);

@@ -45,7 +45,7 @@ export function parseVoteQuery(query: VoteQuery): ParsedVote {
 }
 
 /** The answered servers among those shown, in server-id order. */
-export function answered(states: readonly Pick<ArticleServerState, 'serverId' | 'result'>[]): Array<{ serverId: number; result: AnswerResult }> {
+function answered(states: readonly Pick<ArticleServerState, 'serverId' | 'result'>[]): Array<{ serverId: number; result: AnswerResult }> {
   return states.flatMap((s) => (s.result ? [{ serverId: s.serverId, result: s.result }] : []));
 }
 

@@ -75,7 +75,7 @@ const ExportAnswer = Open(
 );
 
 /** The header that says how many mentions a BIO export left out (they overlapped kept ones). */
-export const MENTIONS_LEFT_OUT_HEADER = 'x-mentions-left-out';
+const MENTIONS_LEFT_OUT_HEADER = 'x-mentions-left-out';
 
 /** Files for one run; `docs` are the server's answered articles in organiser-id order. */
 export function exportFiles(

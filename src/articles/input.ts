@@ -25,7 +25,7 @@ export function textAsSent(text: string): string {
   return sanitized.includes('\r') ? sanitized.replace(/\r\n?/g, (crlf) => (crlf.length === 2 ? ' \n' : '\n')) : sanitized;
 }
 
-export function articleText(input: ArticleInput, where: string, maxBytes: number): { text: string; sourceFormat: string } {
+function articleText(input: ArticleInput, where: string, maxBytes: number): { text: string; sourceFormat: string } {
   if (input.xml !== undefined && input.text !== undefined) throw badRequest(`${where}: give either text or xml, not both`);
   if (input.xml === undefined && input.text === undefined) throw badRequest(`${where}: the article needs a "text" (plain text) or an "xml" (JATS/NXML)`);
   const raw = (input.xml ?? input.text)!;

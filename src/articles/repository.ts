@@ -93,7 +93,7 @@ type DispatchView = Pick<Article, 'id' | 'text' | 'given' | 'organiserId' | 'tas
 /** Articles kept in memory for the workers of this process (see forDispatch), at most. */
 const DISPATCH_VIEWS = 256;
 /** …and at most this many bytes of them, unless the repository is given its own bound. */
-export const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
+const DEFAULT_CACHE_BYTES = 32 * 1024 * 1024;
 
 const viewBytes = (v: DispatchView): number => stringBytes(v.text) + stringBytes(v.given) + 200;
 
@@ -289,7 +289,7 @@ export class ArticleRepository {
   }
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 class ArticleConflictError extends Error {
   constructor(readonly conflicts: ArticleConflict[]) {

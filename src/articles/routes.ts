@@ -101,7 +101,7 @@ const LoadedAnswer = Open({
 });
 const SubmittedAnswer = Open({ id: Type.String(), statusUrl: Type.String({ description: 'where to poll the article (GET)' }), queued: Type.Boolean(), notice: Notice });
 /** What GET /api/articles/:id answers, and the completion callback posts (articles/view.ts). */
-export const ArticleAnswer = Open({
+const ArticleAnswer = Open({
   id: Type.String(),
   organiserId: Described('the organiser id, or null'),
   challenge: Type.String(),

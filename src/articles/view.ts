@@ -25,7 +25,7 @@ export interface ArticleView {
 /** Whether a server (by its team) may be shown to the caller. */
 export type TeamFilter = (teamId: number) => boolean;
 
-export const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
+const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
 
 /**
  * The article with the shown servers' states and answers. The status counts every server

@@ -15,7 +15,7 @@ import { addUtf8BodyParser } from '../http/utf8-body.ts';
 
 
 /** A method call is a few hundred bytes; this leaves ample room and no more. */
-export const XMLRPC_BODY_LIMIT = 64 * 1024;
+const XMLRPC_BODY_LIMIT = 64 * 1024;
 
 function registerXmlParser(app: FastifyInstance): void {
   // Strict: a lenient decoder would turn bad bytes into U+FFFD and look up the wrong id.

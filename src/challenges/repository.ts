@@ -62,7 +62,7 @@ interface ChallengeRow {
   phase_changed_by: string | null;
 }
 
-export function toChallenge(r: ChallengeRow): Challenge {
+function toChallenge(r: ChallengeRow): Challenge {
   return {
     id: r.id,
     slug: r.slug,

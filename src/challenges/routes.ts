@@ -48,7 +48,7 @@ const PatchBody = Type.Object(
 );
 
 /** A challenge as the API shows it (challengeView). */
-export const ChallengeAnswer = Open({
+const ChallengeAnswer = Open({
   id: Type.Integer(),
   slug: Type.String(),
   name: Type.String(),
@@ -77,7 +77,7 @@ const ChangedChallenge = Open({
   publicationWithdrawn: Type.Optional(Type.Boolean({ description: 'true when this change (reopening) withdrew the leaderboards\' publication: publish again once closed' })),
 });
 
-export async function challengeView(ctx: AppContext, c: Challenge) {
+async function challengeView(ctx: AppContext, c: Challenge) {
   return { ...c, counts: await ctx.repos.challenges.counts(c.id) };
 }
 

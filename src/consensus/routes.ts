@@ -43,12 +43,12 @@ const ModelSummary = Open({
 const TrainedModel = Open({ ...ModelSummary.properties, model: Described('the whole stored model (weights per run)') });
 
 /** The servers of a challenge registered for the task, named as leaderboard runs (their run names). */
-export async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
+async function namedServers(ctx: AppContext, challengeId: number, task: string): Promise<NamedServer[]> {
   const servers = await ctx.repos.servers.listByChallenge(challengeId);
   return servers.filter((s) => (s.tasks as string[]).includes(task)).map((s) => ({ serverId: s.id, run: s.runName }));
 }
 
-export function modelSummary(m: StoredModel) {
+function modelSummary(m: StoredModel) {
   return {
     id: m.id, challenge: m.challenge, task: m.task, version: m.version, createdAt: m.createdAt,
     runs: m.model.runs, cutoffs: m.model.cutoffs, lambda: m.model.lambda, training: m.model.training,

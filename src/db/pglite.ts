@@ -10,10 +10,10 @@ import { takeLock } from '../queue/data-dir-lock.ts';
 import type { Database, Queryable } from './database.ts';
 
 /** The lock file of a PGlite data directory. */
-export const pgliteLockFile = (dir: string) => `${dir.replace(/\/+$/, '')}.lock`;
+const pgliteLockFile = (dir: string) => `${dir.replace(/\/+$/, '')}.lock`;
 
 /** Takes the PGlite directory's lock, or throws DataDirInUseError naming its owner. Returns the release. */
-export function lockPgliteDir(dir: string, log?: Logger): () => void {
+function lockPgliteDir(dir: string, log?: Logger): () => void {
   mkdirSync(dirname(dir), { recursive: true });
   return takeLock(pgliteLockFile(dir), {
     what: `the PGlite database in ${dir}`,

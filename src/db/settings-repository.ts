@@ -2,7 +2,7 @@
 // hash of a generated organiser token. Also the database's health check.
 import type { Queryable } from './database.ts';
 
-export const INSTALLATION_KEY = 'installation_id';
+const INSTALLATION_KEY = 'installation_id';
 const ADMIN_TOKEN_KEY = 'admin_token_hash';
 
 export class SettingsRepository {

@@ -19,7 +19,7 @@ export interface ReleaseIndexes {
 }
 
 /** How many errors and warnings travel as objects too: for the one-line detail of a failed attempt, and the setup check's report. */
-export const FIRST_ISSUES = 20;
+const FIRST_ISSUES = 20;
 
 /** A validated answer as JSON text: the normalised result, and every error and warning. */
 export interface AnswerText {

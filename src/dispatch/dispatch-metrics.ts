@@ -7,7 +7,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 /** Response-time buckets in seconds: annotation servers answer in milliseconds to minutes. */
 const BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
-export class DispatchMetrics {
+class DispatchMetrics {
   readonly registry = new Registry();
   readonly attempts = new Counter({
     name: 'metaserver_attempts_total',

@@ -17,7 +17,7 @@ import { queueName } from './queues.ts';
 import type { DispatchStore } from './store.ts';
 
 /** The prefix of every release before the installation's own (migration 006). */
-export const OLD_PREFIX = 'metaserver';
+const OLD_PREFIX = 'metaserver';
 
 export interface PrefixMoveReport {
   from: string;

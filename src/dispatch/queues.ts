@@ -9,7 +9,7 @@ export interface DispatchJob {
   serverId: number;
 }
 
-export const BACKOFF_TYPE = 'capped-exponential';
+const BACKOFF_TYPE = 'capped-exponential';
 /** Back-off before attempt n+1 is retryDelaySeconds · 2^(n-1), never more than 10 minutes. */
 export const MAX_BACKOFF_MS = 10 * 60 * 1000;
 

@@ -36,7 +36,7 @@ export interface ReconcilerOptions {
 }
 
 /** Redis's run id, new at every start of redis-server. */
-export function runIdOf(info: string): string | undefined {
+function runIdOf(info: string): string | undefined {
   return /^run_id:(\w+)/m.exec(info)?.[1];
 }
 

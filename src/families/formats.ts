@@ -11,7 +11,7 @@ import type { TsvFile } from './family.ts';
 import { ALL_FAMILIES, familyOf, tasksWith, type TaskName } from './registry.ts';
 
 /** The tasks that have a BC II.5 result file. */
-export const TSV_TASKS: readonly TaskName[] = tasksWith((f) => f.tsv);
+const TSV_TASKS: readonly TaskName[] = tasksWith((f) => f.tsv);
 
 function tsvOf(task: TaskName): TsvFile<unknown> {
   const tsv = familyOf(task).tsv;

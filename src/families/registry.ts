@@ -25,16 +25,12 @@ export type TaskName = Family['name'];
 
 type ResultOf<F> = F extends Omit<TaskFamily<string, infer R>, 'settings'> ? R : never;
 type VoteOf<F> = F extends Omit<TaskFamily<string, unknown, unknown, unknown, infer V>, 'settings'> ? V : never;
-type SettingKeysOf<F> = F extends { settings: infer S } ? keyof S & string : never;
 
 /** The validated, normalised answer of one server for one article: one entry per task answered. */
 export type AnswerResult = { [F in Family as F['name']]?: ResultOf<F> };
 
 /** The weighted-voting consensus of one article: one entry per task with a vote. */
 export type Consensus = { [F in Family as unknown extends VoteOf<F> ? never : F['name']]?: VoteOf<F> };
-
-/** The configuration keys the families add (their `settings`). */
-export type FamilySettingKey = SettingKeysOf<Family>;
 
 export const TASK_NAMES: readonly TaskName[] = FAMILIES.map((f) => f.name);
 

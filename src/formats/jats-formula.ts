@@ -20,7 +20,7 @@
 import { childElements, isElement, type XmlElement } from './xml-tree.ts';
 
 /** What stands for a formula that has no text form at all. */
-export const FORMULA_WITHOUT_TEXT = '[formula]';
+const FORMULA_WITHOUT_TEXT = '[formula]';
 
 const FORMULA = new Set(['inline-formula', 'disp-formula']);
 const MATH = new Set(['math', 'tex-math']);

@@ -14,7 +14,7 @@ export function trustedProxies(setting: string): false | string[] {
 }
 
 /** The address a client is counted under: IPv4 as is, IPv6 by its /64. */
-export function addressKey(address: string): string {
+function addressKey(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   const ip = ipaddr.process(address); // an IPv4-mapped IPv6 address becomes IPv4
   if (ip.kind() === 'ipv4') return ip.toString();

@@ -56,7 +56,7 @@ function send(reply: FastifyReply, status: number, payload: ErrorBody): FastifyR
   return reply.status(status).type('application/json; charset=utf-8').send(payload);
 }
 
-export function errorReply(err: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+function errorReply(err: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // The database went away mid-request: a 503 to retry, not an internal error.
   if (isConnectionError(err)) err = new ServiceUnavailableError('database', 5, 'the request could not be carried out');
   if (!(err instanceof ApiError) && err.validation) err = rowIdNotFound(err) ?? unknownTask(err, request) ?? err;

@@ -24,7 +24,7 @@ function takesList(querystring: unknown, name: string): boolean {
 }
 
 /** The first query parameter given more than once (and not a list in the route's schema), with how often, or null. */
-export function repeatedQueryParameter(query: unknown, querystring?: unknown): { name: string; times: number } | null {
+function repeatedQueryParameter(query: unknown, querystring?: unknown): { name: string; times: number } | null {
   if (query === null || typeof query !== 'object') return null;
   for (const [name, value] of Object.entries(query)) {
     if (Array.isArray(value) && !takesList(querystring, name)) return { name, times: value.length };
@@ -32,7 +32,7 @@ export function repeatedQueryParameter(query: unknown, querystring?: unknown): {
   return null;
 }
 
-export function repeatedParameterError(name: string, times: number): ApiError {
+function repeatedParameterError(name: string, times: number): ApiError {
   return new ApiError('repeated_parameter', `the query parameter "${name}" is given ${times} times; each query parameter takes one value, so send it once`);
 }
 

@@ -4,11 +4,11 @@ import { Type, type TProperties, type TSchema } from 'typebox';
 import { TASK_NAMES } from '../tasks/names.ts';
 import { ERROR_CODES, type ErrorCode } from './error-catalogue.ts';
 
-export const TaskNameSchema = Type.Union(TASK_NAMES.map((t) => Type.Literal(t)));
+const TaskNameSchema = Type.Union(TASK_NAMES.map((t) => Type.Literal(t)));
 export const TaskListSchema = Type.Array(TaskNameSchema, { minItems: 1, uniqueItems: true });
 
 /** Every error answer (http/error-handler.ts); the codes are the catalogue's (docs/api-errors.md). */
-export const ErrorSchema = Type.Object(
+const ErrorSchema = Type.Object(
   {
     error: Type.Object({
       code: Type.Unsafe<ErrorCode>({ type: 'string', enum: ERROR_CODES, description: 'one of the codes of docs/api-errors.md' }),
@@ -59,7 +59,7 @@ export const SlugParams = Type.Object({ slug: Type.String({ pattern: '^[a-z0-9][
 export const TaskParams = Type.Object({ slug: SlugParams.properties.slug, task: TaskNameSchema });
 
 /** The largest id of a row: ids are PostgreSQL `integer` (serial) columns. */
-export const MAX_ROW_ID = 2_147_483_647;
+const MAX_ROW_ID = 2_147_483_647;
 
 /**
  * The schema keyword that marks a numeric id in a path or query string, naming what it

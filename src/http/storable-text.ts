@@ -18,7 +18,7 @@ declare module 'fastify' {
 }
 
 /** What is wrong with a string, or null: the first NUL (unless allowed) or lone surrogate, with its position. */
-export function unstorableChar(s: string, nulAllowed = false): { index: number; what: string } | null {
+function unstorableChar(s: string, nulAllowed = false): { index: number; what: string } | null {
   const nul = nulAllowed ? -1 : s.indexOf('\u0000');
   const wellFormed = s.isWellFormed();
   if (nul < 0 && wellFormed) return null;
@@ -80,7 +80,7 @@ function findIn(root: unknown, where: string, textFields: readonly string[] = []
 /** XML bodies (XML-RPC) are left to the XML parser: XML cannot carry either, and its callers expect a fault. */
 const isXml = (contentType: string | undefined): boolean => /[/+]xml\b/i.test(contentType ?? '');
 
-export function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'headers'>, textFields: readonly string[] = []): string | null {
+function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'headers'>, textFields: readonly string[] = []): string | null {
   const body = isXml(request.headers['content-type']) ? undefined : request.body;
   if (typeof body === 'string') {
     const bad = unstorableChar(body);

@@ -16,7 +16,7 @@ import type { AnnotationServer } from '../servers/repository.ts';
 import type { RunToScore } from './leaderboard.ts';
 import { onlineRun, type OnlineAnswer } from './online-runs.ts';
 
-export const CONSENSUS_TEAM = 'consensus';
+const CONSENSUS_TEAM = 'consensus';
 
 function asAnswers(task: TaskName, results: Array<{ doc: string; result: AnswerResult }>): OnlineAnswer[] {
   return results.flatMap((r) => (r.result[task] === undefined ? [] : [{ doc: r.doc, value: r.result[task] }]));

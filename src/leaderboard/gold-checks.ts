@@ -15,7 +15,7 @@ import { lookupAll, type AccessionLookup } from '../uniprot/index.ts';
 const LISTED_WARNINGS = 20;
 
 /** The gold form's columns, or null when the form is not tab-separated lines (JSON forms). */
-export function goldColumns(goldForm: string): string[] | null {
+function goldColumns(goldForm: string): string[] | null {
   return goldForm.includes('<TAB>') ? goldForm.split('<TAB>') : null;
 }
 

@@ -45,13 +45,13 @@ export interface Leaderboard {
 }
 
 /** The metrics of one run (and, where the family reports them, the links not scored), exactly as the CLI reports them. */
-export function scoreRun(gold: Gold, data: RunData, o: LeaderboardOptions): Pick<LeaderboardRow, 'metrics' | 'droppedLinks'> {
+function scoreRun(gold: Gold, data: RunData, o: LeaderboardOptions): Pick<LeaderboardRow, 'metrics' | 'droppedLinks'> {
   if (data.task !== gold.task) throw new Error(`a ${data.task} run cannot be scored against ${gold.task} gold`);
   return familyOf(gold.task).scoring.score(gold.gold, data.run, { ...o, organismMapFile: 'organism map' });
 }
 
 /** The figure a leaderboard is sorted by: the BC II.5 tables' main column of the task's family. */
-export function mainFigure(task: TaskName, metrics: Record<string, unknown>): number {
+function mainFigure(task: TaskName, metrics: Record<string, unknown>): number {
   const value = flattenMetrics(metrics).get(familyOf(task).scoring.mainFigure);
   return typeof value === 'number' ? value : -Infinity;
 }

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { ColumnLayout } from '../scoring/index.ts';
 import type { TaskName } from '../families/registry.ts';
 
-export const MAX_OFFLINE_RUNS = 5;
+const MAX_OFFLINE_RUNS = 5;
 
 export interface OfflineRun {
   id: number;
@@ -42,7 +42,7 @@ const toRun = (r: OfflineRunRow): OfflineRun => ({
   uploadedAt: r.uploaded_at,
 });
 
-export const offlineRunName = (teamId: number, n: number) => `T${teamId}_R${n}`;
+const offlineRunName = (teamId: number, n: number) => `T${teamId}_R${n}`;
 
 export class RunsRepository {
   constructor(private readonly db: Database) {}

@@ -19,7 +19,7 @@ import { consensusRuns } from './consensus-runs.ts';
 import { corpusUpload, corpusUploadOf, type CorpusUpload } from './gold-corpus.ts';
 
 /** Runs a parse; a ScoringInputError becomes a 400 with its line, reason and hint. */
-export function parseOr400<T>(what: string, parse: () => T): T {
+function parseOr400<T>(what: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {

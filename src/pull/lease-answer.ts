@@ -45,7 +45,7 @@ export interface ArticleForLease {
 }
 
 /** The tasks asked of the server for this article (an on-demand article may ask for fewer). */
-export function tasksAsked(article: ArticleForLease, server: Pick<AnnotationServer, 'tasks'>): TaskName[] {
+function tasksAsked(article: ArticleForLease, server: Pick<AnnotationServer, 'tasks'>): TaskName[] {
   return article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks;
 }
 

@@ -16,7 +16,7 @@ import type { LeaseService } from './lease-service.ts';
 import type { LeaseReceipt } from './lease-answer.ts';
 
 /** The longest a lease request waits for work. */
-export const MAX_WAIT_SECONDS = 60;
+const MAX_WAIT_SECONDS = 60;
 
 const LeaseParams = Type.Object({ lease: Type.String({ pattern: LEASE_ID_PATTERN, description: 'the lease id, as the lease answered it' }) });
 const WaitQuery = Type.Object(

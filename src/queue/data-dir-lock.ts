@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Logger } from '../log.ts';
 import { RedisUnavailableError } from './redis-errors.ts';
 
-export const LOCK_FILE = 'metaserver.lock';
+const LOCK_FILE = 'metaserver.lock';
 export const PID_FILE = 'redis.pid';
 
 /**
@@ -49,7 +49,7 @@ export interface LockHolder {
   since?: string;
 }
 
-export function readLock(path: string): LockHolder | null {
+function readLock(path: string): LockHolder | null {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -63,7 +63,7 @@ export function readLock(path: string): LockHolder | null {
 }
 
 /** How this process was started, as a person would type it (`metaserver serve`). */
-export function ownCommand(): string {
+function ownCommand(): string {
   const args = process.argv.slice(2);
   return ['metaserver', ...args].join(' ');
 }
@@ -79,7 +79,7 @@ export class DataDirInUseError extends Error {
   }
 }
 
-export function describeHolder(holder: LockHolder): string {
+function describeHolder(holder: LockHolder): string {
   const parts = [`pid ${holder.pid}`];
   if (holder.command) parts.push(`\`${holder.command}\``);
   if (holder.since) parts.push(`since ${holder.since}`);

@@ -6,7 +6,7 @@
 import { rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 
 /** How many intervals old the file may be and the worker still count as alive. */
-export const STALE_AFTER_INTERVALS = 3;
+const STALE_AFTER_INTERVALS = 3;
 
 export interface HeartbeatFile {
   stop(): void;

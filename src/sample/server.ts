@@ -45,7 +45,7 @@ async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 /** The XML-RPC answer document for one call body (a value or a fault). */
-export function answerCall(body: Buffer | string, method: string): string {
+function answerCall(body: Buffer | string, method: string): string {
   let call;
   try {
     call = decodeMethodCall(body);

@@ -32,7 +32,7 @@ export interface TopicReadOptions {
 }
 
 /** A probability above this predicts the label (the script: `preds > threshold`, 0.5). */
-export const TOPIC_THRESHOLD = 0.5;
+const TOPIC_THRESHOLD = 0.5;
 
 // ── reading ────────────────────────────────────────────────────────────────────────────
 
@@ -210,7 +210,7 @@ export interface TopicScoreOptions {
  * numpy's sum of float64 (`np.add.reduce`): pairwise summation in blocks of 8 accumulators,
  * so that means come out to the last bit as the script's `np.mean` gives them.
  */
-export function numpySum(values: readonly number[]): number {
+function numpySum(values: readonly number[]): number {
   return pairwise(values, 0, values.length);
 }
 
@@ -346,7 +346,7 @@ export function scoreTopics(gold: TopicSet, run: TopicSet, o: TopicScoreOptions)
 }
 
 /** PMIDs in the script's order: pandas sorts integer PMIDs numerically; others as strings. */
-export function comparePmids(a: string, b: string): number {
+function comparePmids(a: string, b: string): number {
   const numeric = /^\d+$/;
   if (numeric.test(a) && numeric.test(b)) return Number(a) - Number(b) || (a < b ? -1 : a > b ? 1 : 0);
   return a < b ? -1 : a > b ? 1 : 0;

@@ -3,7 +3,7 @@
 // then the check says so, and once the answer comes it is judged like any other check.
 import type { ServerCheck } from './repository.ts';
 
-export const WAITING_FOR_AGENT = 'waiting';
+const WAITING_FOR_AGENT = 'waiting';
 
 /** The check of a pull server whose agent has not yet answered the sample article. */
 export function waitingForAgentCheck(): ServerCheck {

@@ -37,7 +37,7 @@ const CheckQuery = Type.Object(
 export { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 
 /** An annotation server as the API shows it. */
-export const ServerAnswer = Open({
+const ServerAnswer = Open({
   id: Type.Integer(),
   challengeId: Type.Integer(),
   challenge: Type.String({ description: 'the challenge slug' }),

@@ -46,7 +46,7 @@ export interface HistogramBin {
  * Roughly logarithmic edges (1-2-5 steps): answers range from milliseconds to the
  * ten-minute deadline, and equal-width bins would put nearly everything in the first one.
  */
-export const HISTOGRAM_EDGES_MS = [0, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 60_000, 120_000, 300_000, 600_000];
+const HISTOGRAM_EDGES_MS = [0, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 60_000, 120_000, 300_000, 600_000];
 
 /** The status figures of one server, read from its deliveries and attempts. */
 export class ServerStatusRepository {

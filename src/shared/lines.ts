@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
-export async function isGzipFile(path: string): Promise<boolean> {
+async function isGzipFile(path: string): Promise<boolean> {
   const handle = await open(path, 'r');
   try {
     const head = Buffer.alloc(2);

@@ -5,9 +5,9 @@
 import type { MentionItem } from '../families/mention/types.ts';
 import { codePointLength } from '../shared/code-points.ts';
 
-export const GP_OPEN = '<gp>';
-export const GP_CLOSE = '</gp>';
-export const GENE_TYPE = 'gene';
+const GP_OPEN = '<gp>';
+const GP_CLOSE = '</gp>';
+const GENE_TYPE = 'gene';
 
 /** Raw text, SGML gold and standoff gold of a frame whose slots all receive `data`. */
 export function fillSlots(pieces: readonly string[], data: string): { text: string; sgml: string; mentions: MentionItem[] } {
@@ -23,7 +23,7 @@ export function fillSlots(pieces: readonly string[], data: string): { text: stri
   return { text, sgml: pieces.join(`${GP_OPEN}${data}${GP_CLOSE}`), mentions };
 }
 
-export class MarkupError extends Error {}
+class MarkupError extends Error {}
 
 /** Reads the SGML-like gold back into raw text and standoff mentions (tags do not nest). */
 export function parseGpMarkup(sgml: string): { text: string; mentions: MentionItem[] } {

@@ -97,7 +97,7 @@ export function parseQuery(query: string): QueryNode {
 }
 
 /** Checks keys and values against the feature inventory, so that typos fail loudly rather than select nothing. */
-export function checkQuery(node: QueryNode, query: string, keys: readonly string[]): void {
+function checkQuery(node: QueryNode, query: string, keys: readonly string[]): void {
   if (node.op === 'not') { checkQuery(node.operand, query, keys); return; }
   if (node.op !== 'cmp') { checkQuery(node.left, query, keys); checkQuery(node.right, query, keys); return; }
   if (node.key === 'id') return;

@@ -18,7 +18,7 @@ const toShown = (r: RunReport): ShownReport => ({
   serverId: r.copy.serverId, sourceServerId: r.copy.sourceServerId, team: r.copy.server.team, items: r.run.document.items.length, progress: r.progress, report: r.report,
 });
 
-export function renderReportPage(r: RunReport): string {
+function renderReportPage(r: RunReport): string {
   const title = `Test suite ${r.run.name} — ${r.copy.server.name}`;
   return `<!DOCTYPE html>
 <html lang="en">

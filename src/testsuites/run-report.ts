@@ -51,7 +51,7 @@ export async function visibleCopies(ctx: AppContext, principal: Principal, run: 
 }
 
 /** `by=a,b` (repeatable, or several combinations separated by ";"). */
-export function parseBy(raw: string | string[] | undefined): string[][] {
+function parseBy(raw: string | string[] | undefined): string[][] {
   const combos = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
     .flatMap((r) => r.split(';'))
     .map((c) => c.split(',').map((k) => k.trim()).filter(Boolean))

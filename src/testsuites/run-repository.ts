@@ -15,7 +15,7 @@ import type { MentionItem } from '../families/mention/types.ts';
 import type { SuiteDocument } from './suite-document.ts';
 import type { GeneratedItem } from './types.ts';
 
-export const SUITE_SLUG_PREFIX = 'suite-';
+const SUITE_SLUG_PREFIX = 'suite-';
 
 export interface RunCopy {
   sourceServerId: number;

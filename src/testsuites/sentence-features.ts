@@ -14,7 +14,7 @@ export type ListContext = (typeof LIST_CONTEXTS)[number];
 const CONTENT = /[\p{L}\p{N}]/u;
 
 /** UTF-16 indices of the slots of a frame, left to right. */
-export function slotIndices(frame: string): number[] {
+function slotIndices(frame: string): number[] {
   const found: number[] = [];
   for (let i = frame.indexOf(SLOT); i >= 0; i = frame.indexOf(SLOT, i + SLOT.length)) found.push(i);
   return found;
@@ -48,20 +48,20 @@ function tokens(frame: string): string[] {
 }
 
 /** Gene keywords in the frame (`gene`, `protein`, `expression` …), as listed. */
-export function keywordsOf(frame: string): string[] {
+function keywordsOf(frame: string): string[] {
   const byLower = new Map(KEYWORDS.map((k) => [k.toLowerCase(), k]));
   return unique(tokens(frame).flatMap((t) => byLower.get(t.toLowerCase()) ?? []));
 }
 
 /** A token that looks like a gene symbol: inner capitals (`QoL`), letters with digits (`H2O`), or an all-capital abbreviation. */
-export function isGeneLikeToken(token: string): boolean {
+function isGeneLikeToken(token: string): boolean {
   if (/\p{Ll}\p{Lu}/u.test(token)) return true;
   if (/\p{L}/u.test(token) && /\p{N}/u.test(token)) return true;
   return /^\p{Lu}{2,}$/u.test(token);
 }
 
 /** A word whose ending mimics enzyme or protein names (`disease`, `database`, `vitamin`). */
-export function hasBaitMorphology(token: string): boolean {
+function hasBaitMorphology(token: string): boolean {
   const w = token.toLowerCase();
   return /^\p{L}+$/u.test(w) && w.length >= 5 && /(?:ases?|ins?)$/.test(w) && !FUNCTION_WORDS.has(w);
 }

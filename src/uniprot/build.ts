@@ -34,7 +34,7 @@ export interface BuildSummary {
 }
 
 /** A Float64Array that doubles as it fills. */
-export class GrowingFloat64 {
+class GrowingFloat64 {
   data = new Float64Array(1 << 16);
   length = 0;
   push(value: number): void {

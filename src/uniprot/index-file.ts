@@ -57,7 +57,7 @@ export function readIndexFile(path: string, options: ReadOptions = {}): IndexCon
 }
 
 /** Lays the views over an index already in memory (e.g. a SharedArrayBuffer from another thread). */
-export function parseIndex(memory: ArrayBuffer | SharedArrayBuffer, label = 'index'): IndexContents {
+function parseIndex(memory: ArrayBuffer | SharedArrayBuffer, label = 'index'): IndexContents {
   const file = parseSectionFile<Header>(memory, FORMAT, label);
   const u32 = (name: string) => file.view(name, (o, n) => new Uint32Array(memory, o, n), 4);
   const f64 = (name: string) => file.view(name, (o, n) => new Float64Array(memory, o, n), 8);

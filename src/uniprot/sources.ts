@@ -22,7 +22,7 @@ function skip(skipped: SkippedLines, lineNo: number, line: string): void {
 /**
  * The accession of a FASTA header: `>sp|P12345|NAME …`, `>tr|…`, or a bare `>P12345 …`.
  */
-export function accessionOfFastaHeader(line: string): string {
+function accessionOfFastaHeader(line: string): string {
   const bar = line.indexOf('|');
   if (bar >= 0) {
     const end = line.indexOf('|', bar + 1);

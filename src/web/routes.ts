@@ -47,7 +47,7 @@ function load(file: string, type: string): Asset {
   return { body, type, etag: `"${hash}"`, url: `/static/${file}?v=${hash}` };
 }
 
-export function registerStaticAssets(app: FastifyInstance): StaticAssets {
+function registerStaticAssets(app: FastifyInstance): StaticAssets {
   const assets = {
     'app.css': load('app.css', 'text/css; charset=utf-8'),
     'app.js': load('app.js', 'text/javascript; charset=utf-8'),

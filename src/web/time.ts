@@ -7,7 +7,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** The instant in words, or null for a value that is not a date. */
-export function timeText(value: string | Date): string | null {
+function timeText(value: string | Date): string | null {
   const d = new Date(value);
   if (Number.isNaN(d.getTime())) return null;
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}, ${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())} UTC`;

@@ -37,8 +37,8 @@ interface MentionKey {
 }
 
 /** How many entity types get a colour and underline of their own; the others share one style. */
-export const TYPE_STYLES = 8;
-export const UNTYPED = 'untyped';
+const TYPE_STYLES = 8;
+const UNTYPED = 'untyped';
 
 const TAXON_TYPE = /tax|species|organism/i;
 
@@ -50,7 +50,7 @@ export function mentionLink(text: string, type: string): string | undefined {
 }
 
 /** The CSS class of a type's highlight (its index in the page's list of types). */
-export const typeClass = (index: number): string => (index < TYPE_STYLES ? `t${index}` : 'tx');
+const typeClass = (index: number): string => (index < TYPE_STYLES ? `t${index}` : 'tx');
 
 function collect(sources: readonly ViewerSource[], length: number): { keys: MentionKey[]; types: string[] } {
   const types: string[] = [];

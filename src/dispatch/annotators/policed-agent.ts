@@ -13,7 +13,7 @@ import { hostProblem, policedLookup, RefusedAddressError } from '../../http/url-
 const CONNECTIONS_PER_ORIGIN = 8;
 
 /** undici's connector, refusing hosts the policy refuses and resolving names through its lookup. */
-export function policedConnector(publicUrlsOnly: boolean): buildConnector.connector {
+function policedConnector(publicUrlsOnly: boolean): buildConnector.connector {
   // No connect timeout of its own: the call's deadline rules (see createServerAgent).
   const connect = buildConnector({ timeout: 0, lookup: policedLookup(publicUrlsOnly) });
   return (options, callback) => {

@@ -44,7 +44,7 @@ function firstDifference(a: string, b: string): number {
 }
 
 /** Why the answer's text is not the text sent, CR named when it is the difference. */
-export function textDifference(answered: string, sent: string): string {
+function textDifference(answered: string, sent: string): string {
   const at = firstDifference(answered, sent);
   const crs = answered.split('\r').length - 1;
   if (crs === 0) return `the answer's text differs from the text sent (first at character ${at}): spans must refer to the text exactly as sent`;

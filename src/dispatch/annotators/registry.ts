@@ -15,10 +15,6 @@ export const PROTOCOL_NAMES: ProtocolName[] = PROTOCOLS.map((p) => p.name);
 /** A server registered without a `protocol` speaks XML-RPC, as BCMS servers did. */
 export const DEFAULT_PROTOCOL: ProtocolName = 'xmlrpc';
 
-export function isProtocolName(name: string): name is ProtocolName {
-  return (PROTOCOL_NAMES as string[]).includes(name);
-}
-
 const BY_NAME = new Map<string, AnnotatorProtocol>(PROTOCOLS.map((p) => [p.name, p]));
 
 /** The protocol of that name (a server's, as stored); the default for none. */

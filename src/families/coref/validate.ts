@@ -21,7 +21,7 @@ const ROLES: Record<string, 'anaphor' | 'antecedent'> = {
 };
 
 /** Ids of the given proteins (`T4<TAB>Protein 275 278<TAB>p65` lines): they count as defined. */
-export function givenIds(given: string | undefined): Set<string> {
+function givenIds(given: string | undefined): Set<string> {
   const ids = new Set<string>();
   for (const line of (given ?? '').split('\n')) {
     const id = /^(T\S*)\t/.exec(line)?.[1];

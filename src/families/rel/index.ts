@@ -18,7 +18,7 @@ import { REL_KEY, validateRel } from './validate.ts';
 const TASK = 'REL';
 
 /** The relation's two mentions, to show highlighted in the text, named by role and type. */
-export function relationMarks(r: Pick<RelItem, 'arg1' | 'arg2'>, entities: RelResult['entities']): WebItem['marks'] {
+function relationMarks(r: Pick<RelItem, 'arg1' | 'arg2'>, entities: RelResult['entities']): WebItem['marks'] {
   return (['arg1', 'arg2'] as const).flatMap((arg) => {
     const e = entities.find((x) => x.id === r[arg]);
     return e ? [{ start: e.start, end: e.end, label: `${arg === 'arg1' ? 'Arg1' : 'Arg2'} ${e.type}` }] : [];
@@ -26,7 +26,7 @@ export function relationMarks(r: Pick<RelItem, 'arg1' | 'arg2'>, entities: RelRe
 }
 
 /** A relation for people: `INHIBITOR: aspirin (CHEMICAL) → COX-2 (GENE)`. */
-export function relationLabel(r: Pick<RelItem, 'arg1' | 'arg2'>, entities: RelResult['entities']): string {
+function relationLabel(r: Pick<RelItem, 'arg1' | 'arg2'>, entities: RelResult['entities']): string {
   const name = (id: string): string => {
     const e = entities.find((x) => x.id === id);
     return e ? `${e.text} (${e.type} ${id})` : id;

@@ -29,14 +29,14 @@ function field(body: unknown, name: string, what: string, required: boolean): st
 }
 
 /** DrugProt's 13 types, then any other type the gold has (so that a challenge's own types are scored too). */
-export function typesFor(gold: readonly RelRelation[]): string[] {
+function typesFor(gold: readonly RelRelation[]): string[] {
   const types: string[] = [...DRUGPROT_RELATION_TYPES];
   for (const r of gold) if (!types.includes(r.type)) types.push(r.type);
   return types;
 }
 
 /** What reading left out, as notes for the person scoring. */
-export function describeNotes(side: string, n: RelReadNotes): string[] {
+function describeNotes(side: string, n: RelReadNotes): string[] {
   const notes: string[] = [];
   if (n.offList) notes.push(`${side}: ${n.offList} relation line(s) of documents not in the pmids list left out`);
   if (n.unknownType) notes.push(`${side}: ${n.unknownType} relation line(s) of a type that is not scored left out`);
@@ -48,7 +48,7 @@ export function describeNotes(side: string, n: RelReadNotes): string[] {
 }
 
 /** Entities the library pairs with nothing (types other than CHEMICAL and GENE), as a warning. */
-export function unpairedTypesWarning(entities: readonly RelEntity[], file: string): string[] {
+function unpairedTypesWarning(entities: readonly RelEntity[], file: string): string[] {
   const counts = new Map<string, number>();
   for (const e of entities) if (e.type !== DRUGPROT_CHEMICAL && e.type !== DRUGPROT_GENE) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
   if (counts.size === 0) return [];

@@ -24,7 +24,7 @@ const FIELDS: Record<string, FieldSpec> = {
 const show = (s: string): string => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 /** The relation types a challenge takes: its own, or DrugProt's. */
-export function relationTypesOf(input: Pick<TaskInput, 'relationTypes'>): readonly string[] {
+function relationTypesOf(input: Pick<TaskInput, 'relationTypes'>): readonly string[] {
   return input.relationTypes && input.relationTypes.length > 0 ? input.relationTypes : DRUGPROT_RELATION_TYPES;
 }
 

@@ -20,7 +20,7 @@ const TASK = 'TOPIC';
 
 
 /** The figures the track's script prints, as leaderboard columns: each average line, the instance-based lines, each LitCovid label's F1. */
-export const TOPIC_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+const TOPIC_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ['micro.p', 'micro P'], ['micro.r', 'micro R'], ['micro.f', 'micro F1'],
   ['macro.p', 'macro P'], ['macro.r', 'macro R'], ['macro.f', 'macro F1'],
   ['weighted.p', 'weighted P'], ['weighted.r', 'weighted R'], ['weighted.f', 'weighted F1'],

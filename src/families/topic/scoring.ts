@@ -16,13 +16,13 @@ import type { TopicResult } from './types.ts';
 const TASK = 'TOPIC';
 
 /** An online run in the list form: `PMID<TAB>label;label`, one line per answered article. */
-export function topicRunTsv(run: TopicSet): string {
+function topicRunTsv(run: TopicSet): string {
   let out = '';
   for (const [id, doc] of run.docs) out += `${id}\t${[...doc.labels].join(';')}\n`;
   return out;
 }
 
-export function topicRunOf(answers: ReadonlyArray<{ doc: string; value: unknown }>): TopicSet {
+function topicRunOf(answers: ReadonlyArray<{ doc: string; value: unknown }>): TopicSet {
   const docs = new Map<string, TopicDoc>();
   answers.forEach((a, i) => {
     const items = a.value as TopicResult;

@@ -153,7 +153,7 @@ ${viewer.data}</section>`;
 }
 
 /** What the page's heading calls the article: its first line (the title), shortened; else its id. */
-export function articleName(a: Pick<ArticleJson, 'id' | 'organiserId' | 'text'>): string {
+function articleName(a: Pick<ArticleJson, 'id' | 'organiserId' | 'text'>): string {
   const first = a.text.split('\n', 1)[0].trim();
   if (first === '') return `Article ${a.organiserId ?? a.id}`;
   const points = Array.from(first);

@@ -5,7 +5,7 @@ import { html, type SafeHtml } from '../html.ts';
 import type { ScoreOption } from '../../families/family.ts';
 
 /** The query parameters the scores route takes that the page passes on (never `format`). */
-export const SCORE_PARAMETERS = ['cutoff', 'all', 'beta', 'ho', 'of', 'singleClass', 'consensus'] as const;
+const SCORE_PARAMETERS = ['cutoff', 'all', 'beta', 'ho', 'of', 'singleClass', 'consensus'] as const;
 const FLAGS = new Set(['all', 'ho', 'of', 'singleClass', 'consensus']);
 
 /** `?cutoff=5&ho=1` from a request's query: known parameters only, empty ones and unticked flags left out. */

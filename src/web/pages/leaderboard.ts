@@ -142,7 +142,7 @@ ${classes.map((name, i) => html`<details class="breakdown"><summary>${name}</sum
 }
 
 /** The organiser's switch: show this challenge's leaderboards to everyone, once closed. */
-export function publishForm(challenge: Pick<Challenge, 'slug' | 'phase' | 'leaderboardPublished'>): SafeHtml {
+function publishForm(challenge: Pick<Challenge, 'slug' | 'phase' | 'leaderboardPublished'>): SafeHtml {
   const { slug } = challenge;
   if (challenge.phase !== 'closed') {
     return html`<section class="card" aria-labelledby="publish-heading"><h2 id="publish-heading">Publication</h2><p data-published="false">Only the organiser and, once the challenge is closed, the teams can read this leaderboard. It can be published to everyone after the close.</p></section>`;

@@ -43,7 +43,7 @@ function headerOf(headers: Response['headers'], name: string): string | undefine
 }
 
 /** Step: where a 303 See Other sends the exchange (its Location, resolved against `from`), or why it cannot be followed. */
-export function follow(response: Response, from: URL): Step<URL> {
+function follow(response: Response, from: URL): Step<URL> {
   const location = headerOf(response.headers, 'location');
   const httpStatus = response.statusCode;
   if (!location) {

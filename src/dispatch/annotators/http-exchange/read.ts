@@ -9,7 +9,7 @@ import type { Deadline } from './deadline.ts';
 import type { Progress, Step } from './progress.ts';
 
 /** How much of a body that is not the answer is read: enough for an excerpt in a detail. */
-export const EXCERPT_BYTES = 2048;
+const EXCERPT_BYTES = 2048;
 
 type Response = Dispatcher.ResponseData;
 

@@ -8,7 +8,7 @@ import type { Deadline } from './deadline.ts';
 import type { Progress, StepFailure } from './progress.ts';
 
 /** Where the exchange was when the deadline passed: no headers yet, part of the answer, or polling. */
-export function deadlineDetail(deadlineMs: number, progress: Progress): string {
+function deadlineDetail(deadlineMs: number, progress: Progress): string {
   const head = `no complete answer within the deadline of ${formatDuration(deadlineMs)} (`;
   const { polling, headersSeen, bytesReceived } = progress;
   if (polling) {
