@@ -8,6 +8,7 @@
 // A rule that must bend names the file and the reason in an allow-list below.
 import { describe, expect, it } from 'vitest';
 import { fileCircles, folderCircles, LAYERS, layerOf, upwardImports } from './layers.ts';
+import { treeReaders, unusedExports } from './unused-exports.ts';
 import { folderCycles, importCycles, importsOf, isDatabaseLayer, isRepository, sourceFiles, sqlIn, withoutComments } from './source-files.ts';
 
 const FILES = sourceFiles();
@@ -218,5 +219,23 @@ describe('concepts once', () => {
 
   it('has no function named the vague pairKey', () => {
     expect(filesMatching(/\bpairKey\b/, [])).toEqual([]);
+  });
+});
+
+describe('exports', () => {
+  it('finds the unused-export reader working (named, renamed and whole-file imports)', () => {
+    const lib = { path: 'src/lib.ts', text: 'export const a = 1;\nexport function b() {}\nexport const c = 2;\nexport interface T {}\n' };
+    const whole = { path: 'src/whole.ts', text: 'export const w = 1;\n' };
+    const user = { path: 'test/u.ts', text: "import { a, b as bee } from '../src/lib.ts';\nimport * as all from '../src/whole.ts';\n" };
+    expect(unusedExports([lib, whole], [lib, whole, user])).toEqual([
+      { file: 'src/lib.ts', name: 'c', kind: 'value' },
+      { file: 'src/lib.ts', name: 'T', kind: 'type' },
+    ]);
+  });
+
+  it('exports no function, constant or class that no other file imports (drop the export, or the code)', () => {
+    // Types may stay exported unused: they name the shapes of exported signatures.
+    const unused = unusedExports(FILES, treeReaders()).filter((u) => u.kind === 'value');
+    expect(unused.map((u) => `${u.file}: ${u.name}`)).toEqual([]);
   });
 });
