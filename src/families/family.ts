@@ -261,7 +261,9 @@ export interface WebItem {
 export type AnswerView<R> =
   | { kind: 'verdict'; heading: string; verdict(result: R): { positive: boolean; confidence: number } }
   | { kind: 'spans'; heading: string; spans(result: R): Array<{ start: number; end: number; text: string; type?: string }> }
-  | { kind: 'list'; heading: string; items(result: R): WebItem[] };
+  | { kind: 'list'; heading: string; items(result: R): WebItem[] }
+  /** Items without an order (TOPIC's labels): a section of their own, each server's as an unordered list. */
+  | { kind: 'labels'; heading: string; items(result: R): WebItem[] };
 
 export interface FamilyWeb<R, V> {
   answer?: AnswerView<R>;

@@ -49,7 +49,7 @@ export const topic = defineFamily({
   exports: biocExports(TASK, topicBioc),
   bioc: topicBioc,
   web: {
-    answer: { kind: 'list', heading: 'TOPIC: topics', items: (topics: TopicResult) => topics.map((t) => ({ label: t.label, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) })) },
+    answer: { kind: 'labels', heading: 'Topics (TOPIC)', items: (topics: TopicResult) => topics.map((t) => ({ label: t.label, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) })) },
     consensus: (vote) => ({
       heading: TASK,
       items: vote.items.map((t) => ({ label: t.label, share: t.share, servers: t.servers.length })),

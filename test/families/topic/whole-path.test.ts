@@ -247,10 +247,14 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
     expect(decoded).toMatchObject({ kind: 'value', value: { vote: { topics: [{ label: 'Prevention', confidence: 1 }, { label: 'Transmission', confidence: 1 }, { label: 'Treatment', confidence: 1 }] } } });
   });
 
-  it("lists each server's labels and the consensus on the article page", async () => {
+  it("lists each server's labels as topics (not a ranked list) and the consensus on the article page", async () => {
     const page = await ms.app!.inject({ method: 'GET', url: `/fragments/articles/${articleId}` });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<h3>TOPIC: topics</h3>');
+    expect(page.body).toContain('<section aria-labelledby="topic-heading"><h2 id="topic-heading">Topics (TOPIC)</h2>');
+    expect(page.body).toContain('<ul class="compact"><li>Treatment <span class="muted">0.50</span></li><li>Prevention <span class="muted">0.50</span></li>');
+    expect(page.body).toContain('<a href="#topic-heading">Topics (TOPIC)</a>');
+    // Not numbered among the ranked lists (INT, IPT, TX, REL of the on-demand challenge).
+    expect(page.body).not.toContain('<ol class="compact"><li>Treatment');
     expect(page.body).toMatch(/<h3>TOPIC<\/h3><ul class="compact"><li>Prevention <span class="muted">[^<]*share 1\.00, 2 server\(s\)<\/span><\/li>/);
   });
 });
