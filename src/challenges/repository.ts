@@ -18,6 +18,8 @@ export interface Challenge {
   relationTypes: string[];
   /** REL: the entity types each argument may have (absent: any given entity). */
   relationArguments: RelationArguments;
+  /** TOPIC: the label set (empty: LitCovid's seven). */
+  topicLabels: string[];
   /** The organiser published the leaderboards to everyone (shown without a token while closed). */
   leaderboardPublished: boolean;
   createdAt: Date;
@@ -35,7 +37,7 @@ export interface PhaseChange {
   at: Date;
 }
 
-export type ChallengeSettings = Pick<Challenge, 'timeoutSeconds' | 'maxAttempts' | 'retryDelaySeconds' | 'serversPerTeam' | 'mentionTypes' | 'relationTypes' | 'relationArguments'>;
+export type ChallengeSettings = Pick<Challenge, 'timeoutSeconds' | 'maxAttempts' | 'retryDelaySeconds' | 'serversPerTeam' | 'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels'>;
 
 /** The entity types allowed as each argument of a relation (REL). */
 export interface RelationArguments {
@@ -56,6 +58,7 @@ interface ChallengeRow {
   mention_types: string[];
   relation_types?: string[];
   relation_arguments?: RelationArguments;
+  topic_labels?: string[];
   leaderboard_published: boolean;
   created_at: Date;
   phase_changed_at: Date | null;
@@ -76,6 +79,7 @@ function toChallenge(r: ChallengeRow): Challenge {
     mentionTypes: r.mention_types,
     relationTypes: r.relation_types ?? [],
     relationArguments: r.relation_arguments ?? {},
+    topicLabels: r.topic_labels ?? [],
     leaderboardPublished: r.leaderboard_published ?? false,
     createdAt: r.created_at,
     phaseChangedAt: r.phase_changed_at,
@@ -93,13 +97,13 @@ export class ChallengeRepository {
 
   async create(c: Pick<Challenge, 'slug' | 'name' | 'tasks'> & Partial<ChallengeSettings>): Promise<Challenge | null> {
     const rows = await this.db.query<ChallengeRow>(
-      `insert into challenges (slug, name, tasks, timeout_seconds, max_attempts, retry_delay_seconds, servers_per_team, mention_types, relation_types, relation_arguments)
+      `insert into challenges (slug, name, tasks, timeout_seconds, max_attempts, retry_delay_seconds, servers_per_team, mention_types, relation_types, relation_arguments, topic_labels)
        values ($1, $2, $3, coalesce($4::int, 600), coalesce($5::int, 3), coalesce($6::float8, 30), coalesce($7::int, 5), coalesce($8::text[], '{}'),
-               coalesce($9::text[], '{}'), coalesce($10::jsonb, '{}'::jsonb))
+               coalesce($9::text[], '{}'), coalesce($10::jsonb, '{}'::jsonb), coalesce($11::text[], '{}'))
        on conflict (slug) do nothing returning *`,
       [
         c.slug, c.name, c.tasks, c.timeoutSeconds ?? null, c.maxAttempts ?? null, c.retryDelaySeconds ?? null, c.serversPerTeam ?? null, c.mentionTypes ?? null,
-        c.relationTypes ?? null, c.relationArguments ? JSON.stringify(c.relationArguments) : null,
+        c.relationTypes ?? null, c.relationArguments ? JSON.stringify(c.relationArguments) : null, c.topicLabels ?? null,
       ],
     );
     return rows[0] ? toChallenge(rows[0]) : null;
@@ -188,6 +192,7 @@ export class ChallengeRepository {
       mention_types: patch.mentionTypes,
       relation_types: patch.relationTypes,
       relation_arguments: patch.relationArguments === undefined ? undefined : JSON.stringify(patch.relationArguments),
+      topic_labels: patch.topicLabels,
       leaderboard_published: patch.leaderboardPublished,
     };
     const set = Object.entries(columns).filter(([, v]) => v !== undefined);

@@ -27,6 +27,14 @@ const Settings = {
       { additionalProperties: false, description: 'REL: the given entity types each argument may have, e.g. {"arg1": ["CHEMICAL"], "arg2": ["GENE-Y", "GENE-N"]} (absent: any)' },
     ),
   ),
+  topicLabels: Type.Optional(
+    // No comma, semicolon or TAB: the topic files separate labels with them.
+    Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^,;\\t]+$' }), {
+      maxItems: 200,
+      uniqueItems: true,
+      description: "TOPIC: the labels servers may answer, gold standards and runs hold (empty: LitCovid's seven, Treatment … Case Report)",
+    }),
+  ),
 };
 
 const CreateBody = Type.Object(
@@ -61,6 +69,7 @@ const ChallengeAnswer = Open({
   mentionTypes: Type.Array(Type.String()),
   relationTypes: Type.Array(Type.String()),
   relationArguments: Open({ arg1: Type.Optional(Type.Array(Type.String())), arg2: Type.Optional(Type.Array(Type.String())) }),
+  topicLabels: Type.Array(Type.String()),
   createdAt: Described('when it was created (ISO 8601)'),
   phaseChangedAt: Described('the latest phase change (ISO 8601), or null'),
   phaseChangedBy: Described('who made the latest phase change, or null'),

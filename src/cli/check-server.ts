@@ -48,6 +48,7 @@ interface Options {
   timeout: number;
   mentionTypes?: string;
   relationTypes?: string;
+  topicLabels?: string;
   json: boolean;
 }
 
@@ -106,6 +107,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     .option('--timeout <seconds>', 'deadline of each call (a challenge allows 600 s by default)', parseSeconds, 60)
     .option('--mention-types <list>', "the challenge's mention types, separated by commas (default: any type)")
     .option('--relation-types <list>', "the challenge's relation types, separated by commas (default: DrugProt's 13)")
+    .option('--topic-labels <list>', "the challenge's TOPIC labels, separated by commas (default: LitCovid's seven)")
     .option('--json', 'print the results as JSON', false)
     .exitOverride();
   let url: string;
@@ -145,6 +147,7 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     publicUrlsOnly: false,
     mentionTypes: options.mentionTypes?.split(',').map((t) => t.trim()).filter(Boolean),
     relationTypes: options.relationTypes?.split(',').map((t) => t.trim()).filter(Boolean),
+    topicLabels: options.topicLabels?.split(',').map((t) => t.trim()).filter(Boolean),
   };
   const rows: Row[] = [];
   const articles = checkArticles();

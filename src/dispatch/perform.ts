@@ -129,6 +129,7 @@ export class JobPerformer {
       mentionTypes: challenge.mentionTypes,
       relationTypes: challenge.relationTypes,
       relationArguments: challenge.relationArguments,
+      topicLabels: challenge.topicLabels,
     };
     const call = await this.call(server, article, challenge.timeoutSeconds * 1000, context, signal);
     const attempt: FinishedAttempt = {

@@ -33,6 +33,8 @@ export interface ValidationContext {
   relationTypes?: string[];
   /** REL: the entity types allowed as each argument (absent: any given entity). */
   relationArguments?: { arg1?: string[]; arg2?: string[] };
+  /** TOPIC: the challenge's label set (empty or absent: LitCovid's seven). */
+  topicLabels?: readonly string[];
   /** The loaded UniProt release; null: accession patterns only. */
   accessions: AccessionLookup | null;
   /** Each family's loaded release index (its `lookup`), by task name; absent: none. */
@@ -91,6 +93,14 @@ export interface ScoreSettings {
   singleClass?: boolean;
 }
 
+/**
+ * What reading a challenge's gold standards and runs may depend on besides the body: the
+ * challenge's settings (TOPIC: its label set). Absent outside a challenge (`metaserver score`).
+ */
+export interface UploadContext {
+  topicLabels?: readonly string[];
+}
+
 export interface ParsedGold<G> {
   gold: G;
   documents: number;
@@ -129,9 +139,9 @@ export interface FamilyScoreCli {
 export interface FamilyCorpus {
   /** Which annotations are taken, in words (help texts, README). */
   takes: string;
-  gold(documents: readonly CorpusDocument[]): { body: unknown; warnings: string[] };
+  gold(documents: readonly CorpusDocument[], context?: UploadContext): { body: unknown; warnings: string[] };
   /** Offline runs the same way; absent: runs are uploaded in the family's own form only. */
-  run?(documents: readonly CorpusDocument[]): { body: unknown; warnings: string[] };
+  run?(documents: readonly CorpusDocument[], context?: UploadContext): { body: unknown; warnings: string[] };
 }
 
 export interface FamilyScoring<G, Run> {
@@ -143,9 +153,9 @@ export interface FamilyScoring<G, Run> {
   upload: 'tsv' | 'json';
   /** The upload's form, for help texts ("docid<TAB>taxid"). */
   goldForm: string;
-  parseGold(body: unknown): ParsedGold<G>;
+  parseGold(body: unknown, context?: UploadContext): ParsedGold<G>;
   goldDocuments(gold: G): Iterable<string>;
-  parseRun(body: unknown, columns: ColumnLayout): { run: Run; warnings: string[] };
+  parseRun(body: unknown, columns: ColumnLayout, context?: UploadContext): { run: Run; warnings: string[] };
   /** A server's stored answers (organiser-id order) as a run. */
   onlineRun(answers: readonly OnlineAnswer[]): Run;
   score(gold: G, run: Run, settings: ScoreSettings): ScoredRun;
@@ -251,15 +261,20 @@ export interface WebItem {
 export type AnswerView<R> =
   | { kind: 'verdict'; heading: string; verdict(result: R): { positive: boolean; confidence: number } }
   | { kind: 'spans'; heading: string; spans(result: R): Array<{ start: number; end: number; text: string; type?: string }> }
-  | { kind: 'list'; heading: string; items(result: R): WebItem[] };
+  | { kind: 'list'; heading: string; items(result: R): WebItem[] }
+  /** Items without an order (TOPIC's labels): a section of their own, each server's as an unordered list. */
+  | { kind: 'labels'; heading: string; items(result: R): WebItem[] };
 
 export interface FamilyWeb<R, V> {
   answer?: AnswerView<R>;
   /** The consensus as pages show it: a summary line, or a heading and items. */
   consensus?(vote: V): { summary: string } | { heading: string; items: WebItem[] };
   leaderboard: {
-    /** Table columns: [flattened metric, label]; absent: every figure. */
-    columns?: ReadonlyArray<readonly [string, string]>;
+    /**
+     * Table columns: [flattened metric, label]; absent: every figure. A function gets the
+     * figures the rows hold, for columns that depend on the gold standard (TOPIC: one per label).
+     */
+    columns?: ReadonlyArray<readonly [string, string]> | ((figures: readonly string[]) => ReadonlyArray<readonly [string, string]>);
     /**
      * Instead of columns: figures grouped under a heading each (MENTION: strict, left and
      * right match, each P/R/F and counts); keys are `<group>.<figure>`. `breakdown` names

@@ -7,6 +7,7 @@
 import { corpusFormatOf, readCorpusFileEach, type CorpusFormat } from '../formats/corpus-file.ts';
 import { FormatError } from '../formats/common.ts';
 import { familyOf, tasksWith, type TaskName } from '../families/registry.ts';
+import type { UploadContext } from '../families/family.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 
 export type CorpusUpload = 'bioc' | 'pubtator';
@@ -30,7 +31,7 @@ export function corpusUploadOf(body: unknown, format: CorpusUpload | undefined):
 }
 
 /** The family's own upload body for the corpus, with what was left out in warnings. */
-export function corpusUpload(task: TaskName, body: unknown, upload: CorpusUpload, what: 'gold standard' | 'run'): { body: unknown; warnings: string[]; documents: number } {
+export function corpusUpload(task: TaskName, body: unknown, upload: CorpusUpload, what: 'gold standard' | 'run', context?: UploadContext): { body: unknown; warnings: string[]; documents: number } {
   const corpus = familyOf(task).scoring.corpus;
   const convert = what === 'run' ? corpus?.run : corpus?.gold;
   if (!corpus || !convert) {
@@ -52,7 +53,7 @@ export function corpusUpload(task: TaskName, body: unknown, upload: CorpusUpload
     const first = read.failures[0];
     throw new ApiError('invalid_corpus', `${read.failures.length} document(s) of the ${what} cannot be read (document ${first.document}: ${first.reason}); nothing was stored`, read.failures);
   }
-  const converted = convert(read.documents);
+  const converted = convert(read.documents, context);
   if (converted.body === '') throw new ApiError('invalid_corpus', `the ${what} holds no annotation ${task} can use (${task} takes ${corpus.takes}); nothing was stored`, []);
   return { ...converted, documents: read.documents.length };
 }

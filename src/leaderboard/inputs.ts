@@ -7,6 +7,7 @@
 
 import type { ColumnLayout } from '../scoring/index.ts';
 import { familyOf, type TaskName } from '../families/registry.ts';
+import type { UploadContext } from '../families/family.ts';
 
 /** A parsed gold standard: the family's structure, opaque here. */
 export interface Gold {
@@ -27,15 +28,15 @@ export interface ParsedGold {
   warnings: string[];
 }
 
-/** Parses a gold upload; throws ScoringInputError (with the line) when it is unusable. */
-export function parseGoldUpload(task: TaskName, body: unknown): ParsedGold {
-  const parsed = familyOf(task).scoring.parseGold(body);
+/** Parses a gold upload (of the challenge `context` says, when it matters); throws ScoringInputError (with the line) when it is unusable. */
+export function parseGoldUpload(task: TaskName, body: unknown, context?: UploadContext): ParsedGold {
+  const parsed = familyOf(task).scoring.parseGold(body, context);
   return { ...parsed, gold: { task, gold: parsed.gold } };
 }
 
 /** Parses an offline run as uploaded (tab-separated text, or JSON text or object). */
-export function parseRunUpload(task: TaskName, body: unknown, columns: ColumnLayout): { run: RunData; warnings: string[] } {
-  const { run, warnings } = familyOf(task).scoring.parseRun(body, columns);
+export function parseRunUpload(task: TaskName, body: unknown, columns: ColumnLayout, context?: UploadContext): { run: RunData; warnings: string[] } {
+  const { run, warnings } = familyOf(task).scoring.parseRun(body, columns, context);
   return { run: { task, run }, warnings };
 }
 

@@ -85,9 +85,9 @@ export class LeaderboardService {
   ): Promise<ParsedGold & { unknownDocuments: number; unknownDocumentIds: string[]; replaced: ReplacedGold | null }> {
     // A corpus (BioC, PubTator) becomes the family's own form first; that form is stored.
     const upload = corpusUploadOf(sent, format);
-    const corpus = upload ? corpusUpload(task, sent, upload, 'gold standard') : undefined;
+    const corpus = upload ? corpusUpload(task, sent, upload, 'gold standard', challenge) : undefined;
     const body = corpus ? corpus.body : sent;
-    const read = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body));
+    const read = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body, challenge));
     const scoring = familyOf(task).scoring;
     // The family's own tab-separated form gets the checks a run's answer gets (columns, accessions).
     const releaseWarnings = scoring.upload === 'tsv' && typeof body === 'string' ? checkGoldLines(task, scoring.goldForm, body, release) : [];
@@ -116,9 +116,9 @@ export class LeaderboardService {
 
   async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, sent: unknown, format?: CorpusUpload): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
     const upload = corpusUploadOf(sent, format);
-    const corpus = upload ? corpusUpload(task, sent, upload, 'run') : undefined;
+    const corpus = upload ? corpusUpload(task, sent, upload, 'run', challenge) : undefined;
     const body = corpus ? corpus.body : sent;
-    const read = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns));
+    const read = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns, challenge));
     const warnings = [...(corpus?.warnings ?? []), ...read.warnings];
     const added = await this.runs.add(challenge.id, teamId, task, uploadsText(task) ? columns : null, storedBody(task, body));
     if (added === 'limit') {
@@ -130,7 +130,7 @@ export class LeaderboardService {
   /** The task's stored gold, parsed; null when none is loaded. */
   async storedGold(challenge: Challenge, task: TaskName): Promise<Gold | null> {
     const stored = await this.gold.gold(challenge.id, task);
-    return stored ? parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body)).gold) : null;
+    return stored ? parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body), challenge).gold) : null;
   }
 
   private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
@@ -165,7 +165,7 @@ export class LeaderboardService {
     }
     for (const run of await this.runs.list(challenge.id, task)) {
       // Stored runs parsed when they were uploaded, so this fails only if the parser changed.
-      const parsed = parseOr400(`stored run ${run.name}`, () => parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence'));
+      const parsed = parseOr400(`stored run ${run.name}`, () => parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence', challenge));
       runs.push({ run: run.name, team: run.team, kind: 'R', data: parsed.run });
     }
     if (consensus) runs.push(...(await consensusRuns(this.repos, challenge, task, servers, (s) => onlineRunName(s))));

@@ -65,10 +65,10 @@ export async function judgeLeaseAnswer(
   lease: LeaseRecord,
   article: ArticleForLease,
   server: AnnotationServer,
-  challenge: Pick<Challenge, 'mentionTypes' | 'relationTypes' | 'relationArguments'>,
+  challenge: Pick<Challenge, 'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels'>,
   body: Buffer,
 ): Promise<{ verdict: Verdict; ms: number }> {
-  const context: AnswerContext = { tasks: tasksAsked(article, server), text: article.text, given: article.given, mentionTypes: challenge.mentionTypes, relationTypes: challenge.relationTypes, relationArguments: challenge.relationArguments };
+  const context: AnswerContext = { tasks: tasksAsked(article, server), text: article.text, given: article.given, mentionTypes: challenge.mentionTypes, relationTypes: challenge.relationTypes, relationArguments: challenge.relationArguments, topicLabels: challenge.topicLabels };
   const counters = { ms: Date.now() - lease.startedAt, bytesSent: lease.bytesSent, bytesReceived: body.length };
   let call: CallOutcome<AnswerText>;
   try {

@@ -33,6 +33,7 @@ export interface CheckOptions {
   mentionTypes?: string[];
   relationTypes?: string[];
   relationArguments?: { arg1?: string[]; arg2?: string[] };
+  topicLabels?: string[];
   /**
    * Connections to use instead of the shared policed ones. Several articles sent one after
    * the other to a server that serves one connection at a time (Perl's HTTP::Daemon) need
@@ -55,7 +56,7 @@ export interface ArticleCheck {
  */
 export async function checkArticle(server: ServerToCheck, article: { id: string; text: string; given: string }, opts: CheckOptions): Promise<ArticleCheck> {
   const client = new AnnotatorClient({ answers: opts.answers, maxAnswerBytes: opts.maxAnswerBytes, bodies: new RequestBodies(1) });
-  const context = { tasks: server.tasks, text: article.text, given: article.given, mentionTypes: opts.mentionTypes, relationTypes: opts.relationTypes, relationArguments: opts.relationArguments };
+  const context = { tasks: server.tasks, text: article.text, given: article.given, mentionTypes: opts.mentionTypes, relationTypes: opts.relationTypes, relationArguments: opts.relationArguments, topicLabels: opts.topicLabels };
   const call = await client.call(server, { ...article, organiserId: article.id }, context, {
     deadlineMs: opts.deadlineMs,
     dispatcher: opts.agent ?? policedAgent(opts.publicUrlsOnly),
@@ -63,9 +64,9 @@ export async function checkArticle(server: ServerToCheck, article: { id: string;
   return { verdict: judgeCall(call, server), ms: call.ms };
 }
 
-export async function checkServer(server: ServerToCheck, challenge: Pick<Challenge, 'tasks' | 'mentionTypes'> & Partial<Pick<Challenge, 'relationTypes' | 'relationArguments'>>, opts: CheckOptions): Promise<ServerCheck> {
+export async function checkServer(server: ServerToCheck, challenge: Pick<Challenge, 'tasks' | 'mentionTypes'> & Partial<Pick<Challenge, 'relationTypes' | 'relationArguments' | 'topicLabels'>>, opts: CheckOptions): Promise<ServerCheck> {
   const at = new Date().toISOString();
-  const { verdict, ms } = await checkArticle(server, { id: 'setup-check', text: CHECK_ARTICLE, given: CHECK_GIVEN }, { ...opts, mentionTypes: challenge.mentionTypes, relationTypes: challenge.relationTypes, relationArguments: challenge.relationArguments });
+  const { verdict, ms } = await checkArticle(server, { id: 'setup-check', text: CHECK_ARTICLE, given: CHECK_GIVEN }, { ...opts, mentionTypes: challenge.mentionTypes, relationTypes: challenge.relationTypes, relationArguments: challenge.relationArguments, topicLabels: challenge.topicLabels });
   // The first errors and warnings are shown and kept (their numbers too): a server answering
   // the sample article with 100,000 wrong mentions gets its point across with those.
   const counted = verdict.warningCount > verdict.warnings.length ? { warningCount: verdict.warningCount } : {};

@@ -27,12 +27,6 @@ export const FAMILY_SETTINGS = {
       description: 'An NCBI Taxonomy release index built with `metaserver taxonomy build`. Empty: TX taxids are checked to be positive integers only.',
     },
   },
-  TOPIC: {
-    topicLabels: {
-      env: 'METASERVER_TOPIC_LABELS',
-      description: "A file of TOPIC labels, one per line. Empty: LitCovid's seven topics (Treatment, Diagnosis, Prevention, Mechanism, Transmission, Epidemic Forecasting, Case Report).",
-    },
-  },
 } as const satisfies Partial<Record<TaskName, Record<string, FamilySetting>>>;
 
 type Settings = typeof FAMILY_SETTINGS;

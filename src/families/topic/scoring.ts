@@ -1,6 +1,8 @@
 // TOPIC scoring: gold standards and runs in the LitCovid track's forms (the official wide
 // CSV `PMID,<label>,…` of 0/1 or probabilities, or the list form `PMID,label;label`, comma-
 // or TAB-separated), scored by the scoring library's port of the track's evaluation script.
+// The list form's labels are the challenge's set (LitCovid's seven unless it names others;
+// `metaserver score TOPIC` knows no challenge: LitCovid's), the wide form's its header's.
 // `metaserver score TOPIC` refuses a run without the gold standard's PMIDs, as the script
 // does; leaderboards score a missing document as predicting no label (a server may not
 // have answered every article) and report how many were missing.
@@ -9,8 +11,8 @@ import { runName } from '../../scoring/score-files.ts';
 import { readTopics, scoreTopics, type TopicDoc, type TopicSet } from '../../scoring/topic.ts';
 import { needText } from '../common/upload.ts';
 import type { CorpusDocument } from '../../formats/bioc-corpus.ts';
-import type { FamilyScoring } from '../family.ts';
-import { LITCOVID_TOPICS } from './labels.ts';
+import type { FamilyScoring, UploadContext } from '../family.ts';
+import { LITCOVID_TOPICS, topicLabelsOf } from './labels.ts';
 import type { TopicResult } from './types.ts';
 
 const TASK = 'TOPIC';
@@ -36,10 +38,10 @@ function topicRunOf(answers: ReadonlyArray<{ doc: string; value: unknown }>): To
 /**
  * Topics from a corpus: the `identifier` infon of annotations typed Topic (as the BioC
  * export writes them), each document a line of the list form — also one without topics,
- * which the instance-based measures count. A label outside LitCovid's is left out, warned.
+ * which the instance-based measures count. A label outside the challenge's set is left out, warned.
  */
-function corpusTopics(documents: readonly CorpusDocument[]): { body: string; warnings: string[] } {
-  const known = new Set(LITCOVID_TOPICS);
+function corpusTopics(documents: readonly CorpusDocument[], context?: UploadContext): { body: string; warnings: string[] } {
+  const known = new Set(topicLabelsOf(context));
   const unknown = new Set<string>();
   let body = '';
   for (const doc of documents) {
@@ -52,7 +54,7 @@ function corpusTopics(documents: readonly CorpusDocument[]): { body: string; war
     }
     body += `${doc.id}\t${[...labels].join(';')}\n`;
   }
-  const warnings = unknown.size > 0 ? [`${unknown.size} topic(s) are not LitCovid labels and were left out (${[...unknown].slice(0, 5).map((l) => JSON.stringify(l)).join(', ')})`] : [];
+  const warnings = unknown.size > 0 ? [`${unknown.size} topic(s) are not labels of this challenge and were left out (${[...unknown].slice(0, 5).map((l) => JSON.stringify(l)).join(', ')})`] : [];
   return { body, warnings };
 }
 
@@ -61,14 +63,18 @@ export const topicScoring: FamilyScoring<TopicSet, TopicSet> = {
   options: [],
   upload: 'tsv',
   goldForm: 'PMID,label;label (or the official PMID,<label>,… table of 0/1)',
-  parseGold(body) {
-    const gold = readTopics(needText(TASK, body, 'gold standard'), { file: 'gold', role: 'gold', labels: LITCOVID_TOPICS });
+  parseGold(body, context) {
+    const labels = topicLabelsOf(context);
+    const gold = readTopics(needText(TASK, body, 'gold standard'), { file: 'gold', role: 'gold', labels });
     let items = 0;
     for (const doc of gold.docs.values()) items += doc.labels.size;
-    return { gold, documents: gold.docs.size, items, warnings: [] };
+    // The wide form names its own labels: scored so, but servers' answers are checked against the challenge's.
+    const others = gold.labels.length !== labels.length || gold.labels.some((l) => !labels.includes(l));
+    const warnings = others ? [`the gold standard's labels (${gold.labels.join(', ')}) are not this challenge's (${labels.join(', ')}), which servers' answers are checked against; set the challenge's topicLabels to the gold standard's`] : [];
+    return { gold, documents: gold.docs.size, items, warnings };
   },
   goldDocuments: (gold) => gold.docs.keys(),
-  parseRun: (body) => ({ run: readTopics(needText(TASK, body, 'run'), { file: 'run', role: 'run', labels: LITCOVID_TOPICS }), warnings: [] }),
+  parseRun: (body, _columns, context) => ({ run: readTopics(needText(TASK, body, 'run'), { file: 'run', role: 'run', labels: topicLabelsOf(context) }), warnings: [] }),
   onlineRun: topicRunOf,
   score: (gold, run) => ({ metrics: { ...scoreTopics(gold, run, { missing: 'none' }) } }),
   exportTsv: topicRunTsv,

@@ -1,10 +1,10 @@
 // TOPIC: `topics` = array of struct {label: string, confidence?: double}, each label one of
-// the label set (LitCovid's seven unless `topicLabels` names others) and given once. An
+// the challenge's label set (LitCovid's seven unless it names others) and given once. An
 // empty array says the article has none of the topics.
 
 import { checkArray, checkConfidence, checkStruct, type FieldSpec, type Report } from '../../tasks/checks.ts';
 import type { TaskInput } from '../family.ts';
-import { LITCOVID_SET, type TopicLabelSet } from './labels.ts';
+import { topicLabelsOf } from './labels.ts';
 import type { TopicItem, TopicResult } from './types.ts';
 
 export const TOPIC_KEY = 'topics';
@@ -14,10 +14,10 @@ const FIELDS: Record<string, FieldSpec> = {
   confidence: { kind: 'double' },
 };
 
-export function validateTopic(value: unknown, _input: TaskInput, report: Report, set: TopicLabelSet | null): TopicResult | undefined {
+export function validateTopic(value: unknown, input: TaskInput, report: Report): TopicResult | undefined {
   const items = checkArray(value, TOPIC_KEY, 'structs {label, confidence?}', report);
   if (!items) return undefined;
-  const labels = (set ?? LITCOVID_SET).labels;
+  const labels = topicLabelsOf(input);
   const known = new Set(labels);
   const firstAt = new Map<string, number>();
   const errorsBefore = report.errors.length;

@@ -1,7 +1,7 @@
 // For everyone: the home page (submit an article on demand) and the article page (BCMS
 // "article view"): the text with every server's mentions in the annotation viewer (../viewer.ts:
 // colours by type, per-server and consensus switches, who found the selected mention), verdicts
-// as a positive/negative bar, ranked lists per server, and the voting consensus when the
+// as a positive/negative bar, topics and ranked lists per server, and the voting consensus when the
 // API has one. Built from `GET /api/articles/:id`; what each task shows is its family's
 // `web` part (src/families/*), in registry order.
 import { fmt, html, type SafeHtml } from '../html.ts';
@@ -77,16 +77,20 @@ function itemHtml(i: WebItem, text = ''): SafeHtml {
   }${i.share !== undefined ? html` <span class="muted">share ${fmt(i.share, 2)}, ${i.servers ?? 0} server(s)</span>` : ''}</li>`;
 }
 
-function rankedList(task: string, view: View<'list'>, servers: ServerAnswer[], labels: Map<number, string>, text: string): SafeHtml {
+/** Each server's items in a card of its own: numbered when they are ranked, else (`labels`) not. */
+function serverCards(task: string, view: View<'list' | 'labels'>, servers: ServerAnswer[], labels: Map<number, string>, text: string): SafeHtml {
   const answering = servers.filter((s) => s.result?.[task] !== undefined);
-  if (answering.length === 0) return html`<h3>${view.heading}</h3><p>No server has answered this task yet.</p>`;
-  return html`<h3>${view.heading}</h3><div class="columns">${answering.map((s) => {
-    const items = view.items(s.result![task]);
+  if (answering.length === 0) return html`<p>No server has answered this task yet.</p>`;
+  return html`<div class="columns">${answering.map((s) => {
+    const items = view.items(s.result![task]).map((i) => itemHtml(i, text));
     return html`<section class="list-card"><h4>${labels.get(s.serverId) ?? s.name}</h4>${
-      items.length === 0 ? html`<p>none</p>` : html`<ol class="compact">${items.map((i) => itemHtml(i, text))}</ol>`
+      items.length === 0 ? html`<p>none</p>` : view.kind === 'list' ? html`<ol class="compact">${items}</ol>` : html`<ul class="compact">${items}</ul>`
     }</section>`;
   })}</div>`;
 }
+
+const rankedList = (task: string, view: View<'list'>, servers: ServerAnswer[], labels: Map<number, string>, text: string): SafeHtml =>
+  html`<h3>${view.heading}</h3>${serverCards(task, view, servers, labels, text)}`;
 
 function consensusSection(c: NonNullable<ArticleJson['consensus']>, text: string): SafeHtml {
   const parts = ALL_FAMILIES.flatMap((f) => {
@@ -182,9 +186,11 @@ export function articleFragment(a: ArticleJson, tasks?: readonly string[]): Safe
   const labels = serverLabels(a.servers);
   const lists = viewing('list', tasks);
   const verdicts = viewing('verdict', tasks);
+  const labelSets = viewing('labels', tasks);
   const final = a.status === 'done';
   const contents: Array<[string, string]> = [
     ...verdicts.map(({ name, view }): [string, string] => [`${name.toLowerCase()}-heading`, view.heading]),
+    ...labelSets.map(({ name, view }): [string, string] => [`${name.toLowerCase()}-heading`, view.heading]),
     ...(lists.length > 0 ? [['lists-heading', 'Ranked lists'] as [string, string]] : []),
     ...(a.consensus ? [['consensus-heading', 'Consensus'] as [string, string]] : []),
     ['text-heading', viewing('spans', tasks).length > 0 ? 'Text and mentions' : 'Text'],
@@ -197,6 +203,10 @@ export function articleFragment(a: ArticleJson, tasks?: readonly string[]): Safe
 ${verdicts.map(({ name, view }) => {
   const id = `${name.toLowerCase()}-heading`;
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${verdictBar(name, view, a.servers, labels)}</section>`;
+})}
+${labelSets.map(({ name, view }) => {
+  const id = `${name.toLowerCase()}-heading`;
+  return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${serverCards(name, view, a.servers, labels, a.text)}</section>`;
 })}
 ${lists.length > 0 ? html`<section aria-labelledby="lists-heading"><h2 id="lists-heading">Ranked lists</h2>
 ${lists.map(({ name, view }) => rankedList(name, view, a.servers, labels, a.text))}

@@ -180,7 +180,8 @@ export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentO
   let table: SafeHtml;
   if (web.groups) table = groupedTables(board, rows, web.groups, exports);
   else {
-    const columns = [...(web.columns ?? [...new Set(rows.flatMap((r) => [...r.flat.keys()]))].map((k): [string, string] => [k, k]))];
+    const figures = [...new Set(rows.flatMap((r) => [...r.flat.keys()]))];
+    const columns = [...(typeof web.columns === 'function' ? web.columns(figures) : web.columns ?? figures.map((k): [string, string] => [k, k]))];
     // F-beta is reported only when asked for (`beta`): its column appears then.
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- beta is a number
     if (web.columns && rows.some((r) => typeof r.flat.get('fBeta') === 'number')) columns.push(['fBeta', `F-beta (β=${String(board.options.beta ?? '')})`]);

@@ -1,17 +1,20 @@
 // TOPIC in the family's own pieces: answers (`topics`) validated as dispatch does, against
-// LitCovid's labels or a configured label file; the label vote; online runs, their TSV
-// export and the leaderboard's reading of them; `metaserver score TOPIC`.
+// LitCovid's labels or the challenge's own; the label vote; online runs, their TSV export
+// and the leaderboard's reading of them (gold, runs, corpus and columns of a challenge's
+// own labels); `metaserver score TOPIC`.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topic } from '../../../src/families/topic/index.ts';
-import { loadTopicLabels } from '../../../src/families/topic/labels.ts';
+import { LITCOVID_TOPICS } from '../../../src/families/topic/labels.ts';
 import { validateAnswer } from '../../../src/families/validate.ts';
 import { context } from '../../tasks/helpers.ts';
 import { score } from '../../support/score-cli.ts';
 
-const validate = (topics: unknown, labels?: unknown) => validateAnswer({ topics }, context({ tasks: ['TOPIC'], lookups: labels ? { TOPIC: labels } : {} }));
+const validate = (topics: unknown, topicLabels?: string[]) => validateAnswer({ topics }, context({ tasks: ['TOPIC'], ...(topicLabels ? { topicLabels } : {}) }));
+// Two hallmarks of cancer (HoC), as a challenge of other labels would name them.
+const HALLMARKS = ['Sustaining proliferative signaling', 'Evading growth suppressors'];
 
 let dir: string;
 beforeAll(async () => {
@@ -40,15 +43,10 @@ describe('TOPIC answers', () => {
     expect(validate({ label: 'Treatment' }).errors).toEqual([{ path: 'topics', message: 'expected an array of structs {label, confidence?}, got struct' }]);
   });
 
-  it('checks against a label file when one is configured', async () => {
-    const file = join(dir, 'labels.txt');
-    await writeFile(file, '# HoC hallmarks, two of them\nSustaining proliferative signaling\nEvading growth suppressors\n');
-    const set = loadTopicLabels(file);
-    expect(topic.lookup!.release(set)).toBe(`2 labels from ${file}`);
-    expect(validate([{ label: 'Evading growth suppressors' }], set).errors).toEqual([]);
-    expect(validate([{ label: 'Treatment' }], set).errors[0].message).toBe('"Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)');
-    await writeFile(file, 'A\nA\n');
-    expect(() => loadTopicLabels(file)).toThrow(`${file}, line 2: the label "A" is given twice`);
+  it("checks against the challenge's labels when it names them; none named: LitCovid's", () => {
+    expect(validate([{ label: 'Evading growth suppressors' }], HALLMARKS).errors).toEqual([]);
+    expect(validate([{ label: 'Treatment' }], HALLMARKS).errors[0].message).toBe('"Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)');
+    expect(validate([{ label: 'Treatment' }], []).errors).toEqual([]);
   });
 });
 
@@ -86,6 +84,44 @@ describe('TOPIC online runs on the leaderboard', () => {
     expect(uploaded).toEqual(online);
     // Document 3 was not answered: it predicts nothing. Micro: 1 right of 2 predicted, 3 gold.
     expect(online).toMatchObject({ missing: 1, documents: 3, micro: { p: 1 / 2, r: 1 / 3 } });
+  });
+});
+
+describe("a challenge's own labels on the leaderboard", () => {
+  const ctx = { topicLabels: HALLMARKS };
+
+  it('reads list-form gold and runs with them, refusing LitCovid labels there', () => {
+    const gold = topic.scoring.parseGold('PMID,label\n1,Evading growth suppressors\n2,\n', ctx);
+    expect(gold).toMatchObject({ documents: 2, items: 1, warnings: [] });
+    const run = topic.scoring.parseRun('1\tEvading growth suppressors;Sustaining proliferative signaling\n2\t\n', 'rank,confidence', ctx).run;
+    expect(topic.scoring.score(gold.gold, run, {}).metrics).toMatchObject({ micro: { p: 1 / 2, r: 1 } });
+    expect(() => topic.scoring.parseGold('1,Treatment\n', ctx)).toThrow('unknown label "Treatment"');
+    // Without a challenge's set (or with an empty one): LitCovid's.
+    expect(() => topic.scoring.parseRun('1\tEvading growth suppressors\n', 'rank,confidence', { topicLabels: [] })).toThrow('unknown label "Evading growth suppressors"');
+  });
+
+  it("warns when a wide gold standard's header names other labels than the challenge's", () => {
+    const wide = topic.scoring.parseGold(`PMID,${LITCOVID_TOPICS.join(',')}\n1,1,0,0,0,0,0,0\n`, ctx);
+    expect(wide.warnings).toEqual([
+      "the gold standard's labels (Treatment, Diagnosis, Prevention, Mechanism, Transmission, Epidemic Forecasting, Case Report) are not this challenge's (Sustaining proliferative signaling, Evading growth suppressors), which servers' answers are checked against; set the challenge's topicLabels to the gold standard's",
+    ]);
+    expect(topic.scoring.parseGold(`PMID,${[...HALLMARKS].reverse().join(',')}\n1,1,0\n`, ctx).warnings).toEqual([]);
+  });
+
+  it('takes corpus topics of its set, leaving the others out with a warning', () => {
+    const doc = (id: string, labels: string[]) => ({ id, annotations: labels.map((identifier) => ({ type: 'Topic', infons: { identifier } })) });
+    const documents = [doc('1', ['Evading growth suppressors', 'Treatment']), doc('2', [])] as unknown as Parameters<NonNullable<typeof topic.scoring.corpus>['gold']>[0];
+    expect(topic.scoring.corpus!.gold(documents, ctx)).toEqual({
+      body: '1\tEvading growth suppressors\n2\t\n',
+      warnings: ['1 topic(s) are not labels of this challenge and were left out ("Treatment")'],
+    });
+  });
+
+  it("shows each of the gold standard's labels as an F1 column, in its order", () => {
+    const columns = topic.web.leaderboard.columns as (figures: readonly string[]) => ReadonlyArray<readonly [string, string]>;
+    const shown = columns(['micro.f', 'perLabel.Evading growth suppressors.p', 'perLabel.Evading growth suppressors.f', 'perLabel.Sustaining proliferative signaling.f']);
+    expect(shown.slice(0, 3)).toEqual([['micro.p', 'micro P'], ['micro.r', 'micro R'], ['micro.f', 'micro F1']]);
+    expect(shown.slice(15)).toEqual([['perLabel.Evading growth suppressors.f', 'Evading growth suppressors F1'], ['perLabel.Sustaining proliferative signaling.f', 'Sustaining proliferative signaling F1']]);
   });
 });
 

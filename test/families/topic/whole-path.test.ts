@@ -3,11 +3,14 @@
 // answer), a challenge's articles go through dispatch, the answers are validated and
 // stored, scored on the leaderboard against gold worked out by hand (with an offline run
 // in the official form and the consensus row), exported, voted on, served by the BCMS
-// XML-RPC read API and shown on the article and leaderboard pages.
+// XML-RPC read API and shown on the article and leaderboard pages. A second challenge names
+// labels of its own: the sample's LitCovid answer is refused there, its gold and runs hold them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCheckServerCommand } from '../../../src/cli/check-server.ts';
 import { startSampleServer, type SampleServer } from '../../../src/sample/server.ts';
 import { decodeMethodResponse, encodeMethodCall } from '../../../src/xmlrpc/codec.ts';
 import { expectFigures, send } from '../../leaderboard/helpers.ts';
+import { startFaultyServer } from '../../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
 
 // The sample answers (src/sample/annotator.ts), confidence n/(n+1) for n occurrences of a stem:
@@ -44,6 +47,8 @@ const RUN = `${HEADER}\nA1,0.9,0,0,0,0,0,0.5\nA2,0,0,0.7,0.6,0.1,0,0\nA3,0,0.8,0
 let ms: TestMetaserver;
 let sample: SampleServer;
 let teams: Array<{ id: number; token: string }>;
+let hallmarksServer: number;
+const HALLMARKS = ['Sustaining proliferative signaling', 'Evading growth suppressors'];
 const servers: number[] = [];
 const liveServers: number[] = [];
 
@@ -72,10 +77,15 @@ beforeAll(async () => {
     expect(live.status).toBe(201);
     liveServers.push(live.body.id);
   }
-  for (const [i, id] of [...servers, ...liveServers].entries()) {
+  const hallmarks = { slug: 'hallmarks', name: 'Hallmarks', tasks: ['TOPIC'], timeoutSeconds: 10, maxAttempts: 1, topicLabels: HALLMARKS };
+  expect((await ms.request('POST', '/api/challenges', hallmarks, ADMIN_TOKEN)).status).toBe(201);
+  expect((await ms.request('POST', '/api/challenges/hallmarks/articles', { articles: [ARTICLES[0]] }, ADMIN_TOKEN)).status).toBe(202);
+  hallmarksServer = (await ms.request('POST', '/api/challenges/hallmarks/servers', { name: 'sample', url: sample.url, tasks: ['TOPIC'] }, teams[0].token)).body.id;
+  for (const [i, id] of [...servers, ...liveServers, hallmarksServer].entries()) {
     expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
   }
   for (const id of servers) await finished(id, ARTICLES.length);
+  await finished(hallmarksServer, 1);
 }, 90_000);
 
 afterAll(async () => {
@@ -96,6 +106,56 @@ describe('TOPIC through dispatch', () => {
     ]);
     // Reliability counts the stored labels: 1 + 3 + 0 over 3 documents.
     expect((await ms.request('GET', `/api/servers/${servers[0]}`, undefined, ADMIN_TOKEN)).body.reliability.mad).toBeCloseTo(4 / 3, 3);
+  });
+});
+
+describe("a challenge's own TOPIC labels", () => {
+  it('are kept, shown and changed like the other settings; a label with a separator is refused', async () => {
+    expect((await ms.request('GET', '/api/challenges/hallmarks', undefined, ADMIN_TOKEN)).body).toMatchObject({ topicLabels: HALLMARKS });
+    expect((await ms.request('GET', '/api/challenges/litcovid', undefined, ADMIN_TOKEN)).body).toMatchObject({ topicLabels: [] });
+    const patched = await ms.request('PATCH', '/api/challenges/hallmarks', { topicLabels: [...HALLMARKS, 'Avoiding immune destruction'] }, ADMIN_TOKEN);
+    expect(patched.body).toMatchObject({ topicLabels: [...HALLMARKS, 'Avoiding immune destruction'] });
+    expect((await ms.request('PATCH', '/api/challenges/hallmarks', { topicLabels: ['A;B'] }, ADMIN_TOKEN)).status).toBe(400);
+    expect((await ms.request('PATCH', '/api/challenges/hallmarks', { topicLabels: HALLMARKS }, ADMIN_TOKEN)).status).toBe(200);
+  });
+
+  it('refuse, through dispatch, the LitCovid label the sample answers', async () => {
+    const rows = await ms.database.db.query<{ outcome: string; errors: Array<{ path: string; message: string }> }>('select outcome, errors from attempts where server_id = $1', [hallmarksServer]);
+    expect(rows.map((r) => r.outcome)).toEqual(['invalid']);
+    expect(rows[0].errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
+      'topics[0].label: "Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)',
+    ]);
+  });
+
+  it('are the labels of its list-form gold and runs, and its leaderboard columns', async () => {
+    const gold = await send(ms, 'PUT', '/api/challenges/hallmarks/gold/TOPIC', { body: 'PMID,label\nA1,Evading growth suppressors\n', token: ADMIN_TOKEN });
+    expect(gold.json).toMatchObject({ documents: 1, items: 1, warnings: [] });
+    expect((await send(ms, 'POST', '/api/challenges/hallmarks/runs/TOPIC', { body: 'A1\tTreatment\n', token: teams[0].token })).status).toBe(400);
+    expect((await send(ms, 'POST', '/api/challenges/hallmarks/runs/TOPIC', { body: 'A1\tEvading growth suppressors\n', token: teams[0].token })).status).toBe(201);
+    const board = await send(ms, 'GET', '/api/challenges/hallmarks/scores/TOPIC', { token: ADMIN_TOKEN });
+    expectFigures(board.json.runs.find((r: { kind: string }) => r.kind === 'R').metrics, { micro: { p: 1, r: 1, f: 1 } });
+    const page = await ms.app!.inject({ method: 'GET', url: '/fragments/challenges/hallmarks/leaderboard/TOPIC', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const headers = [...page.body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
+    expect(headers.filter((h) => /^[A-Z].* F1$/.test(h))).toEqual(['Sustaining proliferative signaling F1', 'Evading growth suppressors F1']);
+  });
+
+  it('are what metaserver check-server --topic-labels judges answers against', async () => {
+    // The sample answers the check articles [] (no stem); this server answers Treatment to each: valid with LitCovid's labels, not with the challenge's.
+    const answering = await startFaultyServer({ kind: 'custom', handler: () => ({ topics: [{ label: 'Treatment' }] }) });
+    try {
+      const check = async (...flags: string[]) => {
+        const lines: string[] = [];
+        const code = await runCheckServerCommand([answering.url, '--tasks', 'TOPIC', '--json', ...flags], (line) => lines.push(line));
+        return { code, articles: (JSON.parse(lines.join('\n')) as { articles: Array<{ outcome: string; detail?: string }> }).articles };
+      };
+      expect((await check()).code).toBe(0);
+      const strict = await check('--topic-labels', HALLMARKS.join(','));
+      expect(strict.code).toBe(1);
+      expect(strict.articles[0]).toMatchObject({ outcome: 'invalid' });
+      expect(strict.articles[0].detail).toContain('topics[0].label: "Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)');
+    } finally {
+      await answering.close();
+    }
   });
 });
 
@@ -187,10 +247,14 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
     expect(decoded).toMatchObject({ kind: 'value', value: { vote: { topics: [{ label: 'Prevention', confidence: 1 }, { label: 'Transmission', confidence: 1 }, { label: 'Treatment', confidence: 1 }] } } });
   });
 
-  it("lists each server's labels and the consensus on the article page", async () => {
+  it("lists each server's labels as topics (not a ranked list) and the consensus on the article page", async () => {
     const page = await ms.app!.inject({ method: 'GET', url: `/fragments/articles/${articleId}` });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<h3>TOPIC: topics</h3>');
+    expect(page.body).toContain('<section aria-labelledby="topic-heading"><h2 id="topic-heading">Topics (TOPIC)</h2>');
+    expect(page.body).toContain('<ul class="compact"><li>Treatment <span class="muted">0.50</span></li><li>Prevention <span class="muted">0.50</span></li>');
+    expect(page.body).toContain('<a href="#topic-heading">Topics (TOPIC)</a>');
+    // Not numbered among the ranked lists (INT, IPT, TX, REL of the on-demand challenge).
+    expect(page.body).not.toContain('<ol class="compact"><li>Treatment');
     expect(page.body).toMatch(/<h3>TOPIC<\/h3><ul class="compact"><li>Prevention <span class="muted">[^<]*share 1\.00, 2 server\(s\)<\/span><\/li>/);
   });
 });
