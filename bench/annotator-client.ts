@@ -22,7 +22,10 @@ async function measure(protocol: 'xmlrpc' | 'json'): Promise<number> {
   const server = { url: instant.url(1), method: 'Annotator.getAnnotation', tasks: [...TASKS], sendMetadata: false, protocol };
   const context = { tasks: [...TASKS], text: TEXT, given: '' };
   const call = async (i: number): Promise<void> => {
-    const outcome = await client.call(server, { id: `a${i % 50}`, organiserId: null, text: TEXT, given: '' }, context, { deadlineMs: 10_000, dispatcher: agent });
+    const outcome = await client.call(server, { id: `a${i % 50}`, organiserId: null, text: TEXT, given: '' }, context, {
+      deadlineMs: 10_000,
+      dispatcher: agent,
+    });
     if (!outcome.ok) throw new Error(`call failed: ${outcome.kind}: ${outcome.detail}`);
   };
   try {
@@ -37,5 +40,7 @@ async function measure(protocol: 'xmlrpc' | 'json'): Promise<number> {
 }
 
 for (const protocol of ['xmlrpc', 'json'] as const) {
-  console.log(`${protocol.padEnd(7)} ${(await measure(protocol)).toFixed(1)} µs CPU per call (${CALLS} calls, ${Math.round(Buffer.byteLength(TEXT) / 1024)} KB article, ACT/INT/IPT answer)`);
+  console.log(
+    `${protocol.padEnd(7)} ${(await measure(protocol)).toFixed(1)} µs CPU per call (${CALLS} calls, ${Math.round(Buffer.byteLength(TEXT) / 1024)} KB article, ACT/INT/IPT answer)`,
+  );
 }

@@ -51,7 +51,9 @@ async function probed<T>(fn: () => Promise<T>): Promise<{ ms: number; stallMs: n
 }
 
 console.log(machine());
-console.log(`answer: ${mentions} mentions, ${fmt(mb, 1)} MB of XML-RPC; article ${text.length} characters; ${rounds} rounds, median (best)`);
+console.log(
+  `answer: ${mentions} mentions, ${fmt(mb, 1)} MB of XML-RPC; article ${text.length} characters; ${rounds} rounds, median (best)`,
+);
 
 const sax: number[] = [];
 const inline: number[] = [];
@@ -66,7 +68,9 @@ for (let r = 0; r < rounds; r++) {
 }
 const rate = (ms: number[]) => `${fmt(mb / (pct(ms, 50) / 1000), 1)} MB/s (${fmt(mb / (Math.min(...ms) / 1000), 1)})`;
 console.log(`bare SAX parse (saxes):            ${fmt(pct(sax, 50), 0)} ms, ${rate(sax)}`);
-console.log(`decode + validate (main thread):   ${fmt(pct(inline, 50), 0)} ms, ${rate(inline)}; ${fmt(pct(sax, 50) / pct(inline, 50), 2)}x the bare parse's rate`);
+console.log(
+  `decode + validate (main thread):   ${fmt(pct(inline, 50), 0)} ms, ${rate(inline)}; ${fmt(pct(sax, 50) / pct(inline, 50), 2)}x the bare parse's rate`,
+);
 
 const reader = new AnswerReader({ threads: 1 });
 await reader.read(Buffer.from(body), undefined, context); // start the thread and warm it up (the reader moves the bytes it is given)
@@ -81,7 +85,13 @@ for (let r = 0; r < rounds; r++) {
   stalls.threadP99.push(after.p99Ms);
 }
 await reader.close();
-console.log(`decode + validate (reading thread): ${fmt(pct(stalls.threadMs, 50), 0)} ms from hand-over to result, ${rate(stalls.threadMs)}`);
-console.log(`longest event-loop stall while the answer is read: main thread ${fmt(pct(stalls.inline, 50), 0)} ms (best ${fmt(Math.min(...stalls.inline), 0)}), ` +
-  `reading thread ${fmt(pct(stalls.thread, 50), 1)} ms (worst ${fmt(Math.max(...stalls.thread), 1)}; p99 of the delay ${fmt(pct(stalls.threadP99, 50), 1)} ms)`);
-console.log(`answers under ${INLINE_BELOW_BYTES / 1024} KiB are read on the main thread: at the rate above, at most ${fmt((INLINE_BELOW_BYTES / 1e6 / (mb / (pct(inline, 50) / 1000))) * 1000, 1)} ms each`);
+console.log(
+  `decode + validate (reading thread): ${fmt(pct(stalls.threadMs, 50), 0)} ms from hand-over to result, ${rate(stalls.threadMs)}`,
+);
+console.log(
+  `longest event-loop stall while the answer is read: main thread ${fmt(pct(stalls.inline, 50), 0)} ms (best ${fmt(Math.min(...stalls.inline), 0)}), ` +
+    `reading thread ${fmt(pct(stalls.thread, 50), 1)} ms (worst ${fmt(Math.max(...stalls.thread), 1)}; p99 of the delay ${fmt(pct(stalls.threadP99, 50), 1)} ms)`,
+);
+console.log(
+  `answers under ${INLINE_BELOW_BYTES / 1024} KiB are read on the main thread: at the rate above, at most ${fmt((INLINE_BELOW_BYTES / 1e6 / (mb / (pct(inline, 50) / 1000))) * 1000, 1)} ms each`,
+);

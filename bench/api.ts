@@ -43,13 +43,18 @@ interface Load {
 
 /** A steady `RATE` requests per second for `SECONDS` to url, from a process of its own. */
 async function load(url: string): Promise<Load> {
-  const { stdout } = await promisify(execFile)(process.execPath, [PACED_LOAD, url, String(RATE), String(SECONDS), `Bearer ${ADMIN}`], { maxBuffer: 1 << 24 });
+  const { stdout } = await promisify(execFile)(process.execPath, [PACED_LOAD, url, String(RATE), String(SECONDS), `Bearer ${ADMIN}`], {
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(stdout) as Load;
 }
 
 /** The instant annotation server, in a child process (answers at once). */
 async function startServerProcess(): Promise<{ base: string; close(): void }> {
-  const child = fork(join(here, 'support', 'inflight-children.ts'), ['server'], { execArgv: ['--import', 'tsx'], env: { ...process.env, DELAY_MS: '0' } });
+  const child = fork(join(here, 'support', 'inflight-children.ts'), ['server'], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, DELAY_MS: '0' },
+  });
   const base = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
   return { base, close: () => child.send({ close: true }) };
 }
@@ -76,7 +81,9 @@ const line = (name: string, r: Load) =>
   (r.failed > 0 ? `  (${r.failed} failed)` : '');
 
 const answersOf = async (bench: Bench, serverIds: number[]) =>
-  Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [serverIds]))[0].n);
+  Number(
+    (await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [serverIds]))[0].n,
+  );
 
 type Layout = 'one process' | 'split' | 'one process, in the bench';
 
@@ -127,7 +134,9 @@ async function measure(layout: Layout, annotation: { base: string }, bare: { bas
       const r = await load(path);
       const after = await answersOf(bench, run.serverIds);
       const busy = after < SERVERS * ARTICLES ? 'still running at the end' : 'FINISHED before the end: use more articles';
-      console.log(`  while dispatching  ${line(name, r)}  (idle p99 ×${fmt(r.p99 / Math.max(idle.get(name)!.p99, 0.1), 1)}; ${fmt((after - before) / SECONDS, 0)} answers/s stored meanwhile, ${busy})`);
+      console.log(
+        `  while dispatching  ${line(name, r)}  (idle p99 ×${fmt(r.p99 / Math.max(idle.get(name)!.p99, 0.1), 1)}; ${fmt((after - before) / SECONDS, 0)} answers/s stored meanwhile, ${busy})`,
+      );
       // Paused: the next route gets a dispatch run of its own, not two at once.
       for (const id of run.serverIds) await bench.call('POST', `/api/servers/${id}/pause`, undefined, run.teamTokens[0]);
     }

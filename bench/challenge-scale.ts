@@ -36,7 +36,8 @@ function reply(k: number): Reply {
   const server = k % SERVERS; // the warm-up challenge's servers sit after the measured ones
   const delayMs = 5 + Math.floor(Math.random() * 45);
   if (server === DEAD) return { delayMs: 1, failure: 'reset' };
-  if (server === FLAKY && Math.random() < 0.1) return { delayMs, failure: (['reset', 'http', 'fault'] as const)[Math.floor(Math.random() * 3)] };
+  if (server === FLAKY && Math.random() < 0.1)
+    return { delayMs, failure: (['reset', 'http', 'fault'] as const)[Math.floor(Math.random() * 3)] };
   return { delayMs };
 }
 
@@ -110,7 +111,13 @@ try {
   const base = api.address!;
 
   // A finished, closed challenge first (the same number of servers, few articles).
-  const warm = await setupChallenge(bench, { servers: SERVERS, articles: WARM_ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(SERVERS + k), articleBytes });
+  const warm = await setupChallenge(bench, {
+    servers: SERVERS,
+    articles: WARM_ARTICLES,
+    concurrency: CONCURRENCY,
+    urls: (k) => instant.url(SERVERS + k),
+    articleBytes,
+  });
   await startAll(bench, warm);
   for (;;) {
     if ((await settled(bench, warm.serverIds)).settled >= SERVERS * WARM_ARTICLES) break;
@@ -122,7 +129,13 @@ try {
   const afterWarm = await redisFigures(redis, prefix);
   console.log(`after a closed ${SERVERS} × ${WARM_ARTICLES} challenge: Redis ${afterWarm.keys} keys, ${MiB(afterWarm.bytes)} MiB`);
 
-  const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(k), articleBytes });
+  const setup = await setupChallenge(bench, {
+    servers: SERVERS,
+    articles: ARTICLES,
+    concurrency: CONCURRENCY,
+    urls: (k) => instant.url(k),
+    articleBytes,
+  });
   const before = await redisFigures(redis, prefix);
   const dbBefore = await databaseBytes(bench);
   const total = SERVERS * ARTICLES;
@@ -153,13 +166,21 @@ try {
   }
   sample();
   const failed = total - state.answers;
-  console.log(`settled ${total} pairs in ${fmt(elapsed, 1)} s: ${state.answers} answers (${fmt(state.answers / elapsed, 0)} answers/s), ${failed} failed for good`);
+  console.log(
+    `settled ${total} pairs in ${fmt(elapsed, 1)} s: ${state.answers} answers (${fmt(state.answers / elapsed, 0)} answers/s), ${failed} failed for good`,
+  );
   console.log(`resident memory, most seen: ${processes.map((p) => `${p.name} ${fmt(p.rss, 0)} MiB`).join(', ')}`);
-  console.log(`Redis (prefix's keys): before dispatch ${before.keys} keys, ${MiB(before.bytes)} MiB; settled ${after.keys} keys, ${MiB(after.bytes)} MiB`);
+  console.log(
+    `Redis (prefix's keys): before dispatch ${before.keys} keys, ${MiB(before.bytes)} MiB; settled ${after.keys} keys, ${MiB(after.bytes)} MiB`,
+  );
   console.log(`database: ${MiB(dbBefore)} MiB before dispatch, ${MiB(dbAfter)} MiB settled`);
   const ratio = (xs: number[], fs: number[]) => `×${fmt(pct(xs, 95) / Math.max(pct(fs, 95), 0.1), 1)} the floor's p95`;
-  console.log(`glance during dispatch: ${busy.length} fetches, p50 ${fmt(pct(busy, 50), 0)} ms, p95 ${fmt(pct(busy, 95), 0)} ms, max ${fmt(Math.max(...busy), 0)} ms; floor (GET /healthz) p50 ${fmt(pct(busyFloor, 50), 0)} ms, p95 ${fmt(pct(busyFloor, 95), 0)} ms; ${ratio(busy, busyFloor)}`);
-  console.log(`glance idle after:      ${idle.length} fetches, p50 ${fmt(pct(idle, 50), 0)} ms, p95 ${fmt(pct(idle, 95), 0)} ms; floor p50 ${fmt(pct(idleFloor, 50), 0)} ms, p95 ${fmt(pct(idleFloor, 95), 0)} ms; ${ratio(idle, idleFloor)}`);
+  console.log(
+    `glance during dispatch: ${busy.length} fetches, p50 ${fmt(pct(busy, 50), 0)} ms, p95 ${fmt(pct(busy, 95), 0)} ms, max ${fmt(Math.max(...busy), 0)} ms; floor (GET /healthz) p50 ${fmt(pct(busyFloor, 50), 0)} ms, p95 ${fmt(pct(busyFloor, 95), 0)} ms; ${ratio(busy, busyFloor)}`,
+  );
+  console.log(
+    `glance idle after:      ${idle.length} fetches, p50 ${fmt(pct(idle, 50), 0)} ms, p95 ${fmt(pct(idle, 95), 0)} ms; floor p50 ${fmt(pct(idleFloor, 50), 0)} ms, p95 ${fmt(pct(idleFloor, 95), 0)} ms; ${ratio(idle, idleFloor)}`,
+  );
   console.log(machine());
 } finally {
   for (const p of processes) p.w.stop();

@@ -23,7 +23,10 @@ writeFileSync(join(work, 'run.tsv'), 'd1\tP12345\t1\t0.9\nd2\tP11111\t1\t0.5\n')
 
 const trees: Record<string, string> = { this: head, ...(base ? { base } : {}) };
 for (const dir of Object.values(trees)) {
-  const built = spawnSync(process.execPath, ['-e', "import('./scripts/bundle.mjs').then((b) => b.ensureBundle())"], { cwd: dir, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['-e', "import('./scripts/bundle.mjs').then((b) => b.ensureBundle())"], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
   if (built.status !== 0) throw new Error(`cannot build the bundle in ${dir}: ${built.stderr}`);
 }
 const cases: Record<string, [string[], Record<string, string>]> = {

@@ -30,7 +30,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const MB = (b: number) => `${fmt(b / 2 ** 20, 0)} MB`;
 
 // The slow server lives in its own process: the memory measured is the meta-server's.
-const child = fork(join(here, 'support', 'inflight-children.ts'), ['server'], { execArgv: ['--import', 'tsx'], env: { ...process.env, DELAY_MS: String(DELAY_S * 1000) } });
+const child = fork(join(here, 'support', 'inflight-children.ts'), ['server'], {
+  execArgv: ['--import', 'tsx'],
+  env: { ...process.env, DELAY_MS: String(DELAY_S * 1000) },
+});
 const baseUrl = await new Promise<string>((resolve) => child.once('message', (m: { url: string }) => resolve(m.url)));
 const stats = () =>
   new Promise<{ requests: number; inFlight: number; maxInFlight: number[] }>((resolve) => {
@@ -62,10 +65,17 @@ function thisProcess(): Holder {
 }
 
 async function childProcess(bench: Bench, command: 'serve' | 'worker'): Promise<Holder> {
-  const worker = await startWorker(bench, { command, probe: true, env: { LOG_LEVEL: 'info', METASERVER_LOCK_DURATION_MS: String(bench.config.lockDurationMs) } });
+  const worker = await startWorker(bench, {
+    command,
+    probe: true,
+    env: { LOG_LEVEL: 'info', METASERVER_LOCK_DURATION_MS: String(bench.config.lockDurationMs) },
+  });
   const from = worker.fromBundle ? 'from the bundle' : 'from the sources: the bundle could not be built';
   return {
-    name: command === 'serve' ? `\`metaserver serve\` ${from} (API and workers in one process)` : `\`metaserver worker\` ${from} (API in the bench process)`,
+    name:
+      command === 'serve'
+        ? `\`metaserver serve\` ${from} (API and workers in one process)`
+        : `\`metaserver worker\` ${from} (API in the bench process)`,
     memory: () => worker.readProbe(),
     startLoopDelay: () => worker.resetProbe(),
     loopDelay: () => worker.readProbe(),
@@ -78,7 +88,13 @@ async function childProcess(bench: Bench, command: 'serve' | 'worker'): Promise<
 
 async function measure(layout: string, offset: number): Promise<boolean> {
   const bench = await startBench({ workers: layout === 'one', config: { lockDurationMs: Math.max(30_000, DELAY_S * 3000) } });
-  const setup = await setupChallenge(bench, { servers: SERVERS, articles: ARTICLES, concurrency: Math.min(100, ARTICLES), urls: (k) => `${baseUrl}${offset + k}`, timeoutSeconds: DELAY_S * 4 });
+  const setup = await setupChallenge(bench, {
+    servers: SERVERS,
+    articles: ARTICLES,
+    concurrency: Math.min(100, ARTICLES),
+    urls: (k) => `${baseUrl}${offset + k}`,
+    timeoutSeconds: DELAY_S * 4,
+  });
   const holder = layout === 'one' ? thisProcess() : await childProcess(bench, layout === 'serve' ? 'serve' : 'worker');
   global.gc?.();
   const idle = await holder.memory();
@@ -108,13 +124,23 @@ async function measure(layout: string, offset: number): Promise<boolean> {
   await waitDeliveries(bench.database.db, setup.serverIds, TOTAL, DELAY_S * 8000 + 120_000, 250);
   const elapsed = (performance.now() - t0) / 1000;
   const s = await stats();
-  const answers = Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds]))[0].n);
+  const answers = Number(
+    (
+      await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds])
+    )[0].n,
+  );
   const most = Math.max(...s.maxInFlight.slice(offset, offset + SERVERS));
 
   console.log(`${holder.name}:`);
-  console.log(`  all ${TOTAL} in flight after ${fmt(allInFlight)} s; while held: RSS ${MB(held.rss)} (max ${MB(maxRss)}; idle runtime ${MB(idle.rss)}, +${fmt((held.rss - idle.rss) / TOTAL / 1024, 1)} KB/request), heap ${MB(held.heapUsed)}`);
-  console.log(`  ratio RSS to the floor: ${fmt(held.rss / floorRss)}×; event-loop delay p50 ${fmt(loop.p50)} ms  p99 ${fmt(loop.p99)} ms  max ${fmt(loop.max)} ms`);
-  console.log(`  completed: ${answers} answers of ${TOTAL} in ${fmt(elapsed)} s; requests the servers saw ${s.requests - requestsBefore}; most in flight at one server ${most}`);
+  console.log(
+    `  all ${TOTAL} in flight after ${fmt(allInFlight)} s; while held: RSS ${MB(held.rss)} (max ${MB(maxRss)}; idle runtime ${MB(idle.rss)}, +${fmt((held.rss - idle.rss) / TOTAL / 1024, 1)} KB/request), heap ${MB(held.heapUsed)}`,
+  );
+  console.log(
+    `  ratio RSS to the floor: ${fmt(held.rss / floorRss)}×; event-loop delay p50 ${fmt(loop.p50)} ms  p99 ${fmt(loop.p99)} ms  max ${fmt(loop.max)} ms`,
+  );
+  console.log(
+    `  completed: ${answers} answers of ${TOTAL} in ${fmt(elapsed)} s; requests the servers saw ${s.requests - requestsBefore}; most in flight at one server ${most}`,
+  );
   await holder.stop();
   await bench.stop();
   return answers === TOTAL;
@@ -123,11 +149,24 @@ async function measure(layout: string, offset: number): Promise<boolean> {
 console.log(machine());
 // The floor runs on plain node (compiled): through tsx it would carry ~100 MB more RSS.
 const floorScript = await compiledScript(join(here, 'support', 'inflight-children.ts'));
-const floorOut = execFileSync(process.execPath, [floorScript, 'floor', baseUrl, String(TOTAL), String(ARTICLES), String(DELAY_S * 1000)], { encoding: 'utf8', maxBuffer: 1 << 20 });
-const floor = JSON.parse(floorOut.trim().split('\n').pop()!) as { rssBefore: number; rssHeld: number; heapHeld: number; ok: number; failures: Record<string, number> };
+const floorOut = execFileSync(process.execPath, [floorScript, 'floor', baseUrl, String(TOTAL), String(ARTICLES), String(DELAY_S * 1000)], {
+  encoding: 'utf8',
+  maxBuffer: 1 << 20,
+});
+const floor = JSON.parse(floorOut.trim().split('\n').pop()!) as {
+  rssBefore: number;
+  rssHeld: number;
+  heapHeld: number;
+  ok: number;
+  failures: Record<string, number>;
+};
 const floorRss = floor.rssHeld;
-console.log(`database: ${process.env.DATABASE_URL ? 'postgres' : 'pglite'}; ${ARTICLES} articles of 100 KB × ${SERVERS} servers = ${TOTAL} requests, answered after ${DELAY_S} s`);
-console.log(`floor  direct calls held (own process, plain node, shared bodies): RSS ${MB(floor.rssHeld)} (idle ${MB(floor.rssBefore)}, +${fmt((floor.rssHeld - floor.rssBefore) / TOTAL / 1024, 1)} KB/request), heap ${MB(floor.heapHeld)}; ${floor.ok} answered`);
+console.log(
+  `database: ${process.env.DATABASE_URL ? 'postgres' : 'pglite'}; ${ARTICLES} articles of 100 KB × ${SERVERS} servers = ${TOTAL} requests, answered after ${DELAY_S} s`,
+);
+console.log(
+  `floor  direct calls held (own process, plain node, shared bodies): RSS ${MB(floor.rssHeld)} (idle ${MB(floor.rssBefore)}, +${fmt((floor.rssHeld - floor.rssBefore) / TOTAL / 1024, 1)} KB/request), heap ${MB(floor.heapHeld)}; ${floor.ok} answered`,
+);
 for (const [why, n] of Object.entries(floor.failures)) console.log(`  floor call failed ×${n}: ${why}`);
 for (const [i, layout] of LAYOUTS.entries()) {
   if (!['one', 'serve', 'worker'].includes(layout)) throw new Error(`BENCH_LAYOUTS: unknown layout ${layout} (one, serve, worker)`);

@@ -16,13 +16,25 @@ const bench = await startBench();
 const sample = await startSampleServer({ port: 0 });
 try {
   const team = (await bench.call('POST', '/api/teams', { name: 'latency', contact: 'b@example.org' })).body;
-  const server = (await bench.call('POST', '/api/challenges/live/servers', { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, team.token)).body;
+  const server = (
+    await bench.call(
+      'POST',
+      '/api/challenges/live/servers',
+      { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
+      team.token,
+    )
+  ).body;
   await bench.call('POST', `/api/servers/${server.id}/start`, undefined, team.token);
 
   const direct: number[] = [];
   for (let i = 0; i < N; i++) {
     const t0 = performance.now();
-    const out = await callXmlRpc({ url: sample.url, body: encodeMethodCall('Annotator.getAnnotation', [text(i)]), deadlineMs: 10_000, maxResponseBytes: 1 << 24 });
+    const out = await callXmlRpc({
+      url: sample.url,
+      body: encodeMethodCall('Annotator.getAnnotation', [text(i)]),
+      deadlineMs: 10_000,
+      maxResponseBytes: 1 << 24,
+    });
     if (!out.ok) throw new Error(out.detail);
     direct.push(performance.now() - t0);
   }

@@ -28,7 +28,10 @@ import { createRuntime } from '../src/runtime.ts';
 import { startPrivateRedis } from '../test/support/private-redis.ts';
 import { fmt, machine, openBenchDatabase } from './support/harness.ts';
 
-const [articles = 20, mib = 1, servers = 2, warmUp = 3] = process.argv.slice(2).filter((a) => !a.startsWith('--')).map(Number);
+const [articles = 20, mib = 1, servers = 2, warmUp = 3] = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'))
+  .map(Number);
 const here = fileURLToPath(import.meta.url);
 const root = join(here, '..', '..');
 
@@ -43,7 +46,9 @@ interface Figures {
 
 /** A sample annotation server in a process of its own; resolves with its URL. */
 function startAnnotator(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [join(root, 'bin', 'metaserver.js'), 'sample-server', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'metaserver.js'), 'sample-server', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -62,28 +67,55 @@ async function measure(): Promise<Figures> {
   const redis = await startPrivateRedis();
   const bytes = mib * 1024 * 1024;
   const config = loadConfig(process.env, {
-    redisUrl: redis.url, dataDir, logLevel: 'warn', adminToken: 'bench-admin-token-0123456789', queuePrefix: `mem${process.pid}`,
-    maxOnDemandArticleBytes: Math.max(bytes, 1024), submitRateLimitPerMinute: 1_000_000, onDemandPendingTotal: 100_000,
+    redisUrl: redis.url,
+    dataDir,
+    logLevel: 'warn',
+    adminToken: 'bench-admin-token-0123456789',
+    queuePrefix: `mem${process.pid}`,
+    maxOnDemandArticleBytes: Math.max(bytes, 1024),
+    submitRateLimitPerMinute: 1_000_000,
+    onDemandPendingTotal: 100_000,
   });
   // PostgreSQL in a schema of its own (dropped after), or PGlite on disk under dataDir as `npm start` runs it.
   const database = process.env.DATABASE_URL ? await openBenchDatabase() : null;
-  const runtime = await createRuntime({ config, log: createLogger(config), api: true, workers: true, ...(database ? { db: database.db } : {}) });
+  const runtime = await createRuntime({
+    config,
+    log: createLogger(config),
+    api: true,
+    workers: true,
+    ...(database ? { db: database.db } : {}),
+  });
   const app = runtime.app!;
   const annotators = await Promise.all(Array.from({ length: servers }, startAnnotator));
   process.on('exit', () => annotators.forEach((a) => a.child.kill('SIGTERM'))); // also when a step below fails
-  const team = (await app.inject({ method: 'POST', url: '/api/teams', payload: { name: `memory ${process.pid}`, contact: 'm@example.org' } })).json().token as string;
+  const team = (
+    await app.inject({ method: 'POST', url: '/api/teams', payload: { name: `memory ${process.pid}`, contact: 'm@example.org' } })
+  ).json().token as string;
   for (const [i, a] of annotators.entries()) {
     const auth = { authorization: `Bearer ${team}` };
-    const server = (await app.inject({ method: 'POST', url: '/api/challenges/live/servers', headers: auth, payload: { name: `s${i}`, url: a.url, tasks: ['MENTION', 'INT'] } })).json();
+    const server = (
+      await app.inject({
+        method: 'POST',
+        url: '/api/challenges/live/servers',
+        headers: auth,
+        payload: { name: `s${i}`, url: a.url, tasks: ['MENTION', 'INT'] },
+      })
+    ).json();
     await app.inject({ method: 'POST', url: `/api/servers/${server.id}/start`, headers: auth });
   }
   const sentence = 'The 𝛼-synuclein (P37840) protein binds BRCA1 (P38398) and TP53 in the nucleus of human cells. ';
   const text = (i: number) => `${i} `.padEnd(12) + sentence.repeat(Math.floor((bytes - 12) / Buffer.byteLength(sentence)));
-  const pending = async () => Number((await runtime.db.query<{ n: string }>(`select count(*) as n from deliveries where state in ('queued', 'active')`))[0].n);
+  const pending = async () =>
+    Number((await runtime.db.query<{ n: string }>(`select count(*) as n from deliveries where state in ('queued', 'active')`))[0].n);
   async function round(from: number, n: number): Promise<void> {
     const ids: string[] = [];
     for (let i = from; i < from + n; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/articles', payload: { text: text(i) }, remoteAddress: `10.${(i >> 8) & 255}.${i & 255}.1` });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/articles',
+        payload: { text: text(i) },
+        remoteAddress: `10.${(i >> 8) & 255}.${i & 255}.1`,
+      });
       if (res.statusCode !== 202) throw new Error(`submission ${i}: ${res.statusCode} ${res.body.slice(0, 300)}`);
       ids.push(res.json().id);
     }
@@ -129,19 +161,30 @@ if (process.argv.includes('--measure')) {
 
 /** One measuring process with the given environment; its figures. */
 function run(env: NodeJS.ProcessEnv): Promise<Figures> {
-  const child = spawn(process.execPath, ['--import', 'tsx', here, ...process.argv.slice(2), '--measure'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', here, ...process.argv.slice(2), '--measure'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve, reject) => child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`measuring process exited with ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`measuring process exited with ${code}`)),
+    ),
+  );
 }
 
 console.log(machine());
-console.log(`${articles} on-demand articles of ${mib} MiB after ${warmUp} to warm up, ${servers} sample servers (own processes) answering MENTION and INT, ` +
-  `${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite on disk'}; kept per article after a full GC (ratio to the article's size)`);
+console.log(
+  `${articles} on-demand articles of ${mib} MiB after ${warmUp} to warm up, ${servers} sample servers (own processes) answering MENTION and INT, ` +
+    `${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite on disk'}; kept per article after a full GC (ratio to the article's size)`,
+);
 const { MALLOC_MMAP_THRESHOLD_: _unset, ...plain } = process.env;
 for (const env of [plain, { ...plain, MALLOC_MMAP_THRESHOLD_: '131072' }]) {
   const f = await run(env);
   const ratio = (x: number) => `${fmt(x, 2)} MiB (${fmt(x / mib, 2)}x)`;
-  console.log(`${f.allocator.padEnd(30)} heap ${ratio(f.heapMiB)}, external ${ratio(f.externalMiB)}, heap + external ${ratio(f.heapMiB + f.externalMiB)}, ` +
-    `resident ${ratio(f.rssMiB)}; before: resident ${fmt(f.before.rss, 0)} MiB; ${fmt(f.seconds, 0)} s`);
+  console.log(
+    `${f.allocator.padEnd(30)} heap ${ratio(f.heapMiB)}, external ${ratio(f.externalMiB)}, heap + external ${ratio(f.heapMiB + f.externalMiB)}, ` +
+      `resident ${ratio(f.rssMiB)}; before: resident ${fmt(f.before.rss, 0)} MiB; ${fmt(f.seconds, 0)} s`,
+  );
 }

@@ -21,7 +21,9 @@ const bench = await startBench({ config: { leaseRequestsPerMinute: 10_000_000 } 
 await bench.runtime.app!.listen({ port: 0, host: '127.0.0.1' });
 const apiUrl = `http://127.0.0.1:${(bench.runtime.app!.server.address() as { port: number }).port}`;
 console.log(machine());
-console.log(`database: ${bench.database.kind}; ${ARTICLES} articles of ${ARTICLE_BYTES} bytes, concurrency ${CONCURRENCY}; the same instant JSON server behind both`);
+console.log(
+  `database: ${bench.database.kind}; ${ARTICLES} articles of ${ARTICLE_BYTES} bytes, concurrency ${CONCURRENCY}; the same instant JSON server behind both`,
+);
 
 async function attemptMs(bench: Bench, serverId: number): Promise<number[]> {
   const rows = await bench.database.db.query<{ ms: number }>(`select ms from attempts where server_id = $1 and outcome = 'ok'`, [serverId]);
@@ -29,7 +31,14 @@ async function attemptMs(bench: Bench, serverId: number): Promise<number[]> {
 }
 
 async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: number[]; answers: number; attempts: number }> {
-  const setup = await setupChallenge(bench, { servers: 1, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(k), protocol, articleBytes: ARTICLE_BYTES });
+  const setup = await setupChallenge(bench, {
+    servers: 1,
+    articles: ARTICLES,
+    concurrency: CONCURRENCY,
+    urls: (k) => instant.url(k),
+    protocol,
+    articleBytes: ARTICLE_BYTES,
+  });
   const serverId = setup.serverIds[0];
   let agent: PullAgent | undefined;
   let link: MetaLink | undefined;
@@ -52,17 +61,31 @@ async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: 
   await agent?.stop();
   await link?.close();
   await local.close();
-  const counts = (await bench.database.db.query<{ answers: string; attempts: string }>(
-    `select (select count(*) from answers where server_id = $1) as answers, (select count(*) from attempts where server_id = $1) as attempts`, [serverId],
-  ))[0];
-  return { perSecond: ARTICLES / seconds, ms: await attemptMs(bench, serverId), answers: Number(counts.answers), attempts: Number(counts.attempts) };
+  const counts = (
+    await bench.database.db.query<{ answers: string; attempts: string }>(
+      `select (select count(*) from answers where server_id = $1) as answers, (select count(*) from attempts where server_id = $1) as attempts`,
+      [serverId],
+    )
+  )[0];
+  return {
+    perSecond: ARTICLES / seconds,
+    ms: await attemptMs(bench, serverId),
+    answers: Number(counts.answers),
+    attempts: Number(counts.attempts),
+  };
 }
 
 const json = await run('json');
 const pull = await run('pull');
-console.log(`json  (the meta-server calls the server): ${fmt(json.perSecond, 0)} answers/s; attempt p50 ${fmt(pct(json.ms, 50))} ms p99 ${fmt(pct(json.ms, 99))} ms; answers ${json.answers}, attempts ${json.attempts}`);
-console.log(`pull  (an agent takes leases):            ${fmt(pull.perSecond, 0)} leases/s;  attempt p50 ${fmt(pct(pull.ms, 50))} ms p99 ${fmt(pct(pull.ms, 99))} ms; answers ${pull.answers}, attempts ${pull.attempts}`);
-console.log(`ratio pull / json: ${fmt(pull.perSecond / json.perSecond)}×; added per article (attempt p50): ${fmt(pct(pull.ms, 50) - pct(json.ms, 50))} ms`);
+console.log(
+  `json  (the meta-server calls the server): ${fmt(json.perSecond, 0)} answers/s; attempt p50 ${fmt(pct(json.ms, 50))} ms p99 ${fmt(pct(json.ms, 99))} ms; answers ${json.answers}, attempts ${json.attempts}`,
+);
+console.log(
+  `pull  (an agent takes leases):            ${fmt(pull.perSecond, 0)} leases/s;  attempt p50 ${fmt(pct(pull.ms, 50))} ms p99 ${fmt(pct(pull.ms, 99))} ms; answers ${pull.answers}, attempts ${pull.attempts}`,
+);
+console.log(
+  `ratio pull / json: ${fmt(pull.perSecond / json.perSecond)}×; added per article (attempt p50): ${fmt(pct(pull.ms, 50) - pct(json.ms, 50))} ms`,
+);
 if (json.answers !== ARTICLES || pull.answers !== ARTICLES || pull.attempts !== ARTICLES) {
   console.log('CHECK FAILED: an article was not answered, or answered or tried more than once');
   process.exitCode = 1;

@@ -36,14 +36,24 @@ const MOST_SERVERS = WEAK ? SERVERS * Math.max(...PROCESSES) : SERVERS;
 async function round(bench: Bench, instant: InstantServer, processes: number, offset: number) {
   const servers = WEAK ? SERVERS * processes : SERVERS;
   const total = servers * ARTICLES;
-  const setup = await setupChallenge(bench, { servers, articles: ARTICLES, concurrency: CONCURRENCY, urls: (k) => instant.url(offset + k) });
+  const setup = await setupChallenge(bench, {
+    servers,
+    articles: ARTICLES,
+    concurrency: CONCURRENCY,
+    urls: (k) => instant.url(offset + k),
+  });
   const workers = await Promise.all(Array.from({ length: processes }, () => startWorker(bench)));
   if (WARMUP > 0) {
     // The same work on other servers and articles first, so that every process has compiled
     // its hot code before the measured run (a process runs its first few thousand jobs
     // partly in V8's interpreter and compiles on helper threads: a cost paid once per
     // process, which would count against more processes, each doing fewer jobs).
-    const warm = await setupChallenge(bench, { servers: SERVERS, articles: WARMUP * processes, concurrency: CONCURRENCY, urls: (k) => instant.url(offset + MOST_SERVERS + k) });
+    const warm = await setupChallenge(bench, {
+      servers: SERVERS,
+      articles: WARMUP * processes,
+      concurrency: CONCURRENCY,
+      urls: (k) => instant.url(offset + MOST_SERVERS + k),
+    });
     await startAll(bench, warm);
     await waitDeliveries(bench.database.db, warm.serverIds, SERVERS * WARMUP * processes, 900_000, 50);
     for (const w of workers) w.cpuAtReady = cpuSeconds(w.pid);
@@ -57,10 +67,24 @@ async function round(bench: Bench, instant: InstantServer, processes: number, of
   await new Promise((r) => setTimeout(r, 300)); // the last log lines
   for (const w of workers) w.stop();
   await Promise.all(workers.map((w) => w.exited));
-  const answers = Number((await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds]))[0].n);
+  const answers = Number(
+    (
+      await bench.database.db.query<{ n: string }>(`select count(*) as n from answers where server_id = any($1::int[])`, [setup.serverIds])
+    )[0].n,
+  );
   const maxInFlight = Math.max(...setup.serverIds.map((_, k) => instant.maxInFlight[offset + k]));
   const cpuTotal = cpu.reduce((a, b) => a + b, 0);
-  return { processes, total, elapsed, rate: total / elapsed, perCpu: total / cpuTotal, cpuTotal, counts: workers.map((w) => w.stored), answers, maxInFlight };
+  return {
+    processes,
+    total,
+    elapsed,
+    rate: total / elapsed,
+    perCpu: total / cpuTotal,
+    cpuTotal,
+    counts: workers.map((w) => w.stored),
+    answers,
+    maxInFlight,
+  };
 }
 
 // BENCH_DELAY_MS: the annotation servers answer after that long (setup checks at once), which
@@ -73,7 +97,10 @@ console.log(machine());
 console.log(
   `database: ${bench.database.kind}; ${SERVERS} servers × ${ARTICLES} articles of 100 KB, concurrency ${CONCURRENCY} per server; API in this process, workers in ${PROCESSES.join(', ')} processes; ` +
     (WEAK ? `(× processes: the same work per process); ` : '') +
-    (DELAY_MS > 0 ? `servers answer after ${DELAY_MS} ms (at most ${fmt((SERVERS * CONCURRENCY * 1000) / DELAY_MS, 0)} answers/s)` : 'servers answer at once') + `; warm-up ${WARMUP} articles per process`,
+    (DELAY_MS > 0
+      ? `servers answer after ${DELAY_MS} ms (at most ${fmt((SERVERS * CONCURRENCY * 1000) / DELAY_MS, 0)} answers/s)`
+      : 'servers answer at once') +
+    `; warm-up ${WARMUP} articles per process`,
 );
 const results = [];
 for (const [i, p] of PROCESSES.entries()) {

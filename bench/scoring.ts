@@ -18,8 +18,15 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
-  orderModeOf, parseActGold, parseActRun, parseIntGold, parseIntRun, parseIptGold, parseIptRun,
-  scoreActRun, scoreRankedRun,
+  orderModeOf,
+  parseActGold,
+  parseActRun,
+  parseIntGold,
+  parseIntRun,
+  parseIptGold,
+  parseIptRun,
+  scoreActRun,
+  scoreRankedRun,
 } from '../src/scoring/index.ts';
 import { mulberry32 } from '../src/shared/prng.ts';
 
@@ -150,11 +157,19 @@ async function main(): Promise<void> {
     const bundle = (await import(new URL('../scripts/bundle.mjs', import.meta.url).href)) as BundleScript;
     await bundle.ensureBundle().catch((error: Error) => console.error(`bench: could not build the bundle (${error.message})`));
     const cpu = cpus();
-    console.log(`machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-    console.log(`medians of ${ROUNDS} rounds; floor of a whole process, node -e "": ${seconds(Array.from({ length: ROUNDS }, () => wholeProcess(['-e', ''])))}`);
+    console.log(
+      `machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} cores, Node ${process.version}, load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
+    console.log(
+      `medians of ${ROUNDS} rounds; floor of a whole process, node -e "": ${seconds(Array.from({ length: ROUNDS }, () => wholeProcess(['-e', ''])))}`,
+    );
     for (const task of ['ACT', 'INT', 'IPT'] as const) {
       const lower = task.toLowerCase();
-      const runNames = Object.keys(files).filter((n) => n.startsWith(`${lower}/`)).sort();
+      const runNames = Object.keys(files)
+        .filter((n) => n.startsWith(`${lower}/`))
+        .sort();
       // The texts as the score command gets them: read back from the files (flat strings;
       // the generated ones are concatenations, slower to read character by character).
       const runs = runNames.map((n) => readFileSync(join(dir, n), 'utf8'));

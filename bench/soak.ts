@@ -58,9 +58,14 @@ const BEHAVIOURS: Array<[string, Behaviour]> = [
   ...Array.from({ length: 6 }, (_, i): [string, Behaviour] => [`good-${i}`, { kind: 'good' }]),
   ...Array.from({ length: 3 }, (_, i): [string, Behaviour] => [`slow-${i}`, { kind: 'delayed', ms: 150 + 100 * i }]),
   ...Array.from({ length: 3 }, (_, i): [string, Behaviour] => [`flaky-${i}`, sometimesBroken(0.2 + 0.1 * i)]),
-  ['http-500', { kind: 'http', status: 500 }], ['http-502', { kind: 'http', status: 502 }], ['hang', { kind: 'hang' }],
-  ['fault', { kind: 'fault' }], ['wrong-types', { kind: 'wrongTypes' }], ['truncated', { kind: 'truncated' }],
-  ['reset', { kind: 'reset' }], ['html', { kind: 'html' }],
+  ['http-500', { kind: 'http', status: 500 }],
+  ['http-502', { kind: 'http', status: 502 }],
+  ['hang', { kind: 'hang' }],
+  ['fault', { kind: 'fault' }],
+  ['wrong-types', { kind: 'wrongTypes' }],
+  ['truncated', { kind: 'truncated' }],
+  ['reset', { kind: 'reset' }],
+  ['html', { kind: 'html' }],
 ];
 // The processes run from the bundle, as `npm start` and a deployment run them (built now if the sources changed).
 await ((await import(new URL('../scripts/bundle.mjs', import.meta.url).href)) as { ensureBundle(): Promise<void> }).ensureBundle();
@@ -83,10 +88,26 @@ async function installation(name: string): Promise<Installation> {
   url.searchParams.set('options', `-c search_path=${schema}`);
   const db = await openPostgres({ url: databaseUrl!, schema });
   await migrate(db);
-  const config = loadConfig({}, { redisUrl: redis.url, databaseUrl: url.toString(), adminToken: ADMIN, logLevel: 'silent', queuePrefix: '', checkTimeoutSeconds: 1, ...TIMING });
+  const config = loadConfig(
+    {},
+    {
+      redisUrl: redis.url,
+      databaseUrl: url.toString(),
+      adminToken: ADMIN,
+      logLevel: 'silent',
+      queuePrefix: '',
+      checkTimeoutSeconds: 1,
+      ...TIMING,
+    },
+  );
   const runtime = await createRuntime({ config, log: createLogger(config), db, api: true, workers: false });
   const call = async (method: string, path: string, body?: unknown, token = ADMIN) => {
-    const res = await runtime.app!.inject({ method: method as 'GET', url: path, payload: body as object, headers: { authorization: `Bearer ${token}` } });
+    const res = await runtime.app!.inject({
+      method: method as 'GET',
+      url: path,
+      payload: body as object,
+      headers: { authorization: `Bearer ${token}` },
+    });
     if (res.statusCode >= 400) throw new Error(`${name}: ${method} ${path}: ${res.statusCode} ${res.body}`);
     return res.json();
   };
@@ -96,10 +117,18 @@ async function installation(name: string): Promise<Installation> {
 /** A `metaserver worker` or `api` process of the installation; resolves once it is ready. */
 async function service(inst: Installation, mode: 'worker' | 'api', port = 0): Promise<ChildProcess> {
   const env = {
-    ...process.env, DATABASE_URL: inst.url, REDIS_URL: redis.url, METASERVER_QUEUE_PREFIX: '', METASERVER_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'info',
-    METASERVER_LOCK_DURATION_MS: String(TIMING.lockDurationMs), METASERVER_STALLED_INTERVAL_MS: String(TIMING.stalledIntervalMs),
-    METASERVER_SERVER_SYNC_INTERVAL_MS: String(TIMING.serverSyncIntervalMs), METASERVER_RECONCILE_INTERVAL_MS: String(TIMING.reconcileIntervalMs),
-    PORT: String(port), HOST: '127.0.0.1',
+    ...process.env,
+    DATABASE_URL: inst.url,
+    REDIS_URL: redis.url,
+    METASERVER_QUEUE_PREFIX: '',
+    METASERVER_ADMIN_TOKEN: ADMIN,
+    LOG_LEVEL: 'info',
+    METASERVER_LOCK_DURATION_MS: String(TIMING.lockDurationMs),
+    METASERVER_STALLED_INTERVAL_MS: String(TIMING.stalledIntervalMs),
+    METASERVER_SERVER_SYNC_INTERVAL_MS: String(TIMING.serverSyncIntervalMs),
+    METASERVER_RECONCILE_INTERVAL_MS: String(TIMING.reconcileIntervalMs),
+    PORT: String(port),
+    HOST: '127.0.0.1',
   };
   const child = spawn(process.execPath, [BIN, mode], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const ready = mode === 'api' ? 'metaserver is serving on' : 'metaserver worker is taking jobs';
@@ -119,7 +148,9 @@ async function http(base: string, method: string, path: string, body?: unknown) 
   const started = Date.now();
   try {
     const res = await fetch(`${base}${path}`, {
-      method, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000),
+      method,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
       headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
     });
     await res.arrayBuffer();
@@ -149,7 +180,15 @@ const started = Date.now();
 
 /** A challenge with articles and servers, started; returns the challenge id and the servers' ids. */
 async function challenge(inst: Installation, behaviours: Array<[string, Behaviour]>, articles: Array<{ id: string; text: string }>) {
-  const c = await inst.call('POST', '/api/challenges', { slug: 'soak', name: 'Soak', tasks: ['INT', 'MENTION'], timeoutSeconds: 1, maxAttempts: 3, retryDelaySeconds: 1, serversPerTeam: 20 });
+  const c = await inst.call('POST', '/api/challenges', {
+    slug: 'soak',
+    name: 'Soak',
+    tasks: ['INT', 'MENTION'],
+    timeoutSeconds: 1,
+    maxAttempts: 3,
+    retryDelaySeconds: 1,
+    serversPerTeam: 20,
+  });
   await inst.call('POST', '/api/challenges/soak/articles', { articles });
   const team = await inst.call('POST', '/api/teams', { name: `Soak team ${inst.name}`, contact: 'soak@example.org' });
   const ids: number[] = [];
@@ -158,17 +197,28 @@ async function challenge(inst: Installation, behaviours: Array<[string, Behaviou
     servers.push(s);
     // Timeouts take the whole deadline: more connections in flight keep the run short.
     const concurrency = behaviour.kind === 'hang' ? 40 : 8;
-    ids.push((await inst.call('POST', '/api/challenges/soak/servers', { name, url: s.url, tasks: ['INT', 'MENTION'], concurrency }, team.token)).id);
+    ids.push(
+      (await inst.call('POST', '/api/challenges/soak/servers', { name, url: s.url, tasks: ['INT', 'MENTION'], concurrency }, team.token))
+        .id,
+    );
   }
   for (const id of ids) await inst.call('POST', `/api/servers/${id}/start`, undefined, team.token);
   return { id: c.id as number, servers: ids };
 }
 
-const articleList = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, text: `Article ${i}: BRCA1 (P38398) binds TP53; SNCA (P37840) ${'x'.repeat(i % 50)}.` }));
+const articleList = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${prefix}${i}`,
+    text: `Article ${i}: BRCA1 (P38398) binds TP53; SNCA (P37840) ${'x'.repeat(i % 50)}.`,
+  }));
 const all = articleList('S', ARTICLES);
 const later = all.splice(Math.floor(ARTICLES * 0.75)); // loaded while Redis is down
 const a = await challenge(A, BEHAVIOURS, all);
-const b = await challenge(B, BEHAVIOURS.filter(([n]) => /^(good|flaky)-[01]$/.test(n)), articleList('B', Math.ceil(ARTICLES / 4)));
+const b = await challenge(
+  B,
+  BEHAVIOURS.filter(([n]) => /^(good|flaky)-[01]$/.test(n)),
+  articleList('B', Math.ceil(ARTICLES / 4)),
+);
 
 const workersA = [await service(A, 'worker'), await service(A, 'worker')];
 const workerB = await service(B, 'worker');
@@ -186,14 +236,18 @@ let kills = 0;
 const killer = setInterval(() => {
   const i = Math.floor(random() * workersA.length);
   void killed(workersA[i]);
-  void service(A, 'worker').then((w) => {
-    workersA[i] = w;
-    children.push(w);
-  }, () => {});
+  void service(A, 'worker').then(
+    (w) => {
+      workersA[i] = w;
+      children.push(w);
+    },
+    () => {},
+  );
   kills++;
 }, KILL_EVERY_MS);
 
-const settled = async (inst: Installation) => Number((await inst.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`))[0].n);
+const settled = async (inst: Installation) =>
+  Number((await inst.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`))[0].n);
 const queuesEmpty = async (inst: Installation, ids: number[]) => {
   for (const id of ids) {
     const c = await inst.runtime.ctx.dispatch.queues.counts(id);
@@ -214,7 +268,9 @@ for (;;) {
     const phase = await http(apiUrl, 'PATCH', '/api/challenges/soak', { phase: 'test' });
     await killed(api);
     events.redisDown = { atSettled: n, load, phase, downMs: REDIS_DOWN_MS };
-    say(`Redis stopped at ${n}/${totalA}; ${later.length} articles loaded (${load.status} in ${load.ms} ms), phase (${phase.status} in ${phase.ms} ms); API killed`);
+    say(
+      `Redis stopped at ${n}/${totalA}; ${later.length} articles loaded (${load.status} in ${load.ms} ms), phase (${phase.status} in ${phase.ms} ms); API killed`,
+    );
     await sleep(REDIS_DOWN_MS);
     await redis.restart();
     await newApi();
@@ -233,7 +289,14 @@ for (;;) {
     events.closed = { atSettled: n, close, closedMs: CLOSED_MS, reopen };
     say(`reopened (${reopen.status} in ${reopen.ms} ms)`);
   }
-  if (events.closed && n === totalA && (await settled(B)) === totalB && (await queuesEmpty(A, a.servers)) && (await queuesEmpty(B, b.servers))) break;
+  if (
+    events.closed &&
+    n === totalA &&
+    (await settled(B)) === totalB &&
+    (await queuesEmpty(A, a.servers)) &&
+    (await queuesEmpty(B, b.servers))
+  )
+    break;
   if (Date.now() - started > LIMIT_MS) {
     say(`gave up after ${LIMIT_MS / 1000} s with ${n}/${totalA} settled`);
     break;
@@ -244,10 +307,18 @@ clearInterval(killer);
 const wallSeconds = (Date.now() - started) / 1000;
 
 const summary = {
-  a: { prefix: A.runtime.ctx.config.queuePrefix, ...(await soakCounts(A.db, A.runtime.ctx.dispatch.queues, a.id)), whileClosed: await closedViolations(A.db, a.id) },
+  a: {
+    prefix: A.runtime.ctx.config.queuePrefix,
+    ...(await soakCounts(A.db, A.runtime.ctx.dispatch.queues, a.id)),
+    whileClosed: await closedViolations(A.db, a.id),
+  },
   b: { prefix: B.runtime.ctx.config.queuePrefix, ...(await soakCounts(B.db, B.runtime.ctx.dispatch.queues, b.id)) },
-  events, workerKills: kills, wallSeconds,
-  machine: `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+  events,
+  workerKills: kills,
+  wallSeconds,
+  machine: `${cpus().length} × ${cpus()[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
 };
 process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
 
@@ -259,5 +330,7 @@ for (const inst of [A, B]) {
 }
 await Promise.all(servers.map((s) => s.close()));
 await redis.stop();
-const bad = [summary.a, summary.b].some((s) => s.lost + s.duplicated + s.stuck > 0) || summary.a.whileClosed.attemptsBegun + summary.a.whileClosed.answersStored > 0;
+const bad =
+  [summary.a, summary.b].some((s) => s.lost + s.duplicated + s.stuck > 0) ||
+  summary.a.whileClosed.attemptsBegun + summary.a.whileClosed.answersStored > 0;
 process.exit(bad ? 1 : 0);

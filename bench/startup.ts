@@ -24,7 +24,17 @@ async function timeToHealthy(cmd: string, args: string[], extraEnv: Record<strin
   const t0 = performance.now();
   const child = spawn(cmd, args, {
     cwd: root,
-    env: { ...process.env, PORT: String(port), METASERVER_DATA_DIR: dataDir, METASERVER_ADMIN_TOKEN: 'startup-bench-token-0123456789', LOG_LEVEL: 'warn', REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', METASERVER_QUEUE_PREFIX: `startup${port}`, DATABASE_URL: '', ...extraEnv },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      METASERVER_DATA_DIR: dataDir,
+      METASERVER_ADMIN_TOKEN: 'startup-bench-token-0123456789',
+      LOG_LEVEL: 'warn',
+      REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      METASERVER_QUEUE_PREFIX: `startup${port}`,
+      DATABASE_URL: '',
+      ...extraEnv,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its own process group: npm's child is stopped with it
   });
@@ -77,6 +87,8 @@ for (let i = 0; i < RUNS; i++) {
 }
 const floor = pct(rows[1][1], 50);
 for (const [name, ms] of rows) {
-  console.log(`${name.padEnd(40)} median ${fmt(pct(ms, 50) / 1000)} s  (min ${fmt(Math.min(...ms) / 1000)} s, max ${fmt(Math.max(...ms) / 1000)} s)  ×${fmt(pct(ms, 50) / floor)} of the PGlite open`);
+  console.log(
+    `${name.padEnd(40)} median ${fmt(pct(ms, 50) / 1000)} s  (min ${fmt(Math.min(...ms) / 1000)} s, max ${fmt(Math.max(...ms) / 1000)} s)  ×${fmt(pct(ms, 50) / floor)} of the PGlite open`,
+  );
 }
 rmSync(dataDir, { recursive: true, force: true });

@@ -99,7 +99,11 @@ const cell = (r: Rate): string => `${millions(r.cpu)} (${millions(r.wall)})`;
 
 const dir = mkdtempSync(join(tmpdir(), 'uniprot-bench-'));
 const rows: string[] = [];
-console.log(`machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+console.log(
+  `machine: ${cpus()[0].model}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
+);
 
 try {
   for (const n of SIZES) {
@@ -140,7 +144,14 @@ try {
     // A validation run asks for the same few thousand accessions again and again.
     const hot = asParsed(Array.from({ length: PROBES }, (_, i) => hits[i % 4096]));
     const isPrimary = (acc: string): boolean => index.lookup(acc).status === 'primary';
-    const rates = [single(hits, isPrimary), single(misses, isPrimary), single(hot, isPrimary), batched(hits, index), batched(misses, index), batched(hot, index)];
+    const rates = [
+      single(hits, isPrimary),
+      single(misses, isPrimary),
+      single(hot, isPrimary),
+      batched(hits, index),
+      batched(misses, index),
+      batched(hot, index),
+    ];
     rows.push(
       `| ${millions(count)} | index | ${(bytes / count).toFixed(2)} | ${seconds(tablesMs + writeMs)} (+${seconds(generateMs)} generating) | ${seconds(loadMs)} | ${rates.map(cell).join(' | ')} |`,
     );
@@ -176,13 +187,21 @@ try {
   const text = join(dir, 'primaries.txt');
   writeFileSync(text, lines.join('\n') + '\n');
   const summary = await buildIndex({ primaries: text, out: join(dir, 'from-text.bin'), release: { name: 'BENCH' } });
-  rows.push(`| ${millions(summary.primaries)} | index, from a text file | ${(summary.bytes / summary.primaries).toFixed(2)} | ${seconds(summary.ms)} | — | — | — | — | — | — | — |`);
+  rows.push(
+    `| ${millions(summary.primaries)} | index, from a text file | ${(summary.bytes / summary.primaries).toFixed(2)} | ${seconds(summary.ms)} | — | — | — | — | — | — | — |`,
+  );
   console.log(rows.at(-1));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`\nlookups per CPU second (per wall-clock second), millions; load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
-console.log('| accessions | structure | bytes/accession | build s | load s | hits/s | misses/s | hot hits/s | batched hits/s | batched misses/s | batched hot/s |');
+console.log(
+  `\nlookups per CPU second (per wall-clock second), millions; load average at the end: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ')}`,
+);
+console.log(
+  '| accessions | structure | bytes/accession | build s | load s | hits/s | misses/s | hot hits/s | batched hits/s | batched misses/s | batched hot/s |',
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const row of rows) console.log(row);

@@ -32,7 +32,9 @@ function ensureDependencies() {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const run = spawnSync(npm, args, { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) {
-    console.error('metaserver: installing dependencies failed (see npm output above). Check your network access to the npm registry and run `npm ci` by hand.');
+    console.error(
+      'metaserver: installing dependencies failed (see npm output above). Check your network access to the npm registry and run `npm ci` by hand.',
+    );
     process.exit(run.status ?? 1);
   }
   writeFileSync(stampFile, wanted);

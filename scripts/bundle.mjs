@@ -21,7 +21,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * node_modules — else node_modules/.cache/metaserver. It must stay inside the project root:
  * the dependencies left external are found from there (node_modules).
  */
-export const bundleDir = process.env.METASERVER_BUNDLE_DIR ? resolve(root, process.env.METASERVER_BUNDLE_DIR) : join(root, 'node_modules', '.cache', 'metaserver');
+export const bundleDir = process.env.METASERVER_BUNDLE_DIR
+  ? resolve(root, process.env.METASERVER_BUNDLE_DIR)
+  : join(root, 'node_modules', '.cache', 'metaserver');
 const dir = bundleDir;
 export const bundleFile = join(dir, 'main.mjs');
 const stampFile = join(dir, 'main.stamp');
@@ -78,7 +80,8 @@ export async function ensureBundle() {
       b.onLoad({ filter: /\.ts$/ }, (args) => {
         let contents = readFileSync(args.path, 'utf8');
         const own = JSON.stringify(relative(dir, args.path).split('\\').join('/'));
-        if (contents.includes('import.meta.url')) contents = contents.replaceAll('import.meta.url', `new URL(${own}, import.meta.url).href`);
+        if (contents.includes('import.meta.url'))
+          contents = contents.replaceAll('import.meta.url', `new URL(${own}, import.meta.url).href`);
         return { contents, loader: 'ts' };
       });
     },

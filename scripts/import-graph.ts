@@ -16,12 +16,16 @@ const files = sourceFiles('src', root);
 
 console.log(`${files.length} source files under ${root === ROOT ? 'this tree' : root}`);
 console.log('\nfloors, ground first:');
-LAYERS.forEach((layer, index) => console.log(`  ${index} ${layer.name.padEnd(9)} ${files.filter((f) => layerOf(f.path) === index).length} files`));
+LAYERS.forEach((layer, index) =>
+  console.log(`  ${index} ${layer.name.padEnd(9)} ${files.filter((f) => layerOf(f.path) === index).length} files`),
+);
 const homeless = files.filter((f) => layerOf(f.path) === undefined).map((f) => f.path);
 if (homeless.length > 0) console.log(`  on no floor: ${homeless.join(', ')}`);
 
 const upward = upwardImports(files);
-console.log(`\nrun-time imports climbing to a higher floor: ${upward.length} (type imports too: ${upwardImports(files, LAYERS, true).length})`);
+console.log(
+  `\nrun-time imports climbing to a higher floor: ${upward.length} (type imports too: ${upwardImports(files, LAYERS, true).length})`,
+);
 const byClimb = new Map<string, number>();
 for (const u of upward) byClimb.set(u.climb, (byClimb.get(u.climb) ?? 0) + 1);
 for (const [climb, n] of [...byClimb].sort()) console.log(`  ${climb}: ${n}`);

@@ -64,7 +64,12 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     global: false,
     keyGenerator: clientKey,
     errorResponseBuilder: (_request, limit) =>
-      new ApiError('rate_limited', `at most ${limit.max} of these requests are accepted per client and minute; retry in ${limit.after}`, undefined, Math.ceil(limit.ttl / 1000)),
+      new ApiError(
+        'rate_limited',
+        `at most ${limit.max} of these requests are accepted per client and minute; retry in ${limit.after}`,
+        undefined,
+        Math.ceil(limit.ttl / 1000),
+      ),
   });
   await app.register(swagger, {
     openapi: {
@@ -86,7 +91,10 @@ export async function buildApp(ctx: AppContext): Promise<App> {
       transformSpecification: (spec, request) => ({ ...spec, servers: [{ url: publicBaseOf(request, ctx.config) }] }),
     });
   });
-  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async (request) => ({ ...app.swagger(), servers: [{ url: publicBaseOf(request, ctx.config) }] }));
+  app.get('/openapi.json', { schema: { hide: true }, config: { access: 'public' } }, async (request) => ({
+    ...app.swagger(),
+    servers: [{ url: publicBaseOf(request, ctx.config) }],
+  }));
 
   await app.register(healthRoutes(ctx));
   await app.register(challengeRoutes(ctx), { prefix: '/api' });

@@ -67,7 +67,11 @@ interface SettingSpec {
 const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 /** The entries of the trustProxy setting (comma-separated). */
-export const proxyEntries = (setting: string): string[] => setting.split(',').map((e) => e.trim()).filter(Boolean);
+export const proxyEntries = (setting: string): string[] =>
+  setting
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
 
 function proxyListProblem(setting: string): string | null {
   for (const entry of proxyEntries(setting)) {
@@ -89,7 +93,8 @@ function publicUrlProblem(setting: string): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `"${setting}" must start with https:// (or http://)`;
   if (url.username || url.password) return `"${setting}" must not hold a user name or password`;
   if (url.search || url.hash) return `"${setting}" must not hold a query or fragment`;
-  if (url.pathname !== '/') return `"${setting}" has a path (${url.pathname}); the server is served at the root of its host name, so give the scheme and host only, e.g. ${url.origin}, and proxy the whole host to it`;
+  if (url.pathname !== '/')
+    return `"${setting}" has a path (${url.pathname}); the server is served at the root of its host name, so give the scheme and host only, e.g. ${url.origin}, and proxy the whole host to it`;
   return null;
 }
 
@@ -123,8 +128,18 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     kind: 'bool',
     description: 'true: refuse annotation-server URLs on private and loopback addresses (for a public deployment).',
   },
-  maxAnswerBytes: { env: 'METASERVER_MAX_ANSWER_BYTES', kind: 'int', min: 1024, description: 'Largest answer read from an annotation server; more is a failure.' },
-  maxArticleBytes: { env: 'METASERVER_MAX_ARTICLE_BYTES', kind: 'int', min: 1024, description: 'Largest article text an organiser may load into a challenge (UTF-8 bytes).' },
+  maxAnswerBytes: {
+    env: 'METASERVER_MAX_ANSWER_BYTES',
+    kind: 'int',
+    min: 1024,
+    description: 'Largest answer read from an annotation server; more is a failure.',
+  },
+  maxArticleBytes: {
+    env: 'METASERVER_MAX_ARTICLE_BYTES',
+    kind: 'int',
+    min: 1024,
+    description: 'Largest article text an organiser may load into a challenge (UTF-8 bytes).',
+  },
   maxOnDemandArticleBytes: {
     env: 'METASERVER_MAX_ONDEMAND_ARTICLE_BYTES',
     kind: 'int',
@@ -136,7 +151,8 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_ONDEMAND_PENDING_PER_CLIENT',
     kind: 'int',
     min: 1,
-    description: 'On-demand articles one client (a team, or an address) may have waiting for the live servers; one more gets 429 with Retry-After.',
+    description:
+      'On-demand articles one client (a team, or an address) may have waiting for the live servers; one more gets 429 with Retry-After.',
   },
   onDemandPendingTotal: {
     env: 'METASERVER_ONDEMAND_PENDING_TOTAL',
@@ -151,13 +167,24 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description:
       'Most bytes each in-memory cache may hold: the article texts kept for dispatch, the request bodies built from them, article responses and server status responses (so at most four times this in all).',
   },
-  bodyLimitBytes: { env: 'METASERVER_BODY_LIMIT_BYTES', kind: 'int', min: 1024, description: 'Largest HTTP request body (bulk article loads, gold files).' },
-  checkTimeoutSeconds: { env: 'METASERVER_CHECK_TIMEOUT_SECONDS', kind: 'int', min: 1, description: 'Deadline of the setup check call made at registration and on demand.' },
+  bodyLimitBytes: {
+    env: 'METASERVER_BODY_LIMIT_BYTES',
+    kind: 'int',
+    min: 1024,
+    description: 'Largest HTTP request body (bulk article loads, gold files).',
+  },
+  checkTimeoutSeconds: {
+    env: 'METASERVER_CHECK_TIMEOUT_SECONDS',
+    kind: 'int',
+    min: 1,
+    description: 'Deadline of the setup check call made at registration and on demand.',
+  },
   submitRateLimitPerMinute: {
     env: 'METASERVER_SUBMIT_RATE_LIMIT',
     kind: 'int',
     min: 1,
-    description: 'On-demand article submissions and team registrations allowed per client and minute (a team by its token, anyone else by address; IPv6 by /64).',
+    description:
+      'On-demand article submissions and team registrations allowed per client and minute (a team by its token, anyone else by address; IPv6 by /64).',
   },
   trustProxy: {
     env: 'METASERVER_TRUST_PROXY',
@@ -170,31 +197,40 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_STATUS_CACHE_MS',
     kind: 'int',
     min: 0,
-    description: "How long a server's status response (progress, timing, errors) and an article's response are reused per caller; once half of it has passed, the next request starts computing them again in the background and is answered with what is kept, so polls never wait for that; a change made through the same API process drops them at once (0: every request).",
+    description:
+      "How long a server's status response (progress, timing, errors) and an article's response are reused per caller; once half of it has passed, the next request starts computing them again in the background and is answered with what is kept, so polls never wait for that; a change made through the same API process drops them at once (0: every request).",
   },
   queuePrefix: {
     env: 'METASERVER_QUEUE_PREFIX',
     kind: 'string',
-    description: "Prefix of every Redis key. Empty: metaserver-<the installation's id>, an id made with the database and shared by every process using it, so installations sharing one Redis never touch each other's jobs.",
+    description:
+      "Prefix of every Redis key. Empty: metaserver-<the installation's id>, an id made with the database and shared by every process using it, so installations sharing one Redis never touch each other's jobs.",
   },
   reconcileIntervalMs: {
     env: 'METASERVER_RECONCILE_INTERVAL_MS',
     kind: 'int',
     min: 100,
-    description: 'How often each process brings the queues in line with the database (articles stored but never queued, pause flags, jobs lost by Redis); also done at start and whenever Redis comes back.',
+    description:
+      'How often each process brings the queues in line with the database (articles stored but never queued, pause flags, jobs lost by Redis); also done at start and whenever Redis comes back.',
   },
   lockDurationMs: {
     env: 'METASERVER_LOCK_DURATION_MS',
     kind: 'int',
     min: 500,
-    description: 'How long a worker holds a job between lock renewals; a killed worker\'s jobs are retried after about this long.',
+    description: "How long a worker holds a job between lock renewals; a killed worker's jobs are retried after about this long.",
   },
-  stalledIntervalMs: { env: 'METASERVER_STALLED_INTERVAL_MS', kind: 'int', min: 500, description: 'How often workers look for jobs of killed workers.' },
+  stalledIntervalMs: {
+    env: 'METASERVER_STALLED_INTERVAL_MS',
+    kind: 'int',
+    min: 500,
+    description: 'How often workers look for jobs of killed workers.',
+  },
   serverSyncIntervalMs: {
     env: 'METASERVER_SERVER_SYNC_INTERVAL_MS',
     kind: 'int',
     min: 100,
-    description: 'How often a worker process re-reads the list of annotation servers (changes are also announced over Redis) and renews its heartbeat; a worker process silent for three intervals no longer counts when the servers are shared out between worker processes.',
+    description:
+      'How often a worker process re-reads the list of annotation servers (changes are also announced over Redis) and renews its heartbeat; a worker process silent for three intervals no longer counts when the servers are shared out between worker processes.',
   },
   uniprotIndex: {
     env: 'METASERVER_UNIPROT_INDEX',
@@ -205,19 +241,21 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_SHUTDOWN_GRACE_MS',
     kind: 'int',
     min: 0,
-    description: 'On SIGTERM, how long requests in flight may run on; those still running are then handed back to the queue for another worker.',
+    description:
+      'On SIGTERM, how long requests in flight may run on; those still running are then handed back to the queue for another worker.',
   },
   databaseWriteRetries: {
     env: 'METASERVER_DB_WRITE_RETRIES',
     kind: 'int',
     min: 0,
-    description: 'How often a dispatch write is retried (back-off from 0.1 s, doubling, at most 5 s) when the database connection fails, e.g. while PostgreSQL restarts.',
+    description:
+      'How often a dispatch write is retried (back-off from 0.1 s, doubling, at most 5 s) when the database connection fails, e.g. while PostgreSQL restarts.',
   },
   callbackMaxAttempts: {
     env: 'METASERVER_CALLBACK_MAX_ATTEMPTS',
     kind: 'int',
     min: 1,
-    description: 'Tries to POST an on-demand article\'s callbackUrl once the article is done, before giving up.',
+    description: "Tries to POST an on-demand article's callbackUrl once the article is done, before giving up.",
   },
   callbackRetryDelayMs: {
     env: 'METASERVER_CALLBACK_RETRY_DELAY_MS',
@@ -225,7 +263,12 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     min: 10,
     description: 'Back-off before the second callback try; it doubles for each further try (1 s, 2 s, 4 s, … by default).',
   },
-  callbackTimeoutMs: { env: 'METASERVER_CALLBACK_TIMEOUT_MS', kind: 'int', min: 100, description: 'Deadline of one callback POST (connect, send and answer).' },
+  callbackTimeoutMs: {
+    env: 'METASERVER_CALLBACK_TIMEOUT_MS',
+    kind: 'int',
+    min: 100,
+    description: 'Deadline of one callback POST (connect, send and answer).',
+  },
   workerHeartbeatFile: {
     env: 'METASERVER_WORKER_HEARTBEAT_FILE',
     kind: 'string',
@@ -236,7 +279,7 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_PUBLIC_URL',
     kind: 'string',
     description:
-      'The address clients reach this server at, e.g. https://metaserver.example.org behind a reverse proxy (scheme and host, no path): used in Location headers, the OpenAPI servers, callbacks and the start banner. Empty: each request\'s own scheme and host, with X-Forwarded-Proto/Host believed from trustProxy addresses only.',
+      "The address clients reach this server at, e.g. https://metaserver.example.org behind a reverse proxy (scheme and host, no path): used in Location headers, the OpenAPI servers, callbacks and the start banner. Empty: each request's own scheme and host, with X-Forwarded-Proto/Host believed from trustProxy addresses only.",
     problem: publicUrlProblem,
   },
   logFormat: {
@@ -249,17 +292,29 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_LEASE_REQUESTS_PER_MINUTE',
     kind: 'int',
     min: 1,
-    description: 'Requests a pull server\'s agents may make to the lease routes (take, answer, fail, give back) per client and minute.',
+    description: "Requests a pull server's agents may make to the lease routes (take, answer, fail, give back) per client and minute.",
   },
-  leasePollIntervalMs: { env: 'METASERVER_LEASE_POLL_INTERVAL_MS', kind: 'int', min: 10, description: 'How often a waiting lease request (long-poll) looks for work again.' },
-  leaseSweepIntervalMs: { env: 'METASERVER_LEASE_SWEEP_INTERVAL_MS', kind: 'int', min: 50, description: 'How often leases past their deadline are recorded as timeouts and their articles offered again.' },
+  leasePollIntervalMs: {
+    env: 'METASERVER_LEASE_POLL_INTERVAL_MS',
+    kind: 'int',
+    min: 10,
+    description: 'How often a waiting lease request (long-poll) looks for work again.',
+  },
+  leaseSweepIntervalMs: {
+    env: 'METASERVER_LEASE_SWEEP_INTERVAL_MS',
+    kind: 'int',
+    min: 50,
+    description: 'How often leases past their deadline are recorded as timeouts and their articles offered again.',
+  },
 };
 
 /** Every setting, its environment variable and what it does (also printed by `metaserver config`): the core ones, then each family's. */
 export const SETTINGS = {
   ...CORE_SETTINGS,
   ...Object.fromEntries(
-    Object.values(FAMILY_SETTINGS).flatMap((settings) => Object.entries(settings).map(([key, setting]) => [key, { ...setting, kind: 'string', default: '' } satisfies SettingSpec])),
+    Object.values(FAMILY_SETTINGS).flatMap((settings) =>
+      Object.entries(settings).map(([key, setting]) => [key, { ...setting, kind: 'string', default: '' } satisfies SettingSpec]),
+    ),
   ),
 } as Record<keyof Config, SettingSpec>;
 
@@ -312,7 +367,9 @@ function readJson(path: string): Record<string, unknown> {
 
 /** Builds the configuration from the default file, an optional override file, the environment and explicit overrides (tests). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const layers: Array<[string, Record<string, unknown>]> = [['config/default.json', readJson(join(PROJECT_ROOT, 'config', 'default.json'))]];
+  const layers: Array<[string, Record<string, unknown>]> = [
+    ['config/default.json', readJson(join(PROJECT_ROOT, 'config', 'default.json'))],
+  ];
   if (env.METASERVER_CONFIG) layers.push([env.METASERVER_CONFIG, readJson(resolve(env.METASERVER_CONFIG))]);
   const out: Record<string, unknown> = {};
   for (const [source, values] of layers) {

@@ -21,15 +21,25 @@ async function runService(config: Config, mode: { api: boolean; workers: boolean
   const redis = describeRedis(runtime.redis, config);
   if (runtime.app) {
     const address = await runtime.app.listen({ port: config.port, host: config.host });
-    log.info({ address, ms: Date.now() - started, workers: mode.workers, database, redis }, `metaserver is serving on ${address} (API docs at ${address}/docs); database: ${database}; Redis: ${redis}`);
+    log.info(
+      { address, ms: Date.now() - started, workers: mode.workers, database, redis },
+      `metaserver is serving on ${address} (API docs at ${address}/docs); database: ${database}; Redis: ${redis}`,
+    );
   } else {
-    log.info({ ms: Date.now() - started, servers: runtime.pool?.size, database, redis }, `metaserver worker is taking jobs; database: ${database}; Redis: ${redis}`);
+    log.info(
+      { ms: Date.now() - started, servers: runtime.pool?.size, database, redis },
+      `metaserver worker is taking jobs; database: ${database}; Redis: ${redis}`,
+    );
   }
   // SIGTERM: stop taking jobs, let requests in flight finish for up to shutdownGraceMs,
   // hand the rest back to the queue for another worker, then exit 0.
   closeWithGrace({ delay: config.shutdownGraceMs + SHUTDOWN_MARGIN_MS }, async ({ signal, err }) => {
     if (err) log.error({ err }, 'stopping after an unexpected error');
-    else log.info({ signal, graceMs: config.shutdownGraceMs }, 'stopping: no new jobs are taken, requests in flight may finish within the grace period');
+    else
+      log.info(
+        { signal, graceMs: config.shutdownGraceMs },
+        'stopping: no new jobs are taken, requests in flight may finish within the grace period',
+      );
     await runtime.close({ graceMs: config.shutdownGraceMs });
     log.info('stopped');
   });
@@ -49,31 +59,48 @@ async function main(argv: string[]): Promise<number> {
     .enablePositionalOptions();
 
   let exitCode: number | undefined;
-  program.command('serve', { isDefault: true }).description('run the HTTP API and the queue workers in one process').action(async () => {
-    await runService(loadConfig(), { api: true, workers: true });
-  });
-  program.command('api').description('run the HTTP API only (workers run elsewhere)').action(async () => {
-    await runService(loadConfig(), { api: true, workers: false });
-  });
-  program.command('worker').description('run queue workers only, for scale-out (needs DATABASE_URL and REDIS_URL shared with the API)').action(async () => {
-    const config = loadConfig();
-    if (!config.databaseUrl) {
-      throw new ConfigError('a separate worker process needs a shared PostgreSQL: set DATABASE_URL (the embedded PGlite database belongs to one process)');
-    }
-    await runService(config, { api: false, workers: true });
-  });
-  program.command('migrate').description('apply database migrations and exit').action(async () => {
-    const config = loadConfig();
-    const { openDatabase } = await import('./db/open.ts');
-    const { createLogger } = await import('./log.ts');
-    const db = await openDatabase(config, createLogger(config));
-    await db.close();
-    exitCode = 0;
-  });
-  program.command('config').description('print every setting, its value and its environment variable').action(() => {
-    printConfig(loadConfig());
-    exitCode = 0;
-  });
+  program
+    .command('serve', { isDefault: true })
+    .description('run the HTTP API and the queue workers in one process')
+    .action(async () => {
+      await runService(loadConfig(), { api: true, workers: true });
+    });
+  program
+    .command('api')
+    .description('run the HTTP API only (workers run elsewhere)')
+    .action(async () => {
+      await runService(loadConfig(), { api: true, workers: false });
+    });
+  program
+    .command('worker')
+    .description('run queue workers only, for scale-out (needs DATABASE_URL and REDIS_URL shared with the API)')
+    .action(async () => {
+      const config = loadConfig();
+      if (!config.databaseUrl) {
+        throw new ConfigError(
+          'a separate worker process needs a shared PostgreSQL: set DATABASE_URL (the embedded PGlite database belongs to one process)',
+        );
+      }
+      await runService(config, { api: false, workers: true });
+    });
+  program
+    .command('migrate')
+    .description('apply database migrations and exit')
+    .action(async () => {
+      const config = loadConfig();
+      const { openDatabase } = await import('./db/open.ts');
+      const { createLogger } = await import('./log.ts');
+      const db = await openDatabase(config, createLogger(config));
+      await db.close();
+      exitCode = 0;
+    });
+  program
+    .command('config')
+    .description('print every setting, its value and its environment variable')
+    .action(() => {
+      printConfig(loadConfig());
+      exitCode = 0;
+    });
   // Domain commands parse their own options; each is loaded only when it is used.
   const delegate = (name: string, description: string, run: (args: string[]) => Promise<number>) =>
     program
@@ -88,8 +115,10 @@ async function main(argv: string[]): Promise<number> {
   delegate('sample-server', 'run the sample XML-RPC annotation server', async (args) =>
     (await import('./cli/sample-server.ts')).runSampleServerCommand(args),
   );
-  delegate('check-server', 'call an annotation server with the setup article and hard articles, judging each answer as dispatch would (before registering)', async (args) =>
-    (await import('./cli/check-server.ts')).runCheckServerCommand(args),
+  delegate(
+    'check-server',
+    'call an annotation server with the setup article and hard articles, judging each answer as dispatch would (before registering)',
+    async (args) => (await import('./cli/check-server.ts')).runCheckServerCommand(args),
   );
   delegate('uniprot', 'build or query a UniProt release index (uniprot build | lookup)', async (args) =>
     (await import('./cli/uniprot.ts')).runUniprotCommand(args),
@@ -103,23 +132,34 @@ async function main(argv: string[]): Promise<number> {
   delegate('import', 'load a directory of .txt/.nxml articles into a challenge through the API of a running meta-server', async (args) =>
     (await import('./cli/import.ts')).runImportCommand(args),
   );
-  delegate('export', "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, pubtator, as its family offers) through the API", async (args) =>
-    (await import('./cli/export.ts')).runExportCommand(args),
+  delegate(
+    'export',
+    "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, pubtator, as its family offers) through the API",
+    async (args) => (await import('./cli/export.ts')).runExportCommand(args),
   );
-  delegate('health', 'check the API (or with --worker, the worker) process on this machine: exit 0 when healthy (container health checks)', async (args) =>
-    (await import('./cli/health.ts')).runHealthCommand(args),
+  delegate(
+    'health',
+    'check the API (or with --worker, the worker) process on this machine: exit 0 when healthy (container health checks)',
+    async (args) => (await import('./cli/health.ts')).runHealthCommand(args),
   );
-  delegate('backup', 'write a backup of the database to a file (backup --out FILE [--from URL of a serving PGlite installation])', async (args) =>
-    (await import('./cli/backup.ts')).runBackupCommand(args),
+  delegate(
+    'backup',
+    'write a backup of the database to a file (backup --out FILE [--from URL of a serving PGlite installation])',
+    async (args) => (await import('./cli/backup.ts')).runBackupCommand(args),
   );
-  delegate('restore', 'restore a backup file into a fresh installation (the empty data directory, or the fresh database DATABASE_URL names)', async (args) =>
-    (await import('./cli/backup.ts')).runRestoreCommand(args),
+  delegate(
+    'restore',
+    'restore a backup file into a fresh installation (the empty data directory, or the fresh database DATABASE_URL names)',
+    async (args) => (await import('./cli/backup.ts')).runRestoreCommand(args),
   );
-  delegate('agent', 'take the articles of a pull server on lease over HTTPS and answer them with your own annotation server (teams behind firewalls)', async (args) =>
-    (await import('./cli/agent.ts')).runAgentCommand(args),
+  delegate(
+    'agent',
+    'take the articles of a pull server on lease over HTTPS and answer them with your own annotation server (teams behind firewalls)',
+    async (args) => (await import('./cli/agent.ts')).runAgentCommand(args),
   );
   // Commands of the task families (e.g. building a release index they validate against).
-  for (const family of ALL_FAMILIES) for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
+  for (const family of ALL_FAMILIES)
+    for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
 
   await program.parseAsync(argv, { from: 'user' });
   return exitCode ?? -1;

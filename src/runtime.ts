@@ -73,7 +73,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const answers = new AnswerReader({ accessions, lookups });
   // Redis (perhaps a redis-server to start) and the database (PGlite's start is the longest
   // step of a start-up) come up side by side; if either fails, the other is shut again.
-  const [redisUp, dbUp] = await Promise.allSettled([resolveRedis(opts.config, log), opts.db ? Promise.resolve(opts.db) : openDatabase(opts.config, log)]);
+  const [redisUp, dbUp] = await Promise.allSettled([
+    resolveRedis(opts.config, log),
+    opts.db ? Promise.resolve(opts.db) : openDatabase(opts.config, log),
+  ]);
   if (redisUp.status === 'rejected' || dbUp.status === 'rejected') {
     if (redisUp.status === 'fulfilled') await redisUp.value.stop().catch(() => {});
     if (dbUp.status === 'fulfilled' && !opts.db) await dbUp.value.close().catch(() => {});
@@ -85,7 +88,10 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   // The configuration as this process uses it: the key prefix is the installation's.
   // The composition root: every repository (the only code that holds SQL) is built here,
   // once, and handed to the services and routes below.
-  const repos = createRepositories(db, { cacheBytes: opts.config.cacheMaxBytes, writeRetry: { retries: opts.config.databaseWriteRetries } });
+  const repos = createRepositories(db, {
+    cacheBytes: opts.config.cacheMaxBytes,
+    writeRetry: { retries: opts.config.databaseWriteRetries },
+  });
   const prefix = await queuePrefix(opts.config.queuePrefix, repos.settings);
   const config: Config = { ...opts.config, queuePrefix: prefix.prefix };
   log.info({ queuePrefix: prefix.prefix, from: prefix.source }, 'Redis key prefix');
@@ -110,15 +116,25 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
     answers,
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
-    dumpDatabase: 'pglite' in db ? async () => (await import('./backup/pglite.ts')).dumpPglite((db as { pglite: PGlite }).pglite) : undefined,
+    dumpDatabase:
+      'pglite' in db ? async () => (await import('./backup/pglite.ts')).dumpPglite((db as { pglite: PGlite }).pglite) : undefined,
   };
 
   // Completion callbacks of on-demand articles: enqueued when a worker settles an article's last server.
   const callbacks = opts.workers ? new CallbackService(connection, config, repos, log) : undefined;
   // An installation upgraded from a release with the shared `metaserver` prefix: its queues move to its own.
   if (prefix.source === 'installation') {
-    await moveFromOldPrefix(config.queuePrefix, { connection, queues, repos, log, enqueueCallback: callbacks && ((id) => callbacks.enqueueIfDone(id)) }).catch((err: Error) =>
-      log.warn({ err: err.message }, 'could not move the queues of the earlier release to this installation\'s Redis prefix; the reconciler queues unsettled work again, the old keys stay until the next start'),
+    await moveFromOldPrefix(config.queuePrefix, {
+      connection,
+      queues,
+      repos,
+      log,
+      enqueueCallback: callbacks && ((id) => callbacks.enqueueIfDone(id)),
+    }).catch((err: Error) =>
+      log.warn(
+        { err: err.message },
+        "could not move the queues of the earlier release to this installation's Redis prefix; the reconciler queues unsettled work again, the old keys stay until the next start",
+      ),
     );
   }
 
@@ -152,7 +168,8 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       log,
       performer,
       // Pull servers are never called: their agents take the jobs on lease (src/pull).
-      listServers: async () => (await repos.servers.listAll()).filter((s) => !isPulled(s)).map((s) => ({ id: s.id, concurrency: s.concurrency })),
+      listServers: async () =>
+        (await repos.servers.listAll()).filter((s) => !isPulled(s)).map((s) => ({ id: s.id, concurrency: s.concurrency })),
     });
     await pool.start();
     callbacks?.startWorker(redis.url);
@@ -160,7 +177,11 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   // For a container health check of a worker process (`metaserver health --worker`).
   let heartbeat: HeartbeatFile | undefined;
   if (opts.workers && config.workerHeartbeatFile) {
-    heartbeat = startHeartbeatFile(config.workerHeartbeatFile, config.serverSyncIntervalMs, async () => (await ctx.pingRedis()) && (await repos.settings.ping()));
+    heartbeat = startHeartbeatFile(
+      config.workerHeartbeatFile,
+      config.serverSyncIntervalMs,
+      async () => (await ctx.pingRedis()) && (await repos.settings.ping()),
+    );
   }
 
   // The pull protocol's leases are taken and settled through the API.
@@ -197,7 +218,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       heartbeat?.stop();
       await app?.close();
       // The setup checks this process still runs (only an API process runs them) end with it.
-      if (app) await ctx.servers.close().catch((err: unknown) => log.warn({ err }, 'could not mark this process\'s setup checks as ended'));
+      if (app) await ctx.servers.close().catch((err: unknown) => log.warn({ err }, "could not mark this process's setup checks as ended"));
       await leases?.close();
       await reconciler.close();
       await pool?.close(closeOpts.graceMs);

@@ -13,6 +13,15 @@ export async function compiledScript(entry: string): Promise<string> {
   const { build } = await import('esbuild');
   mkdirSync(cacheDir, { recursive: true });
   const outfile = join(cacheDir, basename(entry).replace(/\.ts$/, '.mjs'));
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', outfile, logLevel: 'warning' });
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    outfile,
+    logLevel: 'warning',
+  });
   return outfile;
 }

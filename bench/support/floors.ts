@@ -37,9 +37,11 @@ export async function directCalls(url: string, bodies: Buffer[], calls: number, 
     }
   };
   // Warm the connections and the JIT first.
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    await callXmlRpc({ url, body: bodies[0], deadlineMs: 30_000, maxResponseBytes: 1 << 24 }, agent);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      await callXmlRpc({ url, body: bodies[0], deadlineMs: 30_000, maxResponseBytes: 1 << 24 }, agent);
+    }),
+  );
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(Array.from({ length: concurrency }, lane));
@@ -85,7 +87,9 @@ export async function bullmqFloor(redisUrl: string, prefix: string, jobs: number
   const workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue('floor', { connection, prefix });
   for (let i = 0; i < jobs; i += 1000) {
-    await queue.addBulk(Array.from({ length: Math.min(1000, jobs - i) }, (_, j) => ({ name: 'noop', data: { i: i + j }, opts: { removeOnComplete: true } })));
+    await queue.addBulk(
+      Array.from({ length: Math.min(1000, jobs - i) }, (_, j) => ({ name: 'noop', data: { i: i + j }, opts: { removeOnComplete: true } })),
+    );
   }
   let done = 0;
   let resolveAll!: () => void;

@@ -19,13 +19,18 @@ import { createRuntime, type Runtime } from '../../src/runtime.ts';
 export const ADMIN = 'bench-admin-token-0123456789';
 
 // Every bench stops by itself, even if something hangs (BENCH_TIME_LIMIT_S, default 20 minutes).
-setTimeout(() => {
-  console.error('bench: time limit reached; stopping');
-  process.exit(3);
-}, Number(process.env.BENCH_TIME_LIMIT_S ?? 1200) * 1000).unref();
+setTimeout(
+  () => {
+    console.error('bench: time limit reached; stopping');
+    process.exit(3);
+  },
+  Number(process.env.BENCH_TIME_LIMIT_S ?? 1200) * 1000,
+).unref();
 
 export function machine(): string {
-  const la = loadavg().map((x) => x.toFixed(2)).join(' ');
+  const la = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   return `machine: ${cpus()[0]?.model} × ${cpus().length}, Node ${process.version}, load average ${la}`;
 }
 
@@ -194,38 +199,85 @@ export interface Setup {
  */
 export async function setupChallenge(
   bench: Bench,
-  opts: { servers: number; articles: number; concurrency: number; urls: (k: number) => string; timeoutSeconds?: number; articleBytes?: number | ((i: number) => number); protocol?: string },
+  opts: {
+    servers: number;
+    articles: number;
+    concurrency: number;
+    urls: (k: number) => string;
+    timeoutSeconds?: number;
+    articleBytes?: number | ((i: number) => number);
+    protocol?: string;
+  },
 ): Promise<Setup> {
   const slug = `bench${randomBytes(3).toString('hex')}`;
-  ok('create challenge', await bench.call('POST', '/api/challenges', {
-    slug, name: 'Bench', tasks: TASKS, timeoutSeconds: opts.timeoutSeconds ?? 600, maxAttempts: 3, retryDelaySeconds: 1, serversPerTeam: 100,
-  }, ADMIN));
-  const team = ok('register team', await bench.call<{ token: string }>('POST', '/api/teams', { name: `team-${slug}`, contact: 'bench@example.org' }));
+  ok(
+    'create challenge',
+    await bench.call(
+      'POST',
+      '/api/challenges',
+      {
+        slug,
+        name: 'Bench',
+        tasks: TASKS,
+        timeoutSeconds: opts.timeoutSeconds ?? 600,
+        maxAttempts: 3,
+        retryDelaySeconds: 1,
+        serversPerTeam: 100,
+      },
+      ADMIN,
+    ),
+  );
+  const team = ok(
+    'register team',
+    await bench.call<{ token: string }>('POST', '/api/teams', { name: `team-${slug}`, contact: 'bench@example.org' }),
+  );
   const serverIds: number[] = [];
   for (let k = 0; k < opts.servers; k++) {
-    const s = ok('register server', await bench.call<{ id: number }>('POST', `/api/challenges/${slug}/servers`, {
-      name: `s${k}`, ...(opts.protocol === 'pull' ? {} : { url: opts.urls(k) }), tasks: TASKS, concurrency: opts.concurrency, ...(opts.protocol ? { protocol: opts.protocol } : {}),
-    }, team.token));
+    const s = ok(
+      'register server',
+      await bench.call<{ id: number }>(
+        'POST',
+        `/api/challenges/${slug}/servers`,
+        {
+          name: `s${k}`,
+          ...(opts.protocol === 'pull' ? {} : { url: opts.urls(k) }),
+          tasks: TASKS,
+          concurrency: opts.concurrency,
+          ...(opts.protocol ? { protocol: opts.protocol } : {}),
+        },
+        team.token,
+      ),
+    );
     serverIds.push(s.id);
   }
   const articleIds: string[] = [];
   for (let i = 0; i < opts.articles; i += 50) {
-    const batch = Array.from({ length: Math.min(50, opts.articles - i) }, (_, j) => ({ id: `A${i + j}`, text: articleText(i + j, typeof opts.articleBytes === 'function' ? opts.articleBytes(i + j) : opts.articleBytes) }));
-    const loaded = ok('load articles', await bench.call<{ ids: Record<string, string> }>('POST', `/api/challenges/${slug}/articles`, { articles: batch }, ADMIN));
+    const batch = Array.from({ length: Math.min(50, opts.articles - i) }, (_, j) => ({
+      id: `A${i + j}`,
+      text: articleText(i + j, typeof opts.articleBytes === 'function' ? opts.articleBytes(i + j) : opts.articleBytes),
+    }));
+    const loaded = ok(
+      'load articles',
+      await bench.call<{ ids: Record<string, string> }>('POST', `/api/challenges/${slug}/articles`, { articles: batch }, ADMIN),
+    );
     articleIds.push(...batch.map((a) => loaded.ids[a.id]));
   }
   return { slug, serverIds, teamTokens: [team.token], articleIds };
 }
 
 export async function startAll(bench: Bench, setup: Setup): Promise<void> {
-  for (const id of setup.serverIds) ok('start server', await bench.call('POST', `/api/servers/${id}/start`, undefined, setup.teamTokens[0]));
+  for (const id of setup.serverIds)
+    ok('start server', await bench.call('POST', `/api/servers/${id}/start`, undefined, setup.teamTokens[0]));
 }
 
 /** Resolves when `done` deliveries reach `total` (or fails after timeoutMs); polls every pollMs. */
 export async function waitDeliveries(db: Database, serverIds: number[], total: number, timeoutMs: number, pollMs = 100): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const rows = await db.query<{ n: string }>(`select count(*) as n from deliveries where server_id = any($1::int[]) and state in ('done', 'failed')`, [serverIds]);
+    const rows = await db.query<{ n: string }>(
+      `select count(*) as n from deliveries where server_id = any($1::int[]) and state in ('done', 'failed')`,
+      [serverIds],
+    );
     const n = Number(rows[0].n);
     if (n >= total) return n;
     if (Date.now() > deadline) throw new Error(`only ${n} of ${total} deliveries settled in ${timeoutMs} ms`);

@@ -43,7 +43,9 @@ async function floor(): Promise<void> {
   const outcomes = (await Promise.all(all)) as Array<{ ok: boolean; kind?: string; detail?: string }>;
   const failures: Record<string, number> = {};
   for (const o of outcomes) if (!o.ok) failures[`${o.kind}: ${o.detail}`] = (failures[`${o.kind}: ${o.detail}`] ?? 0) + 1;
-  process.stdout.write(`${JSON.stringify({ rssBefore: before.rss, rssHeld: held.rss, heapHeld: held.heapUsed, ok: outcomes.filter((o) => o.ok).length, failures })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ rssBefore: before.rss, rssHeld: held.rss, heapHeld: held.heapUsed, ok: outcomes.filter((o) => o.ok).length, failures })}\n`,
+  );
   await Promise.all(agents.map((a) => a.close()));
   process.exit(0);
 }

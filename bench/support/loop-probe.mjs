@@ -13,8 +13,12 @@ if (process.send) {
     if (msg?.probe !== 'read') return;
     const memory = process.memoryUsage();
     process.send({
-      probe: 'reading', rss: memory.rss, heapUsed: memory.heapUsed,
-      p50: delay.percentile(50) / 1e6, p99: delay.percentile(99) / 1e6, max: delay.max / 1e6,
+      probe: 'reading',
+      rss: memory.rss,
+      heapUsed: memory.heapUsed,
+      p50: delay.percentile(50) / 1e6,
+      p99: delay.percentile(99) / 1e6,
+      max: delay.max / 1e6,
     });
   });
   // The channel must not keep a stopping worker alive.

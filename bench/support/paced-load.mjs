@@ -19,11 +19,13 @@ const result = await loadTest({
   quiet: true,
   headers: authorization ? { authorization } : {},
 });
-process.stdout.write(`${JSON.stringify({
-  rate: result.effectiveRps,
-  p50: result.percentiles[50],
-  p99: result.percentiles[99],
-  max: result.maxLatencyMs,
-  failed: result.totalErrors,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    rate: result.effectiveRps,
+    p50: result.percentiles[50],
+    p99: result.percentiles[99],
+    max: result.maxLatencyMs,
+    failed: result.totalErrors,
+  })}\n`,
+);
 process.exit(0);

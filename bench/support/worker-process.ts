@@ -22,7 +22,13 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / TICK; // utime, stime
 }
 
-export interface ProbeReading { rss: number; heapUsed: number; p50: number; p99: number; max: number }
+export interface ProbeReading {
+  rss: number;
+  heapUsed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
 
 export interface WorkerProcess {
   pid: number;
@@ -42,8 +48,13 @@ export interface WorkerProcess {
 
 /** Builds the bundle when the sources changed since it was built; false when it cannot be built. */
 async function ensureBundle(): Promise<boolean> {
-  const bundle = (await import(new URL('../../scripts/bundle.mjs', import.meta.url).href)) as { ensureBundle(): Promise<void>; freshBundle(): string | null };
-  await bundle.ensureBundle().catch((error: Error) => console.error(`bench: could not build the bundle, the process runs from the sources (${error.message})`));
+  const bundle = (await import(new URL('../../scripts/bundle.mjs', import.meta.url).href)) as {
+    ensureBundle(): Promise<void>;
+    freshBundle(): string | null;
+  };
+  await bundle
+    .ensureBundle()
+    .catch((error: Error) => console.error(`bench: could not build the bundle, the process runs from the sources (${error.message})`));
   return bundle.freshBundle() !== null;
 }
 
@@ -51,7 +62,10 @@ async function ensureBundle(): Promise<boolean> {
  * `command: 'serve'` starts the whole meta-server (API on a free port, and workers): the
  * one-process layout, as `npm start` runs it; `command: 'api'` the API alone.
  */
-export async function startWorker(bench: Bench, opts: { probe?: boolean; env?: Record<string, string>; command?: 'worker' | 'api' | 'serve' } = {}): Promise<WorkerProcess> {
+export async function startWorker(
+  bench: Bench,
+  opts: { probe?: boolean; env?: Record<string, string>; command?: 'worker' | 'api' | 'serve' } = {},
+): Promise<WorkerProcess> {
   const command = opts.command ?? 'worker';
   const fromBundle = await ensureBundle();
   // BENCH_WORKER_CPU_PROF=dir: each worker process writes a CPU profile there when it stops.
@@ -59,8 +73,16 @@ export async function startWorker(bench: Bench, opts: { probe?: boolean; env?: R
   const probe = opts.probe ? ['--import', PROBE] : [];
   const child = spawn(process.execPath, [...profile, ...probe, BIN, command], {
     env: {
-      ...process.env, DATABASE_URL: bench.database.url!, REDIS_URL: bench.runtime.redis.url, METASERVER_QUEUE_PREFIX: bench.config.queuePrefix,
-      METASERVER_ADMIN_TOKEN: ADMIN, LOG_LEVEL: 'debug', METASERVER_SERVER_SYNC_INTERVAL_MS: '500', PORT: '0', HOST: '127.0.0.1', ...opts.env,
+      ...process.env,
+      DATABASE_URL: bench.database.url!,
+      REDIS_URL: bench.runtime.redis.url,
+      METASERVER_QUEUE_PREFIX: bench.config.queuePrefix,
+      METASERVER_ADMIN_TOKEN: ADMIN,
+      LOG_LEVEL: 'debug',
+      METASERVER_SERVER_SYNC_INTERVAL_MS: '500',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'inherit', ...(opts.probe ? (['ipc'] as const) : [])],
   });
@@ -68,20 +90,24 @@ export async function startWorker(bench: Bench, opts: { probe?: boolean; env?: R
     throw new Error('startWorker: this worker was started without { probe: true }');
   };
   const worker: WorkerProcess = {
-    pid: child.pid!, stored: 0, cpuAtReady: 0, fromBundle,
+    pid: child.pid!,
+    stored: 0,
+    cpuAtReady: 0,
+    fromBundle,
     exited: new Promise((r) => child.once('exit', () => r())),
     stop: () => void child.kill('SIGTERM'),
     resetProbe: opts.probe ? () => void child.send({ probe: 'reset' }) : noProbe,
     readProbe: opts.probe
-      ? () => new Promise<ProbeReading>((resolve) => {
-          const onMessage = (msg: ProbeReading & { probe?: string }) => {
-            if (msg?.probe !== 'reading') return;
-            child.off('message', onMessage);
-            resolve(msg);
-          };
-          child.on('message', onMessage);
-          child.send({ probe: 'read' });
-        })
+      ? () =>
+          new Promise<ProbeReading>((resolve) => {
+            const onMessage = (msg: ProbeReading & { probe?: string }) => {
+              if (msg?.probe !== 'reading') return;
+              child.off('message', onMessage);
+              resolve(msg);
+            };
+            child.on('message', onMessage);
+            child.send({ probe: 'read' });
+          })
       : noProbe,
   };
   await new Promise<void>((resolve, reject) => {

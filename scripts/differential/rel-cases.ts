@@ -27,8 +27,17 @@ const int = (n: number): number => Math.floor(random() * n);
 const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
 const chance = (p: number): boolean => random() < p;
 
-interface Entity { pmid: string; id: string; type: string }
-interface Relation { pmid: string; type: string; a1: string; a2: string }
+interface Entity {
+  pmid: string;
+  id: string;
+  type: string;
+}
+interface Relation {
+  pmid: string;
+  type: string;
+  a1: string;
+  a2: string;
+}
 
 function makeCase(): { entities: string; gold: string; pred: string; pmids: string } | undefined {
   const tiny = chance(0.05);
@@ -41,7 +50,15 @@ function makeCase(): { entities: string; gold: string; pred: string; pmids: stri
     const n = tiny ? 2 : 1 + int(8);
     const list: Entity[] = [];
     for (let i = 1; i <= n; i++) {
-      const type = tiny ? (i === 1 ? 'CHEMICAL' : 'GENE') : chance(0.05) ? pick(['GENE-Y', 'GENE-N', 'DISEASE']) : chance(0.5) ? 'CHEMICAL' : 'GENE';
+      const type = tiny
+        ? i === 1
+          ? 'CHEMICAL'
+          : 'GENE'
+        : chance(0.05)
+          ? pick(['GENE-Y', 'GENE-N', 'DISEASE'])
+          : chance(0.5)
+            ? 'CHEMICAL'
+            : 'GENE';
       list.push({ pmid, id: `T${i}`, type });
     }
     byDoc.set(pmid, list);
@@ -65,7 +82,8 @@ function makeCase(): { entities: string; gold: string; pred: string; pmids: stri
   const gold: Relation[] = [];
   for (const pmid of docs) for (let k = int(5); k > 0; k--) gold.push(relation(pmid));
   if (gold.length === 0) return undefined;
-  if (!docs.some((pmid) => byDoc.get(pmid)!.some((e) => e.type === 'CHEMICAL') && byDoc.get(pmid)!.some((e) => e.type === 'GENE'))) return undefined;
+  if (!docs.some((pmid) => byDoc.get(pmid)!.some((e) => e.type === 'CHEMICAL') && byDoc.get(pmid)!.some((e) => e.type === 'GENE')))
+    return undefined;
   const pred: Relation[] = [];
   const predDocs = docs.filter(() => chance(0.85));
   for (const g of gold) {

@@ -88,8 +88,14 @@ function main(): void {
     const header = `PMID,${LABELS.join(',')}\n`;
     writeFileSync(join(dir, 'gold.csv'), header + gold.map((g) => `${g.id},${g.labels.map((b) => (b ? 1 : 0)).join(',')}\n`).join(''));
     writeFileSync(join(dir, 'pred.csv'), header + pred.map((p) => `${p.id},${p.values.join(',')}\n`).join(''));
-    writeFileSync(join(dir, 'gold.list.csv'), 'PMID,label\n' + gold.map((g) => `${g.id},${LABELS.filter((_, k) => g.labels[k]).join(';')}\n`).join(''));
-    writeFileSync(join(dir, 'pred.list.tsv'), pred.map((p) => `${p.id}\t${LABELS.filter((_, k) => Number(p.values[k]) > 0.5).join(';')}\n`).join(''));
+    writeFileSync(
+      join(dir, 'gold.list.csv'),
+      'PMID,label\n' + gold.map((g) => `${g.id},${LABELS.filter((_, k) => g.labels[k]).join(';')}\n`).join(''),
+    );
+    writeFileSync(
+      join(dir, 'pred.list.tsv'),
+      pred.map((p) => `${p.id}\t${LABELS.filter((_, k) => Number(p.values[k]) > 0.5).join(';')}\n`).join(''),
+    );
   }
   process.stdout.write(`${count} cases in ${out} (seed ${seed})\n`);
 }

@@ -28,14 +28,27 @@ interface Metrics {
   support: number;
 }
 
-const AVERAGES: Record<string, keyof Metrics> = { 'micro avg': 'micro', 'macro avg': 'macro', 'weighted avg': 'weighted', 'samples avg': 'samples' };
+const AVERAGES: Record<string, keyof Metrics> = {
+  'micro avg': 'micro',
+  'macro avg': 'macro',
+  'weighted avg': 'weighted',
+  'samples avg': 'samples',
+};
 
 function compareCase(dir: string, form: 'ours' | 'ours-list'): string[] {
   const officialRc = readFileSync(join(dir, 'official.rc'), 'utf8').trim();
   const oursRc = readFileSync(join(dir, `${form}.rc`), 'utf8').trim();
   if (officialRc !== '0' || oursRc !== '0') {
     if ((officialRc === '0') === (oursRc === '0')) return [];
-    return [`${form}: the script exited ${officialRc}, ours ${oursRc} (${readFileSync(join(dir, officialRc === '0' ? `${form}.err` : 'official.err'), 'utf8').trim().split('\n').pop()})`];
+    return [
+      `${form}: the script exited ${officialRc}, ours ${oursRc} (${readFileSync(
+        join(dir, officialRc === '0' ? `${form}.err` : 'official.err'),
+        'utf8',
+      )
+        .trim()
+        .split('\n')
+        .pop()})`,
+    ];
   }
   const ours = (JSON.parse(readFileSync(join(dir, `${form}.json`), 'utf8')) as { runs: Array<{ metrics: Metrics }> }).runs[0].metrics;
   const differences: string[] = [];
@@ -67,10 +80,12 @@ function compareCase(dir: string, form: 'ours' | 'ours-list'): string[] {
       const official = instance[2] === 'nan' ? NaN : Number(instance[2]);
       const mine = ours.instance[figure];
       // The script's nan (P + R = 0) is reported as 0 (src/scoring/README.md).
-      if (!(official === mine || (Number.isNaN(official) && mine === 0))) differences.push(`${form}: instance ${figure}: script ${instance[2]}, ours ${mine}`);
+      if (!(official === mine || (Number.isNaN(official) && mine === 0)))
+        differences.push(`${form}: instance ${figure}: script ${instance[2]}, ours ${mine}`);
     }
   }
-  if (labelLines !== Object.keys(ours.perLabel).length) differences.push(`${form}: the script printed ${labelLines} label lines, ours has ${Object.keys(ours.perLabel).length}`);
+  if (labelLines !== Object.keys(ours.perLabel).length)
+    differences.push(`${form}: the script printed ${labelLines} label lines, ours has ${Object.keys(ours.perLabel).length}`);
   return differences;
 }
 
@@ -80,7 +95,9 @@ function main(): void {
     process.stderr.write('usage: topic-compare.ts <cases-dir>\n');
     process.exit(2);
   }
-  const cases = readdirSync(root).filter((n) => existsSync(join(root, n, 'ours-list.rc'))).sort((a, b) => Number(a) - Number(b));
+  const cases = readdirSync(root)
+    .filter((n) => existsSync(join(root, n, 'ours-list.rc')))
+    .sort((a, b) => Number(a) - Number(b));
   let differing = 0;
   let refused = 0;
   for (const name of cases) {

@@ -120,7 +120,9 @@ export class PullAgent {
         } else {
           const receipt = await this.opts.link.fail(offer.lease, outcome.message);
           this.counts.failed++;
-          this.opts.log(`lease ${short(offer)}: your server failed (${outcome.message}); ${receipt.final ? 'no attempt is left' : 'the article will be offered again'}`);
+          this.opts.log(
+            `lease ${short(offer)}: your server failed (${outcome.message}); ${receipt.final ? 'no attempt is left' : 'the article will be offered again'}`,
+          );
         }
         return;
       } catch (err) {
@@ -131,7 +133,9 @@ export class PullAgent {
         }
         // Stopping, the meta-server down: the lease is left to its deadline rather than hold the stop up.
         if (!(err instanceof LinkDownError) || Date.now() > deadline || this.stopping) {
-          this.opts.log(`lease ${short(offer)}: could not be settled before its deadline (${(err as Error).message}); the meta-server counts it as a timeout`);
+          this.opts.log(
+            `lease ${short(offer)}: could not be settled before its deadline (${(err as Error).message}); the meta-server counts it as a timeout`,
+          );
           return;
         }
         delay = this.backoff(delay);

@@ -26,7 +26,11 @@ function partsOf(article: LeaseArticle): RequestParts {
   };
 }
 
-export function forwardTo(url: string, protocolName: ProtocolName, opts: { method: string; connections: number; maxAnswerBytes: number }): LocalServer {
+export function forwardTo(
+  url: string,
+  protocolName: ProtocolName,
+  opts: { method: string; connections: number; maxAnswerBytes: number },
+): LocalServer {
   const protocol = protocolOf(protocolName);
   const dispatcher: Dispatcher = createServerAgent({ connections: opts.connections });
   return {
@@ -78,10 +82,18 @@ export function execCommand(command: string, opts: { maxAnswerBytes: number }): 
         };
         const onAbort = () => finish({ ok: false, message: 'cancelled: the agent is stopping' });
         signal.addEventListener('abort', onAbort);
-        const timer = setTimeout(() => finish({ ok: false, message: `timeout: the command gave no answer within ${(deadlineMs / 1000).toFixed(1)} s (the lease's deadline)` }), deadlineMs);
+        const timer = setTimeout(
+          () =>
+            finish({
+              ok: false,
+              message: `timeout: the command gave no answer within ${(deadlineMs / 1000).toFixed(1)} s (the lease's deadline)`,
+            }),
+          deadlineMs,
+        );
         child.stdout.on('data', (chunk: Buffer) => {
           outBytes += chunk.length;
-          if (outBytes > opts.maxAnswerBytes) finish({ ok: false, message: `protocol: the command wrote more than ${opts.maxAnswerBytes} bytes` });
+          if (outBytes > opts.maxAnswerBytes)
+            finish({ ok: false, message: `protocol: the command wrote more than ${opts.maxAnswerBytes} bytes` });
           else out.push(chunk);
         });
         child.stderr.on('data', (chunk: Buffer) => {
@@ -89,7 +101,8 @@ export function execCommand(command: string, opts: { maxAnswerBytes: number }): 
         });
         child.on('error', (e) => finish({ ok: false, message: `the command could not be run: ${e.message}` }));
         child.on('close', (code, sig) => {
-          if (code !== 0) return finish({ ok: false, message: `the command exited with ${code ?? sig}${err.trim() ? `: ${err.trim()}` : ''}` });
+          if (code !== 0)
+            return finish({ ok: false, message: `the command exited with ${code ?? sig}${err.trim() ? `: ${err.trim()}` : ''}` });
           const text = Buffer.concat(out).toString('utf8');
           try {
             finish({ ok: true, answer: JSON.parse(text) });

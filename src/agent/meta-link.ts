@@ -50,7 +50,11 @@ export class MetaLink {
       res = await request(`${this.target.url}${path}`, {
         method: 'POST',
         dispatcher: this.dispatcher,
-        headers: { authorization: `Bearer ${this.target.token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${this.target.token}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal,
       });
@@ -69,13 +73,19 @@ export class MetaLink {
     } catch {
       json = undefined;
     }
-    if (res.statusCode >= 500 || res.statusCode === 429) throw new LinkDownError(`the meta-server answered HTTP ${res.statusCode}: ${errorOf(json)?.message ?? text.slice(0, 200)}`);
+    if (res.statusCode >= 500 || res.statusCode === 429)
+      throw new LinkDownError(`the meta-server answered HTTP ${res.statusCode}: ${errorOf(json)?.message ?? text.slice(0, 200)}`);
     return { status: res.statusCode, json };
   }
 
   private refused(path: string, status: number, json: unknown): LinkRefusedError {
     const error = errorOf(json);
-    return new LinkRefusedError(`POST ${path} answered HTTP ${status}: ${error?.message ?? 'no message'}`, status, error?.code ?? '', error?.details);
+    return new LinkRefusedError(
+      `POST ${path} answered HTTP ${status}: ${error?.message ?? 'no message'}`,
+      status,
+      error?.code ?? '',
+      error?.details,
+    );
   }
 
   /** A lease, or null when there was no work within waitSeconds. */
@@ -114,6 +124,7 @@ export class MetaLink {
 }
 
 function errorOf(json: unknown): { code?: string; message?: string; details?: unknown } | undefined {
-  if (json && typeof json === 'object' && 'error' in json) return (json as { error: { code?: string; message?: string; details?: unknown } }).error;
+  if (json && typeof json === 'object' && 'error' in json)
+    return (json as { error: { code?: string; message?: string; details?: unknown } }).error;
   return undefined;
 }

@@ -15,8 +15,17 @@ export class AnswerRepository {
   /** Every server the article was sent to, with its delivery state and stored answer, by server id. */
   async serverStates(articleId: string): Promise<ArticleServerState[]> {
     const rows = await this.db.query<{
-      server_id: number; name: string; protocol: string; team: string; team_id: number; state: DeliveryState; attempts: number;
-      last_outcome: string | null; last_detail: string | null; result: AnswerResult | null; warnings: ValidationIssue[] | null;
+      server_id: number;
+      name: string;
+      protocol: string;
+      team: string;
+      team_id: number;
+      state: DeliveryState;
+      attempts: number;
+      last_outcome: string | null;
+      last_detail: string | null;
+      result: AnswerResult | null;
+      warnings: ValidationIssue[] | null;
     }>(
       `select d.server_id, s.name, s.protocol, t.name as team, t.id as team_id, d.state, d.attempts, d.last_outcome, d.last_detail, a.result, a.warnings
        from deliveries d join servers s on s.id = d.server_id join teams t on t.id = s.team_id
@@ -53,7 +62,11 @@ export class AnswerRepository {
   }
 
   /** The server's answered articles of the challenge for the task, named by organiser id (else article id), in that order. */
-  async exportDocuments(serverId: number, challengeId: number, task: TaskName): Promise<Array<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>> {
+  async exportDocuments(
+    serverId: number,
+    challengeId: number,
+    task: TaskName,
+  ): Promise<Array<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>> {
     return await this.db.query<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>(
       `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result, a.sections
        from answers an join articles a on a.id = an.article_id
@@ -64,7 +77,10 @@ export class AnswerRepository {
   }
 
   /** The servers' answers to the challenge's articles that have an organiser id, by organiser id then server. */
-  async challengeAnswers(challengeId: number, serverIds: readonly number[]): Promise<Array<{ doc: string; serverId: number; result: AnswerResult }>> {
+  async challengeAnswers(
+    challengeId: number,
+    serverIds: readonly number[],
+  ): Promise<Array<{ doc: string; serverId: number; result: AnswerResult }>> {
     const rows = await this.db.query<{ doc: string; server_id: number; result: AnswerResult }>(
       `select a.organiser_id as doc, an.server_id, an.result
        from answers an join articles a on a.id = an.article_id

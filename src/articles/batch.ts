@@ -16,7 +16,8 @@ export interface BatchBody extends CorpusInput {
 export function batchItems(body: BatchBody, maxBytes: number): { items: NewArticle[]; refused: LoadFailure[] } {
   const skip = body.badDocuments === 'skip';
   const hasCorpus = body.bioc !== undefined || body.pubtator !== undefined;
-  if (!body.articles && !hasCorpus) throw badRequest('send "articles" (a list of {id, text | xml}), "bioc" (a BioC collection) or "pubtator" (PubTator text)');
+  if (!body.articles && !hasCorpus)
+    throw badRequest('send "articles" (a list of {id, text | xml}), "bioc" (a BioC collection) or "pubtator" (PubTator text)');
   const refused: LoadFailure[] = [];
   const seen = new Set<string>();
   const items: NewArticle[] = [];
@@ -41,7 +42,10 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
     refused.push(...corpus.failures);
     for (const a of corpus.articles) {
       try {
-        add({ organiserId: a.id, text: a.text, sourceFormat: a.sourceFormat, sections: a.sections }, `${body.file ?? a.sourceFormat}, document ${a.id}`);
+        add(
+          { organiserId: a.id, text: a.text, sourceFormat: a.sourceFormat, sections: a.sections },
+          `${body.file ?? a.sourceFormat}, document ${a.id}`,
+        );
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
         refused.push({ file: body.file, document: a.id, reason: err.message });

@@ -18,7 +18,12 @@ export type EnsembleView = {
   runs: Record<string, number | null>;
 } & AnswerResult;
 
-export async function ensembleView(ctx: AppContext, article: Article, shown: readonly ArticleServerState[], modelId: number): Promise<EnsembleView> {
+export async function ensembleView(
+  ctx: AppContext,
+  article: Article,
+  shown: readonly ArticleServerState[],
+  modelId: number,
+): Promise<EnsembleView> {
   const stored = await ctx.repos.models.byId(modelId);
   if (!stored) throw notFound(`ensemble model ${modelId}`);
   const servers = await ctx.repos.servers.listByChallenge(article.challengeId);
@@ -33,7 +38,10 @@ export async function ensembleView(ctx: AppContext, article: Article, shown: rea
     runs[run] = result;
   }
   if (Object.values(used).every((v) => v === null)) {
-    throw new ApiError('no_answers', `none of the servers of ensemble model ${modelId} (${stored.model.runs.join(', ')}) has an answer to this article that you may see`);
+    throw new ApiError(
+      'no_answers',
+      `none of the servers of ensemble model ${modelId} (${stored.model.runs.join(', ')}) has an answer to this article that you may see`,
+    );
   }
   const result = ensembleResult(stored.model, { id: article.id, runs });
   return {

@@ -40,11 +40,14 @@ for (const family of ALL_FAMILIES) {
 }
 
 /** Every export format some family offers; tsv first. */
-export const EXPORT_FORMATS: readonly ExportFormatName[] = [...FORMAT_TASKS.keys()].sort((a, b) => Number(b === 'tsv') - Number(a === 'tsv'));
+export const EXPORT_FORMATS: readonly ExportFormatName[] = [...FORMAT_TASKS.keys()].sort(
+  (a, b) => Number(b === 'tsv') - Number(a === 'tsv'),
+);
 export type ExportFormat = ExportFormatName;
 
 /** The export formats that can carry a task (for the pages' export form). */
-export const formatsFor = (task: string): ExportFormatName[] => EXPORT_FORMATS.filter((f) => (FORMAT_TASKS.get(f) as string[] | undefined)?.includes(task));
+export const formatsFor = (task: string): ExportFormatName[] =>
+  EXPORT_FORMATS.filter((f) => (FORMAT_TASKS.get(f) as string[] | undefined)?.includes(task));
 
 const Params = Type.Object({
   ...TaskParams.properties,
@@ -55,7 +58,14 @@ const TSV_TYPE = 'text/tab-separated-values; charset=utf-8';
 const Query = Type.Object(
   {
     server: ServerId,
-    sourcedb: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$', description: "PubAnnotation's sourcedb (default: the challenge slug)" })),
+    sourcedb: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^\\S+$',
+        description: "PubAnnotation's sourcedb (default: the challenge slug)",
+      }),
+    ),
     archive: Type.Optional(Type.Literal('tar.gz', { description: 'the files as one gzip-compressed tar' })),
   },
   { additionalProperties: false },
@@ -90,12 +100,21 @@ export function exportFiles(
   if (!write) throw new Error(`${task} has no ${format} export`);
   // Only documents the server answered for this task (as the route selects them).
   // A corpus article's sections go along: BioC and PubTator write its passages back.
-  const own: ExportDoc<unknown>[] = docs.flatMap((d) => (d.result[task] === undefined ? [] : [{ id: d.id, text: d.text, result: d.result[task], ...(d.sections ? { sections: d.sections } : {}) }]));
+  const own: ExportDoc<unknown>[] = docs.flatMap((d) =>
+    d.result[task] === undefined
+      ? []
+      : [{ id: d.id, text: d.text, result: d.result[task], ...(d.sections ? { sections: d.sections } : {}) }],
+  );
   return write(own, { run, sourcedb: options.sourcedb });
 }
 
 /** The server of the challenge the caller may export; another team's server is "not found", as everywhere else in the API. */
-async function serverOf(servers: ServerRepository, principal: Principal, challenge: Challenge, serverId: string | number): Promise<AnnotationServer> {
+async function serverOf(
+  servers: ServerRepository,
+  principal: Principal,
+  challenge: Challenge,
+  serverId: string | number,
+): Promise<AnnotationServer> {
   const server = (await servers.listByChallenge(challenge.id)).find((s) => s.id === Number(serverId));
   if (!server || !canSee(principal, server.teamId)) throw notFound(`server ${serverId} in challenge "${challenge.slug}"`);
   return server;
@@ -103,7 +122,10 @@ async function serverOf(servers: ServerRepository, principal: Principal, challen
 
 /** The server's online run for the task as the family's TSV result file, named after the run. */
 async function runTsv(ctx: AppContext, server: AnnotationServer, task: TaskName): Promise<{ name: string; content: string }> {
-  return { name: `${onlineRunName(server)}.${task}.tsv`, content: exportRunTsv(onlineRun(task, await ctx.repos.answers.onlineAnswers(server.id, task))) };
+  return {
+    name: `${onlineRunName(server)}.${task}.tsv`,
+    content: exportRunTsv(onlineRun(task, await ctx.repos.answers.onlineAnswers(server.id, task))),
+  };
 }
 
 export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
@@ -120,7 +142,10 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
           response: responses({
             200: {
               description: 'the files as JSON, or with archive=tar.gz as one gzip-compressed tar',
-              content: { 'application/json': { schema: ExportAnswer }, 'application/gzip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+              content: {
+                'application/json': { schema: ExportAnswer },
+                'application/gzip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+              },
             },
           }),
         },
@@ -143,7 +168,8 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
           try {
             exported = exportFiles(format, task, run, rows, { sourcedb: request.query.sourcedb ?? challenge.slug });
           } catch (error) {
-            if (error instanceof FormatError) throw new ApiError('cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
+            if (error instanceof FormatError)
+              throw new ApiError('cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
             throw error;
           }
         }
@@ -151,16 +177,33 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
         if (mentionsLeftOut !== undefined) reply.header(MENTIONS_LEFT_OUT_HEADER, String(mentionsLeftOut));
         if (request.query.archive === 'tar.gz') {
           const name = `${run}.${task}.${format}.tar.gz`.replace(/[^\w.-]/g, '_');
-          return reply.type('application/gzip').header('content-disposition', `attachment; filename="${name}"`).send(await tarGz(files));
+          return reply
+            .type('application/gzip')
+            .header('content-disposition', `attachment; filename="${name}"`)
+            .send(await tarGz(files));
         }
-        return { challenge: challenge.slug, task, server: server.id, run, format, files, ...(mentionsLeftOut !== undefined ? { mentionsLeftOut } : {}) };
+        return {
+          challenge: challenge.slug,
+          task,
+          server: server.id,
+          run,
+          format,
+          files,
+          ...(mentionsLeftOut !== undefined ? { mentionsLeftOut } : {}),
+        };
       },
     );
 
     app.get(
       '/challenges/:slug/export/:task',
       {
-        schema: { tags: ['scoring'], summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)", params: TaskParams, querystring: TsvQuery, response: responses({ 200: TextBody('text/tab-separated-values', 'the BC II.5 result file') }) },
+        schema: {
+          tags: ['scoring'],
+          summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)",
+          params: TaskParams,
+          querystring: TsvQuery,
+          response: responses({ 200: TextBody('text/tab-separated-values', 'the BC II.5 result file') }),
+        },
         config: { access: 'owner' },
       },
       async (request, reply) => {
@@ -169,8 +212,12 @@ export function challengeExportRoutes(ctx: AppContext): FastifyPluginAsync {
         const challenge = await challengeOf(ctx.repos.challenges, request.params);
         const server = await serverOf(ctx.repos.servers, principal, challenge, request.query.server);
         const tsvTasks = FORMAT_TASKS.get('tsv') ?? [];
-        if (!tsvTasks.includes(task)) throw badRequest(`exports are available for ${tsvTasks.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`);
-        if (!server.tasks.includes(task)) throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
+        if (!tsvTasks.includes(task))
+          throw badRequest(
+            `exports are available for ${tsvTasks.join(', ')} (the BC II.5 TSV formats); ${task} exports are not supported yet`,
+          );
+        if (!server.tasks.includes(task))
+          throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
         const file = await runTsv(ctx, server, task);
         return reply.type(TSV_TYPE).header('content-disposition', `attachment; filename="${file.name}"`).send(file.content);
       },

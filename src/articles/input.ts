@@ -27,10 +27,12 @@ export function textAsSent(text: string): string {
 
 function articleText(input: ArticleInput, where: string, maxBytes: number): { text: string; sourceFormat: string } {
   if (input.xml !== undefined && input.text !== undefined) throw badRequest(`${where}: give either text or xml, not both`);
-  if (input.xml === undefined && input.text === undefined) throw badRequest(`${where}: the article needs a "text" (plain text) or an "xml" (JATS/NXML)`);
+  if (input.xml === undefined && input.text === undefined)
+    throw badRequest(`${where}: the article needs a "text" (plain text) or an "xml" (JATS/NXML)`);
   const raw = (input.xml ?? input.text)!;
   const bytes = Buffer.byteLength(raw, 'utf8');
-  if (bytes > maxBytes) throw new ApiError('article_too_large', `${where}: the article has ${bytes} bytes; at most ${maxBytes} are accepted`);
+  if (bytes > maxBytes)
+    throw new ApiError('article_too_large', `${where}: the article has ${bytes} bytes; at most ${maxBytes} are accepted`);
   let text = raw;
   if (input.xml !== undefined) {
     try {
@@ -45,7 +47,9 @@ function articleText(input: ArticleInput, where: string, maxBytes: number): { te
   const sent = textAsSent(text);
   // Checked after replacing: control characters alone would go out as a blank text.
   if (sent.trim() === '') {
-    throw badRequest(`${where}: the article text holds only characters XML cannot carry (control characters, U+FFFE, U+FFFF, lone surrogates), which would be sent as spaces`);
+    throw badRequest(
+      `${where}: the article text holds only characters XML cannot carry (control characters, U+FFFE, U+FFFF, lone surrogates), which would be sent as spaces`,
+    );
   }
   return { text: sent, sourceFormat: input.xml !== undefined ? 'jats' : 'text' };
 }
@@ -82,19 +86,29 @@ export interface CorpusArticle {
 /** The organiser-id rule of the article routes (1–200 characters, no white space, no "/"). */
 const ORGANISER_ID = /^[^\s/]{1,200}$/;
 
-function corpusDocuments(input: CorpusInput): { format: CorpusFormat; file: string; documents: CorpusDocument[]; failures: CorpusFailure[] } {
+function corpusDocuments(input: CorpusInput): {
+  format: CorpusFormat;
+  file: string;
+  documents: CorpusDocument[];
+  failures: CorpusFailure[];
+} {
   if (input.bioc !== undefined && input.pubtator !== undefined) throw badRequest('give either bioc or pubtator, not both');
   const isPubTator = input.pubtator !== undefined;
   const file = input.file ?? (isPubTator ? 'the PubTator text' : 'the BioC collection');
   const content = isPubTator ? input.pubtator! : typeof input.bioc === 'string' ? input.bioc : JSON.stringify(input.bioc);
   const format = isPubTator ? 'pubtator' : corpusFormatOf(content);
   if (!isPubTator && format === 'pubtator') {
-    throw new ApiError('invalid_corpus', `${file}: bioc holds neither BioC XML (starting with "<") nor BioC JSON (an object or a list); send PubTator text as "pubtator"`, [{ file, document: null, reason: 'not BioC' }]);
+    throw new ApiError(
+      'invalid_corpus',
+      `${file}: bioc holds neither BioC XML (starting with "<") nor BioC JSON (an object or a list); send PubTator text as "pubtator"`,
+      [{ file, document: null, reason: 'not BioC' }],
+    );
   }
   try {
     return { format, file, ...readCorpusFileEach(content, file, format) };
   } catch (err) {
-    if (err instanceof FormatError) throw new ApiError('invalid_corpus', `${err.message}; nothing was loaded`, [{ file, document: null, reason: err.message }]);
+    if (err instanceof FormatError)
+      throw new ApiError('invalid_corpus', `${err.message}; nothing was loaded`, [{ file, document: null, reason: err.message }]);
     throw err;
   }
 }
@@ -113,7 +127,8 @@ export function corpusArticles(input: CorpusInput, maxBytes: number): { articles
   for (const doc of documents) {
     const where = `${file}, document ${doc.id}`;
     try {
-      if (!ORGANISER_ID.test(doc.id)) throw badRequest(`${where}: the document id cannot be an organiser id (1 to 200 characters, no white space, no "/")`);
+      if (!ORGANISER_ID.test(doc.id))
+        throw badRequest(`${where}: the document id cannot be an organiser id (1 to 200 characters, no white space, no "/")`);
       if (seen.has(doc.id)) throw badRequest(`${where}: the document id appears twice`);
       seen.add(doc.id);
       articles.push({ id: doc.id, text: articleText({ text: doc.text }, where, maxBytes).text, sourceFormat, sections: doc.sections });
@@ -142,12 +157,19 @@ export function batchRefusal(failures: readonly LoadFailure[]): ApiError {
  * its source format and sections (the document's id is not taken as the article's: the
  * article's id is the one given beside it). `where` names the article in refusals.
  */
-export function submittedText(input: ArticleInput & CorpusInput, maxBytes: number, where = 'article'): { text: string; sourceFormat: string; sections?: ArticleSection[] } {
+export function submittedText(
+  input: ArticleInput & CorpusInput,
+  maxBytes: number,
+  where = 'article',
+): { text: string; sourceFormat: string; sections?: ArticleSection[] } {
   if (input.bioc === undefined && input.pubtator === undefined) return articleText(input, where, maxBytes);
   if (input.text !== undefined || input.xml !== undefined) throw badRequest(`${where}: give one of text, xml, bioc or pubtator`);
   const { articles, failures } = corpusArticles({ ...input, file: input.file ?? where }, maxBytes);
   if (failures.length > 0) throw batchRefusal(failures);
-  if (articles.length !== 1) throw badRequest(`${where}: the corpus holds ${articles.length} documents; one article holds one (load a whole corpus into a challenge as "bioc" or "pubtator" beside "articles")`);
+  if (articles.length !== 1)
+    throw badRequest(
+      `${where}: the corpus holds ${articles.length} documents; one article holds one (load a whole corpus into a challenge as "bioc" or "pubtator" beside "articles")`,
+    );
   const [article] = articles as [CorpusArticle];
   return { text: article.text, sourceFormat: article.sourceFormat, sections: article.sections };
 }

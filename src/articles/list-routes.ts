@@ -24,7 +24,12 @@ const Query = Type.Object(
   {
     state: Type.Optional(Type.Union(ARTICLE_STATES.map((s) => Type.Literal(s)))),
     server: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,9}$', description: 'a server of the challenge (with outcome)' })),
-    outcome: Type.Optional(Type.Union(SERVER_OUTCOMES.map((s) => Type.Literal(s)), { description: "that server's outcome: answered, failed (for good) or pending (not yet either)" })),
+    outcome: Type.Optional(
+      Type.Union(
+        SERVER_OUTCOMES.map((s) => Type.Literal(s)),
+        { description: "that server's outcome: answered, failed (for good) or pending (not yet either)" },
+      ),
+    ),
     limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$|^1000$', description: '1 to 1000 (default 100)' })),
     offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: 'articles to skip (default 0)' })),
   },
@@ -34,7 +39,9 @@ const Query = Type.Object(
 const ArticleList = Type.Object({
   challenge: Type.String(),
   state: Type.Union([Type.String(), Type.Null()], { description: 'the state filtered on, or null for all' }),
-  server: Type.Optional(Type.Object({ id: Type.Integer(), name: Type.String(), outcome: Type.String() }, { description: 'the server outcome filtered on' })),
+  server: Type.Optional(
+    Type.Object({ id: Type.Integer(), name: Type.String(), outcome: Type.String() }, { description: 'the server outcome filtered on' }),
+  ),
   total: Type.Integer({ description: 'articles matching the filter' }),
   offset: Type.Integer(),
   articles: ListOf({
@@ -72,12 +79,20 @@ export function articleListRoutes(ctx: AppContext): FastifyPluginAsync {
           throw badRequest('server and outcome go together: ?server=<server id>&outcome=answered|failed|pending');
         }
         const server = serverParam === undefined ? null : await ctx.repos.servers.byId(Number(serverParam));
-        if (serverParam !== undefined && (!server || server.challengeId !== challenge.id)) throw notFound(`server ${serverParam} in challenge "${challenge.slug}"`);
+        if (serverParam !== undefined && (!server || server.challengeId !== challenge.id))
+          throw notFound(`server ${serverParam} in challenge "${challenge.slug}"`);
         const limit = Number(request.query.limit ?? 100);
         const offset = Number(request.query.offset ?? 0);
         const filter = { state: state ?? null, ...(server && outcome ? { server: { id: server.id, outcome } } : {}) };
         const { total, articles } = await ctx.repos.articles.listWithState(challenge.id, filter, limit, offset);
-        return { challenge: challenge.slug, state: state ?? null, ...(server && outcome ? { server: { id: server.id, name: server.name, outcome } } : {}), total, offset, articles };
+        return {
+          challenge: challenge.slug,
+          state: state ?? null,
+          ...(server && outcome ? { server: { id: server.id, name: server.name, outcome } } : {}),
+          total,
+          offset,
+          articles,
+        };
       },
     );
   };

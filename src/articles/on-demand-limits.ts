@@ -27,13 +27,17 @@ const RETRY_AFTER_SECONDS = 30;
  */
 export function admitOnDemand({ mine, total }: PendingOnDemand, limits: OnDemandLimits): void {
   if (mine >= limits.perClient) {
-    throw new ApiError('too_many_pending', `${mine} of your on-demand articles are still waiting for the annotation servers, the most one client may have; retry in ${RETRY_AFTER_SECONDS} s or once some are done (GET /api/articles/:id)`,
+    throw new ApiError(
+      'too_many_pending',
+      `${mine} of your on-demand articles are still waiting for the annotation servers, the most one client may have; retry in ${RETRY_AFTER_SECONDS} s or once some are done (GET /api/articles/:id)`,
       { pending: mine, limit: limits.perClient },
       RETRY_AFTER_SECONDS,
     );
   }
   if (total >= limits.total) {
-    throw new ApiError('busy', `the meta-server already holds ${total} on-demand articles waiting for the annotation servers, the most it takes; retry in ${RETRY_AFTER_SECONDS} s`,
+    throw new ApiError(
+      'busy',
+      `the meta-server already holds ${total} on-demand articles waiting for the annotation servers, the most it takes; retry in ${RETRY_AFTER_SECONDS} s`,
       { pending: total, limit: limits.total },
       RETRY_AFTER_SECONDS,
     );

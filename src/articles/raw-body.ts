@@ -16,7 +16,9 @@ export const XML_BODY_TYPES = ['application/xml', 'text/xml'];
 /** XML bodies as text (strict UTF-8), for this plugin's routes only (fastify encapsulation). */
 export function registerXmlBodies(app: FastifyInstance): void {
   addUtf8BodyParser(app, XML_BODY_TYPES, {
-    invalid: () => ({ error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again') }),
+    invalid: () => ({
+      error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again'),
+    }),
   });
 }
 
@@ -40,7 +42,11 @@ function isBiocJson(body: object): boolean {
 
 /** Names what the refusal of an XML body is about. */
 const refuseRoot = (root: string | undefined, takes: string) =>
-  new ApiError('invalid_corpus', `the XML body ${root === undefined ? 'has no root element' : `has the root element <${root}>`}; this route takes ${takes}`, [{ file: 'the request body', document: null, reason: root === undefined ? 'no root element' : `root <${root}>` }]);
+  new ApiError(
+    'invalid_corpus',
+    `the XML body ${root === undefined ? 'has no root element' : `has the root element <${root}>`}; this route takes ${takes}`,
+    [{ file: 'the request body', document: null, reason: root === undefined ? 'no root element' : `root <${root}>` }],
+  );
 
 /** POST /challenges/:slug/articles: a raw BioC body as `{bioc, badDocuments?, file?}` (the options from the query). */
 export function challengeArticlesBody(body: unknown, query: Record<string, unknown>, contentType: string | undefined): unknown {
@@ -48,12 +54,14 @@ export function challengeArticlesBody(body: unknown, query: Record<string, unkno
   const xml = isXmlBody(body, contentType);
   const raw = xml || (typeof body === 'object' && body !== null && isBiocJson(body));
   if (!raw) {
-    if (query.badDocuments !== undefined || query.file !== undefined) throw badRequest('badDocuments and file in the query are for a raw BioC body; in the JSON form give them as fields of the body');
+    if (query.badDocuments !== undefined || query.file !== undefined)
+      throw badRequest('badDocuments and file in the query are for a raw BioC body; in the JSON form give them as fields of the body');
     return body;
   }
   if (xml) {
     const root = rootElement(body);
-    if (root !== 'collection' && root !== 'document') throw refuseRoot(root, 'BioC XML (<collection> or <document>); send JATS articles as {"articles": [{"id", "xml"}]}');
+    if (root !== 'collection' && root !== 'document')
+      throw refuseRoot(root, 'BioC XML (<collection> or <document>); send JATS articles as {"articles": [{"id", "xml"}]}');
   }
   return Object.fromEntries(Object.entries({ bioc: body, ...options }).filter(([, v]) => v !== undefined));
 }

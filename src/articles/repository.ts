@@ -76,8 +76,7 @@ const toArticle = (r: ArticleRow): Article => ({
 });
 
 const SELECT = 'select a.*, c.slug as challenge from articles a join challenges c on c.id = a.challenge_id';
-const SELECT_WITHOUT_TEXT =
-  `select a.id, a.seq, a.challenge_id, c.slug as challenge, a.organiser_id, '' as text, '' as given, a.source_format, a.tasks, a.callback_url, a.created_at, a.sections
+const SELECT_WITHOUT_TEXT = `select a.id, a.seq, a.challenge_id, c.slug as challenge, a.organiser_id, '' as text, '' as given, a.source_format, a.tasks, a.callback_url, a.created_at, a.sections
    from articles a join challenges c on c.id = a.challenge_id`;
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -139,7 +138,10 @@ export class ArticleRepository {
     private readonly db: Database,
     opts: { cacheBytes?: number } = {},
   ) {
-    this.dispatchViews = new LoadingCache(DISPATCH_VIEWS, Infinity, Infinity, { maxBytes: opts.cacheBytes ?? DEFAULT_CACHE_BYTES, bytesOf: viewBytes });
+    this.dispatchViews = new LoadingCache(DISPATCH_VIEWS, Infinity, Infinity, {
+      maxBytes: opts.cacheBytes ?? DEFAULT_CACHE_BYTES,
+      bytesOf: viewBytes,
+    });
   }
 
   /**
@@ -153,50 +155,71 @@ export class ArticleRepository {
     items: NewArticle[],
     opts: { onDemand?: { client: string; admit: (pending: PendingOnDemand) => void } } = {},
   ): Promise<{ ids: Map<string, string>; created: string[] } | { conflicts: ArticleConflict[] }> {
-    return await this.db.transaction(async (tx) => {
-      if (opts.onDemand) {
-        await tx.query(`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`);
-        opts.onDemand.admit(await this.pendingOnDemand(tx, challengeId, opts.onDemand.client));
-      }
-      const ids = new Map<string, string>();
-      const created: string[] = [];
-      const views: DispatchView[] = [];
-      const conflicts: ArticleConflict[] = [];
-      for (const item of items) {
-        const hash = sha256(item.text);
-        const rows = await tx.query<{ id: string }>(
-          `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url, submitted_by, sections)
+    return await this.db
+      .transaction(async (tx) => {
+        if (opts.onDemand) {
+          await tx.query(`select pg_advisory_xact_lock(${SUBMISSION_LOCK})`);
+          opts.onDemand.admit(await this.pendingOnDemand(tx, challengeId, opts.onDemand.client));
+        }
+        const ids = new Map<string, string>();
+        const created: string[] = [];
+        const views: DispatchView[] = [];
+        const conflicts: ArticleConflict[] = [];
+        for (const item of items) {
+          const hash = sha256(item.text);
+          const rows = await tx.query<{ id: string }>(
+            `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url, submitted_by, sections)
            values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
            on conflict (challenge_id, organiser_id) do nothing returning id`,
-          [challengeId, item.organiserId, item.text, hash, item.given ?? '', item.sourceFormat ?? 'text', item.tasks ?? null, item.callbackUrl ?? null, item.submittedBy ?? null, item.sections && item.sections.length > 0 ? JSON.stringify(item.sections) : null],
-        );
-        if (rows[0]) {
-          created.push(rows[0].id);
-          views.push({ id: rows[0].id, text: item.text, given: item.given ?? '', organiserId: item.organiserId ?? null, tasks: item.tasks ?? null, callbackUrl: item.callbackUrl ?? null });
-          ids.set(item.organiserId ?? rows[0].id, rows[0].id);
-          continue;
+            [
+              challengeId,
+              item.organiserId,
+              item.text,
+              hash,
+              item.given ?? '',
+              item.sourceFormat ?? 'text',
+              item.tasks ?? null,
+              item.callbackUrl ?? null,
+              item.submittedBy ?? null,
+              item.sections && item.sections.length > 0 ? JSON.stringify(item.sections) : null,
+            ],
+          );
+          if (rows[0]) {
+            created.push(rows[0].id);
+            views.push({
+              id: rows[0].id,
+              text: item.text,
+              given: item.given ?? '',
+              organiserId: item.organiserId ?? null,
+              tasks: item.tasks ?? null,
+              callbackUrl: item.callbackUrl ?? null,
+            });
+            ids.set(item.organiserId ?? rows[0].id, rows[0].id);
+            continue;
+          }
+          const existing = await tx.query<{ id: string; text_sha256: string; given: string }>(
+            'select id, text_sha256, given from articles where challenge_id = $1 and organiser_id = $2',
+            [challengeId, item.organiserId],
+          );
+          const row = existing[0];
+          if (row.text_sha256 === hash && row.given === (item.given ?? '')) ids.set(item.organiserId!, row.id);
+          else conflicts.push({ organiserId: item.organiserId!, articleId: row.id });
         }
-        const existing = await tx.query<{ id: string; text_sha256: string; given: string }>(
-          'select id, text_sha256, given from articles where challenge_id = $1 and organiser_id = $2',
-          [challengeId, item.organiserId],
-        );
-        const row = existing[0];
-        if (row.text_sha256 === hash && row.given === (item.given ?? '')) ids.set(item.organiserId!, row.id);
-        else conflicts.push({ organiserId: item.organiserId!, articleId: row.id });
-      }
-      if (conflicts.length > 0) {
-        // Throwing rolls the whole batch back: nothing half-loaded stays behind.
-        throw new ArticleConflictError(conflicts);
-      }
-      return { ids, created, views };
-    }).then(({ ids, created, views }) => {
-      // Committed: keep the new ones (of a big batch, the last: the next to be sent).
-      for (const view of views.slice(-DISPATCH_VIEWS)) this.dispatchViews.set(view.id, view);
-      return { ids, created };
-    }).catch((err: unknown) => {
-      if (err instanceof ArticleConflictError) return { conflicts: err.conflicts };
-      throw err;
-    });
+        if (conflicts.length > 0) {
+          // Throwing rolls the whole batch back: nothing half-loaded stays behind.
+          throw new ArticleConflictError(conflicts);
+        }
+        return { ids, created, views };
+      })
+      .then(({ ids, created, views }) => {
+        // Committed: keep the new ones (of a big batch, the last: the next to be sent).
+        for (const view of views.slice(-DISPATCH_VIEWS)) this.dispatchViews.set(view.id, view);
+        return { ids, created };
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ArticleConflictError) return { conflicts: err.conflicts };
+        throw err;
+      });
   }
 
   /** With text: false the text (and given) are not read: they come back empty. */
@@ -217,10 +240,14 @@ export class ArticleRepository {
   }
 
   private async readForDispatch(id: string): Promise<DispatchView | null> {
-    const rows = await this.db.query<{ id: string; text: string; given: string; organiser_id: string | null; tasks: TaskName[] | null; callback_url: string | null }>(
-      'select id, text, given, organiser_id, tasks, callback_url from articles where id = $1',
-      [id],
-    );
+    const rows = await this.db.query<{
+      id: string;
+      text: string;
+      given: string;
+      organiser_id: string | null;
+      tasks: TaskName[] | null;
+      callback_url: string | null;
+    }>('select id, text, given, organiser_id, tasks, callback_url from articles where id = $1', [id]);
     const r = rows[0];
     return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks, callbackUrl: r.callback_url } : null;
   }
@@ -230,9 +257,23 @@ export class ArticleRepository {
    * went to (see list-routes.ts), filtered by that state in SQL and paged; `total` counts
    * every article of that state.
    */
-  async listWithState(challengeId: number, filter: ArticleListFilter, limit: number, offset: number): Promise<{ total: number; articles: ArticleListRow[] }> {
+  async listWithState(
+    challengeId: number,
+    filter: ArticleListFilter,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; articles: ArticleListRow[] }> {
     // The state in SQL is statusOf (articles/status.ts) over the same counts, for filtering.
-    const rows = await this.db.query<{ id: string; organiser_id: string | null; servers: number; done: number; failed: number; bytes: number; created_at: Date; total: number }>(
+    const rows = await this.db.query<{
+      id: string;
+      organiser_id: string | null;
+      servers: number;
+      done: number;
+      failed: number;
+      bytes: number;
+      created_at: Date;
+      total: number;
+    }>(
       `select *, count(*) over ()::int as total from (
          select a.id, a.organiser_id, a.seq, a.created_at, octet_length(a.text)::int as bytes,
                 count(d.server_id)::int as servers,
@@ -257,8 +298,15 @@ export class ArticleRepository {
       articles: rows.map((r) => {
         const progress = { servers: r.servers, answered: r.done, failed: r.failed };
         return {
-          id: r.id, organiserId: r.organiser_id, state: statusOf(progress), servers: r.servers, done: r.done, failed: r.failed,
-          summary: describeProgress(progress), bytes: r.bytes, createdAt: new Date(r.created_at).toISOString(),
+          id: r.id,
+          organiserId: r.organiser_id,
+          state: statusOf(progress),
+          servers: r.servers,
+          done: r.done,
+          failed: r.failed,
+          summary: describeProgress(progress),
+          bytes: r.bytes,
+          createdAt: new Date(r.created_at).toISOString(),
         };
       }),
     };
@@ -266,7 +314,10 @@ export class ArticleRepository {
 
   /** Which of the organiser ids have an article in the challenge (the others are named to the organiser loading gold). */
   async knownIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> {
-    const rows = await this.db.query<{ organiser_id: string }>('select organiser_id from articles where challenge_id = $1 and organiser_id = any($2::text[])', [challengeId, [...organiserIds]]);
+    const rows = await this.db.query<{ organiser_id: string }>(
+      'select organiser_id from articles where challenge_id = $1 and organiser_id = any($2::text[])',
+      [challengeId, [...organiserIds]],
+    );
     return new Set(rows.map((r) => r.organiser_id));
   }
 

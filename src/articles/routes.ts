@@ -35,7 +35,9 @@ const ArticleItem = Type.Object(
     id: OrganiserId,
     text: Type.Optional(Type.String()),
     xml: Type.Optional(Type.String()),
-    bioc: Type.Optional(Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document, stored with its passages' })),
+    bioc: Type.Optional(
+      Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document, stored with its passages' }),
+    ),
     pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
     given: Type.Optional(Type.String({ maxLength: 1_000_000 })),
   },
@@ -44,10 +46,22 @@ const ArticleItem = Type.Object(
 const LoadBody = Type.Object(
   {
     articles: Type.Optional(Type.Array(ArticleItem, { minItems: 1, maxItems: 20_000 })),
-    bioc: Type.Optional(Type.Unknown({ description: 'a BioC collection (or one document): XML or JSON text, or BioC JSON itself; each document is an article, its id the organiser id' })),
-    pubtator: Type.Optional(Type.String({ description: 'PubTator text (PMID|t|…, PMID|a|…, annotation lines); each document is an article' })),
+    bioc: Type.Optional(
+      Type.Unknown({
+        description:
+          'a BioC collection (or one document): XML or JSON text, or BioC JSON itself; each document is an article, its id the organiser id',
+      }),
+    ),
+    pubtator: Type.Optional(
+      Type.String({ description: 'PubTator text (PMID|t|…, PMID|a|…, annotation lines); each document is an article' }),
+    ),
     file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of bioc/pubtator, named in refusals' })),
-    badDocuments: Type.Optional(Type.Union([Type.Literal('refuse'), Type.Literal('skip')], { description: 'refuse (default): one bad document refuses the batch, nothing is stored; skip: load the others and list the bad ones in "refused"' })),
+    badDocuments: Type.Optional(
+      Type.Union([Type.Literal('refuse'), Type.Literal('skip')], {
+        description:
+          'refuse (default): one bad document refuses the batch, nothing is stored; skip: load the others and list the bad ones in "refused"',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -66,7 +80,12 @@ const SubmitBody = Type.Object(
     xml: Type.Optional(Type.String()),
     bioc: Type.Optional(Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document' })),
     pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
-    given: Type.Optional(Type.String({ maxLength: 1_000_000, description: 'the given annotations (standoff lines), sent to the servers registered for a task that takes them' })),
+    given: Type.Optional(
+      Type.String({
+        maxLength: 1_000_000,
+        description: 'the given annotations (standoff lines), sent to the servers registered for a task that takes them',
+      }),
+    ),
     id: Type.Optional(OrganiserId),
     tasks: Type.Optional(TaskListSchema),
     callbackUrl: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -76,12 +95,16 @@ const SubmitBody = Type.Object(
 const ArticleParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 const VoteQuerySchema = Type.Object({
   weights: Type.Optional(Type.String({ maxLength: 2000, description: 'consensus weights per server id, e.g. 3:2,5:1 (default 1 each)' })),
-  threshold: Type.Optional(Type.String({ maxLength: 40, description: 'consensus threshold, a fraction of the total weight in [0, 1] (default 0.5)' })),
+  threshold: Type.Optional(
+    Type.String({ maxLength: 40, description: 'consensus threshold, a fraction of the total weight in [0, 1] (default 0.5)' }),
+  ),
 });
 // Pollers watching an article's progress need not fetch its (possibly megabytes of) text each time.
 const ArticleQuery = Type.Object({
   ...VoteQuerySchema.properties,
-  text: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'false: leave the article text out (lighter, for polling)' })),
+  text: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'false: leave the article text out (lighter, for polling)' }),
+  ),
 });
 const ConsensusQuery = Type.Object({
   ...VoteQuerySchema.properties,
@@ -90,23 +113,37 @@ const ConsensusQuery = Type.Object({
 });
 const ResponseParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), serverId: ServerId });
 
-const Notice = Type.Optional(Type.String({ description: 'present when Redis did not answer: the change is stored and reaches the queues later' }));
+const Notice = Type.Optional(
+  Type.String({ description: 'present when Redis did not answer: the change is stored and reaches the queues later' }),
+);
 const LoadedAnswer = Open({
   accepted: Type.Integer({ description: 'articles in the request' }),
   created: Type.Integer({ description: 'of which new' }),
   ids: Described('the article id of each organiser id, {organiserId: id}'),
   queued: Type.Boolean({ description: 'whether they reached the queues now' }),
   notice: Notice,
-  refused: Type.Optional(ListOf({ file: Type.Optional(Type.String()), document: Type.String(), reason: Type.String() }, 'badDocuments "skip": each document left out and why')),
+  refused: Type.Optional(
+    ListOf(
+      { file: Type.Optional(Type.String()), document: Type.String(), reason: Type.String() },
+      'badDocuments "skip": each document left out and why',
+    ),
+  ),
 });
-const SubmittedAnswer = Open({ id: Type.String(), statusUrl: Type.String({ description: 'where to poll the article (GET)' }), queued: Type.Boolean(), notice: Notice });
+const SubmittedAnswer = Open({
+  id: Type.String(),
+  statusUrl: Type.String({ description: 'where to poll the article (GET)' }),
+  queued: Type.Boolean(),
+  notice: Notice,
+});
 /** What GET /api/articles/:id answers, and the completion callback posts (articles/view.ts). */
 const ArticleAnswer = Open({
   id: Type.String(),
   organiserId: Described('the organiser id, or null'),
   challenge: Type.String(),
   status: Type.String({ description: 'pending, running or done (settled: every server answered or failed for good)' }),
-  progress: Type.Optional(Described('{servers, answered, failed, summary}: how many servers answered and failed for good (when the caller sees every server)')),
+  progress: Type.Optional(
+    Described('{servers, answered, failed, summary}: how many servers answered and failed for good (when the caller sees every server)'),
+  ),
   sourceFormat: Type.String(),
   text: Type.Optional(Type.String({ description: 'left out with ?text=false' })),
   createdAt: Described('ISO 8601'),
@@ -122,7 +159,13 @@ const ConsensusAnswer = Open({
 const ResponseAnswer = Open({
   result: Described('the stored answer, or null'),
   warnings: Described('warnings raised when it was validated'),
-  attempts: ListOf({ n: Type.Integer(), startedAt: Described('ISO 8601'), ms: Described('duration, or null'), outcome: Described('how it ended, or null while under way'), detail: Described('what happened, or null') }),
+  attempts: ListOf({
+    n: Type.Integer(),
+    startedAt: Described('ISO 8601'),
+    ms: Described('duration, or null'),
+    outcome: Described('how it ended, or null while under way'),
+    detail: Described('what happened, or null'),
+  }),
 });
 
 type ArticleQueryValues = { weights?: string; threshold?: string; text?: string };
@@ -148,10 +191,15 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     // costs no database read and no encoding of the 100 KB text (which dominated the route).
     // Responses to other query variants (weights, threshold: any string a caller likes) are
     // computed each time and never kept, and what is kept is bounded by bytes.
-    const articleResponses = new LoadingCache<string, { code: number; body: Buffer }>(256, ctx.config.statusCacheMs, ctx.config.statusCacheMs / 2, {
-      maxBytes: ctx.config.cacheMaxBytes,
-      bytesOf: (r) => r.body.length + 100,
-    });
+    const articleResponses = new LoadingCache<string, { code: number; body: Buffer }>(
+      256,
+      ctx.config.statusCacheMs,
+      ctx.config.statusCacheMs / 2,
+      {
+        maxBytes: ctx.config.cacheMaxBytes,
+        bytesOf: (r) => r.body.length + 100,
+      },
+    );
 
     /** The article as this caller may see it; 202 while servers are still at work, 200 when done. */
     async function articleResponse(principal: Principal, article: Article, query: ArticleQueryValues) {
@@ -172,9 +220,22 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post(
       '/challenges/:slug/articles',
       {
-        schema: { tags: ['articles'], summary: 'Load articles into a challenge (organiser); the body may also be a raw BioC collection (XML or JSON)', params: SlugParams, querystring: RawLoadQuery, consumes: BODY_TYPES, body: LoadBody, response: responses({ 202: LoadedAnswer }) },
+        schema: {
+          tags: ['articles'],
+          summary: 'Load articles into a challenge (organiser); the body may also be a raw BioC collection (XML or JSON)',
+          params: SlugParams,
+          querystring: RawLoadQuery,
+          consumes: BODY_TYPES,
+          body: LoadBody,
+          response: responses({ 202: LoadedAnswer }),
+        },
         config: { access: 'admin', articleTextFields: ARTICLE_TEXT_FIELDS },
-        preValidation: async (request) => void ((request as { body: unknown }).body = challengeArticlesBody(request.body, request.query as Record<string, unknown>, request.headers['content-type'])),
+        preValidation: async (request) =>
+          void ((request as { body: unknown }).body = challengeArticlesBody(
+            request.body,
+            request.query as Record<string, unknown>,
+            request.headers['content-type'],
+          )),
       },
       async (request, reply) => {
         const challenge = await challengeOf(challenges, request.params);
@@ -182,7 +243,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const skip = body.badDocuments === 'skip';
         const { items, refused } = batchItems(body, maxBytes);
         if (refused.length > 0 && !skip) throw batchRefusal(refused);
-        if (items.length === 0) throw batchRefusal(refused.length > 0 ? refused : [{ document: '-', reason: 'the request holds no document' }]);
+        if (items.length === 0)
+          throw batchRefusal(refused.length > 0 ? refused : [{ document: '-', reason: 'the request holds no document' }]);
         let loaded = await articles.insertMany(challenge.id, items);
         if ('conflicts' in loaded && skip) {
           // Load the others: those whose id is taken by another text are left out, named.
@@ -193,7 +255,10 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         }
         if ('conflicts' in loaded) {
           throw conflict(
-            `${loaded.conflicts.length} article id(s) exist already with a different text (${loaded.conflicts.slice(0, 5).map((c) => c.organiserId).join(', ')}); nothing was loaded`,
+            `${loaded.conflicts.length} article id(s) exist already with a different text (${loaded.conflicts
+              .slice(0, 5)
+              .map((c) => c.organiserId)
+              .join(', ')}); nothing was loaded`,
             loaded.conflicts,
           );
         }
@@ -201,7 +266,10 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const queued = await ctx.dispatch.articlesAdded(challenge);
         request.log.info({ challenge: challenge.slug, received: items.length, created: loaded.created.length, queued }, 'articles loaded');
         return reply.status(202).send({
-          accepted: items.length, created: loaded.created.length, ids: Object.fromEntries(loaded.ids), queued,
+          accepted: items.length,
+          created: loaded.created.length,
+          ids: Object.fromEntries(loaded.ids),
+          queued,
           ...(queued ? {} : { notice: queuedLaterNotice('the articles are stored') }),
           ...(skip ? { refused } : {}),
         });
@@ -210,7 +278,16 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/challenges/:slug/articles/:id',
-      { schema: { tags: ['articles'], summary: 'An article by its organiser id', params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }), querystring: ArticleQuery, response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }) }, config: { access: 'public' } },
+      {
+        schema: {
+          tags: ['articles'],
+          summary: 'An article by its organiser id',
+          params: Type.Object({ slug: SlugParams.properties.slug, id: OrganiserId }),
+          querystring: ArticleQuery,
+          response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }),
+        },
+        config: { access: 'public' },
+      },
       async (request, reply) => {
         const challenge = await challengeOf(challenges, request.params);
         const article = await articles.byOrganiserId(challenge.id, request.params.id);
@@ -222,9 +299,20 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
     app.post(
       '/articles',
       {
-        schema: { tags: ['articles'], summary: 'Submit one article for on-demand annotation by the live servers (JSON, or a raw BioC document or JATS article)', consumes: BODY_TYPES, body: SubmitBody, response: responses({ 202: SubmittedAnswer }) },
-        preValidation: async (request) => void ((request as { body: unknown }).body = submittedArticleBody(request.body, request.headers['content-type'])),
-        config: { access: 'public', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 }, articleTextFields: ARTICLE_TEXT_FIELDS },
+        schema: {
+          tags: ['articles'],
+          summary: 'Submit one article for on-demand annotation by the live servers (JSON, or a raw BioC document or JATS article)',
+          consumes: BODY_TYPES,
+          body: SubmitBody,
+          response: responses({ 202: SubmittedAnswer }),
+        },
+        preValidation: async (request) =>
+          void ((request as { body: unknown }).body = submittedArticleBody(request.body, request.headers['content-type'])),
+        config: {
+          access: 'public',
+          rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 },
+          articleTextFields: ARTICLE_TEXT_FIELDS,
+        },
         // Anyone may submit: the body is read only up to what an article within the limit
         // can take as JSON (every character escaped as \u00XX at worst), if that is less than bodyLimitBytes.
         bodyLimit: Math.min(ctx.config.bodyLimitBytes, 6 * ctx.config.maxOnDemandArticleBytes + 64 * 1024),
@@ -242,15 +330,40 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const client = clientKey(request);
         const loaded = await articles.insertMany(
           live.id,
-          [{ organiserId: body.id ?? null, text, sourceFormat, sections, given: body.given ?? '', tasks: body.tasks ?? null, callbackUrl: body.callbackUrl ?? null, submittedBy: client }],
-          { onDemand: { client, admit: (pending) => admitOnDemand(pending, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }) } },
+          [
+            {
+              organiserId: body.id ?? null,
+              text,
+              sourceFormat,
+              sections,
+              given: body.given ?? '',
+              tasks: body.tasks ?? null,
+              callbackUrl: body.callbackUrl ?? null,
+              submittedBy: client,
+            },
+          ],
+          {
+            onDemand: {
+              client,
+              admit: (pending) =>
+                admitOnDemand(pending, { perClient: ctx.config.onDemandPendingPerClient, total: ctx.config.onDemandPendingTotal }),
+            },
+          },
         );
-        if ('conflicts' in loaded) throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
+        if ('conflicts' in loaded)
+          throw conflict(`an article with id "${body.id}" exists already with a different text; choose another id`);
         const id = [...loaded.ids.values()][0];
         // Also for an article there already: a client repeating its request after a crash gets it queued.
         const queued = await ctx.dispatch.articlesAdded(live, [id]);
         reply.header('location', absoluteUrlOf(request, ctx.config, `/api/articles/${id}`));
-        return reply.status(202).send({ id, statusUrl: `/api/articles/${id}`, queued, ...(queued ? {} : { notice: queuedLaterNotice('the article is stored') }) });
+        return reply
+          .status(202)
+          .send({
+            id,
+            statusUrl: `/api/articles/${id}`,
+            queued,
+            ...(queued ? {} : { notice: queuedLaterNotice('the article is stored') }),
+          });
       },
     );
 
@@ -259,7 +372,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: {
           tags: ['articles'],
-          summary: 'Article status, every visible answer and, once two servers answered, their voting consensus (202 while running, 200 when done)',
+          summary:
+            'Article status, every visible answer and, once two servers answered, their voting consensus (202 while running, 200 when done)',
           params: ArticleParams,
           querystring: ArticleQuery,
           response: responses({ 200: ArticleAnswer, 202: ArticleAnswer }),
@@ -279,7 +393,10 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const plain = q.weights === undefined && q.threshold === undefined;
         const key = [request.params.id, callerKey(principal), q.text ?? ''].join('\u0000');
         const answer = plain ? (await articleResponses.get(key, respond))! : await respond();
-        return reply.status(answer.code).type('application/json; charset=utf-8').send(preEncoded<Static<typeof ArticleAnswer>>(answer.body));
+        return reply
+          .status(answer.code)
+          .type('application/json; charset=utf-8')
+          .send(preEncoded<Static<typeof ArticleAnswer>>(answer.body));
       },
     );
 
@@ -306,7 +423,8 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         const answeredCount = shown.filter((s) => s.result).length;
         let consensus;
         if ((q.method ?? 'vote') === 'ensemble') {
-          if (q.model === undefined) throw badRequest('method=ensemble needs model=<id>; list the models with GET /api/challenges/:slug/ensembles/:task');
+          if (q.model === undefined)
+            throw badRequest('method=ensemble needs model=<id>; list the models with GET /api/challenges/:slug/ensembles/:task');
           if (q.weights !== undefined || q.threshold !== undefined) throw badRequest('weights and threshold apply to method=vote only');
           consensus = await ensembleView(ctx, article, shown, Number(q.model));
         } else {
@@ -319,7 +437,15 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
 
     app.get(
       '/articles/:id/responses/:serverId',
-      { schema: { tags: ['articles'], summary: 'One server\'s answer to an article, with every attempt', params: ResponseParams, response: responses({ 200: ResponseAnswer }) }, config: { access: 'public' } },
+      {
+        schema: {
+          tags: ['articles'],
+          summary: "One server's answer to an article, with every attempt",
+          params: ResponseParams,
+          response: responses({ 200: ResponseAnswer }),
+        },
+        config: { access: 'public' },
+      },
       async (request) => {
         const article = await articles.byId(request.params.id);
         if (!article) throw notFound(`article ${request.params.id}`);
@@ -331,7 +457,14 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         return {
           result: answer?.result ?? null,
           warnings: answer?.warnings ?? [],
-          attempts: attempts.map((a) => ({ n: a.n, startedAt: a.startedAt, ms: a.ms, outcome: a.outcome, detail: a.detail, errors: a.errors ?? undefined })),
+          attempts: attempts.map((a) => ({
+            n: a.n,
+            startedAt: a.startedAt,
+            ms: a.ms,
+            outcome: a.outcome,
+            detail: a.detail,
+            errors: a.errors ?? undefined,
+          })),
         };
       },
     );

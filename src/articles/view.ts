@@ -32,7 +32,13 @@ const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
  * the article was sent to (a team must not read "done" while others still work, nor learn
  * more than that); the consensus counts the shown servers only.
  */
-export async function articleView(answers: AnswerRepository, article: Article, visible: TeamFilter, vote: ParsedVote = DEFAULT_VOTE, opts: { text?: boolean } = {}): Promise<ArticleView> {
+export async function articleView(
+  answers: AnswerRepository,
+  article: Article,
+  visible: TeamFilter,
+  vote: ParsedVote = DEFAULT_VOTE,
+  opts: { text?: boolean } = {},
+): Promise<ArticleView> {
   const all = await answers.serverStates(article.id);
   const progress = progressOf(all);
   const status = statusOf(progress);

@@ -33,14 +33,16 @@ export function checkAccess(access: Access, p: Principal): void {
   if (access === 'public') return;
   if (access === 'admin') {
     if (p.role === 'admin') return;
-    if (p.role === 'anonymous') throw new ApiError('unauthorized', 'this needs the organiser token: send "Authorization: Bearer <admin token>"');
+    if (p.role === 'anonymous')
+      throw new ApiError('unauthorized', 'this needs the organiser token: send "Authorization: Bearer <admin token>"');
     throw new ApiError('forbidden', 'only the organiser may do this');
   }
   if (p.role === 'anonymous') {
     const who = access === 'team' ? 'a team token' : 'a team token or the organiser token';
     throw new ApiError('unauthorized', `this needs ${who}: send "Authorization: Bearer <token>"`);
   }
-  if (access === 'team' && p.role !== 'team') throw new ApiError('forbidden', 'this is done by a team, not the organiser: use the team\'s token');
+  if (access === 'team' && p.role !== 'team')
+    throw new ApiError('forbidden', "this is done by a team, not the organiser: use the team's token");
 }
 
 export interface DeclaredRoute {
@@ -53,7 +55,9 @@ const declaredRoutes = new WeakMap<FastifyInstance, RouteOptions[]>();
 
 /** Every route registered on the app since enforceDeclaredAccess, with the access it declared (for the route test and docs). */
 export function routesOf(app: FastifyInstance): DeclaredRoute[] {
-  return (declaredRoutes.get(app) ?? []).flatMap((route) => [route.method].flat().map((method) => ({ method, url: route.url, access: route.config?.access })));
+  return (declaredRoutes.get(app) ?? []).flatMap((route) =>
+    [route.method].flat().map((method) => ({ method, url: route.url, access: route.config?.access })),
+  );
 }
 
 /**

@@ -39,6 +39,9 @@ export class Authenticator {
     if (sameHash(hash, this.adminTokenHash)) return { role: 'admin' };
     const team = await this.teams.byTokenHash(hash);
     if (team) return { role: 'team', teamId: team.id, teamName: team.name };
-    throw new ApiError('unauthorized', 'the token is not valid; use the token you were given when your team registered, or the organiser token');
+    throw new ApiError(
+      'unauthorized',
+      'the token is not valid; use the token you were given when your team registered, or the organiser token',
+    );
   }
 }

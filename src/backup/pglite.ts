@@ -26,7 +26,8 @@ export function writeWhole(out: string, bytes: Buffer): void {
 
 /** `metaserver backup` of a PGlite directory no process serves (the lock refuses otherwise, naming the holder). */
 export async function backupPgliteDir(dir: string, out: string, log: Logger): Promise<number> {
-  if (!existsSync(dir)) throw new BackupError(`there is no PGlite database in ${dir}; check METASERVER_DATA_DIR (or set DATABASE_URL to back up PostgreSQL)`);
+  if (!existsSync(dir))
+    throw new BackupError(`there is no PGlite database in ${dir}; check METASERVER_DATA_DIR (or set DATABASE_URL to back up PostgreSQL)`);
   const db = await openPglite(dir, { log });
   try {
     const bytes = await dumpPglite(db.pglite);
@@ -40,7 +41,9 @@ export async function backupPgliteDir(dir: string, out: string, log: Logger): Pr
 /** `metaserver restore FILE` into an empty PGlite directory; then migrated to this release. */
 export async function restorePgliteDir(dir: string, file: string, log: Logger): Promise<string[]> {
   if (existsSync(dir) && readdirSync(dir).length > 0) {
-    throw new BackupError(`${dir} already holds a database; restore into a fresh data directory (METASERVER_DATA_DIR), or move that one away first`);
+    throw new BackupError(
+      `${dir} already holds a database; restore into a fresh data directory (METASERVER_DATA_DIR), or move that one away first`,
+    );
   }
   const bytes = readFileSync(file);
   let db;

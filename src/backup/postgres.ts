@@ -32,17 +32,27 @@ async function run(binary: 'pg_dump' | 'pg_restore', args: string[]): Promise<vo
     child.once('error', (err: NodeJS.ErrnoException) =>
       reject(
         err.code === 'ENOENT'
-          ? new BackupError(`${binary} was not found: install PostgreSQL's client programs (Debian/Ubuntu: \`sudo apt-get install postgresql-client\`, of the server's major version or newer)`)
+          ? new BackupError(
+              `${binary} was not found: install PostgreSQL's client programs (Debian/Ubuntu: \`sudo apt-get install postgresql-client\`, of the server's major version or newer)`,
+            )
           : new BackupError(`${binary} could not be started: ${err.message}`),
       ),
     );
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new BackupError(`${binary} failed (exit code ${code}): ${stderr.trim()}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new BackupError(`${binary} failed (exit code ${code}): ${stderr.trim()}`)),
+    );
   });
 }
 
 export async function pgDump(url: string, out: string): Promise<void> {
   const schema = urlSchema(url);
-  await run('pg_dump', ['--format=custom', '--no-owner', `--file=${out}`, ...(schema ? [`--schema=${schema}`] : []), `--dbname=${toolUrl(url)}`]);
+  await run('pg_dump', [
+    '--format=custom',
+    '--no-owner',
+    `--file=${out}`,
+    ...(schema ? [`--schema=${schema}`] : []),
+    `--dbname=${toolUrl(url)}`,
+  ]);
 }
 
 /** Restores into the database DATABASE_URL names, which should be fresh (empty). */

@@ -16,18 +16,30 @@ export function backupRoutes(ctx: AppContext): FastifyPluginAsync {
       {
         schema: {
           tags: ['operations'],
-          summary: 'A backup of the embedded PGlite database, taken by this serving process; restore it with `metaserver restore FILE` (organiser)',
-          response: responses({ 200: { description: 'PGlite dump of the data directory (gzipped tar)', content: { 'application/gzip': { schema: Type.String({ format: 'binary' }) } } } }),
+          summary:
+            'A backup of the embedded PGlite database, taken by this serving process; restore it with `metaserver restore FILE` (organiser)',
+          response: responses({
+            200: {
+              description: 'PGlite dump of the data directory (gzipped tar)',
+              content: { 'application/gzip': { schema: Type.String({ format: 'binary' }) } },
+            },
+          }),
         },
         config: { access: 'admin' },
       },
       async (_request, reply) => {
         if (!ctx.dumpDatabase) {
-          throw new ApiError('bad_request', 'this installation uses PostgreSQL: back it up with `metaserver backup --out FILE` (pg_dump), which is consistent while it serves');
+          throw new ApiError(
+            'bad_request',
+            'this installation uses PostgreSQL: back it up with `metaserver backup --out FILE` (pg_dump), which is consistent while it serves',
+          );
         }
         const bytes = await ctx.dumpDatabase();
         const name = `metaserver-backup-${new Date().toISOString().replaceAll(/[:.]/g, '-')}.tar.gz`;
-        return reply.type('application/gzip').header('content-disposition', `attachment; filename="${name}"`).send(bytes as never); // bytes, sent as they are (the schema documents them)
+        return reply
+          .type('application/gzip')
+          .header('content-disposition', `attachment; filename="${name}"`)
+          .send(bytes as never); // bytes, sent as they are (the schema documents them)
       },
     );
   };

@@ -9,7 +9,10 @@ const ARTICLE_HELP =
   'The article is an int (a PubMed id: the on-demand article submitted with that number as its id) ' +
   'or a string (the id POST /api/articles answered, or the id the article was submitted with).';
 const RESULT_HELP = `A result struct has one key per task the server answered: ${WIRE_HELP}. Confidences are doubles; ranks, taxids and offsets ints.`;
-const SIGNATURES = (result: string, ...more: string[]) => [[result, 'int', ...more], [result, 'string', ...more]];
+const SIGNATURES = (result: string, ...more: string[]) => [
+  [result, 'int', ...more],
+  [result, 'string', ...more],
+];
 
 export function annotationMethods(ctx: AppContext): BcmsMethod[] {
   const list: BcmsMethod = {
@@ -45,11 +48,17 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an article reference is a string or an int
       const shown = typeof ref === 'string' ? JSON.stringify(ref) : String(ref);
       if (!server) {
-        throw new Fault(FAULT.unknownServer, `article ${shown} was not sent to server ${serverId}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`);
+        throw new Fault(
+          FAULT.unknownServer,
+          `article ${shown} was not sent to server ${serverId}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`,
+        );
       }
       if (!server.result) {
         const why = server.state === 'failed' ? 'it failed on it for good' : 'it is still working on it; ask again later';
-        throw new Fault(FAULT.unknownServer, `server ${serverId} has no answer to article ${shown}: ${why}; Annotations.getAnnotations(article) gives every answer there is`);
+        throw new Fault(
+          FAULT.unknownServer,
+          `server ${serverId} has no answer to article ${shown}: ${why}; Annotations.getAnnotations(article) gives every answer there is`,
+        );
       }
       return answerToWire(server.result);
     },

@@ -34,7 +34,8 @@ export function readConsensusOptions(value: XmlRpcValue | undefined, usage: stri
   }
   const { servers, methods, weights, threshold } = value;
   if (servers !== undefined) {
-    if (!Array.isArray(servers) || servers.length === 0) throw bad('servers is a non-empty array of server ids (leave it out for every server)');
+    if (!Array.isArray(servers) || servers.length === 0)
+      throw bad('servers is a non-empty array of server ids (leave it out for every server)');
     options.servers = servers.map((s) => serverIdParam(s, usage));
   }
   if (methods !== undefined) {
@@ -47,12 +48,14 @@ export function readConsensusOptions(value: XmlRpcValue | undefined, usage: stri
     if (!isXmlRpcStruct(weights)) throw bad('weights is a struct of server id → weight');
     for (const [key, weight] of Object.entries(weights)) {
       if (!/^[1-9][0-9]{0,9}$/.test(key)) throw bad(`weights: "${key}" is not a server id (name each member by the server's id, e.g. "3")`);
-      if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) throw bad(`weights: the weight of server ${key} must be a number ≥ 0`);
+      if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0)
+        throw bad(`weights: the weight of server ${key} must be a number ≥ 0`);
       options.weights[Number(key)] = weight;
     }
   }
   if (threshold !== undefined) {
-    if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 100)) throw bad('threshold is a percentage of the total weight, an int from 0 to 100');
+    if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 100))
+      throw bad('threshold is a percentage of the total weight, an int from 0 to 100');
     options.threshold = threshold / 100;
   }
   return options;

@@ -38,7 +38,7 @@ const VOTE: ConsensusMethod = {
   id: 'vote',
   provider: PROVIDER,
   method: 'weighted majority voting',
-  name: 'Weighted voting over the servers\' answers (options: servers, weights, threshold)',
+  name: "Weighted voting over the servers' answers (options: servers, weights, threshold)",
 };
 
 async function consensusMethods(ctx: AppContext): Promise<ConsensusMethod[]> {
@@ -65,7 +65,10 @@ async function consensusMethods(ctx: AppContext): Promise<ConsensusMethod[]> {
 const describe = (m: ConsensusMethod) => ({ provider: m.provider, method: m.method, name: m.name, id: m.id });
 
 function unknownMethod(id: string, known: ConsensusMethod[]): Fault {
-  return new Fault(FAULT.unknownConsensusMethod, `unknown consensus method "${id}"; Consensus.getConsensusMethods() lists them: ${known.map((m) => m.id).join(', ')}`);
+  return new Fault(
+    FAULT.unknownConsensusMethod,
+    `unknown consensus method "${id}"; Consensus.getConsensusMethods() lists them: ${known.map((m) => m.id).join(', ')}`,
+  );
 }
 
 export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
@@ -93,8 +96,14 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
   };
   const consensus: BcmsMethod = {
     name: 'Consensus.getConsensus',
-    usage: 'Consensus.getConsensus(article: int|string [, {servers: [int], methods: [string], weights: struct server id → int, threshold: int percent}]) → struct',
-    signatures: [['struct', 'int'], ['struct', 'string'], ['struct', 'int', 'struct'], ['struct', 'string', 'struct']],
+    usage:
+      'Consensus.getConsensus(article: int|string [, {servers: [int], methods: [string], weights: struct server id → int, threshold: int percent}]) → struct',
+    signatures: [
+      ['struct', 'int'],
+      ['struct', 'string'],
+      ['struct', 'int', 'struct'],
+      ['struct', 'string', 'struct'],
+    ],
     help:
       'The consensus of the stored answers to the article: a struct of method id → result struct, with the keys of ' +
       'Annotations.getAnnotation (confidences are the consensus confidences); an empty struct where a method has no result. ' +
@@ -112,7 +121,10 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
       const states = await ctx.repos.answers.serverStates(article.id);
       for (const id of options.servers ?? []) {
         if (!states.some((s) => s.serverId === id)) {
-          throw new Fault(FAULT.unknownServer, `servers: the article was not sent to server ${id}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`);
+          throw new Fault(
+            FAULT.unknownServer,
+            `servers: the article was not sent to server ${id}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`,
+          );
         }
       }
       const shown = options.servers ? states.filter((s) => options.servers!.includes(s.serverId)) : states;
@@ -133,7 +145,12 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
   return [list, one, consensus];
 }
 
-async function ensembleResult(ctx: AppContext, article: Article, shown: ArticleServerState[], modelId: number): Promise<AnswerResult | undefined> {
+async function ensembleResult(
+  ctx: AppContext,
+  article: Article,
+  shown: ArticleServerState[],
+  modelId: number,
+): Promise<AnswerResult | undefined> {
   try {
     const { method: _method, model: _model, runs: _runs, ...result } = await ensembleView(ctx, article, shown, modelId);
     return result;

@@ -11,7 +11,10 @@ export const FAULT = {
 } as const;
 
 export class Fault extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
     this.name = 'Fault';
   }

@@ -13,12 +13,7 @@ export { answerToWire } from './wire.ts';
 
 export function bcmsMethods(ctx: AppContext): ReadonlyMap<string, BcmsMethod> {
   const table = new Map<string, BcmsMethod>();
-  const methods = [
-    ...annotationMethods(ctx),
-    ...consensusMethodsApi(ctx),
-    ...resourceMethods(ctx),
-    ...introspectionMethods(() => table),
-  ];
+  const methods = [...annotationMethods(ctx), ...consensusMethodsApi(ctx), ...resourceMethods(ctx), ...introspectionMethods(() => table)];
   for (const method of methods) table.set(method.name, method);
   return table;
 }

@@ -18,7 +18,10 @@ export interface BcmsMethod {
 export async function callMethod(methods: ReadonlyMap<string, BcmsMethod>, name: string, params: XmlRpcValue[]): Promise<EncodableValue> {
   const method = methods.get(name);
   if (!method) {
-    throw new Fault(FAULT.unknownMethod, `unknown method "${name}"; this server answers ${[...methods.keys()].join(', ')} (system.methodHelp(name) describes each)`);
+    throw new Fault(
+      FAULT.unknownMethod,
+      `unknown method "${name}"; this server answers ${[...methods.keys()].join(', ')} (system.methodHelp(name) describes each)`,
+    );
   }
   const counts = [...new Set(method.signatures.map((s) => s.length - 1))].sort();
   if (!counts.includes(params.length)) {

@@ -13,7 +13,6 @@ import { bcmsMethods, callMethod, Fault, FAULT } from './index.ts';
 import { decodeMethodCall, encodeFault, encodeMethodResponse, XmlRpcProtocolError } from '../xmlrpc/codec.ts';
 import { addUtf8BodyParser } from '../http/utf8-body.ts';
 
-
 /** A method call is a few hundred bytes; this leaves ample room and no more. */
 const XMLRPC_BODY_LIMIT = 64 * 1024;
 
@@ -30,24 +29,39 @@ export function xmlrpcApi(ctx: AppContext): FastifyPluginAsync {
   return async (app) => {
     registerXmlParser(app);
 
-    app.post('/xmlrpc', { schema: { tags: ['xml-rpc'], summary: 'BCMS-compatible XML-RPC read API: annotations, consensus and servers of on-demand articles', consumes: ['text/xml'], response: responses({ 200: TextBody('text/xml', 'an XML-RPC methodResponse: the result, or a fault (faults too are answered with 200)') }) }, config: { access: 'public' } }, async (request, reply) => {
-      reply.type('text/xml; charset=utf-8');
-      try {
-        const body = request.body;
-        if (body instanceof Fault) throw body;
-        if (typeof body !== 'string') throw new Fault(FAULT.unreadable, 'send an XML-RPC methodCall with Content-Type: text/xml');
-        let decoded;
+    app.post(
+      '/xmlrpc',
+      {
+        schema: {
+          tags: ['xml-rpc'],
+          summary: 'BCMS-compatible XML-RPC read API: annotations, consensus and servers of on-demand articles',
+          consumes: ['text/xml'],
+          response: responses({
+            200: TextBody('text/xml', 'an XML-RPC methodResponse: the result, or a fault (faults too are answered with 200)'),
+          }),
+        },
+        config: { access: 'public' },
+      },
+      async (request, reply) => {
+        reply.type('text/xml; charset=utf-8');
         try {
-          decoded = decodeMethodCall(body);
+          const body = request.body;
+          if (body instanceof Fault) throw body;
+          if (typeof body !== 'string') throw new Fault(FAULT.unreadable, 'send an XML-RPC methodCall with Content-Type: text/xml');
+          let decoded;
+          try {
+            decoded = decodeMethodCall(body);
+          } catch (err) {
+            if (err instanceof XmlRpcProtocolError)
+              throw new Fault(FAULT.unreadable, `cannot read the call: ${err.message}; send an XML-RPC 1.0 methodCall`);
+            throw err;
+          }
+          return encodeMethodResponse(await callMethod(methods, decoded.method, decoded.params));
         } catch (err) {
-          if (err instanceof XmlRpcProtocolError) throw new Fault(FAULT.unreadable, `cannot read the call: ${err.message}; send an XML-RPC 1.0 methodCall`);
+          if (err instanceof Fault) return encodeFault(err.code, err.message);
           throw err;
         }
-        return encodeMethodResponse(await callMethod(methods, decoded.method, decoded.params));
-      } catch (err) {
-        if (err instanceof Fault) return encodeFault(err.code, err.message);
-        throw err;
-      }
-    });
+      },
+    );
   };
 }

@@ -36,7 +36,8 @@ export function resourceMethods(ctx: AppContext): BcmsMethod[] {
     async run([idParam]) {
       const id = serverIdParam(idParam, one.usage);
       const server = await ctx.repos.servers.byId(id);
-      if (!server || server.challenge !== LIVE_SLUG) throw new Fault(FAULT.unknownServer, `no on-demand annotation server has id ${id}; Resources.getServerList() lists them`);
+      if (!server || server.challenge !== LIVE_SLUG)
+        throw new Fault(FAULT.unknownServer, `no on-demand annotation server has id ${id}; Resources.getServerList() lists them`);
       return serverStruct(server);
     },
   };

@@ -27,7 +27,13 @@ interface Row {
 }
 
 const toRecord = (r: Row): CallbackRecord => ({
-  articleId: r.article_id, url: r.url, state: r.state, attempts: r.attempts, lastStatus: r.last_status, lastError: r.last_error, deliveredAt: r.delivered_at,
+  articleId: r.article_id,
+  url: r.url,
+  state: r.state,
+  attempts: r.attempts,
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  deliveredAt: r.delivered_at,
 });
 
 export class CallbackRepository {

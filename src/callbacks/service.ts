@@ -53,7 +53,9 @@ export class CallbackService {
 
   /** The dispatcher's onSettled hook: never throws, never blocks the job that settled. */
   settled(articleId: string): void {
-    this.enqueueIfDone(articleId).catch((err: Error) => this.log.warn({ articleId, err: err.message }, 'could not check or enqueue the article\'s callback'));
+    this.enqueueIfDone(articleId).catch((err: Error) =>
+      this.log.warn({ articleId, err: err.message }, "could not check or enqueue the article's callback"),
+    );
   }
 
   /** Enqueues the callback when the article has one and every server it goes to has settled. */
@@ -62,13 +64,17 @@ export class CallbackService {
     if (!article?.callbackUrl) return false;
     if (articleStatus(await this.answers.serverStates(articleId)) !== 'done') return false;
     if (await this.records.awaitsDelivery({ id: articleId, challengeId: article.challengeId, tasks: article.tasks })) return false;
-    await this.queue.add('callback', { articleId }, {
-      jobId: callbackJobId(articleId),
-      attempts: this.config.callbackMaxAttempts,
-      backoff: { type: 'exponential', delay: this.config.callbackRetryDelayMs },
-      removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
-      removeOnFail: { age: 4 * KEEP_COMPLETED_SECONDS },
-    });
+    await this.queue.add(
+      'callback',
+      { articleId },
+      {
+        jobId: callbackJobId(articleId),
+        attempts: this.config.callbackMaxAttempts,
+        backoff: { type: 'exponential', delay: this.config.callbackRetryDelayMs },
+        removeOnComplete: { age: KEEP_COMPLETED_SECONDS },
+        removeOnFail: { age: 4 * KEEP_COMPLETED_SECONDS },
+      },
+    );
     return true;
   }
 
@@ -124,7 +130,10 @@ export class CallbackService {
       return;
     }
     await this.records.attempted(articleId, final ? 'failed' : 'pending', outcome.status, outcome.error);
-    this.log.info({ articleId, status: outcome.status, error: outcome.error, final }, final ? 'callback failed for good' : 'callback failed; it will be retried');
+    this.log.info(
+      { articleId, status: outcome.status, error: outcome.error, final },
+      final ? 'callback failed for good' : 'callback failed; it will be retried',
+    );
     throw new Error(outcome.error ?? 'the callback failed');
   }
 
@@ -153,7 +162,12 @@ function articleLocation(config: Config, articleId: string): Record<string, stri
 
 export async function postCallback(answers: AnswerRepository, article: Article, config: Config): Promise<CallbackOutcome> {
   const url = article.callbackUrl!;
-  const refused = (problem: string): CallbackOutcome => ({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${problem}` });
+  const refused = (problem: string): CallbackOutcome => ({
+    ok: false,
+    refused: true,
+    status: null,
+    error: `the callback URL cannot be called: ${problem}`,
+  });
   // Where a name resolves to is checked by the connection itself (policedAgent), as for server calls.
   const problem = urlProblem(url, config.publicUrlsOnly);
   if (problem) return refused(problem);
@@ -164,7 +178,12 @@ export async function postCallback(answers: AnswerRepository, article: Article, 
     const res = await request(url, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'user-agent': 'metaserver-callback', 'x-metaserver-article': article.id, ...articleLocation(config, article.id) },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'user-agent': 'metaserver-callback',
+        'x-metaserver-article': article.id,
+        ...articleLocation(config, article.id),
+      },
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),
@@ -176,7 +195,8 @@ export async function postCallback(answers: AnswerRepository, article: Article, 
   } catch (err) {
     if (err instanceof RefusedAddressError) return refused(err.message);
     const e = err as Error & { code?: string };
-    const reason = e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${timeout} ms` : `${e.code ?? e.name}: ${e.message}`;
+    const reason =
+      e.name === 'TimeoutError' || e.name === 'AbortError' ? `no answer within ${timeout} ms` : `${e.code ?? e.name}: ${e.message}`;
     return { ok: false, status: null, error: `the callback could not be delivered: ${reason}` };
   }
 }

@@ -6,11 +6,17 @@ import { ApiError, notFound } from '../http/api-error.ts';
 import type { TaskName } from '../families/registry.ts';
 import type { Challenge, ChallengeRepository } from './repository.ts';
 
-export async function challengeOf(challenges: Pick<ChallengeRepository, 'bySlug'>, params: { slug: string; task?: TaskName }): Promise<Challenge> {
+export async function challengeOf(
+  challenges: Pick<ChallengeRepository, 'bySlug'>,
+  params: { slug: string; task?: TaskName },
+): Promise<Challenge> {
   const challenge = await challenges.bySlug(params.slug);
   if (!challenge) throw notFound(`challenge "${params.slug}"`);
   if (params.task !== undefined && !challenge.tasks.includes(params.task)) {
-    throw new ApiError('unknown_task', `challenge "${challenge.slug}" has no ${params.task} task; its tasks are ${challenge.tasks.join(', ')}`);
+    throw new ApiError(
+      'unknown_task',
+      `challenge "${challenge.slug}" has no ${params.task} task; its tasks are ${challenge.tasks.join(', ')}`,
+    );
   }
   return challenge;
 }

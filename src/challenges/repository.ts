@@ -37,7 +37,17 @@ export interface PhaseChange {
   at: Date;
 }
 
-export type ChallengeSettings = Pick<Challenge, 'timeoutSeconds' | 'maxAttempts' | 'retryDelaySeconds' | 'serversPerTeam' | 'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels'>;
+export type ChallengeSettings = Pick<
+  Challenge,
+  | 'timeoutSeconds'
+  | 'maxAttempts'
+  | 'retryDelaySeconds'
+  | 'serversPerTeam'
+  | 'mentionTypes'
+  | 'relationTypes'
+  | 'relationArguments'
+  | 'topicLabels'
+>;
 
 /** The entity types allowed as each argument of a relation (REL). */
 export interface RelationArguments {
@@ -102,8 +112,17 @@ export class ChallengeRepository {
                coalesce($9::text[], '{}'), coalesce($10::jsonb, '{}'::jsonb), coalesce($11::text[], '{}'))
        on conflict (slug) do nothing returning *`,
       [
-        c.slug, c.name, c.tasks, c.timeoutSeconds ?? null, c.maxAttempts ?? null, c.retryDelaySeconds ?? null, c.serversPerTeam ?? null, c.mentionTypes ?? null,
-        c.relationTypes ?? null, c.relationArguments ? JSON.stringify(c.relationArguments) : null, c.topicLabels ?? null,
+        c.slug,
+        c.name,
+        c.tasks,
+        c.timeoutSeconds ?? null,
+        c.maxAttempts ?? null,
+        c.retryDelaySeconds ?? null,
+        c.serversPerTeam ?? null,
+        c.mentionTypes ?? null,
+        c.relationTypes ?? null,
+        c.relationArguments ? JSON.stringify(c.relationArguments) : null,
+        c.topicLabels ?? null,
       ],
     );
     return rows[0] ? toChallenge(rows[0]) : null;
@@ -139,7 +158,11 @@ export class ChallengeRepository {
   }
 
   /** The settings patch and, if given, a phase change, in one transaction (PATCH /challenges/:slug). */
-  async change(slug: string, settings: Partial<ChallengeSettings & Pick<Challenge, 'name' | 'leaderboardPublished'>>, phase: { to: Phase; by: string; address: string | null } | undefined): Promise<Challenge | null> {
+  async change(
+    slug: string,
+    settings: Partial<ChallengeSettings & Pick<Challenge, 'name' | 'leaderboardPublished'>>,
+    phase: { to: Phase; by: string; address: string | null } | undefined,
+  ): Promise<Challenge | null> {
     return await transactional(this.db).transaction(async (tx) => {
       const repo = new ChallengeRepository(tx);
       const updated = await repo.update(slug, settings);
@@ -182,7 +205,10 @@ export class ChallengeRepository {
   }
 
   /** Settings and name; the phase changes through changePhase. */
-  async update(slug: string, patch: Partial<ChallengeSettings & Pick<Challenge, 'name' | 'leaderboardPublished'>>): Promise<Challenge | null> {
+  async update(
+    slug: string,
+    patch: Partial<ChallengeSettings & Pick<Challenge, 'name' | 'leaderboardPublished'>>,
+  ): Promise<Challenge | null> {
     const columns: Record<string, unknown> = {
       name: patch.name,
       timeout_seconds: patch.timeoutSeconds,
@@ -198,7 +224,10 @@ export class ChallengeRepository {
     const set = Object.entries(columns).filter(([, v]) => v !== undefined);
     if (set.length === 0) return await this.bySlug(slug);
     const assignments = set.map(([k], i) => `${k} = $${i + 2}`).join(', ');
-    const rows = await this.db.query<ChallengeRow>(`update challenges set ${assignments} where slug = $1 returning *`, [slug, ...set.map(([, v]) => v)]);
+    const rows = await this.db.query<ChallengeRow>(`update challenges set ${assignments} where slug = $1 returning *`, [
+      slug,
+      ...set.map(([, v]) => v),
+    ]);
     return rows[0] ? toChallenge(rows[0]) : null;
   }
 

@@ -23,7 +23,8 @@ interface Options {
 function positiveInt(what: string, max: number) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1 || n > max) throw new CommanderError(2, 'agent.usage', `${what} must be a whole number from 1 to ${max}, not "${value}"`);
+    if (!Number.isInteger(n) || n < 1 || n > max)
+      throw new CommanderError(2, 'agent.usage', `${what} must be a whole number from 1 to ${max}, not "${value}"`);
     return n;
   };
 }
@@ -32,19 +33,39 @@ function positiveInt(what: string, max: number) {
  * Runs the agent until SIGINT/SIGTERM (leases held are given back) or a refusal that
  * trying again cannot mend (wrong token or server). Resolves with the exit code.
  */
-export async function runAgentCommand(argv: string[], log: (line: string) => void = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`)): Promise<number> {
+export async function runAgentCommand(
+  argv: string[],
+  log: (line: string) => void = (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+): Promise<number> {
   const program = new Command('agent')
-    .description('take the articles of a pull server on lease over HTTPS and answer them with your own annotation server (only outbound connections)')
+    .description(
+      'take the articles of a pull server on lease over HTTPS and answer them with your own annotation server (only outbound connections)',
+    )
     .option('--url <url>', 'the meta-server (default METASERVER_URL)')
     .option('--token <token>', 'your team token (default METASERVER_TOKEN)')
     .requiredOption('--server <id>', 'the id of your server registered with protocol pull', positiveInt('--server', 2_147_483_647))
     .option('--forward <url>', 'hand each article to your annotation server at this URL')
-    .addOption(new Option('--protocol <name>', 'the protocol your server at --forward speaks').choices(PROTOCOL_NAMES).default(DEFAULT_PROTOCOL))
+    .addOption(
+      new Option('--protocol <name>', 'the protocol your server at --forward speaks').choices(PROTOCOL_NAMES).default(DEFAULT_PROTOCOL),
+    )
     .option('--method <name>', 'XML-RPC method name (protocol xmlrpc)', DEFAULT_METHOD)
-    .option('--exec <command>', 'run this shell command per article: the article as JSON on standard input, the answer as JSON on standard output')
-    .option('--concurrency <n>', 'leases held at once (the server\'s registered concurrency is the limit across all its agents)', positiveInt('--concurrency', 100), 1)
+    .option(
+      '--exec <command>',
+      'run this shell command per article: the article as JSON on standard input, the answer as JSON on standard output',
+    )
+    .option(
+      '--concurrency <n>',
+      "leases held at once (the server's registered concurrency is the limit across all its agents)",
+      positiveInt('--concurrency', 100),
+      1,
+    )
     .option('--wait <seconds>', 'how long each lease request waits for work', positiveInt('--wait', 60), 30)
-    .option('--max-answer-bytes <n>', 'largest answer read from your server', positiveInt('--max-answer-bytes', 2 ** 31 - 1), 20 * 1024 * 1024)
+    .option(
+      '--max-answer-bytes <n>',
+      'largest answer read from your server',
+      positiveInt('--max-answer-bytes', 2 ** 31 - 1),
+      20 * 1024 * 1024,
+    )
     .exitOverride();
   let options: Options;
   try {
@@ -61,11 +82,17 @@ export async function runAgentCommand(argv: string[], log: (line: string) => voi
   const url = (options.url ?? process.env.METASERVER_URL ?? '').replace(/\/+$/, '');
   const token = options.token ?? process.env.METASERVER_TOKEN ?? '';
   if (!url || !token) {
-    process.stderr.write('error: give the meta-server with --url (or METASERVER_URL) and your team token with --token (or METASERVER_TOKEN)\n');
+    process.stderr.write(
+      'error: give the meta-server with --url (or METASERVER_URL) and your team token with --token (or METASERVER_TOKEN)\n',
+    );
     return 2;
   }
   const local: LocalServer = options.forward
-    ? forwardTo(options.forward, options.protocol, { method: options.method, connections: options.concurrency, maxAnswerBytes: options.maxAnswerBytes })
+    ? forwardTo(options.forward, options.protocol, {
+        method: options.method,
+        connections: options.concurrency,
+        maxAnswerBytes: options.maxAnswerBytes,
+      })
     : execCommand(options.exec!, { maxAnswerBytes: options.maxAnswerBytes });
   const link = new MetaLink({ url, token, serverId: options.server }, options.concurrency);
   const agent = new PullAgent({ link, local, concurrency: options.concurrency, waitSeconds: options.wait, log });
@@ -79,7 +106,9 @@ export async function runAgentCommand(argv: string[], log: (line: string) => voi
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  log(`agent for server ${options.server} at ${url}: ${options.forward ? `forwarding to ${options.forward} (${options.protocol})` : `running ${options.exec}`}, up to ${options.concurrency} lease(s) at once`);
+  log(
+    `agent for server ${options.server} at ${url}: ${options.forward ? `forwarding to ${options.forward} (${options.protocol})` : `running ${options.exec}`}, up to ${options.concurrency} lease(s) at once`,
+  );
   agent.start();
   await agent.done();
   process.off('SIGINT', onSignal);

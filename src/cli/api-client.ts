@@ -10,7 +10,11 @@ export interface ApiTarget {
 
 /** A failed call: `status` is the HTTP status (absent when the server was not reached), `details` the error's. */
 export class ApiCallError extends Error {
-  constructor(message: string, readonly status?: number, readonly details?: unknown) {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = 'ApiCallError';
   }
@@ -52,7 +56,11 @@ export async function callApiText(target: ApiTarget, method: 'GET' | 'POST', pat
     } catch {
       // not a JSON error body: the start of what came back is shown
     }
-    throw new ApiCallError(`${method} ${path} answered HTTP ${res.statusCode}: ${error?.message ?? text.slice(0, 500)}`, res.statusCode, error?.details);
+    throw new ApiCallError(
+      `${method} ${path} answered HTTP ${res.statusCode}: ${error?.message ?? text.slice(0, 500)}`,
+      res.statusCode,
+      error?.details,
+    );
   }
   return text;
 }
@@ -75,7 +83,10 @@ export async function callApiBytes(target: ApiTarget, method: 'GET' | 'POST', pa
     } catch {
       // not a JSON error body
     }
-    throw new ApiCallError(`${method} ${path} answered HTTP ${res.statusCode}: ${message ?? bytes.subarray(0, 500).toString('utf8')}`, res.statusCode);
+    throw new ApiCallError(
+      `${method} ${path} answered HTTP ${res.statusCode}: ${message ?? bytes.subarray(0, 500).toString('utf8')}`,
+      res.statusCode,
+    );
   }
   return bytes;
 }

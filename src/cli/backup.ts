@@ -10,7 +10,8 @@ import { createLogger } from '../log.ts';
 import { BackupError } from '../backup/errors.ts';
 import { DataDirInUseError } from '../queue/data-dir-lock.ts';
 
-const BACKUP_USAGE = 'usage: metaserver backup --out FILE [--from URL]  (--from: the address of a serving PGlite installation; token from METASERVER_ADMIN_TOKEN)';
+const BACKUP_USAGE =
+  'usage: metaserver backup --out FILE [--from URL]  (--from: the address of a serving PGlite installation; token from METASERVER_ADMIN_TOKEN)';
 const RESTORE_USAGE = 'usage: metaserver restore FILE  (into the fresh database DATABASE_URL names, or the empty METASERVER_DATA_DIR)';
 
 async function reported(usage: string, run: () => Promise<void>): Promise<number> {
@@ -101,16 +102,19 @@ export async function runRestoreCommand(args: string[]): Promise<number> {
     const config = loadConfig();
     const log = createLogger(config);
     const kind = fileKind(file);
-    if (kind === 'unknown') throw new BackupError(`${file} is not a metaserver backup (neither a PGlite dump nor a pg_dump custom-format file)`);
+    if (kind === 'unknown')
+      throw new BackupError(`${file} is not a metaserver backup (neither a PGlite dump nor a pg_dump custom-format file)`);
     if (config.databaseUrl) {
-      if (kind !== 'postgres') throw new BackupError(`${file} is a PGlite backup; unset DATABASE_URL to restore it into METASERVER_DATA_DIR`);
+      if (kind !== 'postgres')
+        throw new BackupError(`${file} is a PGlite backup; unset DATABASE_URL to restore it into METASERVER_DATA_DIR`);
       const { pgRestore } = await import('../backup/postgres.ts');
       await pgRestore(config.databaseUrl, file);
       const { openDatabase } = await import('../db/open.ts');
       await (await openDatabase(config, log)).close(); // migrated to this release
       log.info({ file }, `restored ${file} into PostgreSQL; start the meta-server: unsettled work is queued again`);
     } else {
-      if (kind !== 'pglite') throw new BackupError(`${file} is a PostgreSQL backup (pg_dump); set DATABASE_URL to the fresh database to restore it into`);
+      if (kind !== 'pglite')
+        throw new BackupError(`${file} is a PostgreSQL backup (pg_dump); set DATABASE_URL to the fresh database to restore it into`);
       const { restorePgliteDir } = await import('../backup/pglite.ts');
       const dir = join(config.dataDir, 'pg');
       const applied = await restorePgliteDir(dir, file, log);

@@ -26,10 +26,15 @@ const ERRORS_LISTED = 10;
 const WARNINGS_LISTED = 3;
 
 function parseTasks(value: string): TaskName[] {
-  const tasks = value.split(/[\s,]+/).filter(Boolean).map((t) => t.toUpperCase());
+  const tasks = value
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((t) => t.toUpperCase());
   const unknown = tasks.filter((t) => !isTaskName(t));
   if (tasks.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`${unknown.length > 0 ? `unknown task ${unknown.join(', ')}; ` : ''}give one or more of ${TASK_NAMES.join(', ')}, separated by commas`);
+    throw new InvalidArgumentError(
+      `${unknown.length > 0 ? `unknown task ${unknown.join(', ')}; ` : ''}give one or more of ${TASK_NAMES.join(', ')}, separated by commas`,
+    );
   }
   return [...new Set(tasks)] as TaskName[];
 }
@@ -64,7 +69,9 @@ function characters(text: string): string {
 
 function printReport(url: string, options: Options, rows: Row[], articles: number, write: (line: string) => void): void {
   const protocol = protocolOf(options.protocol);
-  write(`check-server ${url}: protocol ${protocol.name} (${protocol.label})${protocol.usesMethod ? `, method ${options.method}` : ''}, tasks ${options.tasks.join(', ')}`);
+  write(
+    `check-server ${url}: protocol ${protocol.name} (${protocol.label})${protocol.usesMethod ? `, method ${options.method}` : ''}, tasks ${options.tasks.join(', ')}`,
+  );
   write(`each call sends ${describeParams({ tasks: options.tasks, sendMetadata: options.metadata })}`);
   write('');
   for (const { article, check } of rows) {
@@ -74,7 +81,9 @@ function printReport(url: string, options: Options, rows: Row[], articles: numbe
     if (verdict.outcome !== 'ok') {
       // An invalid answer's detail repeats its first errors: the list below has them all.
       const n = verdict.errorCount;
-      write(`           ${verdict.outcome === 'invalid' ? `the answer failed validation (${n} error${n === 1 ? '' : 's'}):` : verdict.detail}`);
+      write(
+        `           ${verdict.outcome === 'invalid' ? `the answer failed validation (${n} error${n === 1 ? '' : 's'}):` : verdict.detail}`,
+      );
       for (const e of verdict.errors.slice(0, ERRORS_LISTED)) write(`           - ${e.path}: ${e.message}`);
       if (verdict.errorCount > ERRORS_LISTED) write(`           - … and ${verdict.errorCount - ERRORS_LISTED} more errors`);
     }
@@ -94,14 +103,26 @@ function printReport(url: string, options: Options, rows: Row[], articles: numbe
 }
 
 /** Runs the command; resolves with the exit code (0: every answer valid, 1: not, 2: bad usage). */
-export async function runCheckServerCommand(argv: string[], write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+export async function runCheckServerCommand(
+  argv: string[],
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<number> {
   const program = new Command('check-server')
     .description('call an annotation server with the setup article and hard articles, and judge every answer as dispatch would')
     .argument('<url>', 'the server URL, as you would register it (e.g. http://127.0.0.1:8000/RPC2)')
     .addOption(
-      new Option('--tasks <list>', `tasks the server answers, separated by commas (${tasksWith((f) => f.given).join(', ')} adds the given parameter)`).argParser(parseTasks).default(DEFAULT_TASKS, DEFAULT_TASKS.join(',')),
+      new Option(
+        '--tasks <list>',
+        `tasks the server answers, separated by commas (${tasksWith((f) => f.given).join(', ')} adds the given parameter)`,
+      )
+        .argParser(parseTasks)
+        .default(DEFAULT_TASKS, DEFAULT_TASKS.join(',')),
     )
-    .addOption(new Option('--protocol <name>', 'the protocol the server speaks, as you would register it').choices(PROTOCOL_NAMES).default(DEFAULT_PROTOCOL))
+    .addOption(
+      new Option('--protocol <name>', 'the protocol the server speaks, as you would register it')
+        .choices(PROTOCOL_NAMES)
+        .default(DEFAULT_PROTOCOL),
+    )
     .option('--method <name>', 'XML-RPC method name', DEFAULT_METHOD)
     .option('--metadata', 'also send the metadata struct {article, tasks}, as servers registered with sendMetadata get it', false)
     .option('--timeout <seconds>', 'deadline of each call (a challenge allows 600 s by default)', parseSeconds, 60)
@@ -145,9 +166,18 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     // No release indexes: accession patterns only (the meta-server may also look them up in a UniProt release).
     answers: new AnswerReader(),
     publicUrlsOnly: false,
-    mentionTypes: options.mentionTypes?.split(',').map((t) => t.trim()).filter(Boolean),
-    relationTypes: options.relationTypes?.split(',').map((t) => t.trim()).filter(Boolean),
-    topicLabels: options.topicLabels?.split(',').map((t) => t.trim()).filter(Boolean),
+    mentionTypes: options.mentionTypes
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+    relationTypes: options.relationTypes
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+    topicLabels: options.topicLabels
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
   };
   const rows: Row[] = [];
   const articles = checkArticles();
@@ -161,7 +191,16 @@ export async function runCheckServerCommand(argv: string[], write: (line: string
     await Promise.all([agent.close(), opts.answers.close()]);
   }
   if (options.json) {
-    write(JSON.stringify({ ...server, articles: rows.map((r) => ({ id: r.article.id, name: r.article.name, ms: r.check.ms, ...withoutAnswer(r.check.verdict) })) }, null, 2));
+    write(
+      JSON.stringify(
+        {
+          ...server,
+          articles: rows.map((r) => ({ id: r.article.id, name: r.article.name, ms: r.check.ms, ...withoutAnswer(r.check.verdict) })),
+        },
+        null,
+        2,
+      ),
+    );
   } else {
     printReport(url, options, rows, articles.length, write);
   }

@@ -24,19 +24,33 @@ interface ExportAnswer {
   mentionsLeftOut?: number;
 }
 
-const oneOf = (values: readonly string[]) => (value: string): string => {
-  if (!values.includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
-  return value;
-};
+const oneOf =
+  (values: readonly string[]) =>
+  (value: string): string => {
+    if (!values.includes(value)) throw new InvalidArgumentError(`expected one of ${values.join(', ')}`);
+    return value;
+  };
 
-export async function runExportCommand(argv: string[], io: Pick<ImportIo, 'stdout' | 'stderr' | 'env'> = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s), env: process.env }): Promise<number> {
+export async function runExportCommand(
+  argv: string[],
+  io: Pick<ImportIo, 'stdout' | 'stderr' | 'env'> = {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    env: process.env,
+  },
+): Promise<number> {
   const program = new Command('export')
-    .description("export a server's answers for a task (brat, pubannotation and a2 write one file per article into the directory or .tar.gz --out)")
+    .description(
+      "export a server's answers for a task (brat, pubannotation and a2 write one file per article into the directory or .tar.gz --out)",
+    )
     .requiredOption('--challenge <slug>', 'the challenge')
     .requiredOption('--task <task>', TASK_NAMES.join(', '), oneOf(TASK_NAMES))
     .requiredOption('--server <id>', 'the annotation server id')
     .requiredOption('--format <format>', EXPORT_FORMATS.join(' | '), oneOf(EXPORT_FORMATS))
-    .requiredOption('--out <path>', 'the file to write (a directory for brat, pubannotation and a2; any format as one archive when it ends in .tar.gz or .tgz)')
+    .requiredOption(
+      '--out <path>',
+      'the file to write (a directory for brat, pubannotation and a2; any format as one archive when it ends in .tar.gz or .tgz)',
+    )
     .option('--sourcedb <name>', "pubannotation: the documents' sourcedb (default: the challenge slug)")
     .option('--url <url>', 'the meta-server (default $METASERVER_URL, else http://127.0.0.1:8080)')
     .option('--token <token>', 'the organiser or team token (default $METASERVER_ADMIN_TOKEN)')
@@ -48,7 +62,16 @@ export async function runExportCommand(argv: string[], io: Pick<ImportIo, 'stdou
     if (err instanceof CommanderError) return err.exitCode;
     throw err;
   }
-  const o = program.opts<{ challenge: string; task: string; server: string; format: string; out: string; sourcedb?: string; url?: string; token?: string }>();
+  const o = program.opts<{
+    challenge: string;
+    task: string;
+    server: string;
+    format: string;
+    out: string;
+    sourcedb?: string;
+    url?: string;
+    token?: string;
+  }>();
   if (!/^[1-9][0-9]*$/.test(o.server)) {
     io.stderr('metaserver export: --server must be a server id (a positive integer)\n');
     return 2;

@@ -26,7 +26,9 @@ export async function runHealthCommand(args: string[]): Promise<number> {
   const config = loadConfig();
   if (worker) {
     if (!config.workerHeartbeatFile) {
-      process.stderr.write('metaserver health --worker: METASERVER_WORKER_HEARTBEAT_FILE is not set, so the worker writes no heartbeat to check; set it (the same value) for the worker and for this check.\n');
+      process.stderr.write(
+        'metaserver health --worker: METASERVER_WORKER_HEARTBEAT_FILE is not set, so the worker writes no heartbeat to check; set it (the same value) for the worker and for this check.\n',
+      );
       return 1;
     }
     const problem = heartbeatProblem(config.workerHeartbeatFile, config.serverSyncIntervalMs);
@@ -43,9 +45,16 @@ export async function runHealthCommand(args: string[]): Promise<number> {
   const TIMED_OUT = { failed: `${url}/healthz did not answer within ${API_TIMEOUT_MS / 1000} s` };
   const call = callApiText({ url, token: '' }, 'GET', '/healthz').then(
     (body) => ({ body }),
-    (err: Error) => ({ failed: err instanceof ApiCallError && err.status === undefined ? `${err.message}; is the API running on this HOST and PORT?` : err.message }),
+    (err: Error) => ({
+      failed:
+        err instanceof ApiCallError && err.status === undefined ? `${err.message}; is the API running on this HOST and PORT?` : err.message,
+    }),
   );
-  const outcome: { body: string } | { failed: string } = await withinTime<{ body: string } | { failed: string }>(call, API_TIMEOUT_MS, TIMED_OUT);
+  const outcome: { body: string } | { failed: string } = await withinTime<{ body: string } | { failed: string }>(
+    call,
+    API_TIMEOUT_MS,
+    TIMED_OUT,
+  );
   if ('failed' in outcome) {
     process.stderr.write(`metaserver health: unhealthy: ${outcome.failed}\n`);
     return 1;

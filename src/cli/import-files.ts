@@ -67,7 +67,12 @@ function corpusItems(content: string, file: string, format: CorpusFormat): { ite
   const { documents, failures } = readCorpusFileEach(content, file, format);
   const items: ImportItem[] = [];
   for (const d of documents) {
-    if (!ORGANISER_ID.test(d.id)) failures.push({ file, document: d.id, reason: 'the document id cannot be an organiser id (1 to 200 characters, no white space, no "/")' });
+    if (!ORGANISER_ID.test(d.id))
+      failures.push({
+        file,
+        document: d.id,
+        reason: 'the document id cannot be an organiser id (1 to 200 characters, no white space, no "/")',
+      });
     else if (d.text.trim() === '') failures.push({ file, document: d.id, reason: 'the document has no text' });
     else items.push({ id: d.id, file, ...corpusPayload(d, format) });
   }
@@ -97,7 +102,8 @@ async function readOne(file: string): Promise<{ items: ImportItem[]; failures: I
   if (kind === '.json') return corpusItems(content, file, 'bioc-json');
   if (kind === '.jsonl') return corpusItems(content, file, 'bioc-jsonl');
   if (kind === '.pubtator' || (kind === '.txt' && /^[^|\t\s]+\|t\|/.test(root))) return corpusItems(content, file, 'pubtator');
-  if (kind === '.xml' && /^(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(collection|document)[\s>]/.test(root)) return corpusItems(content, file, 'bioc-xml');
+  if (kind === '.xml' && /^(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(collection|document)[\s>]/.test(root))
+    return corpusItems(content, file, 'bioc-xml');
   if (kind === '.xml' || kind === '.nxml') return jatsItem(stem(file), content, file);
   if (content.trim() === '') return { items: [], failures: [{ file, document: stem(file), reason: 'the file is empty' }] };
   return { items: [{ id: stem(file), file, text: content }], failures: [] };
@@ -120,7 +126,8 @@ export async function readImportFiles(files: readonly string[]): Promise<{ items
     failures.push(...read.failures);
     for (const item of read.items) {
       const first = seen.get(item.id);
-      if (first !== undefined) failures.push({ file: item.file, document: item.id, reason: `the id is also the id of an article of ${first}` });
+      if (first !== undefined)
+        failures.push({ file: item.file, document: item.id, reason: `the id is also the id of an article of ${first}` });
       else {
         seen.set(item.id, item.file);
         items.push(item);

@@ -47,7 +47,9 @@ function progress(io: ImportIo, done: number, total: number): void {
 
 export async function runImportCommand(argv: string[], io: ImportIo = processIo()): Promise<number> {
   const program = new Command('import')
-    .description('load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json/.jsonl, PubTator (.pubtator, or .txt starting "PMID|t|") and PMC .tar.gz packages')
+    .description(
+      'load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json/.jsonl, PubTator (.pubtator, or .txt starting "PMID|t|") and PMC .tar.gz packages',
+    )
     .requiredOption('--challenge <slug>', 'the challenge to load into')
     .option('--url <url>', 'the meta-server (default $METASERVER_URL, else http://127.0.0.1:8080)')
     .option('--token <token>', 'the organiser token (default $METASERVER_ADMIN_TOKEN)')
@@ -76,7 +78,9 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
   const { items, failures } = read;
   for (const f of failures) io.stderr(`metaserver import: ${f.file}, document ${f.document}: ${f.reason}\n`);
   if (failures.length > 0 && !opts.skipBad) {
-    io.stderr(`metaserver import: ${failures.length} file(s) or document(s) cannot be loaded, so nothing was sent; fix them, or run again with --skip-bad to load the ${items.length} others\n`);
+    io.stderr(
+      `metaserver import: ${failures.length} file(s) or document(s) cannot be loaded, so nothing was sent; fix them, or run again with --skip-bad to load the ${items.length} others\n`,
+    );
     return 1;
   }
   if (items.length === 0) {
@@ -90,7 +94,12 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     for (let i = 0; i < items.length; i += opts.batch) {
       // Each item has exactly one of text, xml, bioc, pubtator: the route's fields of a listed article.
       const batch = items.slice(i, i + opts.batch).map(({ id, text, xml, bioc, pubtator }) => ({ id, text, xml, bioc, pubtator }));
-      const answer = await callApi<{ created: number; ids: Record<string, string> }>(target, 'POST', `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`, { articles: batch });
+      const answer = await callApi<{ created: number; ids: Record<string, string> }>(
+        target,
+        'POST',
+        `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`,
+        { articles: batch },
+      );
       created += answer.created;
       Object.assign(ids, answer.ids);
       progress(io, Math.min(i + opts.batch, items.length), items.length);
@@ -103,6 +112,8 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     }
     throw err;
   }
-  io.stdout(`${JSON.stringify({ challenge: opts.challenge, files: files.length, articles: items.length, created, ids, refused: failures })}\n`);
+  io.stdout(
+    `${JSON.stringify({ challenge: opts.challenge, files: files.length, articles: items.length, created, ids, refused: failures })}\n`,
+  );
   return 0;
 }

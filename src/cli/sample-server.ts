@@ -27,15 +27,20 @@ export async function runSampleServerCommand(argv: string[]): Promise<number> {
     .requiredOption('--port <port>', 'TCP port to listen on (0 picks a free one)', parsePort)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--method <name>', 'XML-RPC method name to answer', DEFAULT_METHOD)
-    .addOption(new Option('--protocol <name>', 'answer in this protocol (register the server with the same)').choices(['xmlrpc', 'json', 'pubannotation']).default('xmlrpc'))
-    .option('--async', "PubAnnotation only: answer asynchronously (303 See Other, then the result at its own URL)", false)
+    .addOption(
+      new Option('--protocol <name>', 'answer in this protocol (register the server with the same)')
+        .choices(['xmlrpc', 'json', 'pubannotation'])
+        .default('xmlrpc'),
+    )
+    .option('--async', 'PubAnnotation only: answer asynchronously (303 See Other, then the result at its own URL)', false)
     .exitOverride();
 
   let options: Options;
   try {
     program.parse(argv, { from: 'user' });
     options = program.opts<Options>();
-    if (options.async && options.protocol !== 'pubannotation') program.error('sample-server: --async goes with --protocol pubannotation (the asynchronous form is PubAnnotation\'s)');
+    if (options.async && options.protocol !== 'pubannotation')
+      program.error("sample-server: --async goes with --protocol pubannotation (the asynchronous form is PubAnnotation's)");
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode; // commander already printed the message or help
     throw err;
@@ -43,14 +48,21 @@ export async function runSampleServerCommand(argv: string[]): Promise<number> {
 
   let server;
   try {
-    server = await startSampleServer({ port: options.port, host: options.host, method: options.method, protocol: options.protocol, async: options.async });
+    server = await startSampleServer({
+      port: options.port,
+      host: options.host,
+      method: options.method,
+      protocol: options.protocol,
+      async: options.async,
+    });
   } catch (err) {
     const code = (err as { code?: string }).code;
     const hint = code === 'EADDRINUSE' ? ' — the port is taken; pick another with --port' : '';
     process.stderr.write(`sample-server: cannot listen on ${options.host}:${options.port}: ${(err as Error).message}${hint}\n`);
     return 1;
   }
-  const speaks = options.protocol === 'xmlrpc' ? `method ${options.method}` : `protocol ${options.protocol}${options.async ? ', asynchronous' : ''}`;
+  const speaks =
+    options.protocol === 'xmlrpc' ? `method ${options.method}` : `protocol ${options.protocol}${options.async ? ', asynchronous' : ''}`;
   process.stdout.write(`sample annotation server listening on ${server.url} (${speaks}); stop with Ctrl-C\n`);
 
   await new Promise<void>((resolve) => {

@@ -11,10 +11,25 @@ import { ScoreFiles, UsageError, type ScoreFlag, type ScoreFlags, type ScoreIo }
 export type { ScoreIo } from '../scoring/score-files.ts';
 
 const FLAG: Partial<Record<ScoreFlag, string>> = { singleClass: '--single-class', of: '--of', ho: '--ho' };
-const FLAGS: readonly ScoreFlag[] = ['given', 'entities', 'pmids', 'columns', 'all', 'cutoff', 'ho', 'of', 'beta', 'singleClass', 'lenient'];
+const FLAGS: readonly ScoreFlag[] = [
+  'given',
+  'entities',
+  'pmids',
+  'columns',
+  'all',
+  'cutoff',
+  'ho',
+  'of',
+  'beta',
+  'singleClass',
+  'lenient',
+];
 
 /** "INT/IPT: " — the tasks a flag applies to, as its help text starts. */
-const forTasks = (flag: ScoreFlag): string => `${ALL_FAMILIES.filter((f) => f.scoring.cli.flags.includes(flag)).map((f) => f.name).join('/')}: `;
+const forTasks = (flag: ScoreFlag): string =>
+  `${ALL_FAMILIES.filter((f) => f.scoring.cli.flags.includes(flag))
+    .map((f) => f.name)
+    .join('/')}: `;
 
 function buildProgram(io: ScoreIo): Command {
   return new Command('score')
@@ -24,15 +39,26 @@ function buildProgram(io: ScoreIo): Command {
     .option('--gold <path>', 'gold standard file or directory')
     .option('--given <dir>', `${forTasks('given')}directory of <doc>.a1 files with the given proteins`)
     .option('--entities <path>', `${forTasks('entities')}entities file (pmid<TAB>T1<TAB>CHEMICAL<TAB>start<TAB>end<TAB>text)`)
-    .option('--pmids <path>', `${forTasks('pmids')}the documents whose predictions count, one pmid a line (default: every pmid of the entities)`)
-    .addOption(new Option('--columns <layout>', `${forTasks('columns')}optional run columns`).choices(COLUMN_LAYOUTS).default('rank,confidence'))
+    .option(
+      '--pmids <path>',
+      `${forTasks('pmids')}the documents whose predictions count, one pmid a line (default: every pmid of the entities)`,
+    )
+    .addOption(
+      new Option('--columns <layout>', `${forTasks('columns')}optional run columns`).choices(COLUMN_LAYOUTS).default('rank,confidence'),
+    )
     .option('--all', `${forTasks('all')}also evaluate gold documents without results`)
     .option('--cutoff <k>', `${forTasks('cutoff')}keep the first k results per document`)
     .option('--ho <file>', `${forTasks('ho')}homonym-ortholog map`)
     .option('--of <file>', `${forTasks('of')}organism map (accession, taxon) for organism filtering`)
     .option('--beta <b>', `${forTasks('beta')}also report macro-averaged F-beta`)
-    .option('--single-class', `${forTasks('singleClass')}ignore types when matching (and, in BIO, where a mention ends: B-Tissue I-Organ is one mention, as evalbio.pl -1 counts it)`)
-    .option('--lenient', `${forTasks('lenient')}read broken BIO sequences the nearest way, with a warning (I-X after O as B-X, E-X after O as S-X, an unclosed IOBES mention as ending there)`)
+    .option(
+      '--single-class',
+      `${forTasks('singleClass')}ignore types when matching (and, in BIO, where a mention ends: B-Tissue I-Organ is one mention, as evalbio.pl -1 counts it)`,
+    )
+    .option(
+      '--lenient',
+      `${forTasks('lenient')}read broken BIO sequences the nearest way, with a warning (I-X after O as B-X, E-X after O as S-X, an unclosed IOBES mention as ending there)`,
+    )
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('json'))
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });

@@ -55,11 +55,13 @@ async function createBody(o: RunCommandOptions): Promise<Record<string, unknown>
     return id;
   });
   if (o.suite) {
-    if (o.entityQuery || o.sentenceQuery || o.sample || o.seed) throw new RunArgumentError('--suite takes a generated suite; leave out the query and sample options');
+    if (o.entityQuery || o.sentenceQuery || o.sample || o.seed)
+      throw new RunArgumentError('--suite takes a generated suite; leave out the query and sample options');
     return { name: o.name, servers, suite: await uploadedSuite(o.suite) };
   }
   const sample = o.sample === undefined ? undefined : Number(o.sample);
-  if (sample !== undefined && !(Number.isInteger(sample) && sample > 0)) throw new RunArgumentError(`--sample must be a positive integer, not "${o.sample}"`);
+  if (sample !== undefined && !(Number.isInteger(sample) && sample > 0))
+    throw new RunArgumentError(`--sample must be a positive integer, not "${o.sample}"`);
   if (o.seed !== undefined && sample === undefined) throw new RunArgumentError('--seed only applies with --sample');
   return { name: o.name, servers, entityQuery: o.entityQuery, sentenceQuery: o.sentenceQuery, sample, seed: o.seed };
 }
@@ -70,13 +72,21 @@ async function waitUntilDone(o: RunCommandOptions, io: RunIo): Promise<void> {
   let last = '';
   for (;;) {
     const status = await callApi<{
-      done: boolean; items: number; servers: { serverId: number; progress: { queued: number; active: number; done: number; failed: number } }[];
+      done: boolean;
+      items: number;
+      servers: { serverId: number; progress: { queued: number; active: number; done: number; failed: number } }[];
     }>(target(o), 'GET', `/api/testsuites/${encodeURIComponent(o.name)}`);
-    const line = status.servers.map((s) => `server ${s.serverId}: ${s.progress.done + s.progress.failed}/${status.items}${s.progress.failed ? ` (${s.progress.failed} failed)` : ''}`).join(', ');
+    const line = status.servers
+      .map(
+        (s) =>
+          `server ${s.serverId}: ${s.progress.done + s.progress.failed}/${status.items}${s.progress.failed ? ` (${s.progress.failed} failed)` : ''}`,
+      )
+      .join(', ');
     if (line !== last) io.stderr(`${line}\n`);
     last = line;
     if (status.done) return;
-    if (Date.now() > deadline) throw new ApiCallError(`gave up waiting after ${o.timeout} s (${line}); the run goes on — ask for the report later`);
+    if (Date.now() > deadline)
+      throw new ApiCallError(`gave up waiting after ${o.timeout} s (${line}); the run goes on — ask for the report later`);
     await new Promise((r) => setTimeout(r, interval));
   }
 }
@@ -84,7 +94,9 @@ async function waitUntilDone(o: RunCommandOptions, io: RunIo): Promise<void> {
 export async function runSuiteCommand(o: RunCommandOptions, io: RunIo): Promise<void> {
   const body = await createBody(o);
   const created = await callApi<Created>(target(o), 'POST', '/api/testsuites', body);
-  io.stderr(`created test suite ${created.name} (${created.items} items) on ${created.servers.map((s) => `server ${s.serverId} (copy of ${s.sourceServerId})`).join(', ')}\n`);
+  io.stderr(
+    `created test suite ${created.name} (${created.items} items) on ${created.servers.map((s) => `server ${s.serverId} (copy of ${s.sourceServerId})`).join(', ')}\n`,
+  );
   if (!o.wait) {
     io.stdout(JSON.stringify(created, null, 2) + '\n');
     return;

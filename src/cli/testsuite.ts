@@ -28,7 +28,10 @@ const processIo: TestsuiteIo = { stdout: (s) => process.stdout.write(s), stderr:
 
 class UsageError extends Error {}
 
-async function catalogueFrom(o: { entities?: string; sentences?: string }): Promise<Catalogue & { from: { entities: string; sentences: string } }> {
+async function catalogueFrom(o: {
+  entities?: string;
+  sentences?: string;
+}): Promise<Catalogue & { from: { entities: string; sentences: string } }> {
   const builtIn = !o.entities || !o.sentences ? await loadBuiltInCatalogue() : undefined;
   const read = async (path: string) => {
     try {
@@ -60,23 +63,42 @@ async function listFeatures(o: { entities?: string; sentences?: string; format: 
   }
   io.stdout(`${cat.entities.length} entities (${cat.from.entities}), ${cat.sentences.length} sentences (${cat.from.sentences})\n\n`);
   for (const r of rows) {
-    io.stdout(`${r.key}  [${r.scope}, ${r.type}]  ${r.description}\n    ${Object.entries(r.values).map(([v, n]) => `${v} (${n})`).join(', ')}\n`);
+    io.stdout(
+      `${r.key}  [${r.scope}, ${r.type}]  ${r.description}\n    ${Object.entries(r.values)
+        .map(([v, n]) => `${v} (${n})`)
+        .join(', ')}\n`,
+    );
   }
 }
 
-interface GenerateOptions { entities?: string; sentences?: string; entityQuery?: string; sentenceQuery?: string; sample?: string; seed?: string; out: string }
+interface GenerateOptions {
+  entities?: string;
+  sentences?: string;
+  entityQuery?: string;
+  sentenceQuery?: string;
+  sample?: string;
+  seed?: string;
+  out: string;
+}
 
 async function generate(o: GenerateOptions, io: TestsuiteIo): Promise<void> {
   const sample = o.sample === undefined ? undefined : Number(o.sample);
-  if (sample !== undefined && !(Number.isInteger(sample) && sample > 0)) throw new UsageError(`--sample must be a positive integer, not "${o.sample}"`);
+  if (sample !== undefined && !(Number.isInteger(sample) && sample > 0))
+    throw new UsageError(`--sample must be a positive integer, not "${o.sample}"`);
   if (o.seed !== undefined && sample === undefined) throw new UsageError('--seed only applies with --sample');
   const cat = await catalogueFrom(o);
   const entities = selectEntities(cat.entities, o.entityQuery);
   const sentences = selectSentences(cat.sentences, o.sentenceQuery);
   const suite = generateSuite(entities, sentences, { sample, seed: o.seed ?? 0 });
   const files = suiteFiles(suite, {
-    entities: cat.from.entities, sentences: cat.from.sentences, entityQuery: o.entityQuery ?? null, sentenceQuery: o.sentenceQuery ?? null,
-    sample: sample ?? null, seed: sample === undefined ? null : (o.seed ?? '0'), selectedEntities: entities.length, selectedSentences: sentences.length,
+    entities: cat.from.entities,
+    sentences: cat.from.sentences,
+    entityQuery: o.entityQuery ?? null,
+    sentenceQuery: o.sentenceQuery ?? null,
+    sample: sample ?? null,
+    seed: sample === undefined ? null : (o.seed ?? '0'),
+    selectedEntities: entities.length,
+    selectedSentences: sentences.length,
   });
   await mkdir(join(o.out, 'inputs'), { recursive: true });
   for (const [name, content] of files) await writeFile(join(o.out, name), content);
@@ -86,25 +108,39 @@ async function generate(o: GenerateOptions, io: TestsuiteIo): Promise<void> {
 async function report(o: { suite: string; answers: string; by?: string[]; format: string }, io: TestsuiteIo): Promise<void> {
   const items = await readSuite(o.suite);
   const answers = await readAnswers(o.answers);
-  const by = (o.by ?? []).map((b) => b.split(',').map((k) => k.trim()).filter(Boolean));
-  for (const key of by.flat()) if (!FEATURE_SPECS.some((s) => s.key === key)) throw new UsageError(`--by: unknown feature "${key}" (see: metaserver testsuite list-features)`);
+  const by = (o.by ?? []).map((b) =>
+    b
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+  );
+  for (const key of by.flat())
+    if (!FEATURE_SPECS.some((s) => s.key === key))
+      throw new UsageError(`--by: unknown feature "${key}" (see: metaserver testsuite list-features)`);
   const ids = new Set(items.map((i) => i.id));
   const unknown = [...answers.keys()].filter((id) => !ids.has(id));
   if (unknown.length) io.stderr(`warning: ${unknown.length} answer(s) for items not in the suite, ignored (first: ${unknown[0]})\n`);
   const result = buildReport(items, answers, { by });
-  if (result.missingAnswers.length) io.stderr(`warning: no answer for ${result.missingAnswers.length} item(s), scored as empty (first: ${result.missingAnswers[0]})\n`);
+  if (result.missingAnswers.length)
+    io.stderr(`warning: no answer for ${result.missingAnswers.length} item(s), scored as empty (first: ${result.missingAnswers[0]})\n`);
   io.stdout(o.format === 'tsv' ? formatReportTsv(result) : formatReportJson(result));
 }
 
 function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command {
-  const program = new Command('testsuite').description('feature-based test suites for MENTION servers (Cohen et al. 2004)').exitOverride()
+  const program = new Command('testsuite')
+    .description('feature-based test suites for MENTION servers (Cohen et al. 2004)')
+    .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
-  program.command('list-features').description('the features and their values in a catalogue')
+  program
+    .command('list-features')
+    .description('the features and their values in a catalogue')
     .option('--entities <file>', 'entity catalogue (record format or JSON; default: built-in)')
     .option('--sentences <file>', 'sentence catalogue (default: built-in)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .action((o: Parameters<typeof listFeatures>[0]) => run(listFeatures(o, io)));
-  program.command('generate').description('insert entities into sentence frames; write inputs, gold and a manifest')
+  program
+    .command('generate')
+    .description('insert entities into sentence frames; write inputs, gold and a manifest')
     .option('--entities <file>', 'entity catalogue (default: built-in)')
     .option('--sentences <file>', 'sentence catalogue (default: built-in)')
     .option('--entity-query <query>', 'select entities, e.g. "case=lower-initial AND numeral.position=final"')
@@ -113,15 +149,22 @@ function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command
     .option('--seed <seed>', 'seed of the sample (default 0)')
     .requiredOption('--out <dir>', 'output directory')
     .action((o: Parameters<typeof generate>[0]) => run(generate(o, io)));
-  program.command('report').description('score answers (JSONL {id, mentions}) per feature class')
+  program
+    .command('report')
+    .description('score answers (JSONL {id, mentions}) per feature class')
     .requiredOption('--suite <dir>', 'a directory written by generate')
     .requiredOption('--answers <file>', 'JSONL, one {"id", "mentions": [{start, end, …}]} per line')
-    .option('--by <features>', 'a combination to report, e.g. case,slot.position (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--by <features>', 'a combination to report, e.g. case,slot.position (repeatable)', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
     .addOption(new Option('--format <format>', 'output format').choices(['json', 'tsv']).default('json'))
     .action((o: Parameters<typeof report>[0]) => run(report(o, io)));
-  program.command('run').description('run a suite on registered MENTION servers through a meta-server; print the reports')
+  program
+    .command('run')
+    .description('run a suite on registered MENTION servers through a meta-server; print the reports')
     .requiredOption('--url <url>', 'the meta-server, e.g. http://127.0.0.1:8080')
-    .requiredOption('--token <token>', 'organiser token, or a team token for the team\'s own servers')
+    .requiredOption('--token <token>', "organiser token, or a team token for the team's own servers")
     .requiredOption('--name <name>', 'name of the run (lower-case letters, digits, hyphens)')
     .requiredOption('--server <id>', 'a registered server offering MENTION (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--entity-query <query>', 'select entities of the built-in catalogue')
@@ -130,7 +173,10 @@ function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command
     .option('--seed <seed>', 'seed of the sample (default 0)')
     .option('--suite <dir>', 'send a directory written by generate instead')
     .option('--wait', 'wait until every server is done, then print the reports')
-    .option('--by <features>', 'a combination to report, e.g. case,slot.position (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--by <features>', 'a combination to report, e.g. case,slot.position (repeatable)', (v: string, prev: string[] = []) => [
+      ...prev,
+      v,
+    ])
     .addOption(new Option('--format <format>', 'report format').choices(['json', 'tsv']).default('json'))
     .option('--interval <ms>', 'polling interval with --wait', '1000')
     .option('--timeout <seconds>', 'give up waiting after this long (the run goes on)')
@@ -140,7 +186,9 @@ function buildProgram(io: TestsuiteIo, run: (p: Promise<void>) => void): Command
 
 export async function runTestsuiteCommand(argv: string[], io: TestsuiteIo = processIo): Promise<number> {
   let work: Promise<void> | undefined;
-  const program = buildProgram(io, (p) => { work = p; });
+  const program = buildProgram(io, (p) => {
+    work = p;
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
     if (!work) {

@@ -46,10 +46,14 @@ async function build(options: { primaries: string; secondary?: string; release: 
   printSkipped('primaries', summary.skippedPrimaryLines);
   printSkipped('sec_ac', summary.skippedSecondaryLines);
   if (summary.orphanSecondaries > 0) {
-    process.stderr.write(`warning: ${summary.orphanSecondaries} secondary accession(s) dropped: none of their primaries is in the primaries file\n`);
+    process.stderr.write(
+      `warning: ${summary.orphanSecondaries} secondary accession(s) dropped: none of their primaries is in the primaries file\n`,
+    );
   }
   if (summary.primaries === 0) {
-    process.stderr.write(`error: no primary accession found in ${options.primaries}; expected one accession per line or FASTA headers (>sp|P12345|…)\n`);
+    process.stderr.write(
+      `error: no primary accession found in ${options.primaries}; expected one accession per line or FASTA headers (>sp|P12345|…)\n`,
+    );
     return 1;
   }
   const perAccession = (summary.bytes / summary.primaries).toFixed(2);

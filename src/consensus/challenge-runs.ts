@@ -20,11 +20,18 @@ export interface ChallengeDocument {
 
 /** Where the answers come from (AnswerRepository; named by shape so this folder needs no import of articles/). */
 export interface StoredAnswers {
-  challengeAnswers(challengeId: number, serverIds: readonly number[]): Promise<Array<{ doc: string; serverId: number; result: AnswerResult }>>;
+  challengeAnswers(
+    challengeId: number,
+    serverIds: readonly number[],
+  ): Promise<Array<{ doc: string; serverId: number; result: AnswerResult }>>;
 }
 
 /** Every document of the challenge that at least one of the servers answered, by organiser id. */
-export async function challengeDocuments(answers: StoredAnswers, challengeId: number, servers: readonly NamedServer[]): Promise<ChallengeDocument[]> {
+export async function challengeDocuments(
+  answers: StoredAnswers,
+  challengeId: number,
+  servers: readonly NamedServer[],
+): Promise<ChallengeDocument[]> {
   if (servers.length === 0) return [];
   const names = new Map(servers.map((s) => [s.serverId, s.run]));
   const rows = await answers.challengeAnswers(challengeId, [...names.keys()]);
@@ -45,7 +52,12 @@ export function ensembleDocuments(docs: readonly ChallengeDocument[]): EnsembleD
 /** The voting consensus of every document as a plain answer (documents without one are left out). */
 export function votedResults(docs: readonly ChallengeDocument[], options: VoteOptions = {}): Array<{ doc: string; result: AnswerResult }> {
   return docs.flatMap((d) => {
-    const result = consensusAsResult(voteConsensus(d.answers.map((a) => ({ serverId: a.serverId, result: a.result })), options));
+    const result = consensusAsResult(
+      voteConsensus(
+        d.answers.map((a) => ({ serverId: a.serverId, result: a.result })),
+        options,
+      ),
+    );
     return Object.keys(result).length > 0 ? [{ doc: d.doc, result }] : [];
   });
 }

@@ -92,7 +92,12 @@ function topK(items: RankedItem[], k: number): RankedItem[] {
 }
 
 /** The candidates of one document and their feature rows. */
-function featuresOf(task: EnsembleTask, runs: readonly string[], cutoffs: readonly number[], doc: EnsembleDocument): { keys: string[]; rows: number[][] } {
+function featuresOf(
+  task: EnsembleTask,
+  runs: readonly string[],
+  cutoffs: readonly number[],
+  doc: EnsembleDocument,
+): { keys: string[]; rows: number[][] } {
   const perRun = runs.map((run, r) => new Map(topK(itemsOf(task, doc.runs[run]), cutoffs[r]).map((item) => [item.key, item])));
   const keys = [...new Set(perRun.flatMap((items) => [...items.keys()]))].sort(compareIds);
   const rows = keys.map((key) =>
@@ -145,7 +150,13 @@ export function trainEnsemble(documents: readonly EnsembleDocument[], gold: Gold
     features: runs.flatMap((run) => FEATURES_PER_RUN.map((f) => `${run}:${f}`)),
     weights: fit.weights,
     lambda,
-    training: { documents: trainedDocs, candidates: xs.length, positives: ys.filter((y) => y === 1).length, iterations: fit.iterations, converged: fit.converged },
+    training: {
+      documents: trainedDocs,
+      candidates: xs.length,
+      positives: ys.filter((y) => y === 1).length,
+      iterations: fit.iterations,
+      converged: fit.converged,
+    },
   };
 }
 
@@ -170,10 +181,16 @@ export function serializeEnsemble(model: EnsembleModel): string {
 export function parseEnsemble(json: string): EnsembleModel {
   const model = JSON.parse(json) as Partial<EnsembleModel>;
   if (model.format !== ENSEMBLE_FORMAT) throw new Error(`not an ensemble model (format ${JSON.stringify(model.format)})`);
-  if (model.version !== ENSEMBLE_VERSION) throw new Error(`ensemble model version ${model.version} is not supported (expected ${ENSEMBLE_VERSION})`);
+  if (model.version !== ENSEMBLE_VERSION)
+    throw new Error(`ensemble model version ${model.version} is not supported (expected ${ENSEMBLE_VERSION})`);
   const runs = model.runs;
-  if (!Array.isArray(runs) || !Array.isArray(model.cutoffs) || model.cutoffs.length !== runs.length) throw new Error('ensemble model: runs and cutoffs must be parallel lists');
-  if (!Array.isArray(model.weights) || model.weights.length !== 1 + FEATURES_PER_RUN.length * runs.length || model.weights.some((w) => typeof w !== 'number' || !Number.isFinite(w))) {
+  if (!Array.isArray(runs) || !Array.isArray(model.cutoffs) || model.cutoffs.length !== runs.length)
+    throw new Error('ensemble model: runs and cutoffs must be parallel lists');
+  if (
+    !Array.isArray(model.weights) ||
+    model.weights.length !== 1 + FEATURES_PER_RUN.length * runs.length ||
+    model.weights.some((w) => typeof w !== 'number' || !Number.isFinite(w))
+  ) {
     throw new Error(`ensemble model: expected ${1 + FEATURES_PER_RUN.length * runs.length} finite weights`);
   }
   ensembleOf(String(model.task));

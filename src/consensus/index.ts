@@ -2,7 +2,16 @@
 // the trained maximum-entropy ensemble of BC II.5 §5.5 (when answers with a gold exist).
 
 export { consensusAsResult, voteConsensus, type Consensus, type VoteInput, type VoteOptions } from './voting.ts';
-export { meanOf, passes, rankedVote, tally, type RankedSupport, type ServerVote, type TaskVote, type VoteSupport } from '../scoring/vote-tally.ts';
+export {
+  meanOf,
+  passes,
+  rankedVote,
+  tally,
+  type RankedSupport,
+  type ServerVote,
+  type TaskVote,
+  type VoteSupport,
+} from '../scoring/vote-tally.ts';
 export {
   applyEnsemble,
   ENSEMBLE_FORMAT,

@@ -29,7 +29,15 @@ const SELECT = 'select m.*, c.slug as challenge from ensemble_models m join chal
 function toModel(r: ModelRow): StoredModel {
   // jsonb comes back parsed; parseEnsemble re-checks format and version before use.
   const json = typeof r.model === 'string' ? r.model : JSON.stringify(r.model);
-  return { id: r.id, challengeId: r.challenge_id, challenge: r.challenge, task: r.task, version: r.version, model: parseEnsemble(json), createdAt: r.created_at };
+  return {
+    id: r.id,
+    challengeId: r.challenge_id,
+    challenge: r.challenge,
+    task: r.task,
+    version: r.version,
+    model: parseEnsemble(json),
+    createdAt: r.created_at,
+  };
 }
 
 export class EnsembleModelRepository {
@@ -56,12 +64,18 @@ export class EnsembleModelRepository {
   }
 
   async list(challengeId: number, task: EnsembleTask): Promise<StoredModel[]> {
-    const rows = await this.db.query<ModelRow>(`${SELECT} where m.challenge_id = $1 and m.task = $2 order by m.version`, [challengeId, task]);
+    const rows = await this.db.query<ModelRow>(`${SELECT} where m.challenge_id = $1 and m.task = $2 order by m.version`, [
+      challengeId,
+      task,
+    ]);
     return rows.map(toModel);
   }
 
   async latest(challengeId: number, task: EnsembleTask): Promise<StoredModel | null> {
-    const rows = await this.db.query<ModelRow>(`${SELECT} where m.challenge_id = $1 and m.task = $2 order by m.version desc limit 1`, [challengeId, task]);
+    const rows = await this.db.query<ModelRow>(`${SELECT} where m.challenge_id = $1 and m.task = $2 order by m.version desc limit 1`, [
+      challengeId,
+      task,
+    ]);
     return rows[0] ? toModel(rows[0]) : null;
   }
 }

@@ -22,7 +22,9 @@ import type { StoredModel } from './model-repository.ts';
 
 const TrainBody = Type.Object(
   {
-    cutoff: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'selection and training cutoff per run (top k items); default 10' })),
+    cutoff: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1000, description: 'selection and training cutoff per run (top k items); default 10' }),
+    ),
     lambda: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1e6, description: 'L2 strength; default 1' })),
     runs: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { minItems: 1, maxItems: 1000, uniqueItems: true })),
   },
@@ -50,8 +52,15 @@ async function namedServers(ctx: AppContext, challengeId: number, task: string):
 
 function modelSummary(m: StoredModel) {
   return {
-    id: m.id, challenge: m.challenge, task: m.task, version: m.version, createdAt: m.createdAt,
-    runs: m.model.runs, cutoffs: m.model.cutoffs, lambda: m.model.lambda, training: m.model.training,
+    id: m.id,
+    challenge: m.challenge,
+    task: m.task,
+    version: m.version,
+    createdAt: m.createdAt,
+    runs: m.model.runs,
+    cutoffs: m.model.cutoffs,
+    lambda: m.model.lambda,
+    training: m.model.training,
   };
 }
 
@@ -64,20 +73,34 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
     async function challengeTask(params: { slug: string; task: TaskName }): Promise<{ challenge: Challenge; task: EnsembleTask }> {
       const challenge = await challengeOf(ctx.repos.challenges, params);
       const { task } = params;
-      if (!ENSEMBLE_TASKS.includes(task)) throw new ApiError('unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
+      if (!ENSEMBLE_TASKS.includes(task))
+        throw new ApiError('unknown_task', `ensembles are trained for ${ENSEMBLE_TASKS.join(', ')} (ranked lists), not "${task}"`);
       return { challenge, task };
     }
 
     async function gold(challenge: Challenge, task: EnsembleTask): Promise<GoldItems> {
       const parsed = await ctx.leaderboard.storedGold(challenge, task);
-      if (!parsed) throw new ApiError('no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`);
+      if (!parsed)
+        throw new ApiError(
+          'no_gold',
+          `no ${task} gold standard is loaded for challenge "${challenge.slug}"; load it with PUT /api/challenges/${challenge.slug}/gold/${task} first`,
+        );
       if (parsed.task !== task) throw new Error(`stored ${task} gold parsed as ${parsed.task}`);
       return ensembleOf(task).goldKeys(parsed.gold);
     }
 
     app.post(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)', params: TaskParams, body: Type.Optional(TrainBody), response: responses({ 201: TrainedModel }) }, config: { access: 'admin' } },
+      {
+        schema: {
+          tags: ['consensus'],
+          summary: 'Train a new version of the ensemble from stored answers and the gold (organiser)',
+          params: TaskParams,
+          body: Type.Optional(TrainBody),
+          response: responses({ 201: TrainedModel }),
+        },
+        config: { access: 'admin' },
+      },
       async (request, reply) => {
         const { challenge, task } = await challengeTask(request.params);
         const body = request.body ?? {};
@@ -85,7 +108,10 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
         const servers = await namedServers(ctx, challenge.id, task);
         const known = new Set(servers.map((s) => s.run));
         const unknown = (body.runs ?? []).filter((r) => !known.has(r));
-        if (unknown.length > 0) throw badRequest(`unknown run(s) ${unknown.join(', ')}; the ${task} runs of "${challenge.slug}" are ${[...known].join(', ') || '(none)'}`);
+        if (unknown.length > 0)
+          throw badRequest(
+            `unknown run(s) ${unknown.join(', ')}; the ${task} runs of "${challenge.slug}" are ${[...known].join(', ') || '(none)'}`,
+          );
         const chosen = body.runs ? servers.filter((s) => body.runs!.includes(s.run)) : servers;
         if (chosen.length === 0) throw badRequest(`challenge "${challenge.slug}" has no server registered for ${task}: nothing to combine`);
         const docs = ensembleDocuments(await challengeDocuments(ctx.repos.answers, challenge.id, chosen));
@@ -97,14 +123,25 @@ export function consensusRoutes(ctx: AppContext): FastifyPluginAsync {
           throw error;
         }
         const stored = await models.add(challenge.id, task, model);
-        request.log.info({ challenge: challenge.slug, task, version: stored.version, documents: model.training.documents }, 'ensemble trained');
+        request.log.info(
+          { challenge: challenge.slug, task, version: stored.version, documents: model.training.documents },
+          'ensemble trained',
+        );
         return reply.status(201).send({ ...modelSummary(stored), model: stored.model });
       },
     );
 
     app.get(
       '/challenges/:slug/ensembles/:task',
-      { schema: { tags: ['consensus'], summary: 'The trained ensemble versions of a task', params: TaskParams, response: responses({ 200: Open({ challenge: Type.String(), task: Type.String(), models: Type.Array(ModelSummary) }) }) }, config: { access: 'participant' } },
+      {
+        schema: {
+          tags: ['consensus'],
+          summary: 'The trained ensemble versions of a task',
+          params: TaskParams,
+          response: responses({ 200: Open({ challenge: Type.String(), task: Type.String(), models: Type.Array(ModelSummary) }) }),
+        },
+        config: { access: 'participant' },
+      },
       async (request) => {
         const principal = knownPrincipalOf(request);
         const { challenge, task } = await challengeTask(request.params);

@@ -36,7 +36,8 @@ export interface VoteOptions {
 
 function weightOf(serverId: number, options: VoteOptions): number {
   const weight = options.weights?.[serverId] ?? 1;
-  if (!Number.isFinite(weight) || weight < 0) throw new RangeError(`weight of server ${serverId} must be a finite number ≥ 0, got ${weight}`);
+  if (!Number.isFinite(weight) || weight < 0)
+    throw new RangeError(`weight of server ${serverId} must be a finite number ≥ 0, got ${weight}`);
   return weight;
 }
 

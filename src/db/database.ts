@@ -43,6 +43,7 @@ export function sqlLiteral(value: string): string {
  * transaction's handle (to join a larger one) has none: its own-transaction methods refuse.
  */
 export function transactional(db: Queryable): Database {
-  if (!('transaction' in db)) throw new Error('this repository runs inside a transaction already; use the one built with the database handle');
+  if (!('transaction' in db))
+    throw new Error('this repository runs inside a transaction already; use the one built with the database handle');
   return db as Database;
 }

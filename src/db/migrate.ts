@@ -30,7 +30,9 @@ export async function migrate(db: Database): Promise<string[]> {
     return new Set((await tx.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name));
   });
   const applied: string[] = [];
-  for (const name of readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort()) {
+  for (const name of readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()) {
     if (done.has(name)) continue;
     const sql = readFileSync(join(MIGRATIONS_DIR, name), 'utf8');
     const ran = await underLock(db, async (tx) => {

@@ -15,7 +15,9 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
       await db.query('select 1');
     } catch (err) {
       await db.close().catch(() => {});
-      throw new Error(`cannot reach PostgreSQL at DATABASE_URL (${redactUrl(config.databaseUrl)}): ${(err as Error).message}. Start PostgreSQL or unset DATABASE_URL to use the embedded database.`);
+      throw new Error(
+        `cannot reach PostgreSQL at DATABASE_URL (${redactUrl(config.databaseUrl)}): ${(err as Error).message}. Start PostgreSQL or unset DATABASE_URL to use the embedded database.`,
+      );
     }
     log.info({ database: 'postgres', url: redactUrl(config.databaseUrl) }, 'using PostgreSQL');
   } else {

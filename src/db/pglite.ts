@@ -17,7 +17,8 @@ function lockPgliteDir(dir: string, log?: Logger): () => void {
   mkdirSync(dirname(dir), { recursive: true });
   return takeLock(pgliteLockFile(dir), {
     what: `the PGlite database in ${dir}`,
-    advice: 'stop it first (to back up a serving installation, ask it: `metaserver backup --out FILE --from <its address>`), or give this one a data directory of its own (METASERVER_DATA_DIR) or a PostgreSQL database (DATABASE_URL)',
+    advice:
+      'stop it first (to back up a serving installation, ask it: `metaserver backup --out FILE --from <its address>`), or give this one a data directory of its own (METASERVER_DATA_DIR) or a PostgreSQL database (DATABASE_URL)',
     log,
   });
 }
@@ -26,7 +27,10 @@ function lockPgliteDir(dir: string, log?: Logger): () => void {
  * Embedded PostgreSQL: a directory on disk (locked for this process until close), or
  * memory when dir is undefined (tests).
  */
-export async function openPglite(dir?: string, opts: { log?: Logger; /** A dump (dumpDataDir) to start an empty directory from: restore. */ loadDataDir?: Blob } = {}): Promise<Database & { pglite: PGlite }> {
+export async function openPglite(
+  dir?: string,
+  opts: { log?: Logger; /** A dump (dumpDataDir) to start an empty directory from: restore. */ loadDataDir?: Blob } = {},
+): Promise<Database & { pglite: PGlite }> {
   const unlock = dir ? lockPgliteDir(dir, opts.log) : () => {};
   let db: PGlite;
   try {

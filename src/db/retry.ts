@@ -8,7 +8,8 @@ import { DatabaseUnavailableError } from '../db/database.ts';
 const PG_CONNECTION_CODES = new Set(['57P01', '57P02', '57P03']);
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTCONN', 'EHOSTUNREACH', 'ENETUNREACH']);
 // pg raises plain Errors without a code when a pooled client's socket dies mid-query.
-const CONNECTION_MESSAGES = /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i;
+const CONNECTION_MESSAGES =
+  /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i;
 
 /** True when err (or anything it wraps) says the database connection failed, not the statement. */
 export function isConnectionError(err: unknown): boolean {
@@ -44,14 +45,22 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * fn must be safe to repeat: a transaction that failed was rolled back, and the dispatch
  * writes are idempotent or guarded (answers: "on conflict do nothing").
  */
-export async function withDbRetry<T>(what: string, fn: () => Promise<T>, policy: RetryPolicy, onRetry?: (err: unknown, attempt: number) => void): Promise<T> {
+export async function withDbRetry<T>(
+  what: string,
+  fn: () => Promise<T>,
+  policy: RetryPolicy,
+  onRetry?: (err: unknown, attempt: number) => void,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await fn();
     } catch (err) {
       if (!isConnectionError(err)) throw err;
       if (attempt >= policy.retries) {
-        throw new DatabaseUnavailableError(`the database was unreachable while trying to ${what} (${policy.retries + 1} tries): ${(err as Error).message}`, { cause: err });
+        throw new DatabaseUnavailableError(
+          `the database was unreachable while trying to ${what} (${policy.retries + 1} tries): ${(err as Error).message}`,
+          { cause: err },
+        );
       }
       onRetry?.(err, attempt + 1);
       await sleep(Math.min(policy.baseDelayMs * 2 ** attempt, policy.maxDelayMs));

@@ -21,7 +21,10 @@ export class SettingsRepository {
 
   /** Stores the hash unless another process stored one first; the hash that holds either way, and whether it was ours. */
   async claimAdminTokenHash(hash: string): Promise<{ hash: string; ours: boolean }> {
-    const inserted = await this.db.query('insert into settings (key, value) values ($1, $2) on conflict do nothing returning 1', [ADMIN_TOKEN_KEY, hash]);
+    const inserted = await this.db.query('insert into settings (key, value) values ($1, $2) on conflict do nothing returning 1', [
+      ADMIN_TOKEN_KEY,
+      hash,
+    ]);
     if (inserted.length > 0) return { hash, ours: true };
     return { hash: (await this.adminTokenHash())!, ours: false };
   }

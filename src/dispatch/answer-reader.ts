@@ -58,14 +58,21 @@ class ReadingThread {
     });
     const gone = (why: string) => {
       onGone(this);
-      for (const waiting of this.waiting.values()) waiting.reject(new AnswerFormatError(`the answer could not be read: the reading thread stopped (${why})`));
+      for (const waiting of this.waiting.values())
+        waiting.reject(new AnswerFormatError(`the answer could not be read: the reading thread stopped (${why})`));
       this.waiting.clear();
     };
     this.worker.on('error', (err) => gone(err.message));
     this.worker.on('exit', (code) => gone(`exit code ${code}`));
   }
 
-  read(id: number, body: Buffer, charset: string | undefined, context: AnswerContext, protocol: string | undefined): Promise<Decoded<AnswerText>> {
+  read(
+    id: number,
+    body: Buffer,
+    charset: string | undefined,
+    context: AnswerContext,
+    protocol: string | undefined,
+  ): Promise<Decoded<AnswerText>> {
     return new Promise((resolve, reject) => {
       if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve, reject });

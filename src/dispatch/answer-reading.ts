@@ -36,7 +36,13 @@ export interface AnswerText {
  * Decodes (in the protocol named; XML-RPC when none) and validates; throws the protocol's
  * error (AnswerFormatError, XmlRpcProtocolError) when the body is not an answer in it.
  */
-export function readAnswerNow(body: Uint8Array, charset: string | undefined, context: AnswerContext, indexes: ReleaseIndexes, protocol?: string): Decoded<AnswerText> {
+export function readAnswerNow(
+  body: Uint8Array,
+  charset: string | undefined,
+  context: AnswerContext,
+  indexes: ReleaseIndexes,
+  protocol?: string,
+): Decoded<AnswerText> {
   const decoded = protocolOf(protocol).decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), charset, context.text);
   if (decoded.kind === 'fault') return decoded;
   const validated = validateAnswer(decoded.value, { ...context, accessions: indexes.accessions, lookups: indexes.lookups });

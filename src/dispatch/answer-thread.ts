@@ -27,7 +27,12 @@ parentPort!.on('message', ({ id, body, charset, context, protocol }: ThreadReque
   try {
     reply = { id, ok: true, decoded: readAnswerNow(body, charset, context, indexes, protocol) };
   } catch (err) {
-    reply = { id, ok: false, protocol: err instanceof XmlRpcProtocolError ? 'xmlrpc' : err instanceof AnswerFormatError ? 'format' : null, message: err instanceof Error ? err.message : String(err) };
+    reply = {
+      id,
+      ok: false,
+      protocol: err instanceof XmlRpcProtocolError ? 'xmlrpc' : err instanceof AnswerFormatError ? 'format' : null,
+      message: err instanceof Error ? err.message : String(err),
+    };
   }
   parentPort!.postMessage(reply);
 });

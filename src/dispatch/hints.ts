@@ -21,5 +21,7 @@ export function failureHint(call: FailedCall, server: ServerForHint): string {
     );
   }
   const protocol = protocolOf(server.protocol);
-  return protocol.hint?.(call, { url: server.url, method: server.method ?? '', tasks: server.tasks, sendMetadata: server.sendMetadata }) ?? '';
+  return (
+    protocol.hint?.(call, { url: server.url, method: server.method ?? '', tasks: server.tasks, sendMetadata: server.sendMetadata }) ?? ''
+  );
 }

@@ -16,8 +16,7 @@ interface Issues {
 }
 
 export type Verdict =
-  | ({ outcome: 'ok'; answer: AnswerText } & Issues)
-  | ({ outcome: FailureKind | 'invalid'; detail: string; answer?: AnswerText } & Issues);
+  ({ outcome: 'ok'; answer: AnswerText } & Issues) | ({ outcome: FailureKind | 'invalid'; detail: string; answer?: AnswerText } & Issues);
 
 /** Errors named in the detail; all of them are kept with the attempt. */
 const ERRORS_SHOWN = 3;
@@ -27,9 +26,17 @@ const NO_ISSUES: Issues = { errors: [], errorCount: 0, warnings: [], warningCoun
 export function judgeCall(call: CallOutcome<AnswerText>, server: ServerForHint): Verdict {
   if (!call.ok) return { outcome: call.kind, detail: call.detail + failureHint(call, server), ...NO_ISSUES };
   const answer = call.value;
-  const issues: Issues = { errors: answer.firstErrors, errorCount: answer.errorCount, warnings: answer.firstWarnings, warningCount: answer.warningCount };
+  const issues: Issues = {
+    errors: answer.firstErrors,
+    errorCount: answer.errorCount,
+    warnings: answer.firstWarnings,
+    warningCount: answer.warningCount,
+  };
   if (answer.errorCount === 0) return { outcome: 'ok', answer, ...issues };
-  const shown = answer.firstErrors.slice(0, ERRORS_SHOWN).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const shown = answer.firstErrors
+    .slice(0, ERRORS_SHOWN)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join('; ');
   const more = answer.errorCount > ERRORS_SHOWN ? ` (and ${answer.errorCount - ERRORS_SHOWN} more)` : '';
   return { outcome: 'invalid', detail: `the answer failed validation: ${shown}${more}`, answer, ...issues };
 }

@@ -62,7 +62,11 @@ export class JobPerformer {
 
   constructor(private readonly deps: PerformDeps) {
     this.servers = new LoadingCache(1024, deps.serverCacheMs ?? 1_000);
-    this.client = new AnnotatorClient({ answers: deps.answers, maxAnswerBytes: deps.maxAnswerBytes, bodies: new RequestBodies(deps.cacheBytes) });
+    this.client = new AnnotatorClient({
+      answers: deps.answers,
+      maxAnswerBytes: deps.maxAnswerBytes,
+      bodies: new RequestBodies(deps.cacheBytes),
+    });
   }
 
   private agent(server: AnnotationServer): Dispatcher {
@@ -81,13 +85,22 @@ export class JobPerformer {
       if (err instanceof AttemptFailedError || err instanceof DelayedError || !isConnectionError(err)) throw err;
       // Our database, not the server: put the job back without using up one of its attempts.
       const delay = this.deps.databaseRetryDelayMs ?? 2_000;
-      this.deps.log.warn({ serverId: job.data.serverId, articleId: job.data.articleId, err: (err as Error).message, retryInMs: delay }, 'database unreachable; the request will be made again later, not counted against the server');
+      this.deps.log.warn(
+        { serverId: job.data.serverId, articleId: job.data.articleId, err: (err as Error).message, retryInMs: delay },
+        'database unreachable; the request will be made again later, not counted against the server',
+      );
       await job.moveToDelayed(Date.now() + delay, token);
       throw new DelayedError();
     }
   }
 
-  private async call(server: AnnotationServer, article: ArticleForCall, deadlineMs: number, context: AnswerContext, signal?: AbortSignal): Promise<CallOutcome<AnswerText>> {
+  private async call(
+    server: AnnotationServer,
+    article: ArticleForCall,
+    deadlineMs: number,
+    context: AnswerContext,
+    signal?: AbortSignal,
+  ): Promise<CallOutcome<AnswerText>> {
     // The URL policy is applied by the agent at each new connection (dispatch/annotators/policed-agent.ts):
     // the policy may have changed since registration, and a name may have been re-pointed.
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
@@ -133,7 +146,14 @@ export class JobPerformer {
     };
     const call = await this.call(server, article, challenge.timeoutSeconds * 1000, context, signal);
     const attempt: FinishedAttempt = {
-      articleId, serverId, n, ms: call.ms, outcome: 'ok', detail: null, bytesSent: call.bytesSent, bytesReceived: call.bytesReceived,
+      articleId,
+      serverId,
+      n,
+      ms: call.ms,
+      outcome: 'ok',
+      detail: null,
+      bytesSent: call.bytesSent,
+      bytesReceived: call.bytesReceived,
     };
     if (!call.ok && signal?.aborted) {
       // This worker is stopping (shutdown grace over): hand the request back, unblamed.
@@ -150,7 +170,11 @@ export class JobPerformer {
     const verdict = judgeCall(call, server);
     const settled = await settleVerdict(store, attempt, verdict, final);
     if (settled.kind === 'closed') {
-      return await this.waitForReopening(job, token, verdict.outcome === 'ok' ? 'the answer came after the close and was not stored' : 'the attempt ended after the close');
+      return await this.waitForReopening(
+        job,
+        token,
+        verdict.outcome === 'ok' ? 'the answer came after the close and was not stored' : 'the attempt ended after the close',
+      );
     }
     if (settled.kind === 'stored') {
       dispatchMetrics.observe(serverId, 'ok', call.ms);
@@ -159,7 +183,10 @@ export class JobPerformer {
       return;
     }
     dispatchMetrics.observe(serverId, settled.outcome, call.ms);
-    log.info({ serverId, articleId, attempt: n, outcome: settled.outcome, detail: settled.detail, final }, final ? 'request failed for good' : 'request failed; it will be reissued');
+    log.info(
+      { serverId, articleId, attempt: n, outcome: settled.outcome, detail: settled.detail, final },
+      final ? 'request failed for good' : 'request failed; it will be reissued',
+    );
     if (final && article.callbackUrl) this.deps.onSettled?.(articleId, serverId);
     throw new AttemptFailedError(settled.outcome, settled.detail);
   }
@@ -167,7 +194,10 @@ export class JobPerformer {
   /** The challenge is closed: the job goes back, not counted against the server, to wait for a reopening. */
   private async waitForReopening(job: Job<DispatchJob>, token: string | undefined, what: string): Promise<never> {
     const { articleId, serverId } = job.data;
-    this.deps.log.info({ serverId, articleId }, `challenge closed: ${what}; the request waits in the queue in case the challenge is reopened`);
+    this.deps.log.info(
+      { serverId, articleId },
+      `challenge closed: ${what}; the request waits in the queue in case the challenge is reopened`,
+    );
     await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), token);
     throw new DelayedError();
   }

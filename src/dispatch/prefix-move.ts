@@ -124,10 +124,16 @@ export async function moveFromOldPrefix(newPrefix: string, deps: PrefixMoveDeps)
   }
   if (report.queues.length > 0 || report.callbacks > 0) {
     const moved = report.queues.map((q) => `${q.queue}: ${q.oldJobs} old jobs, ${q.requeued} unsettled queued again`).join('; ');
-    log.info(report, `moved the queues of the earlier release from the Redis prefix "${OLD_PREFIX}" to "${newPrefix}" and removed the old keys (${moved || 'no server queues'}${report.callbacks ? `; ${report.callbacks} callbacks` : ''})`);
+    log.info(
+      report,
+      `moved the queues of the earlier release from the Redis prefix "${OLD_PREFIX}" to "${newPrefix}" and removed the old keys (${moved || 'no server queues'}${report.callbacks ? `; ${report.callbacks} callbacks` : ''})`,
+    );
   }
   if (report.left.length > 0) {
-    log.warn({ left: report.left }, `left the old-prefix queues ${report.left.join(', ')} in place: they hold jobs of articles this installation does not have (another installation's?); remove them by hand once nothing uses them`);
+    log.warn(
+      { left: report.left },
+      `left the old-prefix queues ${report.left.join(', ')} in place: they hold jobs of articles this installation does not have (another installation's?); remove them by hand once nothing uses them`,
+    );
   }
   return report;
 }

@@ -54,7 +54,11 @@ export class DispatchQueues {
     if (!q) {
       // Nothing here reads a queue's event stream; BullMQ keeps 10,000 events per queue by
       // default, which came to ~5 MB for 20 servers after every job had left.
-      q = new Queue<DispatchJob>(queueName(serverId), { connection: this.connection, prefix: this.prefix, streams: { events: { maxLen: EVENTS_KEPT } } });
+      q = new Queue<DispatchJob>(queueName(serverId), {
+        connection: this.connection,
+        prefix: this.prefix,
+        streams: { events: { maxLen: EVENTS_KEPT } },
+      });
       q.on('error', () => {}); // connection errors surface through the shared client's own handler
       this.queues.set(serverId, q);
     }
@@ -62,7 +66,11 @@ export class DispatchQueues {
   }
 
   async enqueue(serverId: number, articleIds: string[], retry: RetrySettings, round = 0): Promise<void> {
-    await this.enqueueRounds(serverId, articleIds.map((articleId) => ({ articleId, round })), retry);
+    await this.enqueueRounds(
+      serverId,
+      articleIds.map((articleId) => ({ articleId, round })),
+      retry,
+    );
   }
 
   async enqueueRounds(serverId: number, items: Array<{ articleId: string; round: number }>, retry: RetrySettings): Promise<void> {
@@ -81,7 +89,11 @@ export class DispatchQueues {
     const q = this.queue(serverId);
     // addBulk keeps the order, so the server sees the articles in queue order.
     for (let i = 0; i < items.length; i += 1000) {
-      await q.addBulk(items.slice(i, i + 1000).map((it) => ({ name: 'annotate', data: { articleId: it.articleId, serverId }, opts: opts(it.round, it.articleId) })));
+      await q.addBulk(
+        items
+          .slice(i, i + 1000)
+          .map((it) => ({ name: 'annotate', data: { articleId: it.articleId, serverId }, opts: opts(it.round, it.articleId) })),
+      );
     }
   }
 

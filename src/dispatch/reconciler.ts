@@ -87,7 +87,14 @@ export class Reconciler {
   private async pass(): Promise<ReconcileReport | null> {
     if (this.stopped || !this.dispatch.redisReady()) return null;
     const runId = runIdOf(await this.connection.info('server'));
-    const report: ReconcileReport = { full: runId === undefined || runId !== this.lastRunId, servers: 0, enqueued: 0, restored: 0, paused: 0, resumed: 0 };
+    const report: ReconcileReport = {
+      full: runId === undefined || runId !== this.lastRunId,
+      servers: 0,
+      enqueued: 0,
+      restored: 0,
+      paused: 0,
+      resumed: 0,
+    };
     const challenges = new Map((await this.repos.challenges.list()).map((c) => [c.id, c]));
     for (const listed of await this.repos.servers.listAll()) {
       if (this.stopped) return null;
@@ -98,7 +105,8 @@ export class Reconciler {
     }
     this.lastRunId = runId;
     const { log } = this.opts;
-    if (report.enqueued + report.restored + report.paused + report.resumed > 0) log.info(report, 'queues brought in line with the database');
+    if (report.enqueued + report.restored + report.paused + report.resumed > 0)
+      log.info(report, 'queues brought in line with the database');
     else log.debug(report, 'queues in line with the database');
     return report;
   }
@@ -131,11 +139,18 @@ export class Reconciler {
     if (missing.length === 0) return 0;
     // A job is removed only after its delivery is settled: read the deliveries again, so a
     // job that finished between the two reads is not taken for a lost one.
-    const still = await this.repos.store.pendingDeliveries(serverId, missing.map((m) => m.articleId));
+    const still = await this.repos.store.pendingDeliveries(
+      serverId,
+      missing.map((m) => m.articleId),
+    );
     const rounds = new Map(missing.map((m) => [m.articleId, m.round]));
     const lost = still.filter((d) => rounds.get(d.articleId) === d.round);
     await queues.enqueueRounds(serverId, lost, challenge);
-    if (lost.length > 0) this.opts.log.warn({ serverId, jobs: lost.length }, 'jobs missing from Redis (Redis lost writes, or the queue key prefix changed) were queued again');
+    if (lost.length > 0)
+      this.opts.log.warn(
+        { serverId, jobs: lost.length },
+        'jobs missing from Redis (Redis lost writes, or the queue key prefix changed) were queued again',
+      );
     return lost.length;
   }
 

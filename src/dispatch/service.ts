@@ -55,7 +55,11 @@ export class DispatchService {
       },
     );
     const inTime = await withinTime(done, QUEUE_WAIT_MS, false);
-    if (!inTime) this.log.warn({ what, waitedMs: QUEUE_WAIT_MS }, 'Redis is slow or failing: the request was answered without waiting for its queue step');
+    if (!inTime)
+      this.log.warn(
+        { what, waitedMs: QUEUE_WAIT_MS },
+        'Redis is slow or failing: the request was answered without waiting for its queue step',
+      );
     return inTime;
   }
 
@@ -63,7 +67,10 @@ export class DispatchService {
   private async needQueues<T>(what: string, step: () => Promise<T>): Promise<T> {
     const refused = new ServiceUnavailableError('redis', 5, what);
     if (!this.redisReady()) throw refused;
-    const done = step().then((value) => ({ value }), (err: unknown) => ({ err }));
+    const done = step().then(
+      (value) => ({ value }),
+      (err: unknown) => ({ err }),
+    );
     const result = await withinTime<{ value: T } | { err: unknown } | null>(done, QUEUE_WAIT_MS * 2, null);
     if (!result) throw refused;
     if ('err' in result) throw result.err;

@@ -7,9 +7,7 @@ import type { Verdict } from './judge.ts';
 import type { AttemptOutcome, DispatchStore, FinishedAttempt } from './store.ts';
 
 export type Settlement =
-  | { kind: 'stored'; fresh: boolean }
-  | { kind: 'closed' }
-  | { kind: 'failed'; outcome: AttemptOutcome; detail: string; final: boolean };
+  { kind: 'stored'; fresh: boolean } | { kind: 'closed' } | { kind: 'failed'; outcome: AttemptOutcome; detail: string; final: boolean };
 
 /** `attempt` is completed from the verdict (outcome, detail, errors) and written. */
 export async function settleVerdict(store: DispatchStore, attempt: FinishedAttempt, verdict: Verdict, final: boolean): Promise<Settlement> {

@@ -28,7 +28,13 @@ export interface FinishedAttempt {
 
 export type DispatchWrite =
   | { kind: 'begin'; articleId: string; serverId: number; unlessAnswered: boolean }
-  | { kind: 'finish'; attempt: FinishedAttempt; state: Exclude<DeliveryState, 'active'>; result?: AnswerResult | RawJson; warnings?: ValidationIssue[] | RawJson };
+  | {
+      kind: 'finish';
+      attempt: FinishedAttempt;
+      state: Exclude<DeliveryState, 'active'>;
+      result?: AnswerResult | RawJson;
+      warnings?: ValidationIssue[] | RawJson;
+    };
 
 /**
  * begin: the attempt's number, or null (answered already); finish: true when it stored a new
@@ -66,10 +72,20 @@ export async function writeDispatchBatch(db: Pick<Database, 'script' | 'kind'>, 
     }
     const a = op.attempt;
     finishes.push({
-      i, article_id: a.articleId, server_id: a.serverId, n: a.n, ms: a.ms, outcome: a.outcome,
+      i,
+      article_id: a.articleId,
+      server_id: a.serverId,
+      n: a.n,
+      ms: a.ms,
+      outcome: a.outcome,
       // PostgreSQL text cannot hold NUL; a detail may quote what a server sent.
-      detail: a.detail?.replaceAll('\u0000', '\ufffd'), errors: a.errors, bytes_sent: a.bytesSent, bytes_received: a.bytesReceived,
-      state: op.state, result: op.result, warnings: op.warnings,
+      detail: a.detail?.replaceAll('\u0000', '\ufffd'),
+      errors: a.errors,
+      bytes_sent: a.bytesSent,
+      bytes_received: a.bytesReceived,
+      state: op.state,
+      result: op.result,
+      warnings: op.warnings,
     });
   });
   // Answers read off the main thread arrive as JSON text (RawJson) and are spliced in as is.

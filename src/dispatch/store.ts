@@ -10,7 +10,15 @@ import type { AnswerResult, TaskName } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { RawJson } from '../shared/raw-json.ts';
 import { GroupCommit } from './group-commit.ts';
-import { describeWrites, deliveryKey, writeDispatchBatch, type AttemptOutcome, type DispatchWrite, type DispatchWriteResult, type FinishedAttempt } from './store-batch.ts';
+import {
+  describeWrites,
+  deliveryKey,
+  writeDispatchBatch,
+  type AttemptOutcome,
+  type DispatchWrite,
+  type DispatchWriteResult,
+  type FinishedAttempt,
+} from './store-batch.ts';
 
 export type { AttemptOutcome, FinishedAttempt } from './store-batch.ts';
 export type { DeliveryState } from '../articles/status.ts';
@@ -93,7 +101,10 @@ export class DispatchStore {
   /** Of `among` (article ids), those the server has a delivery of, in any state (the queue move's test of ownership). */
   async deliveredArticles(serverId: number, among: string[]): Promise<string[]> {
     if (among.length === 0) return [];
-    const rows = await this.db.query<{ article_id: string }>('select article_id from deliveries where server_id = $1 and article_id = any($2::uuid[])', [serverId, among]);
+    const rows = await this.db.query<{ article_id: string }>(
+      'select article_id from deliveries where server_id = $1 and article_id = any($2::uuid[])',
+      [serverId, among],
+    );
     return rows.map((r) => r.article_id);
   }
 
@@ -107,10 +118,10 @@ export class DispatchStore {
   async createDeliveries(serverId: number, articleIds: string[]): Promise<void> {
     return await this.write('create deliveries', async () => {
       if (articleIds.length === 0) return;
-      await this.db.query(
-        `insert into deliveries (article_id, server_id) select unnest($1::uuid[]), $2 on conflict do nothing`,
-        [articleIds, serverId],
-      );
+      await this.db.query(`insert into deliveries (article_id, server_id) select unnest($1::uuid[]), $2 on conflict do nothing`, [
+        articleIds,
+        serverId,
+      ]);
     });
   }
 
@@ -153,7 +164,8 @@ export class DispatchStore {
    * an outcome belonged to a worker that died; it is marked interrupted now.
    */
   async beginAttempt(articleId: string, serverId: number): Promise<number | 'closed'> {
-    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as number | 'closed';
+    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as
+      number | 'closed';
   }
 
   /**
@@ -162,7 +174,8 @@ export class DispatchStore {
    * the article's challenge is closed, checked in the same statement as the write.
    */
   async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null | 'closed'> {
-    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as number | null | 'closed';
+    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as
+      number | null | 'closed';
   }
 
   /**
@@ -171,8 +184,18 @@ export class DispatchStore {
    * the challenge was closed meanwhile: nothing is stored, the attempt is recorded as
    * interrupted and the delivery is queued again, for a reopening.
    */
-  async storeAnswer(a: FinishedAttempt, result: AnswerResult | RawJson, warnings: ValidationIssue[] | RawJson): Promise<boolean | 'closed'> {
-    return (await this.writes.submit(deliveryKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: 'done', result, warnings })) as boolean | 'closed';
+  async storeAnswer(
+    a: FinishedAttempt,
+    result: AnswerResult | RawJson,
+    warnings: ValidationIssue[] | RawJson,
+  ): Promise<boolean | 'closed'> {
+    return (await this.writes.submit(deliveryKey(a.articleId, a.serverId), {
+      kind: 'finish',
+      attempt: a,
+      state: 'done',
+      result,
+      warnings,
+    })) as boolean | 'closed';
   }
 
   /**
@@ -180,32 +203,58 @@ export class DispatchStore {
    * 'closed' as for storeAnswer: recorded as interrupted, queued again, whatever `final`.
    */
   async recordFailure(a: FinishedAttempt, final: boolean): Promise<'closed' | undefined> {
-    const r = await this.writes.submit(deliveryKey(a.articleId, a.serverId), { kind: 'finish', attempt: a, state: final ? 'failed' : 'queued' });
+    const r = await this.writes.submit(deliveryKey(a.articleId, a.serverId), {
+      kind: 'finish',
+      attempt: a,
+      state: final ? 'failed' : 'queued',
+    });
     return r === 'closed' ? r : undefined;
   }
 
   async markDone(articleId: string, serverId: number): Promise<void> {
     return await this.write('mark a delivery done', async () => {
-      await this.db.query(`update deliveries set state = 'done', updated_at = now() where article_id = $1 and server_id = $2`, [articleId, serverId]);
+      await this.db.query(`update deliveries set state = 'done', updated_at = now() where article_id = $1 and server_id = $2`, [
+        articleId,
+        serverId,
+      ]);
     });
   }
 
   async attempts(articleId: string, serverId: number): Promise<AttemptRecord[]> {
     const rows = await this.db.query<{
-      n: number; started_at: Date; ms: number | null; outcome: AttemptOutcome | null; detail: string | null;
-      errors: ValidationIssue[] | null; bytes_sent: number | null; bytes_received: number | null;
+      n: number;
+      started_at: Date;
+      ms: number | null;
+      outcome: AttemptOutcome | null;
+      detail: string | null;
+      errors: ValidationIssue[] | null;
+      bytes_sent: number | null;
+      bytes_received: number | null;
     }>('select * from attempts where article_id = $1 and server_id = $2 order by n', [articleId, serverId]);
     return rows.map((r) => ({
-      n: r.n, startedAt: r.started_at, ms: r.ms, outcome: r.outcome, detail: r.detail, errors: r.errors,
-      bytesSent: r.bytes_sent, bytesReceived: r.bytes_received,
+      n: r.n,
+      startedAt: r.started_at,
+      ms: r.ms,
+      outcome: r.outcome,
+      detail: r.detail,
+      errors: r.errors,
+      bytesSent: r.bytes_sent,
+      bytesReceived: r.bytes_received,
     }));
   }
 
   async answer(articleId: string, serverId: number): Promise<StoredAnswer | null> {
-    const rows = await this.db.query<{ result: AnswerResult; warnings: ValidationIssue[]; attempt_n: number; ms: number; bytes: number; stored_at: Date }>(
-      'select result, warnings, attempt_n, ms, bytes, stored_at from answers where article_id = $1 and server_id = $2',
-      [articleId, serverId],
-    );
+    const rows = await this.db.query<{
+      result: AnswerResult;
+      warnings: ValidationIssue[];
+      attempt_n: number;
+      ms: number;
+      bytes: number;
+      stored_at: Date;
+    }>('select result, warnings, attempt_n, ms, bytes, stored_at from answers where article_id = $1 and server_id = $2', [
+      articleId,
+      serverId,
+    ]);
     const r = rows[0];
     return r ? { result: r.result, warnings: r.warnings, attemptN: r.attempt_n, ms: r.ms, bytes: r.bytes, storedAt: r.stored_at } : null;
   }

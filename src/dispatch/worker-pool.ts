@@ -142,7 +142,13 @@ export class WorkerPool {
    * machine's: worker processes on several machines need not agree on the time.
    */
   private async livePools(): Promise<string[]> {
-    const reply = await this.connection!.eval(HEARTBEAT_SCRIPT, 1, `${this.opts.prefix}:${POOLS_KEY}`, this.id, 3 * this.opts.syncIntervalMs);
+    const reply = await this.connection!.eval(
+      HEARTBEAT_SCRIPT,
+      1,
+      `${this.opts.prefix}:${POOLS_KEY}`,
+      this.id,
+      3 * this.opts.syncIntervalMs,
+    );
     const ids = Array.isArray(reply) ? (reply as string[]) : [];
     // The script has just added this pool, so it is in the list; kept certain all the same.
     return ids.includes(this.id) ? ids : [...ids, this.id];
@@ -152,7 +158,11 @@ export class WorkerPool {
     if (this.closed) return;
     // Redis unreachable or slow: go on with the last list rather than hold the sync up.
     const [servers, pools] = await Promise.all([this.opts.listServers(), withinTime(this.livePools(), 2000, this.pools)]);
-    if (pools.length !== this.pools.length) this.opts.log.info({ pools: pools.length, previously: this.pools.length }, 'worker processes changed; the servers are shared out again');
+    if (pools.length !== this.pools.length)
+      this.opts.log.info(
+        { pools: pools.length, previously: this.pools.length },
+        'worker processes changed; the servers are shared out again',
+      );
     this.pools = pools;
     const listed = new Set(servers.map((s) => s.id));
     const wanted = shareOut(servers, pools).get(this.id)!; // livePools always lists this pool
@@ -215,7 +225,14 @@ export class WorkerPool {
     const closing = Promise.all(workers.map((w) => this.closeWorker(w)));
     if (graceMs !== undefined) {
       // A failed close is not the grace period ending: the await below reports it.
-      const finished = await withinTime(closing.then(() => true, () => true), graceMs, false);
+      const finished = await withinTime(
+        closing.then(
+          () => true,
+          () => true,
+        ),
+        graceMs,
+        false,
+      );
       if (!finished) {
         this.opts.log.info({ graceMs }, 'shutdown grace period over; handing the requests still in flight back to the queue');
         for (const w of workers) w.cancelAllJobs('the worker is shutting down');

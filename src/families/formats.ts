@@ -37,7 +37,9 @@ export function importTsv(task: TaskName, text: string, options: TsvImportOption
 
 const BIOC_CODECS: readonly AnyBiocCodec[] = ALL_FAMILIES.flatMap((f) => (f.bioc ? [f.bioc] : []));
 
-export const exportBiocXml = (articles: readonly ExportArticle[], options: BiocOptions = {}): string => writeXml(articles, BIOC_CODECS, options);
+export const exportBiocXml = (articles: readonly ExportArticle[], options: BiocOptions = {}): string =>
+  writeXml(articles, BIOC_CODECS, options);
 export const importBiocXml = (xml: string): ExportArticle[] => readXml(xml, BIOC_CODECS);
-export const exportBiocJson = (articles: readonly ExportArticle[], options: BiocOptions = {}): string => writeJson(articles, BIOC_CODECS, options);
+export const exportBiocJson = (articles: readonly ExportArticle[], options: BiocOptions = {}): string =>
+  writeJson(articles, BIOC_CODECS, options);
 export const importBiocJson = (json: string): ExportArticle[] => readJson(json, BIOC_CODECS);

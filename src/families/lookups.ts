@@ -28,7 +28,10 @@ export function loadFamilyLookups(config: Config, log: Logger): LoadedLookups {
   const loaded = loadLookupsFrom(files);
   for (const family of ALL_FAMILIES) {
     if (family.lookup && loaded[family.name] !== undefined) {
-      log.info({ task: family.name, release: family.lookup.release(loaded[family.name]), ms: Date.now() - started }, `${family.name} release index loaded`);
+      log.info(
+        { task: family.name, release: family.lookup.release(loaded[family.name]), ms: Date.now() - started },
+        `${family.name} release index loaded`,
+      );
     }
   }
   return { loaded, files };
@@ -46,5 +49,7 @@ export function loadLookupsFrom(files: Readonly<Record<string, string>>): Family
 
 /** What the health answer shows of them: each loaded index's release, by task. */
 export function lookupReleases(lookups: FamilyLookups): Record<string, string> {
-  return Object.fromEntries(ALL_FAMILIES.flatMap((f) => (f.lookup && lookups[f.name] !== undefined ? [[f.name, f.lookup.release(lookups[f.name])]] : [])));
+  return Object.fromEntries(
+    ALL_FAMILIES.flatMap((f) => (f.lookup && lookups[f.name] !== undefined ? [[f.name, f.lookup.release(lookups[f.name])]] : [])),
+  );
 }

@@ -65,10 +65,13 @@ export function tasksWith(has: (family: AnyFamily) => unknown): TaskName[] {
 const WORD = /^[A-Za-z][A-Za-z0-9_]*$/;
 for (const f of ALL_FAMILIES) {
   const counted = f.counting.count === 'items' ? (f.counting.in ?? []) : [];
-  if (!/^[A-Z][A-Z0-9_]*$/.test(f.name) || ![f.answerKey, ...counted].every((w) => WORD.test(w))) throw new Error(`task family ${f.name}: a name or key is not one word`);
-  if (f.lookup && !f.settings?.[f.lookup.setting]) throw new Error(`task family ${f.name}: its index is named by setting "${f.lookup.setting}", which it does not declare`);
+  if (!/^[A-Z][A-Z0-9_]*$/.test(f.name) || ![f.answerKey, ...counted].every((w) => WORD.test(w)))
+    throw new Error(`task family ${f.name}: a name or key is not one word`);
+  if (f.lookup && !f.settings?.[f.lookup.setting])
+    throw new Error(`task family ${f.name}: its index is named by setting "${f.lookup.setting}", which it does not declare`);
 }
-if (BY_NAME.size !== FAMILIES.length || BY_ANSWER_KEY.size !== FAMILIES.length) throw new Error('two task families share a name or an answer key');
+if (BY_NAME.size !== FAMILIES.length || BY_ANSWER_KEY.size !== FAMILIES.length)
+  throw new Error('two task families share a name or an answer key');
 
 // The leaf (src/tasks/names.ts) names the families for configuration, migrations and
 // request schemas: it must list the same names in the same order, and hold the settings
@@ -76,9 +79,12 @@ if (BY_NAME.size !== FAMILIES.length || BY_ANSWER_KEY.size !== FAMILIES.length) 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _leafNamesAgree: Same<TaskName, LeafTaskName> = true;
 if (TASK_NAMES.join() !== LEAF_NAMES.join()) {
-  throw new Error(`the task families (${TASK_NAMES.join(', ')}) and the names in src/tasks/names.ts (${LEAF_NAMES.join(', ')}) differ: list each family in both, in the same order`);
+  throw new Error(
+    `the task families (${TASK_NAMES.join(', ')}) and the names in src/tasks/names.ts (${LEAF_NAMES.join(', ')}) differ: list each family in both, in the same order`,
+  );
 }
 for (const f of ALL_FAMILIES) {
   const declared: object | undefined = (FAMILY_SETTINGS as Partial<Record<string, object>>)[f.name];
-  if (declared ? f.settings !== declared : Object.keys(f.settings ?? {}).length > 0) throw new Error(`task family ${f.name}: its settings must be the ones src/tasks/names.ts holds for it (FAMILY_SETTINGS.${f.name})`);
+  if (declared ? f.settings !== declared : Object.keys(f.settings ?? {}).length > 0)
+    throw new Error(`task family ${f.name}: its settings must be the ones src/tasks/names.ts holds for it (FAMILY_SETTINGS.${f.name})`);
 }

@@ -48,7 +48,8 @@ export function importA2(text: string, a2: string, options: { file?: string } = 
   const parsed = wrapped(() => parseA2(a2, options));
   const cp = new CodePointText(text);
   const slice = (start: number, end: number, id: string) => {
-    if (end > cp.length) throw new FormatError('a2', `${id}: span ${start}–${end} runs past the end of the text (${cp.length} code points)`);
+    if (end > cp.length)
+      throw new FormatError('a2', `${id}: span ${start}–${end} runs past the end of the text (${cp.length} code points)`);
     return cp.slice(start, end);
   };
   const expressions = [...parsed.expressions.values()].map((e): CorefExpression => {
@@ -59,7 +60,14 @@ export function importA2(text: string, a2: string, options: { file?: string } = 
   const brackets = new Map<string, string[]>();
   for (const line of a2.split('\n')) {
     const match = /^(R\S*)\tCoref\b[^[]*\[([^\]]*)\]/.exec(line);
-    if (match) brackets.set(match[1], match[2].split(',').map((p) => p.trim()).filter((p) => p !== ''));
+    if (match)
+      brackets.set(
+        match[1],
+        match[2]
+          .split(',')
+          .map((p) => p.trim())
+          .filter((p) => p !== ''),
+      );
   }
   const links = parsed.links.map((l): CorefLink => {
     const link: CorefLink = { id: l.id, anaphor: l.anaphor, antecedent: l.antecedent };

@@ -117,7 +117,10 @@ export const BIO_DOCUMENT_START = '-DOCSTART-\tO';
  * Several documents in one CoNLL file: each headed by a `-DOCSTART-` line and a blank
  * line, in the order given; `leftOut` counts the mentions of all documents left out.
  */
-export function exportBioDocuments(docs: ReadonlyArray<{ text: string; mentions: readonly MentionItem[] }>): { bio: string; leftOut: number } {
+export function exportBioDocuments(docs: ReadonlyArray<{ text: string; mentions: readonly MentionItem[] }>): {
+  bio: string;
+  leftOut: number;
+} {
   let bio = '';
   let leftOut = 0;
   for (const doc of docs) {
@@ -146,7 +149,10 @@ export function importBio(text: string, bio: string, options: { file?: string; l
     const tokenCps = Array.from(token);
     if (cps.slice(at, at + tokenCps.length).join('') !== token) {
       const found = cps.slice(at, at + tokenCps.length).join('');
-      throw new FormatError('bio', `line ${parsed.tokenLines[i]}: token "${token}" does not match the text at code point ${at} ("${found}")`);
+      throw new FormatError(
+        'bio',
+        `line ${parsed.tokenLines[i]}: token "${token}" does not match the text at code point ${at} ("${found}")`,
+      );
     }
     starts.push(at);
     at += tokenCps.length;

@@ -55,31 +55,50 @@ const sectionName = (infons: Infons): string | undefined => infons.section_type 
 /** Checks that the annotation's text is the document's text at its span; throws naming both. */
 export function checkAnnotationText(docId: string, a: CorpusAnnotation, text: CodePointText, format: string): void {
   if (a.start === undefined || a.end === undefined) return;
-  if (a.end > text.length) throw new FormatError(format, `document ${docId}: annotation ${a.id} ends at ${a.end}, after the end of the text (${text.length} characters)`);
+  if (a.end > text.length)
+    throw new FormatError(
+      format,
+      `document ${docId}: annotation ${a.id} ends at ${a.end}, after the end of the text (${text.length} characters)`,
+    );
   const found = text.slice(a.start, a.end);
   if (a.text !== '' && found !== a.text) {
-    throw new FormatError(format, `document ${docId}: annotation ${a.id} says its text is ${JSON.stringify(a.text)} but the text at [${a.start}, ${a.end}) is ${JSON.stringify(found)}; the offsets do not fit the text`);
+    throw new FormatError(
+      format,
+      `document ${docId}: annotation ${a.id} says its text is ${JSON.stringify(a.text)} but the text at [${a.start}, ${a.end}) is ${JSON.stringify(found)}; the offsets do not fit the text`,
+    );
   }
 }
 
 function corpusDocument(doc: BiocDocument): CorpusDocument {
   const text = documentText(doc);
   const codePoints = new CodePointText(text);
-  const sections = doc.passages.map((p) => {
-    const name = sectionName(p.infons);
-    const length = p.text !== '' ? [...p.text].length : (p.sentences ?? []).reduce((end, s) => Math.max(end, s.offset + [...s.text].length), p.offset) - p.offset;
-    const section: CorpusSection = { offset: p.offset, length };
-    if (name !== undefined) section.name = name;
-    if (p.infons.type !== undefined && p.infons.type !== name) section.type = p.infons.type;
-    return section;
-  }).sort((x, y) => x.offset - y.offset);
+  const sections = doc.passages
+    .map((p) => {
+      const name = sectionName(p.infons);
+      const length =
+        p.text !== ''
+          ? [...p.text].length
+          : (p.sentences ?? []).reduce((end, s) => Math.max(end, s.offset + [...s.text].length), p.offset) - p.offset;
+      const section: CorpusSection = { offset: p.offset, length };
+      if (name !== undefined) section.name = name;
+      if (p.infons.type !== undefined && p.infons.type !== name) section.type = p.infons.type;
+      return section;
+    })
+    .sort((x, y) => x.offset - y.offset);
   const annotations = allAnnotations(doc).map((a, i): CorpusAnnotation => {
     const id = a.id === '' ? `#${i + 1}` : a.id;
     const located = a.locations.length > 0;
     const start = located ? Math.min(...a.locations.map((l) => l.offset)) : undefined;
     const end = located ? Math.max(...a.locations.map((l) => l.offset + l.length)) : undefined;
     // A discontinuous annotation's text is its pieces' text: only a continuous one is checked.
-    const annotation: CorpusAnnotation = { id, start, end, text: a.locations.length > 1 ? '' : a.text, type: a.infons.type, infons: a.infons };
+    const annotation: CorpusAnnotation = {
+      id,
+      start,
+      end,
+      text: a.locations.length > 1 ? '' : a.text,
+      type: a.infons.type,
+      infons: a.infons,
+    };
     checkAnnotationText(doc.id, annotation, codePoints, 'bioc');
     return { ...annotation, text: start === undefined ? a.text : codePoints.slice(start, end!) };
   });

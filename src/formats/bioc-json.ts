@@ -2,7 +2,18 @@
 // with infons as objects, `documents`/`passages`/`annotations`/`locations`/`relations`/
 // `nodes` as arrays, and (unlike the XML) a `sentences` array in each passage.
 
-import { articlesToBioc, biocToArticles, type AnyBiocCodec, type BiocAnnotation, type BiocCollection, type BiocDocument, type BiocOptions, type BiocPassage, type BiocSentence, type Infons } from './bioc-model.ts';
+import {
+  articlesToBioc,
+  biocToArticles,
+  type AnyBiocCodec,
+  type BiocAnnotation,
+  type BiocCollection,
+  type BiocDocument,
+  type BiocOptions,
+  type BiocPassage,
+  type BiocSentence,
+  type Infons,
+} from './bioc-model.ts';
 import { FormatError, type ExportArticle } from './common.ts';
 
 export function writeBiocJson(collection: BiocCollection): string {
@@ -14,7 +25,14 @@ export function writeBiocJson(collection: BiocCollection): string {
     documents: collection.documents.map((d) => ({
       id: d.id,
       infons: d.infons,
-      passages: d.passages.map((p) => ({ offset: p.offset, infons: p.infons, text: p.text, sentences: [], annotations: p.annotations, relations: p.relations })),
+      passages: d.passages.map((p) => ({
+        offset: p.offset,
+        infons: p.infons,
+        text: p.text,
+        sentences: [],
+        annotations: p.annotations,
+        relations: p.relations,
+      })),
       relations: d.relations,
     })),
   };
@@ -30,7 +48,8 @@ type Json = Record<string, unknown>;
 
 function array(value: unknown, where: string): Json[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'object' || v === null)) throw new FormatError('bioc', `${where} must be an array of objects`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'object' || v === null))
+    throw new FormatError('bioc', `${where} must be an array of objects`);
   return value as Json[];
 }
 
@@ -65,7 +84,10 @@ function relations(value: unknown, where: string) {
   return array(value, `${where}.relations`).map((r, i) => ({
     id: string(r.id ?? '', `${where}.relations[${i}].id`),
     infons: infons(r.infons, `${where}.relations[${i}]`),
-    nodes: array(r.nodes, `${where}.relations[${i}].nodes`).map((n, j) => ({ refid: string(n.refid, `${where}.relations[${i}].nodes[${j}].refid`), role: string(n.role ?? '', `${where}.relations[${i}].nodes[${j}].role`) })),
+    nodes: array(r.nodes, `${where}.relations[${i}].nodes`).map((n, j) => ({
+      refid: string(n.refid, `${where}.relations[${i}].nodes[${j}].refid`),
+      role: string(n.role ?? '', `${where}.relations[${i}].nodes[${j}].role`),
+    })),
   }));
 }
 
@@ -73,13 +95,22 @@ function annotations(value: unknown, at: string): BiocAnnotation[] {
   return array(value, `${at}.annotations`).map((a, k) => ({
     id: string(a.id ?? '', `${at}.annotations[${k}].id`),
     infons: infons(a.infons, `${at}.annotations[${k}]`),
-    locations: array(a.locations, `${at}.annotations[${k}].locations`).map((l) => ({ offset: offset(l.offset, `${at}.annotations[${k}] location offset`), length: offset(l.length, `${at}.annotations[${k}] location length`) })),
+    locations: array(a.locations, `${at}.annotations[${k}].locations`).map((l) => ({
+      offset: offset(l.offset, `${at}.annotations[${k}] location offset`),
+      length: offset(l.length, `${at}.annotations[${k}] location length`),
+    })),
     text: string(a.text ?? '', `${at}.annotations[${k}].text`),
   }));
 }
 
 function sentence(s: Json, at: string): BiocSentence {
-  return { offset: offset(s.offset, `${at}.offset`), infons: infons(s.infons, at), text: string(s.text ?? '', `${at}.text`), annotations: annotations(s.annotations, at), relations: relations(s.relations, at) };
+  return {
+    offset: offset(s.offset, `${at}.offset`),
+    infons: infons(s.infons, at),
+    text: string(s.text ?? '', `${at}.text`),
+    annotations: annotations(s.annotations, at),
+    relations: relations(s.relations, at),
+  };
 }
 
 function passage(p: Json, at: string): BiocPassage {
@@ -130,14 +161,17 @@ export function readBiocJson(json: string): BiocCollection {
  */
 export function readBiocJsonLines(content: string): BiocCollection {
   const values: Array<{ value: unknown; line: string }> = [];
-  content.replace(/^\uFEFF/, '').split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      values.push({ value: JSON.parse(line), line: `line ${i + 1}` });
-    } catch (error) {
-      throw new FormatError('bioc', `line ${i + 1}: not JSON: ${(error as Error).message}`);
-    }
-  });
+  content
+    .replace(/^\uFEFF/, '')
+    .split('\n')
+    .forEach((line, i) => {
+      if (line.trim() === '') return;
+      try {
+        values.push({ value: JSON.parse(line), line: `line ${i + 1}` });
+      } catch (error) {
+        throw new FormatError('bioc', `line ${i + 1}: not JSON: ${(error as Error).message}`);
+      }
+    });
   if (values.length === 0) throw new FormatError('bioc', 'the JSON lines hold no line');
   return collectionOf(values);
 }
@@ -146,10 +180,19 @@ export function readBiocJsonLines(content: string): BiocCollection {
 function collectionOf(values: ReadonlyArray<{ value: unknown; line: string }>): BiocCollection {
   const objects: Array<{ o: Json; where: string }> = [];
   for (const { value: parsed, line } of values) {
-    const wrapped = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Array.isArray((parsed as Json).PubTator3) ? (parsed as Json).PubTator3 : parsed;
+    const wrapped =
+      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && Array.isArray((parsed as Json).PubTator3)
+        ? (parsed as Json).PubTator3
+        : parsed;
     const parts = Array.isArray(wrapped) ? wrapped : [wrapped];
-    if (parts.some((p) => typeof p !== 'object' || p === null || Array.isArray(p))) throw new FormatError('bioc', `${line === '' ? '' : `${line}: `}BioC JSON is a collection object, a document object, or a list of them`);
-    (parts as Json[]).forEach((o, i) => objects.push({ o, where: `${line}${line !== '' && Array.isArray(wrapped) ? ' ' : ''}${Array.isArray(wrapped) ? `[${i}]` : ''}` }));
+    if (parts.some((p) => typeof p !== 'object' || p === null || Array.isArray(p)))
+      throw new FormatError(
+        'bioc',
+        `${line === '' ? '' : `${line}: `}BioC JSON is a collection object, a document object, or a list of them`,
+      );
+    (parts as Json[]).forEach((o, i) =>
+      objects.push({ o, where: `${line}${line !== '' && Array.isArray(wrapped) ? ' ' : ''}${Array.isArray(wrapped) ? `[${i}]` : ''}` }),
+    );
   }
   const first = objects.find(({ o }) => !isDocument(o))?.o;
   const documents: BiocDocument[] = [];
@@ -157,8 +200,13 @@ function collectionOf(values: ReadonlyArray<{ value: unknown; line: string }>): 
     // Inside a line, the line goes first: "line 3 documents[0] (document 123).passages[1]…".
     const inside = where === '' ? '' : `${where} `;
     if (isDocument(o)) documents.push(document(o, where === '' ? 'the document' : where));
-    else if (o.documents !== undefined) documents.push(...array(o.documents, `${inside}documents`).map((d, j) => document(d, `${inside}documents[${j}]`)));
-    else throw new FormatError('bioc', `${where === '' ? 'the object' : where} is neither a collection (no "documents" list) nor a document (no "passages" list)`);
+    else if (o.documents !== undefined)
+      documents.push(...array(o.documents, `${inside}documents`).map((d, j) => document(d, `${inside}documents[${j}]`)));
+    else
+      throw new FormatError(
+        'bioc',
+        `${where === '' ? 'the object' : where} is neither a collection (no "documents" list) nor a document (no "passages" list)`,
+      );
   }
   return {
     source: first ? string(first.source ?? '', 'source') : '',

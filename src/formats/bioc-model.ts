@@ -21,16 +21,56 @@ import { CodePointText } from '../shared/code-points.ts';
 import { FormatError, type ArticleSection, type ExportAnswer, type ExportArticle } from './common.ts';
 
 export type Infons = Record<string, string>;
-export interface BiocLocation { offset: number; length: number }
-export interface BiocAnnotation { id: string; infons: Infons; locations: BiocLocation[]; text: string }
-export interface BiocNode { refid: string; role: string }
-export interface BiocRelation { id: string; infons: Infons; nodes: BiocNode[] }
+export interface BiocLocation {
+  offset: number;
+  length: number;
+}
+export interface BiocAnnotation {
+  id: string;
+  infons: Infons;
+  locations: BiocLocation[];
+  text: string;
+}
+export interface BiocNode {
+  refid: string;
+  role: string;
+}
+export interface BiocRelation {
+  id: string;
+  infons: Infons;
+  nodes: BiocNode[];
+}
 /** A sentence of a passage split into sentences: its offset counts from the document's start, as the passage's. */
-export interface BiocSentence { offset: number; infons: Infons; text: string; annotations: BiocAnnotation[]; relations: BiocRelation[] }
-export interface BiocPassage { offset: number; infons: Infons; text: string; annotations: BiocAnnotation[]; relations: BiocRelation[]; sentences?: BiocSentence[] }
+export interface BiocSentence {
+  offset: number;
+  infons: Infons;
+  text: string;
+  annotations: BiocAnnotation[];
+  relations: BiocRelation[];
+}
+export interface BiocPassage {
+  offset: number;
+  infons: Infons;
+  text: string;
+  annotations: BiocAnnotation[];
+  relations: BiocRelation[];
+  sentences?: BiocSentence[];
+}
 /** `annotations`: annotations of the document itself (BioC 2 allows them beside the passages). */
-export interface BiocDocument { id: string; infons: Infons; passages: BiocPassage[]; relations: BiocRelation[]; annotations?: BiocAnnotation[] }
-export interface BiocCollection { source: string; date: string; key: string; infons: Infons; documents: BiocDocument[] }
+export interface BiocDocument {
+  id: string;
+  infons: Infons;
+  passages: BiocPassage[];
+  relations: BiocRelation[];
+  annotations?: BiocAnnotation[];
+}
+export interface BiocCollection {
+  source: string;
+  date: string;
+  key: string;
+  infons: Infons;
+  documents: BiocDocument[];
+}
 
 export interface BiocOptions {
   source?: string;
@@ -150,9 +190,14 @@ function exportAnswer(answer: ExportAnswer, k: number, codecs: readonly AnyBiocC
 }
 
 /** The articles as a collection; each answer's tasks are written by their codecs, in codec order. */
-export function articlesToBioc(articles: readonly ExportArticle[], codecs: readonly AnyBiocCodec[], options: BiocOptions = {}): BiocCollection {
+export function articlesToBioc(
+  articles: readonly ExportArticle[],
+  codecs: readonly AnyBiocCodec[],
+  options: BiocOptions = {},
+): BiocCollection {
   const documents = articles.map((article) => {
-    const passages = article.sections && article.sections.length > 0 ? sectionPassages(article.text, article.sections) : passagesOf(article.text);
+    const passages =
+      article.sections && article.sections.length > 0 ? sectionPassages(article.text, article.sections) : passagesOf(article.text);
     const doc: BiocDocument = { id: article.id, infons: { length: String([...article.text].length) }, passages, relations: [] };
     let k = 0;
     for (const answer of article.answers) {
@@ -187,7 +232,11 @@ export function documentText(doc: BiocDocument): string {
   let cp = 0;
   const pieces = doc.passages.flatMap(passagePieces).sort((x, y) => x.offset - y.offset);
   for (const piece of pieces) {
-    if (piece.offset < cp) throw new FormatError('bioc', `document ${doc.id}: the passage or sentence at offset ${piece.offset} overlaps the text before it (which ends at ${cp})`);
+    if (piece.offset < cp)
+      throw new FormatError(
+        'bioc',
+        `document ${doc.id}: the passage or sentence at offset ${piece.offset} overlaps the text before it (which ends at ${cp})`,
+      );
     text += '\n'.repeat(piece.offset - cp) + piece.text;
     cp = piece.offset + [...piece.text].length;
   }
@@ -197,7 +246,10 @@ export function documentText(doc: BiocDocument): string {
 
 /** Every annotation of the document: of its passages, their sentences and the document itself. */
 export function allAnnotations(doc: BiocDocument): BiocAnnotation[] {
-  return [...doc.passages.flatMap((p) => [...p.annotations, ...(p.sentences ?? []).flatMap((s) => s.annotations)]), ...(doc.annotations ?? [])];
+  return [
+    ...doc.passages.flatMap((p) => [...p.annotations, ...(p.sentences ?? []).flatMap((s) => s.annotations)]),
+    ...(doc.annotations ?? []),
+  ];
 }
 
 /** Every relation of the document: of its passages, their sentences and the document itself. */
@@ -205,10 +257,20 @@ export function allRelations(doc: BiocDocument): BiocRelation[] {
   return [...doc.passages.flatMap((p) => [...p.relations, ...(p.sentences ?? []).flatMap((s) => s.relations)]), ...doc.relations];
 }
 
-function importAnswer(doc: BiocDocument, k: number, server: string, tasks: string[], text: CodePointText, codecs: readonly AnyBiocCodec[]): ExportAnswer {
+function importAnswer(
+  doc: BiocDocument,
+  k: number,
+  server: string,
+  tasks: string[],
+  text: CodePointText,
+  codecs: readonly AnyBiocCodec[],
+): ExportAnswer {
   // The id prefix, not the server infon, tells answers apart: two answers may share a label.
   const mine = (id: string) => id.startsWith(`a${k}.`);
-  const annotations = doc.passages.flatMap((p) => p.annotations).filter((a) => mine(a.id)).sort((x, y) => sequence(x.id) - sequence(y.id));
+  const annotations = doc.passages
+    .flatMap((p) => p.annotations)
+    .filter((a) => mine(a.id))
+    .sort((x, y) => sequence(x.id) - sequence(y.id));
   const relations = doc.relations.filter((r) => mine(r.id)).sort((x, y) => sequence(x.id) - sequence(y.id));
   const span = (a: BiocAnnotation) => {
     const location = a.locations[0];
@@ -231,7 +293,9 @@ export function biocToArticles(collection: BiocCollection, codecs: readonly AnyB
     const codePoints = new CodePointText(text);
     const answers: ExportAnswer[] = [];
     for (let k = 1; doc.infons[`answer.${k}.server`] !== undefined; k++) {
-      answers.push(importAnswer(doc, k, doc.infons[`answer.${k}.server`], (doc.infons[`answer.${k}.tasks`] ?? '').split(','), codePoints, codecs));
+      answers.push(
+        importAnswer(doc, k, doc.infons[`answer.${k}.server`], (doc.infons[`answer.${k}.tasks`] ?? '').split(','), codePoints, codecs),
+      );
     }
     return { id: doc.id, text, answers };
   });

@@ -33,7 +33,8 @@ const escapeAttribute = (s: string) => s.replace(/[&<>\r"\t\n]/g, (c) => ATTRIBU
 type Node = Record<string, unknown>;
 
 const text = (value: string | number): Node => ({ '#text': escapeText(String(value)) });
-const infonNodes = (infons: Infons): Node[] => Object.entries(infons).map(([key, value]) => ({ '@_key': escapeAttribute(key), '#text': escapeText(value) }));
+const infonNodes = (infons: Infons): Node[] =>
+  Object.entries(infons).map(([key, value]) => ({ '@_key': escapeAttribute(key), '#text': escapeText(value) }));
 
 function annotationNode(a: BiocAnnotation): Node {
   return {
@@ -45,11 +46,21 @@ function annotationNode(a: BiocAnnotation): Node {
 }
 
 function relationNode(r: BiocRelation): Node {
-  return { '@_id': escapeAttribute(r.id), infon: infonNodes(r.infons), node: r.nodes.map((n) => ({ '@_refid': escapeAttribute(n.refid), '@_role': escapeAttribute(n.role) })) };
+  return {
+    '@_id': escapeAttribute(r.id),
+    infon: infonNodes(r.infons),
+    node: r.nodes.map((n) => ({ '@_refid': escapeAttribute(n.refid), '@_role': escapeAttribute(n.role) })),
+  };
 }
 
 function passageNode(p: BiocPassage): Node {
-  return { infon: infonNodes(p.infons), offset: text(p.offset), text: text(p.text), annotation: p.annotations.map(annotationNode), relation: p.relations.map(relationNode) };
+  return {
+    infon: infonNodes(p.infons),
+    offset: text(p.offset),
+    text: text(p.text),
+    annotation: p.annotations.map(annotationNode),
+    relation: p.relations.map(relationNode),
+  };
 }
 
 function documentNode(d: BiocDocument): Node {
@@ -57,7 +68,14 @@ function documentNode(d: BiocDocument): Node {
 }
 
 export function writeBiocXml(collection: BiocCollection): string {
-  const builder = new (fastXmlParser().XMLBuilder)({ ignoreAttributes: false, attributeNamePrefix: '@_', processEntities: false, format: true, indentBy: '  ', suppressEmptyNode: false });
+  const builder = new (fastXmlParser().XMLBuilder)({
+    ignoreAttributes: false,
+    attributeNamePrefix: '@_',
+    processEntities: false,
+    format: true,
+    indentBy: '  ',
+    suppressEmptyNode: false,
+  });
   const body = builder.build({
     collection: {
       source: text(collection.source),
@@ -96,41 +114,68 @@ function integer(raw: string | undefined, where: string): number {
 }
 
 function readRelation(r: XmlElement): BiocRelation {
-  return { id: r.attributes.id ?? '', infons: infonsOf(r), nodes: childElements(r, 'node').map((n) => ({ refid: n.attributes.refid ?? '', role: n.attributes.role ?? '' })) };
+  return {
+    id: r.attributes.id ?? '',
+    infons: infonsOf(r),
+    nodes: childElements(r, 'node').map((n) => ({ refid: n.attributes.refid ?? '', role: n.attributes.role ?? '' })),
+  };
 }
 
 function readAnnotations(parent: XmlElement, where: string): BiocAnnotation[] {
   return childElements(parent, 'annotation').map((a): BiocAnnotation => ({
     id: a.attributes.id ?? '',
     infons: infonsOf(a),
-    locations: childElements(a, 'location').map((l) => ({ offset: integer(l.attributes.offset, `${where}, annotation ${a.attributes.id}`), length: integer(l.attributes.length, `${where}, annotation ${a.attributes.id}`) })),
+    locations: childElements(a, 'location').map((l) => ({
+      offset: integer(l.attributes.offset, `${where}, annotation ${a.attributes.id}`),
+      length: integer(l.attributes.length, `${where}, annotation ${a.attributes.id}`),
+    })),
     text: firstChild(a, 'text') ? textContent(firstChild(a, 'text')!) : '',
   }));
 }
 
 function readSentence(s: XmlElement, where: string): BiocSentence {
   const textElement = firstChild(s, 'text');
-  return { offset: integer(leafText(s, 'offset', where), `${where} offset`), infons: infonsOf(s), text: textElement ? textContent(textElement) : '', annotations: readAnnotations(s, where), relations: childElements(s, 'relation').map(readRelation) };
+  return {
+    offset: integer(leafText(s, 'offset', where), `${where} offset`),
+    infons: infonsOf(s),
+    text: textElement ? textContent(textElement) : '',
+    annotations: readAnnotations(s, where),
+    relations: childElements(s, 'relation').map(readRelation),
+  };
 }
 
 function readPassage(p: XmlElement, where: string): BiocPassage {
   const textElement = firstChild(p, 'text');
   const offset = integer(leafText(p, 'offset', where), `${where} offset`);
   const sentences = childElements(p, 'sentence').map((s, i) => readSentence(s, `${where}, passage at ${offset}, sentence ${i + 1}`));
-  return { offset, infons: infonsOf(p), text: textElement ? textContent(textElement) : '', annotations: readAnnotations(p, where), relations: childElements(p, 'relation').map(readRelation), sentences };
+  return {
+    offset,
+    infons: infonsOf(p),
+    text: textElement ? textContent(textElement) : '',
+    annotations: readAnnotations(p, where),
+    relations: childElements(p, 'relation').map(readRelation),
+    sentences,
+  };
 }
 
 function readDocument(d: XmlElement): BiocDocument {
   const id = leafText(d, 'id', 'a document');
   const where = `document ${id}`;
-  return { id, infons: infonsOf(d), passages: childElements(d, 'passage').map((p) => readPassage(p, where)), relations: childElements(d, 'relation').map(readRelation), annotations: readAnnotations(d, where) };
+  return {
+    id,
+    infons: infonsOf(d),
+    passages: childElements(d, 'passage').map((p) => readPassage(p, where)),
+    relations: childElements(d, 'relation').map(readRelation),
+    annotations: readAnnotations(d, where),
+  };
 }
 
 /** A collection, or a single `<document>` (read as a collection of one). */
 export function readBiocXml(xml: string): BiocCollection {
   const root = parseXmlTree(xml, 'bioc');
   if (root.name === 'document') return { source: '', date: '', key: '', infons: {}, documents: [readDocument(root)] };
-  if (root.name !== 'collection') throw new FormatError('bioc', `the root element is <${root.name}>; a BioC file holds a <collection> (or one <document>)`);
+  if (root.name !== 'collection')
+    throw new FormatError('bioc', `the root element is <${root.name}>; a BioC file holds a <collection> (or one <document>)`);
   const documents = childElements(root, 'document').map(readDocument);
   const optional = (name: string) => (firstChild(root, name) ? textContent(firstChild(root, name)!) : '');
   return { source: optional('source'), date: optional('date'), key: optional('key'), infons: infonsOf(root), documents };

@@ -134,7 +134,11 @@ export function importBrat(text: string, ann: string, options: { file?: string }
   const view = new BratText(text);
   const original = new CodePointText(text);
   return spans.map((span, i) => {
-    if (span.end > view.cps.length) throw new FormatError('brat', `${ids[i]}: span ${span.start}–${span.end} runs past the end of the text (${view.cps.length} code points)`);
+    if (span.end > view.cps.length)
+      throw new FormatError(
+        'brat',
+        `${ids[i]}: span ${span.start}–${span.end} runs past the end of the text (${view.cps.length} code points)`,
+      );
     const start = view.fromBrat(span.start);
     const end = view.fromBrat(span.end);
     const mention: MentionItem = { start, end, text: original.slice(start, end), type: span.type };

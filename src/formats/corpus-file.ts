@@ -43,7 +43,8 @@ export function readCorpusFile(content: string, file: string, format: CorpusForm
     if (documents.length === 0) throw new FormatError('bioc', 'the collection holds no document');
     return documents;
   } catch (err) {
-    if (err instanceof FormatError && !err.message.includes(file)) throw new FormatError(err.format, `${file}: ${err.message.replace(/^[a-z-]+: /, '')}`);
+    if (err instanceof FormatError && !err.message.includes(file))
+      throw new FormatError(err.format, `${file}: ${err.message.replace(/^[a-z-]+: /, '')}`);
     throw err;
   }
 }
@@ -60,12 +61,17 @@ export interface CorpusFailure {
  * loads the good documents says which were left out. A file that cannot be read at all
  * (not XML, not JSON, no document) throws a FormatError naming the file.
  */
-export function readCorpusFileEach(content: string, file: string, format: CorpusFormat = corpusFormatOf(content)): { documents: CorpusDocument[]; failures: CorpusFailure[] } {
+export function readCorpusFileEach(
+  content: string,
+  file: string,
+  format: CorpusFormat = corpusFormatOf(content),
+): { documents: CorpusDocument[]; failures: CorpusFailure[] } {
   let each;
   try {
     each = format === 'pubtator' ? readPubTatorEach(content, file) : biocCorpusEach(readBioc(content, format));
   } catch (err) {
-    if (err instanceof FormatError && !err.message.includes(file)) throw new FormatError(err.format, `${file}: ${err.message.replace(/^[a-z-]+: /, '')}`);
+    if (err instanceof FormatError && !err.message.includes(file))
+      throw new FormatError(err.format, `${file}: ${err.message.replace(/^[a-z-]+: /, '')}`);
     throw err;
   }
   if (each.length === 0) throw new FormatError('bioc', `${file}: the collection holds no document`);

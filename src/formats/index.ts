@@ -37,7 +37,14 @@ export { exportPubAnnotation, importPubAnnotation, type PubAnnotationDocument } 
 export { BIO_DOCUMENT_START, exportBio, exportBioDocuments, flatMentions, importBio, tokenize, type BioExport, type Token } from './bio.ts';
 export { exportA2, importA1, importA2 } from './a1a2.ts';
 export { tarGz, type ArchiveFile } from './tar-gz.ts';
-export { biocCorpus, biocCorpusEach, type CorpusAnnotation, type CorpusDocument, type CorpusRelation, type CorpusSection } from './bioc-corpus.ts';
+export {
+  biocCorpus,
+  biocCorpusEach,
+  type CorpusAnnotation,
+  type CorpusDocument,
+  type CorpusRelation,
+  type CorpusSection,
+} from './bioc-corpus.ts';
 export { readPubTator, readPubTatorEach, writePubTator, type PubTatorDocument } from './pubtator.ts';
 export { corpusFormatOf, readCorpusFile, readCorpusFileEach, type CorpusFailure, type CorpusFormat } from './corpus-file.ts';
 export { readPmcPackage, type PackagedArticle } from './pmc-package.ts';

@@ -56,7 +56,11 @@ function texText(element: XmlElement): string {
   let tex = plainText(element);
   const body = /\\begin\{document\}([\s\S]*?)\\end\{document\}/.exec(tex);
   if (body) tex = body[1];
-  return tex.trim().replace(/^\$\$?([\s\S]*?)\$\$?$/, '$1').replace(/^\\\[([\s\S]*?)\\\]$/, '$1').trim();
+  return tex
+    .trim()
+    .replace(/^\$\$?([\s\S]*?)\$\$?$/, '$1')
+    .replace(/^\\\[([\s\S]*?)\\\]$/, '$1')
+    .trim();
 }
 
 /** The first element (depth first) whose local name is among `names`, not looking into nested formulas. */

@@ -35,15 +35,38 @@ export interface JatsText {
 
 /** Elements that carry no running text of the article. */
 const DROPPED = new Set([
-  'ref-list', 'fn', 'fn-group', 'graphic', 'inline-graphic',
-  'object-id', 'table', 'table-wrap-foot', 'permissions', 'alt-text', 'long-desc', 'attrib', 'glossary', 'notes',
+  'ref-list',
+  'fn',
+  'fn-group',
+  'graphic',
+  'inline-graphic',
+  'object-id',
+  'table',
+  'table-wrap-foot',
+  'permissions',
+  'alt-text',
+  'long-desc',
+  'attrib',
+  'glossary',
+  'notes',
 ]);
 
 /** Elements that become "label caption" paragraphs. */
 const CAPTIONED = new Set(['fig', 'table-wrap', 'supplementary-material', 'chem-struct-wrap', 'fig-group', 'table-wrap-group', 'media']);
 
 /** Block containers whose children are laid out one after another. */
-const CONTAINERS = new Set(['boxed-text', 'disp-quote', 'list', 'list-item', 'def-list', 'def-item', 'statement', 'verse-group', 'app-group', 'floats-group']);
+const CONTAINERS = new Set([
+  'boxed-text',
+  'disp-quote',
+  'list',
+  'list-item',
+  'def-list',
+  'def-item',
+  'statement',
+  'verse-group',
+  'app-group',
+  'floats-group',
+]);
 
 /** Block-level elements that may sit inside a `p` and split it. */
 // Display formulas are not among them: they sit inside sentences and are read inline.

@@ -28,7 +28,8 @@ export async function readPmcPackage(archive: Buffer, file: string): Promise<Pac
     for await (const entry of reader) {
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk);
-      if (entry.header.type === 'file' && entry.header.name.toLowerCase().endsWith('.nxml')) entries.push({ path: entry.header.name, xml: Buffer.concat(chunks).toString('utf8') });
+      if (entry.header.type === 'file' && entry.header.name.toLowerCase().endsWith('.nxml'))
+        entries.push({ path: entry.header.name, xml: Buffer.concat(chunks).toString('utf8') });
     }
   })();
   reader.end(tar);
@@ -38,11 +39,19 @@ export async function readPmcPackage(archive: Buffer, file: string): Promise<Pac
     throw new FormatError('tar', `${file} is not a tar archive: ${(err as Error).message}`);
   }
   const perFolder = new Map<string, number>();
-  const folderOf = (path: string) => path.split('/').filter((p) => p !== '' && p !== '.').slice(0, -1).join('/');
+  const folderOf = (path: string) =>
+    path
+      .split('/')
+      .filter((p) => p !== '' && p !== '.')
+      .slice(0, -1)
+      .join('/');
   for (const e of entries) perFolder.set(folderOf(e.path), (perFolder.get(folderOf(e.path)) ?? 0) + 1);
   return entries.map((e) => {
     const folder = folderOf(e.path);
-    const base = e.path.split('/').pop()!.replace(/\.nxml$/i, '');
+    const base = e.path
+      .split('/')
+      .pop()!
+      .replace(/\.nxml$/i, '');
     const id = folder !== '' && perFolder.get(folder) === 1 ? folder.split('/').pop()! : base;
     return { id, path: e.path, xml: e.xml };
   });

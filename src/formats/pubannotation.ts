@@ -52,7 +52,11 @@ export interface PubAnnotationSource {
   sourceid?: string;
 }
 
-export function exportPubAnnotation(text: string, mentions: readonly MentionItem[], source: PubAnnotationSource = {}): PubAnnotationDocument {
+export function exportPubAnnotation(
+  text: string,
+  mentions: readonly MentionItem[],
+  source: PubAnnotationSource = {},
+): PubAnnotationDocument {
   const denotations: PubAnnotationDenotation[] = [];
   const attributes: PubAnnotationAttribute[] = [];
   mentions.forEach((m, i) => {
@@ -101,8 +105,14 @@ export function importPubAnnotation(json: string | PubAnnotationDocument): Menti
       if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > text.length) {
         fail(`${at}denotations[${i}]: span ${JSON.stringify(d?.span)} is not within the text (${text.length} code points)`);
       }
-      if (d.obj !== undefined && d.obj !== null && typeof d.obj !== 'string') fail(`${at}denotations[${i}]: "obj" must be a string (or null for an untyped mention)`);
-      const mention: MentionItem = { start: begin, end, text: text.slice(begin, end), ...(typeof d.obj === 'string' ? { type: d.obj } : {}) };
+      if (d.obj !== undefined && d.obj !== null && typeof d.obj !== 'string')
+        fail(`${at}denotations[${i}]: "obj" must be a string (or null for an untyped mention)`);
+      const mention: MentionItem = {
+        start: begin,
+        end,
+        text: text.slice(begin, end),
+        ...(typeof d.obj === 'string' ? { type: d.obj } : {}),
+      };
       if (typeof d.id === 'string') byId.set(d.id, mention);
       mentions.push(mention);
     });

@@ -67,20 +67,23 @@ interface Block {
 function blocks(content: string, file: string): Block[] {
   const found: Block[] = [];
   let current: Block | undefined;
-  content.replace(/^\uFEFF/, '').split(/\r?\n/).forEach((raw, i) => {
-    const text = raw.replace(/\r$/, '');
-    if (text.trim() === '') {
-      current = undefined;
-      return;
-    }
-    const title = /^([^|\t]+)\|t\|/.exec(text);
-    if (title || !current) {
-      if (!title) throw new FormatError(FORMAT, `${file} line ${i + 1}: a line before any "PMID|t|title" line`);
-      current = { id: title[1], lines: [] };
-      found.push(current);
-    }
-    current.lines.push({ n: i + 1, text });
-  });
+  content
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((raw, i) => {
+      const text = raw.replace(/\r$/, '');
+      if (text.trim() === '') {
+        current = undefined;
+        return;
+      }
+      const title = /^([^|\t]+)\|t\|/.exec(text);
+      if (title || !current) {
+        if (!title) throw new FormatError(FORMAT, `${file} line ${i + 1}: a line before any "PMID|t|title" line`);
+        current = { id: title[1], lines: [] };
+        found.push(current);
+      }
+      current.lines.push({ n: i + 1, text });
+    });
   if (found.length === 0) throw new FormatError(FORMAT, `${file} holds no document (no "PMID|t|title" line)`);
   return found;
 }
@@ -99,7 +102,8 @@ function readBlock(block: Block, file: string): CorpusDocument {
       continue;
     }
     const columns = line.split('\t');
-    if (columns[0] !== b.id) throw new FormatError(FORMAT, `${where}: the line is about document ${columns[0]} but stands in document ${b.id}`);
+    if (columns[0] !== b.id)
+      throw new FormatError(FORMAT, `${where}: the line is about document ${columns[0]} but stands in document ${b.id}`);
     if (columns.length >= 5 && /^\d+$/.test(columns[1])) {
       const [, start, end, text, type, ids] = columns as [string, string, string, string, string, string | undefined];
       const s = integer(start, 'start', where);
@@ -111,14 +115,20 @@ function readBlock(block: Block, file: string): CorpusDocument {
     } else if (columns.length >= 4) {
       b.relations.push({ id: `L${n}`, type: columns[1], args: columns.slice(2, 4) });
     } else {
-      throw new FormatError(FORMAT, `${where}: neither "PMID|t|", "PMID|a|", an annotation (PMID, start, end, text, type, id) nor a relation (PMID, type, id1, id2)`);
+      throw new FormatError(
+        FORMAT,
+        `${where}: neither "PMID|t|", "PMID|a|", an annotation (PMID, start, end, text, type, id) nor a relation (PMID, type, id1, id2)`,
+      );
     }
   }
   return finish(b, file);
 }
 
 /** Each document of a PubTator file, or why it cannot be read; a file that is no PubTator at all throws. */
-export function readPubTatorEach(content: string, file = 'the PubTator file'): Array<{ id: string; document?: CorpusDocument; error?: string }> {
+export function readPubTatorEach(
+  content: string,
+  file = 'the PubTator file',
+): Array<{ id: string; document?: CorpusDocument; error?: string }> {
   const seen = new Set<string>();
   return blocks(content, file).map((block) => {
     try {
@@ -177,7 +187,8 @@ const oneLine = (s: string) => s.replace(ALL_LINE_BREAKS, ' ').replace(/\t/g, ' 
 export function writePubTator(documents: readonly PubTatorDocument[]): string {
   return documents
     .map((d) => {
-      if (/[|\t\s]/.test(d.id)) throw new FormatError(FORMAT, `document id "${d.id}" cannot be written: PubTator ids hold no "|", TAB or white space`);
+      if (/[|\t\s]/.test(d.id))
+        throw new FormatError(FORMAT, `document id "${d.id}" cannot be written: PubTator ids hold no "|", TAB or white space`);
       const text = new CodePointText(d.text);
       const end = titleEnd(d, text);
       const title = d.text.slice(0, end);
@@ -185,7 +196,8 @@ export function writePubTator(documents: readonly PubTatorDocument[]): string {
       const lines = [`${d.id}|t|${oneLine(title)}`, `${d.id}|a|${oneLine(abstract)}`];
       const sorted = [...d.annotations].sort((x, y) => x.start - y.start || x.end - y.end);
       for (const a of sorted) {
-        if (/[\t\n\r]/.test(a.type)) throw new FormatError(FORMAT, `document ${d.id}: the type "${a.type}" cannot be written: it holds a TAB or line break`);
+        if (/[\t\n\r]/.test(a.type))
+          throw new FormatError(FORMAT, `document ${d.id}: the type "${a.type}" cannot be written: it holds a TAB or line break`);
         lines.push([d.id, a.start, a.end, oneLine(text.slice(a.start, a.end)), a.type, a.identifier ?? ''].join('\t'));
       }
       for (const r of d.relations ?? []) lines.push([d.id, r.type, ...r.args].join('\t'));

@@ -97,13 +97,18 @@ function rankedLines(entries: readonly RankedEntry[], columns: ColumnLayout): Ra
 /** Reads a classification file: one line per document, in file order. */
 export function readClassificationTsv(text: string, options: TsvImportOptions = {}): ClassificationLine[] {
   const columns = options.columns ?? 'rank,confidence';
-  if (columns === 'rank' || columns === 'order') throw new FormatError('tsv', 'a classification result needs its confidence column to be imported');
+  if (columns === 'rank' || columns === 'order')
+    throw new FormatError('tsv', 'a classification result needs its confidence column to be imported');
   const entries = wrapped(() => parseActRun(text, { columns, file: options.file })).value;
   return entries.map((e) => ({ id: e.doc, relevant: e.relevant, confidence: e.confidence! }));
 }
 
 /** Reads a ranked result file into each document's items, in the order documents first appear. */
-export function readRankedTsv(text: string, layout: RankedLayout, options: TsvImportOptions = {}): Array<{ id: string; items: RankedLine[] }> {
+export function readRankedTsv(
+  text: string,
+  layout: RankedLayout,
+  options: TsvImportOptions = {},
+): Array<{ id: string; items: RankedLine[] }> {
   const columns = options.columns ?? 'rank,confidence';
   const run = wrapped(() => parseRankedRun(text, layout, { columns, file: options.file }));
   return [...run].map(([id, entries]) => ({ id, items: rankedLines(entries, columns) }));

@@ -38,16 +38,23 @@ export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
           running = undefined;
         }));
 
-    app.get('/healthz', { schema: { tags: ['health'], summary: 'Whether Redis and the database answer', response: responses({ 200: Health, 503: Health }) }, config: { access: 'public' } }, async (_request, reply) => {
-      const { redis, database } = await check();
-      const body = {
-        status: redis && database ? 'ok' : 'unavailable',
-        redis: redis ? 'ok' : 'unreachable',
-        database: database ? 'ok' : 'unreachable',
-        uniprot: ctx.accessions ? ctx.accessions.release : null,
-        indexes: lookupReleases(ctx.lookups),
-      };
-      return reply.status(redis && database ? 200 : 503).send(body);
-    });
+    app.get(
+      '/healthz',
+      {
+        schema: { tags: ['health'], summary: 'Whether Redis and the database answer', response: responses({ 200: Health, 503: Health }) },
+        config: { access: 'public' },
+      },
+      async (_request, reply) => {
+        const { redis, database } = await check();
+        const body = {
+          status: redis && database ? 'ok' : 'unavailable',
+          redis: redis ? 'ok' : 'unreachable',
+          database: database ? 'ok' : 'unreachable',
+          uniprot: ctx.accessions ? ctx.accessions.release : null,
+          indexes: lookupReleases(ctx.lookups),
+        };
+        return reply.status(redis && database ? 200 : 503).send(body);
+      },
+    );
   };
 }

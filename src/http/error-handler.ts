@@ -17,12 +17,20 @@ interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: unknown };
 }
 
-const body = (code: ErrorCode, message: string, details?: unknown): ErrorBody => ({ error: { code, message, ...(details === undefined ? {} : { details }) } });
+const body = (code: ErrorCode, message: string, details?: unknown): ErrorBody => ({
+  error: { code, message, ...(details === undefined ? {} : { details }) },
+});
 
 /** fastify's own client errors: our code and a sentence that says what to do. */
 const FASTIFY_ERRORS: Record<string, (err: FastifyError, request: FastifyRequest) => [code: ErrorCode, message: string]> = {
-  FST_ERR_BAD_URL: (_e, r) => ['bad_url', `the URL ${JSON.stringify(r.url)} is not valid: a %-escape is malformed or does not encode UTF-8; percent-encode each path part (encodeURIComponent)`],
-  FST_ERR_MAX_PARAM_LENGTH: () => ['parameter_too_long', 'a part of the URL path is longer than any name or id this API has; check the URL'],
+  FST_ERR_BAD_URL: (_e, r) => [
+    'bad_url',
+    `the URL ${JSON.stringify(r.url)} is not valid: a %-escape is malformed or does not encode UTF-8; percent-encode each path part (encodeURIComponent)`,
+  ],
+  FST_ERR_MAX_PARAM_LENGTH: () => [
+    'parameter_too_long',
+    'a part of the URL path is longer than any name or id this API has; check the URL',
+  ],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: (_e, r) => [
     'unsupported_media_type',
     `this route does not take a body of type ${JSON.stringify(r.headers['content-type'] ?? '')}; send application/json (or the type /docs names for this route)`,
@@ -47,9 +55,14 @@ function rowIdNotFound(err: FastifyError): ApiError | null {
  */
 function unknownTask(err: FastifyError, request: FastifyRequest): ApiError | null {
   if (err.validationContext !== 'params' || !err.validation!.every((v) => v.instancePath === '/task')) return null;
-  const allowed = err.validation!.flatMap((v) => (v.keyword === 'const' ? [String((v.params as { allowedValue?: unknown }).allowedValue)] : []));
+  const allowed = err.validation!.flatMap((v) =>
+    v.keyword === 'const' ? [String((v.params as { allowedValue?: unknown }).allowedValue)] : [],
+  );
   const task = String((request.params as { task?: unknown }).task);
-  return new ApiError('unknown_task', `unknown task ${JSON.stringify(task)}${allowed.length > 0 ? `; use one of ${allowed.join(', ')}` : ''}`);
+  return new ApiError(
+    'unknown_task',
+    `unknown task ${JSON.stringify(task)}${allowed.length > 0 ? `; use one of ${allowed.join(', ')}` : ''}`,
+  );
 }
 
 function send(reply: FastifyReply, status: number, payload: ErrorBody): FastifyReply {
@@ -76,7 +89,11 @@ function errorReply(err: FastifyError | ApiError, request: FastifyRequest, reply
     return send(reply, statusOf(code), body(code, message));
   }
   request.log.error({ err }, 'request failed');
-  return send(reply, statusOf('internal'), body('internal', `internal error; the operator can find it in the logs under request id ${request.id}. Try again later.`));
+  return send(
+    reply,
+    statusOf('internal'),
+    body('internal', `internal error; the operator can find it in the logs under request id ${request.id}. Try again later.`),
+  );
 }
 
 /** Errors fastify raises before a route is found (bad %-escapes, parameters over maxParamLength). */
@@ -97,12 +114,16 @@ export function clientErrorReply(this: FastifyInstance, err: NodeJS.ErrnoExcepti
   this.log.debug({ err: err.message, code: err.code }, 'client error');
   if (socket.writable) {
     const json = JSON.stringify(body(code, message));
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(json)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${json}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(json)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${json}`,
+    );
   }
   socket.destroy(err);
 }
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(errorReply);
-  app.setNotFoundHandler((request, reply) => send(reply, statusOf('not_found'), body('not_found', `no route ${request.method} ${request.url}; see /docs for the API`)));
+  app.setNotFoundHandler((request, reply) =>
+    send(reply, statusOf('not_found'), body('not_found', `no route ${request.method} ${request.url}; see /docs for the API`)),
+  );
 }

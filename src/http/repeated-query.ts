@@ -33,7 +33,10 @@ function repeatedQueryParameter(query: unknown, querystring?: unknown): { name: 
 }
 
 function repeatedParameterError(name: string, times: number): ApiError {
-  return new ApiError('repeated_parameter', `the query parameter "${name}" is given ${times} times; each query parameter takes one value, so send it once`);
+  return new ApiError(
+    'repeated_parameter',
+    `the query parameter "${name}" is given ${times} times; each query parameter takes one value, so send it once`,
+  );
 }
 
 function refuse(request: FastifyRequest): void {

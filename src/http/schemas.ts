@@ -13,7 +13,9 @@ const ErrorSchema = Type.Object(
     error: Type.Object({
       code: Type.Unsafe<ErrorCode>({ type: 'string', enum: ERROR_CODES, description: 'one of the codes of docs/api-errors.md' }),
       message: Type.String({ description: 'what failed and what to do, for people' }),
-      details: Type.Optional(Type.Unknown({ description: 'what the code needs besides the message (validation errors, conflicts, limits)' })),
+      details: Type.Optional(
+        Type.Unknown({ description: 'what the code needs besides the message (validation errors, conflicts, limits)' }),
+      ),
     }),
   },
   { description: 'an error; the code fixes the status' },
@@ -30,7 +32,8 @@ export const Open = <P extends TProperties>(properties: P, description?: string)
 /** A field written as it is (JSON.stringify): nullable values, dates, nested records. */
 export const Described = (description: string) => Type.Unknown({ description });
 /** A list of open objects. */
-export const ListOf = <P extends TProperties>(properties: P, description?: string) => Type.Array(Open(properties), description === undefined ? {} : { description });
+export const ListOf = <P extends TProperties>(properties: P, description?: string) =>
+  Type.Array(Open(properties), description === undefined ? {} : { description });
 /** 204: no body. */
 export const NoContent = Type.Unsafe<void>({ description: 'done; no body' });
 
@@ -46,7 +49,9 @@ export const TextBody = (mediaType: string, description: string) => ({ descripti
 /** A route's responses: its successes, and the error shape for every 4xx and 5xx. */
 type MediaTypes = { description: string; content: Record<string, { schema: TSchema }> };
 
-export function responses<S extends Record<number, TSchema | MediaTypes>>(success: S): S & { '4xx': typeof ErrorSchema; '5xx': typeof ErrorSchema } {
+export function responses<S extends Record<number, TSchema | MediaTypes>>(
+  success: S,
+): S & { '4xx': typeof ErrorSchema; '5xx': typeof ErrorSchema } {
   return { ...success, '4xx': ErrorSchema, '5xx': ErrorSchema };
 }
 
@@ -79,13 +84,16 @@ export const rowIdKeyword = {
   errors: true,
   validate: function rowIdInRange(what: string, data: string): boolean {
     if (!/^[0-9]+$/.test(data) || fitsRowId(data)) return true;
-    (rowIdInRange as unknown as { errors: object[] }).errors = [{ keyword: ROW_ID_KEYWORD, message: `${what} ${data} not found`, params: { what } }];
+    (rowIdInRange as unknown as { errors: object[] }).errors = [
+      { keyword: ROW_ID_KEYWORD, message: `${what} ${data} not found`, params: { what } },
+    ];
     return false;
   },
 } as const;
 
 /** A numeric id as it travels in paths and query strings (bodies are never type-coerced, so paths are not either). */
-export const rowId = (what: string) => Type.String({ pattern: '^[1-9][0-9]*$', description: `the ${what} id (a positive integer)`, [ROW_ID_KEYWORD]: what });
+export const rowId = (what: string) =>
+  Type.String({ pattern: '^[1-9][0-9]*$', description: `the ${what} id (a positive integer)`, [ROW_ID_KEYWORD]: what });
 /** An id in a JSON body: a number, in range (out of range is a bad request there, not a missing page). */
 export const RowIdInteger = Type.Integer({ minimum: 1, maximum: MAX_ROW_ID });
 

@@ -63,7 +63,9 @@ function findIn(root: unknown, where: string, textFields: readonly string[] = []
       continue;
     }
     if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) continue;
-    const entries: ReadonlyArray<readonly [string, unknown]> = Array.isArray(value) ? (value as unknown[]).map((item, i) => [String(i), item] as const) : Object.entries(value);
+    const entries: ReadonlyArray<readonly [string, unknown]> = Array.isArray(value)
+      ? (value as unknown[]).map((item, i) => [String(i), item] as const)
+      : Object.entries(value);
     // Pushed in reverse, so the first problem in document order is found first.
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, item] = entries[i];
@@ -80,13 +82,20 @@ function findIn(root: unknown, where: string, textFields: readonly string[] = []
 /** XML bodies (XML-RPC) are left to the XML parser: XML cannot carry either, and its callers expect a fault. */
 const isXml = (contentType: string | undefined): boolean => /[/+]xml\b/i.test(contentType ?? '');
 
-function unstorableInput(request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'headers'>, textFields: readonly string[] = []): string | null {
+function unstorableInput(
+  request: Pick<FastifyRequest, 'params' | 'query' | 'body' | 'headers'>,
+  textFields: readonly string[] = [],
+): string | null {
   const body = isXml(request.headers['content-type']) ? undefined : request.body;
   if (typeof body === 'string') {
     const bad = unstorableChar(body);
     if (bad) return `body ${lineAndColumn(body, bad.index)} contains ${bad.what}`;
   }
-  return findIn(request.params, 'params') ?? findIn(request.query, 'querystring') ?? (typeof body === 'string' ? null : findIn(body, 'body', textFields));
+  return (
+    findIn(request.params, 'params') ??
+    findIn(request.query, 'querystring') ??
+    (typeof body === 'string' ? null : findIn(body, 'body', textFields))
+  );
 }
 
 /** Before any route's validation: the whole app, whatever the content type. */

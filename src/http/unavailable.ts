@@ -13,7 +13,12 @@ export class ServiceUnavailableError extends ApiError {
     retryAfterSeconds: number,
     what: string,
   ) {
-    super(`${part}_unavailable`, `${NAMES[part]} is unreachable, so ${what}. Try again in ${retryAfterSeconds} s.`, { part }, retryAfterSeconds);
+    super(
+      `${part}_unavailable`,
+      `${NAMES[part]} is unreachable, so ${what}. Try again in ${retryAfterSeconds} s.`,
+      { part },
+      retryAfterSeconds,
+    );
   }
 }
 

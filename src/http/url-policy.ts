@@ -21,12 +21,26 @@ const PRIVATE = new Set(['private', 'loopback', 'uniqueLocal', 'carrierGradeNat'
  * message that says what they are.
  */
 const METADATA_ADDRESSES = new Set([
-  '169.254.169.254', '169.254.170.2', '169.254.170.23', 'fd00:ec2::254', 'fd00:ec2::23',
-  '168.63.129.16', '192.0.0.192', '100.100.100.200', '169.254.0.23',
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.170.23',
+  'fd00:ec2::254',
+  'fd00:ec2::23',
+  '168.63.129.16',
+  '192.0.0.192',
+  '100.100.100.200',
+  '169.254.0.23',
 ]);
 const METADATA_NAMES = new Set([
-  'metadata', 'metadata.google.internal', 'metadata.goog', 'metadata.tencentyun.com',
-  'metadata.packet.net', 'metadata.platformequinix.com', 'rancher-metadata', 'instance-data', 'instance-data.ec2.internal',
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata.tencentyun.com',
+  'metadata.packet.net',
+  'metadata.platformequinix.com',
+  'rancher-metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
 ]);
 
 const ipv4 = (high: number, low: number): ipaddr.IPv4 => new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
@@ -71,9 +85,13 @@ function addressProblem(address: string, publicUrlsOnly: boolean): string | null
 
 /** What is wrong with calling a host as named in a URL (an address or a name, before DNS), or null. */
 export function hostProblem(hostname: string, publicUrlsOnly: boolean): string | null {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (METADATA_NAMES.has(host)) return `${host} is a cloud metadata address`;
-  if (publicUrlsOnly && (host === 'localhost' || host.endsWith('.localhost'))) return `${host} is a loopback name, and this meta-server only calls public addresses`;
+  if (publicUrlsOnly && (host === 'localhost' || host.endsWith('.localhost')))
+    return `${host} is a loopback name, and this meta-server only calls public addresses`;
   return addressProblem(host, publicUrlsOnly);
 }
 

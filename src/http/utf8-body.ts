@@ -17,7 +17,8 @@ export interface Utf8BodyHandling {
 /** Registers the parser of these content types (replacing fastify's own in this plugin): strict UTF-8, then `parse`. */
 export function addUtf8BodyParser(app: FastifyInstance, types: string[], handling: Utf8BodyHandling): void {
   for (const type of types) if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
-  const options = handling.bodyLimit === undefined ? { parseAs: 'buffer' as const } : { parseAs: 'buffer' as const, bodyLimit: handling.bodyLimit };
+  const options =
+    handling.bodyLimit === undefined ? { parseAs: 'buffer' as const } : { parseAs: 'buffer' as const, bodyLimit: handling.bodyLimit };
   app.addContentTypeParser(types, options, (_request, body: Buffer, done) => {
     const text = strictUtf8(body);
     if (text === null) {

@@ -29,7 +29,11 @@ function fieldName(context: string | undefined, instancePath: string, missing?: 
 function sentence(context: string | undefined, v: FastifySchemaValidationError): string {
   const params = v.params;
   const field = fieldName(context, v.instancePath, v.keyword === 'required' ? String(params.missingProperty) : undefined);
-  const last = field.split(/[.[\]]/).filter(Boolean).pop() ?? '';
+  const last =
+    field
+      .split(/[.[\]]/)
+      .filter(Boolean)
+      .pop() ?? '';
   switch (v.keyword) {
     case 'pattern':
       return `${field}: ${PATTERN_RULES[last] ?? `${v.message ?? 'does not have the expected form'}`}`;

@@ -22,17 +22,30 @@ function asAnswers(task: TaskName, results: Array<{ doc: string; result: AnswerR
   return results.flatMap((r) => (r.result[task] === undefined ? [] : [{ doc: r.doc, value: r.result[task] }]));
 }
 
-export async function consensusRuns(repos: { answers: StoredAnswers; models: EnsembleModelRepository }, challenge: Challenge, task: TaskName, servers: AnnotationServer[], nameOf: (s: AnnotationServer) => string): Promise<RunToScore[]> {
+export async function consensusRuns(
+  repos: { answers: StoredAnswers; models: EnsembleModelRepository },
+  challenge: Challenge,
+  task: TaskName,
+  servers: AnnotationServer[],
+  nameOf: (s: AnnotationServer) => string,
+): Promise<RunToScore[]> {
   const consensus = familyOf(task).consensus;
   if (!consensus) return [];
   const named = servers.filter((s) => s.tasks.includes(task)).map((s) => ({ serverId: s.id, run: nameOf(s) }));
   const docs = await challengeDocuments(repos.answers, challenge.id, named);
-  const runs: RunToScore[] = [{ run: 'consensus-vote', team: CONSENSUS_TEAM, kind: 'C', data: onlineRun(task, asAnswers(task, votedResults(docs))) }];
+  const runs: RunToScore[] = [
+    { run: 'consensus-vote', team: CONSENSUS_TEAM, kind: 'C', data: onlineRun(task, asAnswers(task, votedResults(docs))) },
+  ];
   if (consensus.ensemble) {
     const model = await repos.models.latest(challenge.id, task);
     if (model) {
       const results = ensembleDocuments(docs).map((d) => ({ doc: d.id, result: ensembleResult(model.model, d) }));
-      runs.push({ run: `consensus-ensemble-v${model.version}`, team: CONSENSUS_TEAM, kind: 'C', data: onlineRun(task, asAnswers(task, results)) });
+      runs.push({
+        run: `consensus-ensemble-v${model.version}`,
+        team: CONSENSUS_TEAM,
+        kind: 'C',
+        data: onlineRun(task, asAnswers(task, results)),
+      });
     }
   }
   return runs;

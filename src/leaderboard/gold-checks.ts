@@ -30,26 +30,36 @@ export function checkGoldLines(task: string, goldForm: string, text: string, rel
   const toLookUp: Array<{ accession: string; line: number }> = [];
   forEachLine(text, 'gold', (fields, line) => {
     if (fields.length !== columns.length) {
-      refuse(task, line, `expected ${columns.length} tab-separated columns (${columns.join(', ')}), found ${fields.length}`, fields.length > columns.length
-        ? 'remove the extra columns (gold lines carry no rank or confidence)'
-        : 'separate the columns with TAB characters');
+      refuse(
+        task,
+        line,
+        `expected ${columns.length} tab-separated columns (${columns.join(', ')}), found ${fields.length}`,
+        fields.length > columns.length
+          ? 'remove the extra columns (gold lines carry no rank or confidence)'
+          : 'separate the columns with TAB characters',
+      );
     }
     for (const i of accessionColumns) {
       const problem = explainAccession(fields[i]);
-      if (problem) refuse(task, line, `column ${i + 1} (${columns[i]}): ${problem}`, 'gold items are UniProt accessions, as in a server\'s answer');
+      if (problem)
+        refuse(task, line, `column ${i + 1} (${columns[i]}): ${problem}`, "gold items are UniProt accessions, as in a server's answer");
       toLookUp.push({ accession: fields[i], line });
     }
   });
   if (!release || toLookUp.length === 0) return [];
-  const found = lookupAll(release, toLookUp.map((a) => a.accession));
+  const found = lookupAll(
+    release,
+    toLookUp.map((a) => a.accession),
+  );
   const warnings: string[] = [];
   let more = 0;
   found.forEach((f, i) => {
     if (f.status === 'primary') return;
     const { accession, line } = toLookUp[i];
-    const said = f.status === 'unknown'
-      ? `line ${line}: ${accession} is not an accession of UniProt release ${release.release.name}; kept as written, but a server's answer with it is dropped, so it cannot be matched`
-      : `line ${line}: ${accession} is a secondary accession in UniProt release ${release.release.name} (primary ${f.primaries.join(', ')}); kept as written, but answers are mapped to the primary, so it cannot be matched: write the primary`;
+    const said =
+      f.status === 'unknown'
+        ? `line ${line}: ${accession} is not an accession of UniProt release ${release.release.name}; kept as written, but a server's answer with it is dropped, so it cannot be matched`
+        : `line ${line}: ${accession} is a secondary accession in UniProt release ${release.release.name} (primary ${f.primaries.join(', ')}); kept as written, but answers are mapped to the primary, so it cannot be matched: write the primary`;
     if (warnings.length < LISTED_WARNINGS) warnings.push(said);
     else more++;
   });
@@ -58,5 +68,9 @@ export function checkGoldLines(task: string, goldForm: string, text: string, rel
 }
 
 function refuse(task: string, line: number, reason: string, hint: string): never {
-  throw new ApiError('invalid_input', `the ${task} gold standard was not accepted at line ${line}: ${reason}; nothing was stored (the previous gold, if any, is kept)`, { file: 'gold', line, reason, hint });
+  throw new ApiError(
+    'invalid_input',
+    `the ${task} gold standard was not accepted at line ${line}: ${reason}; nothing was stored (the previous gold, if any, is kept)`,
+    { file: 'gold', line, reason, hint },
+  );
 }

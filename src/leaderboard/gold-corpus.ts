@@ -23,7 +23,8 @@ const PUBTATOR_START = /^\uFEFF?\s*[^|\t\s]+\|t\|/;
  */
 export function corpusUploadOf(body: unknown, format: CorpusUpload | undefined): CorpusUpload | undefined {
   if (format) return format;
-  if (typeof body === 'string') return ['bioc-xml', 'bioc-jsonl'].includes(corpusFormatOf(body)) ? 'bioc' : PUBTATOR_START.test(body) ? 'pubtator' : undefined;
+  if (typeof body === 'string')
+    return ['bioc-xml', 'bioc-jsonl'].includes(corpusFormatOf(body)) ? 'bioc' : PUBTATOR_START.test(body) ? 'pubtator' : undefined;
   if (Array.isArray(body)) return 'bioc';
   if (typeof body !== 'object' || body === null) return undefined;
   const o = body as Record<string, unknown>;
@@ -31,12 +32,20 @@ export function corpusUploadOf(body: unknown, format: CorpusUpload | undefined):
 }
 
 /** The family's own upload body for the corpus, with what was left out in warnings. */
-export function corpusUpload(task: TaskName, body: unknown, upload: CorpusUpload, what: 'gold standard' | 'run', context?: UploadContext): { body: unknown; warnings: string[]; documents: number } {
+export function corpusUpload(
+  task: TaskName,
+  body: unknown,
+  upload: CorpusUpload,
+  what: 'gold standard' | 'run',
+  context?: UploadContext,
+): { body: unknown; warnings: string[]; documents: number } {
   const corpus = familyOf(task).scoring.corpus;
   const convert = what === 'run' ? corpus?.run : corpus?.gold;
   if (!corpus || !convert) {
     const able = tasksWith((f) => (what === 'run' ? f.scoring.corpus?.run : f.scoring.corpus?.gold) !== undefined);
-    throw badRequest(`a ${task} ${what} cannot be read from a BioC or PubTator corpus (tasks that can: ${able.join(', ')}); send ${familyOf(task).scoring.goldForm}`);
+    throw badRequest(
+      `a ${task} ${what} cannot be read from a BioC or PubTator corpus (tasks that can: ${able.join(', ')}); send ${familyOf(task).scoring.goldForm}`,
+    );
   }
   const content = typeof body === 'string' ? body : JSON.stringify(body);
   const file = `the ${what}`;
@@ -46,14 +55,24 @@ export function corpusUpload(task: TaskName, body: unknown, upload: CorpusUpload
   try {
     read = readCorpusFileEach(content, file, format);
   } catch (err) {
-    if (err instanceof FormatError) throw new ApiError('invalid_corpus', `${err.message}; nothing was stored`, [{ file, document: null, reason: err.message }]);
+    if (err instanceof FormatError)
+      throw new ApiError('invalid_corpus', `${err.message}; nothing was stored`, [{ file, document: null, reason: err.message }]);
     throw err;
   }
   if (read.failures.length > 0) {
     const first = read.failures[0];
-    throw new ApiError('invalid_corpus', `${read.failures.length} document(s) of the ${what} cannot be read (document ${first.document}: ${first.reason}); nothing was stored`, read.failures);
+    throw new ApiError(
+      'invalid_corpus',
+      `${read.failures.length} document(s) of the ${what} cannot be read (document ${first.document}: ${first.reason}); nothing was stored`,
+      read.failures,
+    );
   }
   const converted = convert(read.documents, context);
-  if (converted.body === '') throw new ApiError('invalid_corpus', `the ${what} holds no annotation ${task} can use (${task} takes ${corpus.takes}); nothing was stored`, []);
+  if (converted.body === '')
+    throw new ApiError(
+      'invalid_corpus',
+      `the ${what} holds no annotation ${task} can use (${task} takes ${corpus.takes}); nothing was stored`,
+      [],
+    );
   return { ...converted, documents: read.documents.length };
 }

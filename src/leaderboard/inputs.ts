@@ -35,7 +35,12 @@ export function parseGoldUpload(task: TaskName, body: unknown, context?: UploadC
 }
 
 /** Parses an offline run as uploaded (tab-separated text, or JSON text or object). */
-export function parseRunUpload(task: TaskName, body: unknown, columns: ColumnLayout, context?: UploadContext): { run: RunData; warnings: string[] } {
+export function parseRunUpload(
+  task: TaskName,
+  body: unknown,
+  columns: ColumnLayout,
+  context?: UploadContext,
+): { run: RunData; warnings: string[] } {
   const { run, warnings } = familyOf(task).scoring.parseRun(body, columns, context);
   return { run: { task, run }, warnings };
 }

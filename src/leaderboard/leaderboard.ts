@@ -57,7 +57,13 @@ function mainFigure(task: TaskName, metrics: Record<string, unknown>): number {
 }
 
 /** Scores every run; best main figure first, ties by run name; servers that never answered, then unscorable runs, last. */
-export function buildLeaderboard(task: TaskName, gold: Gold, runs: RunToScore[], o: LeaderboardOptions, options: Record<string, unknown>): Leaderboard {
+export function buildLeaderboard(
+  task: TaskName,
+  gold: Gold,
+  runs: RunToScore[],
+  o: LeaderboardOptions,
+  options: Record<string, unknown>,
+): Leaderboard {
   const rows: LeaderboardRow[] = runs.map((r) => {
     const base = {
       run: r.run,
@@ -93,7 +99,13 @@ export function leaderboardTsv(board: Leaderboard): string {
     options: board.options,
     runs: board.runs.map((r) => ({
       run: r.run,
-      metrics: { kind: r.kind, team: oneCell(r.team), server: r.server ?? null, ...(r.error ? { error: oneCell(r.error) } : {}), ...r.metrics },
+      metrics: {
+        kind: r.kind,
+        team: oneCell(r.team),
+        server: r.server ?? null,
+        ...(r.error ? { error: oneCell(r.error) } : {}),
+        ...r.metrics,
+      },
     })),
   });
 }

@@ -52,7 +52,13 @@ export class RunsRepository {
    * MAX_OFFLINE_RUNS already. The per-team advisory lock serialises two uploads racing
    * each other, so both cannot take the same number or pass the limit together.
    */
-  async add(challengeId: number, teamId: number, task: TaskName, columns: ColumnLayout | null, body: string): Promise<{ id: number; name: string; n: number } | 'limit'> {
+  async add(
+    challengeId: number,
+    teamId: number,
+    task: TaskName,
+    columns: ColumnLayout | null,
+    body: string,
+  ): Promise<{ id: number; name: string; n: number } | 'limit'> {
     return await this.db.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(72260004, $1)', [teamId]);
       const rows = await tx.query<{ n: number }>(

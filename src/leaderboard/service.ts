@@ -10,7 +10,16 @@ import { familyOf, type TaskName } from '../families/registry.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { checkGoldLines } from './gold-checks.ts';
 import type { GoldRepository, MapKind } from './gold-repository.ts';
-import { goldDocuments, loadStoredBody, parseGoldUpload, parseRunUpload, storedBody, uploadsText, type Gold, type ParsedGold } from './inputs.ts';
+import {
+  goldDocuments,
+  loadStoredBody,
+  parseGoldUpload,
+  parseRunUpload,
+  storedBody,
+  uploadsText,
+  type Gold,
+  type ParsedGold,
+} from './inputs.ts';
 import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
 import { onlineRun, type OnlineAnswer } from './online-runs.ts';
 import type { StoredAnswers } from '../consensus/challenge-runs.ts';
@@ -90,7 +99,8 @@ export class LeaderboardService {
     const read = parseOr400(`${task} gold standard`, () => parseGoldUpload(task, body, challenge));
     const scoring = familyOf(task).scoring;
     // The family's own tab-separated form gets the checks a run's answer gets (columns, accessions).
-    const releaseWarnings = scoring.upload === 'tsv' && typeof body === 'string' ? checkGoldLines(task, scoring.goldForm, body, release) : [];
+    const releaseWarnings =
+      scoring.upload === 'tsv' && typeof body === 'string' ? checkGoldLines(task, scoring.goldForm, body, release) : [];
     const parsed = { ...read, warnings: [...(corpus?.warnings ?? []), ...read.warnings, ...releaseWarnings] };
     // Loading gold replaces the task's previous gold: the answer says what it replaced.
     const before = await this.gold.gold(challenge.id, task);
@@ -106,15 +116,27 @@ export class LeaderboardService {
 
   async putMap(challenge: Challenge, kind: MapKind, body: unknown): Promise<number> {
     if (typeof body !== 'string' || body.trim() === '') {
-      throw badRequest(`send the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map as tab-separated text (Content-Type: text/tab-separated-values)`);
+      throw badRequest(
+        `send the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map as tab-separated text (Content-Type: text/tab-separated-values)`,
+      );
     }
     const what = kind === 'ho' ? 'homonym-ortholog map' : 'organism map';
-    const entries = parseOr400(what, () => (kind === 'ho' ? parseHomonymOrthologMap(body, { file: what }) : parseOrganismMap(body, { file: what })).size);
+    const entries = parseOr400(
+      what,
+      () => (kind === 'ho' ? parseHomonymOrthologMap(body, { file: what }) : parseOrganismMap(body, { file: what })).size,
+    );
     await this.gold.putMap(challenge.id, kind, body, entries);
     return entries;
   }
 
-  async addRun(challenge: Challenge, teamId: number, task: TaskName, columns: ColumnLayout, sent: unknown, format?: CorpusUpload): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
+  async addRun(
+    challenge: Challenge,
+    teamId: number,
+    task: TaskName,
+    columns: ColumnLayout,
+    sent: unknown,
+    format?: CorpusUpload,
+  ): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
     const upload = corpusUploadOf(sent, format);
     const corpus = upload ? corpusUpload(task, sent, upload, 'run', challenge) : undefined;
     const body = corpus ? corpus.body : sent;
@@ -122,7 +144,10 @@ export class LeaderboardService {
     const warnings = [...(corpus?.warnings ?? []), ...read.warnings];
     const added = await this.runs.add(challenge.id, teamId, task, uploadsText(task) ? columns : null, storedBody(task, body));
     if (added === 'limit') {
-      throw new ApiError('run_limit', `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`);
+      throw new ApiError(
+        'run_limit',
+        `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`,
+      );
     }
     return { ...added, warnings };
   }
@@ -130,13 +155,18 @@ export class LeaderboardService {
   /** The task's stored gold, parsed; null when none is loaded. */
   async storedGold(challenge: Challenge, task: TaskName): Promise<Gold | null> {
     const stored = await this.gold.gold(challenge.id, task);
-    return stored ? parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body), challenge).gold) : null;
+    return stored
+      ? parseOr400(`stored ${task} gold standard`, () => parseGoldUpload(task, loadStoredBody(task, stored.body), challenge).gold)
+      : null;
   }
 
   private async loadGold(challenge: Challenge, task: TaskName): Promise<Gold> {
     const gold = await this.storedGold(challenge, task);
     if (!gold) {
-      throw new ApiError('no_gold', `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`);
+      throw new ApiError(
+        'no_gold',
+        `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`,
+      );
     }
     return gold;
   }
@@ -144,7 +174,10 @@ export class LeaderboardService {
   private async loadMaps(challenge: Challenge, request: ScoreRequest): Promise<Pick<LeaderboardOptions, 'orthologMap' | 'organismMap'>> {
     const load = async (kind: MapKind) => {
       const stored = await this.gold.map(challenge.id, kind);
-      if (!stored) throw badRequest(`${kind}=1 asks for the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map, but none is loaded; the organiser loads it on the challenge's settings page (/challenges/${challenge.slug}/settings), or with PUT /api/challenges/${challenge.slug}/maps/${kind}`);
+      if (!stored)
+        throw badRequest(
+          `${kind}=1 asks for the ${kind === 'ho' ? 'homonym-ortholog' : 'organism'} map, but none is loaded; the organiser loads it on the challenge's settings page (/challenges/${challenge.slug}/settings), or with PUT /api/challenges/${challenge.slug}/maps/${kind}`,
+        );
       return stored.body;
     };
     return {
@@ -154,18 +187,34 @@ export class LeaderboardService {
   }
 
   /** Every server registered for the task (S), every offline run (R) and, when asked, the consensus (C), scored. */
-  async leaderboard(challenge: Challenge, task: TaskName, request: ScoreRequest, options: Record<string, unknown>, consensus = false): Promise<Leaderboard> {
+  async leaderboard(
+    challenge: Challenge,
+    task: TaskName,
+    request: ScoreRequest,
+    options: Record<string, unknown>,
+    consensus = false,
+  ): Promise<Leaderboard> {
     const gold = await this.loadGold(challenge, task);
     const maps = await this.loadMaps(challenge, request);
     const runs: RunToScore[] = [];
     const servers = await this.repos.servers.listByChallenge(challenge.id);
     for (const server of servers.filter((s) => s.tasks.includes(task))) {
       const answers = await this.repos.answers.onlineAnswers(server.id, task);
-      runs.push({ run: onlineRunName(server), team: server.team, server: server.id, serverName: server.name, answered: answers.length, kind: 'S', data: onlineRun(task, answers) });
+      runs.push({
+        run: onlineRunName(server),
+        team: server.team,
+        server: server.id,
+        serverName: server.name,
+        answered: answers.length,
+        kind: 'S',
+        data: onlineRun(task, answers),
+      });
     }
     for (const run of await this.runs.list(challenge.id, task)) {
       // Stored runs parsed when they were uploaded, so this fails only if the parser changed.
-      const parsed = parseOr400(`stored run ${run.name}`, () => parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence', challenge));
+      const parsed = parseOr400(`stored run ${run.name}`, () =>
+        parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence', challenge),
+      );
       runs.push({ run: run.name, team: run.team, kind: 'R', data: parsed.run });
     }
     if (consensus) runs.push(...(await consensusRuns(this.repos, challenge, task, servers, (s) => onlineRunName(s))));

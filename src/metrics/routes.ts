@@ -19,7 +19,7 @@ function queueRegistry(ctx: AppContext): Registry {
   const registry = new Registry();
   new Gauge({
     name: 'metaserver_queue_jobs',
-    help: 'Jobs in each annotation server\'s queue, by state (read from Redis when scraped).',
+    help: "Jobs in each annotation server's queue, by state (read from Redis when scraped).",
     labelNames: ['server', 'state'] as const,
     registers: [registry],
     async collect() {
@@ -41,9 +41,20 @@ export function observabilityRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const queues = queueRegistry(ctx);
 
-    app.get('/metrics', { schema: { tags: ['operations'], summary: 'Prometheus metrics (organiser)', response: responses({ 200: TextBody('text/plain', 'Prometheus text exposition format') }) }, config: { access: 'admin' } }, async (_request, reply) => {
-      const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
-      return reply.type(dispatchMetrics.registry.contentType).send(text);
-    });
+    app.get(
+      '/metrics',
+      {
+        schema: {
+          tags: ['operations'],
+          summary: 'Prometheus metrics (organiser)',
+          response: responses({ 200: TextBody('text/plain', 'Prometheus text exposition format') }),
+        },
+        config: { access: 'admin' },
+      },
+      async (_request, reply) => {
+        const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
+        return reply.type(dispatchMetrics.registry.contentType).send(text);
+      },
+    );
   };
 }

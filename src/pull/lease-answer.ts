@@ -68,14 +68,28 @@ export async function judgeLeaseAnswer(
   challenge: Pick<Challenge, 'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels'>,
   body: Buffer,
 ): Promise<{ verdict: Verdict; ms: number }> {
-  const context: AnswerContext = { tasks: tasksAsked(article, server), text: article.text, given: article.given, mentionTypes: challenge.mentionTypes, relationTypes: challenge.relationTypes, relationArguments: challenge.relationArguments, topicLabels: challenge.topicLabels };
+  const context: AnswerContext = {
+    tasks: tasksAsked(article, server),
+    text: article.text,
+    given: article.given,
+    mentionTypes: challenge.mentionTypes,
+    relationTypes: challenge.relationTypes,
+    relationArguments: challenge.relationArguments,
+    topicLabels: challenge.topicLabels,
+  };
   const counters = { ms: Date.now() - lease.startedAt, bytesSent: lease.bytesSent, bytesReceived: body.length };
   let call: CallOutcome<AnswerText>;
   try {
     const decoded = await answers.decoder(context, PULL_WIRE_PROTOCOL)(body, 'utf-8');
     call =
       decoded.kind === 'fault'
-        ? { ok: false, kind: 'fault', detail: `fault ${typeof decoded.code === 'string' ? JSON.stringify(decoded.code) : decoded.code}: ${decoded.message}`, faultCode: decoded.code, ...counters }
+        ? {
+            ok: false,
+            kind: 'fault',
+            detail: `fault ${typeof decoded.code === 'string' ? JSON.stringify(decoded.code) : decoded.code}: ${decoded.message}`,
+            faultCode: decoded.code,
+            ...counters,
+          }
         : { ok: true, value: decoded.value, ...counters };
   } catch (err) {
     call = { ok: false, kind: 'protocol', detail: (err as Error).message, ...counters };

@@ -57,7 +57,14 @@ export class LeaseRecords {
   async save(r: LeaseRecord): Promise<void> {
     await this.redis
       .multi()
-      .hset(this.lease(r.id), { ...r, serverId: String(r.serverId), n: String(r.n), startedAt: String(r.startedAt), deadline: String(r.deadline), bytesSent: String(r.bytesSent) })
+      .hset(this.lease(r.id), {
+        ...r,
+        serverId: String(r.serverId),
+        n: String(r.n),
+        startedAt: String(r.startedAt),
+        deadline: String(r.deadline),
+        bytesSent: String(r.bytesSent),
+      })
       .pexpire(this.lease(r.id), r.deadline - Date.now() + KEEP_AFTER_DEADLINE_MS)
       .zadd(this.index(), r.deadline, r.id)
       .zadd(this.held(r.serverId), r.deadline, r.id)
@@ -99,7 +106,11 @@ export class LeaseRecords {
   /** What the pages show of a pull server's agents. */
   async agentStatus(serverId: number): Promise<{ lastPollAt: number | null; lastLeaseAt: number | null; leasesHeld: number }> {
     const [seen, held] = await Promise.all([this.redis.hgetall(this.seen(serverId)), this.redis.zcard(this.held(serverId))]);
-    return { lastPollAt: seen.polled ? Number(seen.polled) : null, lastLeaseAt: seen.leased ? Number(seen.leased) : null, leasesHeld: held };
+    return {
+      lastPollAt: seen.polled ? Number(seen.polled) : null,
+      lastLeaseAt: seen.leased ? Number(seen.leased) : null,
+      leasesHeld: held,
+    };
   }
 
   /** Takes the server's setup article for one lease at a time: true when this lease got it. */

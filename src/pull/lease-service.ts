@@ -115,7 +115,11 @@ export class LeaseService {
    * none by then (or the caller left: `gone`). The setup article comes first while the
    * server's check waits for its agent.
    */
-  async take(current: () => Promise<{ server: AnnotationServer; challenge: Challenge } | null>, waitMs: number, gone: () => boolean): Promise<LeaseOffer | null> {
+  async take(
+    current: () => Promise<{ server: AnnotationServer; challenge: Challenge } | null>,
+    waitMs: number,
+    gone: () => boolean,
+  ): Promise<LeaseOffer | null> {
     const until = Date.now() + waitMs;
     for (;;) {
       const found = await current();
@@ -177,7 +181,18 @@ export class LeaseService {
   async answer(lease: LeaseRecord, server: AnnotationServer, challenge: Challenge, body: Buffer): Promise<LeaseReceipt> {
     if (lease.kind === 'setup') return await this.setup.answer(lease, server, challenge, body);
     const article = await this.deps.articles.forDispatch(lease.articleId);
-    if (!article) return { stored: false, outcome: 'gone', detail: 'the article no longer exists', attempt: lease.n, final: true, errors: [], errorCount: 0, warnings: [], warningCount: 0 };
+    if (!article)
+      return {
+        stored: false,
+        outcome: 'gone',
+        detail: 'the article no longer exists',
+        attempt: lease.n,
+        final: true,
+        errors: [],
+        errorCount: 0,
+        warnings: [],
+        warningCount: 0,
+      };
     const { verdict, ms } = await judgeLeaseAnswer(this.deps.answers, lease, article, server, challenge, body);
     const attempt = this.attemptOf(lease, ms, body.length);
     return await this.settle(lease, attempt, verdict);
@@ -192,27 +207,56 @@ export class LeaseService {
   }
 
   private attemptOf(lease: LeaseRecord, ms: number, bytesReceived: number): FinishedAttempt {
-    return { articleId: lease.articleId, serverId: lease.serverId, n: lease.n, ms, outcome: 'ok', detail: null, bytesSent: lease.bytesSent, bytesReceived };
+    return {
+      articleId: lease.articleId,
+      serverId: lease.serverId,
+      n: lease.n,
+      ms,
+      outcome: 'ok',
+      detail: null,
+      bytesSent: lease.bytesSent,
+      bytesReceived,
+    };
   }
 
   private async settle(lease: LeaseRecord, attempt: FinishedAttempt, verdict: Parameters<typeof settleVerdict>[2]): Promise<LeaseReceipt> {
     const job = await this.job(lease);
     const final = job ? job.attemptsMade + 1 >= (job.opts.attempts ?? 1) : false;
     const settled = await settleVerdict(this.deps.store, attempt, verdict, final);
-    const issues = { errors: verdict.errors, errorCount: verdict.errorCount, warnings: verdict.warnings, warningCount: verdict.warningCount };
+    const issues = {
+      errors: verdict.errors,
+      errorCount: verdict.errorCount,
+      warnings: verdict.warnings,
+      warningCount: verdict.warningCount,
+    };
     const base = { attempt: lease.n, ...issues };
     if (settled.kind === 'closed') {
       await this.moveJob(lease, job, (j) => j.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), lease.id));
-      return { stored: false, outcome: 'closed', detail: 'the challenge closed before the answer came: nothing was stored', final: false, ...base };
+      return {
+        stored: false,
+        outcome: 'closed',
+        detail: 'the challenge closed before the answer came: nothing was stored',
+        final: false,
+        ...base,
+      };
     }
     if (settled.kind === 'stored' || settled.final) await this.settledForGood(lease);
     if (settled.kind === 'stored') {
       dispatchMetrics.observe(lease.serverId, 'ok', attempt.ms);
       await this.moveJob(lease, job, (j) => j.moveToCompleted(null, lease.id, false));
-      return { stored: true, outcome: 'ok', final: true, ...base, ...(settled.fresh ? {} : { detail: 'an answer to this article was stored already; this one was not stored again' }) };
+      return {
+        stored: true,
+        outcome: 'ok',
+        final: true,
+        ...base,
+        ...(settled.fresh ? {} : { detail: 'an answer to this article was stored already; this one was not stored again' }),
+      };
     }
     dispatchMetrics.observe(lease.serverId, settled.outcome, attempt.ms);
-    this.deps.log.info({ serverId: lease.serverId, articleId: lease.articleId, attempt: lease.n, outcome: settled.outcome, detail: settled.detail, final }, 'leased article failed');
+    this.deps.log.info(
+      { serverId: lease.serverId, articleId: lease.articleId, attempt: lease.n, outcome: settled.outcome, detail: settled.detail, final },
+      'leased article failed',
+    );
     await this.moveJob(lease, job, (j) => j.moveToFailed(new AttemptFailedError(settled.outcome, settled.detail), lease.id, false));
     return { stored: false, outcome: settled.outcome, detail: settled.detail, final, ...base };
   }
@@ -225,12 +269,19 @@ export class LeaseService {
   }
 
   /** Moves the job with the lease's lock; a lock lost meanwhile (every API process was down past it) is logged: the stalled check put the job back. */
-  private async moveJob(lease: LeaseRecord, job: Job<DispatchJob> | undefined, move: (job: Job<DispatchJob>) => Promise<unknown>): Promise<void> {
+  private async moveJob(
+    lease: LeaseRecord,
+    job: Job<DispatchJob> | undefined,
+    move: (job: Job<DispatchJob>) => Promise<unknown>,
+  ): Promise<void> {
     if (!job) return;
     try {
       await move(job);
     } catch (err) {
-      this.deps.log.warn({ serverId: lease.serverId, articleId: lease.articleId, err: (err as Error).message }, 'the leased job had lost its lock; the queue offers it again');
+      this.deps.log.warn(
+        { serverId: lease.serverId, articleId: lease.articleId, err: (err as Error).message },
+        'the leased job had lost its lock; the queue offers it again',
+      );
     }
   }
 

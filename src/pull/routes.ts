@@ -18,20 +18,32 @@ import type { LeaseReceipt } from './lease-answer.ts';
 /** The longest a lease request waits for work. */
 const MAX_WAIT_SECONDS = 60;
 
-const LeaseParams = Type.Object({ lease: Type.String({ pattern: LEASE_ID_PATTERN, description: 'the lease id, as the lease answered it' }) });
+const LeaseParams = Type.Object({
+  lease: Type.String({ pattern: LEASE_ID_PATTERN, description: 'the lease id, as the lease answered it' }),
+});
 const WaitQuery = Type.Object(
-  { wait: Type.Optional(Type.String({ pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$', description: `seconds to wait for work before answering 204 (0–${MAX_WAIT_SECONDS}, default 30)` })) },
+  {
+    wait: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$',
+        description: `seconds to wait for work before answering 204 (0–${MAX_WAIT_SECONDS}, default 30)`,
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 const Offer = Open({
   lease: Type.String({ description: 'the lease id: answer, fail or give back the article with it' }),
   deadline: Type.String({ description: 'ISO 8601: an answer after this is refused and the attempt counts as a timeout' }),
-  article: Open({
-    id: Type.Optional(Type.String({ description: 'the article id (servers registered with sendMetadata)' })),
-    text: Type.String(),
-    given: Type.Optional(Type.String({ description: 'the given annotations (COREF servers)' })),
-    tasks: Type.Array(Type.String(), { description: 'the tasks to answer' }),
-  }, 'the JSON protocol\'s request'),
+  article: Open(
+    {
+      id: Type.Optional(Type.String({ description: 'the article id (servers registered with sendMetadata)' })),
+      text: Type.String(),
+      given: Type.Optional(Type.String({ description: 'the given annotations (COREF servers)' })),
+      tasks: Type.Array(Type.String(), { description: 'the tasks to answer' }),
+    },
+    "the JSON protocol's request",
+  ),
 });
 const Receipt = Open({
   stored: Type.Boolean(),
@@ -44,8 +56,14 @@ const Receipt = Open({
   warnings: Described('the first validation warnings {path, message}'),
   warningCount: Type.Integer(),
 });
-const FailBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: 4000, description: 'what went wrong, as the team\'s server said it' }) }, { additionalProperties: false });
-const AnswerBody = Type.Object({}, { additionalProperties: true, description: 'the JSON protocol\'s answer: an object with the XML-RPC answer\'s keys (or {"error": …})' });
+const FailBody = Type.Object(
+  { message: Type.String({ minLength: 1, maxLength: 4000, description: "what went wrong, as the team's server said it" }) },
+  { additionalProperties: false },
+);
+const AnswerBody = Type.Object(
+  {},
+  { additionalProperties: true, description: 'the JSON protocol\'s answer: an object with the XML-RPC answer\'s keys (or {"error": …})' },
+);
 
 export function pullRoutes(ctx: AppContext, leases: LeaseService): FastifyPluginAsync {
   return async (base) => {
@@ -57,14 +75,20 @@ export function pullRoutes(ctx: AppContext, leases: LeaseService): FastifyPlugin
       const server = await servers.byId(id);
       if (!server || !canSee(principalOf(request), server.teamId)) throw notFound(`annotation server ${id}`);
       if (!isPulled(server)) {
-        throw conflict(`server ${id} has protocol "${server.protocol}": the meta-server sends it the articles; leases are for servers registered with protocol "${PULL_PROTOCOL}"`);
+        throw conflict(
+          `server ${id} has protocol "${server.protocol}": the meta-server sends it the articles; leases are for servers registered with protocol "${PULL_PROTOCOL}"`,
+        );
       }
       return server;
     }
 
     /** The lease, claimed by this request: it alone settles it. Unknown, settled or expired: 409 and nothing stored. */
     async function claimedLease(request: FastifyRequest, id: string): Promise<{ lease: LeaseRecord; server: AnnotationServer }> {
-      const gone = () => new ApiError('lease_gone', `lease ${id} is not held: it is unknown, already answered, given back or expired; nothing was stored — take a new lease`);
+      const gone = () =>
+        new ApiError(
+          'lease_gone',
+          `lease ${id} is not held: it is unknown, already answered, given back or expired; nothing was stored — take a new lease`,
+        );
       const lease = await leases.records.peek(id);
       if (!lease) throw gone();
       const server = await servers.byId(lease.serverId);
@@ -72,7 +96,10 @@ export function pullRoutes(ctx: AppContext, leases: LeaseService): FastifyPlugin
       if (!(await leases.records.claim(lease))) throw gone();
       if (Date.now() > lease.deadline) {
         await leases.expire(lease);
-        throw new ApiError('lease_gone', `lease ${id} expired at ${new Date(lease.deadline).toISOString()}: the attempt counts as a timeout and the article is offered again; nothing was stored`);
+        throw new ApiError(
+          'lease_gone',
+          `lease ${id} expired at ${new Date(lease.deadline).toISOString()}: the attempt counts as a timeout and the article is offered again; nothing was stored`,
+        );
       }
       return { lease, server };
     }
@@ -100,7 +127,8 @@ export function pullRoutes(ctx: AppContext, leases: LeaseService): FastifyPlugin
         const id = Number(request.params.id);
         await pullServer(request, id);
         const wait = request.query.wait === undefined ? 30 : Number(request.query.wait);
-        if (wait > MAX_WAIT_SECONDS) throw new ApiError('bad_request', `wait is at most ${MAX_WAIT_SECONDS} seconds; ask again after a 204`);
+        if (wait > MAX_WAIT_SECONDS)
+          throw new ApiError('bad_request', `wait is at most ${MAX_WAIT_SECONDS} seconds; ask again after a 204`);
         let left = false;
         reply.raw.once('close', () => {
           left = true;
@@ -126,7 +154,8 @@ export function pullRoutes(ctx: AppContext, leases: LeaseService): FastifyPlugin
         bodyLimit: ctx.config.maxAnswerBytes,
         schema: {
           tags: ['pull'],
-          summary: 'Answer a leased article with the JSON protocol\'s answer; judged and stored exactly once (422 with the errors when not valid)',
+          summary:
+            "Answer a leased article with the JSON protocol's answer; judged and stored exactly once (422 with the errors when not valid)",
           params: LeaseParams,
           body: AnswerBody,
           response: responses({ 200: Receipt }),
@@ -145,7 +174,7 @@ export function pullRoutes(ctx: AppContext, leases: LeaseService): FastifyPlugin
       {
         schema: {
           tags: ['pull'],
-          summary: 'Report that the team\'s server failed on a leased article: recorded as a fault attempt',
+          summary: "Report that the team's server failed on a leased article: recorded as a fault attempt",
           params: LeaseParams,
           body: FailBody,
           response: responses({ 200: Receipt }),

@@ -30,7 +30,17 @@ export class SetupLeases {
     // One setup lease at a time; another agent of the server gets the queue's articles.
     if (!(await this.deps.records.takeSetup(server.id, id, deadline))) return null;
     const article = leaseArticle(SETUP_ARTICLE, server);
-    await this.deps.records.save({ id, kind: 'setup', serverId: server.id, jobId: '', articleId: SETUP_ARTICLE.id, n: 1, startedAt, deadline, bytesSent: Buffer.byteLength(JSON.stringify(article)) });
+    await this.deps.records.save({
+      id,
+      kind: 'setup',
+      serverId: server.id,
+      jobId: '',
+      articleId: SETUP_ARTICLE.id,
+      n: 1,
+      startedAt,
+      deadline,
+      bytesSent: Buffer.byteLength(JSON.stringify(article)),
+    });
     return { lease: id, deadline: new Date(deadline).toISOString(), article };
   }
 
@@ -40,7 +50,14 @@ export class SetupLeases {
   }
 
   async fail(lease: LeaseRecord, message: string): Promise<LeaseReceipt> {
-    const verdict: Verdict = { outcome: 'fault', detail: `the agent reported that the server failed: ${message}`, errors: [], errorCount: 0, warnings: [], warningCount: 0 };
+    const verdict: Verdict = {
+      outcome: 'fault',
+      detail: `the agent reported that the server failed: ${message}`,
+      errors: [],
+      errorCount: 0,
+      warnings: [],
+      warningCount: 0,
+    };
     return await this.record(lease, verdict, Date.now() - lease.startedAt);
   }
 
@@ -50,17 +67,33 @@ export class SetupLeases {
     const check: ServerCheck =
       verdict.outcome === 'ok'
         ? { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings, ...counted }
-        : { ok: false, reachable: true, at, ms, outcome: verdict.outcome, detail: verdict.detail, errors: verdict.errors, warnings: verdict.warnings, ...counted };
+        : {
+            ok: false,
+            reachable: true,
+            at,
+            ms,
+            outcome: verdict.outcome,
+            detail: verdict.detail,
+            errors: verdict.errors,
+            warnings: verdict.warnings,
+            ...counted,
+          };
     await this.deps.saveCheck(lease.serverId, check);
     await this.deps.records.dropSetup(lease.serverId);
     const { errors, errorCount, warnings, warningCount } = verdict;
     return {
       stored: false,
       outcome: verdict.outcome,
-      detail: verdict.outcome === 'ok' ? 'the setup check passed: the sample article was answered validly (setup answers are not stored)' : `the setup check failed: ${'detail' in verdict ? verdict.detail : ''}`,
+      detail:
+        verdict.outcome === 'ok'
+          ? 'the setup check passed: the sample article was answered validly (setup answers are not stored)'
+          : `the setup check failed: ${'detail' in verdict ? verdict.detail : ''}`,
       attempt: 1,
       final: true,
-      errors, errorCount, warnings, warningCount,
+      errors,
+      errorCount,
+      warnings,
+      warningCount,
     };
   }
 }

@@ -121,7 +121,10 @@ export function takeLock(path: string, opts: LockOptions): () => void {
       const message = `another metaserver (${describeHolder(holder)}) uses ${opts.what}; ${opts.advice}`;
       throw opts.refuse ? opts.refuse(message, holder) : new DataDirInUseError(message, holder);
     }
-    opts.log?.warn({ lock: path, previous: holder ?? undefined }, `taking over the lock of ${opts.what}: the process that held it (${holder ? describeHolder(holder) : 'unreadable lock'}) is gone`);
+    opts.log?.warn(
+      { lock: path, previous: holder ?? undefined },
+      `taking over the lock of ${opts.what}: the process that held it (${holder ? describeHolder(holder) : 'unreadable lock'}) is gone`,
+    );
     rmSync(path, { force: true });
   }
   throw new DataDirInUseError(`could not take the lock ${path}: other processes keep taking it`, { pid: 0 });
@@ -167,7 +170,8 @@ export async function stopLeftoverRedis(dir: string, log: Logger): Promise<void>
   if (!(await gone(pid, 10_000))) {
     log.warn({ pid }, 'the left-behind redis-server did not stop within 10 s; killing it');
     process.kill(pid, 'SIGKILL');
-    if (!(await gone(pid, 5_000))) throw new RedisUnavailableError(`a redis-server (pid ${pid}) left on ${dir} cannot be stopped; stop it by hand`);
+    if (!(await gone(pid, 5_000)))
+      throw new RedisUnavailableError(`a redis-server (pid ${pid}) left on ${dir} cannot be stopped; stop it by hand`);
   }
   rmSync(pidFile, { force: true });
 }

@@ -52,6 +52,7 @@ export function heartbeatProblem(file: string, intervalMs: number, now = Date.no
   }
   const age = now - mtimeMs;
   const limit = STALE_AFTER_INTERVALS * intervalMs;
-  if (age > limit) return `the heartbeat file ${file} is ${Math.round(age / 1000)} s old (more than ${limit / 1000} s): the worker does not reach Redis or the database, or hangs`;
+  if (age > limit)
+    return `the heartbeat file ${file} is ${Math.round(age / 1000)} s old (more than ${limit / 1000} s): the worker does not reach Redis or the database, or hangs`;
   return null;
 }

@@ -27,7 +27,13 @@ export const INSTALL_HINT =
   'or point REDIS_URL at a running Redis, e.g. REDIS_URL=redis://127.0.0.1:6379.';
 
 export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
   client.on('error', () => {});
   try {
     await client.connect();
@@ -98,7 +104,22 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
   try {
     await stopLeftoverRedis(dir, log);
     const port = await freePort();
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--protected-mode', 'yes', '--pidfile', join(dir, PID_FILE)];
+    const args = [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--protected-mode',
+      'yes',
+      '--pidfile',
+      join(dir, PID_FILE),
+    ];
     let stderr = '';
     const started = spawnSupervisedRedis(args);
     child = started;
@@ -106,7 +127,10 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
     const failed = new Promise<never>((_, reject) => {
       started.once('error', (err) => reject(new RedisUnavailableError(`${INSTALL_HINT} (starting redis-server failed: ${err.message})`)));
       started.once('exit', (code) => {
-        const why = code === 127 ? `${INSTALL_HINT} (redis-server was not found)` : `the private redis-server exited at once with code ${code}; its data is in ${dir}`;
+        const why =
+          code === 127
+            ? `${INSTALL_HINT} (redis-server was not found)`
+            : `the private redis-server exited at once with code ${code}; its data is in ${dir}`;
         reject(new RedisUnavailableError(`${why}${stderr.trim() ? `: ${stderr.trim()}` : ''}`));
       });
     });
@@ -141,7 +165,9 @@ export async function resolveRedis(opts: { redisUrl: string; dataDir: string }, 
   const none = async () => {};
   if (opts.redisUrl) {
     if (!(await pingRedis(opts.redisUrl, 3000))) {
-      throw new RedisUnavailableError(`Redis at REDIS_URL (${opts.redisUrl}) does not answer. Start it, fix REDIS_URL, or unset REDIS_URL to let metaserver find or start one.`);
+      throw new RedisUnavailableError(
+        `Redis at REDIS_URL (${opts.redisUrl}) does not answer. Start it, fix REDIS_URL, or unset REDIS_URL to let metaserver find or start one.`,
+      );
     }
     return { url: opts.redisUrl, source: 'REDIS_URL', stop: none };
   }

@@ -52,6 +52,8 @@ export function createManualWorker<T>(opts: Omit<QueueWorkerOptions<T>, 'process
     ...opts.more,
   });
   worker.on('error', (err) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}; it retries by itself`));
-  void worker.startStalledCheckTimer().catch((err: Error) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}: the stalled check did not start`));
+  void worker
+    .startStalledCheckTimer()
+    .catch((err: Error) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}: the stalled check did not start`));
   return worker;
 }

@@ -45,7 +45,8 @@ export class ReliabilityRepository {
       if (!e) out.set(id, (e = { attempts: [], answers: [] }));
       return e;
     };
-    for (const r of attempts) entry(r.server_id).attempts.push({ startedAt: new Date(r.started_at).getTime(), ms: r.ms, outcome: r.outcome });
+    for (const r of attempts)
+      entry(r.server_id).attempts.push({ startedAt: new Date(r.started_at).getTime(), ms: r.ms, outcome: r.outcome });
     for (const r of answers) entry(r.server_id).answers.push({ annotations: r.annotations, textBytes: r.text_bytes, ms: r.ms });
     return out;
   }
@@ -57,7 +58,10 @@ export class ReliabilityRepository {
 
   /** Every server of a challenge, for the organisers' overview. */
   async challenge(challengeId: number): Promise<ServerReliabilityEntry[]> {
-    const servers = await this.db.query<{ id: number; name: string; team_id: number }>('select id, name, team_id from servers where challenge_id = $1 order by id', [challengeId]);
+    const servers = await this.db.query<{ id: number; name: string; team_id: number }>(
+      'select id, name, team_id from servers where challenge_id = $1 order by id',
+      [challengeId],
+    );
     const data = await this.load('s.challenge_id = $1', challengeId);
     return servers.map((s) => ({
       serverId: s.id,

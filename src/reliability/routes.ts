@@ -17,7 +17,9 @@ export function reliabilityRoutes(ctx: AppContext): FastifyPluginAsync {
           tags: ['operations'],
           summary: 'Reliability figures of every server of a challenge (organiser)',
           params: SlugParams,
-          response: responses({ 200: Open({ challenge: Type.String(), servers: Described('the reliability figures of each server (src/reliability)') }) }),
+          response: responses({
+            200: Open({ challenge: Type.String(), servers: Described('the reliability figures of each server (src/reliability)') }),
+          }),
         },
         config: { access: 'admin' },
       },

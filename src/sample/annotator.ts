@@ -58,22 +58,40 @@ const GIVEN_LINE = /^T([0-9]+)\t[^\t ]+ ([0-9]+) ([0-9]+)\t/;
 const GIVEN_ENTITY = /^(T[0-9]+)\t([^\t ]+) ([0-9]+) ([0-9]+)\t/;
 /** Species names (lower case) and their NCBI Taxonomy ids; the samples under examples/ hold the same list. */
 const SPECIES: Record<string, number> = {
-  'homo sapiens': 9606, human: 9606, humans: 9606,
-  'mus musculus': 10090, mouse: 10090, mice: 10090,
-  'rattus norvegicus': 10116, rat: 10116, rats: 10116,
-  'saccharomyces cerevisiae': 4932, yeast: 4932,
+  'homo sapiens': 9606,
+  human: 9606,
+  humans: 9606,
+  'mus musculus': 10090,
+  mouse: 10090,
+  mice: 10090,
+  'rattus norvegicus': 10116,
+  rat: 10116,
+  rats: 10116,
+  'saccharomyces cerevisiae': 4932,
+  yeast: 4932,
   'escherichia coli': 562,
-  'danio rerio': 7955, zebrafish: 7955,
+  'danio rerio': 7955,
+  zebrafish: 7955,
   drosophila: 7227,
   arabidopsis: 3702,
 };
 /** LitCovid's topics (BioCreative VII track 5) and the stem that names each; the samples under examples/ hold the same list. */
 const TOPIC_STEMS: ReadonlyArray<readonly [string, string]> = [
-  ['Treatment', 'treat'], ['Diagnosis', 'diagnos'], ['Prevention', 'prevent'], ['Mechanism', 'mechanism'],
-  ['Transmission', 'transmi'], ['Epidemic Forecasting', 'forecast'], ['Case Report', 'case report'],
+  ['Treatment', 'treat'],
+  ['Diagnosis', 'diagnos'],
+  ['Prevention', 'prevent'],
+  ['Mechanism', 'mechanism'],
+  ['Transmission', 'transmi'],
+  ['Epidemic Forecasting', 'forecast'],
+  ['Case Report', 'case report'],
 ];
 // Longer names first, so "homo sapiens" is one match; every name is plain lower-case letters and spaces.
-const SPECIES_WORD = new RegExp(`(?<![A-Za-z0-9])(?:${Object.keys(SPECIES).sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).join('|')})(?![A-Za-z0-9])`, 'g');
+const SPECIES_WORD = new RegExp(
+  `(?<![A-Za-z0-9])(?:${Object.keys(SPECIES)
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+    .join('|')})(?![A-Za-z0-9])`,
+  'g',
+);
 
 function findAccessions(text: string): string[] {
   const seen = new Set<string>();
@@ -179,7 +197,10 @@ function findRelations(text: string, given: string): XmlRpcValue[] {
   for (const c of entities.filter((e) => e.type === 'CHEMICAL')) {
     for (const g of entities.filter((e) => e.type.startsWith('GENE'))) {
       if (g.start < c.end) continue;
-      const between = points.slice(c.end, g.start).join('').replace(/[A-Z]/g, (x) => x.toLowerCase());
+      const between = points
+        .slice(c.end, g.start)
+        .join('')
+        .replace(/[A-Z]/g, (x) => x.toLowerCase());
       if (between.includes('.')) continue;
       const type = between.includes('inhibit') ? 'INHIBITOR' : between.includes('activat') ? 'ACTIVATOR' : undefined;
       if (type) relations.push({ type, arg1: c.id, arg2: g.id, rank: relations.length + 1, confidence: 1 / (relations.length + 2) });

@@ -34,7 +34,11 @@ export function pubAnnotationOf(text: string, params: Record<string, unknown>): 
   return {
     ...params, // the request's other fields come back as they were, as the API asks
     text,
-    denotations: mentions.map((m, i) => ({ id: `T${i + 1}`, span: { begin: m.offset, end: m.offset + codePointLength(m.mention) }, obj: m.type })),
+    denotations: mentions.map((m, i) => ({
+      id: `T${i + 1}`,
+      span: { begin: m.offset, end: m.offset + codePointLength(m.mention) },
+      obj: m.type,
+    })),
     attributes: mentions.map((m, i) => ({ id: `A${i + 1}`, subj: `T${i + 1}`, pred: 'confidence', obj: m.confidence })),
   };
 }

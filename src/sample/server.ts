@@ -69,7 +69,10 @@ export async function startSampleServer(opts: SampleServerOptions): Promise<Samp
   const server = createServer((req, res) => {
     if (json) {
       readBody(req).then(
-        (body) => (body === undefined ? send(res, 413, 'text/plain; charset=utf-8', `the request is larger than ${MAX_REQUEST_BYTES} bytes\n`) : json.handle(req, res, body)),
+        (body) =>
+          body === undefined
+            ? send(res, 413, 'text/plain; charset=utf-8', `the request is larger than ${MAX_REQUEST_BYTES} bytes\n`)
+            : json.handle(req, res, body),
         () => res.destroy(),
       );
       return;

@@ -71,7 +71,14 @@ const OPTIONAL_COLUMNS: Record<ColumnLayout, { rank: number; confidence: number;
 };
 
 /** The optional rank/confidence columns starting at `at`, per the stated layout. */
-function readOptional(fields: string[], at: number, columns: ColumnLayout, what: string, file: string | undefined, line: number): { rank?: number; confidence?: number } {
+function readOptional(
+  fields: string[],
+  at: number,
+  columns: ColumnLayout,
+  what: string,
+  file: string | undefined,
+  line: number,
+): { rank?: number; confidence?: number } {
   const optional = OPTIONAL_COLUMNS[columns];
   requireColumns(fields, at + optional.count, what + optional.what, file, line);
   return {
@@ -103,7 +110,9 @@ function readLabel(raw: string, file: string | undefined, line: number, warnings
   }
   if (label.quirk) {
     const where = file ? `${file}, line ${line}` : `line ${line}`;
-    warnings.push(`${where}: label "${label.quirk}" read as ${label.relevant} (as documented; bc-evaluate 2.3.1 reads it as ${!label.relevant})`);
+    warnings.push(
+      `${where}: label "${label.quirk}" read as ${label.relevant} (as documented; bc-evaluate 2.3.1 reads it as ${!label.relevant})`,
+    );
   }
   return label.relevant;
 }
@@ -122,14 +131,22 @@ export function parseActRun(text: string, options: RunParseOptions = {}): Parsed
     const { rank, confidence } = readOptional(fields, 2, columns, 'document, classification', file, line);
     const earlier = seenDocs.get(doc);
     if (earlier !== undefined) {
-      throw new ScoringInputError(`duplicate document "${doc}" (first on line ${earlier})`, { file, line, hint: 'classify each document once' });
+      throw new ScoringInputError(`duplicate document "${doc}" (first on line ${earlier})`, {
+        file,
+        line,
+        hint: 'classify each document once',
+      });
     }
     seenDocs.set(doc, line);
     if (rank !== undefined) {
       const classRanks = ranks[relevant ? 1 : 0];
       const rankLine = classRanks.get(rank);
       if (rankLine !== undefined) {
-        throw new ScoringInputError(`duplicate rank ${rank} among ${relevant} classifications (first on line ${rankLine})`, { file, line, hint: 'ranks must be unique within each predicted class' });
+        throw new ScoringInputError(`duplicate rank ${rank} among ${relevant} classifications (first on line ${rankLine})`, {
+          file,
+          line,
+          hint: 'ranks must be unique within each predicted class',
+        });
       }
       classRanks.set(rank, line);
     }
@@ -147,7 +164,11 @@ export function parseActGold(text: string, options: { file?: string } = {}): Par
     requireColumns(fields, 2, 'document, classification', file, line);
     const earlier = lines.get(fields[0]);
     if (earlier !== undefined) {
-      throw new ScoringInputError(`duplicate document "${fields[0]}" (first on line ${earlier})`, { file, line, hint: 'list each gold document once' });
+      throw new ScoringInputError(`duplicate document "${fields[0]}" (first on line ${earlier})`, {
+        file,
+        line,
+        hint: 'list each gold document once',
+      });
     }
     lines.set(fields[0], line);
     gold.set(fields[0], readLabel(fields[1], file, line, warnings));
@@ -244,14 +265,22 @@ class RankedLines {
 
   duplicateKey(doc: string, firstLine: number): never {
     const item = this.layout.describe(this.keyString());
-    throw new ScoringInputError(`duplicate ${item} in document ${doc} (first on line ${firstLine})`, { file: this.file, line: this.scanner.line, hint: 'report each item once per document' });
+    throw new ScoringInputError(`duplicate ${item} in document ${doc} (first on line ${firstLine})`, {
+      file: this.file,
+      line: this.scanner.line,
+      hint: 'report each item once per document',
+    });
   }
 
   duplicateRank(doc: string, firstLine: number): never {
     // Ranks from a million up were once found by searching the entries, so their message
     // names no line; it is kept word for word, as callers may match on messages.
     const first = this.rank < 1_000_000 ? ` (first on line ${firstLine})` : '';
-    throw new ScoringInputError(`duplicate rank ${this.rank} in document ${doc}${first}`, { file: this.file, line: this.scanner.line, hint: 'ranks must be unique within a document' });
+    throw new ScoringInputError(`duplicate rank ${this.rank} in document ${doc}${first}`, {
+      file: this.file,
+      line: this.scanner.line,
+      hint: 'ranks must be unique within a document',
+    });
   }
 
   /** The error for a line short of columns: the fixed ones are checked first. */
@@ -410,7 +439,10 @@ function readAnyRun(lines: RankedLines, documents: RunParseOptions['documents'])
  */
 export function parseRankedRun(text: string, layout: RankedLayout, options: RunParseOptions = {}): RankedRun {
   const { file, columns = 'rank,confidence', documents } = options;
-  return readGroupedRun(new RankedLines(text, layout, columns, file), documents) ?? readAnyRun(new RankedLines(text, layout, columns, file), documents);
+  return (
+    readGroupedRun(new RankedLines(text, layout, columns, file), documents) ??
+    readAnyRun(new RankedLines(text, layout, columns, file), documents)
+  );
 }
 
 export function parseIntRun(text: string, options: RunParseOptions = {}): RankedRun {
@@ -451,7 +483,13 @@ export function parseIptGold(text: string, options: { file?: string } = {}): Gol
 export function parseHomonymOrthologMap(text: string, options: { file?: string } = {}): HomonymOrthologMap {
   const map: HomonymOrthologMap = new Map();
   forEachLine(text, options.file, (fields) => {
-    const orthologs = fields.length > 1 ? fields[1].split(',').map((a) => a.trim()).filter((a) => a !== '') : [];
+    const orthologs =
+      fields.length > 1
+        ? fields[1]
+            .split(',')
+            .map((a) => a.trim())
+            .filter((a) => a !== '')
+        : [];
     const known = map.get(fields[0]);
     if (!known) {
       map.set(fields[0], [...new Set(orthologs)]);
@@ -471,7 +509,11 @@ export function parseOrganismMap(text: string, options: { file?: string } = {}):
     const taxon = fields[1].trim();
     const known = map.get(fields[0]);
     if (known !== undefined && known !== taxon) {
-      throw new ScoringInputError(`accession ${fields[0]} has two taxa (${known} and ${taxon})`, { file, line, hint: 'give each accession one taxon' });
+      throw new ScoringInputError(`accession ${fields[0]} has two taxa (${known} and ${taxon})`, {
+        file,
+        line,
+        hint: 'give each accession one taxon',
+      });
     }
     map.set(fields[0], taxon);
   });

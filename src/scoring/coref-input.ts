@@ -103,7 +103,10 @@ function parseLink(line: string, file: string | undefined, lineNo: number): Core
   let proteins: string[] | undefined;
   const bracket = /\[([^\]]*)\]\s*$/.exec(body);
   if (bracket) {
-    proteins = bracket[1].split(',').map((p) => p.trim()).filter((p) => p !== '');
+    proteins = bracket[1]
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
     body = body.slice(0, bracket.index);
   }
   const anaphors: string[] = [];
@@ -127,7 +130,13 @@ function parseLink(line: string, file: string | undefined, lineNo: number): Core
   }
   // The role numbers, not the order on the line, put the antecedents in order.
   const ordered = antecedents.sort((a, b) => a.n - b.n).map((a) => a.id);
-  const record: CorefLinkRecord = { id: line.slice(0, tab), anaphor: anaphors[0], antecedent: ordered[0], antecedents: ordered, line: lineNo };
+  const record: CorefLinkRecord = {
+    id: line.slice(0, tab),
+    anaphor: anaphors[0],
+    antecedent: ordered[0],
+    antecedents: ordered,
+    line: lineNo,
+  };
   if (proteins) record.proteins = proteins;
   return record;
 }

@@ -63,14 +63,22 @@ function dropOf(place: SidePlace, record: CorefLinkRecord, reason: DropReason, w
 }
 
 /** The links of one side that are scored; every other one is appended to `dropped`. */
-export function prepareSide(annotation: CorefAnnotation, proteins: Map<string, Protein>, place: SidePlace, dropped: DroppedLink[]): PreparedSide {
+export function prepareSide(
+  annotation: CorefAnnotation,
+  proteins: Map<string, Protein>,
+  place: SidePlace,
+  dropped: DroppedLink[],
+): PreparedSide {
   const links: SurfaceLink[] = [];
   const firstLinkOf = new Map<string, string>();
   for (const record of annotation.links) {
     const ids = [record.anaphor, ...record.antecedents];
     for (const id of ids) {
       if (!annotation.expressions.has(id) && !proteins.has(id)) {
-        throw new ScoringInputError(`link refers to ${id}, which is neither an expression nor a given protein`, { file: place.file, line: record.line });
+        throw new ScoringInputError(`link refers to ${id}, which is neither an expression nor a given protein`, {
+          file: place.file,
+          line: record.line,
+        });
       }
     }
     const notExpression = ids.find((id) => !annotation.expressions.has(id) || !isExpression(annotation.expressions.get(id)!));
@@ -83,12 +91,26 @@ export function prepareSide(annotation: CorefAnnotation, proteins: Map<string, P
     const antecedents = record.antecedents.map((id) => annotation.expressions.get(id)!);
     const late = antecedents.find((a) => a.start >= anaphor.start);
     if (late) {
-      dropped.push(dropOf(place, record, 'antecedent-after-anaphor', `its antecedent ${late.id} (at ${late.start}) does not start before its anaphor ${anaphor.id} (at ${anaphor.start})`));
+      dropped.push(
+        dropOf(
+          place,
+          record,
+          'antecedent-after-anaphor',
+          `its antecedent ${late.id} (at ${late.start}) does not start before its anaphor ${anaphor.id} (at ${anaphor.start})`,
+        ),
+      );
       continue;
     }
     const first = firstLinkOf.get(anaphor.id);
     if (place.side === 'response' && first !== undefined) {
-      dropped.push(dropOf(place, record, 'repeated-anaphor', `its anaphor ${anaphor.id} already has link ${first}; only the first link of an anaphor counts`));
+      dropped.push(
+        dropOf(
+          place,
+          record,
+          'repeated-anaphor',
+          `its anaphor ${anaphor.id} already has link ${first}; only the first link of an anaphor counts`,
+        ),
+      );
       continue;
     }
     firstLinkOf.set(anaphor.id, record.id);
@@ -115,7 +137,11 @@ export function prepareSide(annotation: CorefAnnotation, proteins: Map<string, P
  * reproduced, so gold figures agree with the official ones. The gold's scored expressions
  * are the anaphors and the direct antecedents of the links that reach a protein, in order.
  */
-export function proteinLinksOf(side: PreparedSide, proteins: Map<string, Protein>, isGold: boolean): { links: ProteinLink[]; targets: Expression[] } {
+export function proteinLinksOf(
+  side: PreparedSide,
+  proteins: Map<string, Protein>,
+  isGold: boolean,
+): { links: ProteinLink[]; targets: Expression[] } {
   const given = [...proteins.values()];
   const inside = new Map<string, string[]>();
   const containedIn = (e: Expression): string[] => {

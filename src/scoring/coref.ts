@@ -14,7 +14,15 @@
 
 import { f1, safeRatio } from './metrics.ts';
 import type { CorefAnnotation, Expression, Protein, Span } from './coref-input.ts';
-import { DROP_REASONS, prepareSide, proteinLinksOf, type DropReason, type DroppedLink, type PreparedSide, type ProteinLink } from './coref-links.ts';
+import {
+  DROP_REASONS,
+  prepareSide,
+  proteinLinksOf,
+  type DropReason,
+  type DroppedLink,
+  type PreparedSide,
+  type ProteinLink,
+} from './coref-links.ts';
 
 export const ANAPHOR_TYPES = ['RELAT', 'PRON', 'DNP', 'APPOS', 'other'] as const;
 export type AnaphorType = (typeof ANAPHOR_TYPES)[number];
@@ -22,15 +30,33 @@ export type AnaphorType = (typeof ANAPHOR_TYPES)[number];
 // Sub type = first word + 1 (one-word expression) or 2 (longer). Unlisted sub types are
 // "other"; no sub type maps to APPOS, so APPOS stays empty (as in the paper's table).
 const SUBTYPES: Record<string, AnaphorType> = {
-  'both-1': 'PRON', 'both-2': 'PRON', 'either-1': 'PRON', 'it-1': 'PRON', 'its-1': 'PRON',
-  'one-2': 'PRON', 'their-1': 'PRON', 'them-1': 'PRON', 'these-1': 'PRON', 'they-1': 'PRON',
-  'this-1': 'PRON', 'those-1': 'PRON',
-  'such-2': 'DNP', 'the-2': 'DNP', 'these-2': 'DNP', 'this-2': 'DNP',
-  'that-1': 'RELAT', 'which-1': 'RELAT', 'whose-1': 'RELAT', 'whose-2': 'RELAT',
+  'both-1': 'PRON',
+  'both-2': 'PRON',
+  'either-1': 'PRON',
+  'it-1': 'PRON',
+  'its-1': 'PRON',
+  'one-2': 'PRON',
+  'their-1': 'PRON',
+  'them-1': 'PRON',
+  'these-1': 'PRON',
+  'they-1': 'PRON',
+  'this-1': 'PRON',
+  'those-1': 'PRON',
+  'such-2': 'DNP',
+  'the-2': 'DNP',
+  'these-2': 'DNP',
+  'this-2': 'DNP',
+  'that-1': 'RELAT',
+  'which-1': 'RELAT',
+  'whose-1': 'RELAT',
+  'whose-2': 'RELAT',
 };
 
 export function anaphorType(text: string): AnaphorType {
-  const words = text.trim().split(/\s+/).filter((w) => w !== '');
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   if (words.length === 0) return 'other';
   return SUBTYPES[`${words[0].toLowerCase()}-${words.length === 1 ? 1 : 2}`] ?? 'other';
 }
@@ -171,7 +197,12 @@ export function scoreCoref(documents: readonly CorefDocumentInput[]): CorefScore
     const onSurface = alignMentions(response.expressions, gold.expressions, surfaceMentions);
     const surfaceKeyed = (side: PreparedSide, id: (e: Expression) => string | undefined): Keyed[] =>
       side.links.map((l) => ({ anaphor: l.anaphor, key: surfaceKey(id(l.anaphor), l.antecedents.map(id)) }));
-    tallyLinks(surfaceKeyed(gold, (e) => e.id), surfaceKeyed(response, (e) => onSurface.get(e.id)), surface, surfaceByType);
+    tallyLinks(
+      surfaceKeyed(gold, (e) => e.id),
+      surfaceKeyed(response, (e) => onSurface.get(e.id)),
+      surface,
+      surfaceByType,
+    );
 
     const goldProtein = proteinLinksOf(gold, d.proteins, true);
     const responseProtein = proteinLinksOf(response, d.proteins, false);
@@ -179,7 +210,12 @@ export function scoreCoref(documents: readonly CorefDocumentInput[]): CorefScore
     const onProtein = alignMentions(response.expressions, goldProtein.targets, proteinMentions);
     const proteinKeyed = (links: ProteinLink[], id: (e: Expression) => string | undefined): Keyed[] =>
       links.map((l) => ({ anaphor: l.anaphor, key: keyOf([id(l.anaphor), l.protein]) }));
-    tallyLinks(proteinKeyed(goldProtein.links, (e) => e.id), proteinKeyed(responseProtein.links, (e) => onProtein.get(e.id)), protein, proteinByType);
+    tallyLinks(
+      proteinKeyed(goldProtein.links, (e) => e.id),
+      proteinKeyed(responseProtein.links, (e) => onProtein.get(e.id)),
+      protein,
+      proteinByType,
+    );
   }
   const perType = Object.fromEntries(
     ANAPHOR_TYPES.map((t) => [t, { surface: countsOf(surfaceByType[t]), protein: countsOf(proteinByType[t]) }]),
@@ -195,7 +231,11 @@ export function scoreCoref(documents: readonly CorefDocumentInput[]): CorefScore
 }
 
 /** The protein links of one annotation scored as a gold (the scored links' chains followed to the given proteins). */
-export function proteinLinks(annotation: CorefAnnotation, proteins: Map<string, Protein>, file?: string): { anaphor: Expression; target: string }[] {
+export function proteinLinks(
+  annotation: CorefAnnotation,
+  proteins: Map<string, Protein>,
+  file?: string,
+): { anaphor: Expression; target: string }[] {
   const side = prepareSide(annotation, proteins, { doc: '', side: 'gold', file }, []);
   return proteinLinksOf(side, proteins, true).links.map((l) => ({ anaphor: l.anaphor, target: l.protein }));
 }

@@ -80,7 +80,16 @@ export {
 } from './coref.ts';
 export { DROP_REASONS, type DropReason, type DroppedLink } from './coref-links.ts';
 export { classificationRunTsv, rankedRunTsv } from './run-tsv.ts';
-export { flattenMetrics, formatReport, formatText, formatTsv, REPORT_FORMATS, type ReportFormat, type ReportRun, type ScoreReport } from './report.ts';
+export {
+  flattenMetrics,
+  formatReport,
+  formatText,
+  formatTsv,
+  REPORT_FORMATS,
+  type ReportFormat,
+  type ReportRun,
+  type ScoreReport,
+} from './report.ts';
 export { parsePmids, parseRelEntities, parseRelRelations, type RelEntity, type RelRelation } from './rel-input.ts';
 export {
   DRUGPROT_CHEMICAL,

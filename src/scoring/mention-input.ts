@@ -112,10 +112,19 @@ function readTagLines(text: string, file: string | undefined): { lines: Array<Ta
     const prefix = match?.[1] ?? 'O';
     const tagScheme = SCHEME_OF[prefix];
     let error: ScoringInputError | undefined;
-    if (fields.length < 2) error = new ScoringInputError(`expected "token<TAB>tag", found "${line}"`, { file, line: lineNo, hint: 'every token line needs a tag column' });
+    if (fields.length < 2)
+      error = new ScoringInputError(`expected "token<TAB>tag", found "${line}"`, {
+        file,
+        line: lineNo,
+        hint: 'every token line needs a tag column',
+      });
     else if (tag !== 'O' && !match) error = new ScoringInputError(`unknown tag "${tag}"`, { file, line: lineNo, hint: TAGS_HINT });
     else if (tagScheme && scheme !== 'IOB2' && tagScheme !== scheme) {
-      error = new ScoringInputError(`${tag} is a ${tagScheme} tag, but line ${schemeLine} already used ${scheme} tags`, { file, line: lineNo, hint: 'use one tag scheme per file' });
+      error = new ScoringInputError(`${tag} is a ${tagScheme} tag, but line ${schemeLine} already used ${scheme} tags`, {
+        file,
+        line: lineNo,
+        hint: 'use one tag scheme per file',
+      });
     }
     if (error) {
       lines.push(error);
@@ -152,7 +161,12 @@ export function parseBio(text: string, options: BioParseOptions = {}): Parsed<Bi
   const interrupt = (at: TagLine | null, lineNo: number) => {
     if (open && closedByTag) {
       const by = at ? at.tag : 'the end of the sentence';
-      problem(lineNo, `${open.tag} (line ${open.line}) is not closed by ${last}-${open.type} before ${by}`, `${scheme} mentions end with ${last}-<type>`, 'as ending there');
+      problem(
+        lineNo,
+        `${open.tag} (line ${open.line}) is not closed by ${last}-${open.type} before ${by}`,
+        `${scheme} mentions end with ${last}-<type>`,
+        'as ending there',
+      );
     }
     close(value.tokens.length);
   };
@@ -171,7 +185,12 @@ export function parseBio(text: string, options: BioParseOptions = {}): Parsed<Bi
       const startTag = t.role === 'I' ? 'B' : single;
       // A type change inside a mention is what single-class scoring forgives.
       const typeChange = open ? '; or score with single-class to ignore types, as evalbio.pl -1 does' : '';
-      problem(t.line, `${t.tag} follows ${after}`, `${scheme} mentions start with B-${t.type}${closedByTag ? ` (${single}-${t.type} for one token)` : ''}${typeChange}`, `as ${startTag}-${t.type}`);
+      problem(
+        t.line,
+        `${t.tag} follows ${after}`,
+        `${scheme} mentions start with B-${t.type}${closedByTag ? ` (${single}-${t.type} for one token)` : ''}${typeChange}`,
+        `as ${startTag}-${t.type}`,
+      );
       close(value.tokens.length);
     }
     const start = value.tokens.length;

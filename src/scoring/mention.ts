@@ -46,7 +46,11 @@ export interface MentionScoreOptions {
 // NUL cannot occur in document ids or type names read from text files.
 function keyOf(mention: Mention, criterion: MatchCriterion, withType: boolean): string {
   const boundary =
-    criterion === 'strict' ? `${mention.start}\u0000${mention.end}` : criterion === 'left' ? `${mention.start}\u0000` : `\u0000${mention.end}`;
+    criterion === 'strict'
+      ? `${mention.start}\u0000${mention.end}`
+      : criterion === 'left'
+        ? `${mention.start}\u0000`
+        : `\u0000${mention.end}`;
   return withType ? `${mention.doc}\u0000${boundary}\u0000${mention.type}` : `${mention.doc}\u0000${boundary}`;
 }
 

@@ -30,7 +30,12 @@ function addTarget(targets: Map<string, string[]>, item: string, gold: string): 
  * of several replacements at one position (the spec is silent; ties elsewhere are broken
  * by ascending id too).
  */
-function mappingTargets(ordered: readonly string[], goldKeys: readonly string[], goldSet: ReadonlySet<string>, orthologMap: HomonymOrthologMap): Map<string, string[]> {
+function mappingTargets(
+  ordered: readonly string[],
+  goldKeys: readonly string[],
+  goldSet: ReadonlySet<string>,
+  orthologMap: HomonymOrthologMap,
+): Map<string, string[]> {
   const targets = new Map<string, string[]>();
   const present = new Set<string>();
   for (const key of ordered) for (const accession of accessionsOf(key)) present.add(accession);
@@ -60,7 +65,12 @@ function mappingTargets(ordered: readonly string[], goldKeys: readonly string[],
  * Replaces mappable items in place (by all their gold items when several), then removes
  * later duplicates; the position in the returned list is the renumbered rank.
  */
-export function mapHomonymOrthologs(ordered: readonly string[], goldKeys: readonly string[], goldSet: ReadonlySet<string>, orthologMap: HomonymOrthologMap): string[] {
+export function mapHomonymOrthologs(
+  ordered: readonly string[],
+  goldKeys: readonly string[],
+  goldSet: ReadonlySet<string>,
+  orthologMap: HomonymOrthologMap,
+): string[] {
   const targets = mappingTargets(ordered, goldKeys, goldSet, orthologMap);
   if (targets.size === 0) return ordered.slice();
   const seen = new Set<string>();
@@ -80,7 +90,13 @@ export function mapHomonymOrthologs(ordered: readonly string[], goldKeys: readon
  * document's gold accessions; accessions missing from the map are removed. A gold
  * accession missing from the map is an error (the document's species would be unknown).
  */
-export function filterByOrganism(doc: string, ordered: readonly string[], goldKeys: readonly string[], organisms: OrganismMap, file?: string): string[] {
+export function filterByOrganism(
+  doc: string,
+  ordered: readonly string[],
+  goldKeys: readonly string[],
+  organisms: OrganismMap,
+  file?: string,
+): string[] {
   const taxa = new Set<string>();
   for (const gold of goldKeys) {
     for (const accession of accessionsOf(gold)) {

@@ -27,9 +27,7 @@ export function orderRankedKeys(entries: readonly RankedEntry[], mode: OrderMode
   const sorted = entries.slice();
   if (mode === 'rank') sorted.sort(byRank);
   else if (mode === 'confidence') {
-    sorted.sort(
-      (a, b) => (b.confidence as number) - (a.confidence as number) || compareIds(a.key, b.key),
-    );
+    sorted.sort((a, b) => (b.confidence as number) - (a.confidence as number) || compareIds(a.key, b.key));
   } else sorted.sort(byLine);
   const keys = new Array<string>(sorted.length);
   for (let i = 0; i < sorted.length; i++) keys[i] = sorted[i].key;

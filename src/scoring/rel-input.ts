@@ -52,7 +52,10 @@ export function parseRelEntities(text: string, o: { file?: string } = {}): RelEn
     }
     const [pmid, id, type, start, end, mention] = fields;
     if (!NUMBER.test(start) || !NUMBER.test(end)) {
-      throw new ScoringInputError(`the offsets "${start}" and "${end}" are not both whole numbers`, { ...place, hint: 'fields 4 and 5 are the start and end character offsets' });
+      throw new ScoringInputError(`the offsets "${start}" and "${end}" are not both whole numbers`, {
+        ...place,
+        hint: 'fields 4 and 5 are the start and end character offsets',
+      });
     }
     entities.push({ pmid, id, type, start: Number(start), end: Number(end), text: mention });
   });
@@ -85,5 +88,9 @@ export function parseRelRelations(text: string, o: { file?: string; pmids?: Read
 
 /** The pmids list: each line stripped, as the official library reads it. */
 export function parsePmids(text: string): Set<string> {
-  return new Set(lines(text).map((l) => l.trim()).filter((l) => l !== ''));
+  return new Set(
+    lines(text)
+      .map((l) => l.trim())
+      .filter((l) => l !== ''),
+  );
 }

@@ -32,8 +32,19 @@ import { codePointOrder } from '../shared/code-points.ts';
 
 /** DrugProt's 13 relation types, in the library's order (its per-type report follows it). */
 export const DRUGPROT_RELATION_TYPES = [
-  'INDIRECT-DOWNREGULATOR', 'INDIRECT-UPREGULATOR', 'DIRECT-REGULATOR', 'ACTIVATOR', 'INHIBITOR', 'AGONIST',
-  'AGONIST-ACTIVATOR', 'AGONIST-INHIBITOR', 'ANTAGONIST', 'PRODUCT-OF', 'SUBSTRATE', 'SUBSTRATE_PRODUCT-OF', 'PART-OF',
+  'INDIRECT-DOWNREGULATOR',
+  'INDIRECT-UPREGULATOR',
+  'DIRECT-REGULATOR',
+  'ACTIVATOR',
+  'INHIBITOR',
+  'AGONIST',
+  'AGONIST-ACTIVATOR',
+  'AGONIST-INHIBITOR',
+  'ANTAGONIST',
+  'PRODUCT-OF',
+  'SUBSTRATE',
+  'SUBSTRATE_PRODUCT-OF',
+  'PART-OF',
 ] as const;
 
 /** The entity types DrugProt's library pairs: a relation joins a CHEMICAL and a GENE. */
@@ -91,7 +102,13 @@ interface PreparedRelation {
 const lastPart = (arg: string): string => arg.slice(arg.lastIndexOf(':') + 1);
 
 /** Rules 1–4: one side's relations as (pmid, type, chemical, gene), each once. */
-function prepare(relations: readonly RelRelation[], chemicals: ReadonlySet<string>, types: ReadonlySet<string>, pmids: ReadonlySet<string> | undefined, notes: RelReadNotes): PreparedRelation[] {
+function prepare(
+  relations: readonly RelRelation[],
+  chemicals: ReadonlySet<string>,
+  types: ReadonlySet<string>,
+  pmids: ReadonlySet<string> | undefined,
+  notes: RelReadNotes,
+): PreparedRelation[] {
   const lines = new Set<string>();
   const rows: Array<{ r: RelRelation; chem1: boolean; chem2: boolean }> = [];
   for (const r of relations) {
@@ -171,7 +188,11 @@ function pairsOf(entities: readonly RelEntity[]): { docs: Map<string, DocumentPa
 }
 
 /** The cells (type index → positions) the relations fill, and how many relations fell on a pair. */
-function cellsOf(relations: readonly PreparedRelation[], docs: ReadonlyMap<string, DocumentPairs>, typeIndex: ReadonlyMap<string, number>): { cells: Array<Set<number>>; onPairs: number } {
+function cellsOf(
+  relations: readonly PreparedRelation[],
+  docs: ReadonlyMap<string, DocumentPairs>,
+  typeIndex: ReadonlyMap<string, number>,
+): { cells: Array<Set<number>>; onPairs: number } {
   const cells = [...typeIndex.keys()].map(() => new Set<number>());
   let onPairs = 0;
   for (const r of relations) {

@@ -60,7 +60,11 @@ export function formatText(report: ScoreReport): string {
   const columns = columnsOf(rows);
   const table = [[report.task, ...report.runs.map((r) => r.run)], ...columns.map((c) => [c, ...rows.map((row) => readable(row.get(c)))])];
   const widths = table[0].map((_, j) => Math.max(...table.map((line) => line[j].length)));
-  const render = (line: string[]) => line.map((cell, j) => (j === 0 ? cell.padEnd(widths[j]) : cell.padStart(widths[j]))).join('  ').trimEnd();
+  const render = (line: string[]) =>
+    line
+      .map((cell, j) => (j === 0 ? cell.padEnd(widths[j]) : cell.padStart(widths[j])))
+      .join('  ')
+      .trimEnd();
   const lines = table.map(render);
   lines.splice(1, 0, widths.map((w) => '-'.repeat(w)).join('  '));
   for (const run of report.runs) {

@@ -38,7 +38,10 @@ export function classificationRunTsv(entries: readonly ActEntry[]): string {
 export function rankedRunTsv(run: RankedRun): string {
   const lines: string[] = [];
   for (const doc of [...run.keys()].sort(compareIds)) {
-    const entries = run.get(doc)!.slice().sort((a, b) => (a.rank as number) - (b.rank as number));
+    const entries = run
+      .get(doc)!
+      .slice()
+      .sort((a, b) => (a.rank as number) - (b.rank as number));
     for (const e of entries) lines.push(`${doc}\t${e.key}\t${e.rank}\t${confidenceText(e.confidence, e.rank as number)}`);
   }
   return fileOf(lines);

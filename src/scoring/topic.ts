@@ -105,7 +105,11 @@ function readWide(header: string[], count: number, fieldsOf: FieldsOf, o: TopicR
   const seen = new Set<string>();
   for (const label of labels) {
     if (label === '' || seen.has(label)) {
-      throw new ScoringInputError(label === '' ? 'the header has an empty label column' : `the header names "${label}" twice`, { file, line: 1, hint: 'name each label column once: PMID,<label>,<label>,…' });
+      throw new ScoringInputError(label === '' ? 'the header has an empty label column' : `the header names "${label}" twice`, {
+        file,
+        line: 1,
+        hint: 'name each label column once: PMID,<label>,<label>,…',
+      });
     }
     seen.add(label);
   }
@@ -113,7 +117,11 @@ function readWide(header: string[], count: number, fieldsOf: FieldsOf, o: TopicR
   for (let line = 2; line <= count; line++) {
     const fields = fieldsOf(line);
     if (fields.length !== header.length) {
-      throw new ScoringInputError(`expected ${header.length} fields (PMID and ${labels.length} labels), found ${fields.length}`, { file, line, hint: 'give every label column a value' });
+      throw new ScoringInputError(`expected ${header.length} fields (PMID and ${labels.length} labels), found ${fields.length}`, {
+        file,
+        line,
+        hint: 'give every label column a value',
+      });
     }
     const id = checkId(fields[0], docs, file, line);
     const doc: TopicDoc = { labels: new Set(), line };
@@ -121,11 +129,21 @@ function readWide(header: string[], count: number, fieldsOf: FieldsOf, o: TopicR
     labels.forEach((label, k) => {
       const raw = fields[k + 1].trim();
       if (o.role === 'gold') {
-        if (raw !== '0' && raw !== '1') throw new ScoringInputError(`"${label}" is "${raw}", not 0 or 1`, { file, line, hint: 'gold cells are 1 (the topic is present) or 0' });
+        if (raw !== '0' && raw !== '1')
+          throw new ScoringInputError(`"${label}" is "${raw}", not 0 or 1`, {
+            file,
+            line,
+            hint: 'gold cells are 1 (the topic is present) or 0',
+          });
         if (raw === '1') doc.labels.add(label);
       } else {
         const value = raw === '' ? NaN : Number(raw);
-        if (!Number.isFinite(value)) throw new ScoringInputError(`"${label}" is "${raw}", not a number`, { file, line, hint: 'prediction cells are probabilities; a label is predicted when above 0.5' });
+        if (!Number.isFinite(value))
+          throw new ScoringInputError(`"${label}" is "${raw}", not a number`, {
+            file,
+            line,
+            hint: 'prediction cells are probabilities; a label is predicted when above 0.5',
+          });
         doc.confidence!.set(label, value);
         if (value > TOPIC_THRESHOLD) doc.labels.add(label);
       }
@@ -142,15 +160,21 @@ function readList(headerLines: number, count: number, fieldsOf: FieldsOf, o: Top
   for (let line = headerLines + 1; line <= count; line++) {
     const fields = fieldsOf(line);
     if (fields.length !== 2) {
-      throw new ScoringInputError(`expected 2 fields (PMID, labels), found ${fields.length}`, { file, line, hint: 'write PMID,label;label — or the wide form PMID,<label>,… with a header' });
+      throw new ScoringInputError(`expected 2 fields (PMID, labels), found ${fields.length}`, {
+        file,
+        line,
+        hint: 'write PMID,label;label — or the wide form PMID,<label>,… with a header',
+      });
     }
     const id = checkId(fields[0], docs, file, line);
     const doc: TopicDoc = { labels: new Set(), line };
     for (const raw of fields[1].split(';')) {
       const label = raw.trim();
       if (label === '') continue;
-      if (!known.has(label)) throw new ScoringInputError(`unknown label "${label}"`, { file, line, hint: `the labels are ${o.labels.join(', ')}` });
-      if (doc.labels.has(label)) throw new ScoringInputError(`"${label}" is given twice`, { file, line, hint: 'list each label of a document once' });
+      if (!known.has(label))
+        throw new ScoringInputError(`unknown label "${label}"`, { file, line, hint: `the labels are ${o.labels.join(', ')}` });
+      if (doc.labels.has(label))
+        throw new ScoringInputError(`"${label}" is given twice`, { file, line, hint: 'list each label of a document once' });
       doc.labels.add(label);
     }
     docs.set(id, doc);
@@ -162,7 +186,12 @@ function checkId(raw: string, docs: Map<string, TopicDoc>, file: string | undefi
   const id = raw.trim();
   if (id === '') throw new ScoringInputError('the PMID is empty', { file, line, hint: 'start each line with the document id' });
   const before = docs.get(id);
-  if (before) throw new ScoringInputError(`PMID ${id} is given twice (first on line ${before.line})`, { file, line, hint: 'give each document one line' });
+  if (before)
+    throw new ScoringInputError(`PMID ${id} is given twice (first on line ${before.line})`, {
+      file,
+      line,
+      hint: 'give each document one line',
+    });
   return id;
 }
 
@@ -332,9 +361,18 @@ export function scoreTopics(gold: TopicSet, run: TopicSet, o: TopicScoreOptions)
     weighted = { p: 0, r: 0, f: 0 };
   } else {
     weighted = {
-      p: weightedAverage(perLabelPrf.map((s) => s.p), support),
-      r: weightedAverage(perLabelPrf.map((s) => s.r), support),
-      f: weightedAverage(perLabelPrf.map((s) => s.f), support),
+      p: weightedAverage(
+        perLabelPrf.map((s) => s.p),
+        support,
+      ),
+      r: weightedAverage(
+        perLabelPrf.map((s) => s.r),
+        support,
+      ),
+      f: weightedAverage(
+        perLabelPrf.map((s) => s.f),
+        support,
+      ),
     };
   }
   const samples = { p: numpyMean(sampleP), r: numpyMean(sampleR), f: numpyMean(sampleF) };
@@ -355,13 +393,22 @@ function comparePmids(a: string, b: string): number {
 function checkRunAgainstGold(gold: TopicSet, run: TopicSet, o: TopicScoreOptions): void {
   const file = o.runFile;
   if (run.form === 'wide' && (run.labels.length !== gold.labels.length || run.labels.some((l, i) => l !== gold.labels[i]))) {
-    throw new ScoringInputError(`the header must be PMID,${gold.labels.join(',')} (the gold standard's labels, in its order)`, { file, line: 1, hint: 'write the label columns as the gold standard has them' });
+    throw new ScoringInputError(`the header must be PMID,${gold.labels.join(',')} (the gold standard's labels, in its order)`, {
+      file,
+      line: 1,
+      hint: 'write the label columns as the gold standard has them',
+    });
   }
   if (run.form === 'list') {
     const known = new Set(gold.labels);
     for (const [id, doc] of run.docs) {
       for (const label of doc.labels) {
-        if (!known.has(label)) throw new ScoringInputError(`document ${id}: "${label}" is not a label of the gold standard`, { file, line: doc.line, hint: `the labels are ${gold.labels.join(', ')}` });
+        if (!known.has(label))
+          throw new ScoringInputError(`document ${id}: "${label}" is not a label of the gold standard`, {
+            file,
+            line: doc.line,
+            hint: `the labels are ${gold.labels.join(', ')}`,
+          });
       }
     }
   }
@@ -370,8 +417,14 @@ function checkRunAgainstGold(gold: TopicSet, run: TopicSet, o: TopicScoreOptions
   const extra = [...run.docs.keys()].filter((id) => !gold.docs.has(id));
   if (absent.length > 0 || extra.length > 0) {
     const parts = [];
-    if (absent.length > 0) parts.push(`${absent.length} gold PMID${absent.length === 1 ? '' : 's'} missing (${absent.slice(0, 5).join(', ')}${absent.length > 5 ? ', …' : ''})`);
-    if (extra.length > 0) parts.push(`${extra.length} PMID${extra.length === 1 ? '' : 's'} not in the gold standard (${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ', …' : ''})`);
+    if (absent.length > 0)
+      parts.push(
+        `${absent.length} gold PMID${absent.length === 1 ? '' : 's'} missing (${absent.slice(0, 5).join(', ')}${absent.length > 5 ? ', …' : ''})`,
+      );
+    if (extra.length > 0)
+      parts.push(
+        `${extra.length} PMID${extra.length === 1 ? '' : 's'} not in the gold standard (${extra.slice(0, 5).join(', ')}${extra.length > 5 ? ', …' : ''})`,
+      );
     throw new ScoringInputError(`the run must have the gold standard's PMIDs, as the official script requires: ${parts.join('; ')}`, {
       file,
       hint: 'give one line per gold document (all labels 0 when predicting none)',

@@ -13,7 +13,19 @@ import { ScoringInputError } from './errors.ts';
 
 /** What String.prototype.trim strips (JS white space and line terminators). */
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x3000 || code === 0x1680 || code === 0x202f || code === 0x205f;
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0xfeff ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x3000 ||
+    code === 0x1680 ||
+    code === 0x202f ||
+    code === 0x205f
+  );
 }
 
 const TAB = 9;
@@ -70,7 +82,11 @@ export class TsvScanner {
     while (start < end && isSpace(text.charCodeAt(start))) start++;
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
     if (start === end) {
-      throw new ScoringInputError('empty line', { file: this.file, line: this.line, hint: 'remove blank lines; every line must hold one tab-separated record' });
+      throw new ScoringInputError('empty line', {
+        file: this.file,
+        line: this.line,
+        hint: 'remove blank lines; every line must hold one tab-separated record',
+      });
     }
     this.lineStart = start;
     this.lineEnd = end;

@@ -40,7 +40,8 @@ export interface WeightedItems<T> {
 
 const SLACK = 1e-9;
 
-export const meanOf = (values: number[]): number | undefined => (values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length);
+export const meanOf = (values: number[]): number | undefined =>
+  values.length === 0 ? undefined : values.reduce((a, b) => a + b, 0) / values.length;
 
 export interface Candidate<T> {
   key: string;

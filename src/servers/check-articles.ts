@@ -50,9 +50,17 @@ export function checkArticles(): CheckArticle[] {
   return [
     { id: 'setup-check', name: 'setup article', text: CHECK_ARTICLE, given: CHECK_GIVEN },
     article('check-non-bmp', 'characters outside the BMP', '😀 𝛼-synuclein binds BRCA1; the 𝔊ene p53 and 𝛽-catenin (P37840) too.'),
-    article('check-accents', 'accented letters only', "Ménière's disease: naïve Müller cells express BRCA1; la protéine p53 se lie à l'ADN (P04637)."),
+    article(
+      'check-accents',
+      'accented letters only',
+      "Ménière's disease: naïve Müller cells express BRCA1; la protéine p53 se lie à l'ADN (P04637).",
+    ),
     article('check-crlf', 'CR LF line ends', 'Title\r\n\r\nBRCA1 binds p53.\r\nIt interacts with MDM2 (Q00987).\rEnd.\r\n'),
-    article('check-xml', 'XML markup and control characters', 'a < b && c > d "q" \'s\' ]]> <![CDATA[x]]> &amp; \u0001\u0007\u001F BRCA1 binds p53\u0000.\r\n<p>IL2</p>'),
+    article(
+      'check-xml',
+      'XML markup and control characters',
+      'a < b && c > d "q" \'s\' ]]> <![CDATA[x]]> &amp; \u0001\u0007\u001F BRCA1 binds p53\u0000.\r\n<p>IL2</p>',
+    ),
     article('check-long', 'a 200 KB article', longArticle()),
     article('check-one', 'one character', 'p'),
   ];

@@ -22,7 +22,9 @@ export const CHECK_ARTICLE = [
 export const CHECK_GIVEN = 'T1\tProtein 11 22\t𝛼-synuclein\nT2\tProtein 26 31\tBRCA1';
 
 /** The protocol is XML-RPC when not given. */
-export type ServerToCheck = Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'> & { protocol?: AnnotationServer['protocol'] };
+export type ServerToCheck = Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'> & {
+  protocol?: AnnotationServer['protocol'];
+};
 
 export interface CheckOptions {
   deadlineMs: number;
@@ -54,9 +56,21 @@ export interface ArticleCheck {
  * the way dispatch does. `text` must be the text as sent
  * (see textAsSent): offsets in the answer are checked against it.
  */
-export async function checkArticle(server: ServerToCheck, article: { id: string; text: string; given: string }, opts: CheckOptions): Promise<ArticleCheck> {
+export async function checkArticle(
+  server: ServerToCheck,
+  article: { id: string; text: string; given: string },
+  opts: CheckOptions,
+): Promise<ArticleCheck> {
   const client = new AnnotatorClient({ answers: opts.answers, maxAnswerBytes: opts.maxAnswerBytes, bodies: new RequestBodies(1) });
-  const context = { tasks: server.tasks, text: article.text, given: article.given, mentionTypes: opts.mentionTypes, relationTypes: opts.relationTypes, relationArguments: opts.relationArguments, topicLabels: opts.topicLabels };
+  const context = {
+    tasks: server.tasks,
+    text: article.text,
+    given: article.given,
+    mentionTypes: opts.mentionTypes,
+    relationTypes: opts.relationTypes,
+    relationArguments: opts.relationArguments,
+    topicLabels: opts.topicLabels,
+  };
   const call = await client.call(server, { ...article, organiserId: article.id }, context, {
     deadlineMs: opts.deadlineMs,
     dispatcher: opts.agent ?? policedAgent(opts.publicUrlsOnly),
@@ -64,13 +78,38 @@ export async function checkArticle(server: ServerToCheck, article: { id: string;
   return { verdict: judgeCall(call, server), ms: call.ms };
 }
 
-export async function checkServer(server: ServerToCheck, challenge: Pick<Challenge, 'tasks' | 'mentionTypes'> & Partial<Pick<Challenge, 'relationTypes' | 'relationArguments' | 'topicLabels'>>, opts: CheckOptions): Promise<ServerCheck> {
+export async function checkServer(
+  server: ServerToCheck,
+  challenge: Pick<Challenge, 'tasks' | 'mentionTypes'> & Partial<Pick<Challenge, 'relationTypes' | 'relationArguments' | 'topicLabels'>>,
+  opts: CheckOptions,
+): Promise<ServerCheck> {
   const at = new Date().toISOString();
-  const { verdict, ms } = await checkArticle(server, { id: 'setup-check', text: CHECK_ARTICLE, given: CHECK_GIVEN }, { ...opts, mentionTypes: challenge.mentionTypes, relationTypes: challenge.relationTypes, relationArguments: challenge.relationArguments, topicLabels: challenge.topicLabels });
+  const { verdict, ms } = await checkArticle(
+    server,
+    { id: 'setup-check', text: CHECK_ARTICLE, given: CHECK_GIVEN },
+    {
+      ...opts,
+      mentionTypes: challenge.mentionTypes,
+      relationTypes: challenge.relationTypes,
+      relationArguments: challenge.relationArguments,
+      topicLabels: challenge.topicLabels,
+    },
+  );
   // The first errors and warnings are shown and kept (their numbers too): a server answering
   // the sample article with 100,000 wrong mentions gets its point across with those.
   const counted = verdict.warningCount > verdict.warnings.length ? { warningCount: verdict.warningCount } : {};
-  if (verdict.outcome === 'ok') return { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings, ...counted };
+  if (verdict.outcome === 'ok')
+    return { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings, ...counted };
   const reachable = verdict.outcome !== 'connection' && verdict.outcome !== 'timeout';
-  return { ok: false, reachable, at, ms, outcome: verdict.outcome, detail: verdict.detail, errors: verdict.errors, warnings: verdict.warnings, ...counted };
+  return {
+    ok: false,
+    reachable,
+    at,
+    ms,
+    outcome: verdict.outcome,
+    detail: verdict.detail,
+    errors: verdict.errors,
+    warnings: verdict.warnings,
+    ...counted,
+  };
 }

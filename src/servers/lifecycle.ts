@@ -82,10 +82,16 @@ export class ServerLifecycle {
    * `background`. 400 for tasks the challenge does not run, a protocol that does not fit the
    * fields or a URL the policy refuses; 409 when closed, at the team's limit or for a name taken.
    */
-  async register(challenge: Challenge, teamId: number, wanted: Registration, opts: { background: boolean; log: Log }): Promise<{ server: AnnotationServer } & CheckOutcome> {
+  async register(
+    challenge: Challenge,
+    teamId: number,
+    wanted: Registration,
+    opts: { background: boolean; log: Log },
+  ): Promise<{ server: AnnotationServer } & CheckOutcome> {
     refuseWhenClosed(challenge, 'no servers can be registered');
     const unknown = wanted.tasks.filter((t) => !challenge.tasks.includes(t));
-    if (unknown.length > 0) throw badRequest(`challenge "${challenge.slug}" has no task ${unknown.join(', ')}; its tasks are ${challenge.tasks.join(', ')}`);
+    if (unknown.length > 0)
+      throw badRequest(`challenge "${challenge.slug}" has no task ${unknown.join(', ')}; its tasks are ${challenge.tasks.join(', ')}`);
     const protocol = wanted.protocol ?? DEFAULT_PROTOCOL;
     const unfit = protocolProblem(protocol, wanted);
     if (unfit) throw badRequest(unfit);
@@ -107,7 +113,10 @@ export class ServerLifecycle {
       },
       challenge.serversPerTeam,
     );
-    if (created === 'limit') throw conflict(`your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`);
+    if (created === 'limit')
+      throw conflict(
+        `your team already has ${challenge.serversPerTeam} servers in "${challenge.slug}", the most allowed; delete or reuse one`,
+      );
     if (created === 'duplicate') throw conflict(`your team already has a server named "${wanted.name}" in "${challenge.slug}"`);
     await this.deps.dispatch.serverRegistered(created);
     const checked = await this.check(created, opts);
@@ -158,7 +167,10 @@ export class ServerLifecycle {
     // Rows first: if another record still needs the server (say, a test-suite run), nothing
     // is removed and the queue keeps its jobs, so the server stays usable.
     const deletion = await this.deps.repos.servers.deleteWithHistory(server.id);
-    if (!deletion.deleted) throw conflict(`server ${server.id} is still referenced by other records (${deletion.referencedFrom ?? 'another table'}); it cannot be deleted`);
+    if (!deletion.deleted)
+      throw conflict(
+        `server ${server.id} is still referenced by other records (${deletion.referencedFrom ?? 'another table'}); it cannot be deleted`,
+      );
     await this.deps.dispatch.removeQueue(server.id);
     this.changed();
     log.info({ serverId: server.id }, 'annotation server deleted');
@@ -178,7 +190,18 @@ export class ServerLifecycle {
     ]);
     const check = running ? { checkRunning: true, checkStartedAt: running.startedAt.toISOString() } : { checkRunning: false };
     const agent = isPulled(server) ? await this.deps.agentStatus?.(server.id) : undefined;
-    return { ...server, ...check, progress, timing, failuresByKind, errorsOffset: page.offset, errors, histogram, reliability: figures, ...(agent ? { agent } : {}) };
+    return {
+      ...server,
+      ...check,
+      progress,
+      timing,
+      failuresByKind,
+      errorsOffset: page.offset,
+      errors,
+      histogram,
+      reliability: figures,
+      ...(agent ? { agent } : {}),
+    };
   }
 
   /** On shutdown: the checks this process still runs are no longer running anywhere. */

@@ -7,20 +7,18 @@ import { DEFAULT_PROTOCOL, PROTOCOLS, PULL_PROTOCOL, protocolOf, type ServerProt
 import type { TaskName } from '../families/registry.ts';
 
 export const ProtocolField = Type.Optional(
-  Type.Union(
-    [...PROTOCOLS.map((p) => Type.Literal(p.name)), Type.Literal(PULL_PROTOCOL)],
-    {
-      description:
-        `Annotator protocol the server speaks (default ${DEFAULT_PROTOCOL}): ${PROTOCOLS.map((p) => `${p.name} — ${p.summary}`).join('; ')}; ` +
-        `${PULL_PROTOCOL} — no URL: the meta-server never connects; an agent next to the server takes articles on lease (POST /api/servers/{id}/leases).`,
-    },
-  ),
+  Type.Union([...PROTOCOLS.map((p) => Type.Literal(p.name)), Type.Literal(PULL_PROTOCOL)], {
+    description:
+      `Annotator protocol the server speaks (default ${DEFAULT_PROTOCOL}): ${PROTOCOLS.map((p) => `${p.name} — ${p.summary}`).join('; ')}; ` +
+      `${PULL_PROTOCOL} — no URL: the meta-server never connects; an agent next to the server takes articles on lease (POST /api/servers/{id}/leases).`,
+  }),
 );
 
 /** Why a registration cannot have this protocol ('' when it can). */
 export function protocolProblem(name: ServerProtocolName, body: { tasks: readonly TaskName[]; method?: string; url?: string }): string {
   if (name === PULL_PROTOCOL) return pullProblem(body);
-  if (body.url === undefined) return `"url" is needed: the address the meta-server sends articles to; a server the meta-server cannot reach is registered with protocol "${PULL_PROTOCOL}" and no URL, and runs an agent`;
+  if (body.url === undefined)
+    return `"url" is needed: the address the meta-server sends articles to; a server the meta-server cannot reach is registered with protocol "${PULL_PROTOCOL}" and no URL, and runs an agent`;
   const protocol = protocolOf(name);
   if (body.method !== undefined && !protocol.usesMethod) {
     return `"method" is the XML-RPC method name; a server speaking ${protocol.label} (protocol "${protocol.name}") has none: leave it out`;
@@ -37,6 +35,7 @@ function pullProblem(body: { method?: string; url?: string }): string {
   if (body.url !== undefined) {
     return `a server with protocol "${PULL_PROTOCOL}" has no URL: the meta-server never connects to it, its agent (metaserver agent) fetches the articles; leave "url" out, or give the protocol the server speaks at that URL`;
   }
-  if (body.method !== undefined) return `"method" is the XML-RPC method name; a server with protocol "${PULL_PROTOCOL}" has none (its agent calls your server in its own protocol): leave it out`;
+  if (body.method !== undefined)
+    return `"method" is the XML-RPC method name; a server with protocol "${PULL_PROTOCOL}" has none (its agent calls your server in its own protocol): leave it out`;
   return '';
 }

@@ -13,7 +13,8 @@ export function waitingForAgentCheck(): ServerCheck {
     at: new Date().toISOString(),
     ms: 0,
     outcome: WAITING_FOR_AGENT,
-    detail: 'waiting for its agent: run `metaserver agent` next to your server; the agent takes the sample article first, and the check passes when its answer is valid',
+    detail:
+      'waiting for its agent: run `metaserver agent` next to your server; the agent takes the sample article first, and the check passes when its answer is valid',
     errors: [],
     warnings: [],
   };

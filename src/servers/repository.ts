@@ -124,7 +124,8 @@ export class ServerRepository {
         await tx.query('delete from servers where id = $1', [id]);
       });
     } catch (err) {
-      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION) return { deleted: false, referencedFrom: (err as { table?: string }).table ?? null };
+      if ((err as { code?: string }).code === FOREIGN_KEY_VIOLATION)
+        return { deleted: false, referencedFrom: (err as { table?: string }).table ?? null };
       throw err;
     }
     return { deleted: true };
@@ -132,7 +133,11 @@ export class ServerRepository {
 
   async create(s: NewServer, limit: number): Promise<AnnotationServer | 'limit' | 'duplicate'> {
     await this.db.query('select pg_advisory_xact_lock(72260002, $1)', [s.teamId]);
-    const same = await this.db.query('select 1 from servers where challenge_id = $1 and team_id = $2 and name = $3', [s.challengeId, s.teamId, s.name]);
+    const same = await this.db.query('select 1 from servers where challenge_id = $1 and team_id = $2 and name = $3', [
+      s.challengeId,
+      s.teamId,
+      s.name,
+    ]);
     if (same.length > 0) return 'duplicate';
     const rows = await this.db.query<{ id: number }>(
       `insert into servers (challenge_id, team_id, name, url, tasks, method, concurrency, send_metadata, protocol)
@@ -150,9 +155,10 @@ export class ServerRepository {
   }
 
   async listByChallenge(challengeId: number, teamId?: number): Promise<AnnotationServer[]> {
-    const rows = teamId === undefined
-      ? await this.db.query<ServerRow>(`${SELECT} where s.challenge_id = $1 order by s.id`, [challengeId])
-      : await this.db.query<ServerRow>(`${SELECT} where s.challenge_id = $1 and s.team_id = $2 order by s.id`, [challengeId, teamId]);
+    const rows =
+      teamId === undefined
+        ? await this.db.query<ServerRow>(`${SELECT} where s.challenge_id = $1 order by s.id`, [challengeId])
+        : await this.db.query<ServerRow>(`${SELECT} where s.challenge_id = $1 and s.team_id = $2 order by s.id`, [challengeId, teamId]);
     return rows.map(toServer);
   }
 
@@ -170,6 +176,8 @@ export class ServerRepository {
   }
 
   async teamHasServerIn(teamId: number, challengeId: number): Promise<boolean> {
-    return (await this.db.query('select 1 from servers where team_id = $1 and challenge_id = $2 limit 1', [teamId, challengeId])).length > 0;
+    return (
+      (await this.db.query('select 1 from servers where team_id = $1 and challenge_id = $2 limit 1', [teamId, challengeId])).length > 0
+    );
   }
 }

@@ -18,10 +18,16 @@ import { absoluteUrlOf } from '../http/public-url.ts';
 const RegisterBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Where the meta-server sends articles; none for protocol pull.' })),
+    url: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 2000, description: 'Where the meta-server sends articles; none for protocol pull.' }),
+    ),
     tasks: TaskListSchema,
-    method: Type.Optional(Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.:]{0,127}$', description: 'XML-RPC method name (default Annotator.getAnnotation).' })),
-    concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'Articles in flight at once for this server (default 1).' })),
+    method: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_.:]{0,127}$', description: 'XML-RPC method name (default Annotator.getAnnotation).' }),
+    ),
+    concurrency: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 100, description: 'Articles in flight at once for this server (default 1).' }),
+    ),
     sendMetadata: Type.Optional(Type.Boolean({ description: 'Also send a trailing struct {article, tasks}.' })),
     protocol: ProtocolField,
   },
@@ -30,7 +36,13 @@ const RegisterBody = Type.Object(
 
 /** `?background=true`: answer at once and run the setup check afterwards (the status says `checkRunning`). */
 const CheckQuery = Type.Object(
-  { background: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true: answer at once; the check runs afterwards and GET /api/servers/:id says checkRunning until it is stored' })) },
+  {
+    background: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description: 'true: answer at once; the check runs afterwards and GET /api/servers/:id says checkRunning until it is stored',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -55,33 +67,46 @@ const ServerAnswer = Open({
   createdAt: Described('ISO 8601'),
   runName: Type.String({ description: 'the name its answers are published under (T<team id>_S<n>)' }),
 });
-const ChangedServer = Open({ ...ServerAnswer.properties, notice: Type.Optional(Type.String({ description: 'with 202: what was left for later' })) });
+const ChangedServer = Open({
+  ...ServerAnswer.properties,
+  notice: Type.Optional(Type.String({ description: 'with 202: what was left for later' })),
+});
 const CheckedServer = Open({
   ...ServerAnswer.properties,
-  check: Described('the check just made {ok, reachable, at, ms, outcome, detail?, errors, warnings}; with ?background=true the previous one, or null'),
+  check: Described(
+    'the check just made {ok, reachable, at, ms, outcome, detail?, errors, warnings}; with ?background=true the previous one, or null',
+  ),
   checkRunning: Type.Optional(Type.Boolean({ description: 'with ?background=true: the check runs after this answer' })),
 });
 const CheckStarted = Open({
   ...ServerAnswer.properties,
-  checkRunning: Type.Boolean({ description: 'the check runs after this answer (or was running already: one check at a time); GET /api/servers/:id shows its result' }),
+  checkRunning: Type.Boolean({
+    description: 'the check runs after this answer (or was running already: one check at a time); GET /api/servers/:id shows its result',
+  }),
   checkStartedAt: Type.Optional(Type.String({ description: 'ISO 8601: when the running check started' })),
 });
 const StatusQuery = Type.Object(
   {
-    errorsLimit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]?$|^100$', description: 'failed attempts listed, 1 to 100 (default 100)' })),
+    errorsLimit: Type.Optional(
+      Type.String({ pattern: '^[1-9][0-9]?$|^100$', description: 'failed attempts listed, 1 to 100 (default 100)' }),
+    ),
     errorsOffset: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: 'newest failed attempts to skip (default 0)' })),
   },
   { additionalProperties: false },
 );
 const ServerStatus = Open({
   ...ServerAnswer.properties,
-  checkRunning: Type.Boolean({ description: 'a setup check of this server is running (in any API process) and its result is not stored yet' }),
+  checkRunning: Type.Boolean({
+    description: 'a setup check of this server is running (in any API process) and its result is not stored yet',
+  }),
   checkStartedAt: Type.Optional(Type.String({ description: 'ISO 8601: when the running check started (only while checkRunning)' })),
   progress: Open({ queued: Type.Integer(), active: Type.Integer(), done: Type.Integer(), failed: Type.Integer() }),
   timing: Described('response times of answered attempts {p50Ms, p95Ms, meanMs, answered}'),
   errorsOffset: Type.Integer({ description: 'failed attempts skipped before the listed ones' }),
   errors: Described('the latest failed attempts, newest first: a page of them (errorsLimit, default 100, after errorsOffset)'),
-  failuresByKind: Described('failures by kind, with examples: {kind: {count, firstAt, lastAt, example: {article, articleId, detail, hint}}}, the most frequent first'),
+  failuresByKind: Described(
+    'failures by kind, with examples: {kind: {count, firstAt, lastAt, example: {article, articleId, detail, hint}}}, the most frequent first',
+  ),
   histogram: Described('response times, bucketed'),
   reliability: Described('the reliability figures (src/reliability)'),
   agent: Type.Optional(Described('protocol pull only: its agents {connected, lastPollAt, lastLeaseAt, leasesHeld}')),
@@ -135,46 +160,99 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const principal = teamOf(request);
         const challenge = await challengeOf(ctx.repos.challenges, request.params);
-        const registered = await lifecycle.register(challenge, principal.teamId, request.body, { background: request.query.background === 'true', log: request.log });
+        const registered = await lifecycle.register(challenge, principal.teamId, request.body, {
+          background: request.query.background === 'true',
+          log: request.log,
+        });
         reply.header('location', absoluteUrlOf(request, ctx.config, `/api/servers/${registered.server.id}`));
         if ('running' in registered) return reply.status(201).send({ ...registered.server, check: null, checkRunning: true });
         return reply.status(201).send({ ...registered.server, check: registered.check });
       },
     );
 
-    app.get('/challenges/:slug/servers', { schema: { tags: ['servers'], summary: 'Servers of a challenge (a team sees its own)', params: SlugParams, response: responses({ 200: Type.Array(ServerAnswer) }) }, config: { access: 'participant' } }, async (request) => {
-      const principal = knownPrincipalOf(request);
-      const challenge = await challengeOf(ctx.repos.challenges, request.params);
-      return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
-    });
+    app.get(
+      '/challenges/:slug/servers',
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Servers of a challenge (a team sees its own)',
+          params: SlugParams,
+          response: responses({ 200: Type.Array(ServerAnswer) }),
+        },
+        config: { access: 'participant' },
+      },
+      async (request) => {
+        const principal = knownPrincipalOf(request);
+        const challenge = await challengeOf(ctx.repos.challenges, request.params);
+        return await servers.listByChallenge(challenge.id, principal.role === 'team' ? principal.teamId : undefined);
+      },
+    );
 
-    app.get('/servers/:id', { schema: { tags: ['servers'], summary: 'Server status: progress, timing, failures by kind, the latest failed attempts', params: ServerIdParams, querystring: StatusQuery, response: responses({ 200: ServerStatus }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const principal = principalOf(request);
-      const id = Number(request.params.id);
-      const page = { limit: Number(request.query.errorsLimit ?? 100), offset: Number(request.query.errorsOffset ?? 0) };
-      const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}\u0000${page.limit}\u0000${page.offset}`, async () => {
-        const server = await ownedServer(principal, id);
-        return Buffer.from(JSON.stringify(await lifecycle.status(server, page)));
-      }))!;
-      return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
-    });
+    app.get(
+      '/servers/:id',
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Server status: progress, timing, failures by kind, the latest failed attempts',
+          params: ServerIdParams,
+          querystring: StatusQuery,
+          response: responses({ 200: ServerStatus }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const id = Number(request.params.id);
+        const page = { limit: Number(request.query.errorsLimit ?? 100), offset: Number(request.query.errorsOffset ?? 0) };
+        const body = (await statusResponses.get(`${id}\u0000${callerKey(principal)}\u0000${page.limit}\u0000${page.offset}`, async () => {
+          const server = await ownedServer(principal, id);
+          return Buffer.from(JSON.stringify(await lifecycle.status(server, page)));
+        }))!;
+        return reply.type('application/json; charset=utf-8').send(preEncoded<Static<typeof ServerStatus>>(body));
+      },
+    );
 
-    app.post('/servers/:id/start', { schema: { tags: ['servers'], summary: 'Start sending articles', params: ServerIdParams, response: responses({ 200: ChangedServer, 202: ChangedServer }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const server = await ownedServer(principalOf(request), Number(request.params.id));
-      return changed(reply, await lifecycle.start(server));
-    });
+    app.post(
+      '/servers/:id/start',
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Start sending articles',
+          params: ServerIdParams,
+          response: responses({ 200: ChangedServer, 202: ChangedServer }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request, reply) => {
+        const server = await ownedServer(principalOf(request), Number(request.params.id));
+        return changed(reply, await lifecycle.start(server));
+      },
+    );
 
-    app.post('/servers/:id/pause', { schema: { tags: ['servers'], summary: 'Stop sending articles (those in flight finish)', params: ServerIdParams, response: responses({ 200: ChangedServer, 202: ChangedServer }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const server = await ownedServer(principalOf(request), Number(request.params.id));
-      return changed(reply, await lifecycle.pause(server));
-    });
+    app.post(
+      '/servers/:id/pause',
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Stop sending articles (those in flight finish)',
+          params: ServerIdParams,
+          response: responses({ 200: ChangedServer, 202: ChangedServer }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request, reply) => {
+        const server = await ownedServer(principalOf(request), Number(request.params.id));
+        return changed(reply, await lifecycle.pause(server));
+      },
+    );
 
     app.post(
       '/servers/:id/check',
       {
         schema: {
           tags: ['servers'],
-          summary: 'Call the server with the sample article now (202 at once with ?background=true, joining a check that runs; 409 without it while one runs)',
+          summary:
+            'Call the server with the sample article now (202 at once with ?background=true, joining a check that runs; 409 without it while one runs)',
           params: ServerIdParams,
           querystring: CheckQuery,
           response: responses({ 200: CheckedServer, 202: CheckStarted }),
@@ -184,21 +262,48 @@ export function serverRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const server = await ownedServer(principalOf(request), Number(request.params.id));
         const checked = await lifecycle.checkAgain(server, { background: request.query.background === 'true', log: request.log });
-        if ('running' in checked) return reply.status(202).send({ ...server, checkRunning: true, checkStartedAt: checked.running.startedAt.toISOString() });
+        if ('running' in checked)
+          return reply.status(202).send({ ...server, checkRunning: true, checkStartedAt: checked.running.startedAt.toISOString() });
         return { ...server, check: checked.check };
       },
     );
 
-    app.delete('/servers/:id', { schema: { tags: ['servers'], summary: 'Delete a paused server with its queue, deliveries, attempts and answers', params: ServerIdParams, response: responses({ 204: NoContent }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const server = await ownedServer(principalOf(request), Number(request.params.id));
-      await lifecycle.delete(server, request.log);
-      return reply.status(204).send();
-    });
+    app.delete(
+      '/servers/:id',
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Delete a paused server with its queue, deliveries, attempts and answers',
+          params: ServerIdParams,
+          response: responses({ 204: NoContent }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request, reply) => {
+        const server = await ownedServer(principalOf(request), Number(request.params.id));
+        await lifecycle.delete(server, request.log);
+        return reply.status(204).send();
+      },
+    );
 
-    app.post('/servers/:id/retry-failed', { schema: { tags: ['servers'], summary: 'Send every failed article again', params: ServerIdParams, response: responses({ 200: Open({ ...ServerAnswer.properties, requeued: Type.Integer({ description: 'how many articles were sent again' }) }) }) }, config: { access: 'owner' } }, async (request) => {
-      const server = await ownedServer(principalOf(request), Number(request.params.id));
-      const { server: after, requeued } = await lifecycle.retryFailed(server);
-      return { ...after, requeued };
-    });
+    app.post(
+      '/servers/:id/retry-failed',
+      {
+        schema: {
+          tags: ['servers'],
+          summary: 'Send every failed article again',
+          params: ServerIdParams,
+          response: responses({
+            200: Open({ ...ServerAnswer.properties, requeued: Type.Integer({ description: 'how many articles were sent again' }) }),
+          }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request) => {
+        const server = await ownedServer(principalOf(request), Number(request.params.id));
+        const { server: after, requeued } = await lifecycle.retryFailed(server);
+        return { ...after, requeued };
+      },
+    );
   };
 }

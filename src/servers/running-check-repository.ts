@@ -18,7 +18,12 @@ interface Row {
   expires_at: Date;
 }
 
-const toCheck = (r: Row): RunningCheck => ({ serverId: r.server_id, process: r.process, startedAt: new Date(r.started_at), expiresAt: new Date(r.expires_at) });
+const toCheck = (r: Row): RunningCheck => ({
+  serverId: r.server_id,
+  process: r.process,
+  startedAt: new Date(r.started_at),
+  expiresAt: new Date(r.expires_at),
+});
 
 export type Claim = { claimed: true; check: RunningCheck } | { claimed: false; check: RunningCheck };
 
@@ -49,7 +54,10 @@ export class RunningCheckRepository {
 
   /** The check running on the server now, if any (an expired row is not one). */
   async running(serverId: number): Promise<RunningCheck | null> {
-    const rows = await this.db.query<Row>('select server_id, process, started_at, expires_at from running_checks where server_id = $1 and expires_at > now()', [serverId]);
+    const rows = await this.db.query<Row>(
+      'select server_id, process, started_at, expires_at from running_checks where server_id = $1 and expires_at > now()',
+      [serverId],
+    );
     return rows[0] ? toCheck(rows[0]) : null;
   }
 

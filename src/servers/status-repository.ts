@@ -96,7 +96,15 @@ export class ServerStatusRepository {
    * what a dead server's page shows instead of a hundred identical rows.
    */
   async failuresByKind(serverId: number): Promise<Record<string, FailureKindSummary>> {
-    const rows = await this.db.query<{ kind: string; n: number; first_at: Date; last_at: Date; article_id: string; organiser_id: string | null; detail: string | null }>(
+    const rows = await this.db.query<{
+      kind: string;
+      n: number;
+      first_at: Date;
+      last_at: Date;
+      article_id: string;
+      organiser_id: string | null;
+      detail: string | null;
+    }>(
       `select k.kind, k.n, k.first_at, k.last_at, e.article_id, e.organiser_id, e.detail
        from (select outcome as kind, count(*)::int as n, min(started_at) as first_at, max(started_at) as last_at
              from attempts where server_id = $1 and outcome is not null and outcome <> 'ok' group by outcome) k
@@ -106,17 +114,29 @@ export class ServerStatusRepository {
        order by k.n desc, k.kind`,
       [serverId],
     );
-    return Object.fromEntries(rows.map((r) => [r.kind, {
-      count: r.n, firstAt: r.first_at, lastAt: r.last_at,
-      example: { article: r.organiser_id ?? r.article_id, articleId: r.article_id, detail: r.detail, hint: failureKindHint(r.kind) },
-    }]));
+    return Object.fromEntries(
+      rows.map((r) => [
+        r.kind,
+        {
+          count: r.n,
+          firstAt: r.first_at,
+          lastAt: r.last_at,
+          example: { article: r.organiser_id ?? r.article_id, articleId: r.article_id, detail: r.detail, hint: failureKindHint(r.kind) },
+        },
+      ]),
+    );
   }
 
   /** The most recent failed attempts, newest first (`offset` of them skipped). */
   async errors(serverId: number, limit = 100, offset = 0): Promise<ServerErrorEntry[]> {
     const rows = await this.db.query<{
-      organiser_id: string | null; article_id: string; n: number; outcome: string; detail: string | null;
-      errors: ServerErrorEntry['errors']; started_at: Date;
+      organiser_id: string | null;
+      article_id: string;
+      n: number;
+      outcome: string;
+      detail: string | null;
+      errors: ServerErrorEntry['errors'];
+      started_at: Date;
     }>(
       `select a.organiser_id, t.article_id, t.n, t.outcome, t.detail, t.errors, t.started_at
        from attempts t join articles a on a.id = t.article_id

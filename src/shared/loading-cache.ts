@@ -59,14 +59,17 @@ export class LoadingCache<K, V> {
     const value = load(key);
     const entry = this.keep(key, value, now);
     entry.refreshing = true; // nothing to refresh before the first load is in
-    value.then((v) => {
-      entry.refreshing = false;
-      if (this.entries.get(key) !== entry) return;
-      if (v === null) this.drop(key);
-      else this.weigh(key, entry, v);
-    }, () => {
-      if (this.entries.get(key) === entry) this.drop(key);
-    });
+    value.then(
+      (v) => {
+        entry.refreshing = false;
+        if (this.entries.get(key) !== entry) return;
+        if (v === null) this.drop(key);
+        else this.weigh(key, entry, v);
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.drop(key);
+      },
+    );
     return value;
   }
 
@@ -74,17 +77,19 @@ export class LoadingCache<K, V> {
   private refreshInBackground(key: K, stale: Entry<V>, load: (key: K) => Promise<V | null>): void {
     stale.refreshing = true;
     const started = Date.now();
-    load(key).then(
-      (value) => {
-        if (value !== null && this.entries.get(key) === stale) {
-          this.drop(key);
-          this.weigh(key, this.keep(key, Promise.resolve(value), started), value);
-        }
-      },
-      () => {}, // the stale value answers until its ttl; the get after that loads and reports the error
-    ).finally(() => {
-      stale.refreshing = false;
-    });
+    load(key)
+      .then(
+        (value) => {
+          if (value !== null && this.entries.get(key) === stale) {
+            this.drop(key);
+            this.weigh(key, this.keep(key, Promise.resolve(value), started), value);
+          }
+        },
+        () => {}, // the stale value answers until its ttl; the get after that loads and reports the error
+      )
+      .finally(() => {
+        stale.refreshing = false;
+      });
   }
 
   /** Keeps a value known without loading it (one just written, say). */

@@ -49,7 +49,12 @@ function assertLittleEndian(format: SectionFileFormat): void {
  * Writes `fields` and the arrays to `path` (through a temporary file, so a crash leaves no
  * half file); returns the file's size.
  */
-export function writeSectionFile(path: string, format: SectionFileFormat, fields: Record<string, unknown>, arrays: Record<string, ArrayBufferView>): number {
+export function writeSectionFile(
+  path: string,
+  format: SectionFileFormat,
+  fields: Record<string, unknown>,
+  arrays: Record<string, ArrayBufferView>,
+): number {
   assertLittleEndian(format);
   const names = Object.keys(arrays);
   // The header holds the section offsets, which depend on the header's length: reserve
@@ -75,7 +80,7 @@ export function writeSectionFile(path: string, format: SectionFileFormat, fields
   try {
     let position = 0;
     const put = (bytes: Uint8Array): void => {
-      for (let done = 0; done < bytes.length; ) {
+      for (let done = 0; done < bytes.length;) {
         const n = writeSync(fd, bytes, done, Math.min(CHUNK, bytes.length - done), position);
         done += n;
         position += n;
@@ -102,7 +107,7 @@ export function readWholeFile(path: string, format: SectionFileFormat, options: 
     const size = fstatSync(fd).size;
     const memory = options.shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     const bytes = new Uint8Array(memory);
-    for (let done = 0; done < size; ) {
+    for (let done = 0; done < size;) {
       const n = readSync(fd, bytes, done, Math.min(CHUNK, size - done), done);
       if (n === 0) throw new Error(`${path}: file ended after ${done} of ${size} bytes`);
       done += n;
@@ -127,13 +132,15 @@ export function parseSectionFile<H>(memory: ArrayBuffer | SharedArrayBuffer, for
     throw new Error(`${label} is not a metaserver ${format.name} (bad magic); ${format.rebuild}`);
   }
   const version = bytes.readUInt32LE(8);
-  if (version !== format.version) throw new Error(`${label} has index format version ${version}, this program reads ${format.version}; ${format.rebuild}`);
+  if (version !== format.version)
+    throw new Error(`${label} has index format version ${version}, this program reads ${format.version}; ${format.rebuild}`);
   const header = JSON.parse(bytes.subarray(16, 16 + bytes.readUInt32LE(12)).toString('utf8')) as SectionFile<H>['header'];
   return {
     header,
     view(name, make, width) {
       const section = header.sections[name];
-      if (!section || section.offset + section.length > bytes.length) throw new Error(`${label} is truncated (section ${name}); ${format.rebuild}`);
+      if (!section || section.offset + section.length > bytes.length)
+        throw new Error(`${label} is truncated (section ${name}); ${format.rebuild}`);
       return make(section.offset, section.length / width);
     },
   };

@@ -52,7 +52,10 @@ export function resolveAccession(
     return undefined;
   }
   if (found.primaries.length === 1) {
-    report.warn(path, `${accession} is a secondary accession in ${releaseName(lookup)}; mapped to its primary accession ${found.primaries[0]}`);
+    report.warn(
+      path,
+      `${accession} is a secondary accession in ${releaseName(lookup)}; mapped to its primary accession ${found.primaries[0]}`,
+    );
     return found.primaries[0];
   }
   report.warn(
@@ -73,7 +76,14 @@ export interface Ranked {
  * rank, warning about each dropped one. Items keep their order otherwise. `mapped` names
  * what was mapped (UniProt's secondary accessions; a family's merged ids).
  */
-export function keepBestRanked<T extends Ranked>(items: T[], keyOf: (item: T) => string, key: string, field: string, report: Report, mapped = 'secondary accessions'): T[] {
+export function keepBestRanked<T extends Ranked>(
+  items: T[],
+  keyOf: (item: T) => string,
+  key: string,
+  field: string,
+  report: Report,
+  mapped = 'secondary accessions',
+): T[] {
   const best = new Map<string, T>();
   for (const item of items) {
     const k = keyOf(item);

@@ -65,12 +65,7 @@ function hasKind(value: unknown, kind: FieldKind): boolean {
  * types are errors, unknown fields are warnings (ignored). Nil stands for an absent field
  * (Python servers send None). Returns the fields that had the right type.
  */
-export function checkStruct(
-  value: unknown,
-  path: string,
-  fields: Record<string, FieldSpec>,
-  report: Report,
-): Struct | undefined {
+export function checkStruct(value: unknown, path: string, fields: Record<string, FieldSpec>, report: Report): Struct | undefined {
   if (!isStruct(value)) {
     report.error(path, `expected a struct, got ${describe(value)}`);
     return undefined;

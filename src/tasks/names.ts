@@ -24,7 +24,8 @@ export const FAMILY_SETTINGS = {
   TX: {
     taxonomyIndex: {
       env: 'METASERVER_TAXONOMY_INDEX',
-      description: 'An NCBI Taxonomy release index built with `metaserver taxonomy build`. Empty: TX taxids are checked to be positive integers only.',
+      description:
+        'An NCBI Taxonomy release index built with `metaserver taxonomy build`. Empty: TX taxids are checked to be positive integers only.',
     },
   },
 } as const satisfies Partial<Record<TaskName, Record<string, FamilySetting>>>;

@@ -102,7 +102,10 @@ export function offsetHint(text: CodePointText, fragment: string, offset: number
     const shifted = (cp: number): number => cp + lastAtMost(newlines.length - 1, (i) => newlines[i], cp - 1) + 1;
     const cp = lastAtMost(text.length, shifted, offset);
     if (cp >= 0 && cp !== offset && shifted(cp) === offset && startsAt(text, fragment, text.unitIndex(cp))) {
-      return explained(cp, `${offset} is where it starts if every line end counts two characters (CR LF), but the text as sent ends its lines with LF alone`);
+      return explained(
+        cp,
+        `${offset} is where it starts if every line end counts two characters (CR LF), but the text as sent ends its lines with LF alone`,
+      );
     }
   }
   return nearestOccurrence(text, fragment, offset);

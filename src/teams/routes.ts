@@ -24,10 +24,19 @@ export function teamRoutes(ctx: AppContext): FastifyPluginAsync {
           tags: ['teams'],
           summary: 'Register a team; the token is shown only in this answer',
           body: CreateBody,
-          response: responses({ 201: Open({ id: Type.Integer(), name: Type.String(), token: Type.String({ description: 'the team token: shown only now, keep it' }) }) }),
+          response: responses({
+            201: Open({
+              id: Type.Integer(),
+              name: Type.String(),
+              token: Type.String({ description: 'the team token: shown only now, keep it' }),
+            }),
+          }),
         },
         // Anyone may register a team, unless the organiser registers them (openTeamRegistration off).
-        config: { access: ctx.config.openTeamRegistration ? 'public' : 'admin', rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 } },
+        config: {
+          access: ctx.config.openTeamRegistration ? 'public' : 'admin',
+          rateLimit: { max: ctx.config.submitRateLimitPerMinute, timeWindow: 60_000 },
+        },
       },
       async (request, reply) => {
         const token = newToken('team');

@@ -3,8 +3,13 @@
 
 import { readFile } from 'node:fs/promises';
 import {
-  CatalogueError, entitiesFromRecords, makeEntity, makeSentence, sentencesFromRecords,
-  type EntityInput, type SentenceInput,
+  CatalogueError,
+  entitiesFromRecords,
+  makeEntity,
+  makeSentence,
+  sentencesFromRecords,
+  type EntityInput,
+  type SentenceInput,
 } from './catalogue.ts';
 import { SPEC_BY_KEY } from './feature-specs.ts';
 import type { Catalogue, Entity, Features, Sentence } from './types.ts';
@@ -16,10 +21,13 @@ function checkFeatures(raw: unknown, where: string): Features | undefined {
     const spec = SPEC_BY_KEY.get(key);
     if (!spec) continue;
     const ok =
-      spec.type === 'boolean' ? typeof value === 'boolean'
-      : spec.type === 'number' ? typeof value === 'number'
-      : spec.type === 'set' ? Array.isArray(value) && value.every((v) => typeof v === 'string')
-      : typeof value === 'string';
+      spec.type === 'boolean'
+        ? typeof value === 'boolean'
+        : spec.type === 'number'
+          ? typeof value === 'number'
+          : spec.type === 'set'
+            ? Array.isArray(value) && value.every((v) => typeof v === 'string')
+            : typeof value === 'string';
     if (!ok) throw new Error(`${where}: feature ${key} must be a ${spec.type === 'set' ? 'list of strings' : spec.type}`);
   }
   return raw as Features;
@@ -27,7 +35,8 @@ function checkFeatures(raw: unknown, where: string): Features | undefined {
 
 function extraOf(raw: unknown, where: string): Record<string, string> | undefined {
   if (raw === undefined) return undefined;
-  if (typeof raw !== 'object' || raw === null || Object.values(raw).some((v) => typeof v !== 'string')) throw new Error(`${where}: extra must map names to strings`);
+  if (typeof raw !== 'object' || raw === null || Object.values(raw).some((v) => typeof v !== 'string'))
+    throw new Error(`${where}: extra must map names to strings`);
   return raw as Record<string, string>;
 }
 
@@ -57,12 +66,17 @@ function uniqueIds<T extends { id: string }>(items: T[], what: string): T[] {
 export function catalogueFromJson(text: string, file?: string): Catalogue {
   try {
     const doc = JSON.parse(text) as Record<string, unknown>;
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new Error('expected an object with "entities" and/or "sentences"');
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+      throw new Error('expected an object with "entities" and/or "sentences"');
     const entities = objects(doc.entities, 'entities').map((o, i) => {
       const where = `entities[${i}]`;
       const input: EntityInput = {
-        id: str(o, 'id', where, true)!, data: str(o, 'data', where, true)!, source: str(o, 'source', where),
-        original: str(o, 'original', where), features: checkFeatures(o.features, where), extra: extraOf(o.extra, where),
+        id: str(o, 'id', where, true)!,
+        data: str(o, 'data', where, true)!,
+        source: str(o, 'source', where),
+        original: str(o, 'original', where),
+        features: checkFeatures(o.features, where),
+        extra: extraOf(o.extra, where),
       };
       return makeEntity(input);
     });
@@ -71,8 +85,13 @@ export function catalogueFromJson(text: string, file?: string): Catalogue {
       const type = str(o, 'type', where);
       if (type !== undefined && type !== 'tp' && type !== 'fp') throw new Error(`${where}: type must be tp or fp`);
       const input: SentenceInput = {
-        id: str(o, 'id', where, true)!, text: str(o, 'text', where, true)!, type, sourceId: str(o, 'sourceId', where),
-        sourceType: str(o, 'sourceType', where), original: str(o, 'original', where), features: checkFeatures(o.features, where),
+        id: str(o, 'id', where, true)!,
+        text: str(o, 'text', where, true)!,
+        type,
+        sourceId: str(o, 'sourceId', where),
+        sourceType: str(o, 'sourceType', where),
+        original: str(o, 'original', where),
+        features: checkFeatures(o.features, where),
         extra: extraOf(o.extra, where),
       };
       return makeSentence(input);

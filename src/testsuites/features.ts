@@ -11,8 +11,13 @@ import type { Features, NameOrSymbol } from './types.ts';
 export type CaseClass = 'all-upper' | 'all-lower' | 'upper-initial' | 'each-word-upper-initial' | 'mixed' | 'none';
 export type GreekFormat = 'spelled' | 'bracketed' | 'symbol';
 
-interface Span { start: number; end: number }
-interface GreekSpan extends Span { format: GreekFormat }
+interface Span {
+  start: number;
+  end: number;
+}
+interface GreekSpan extends Span {
+  format: GreekFormat;
+}
 
 const GREEK_SYMBOL = /[\u0391-\u03A9\u03B1-\u03C9\u03D0-\u03D6\u03F0-\u03F5]/gu;
 const GREEK_BRACKETED = new RegExp(`[\\[{](?:${GREEK_NAMES.join('|')})[\\]}]`, 'gi');

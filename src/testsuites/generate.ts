@@ -55,7 +55,16 @@ export function fillFrame(entity: Entity, sentence: Sentence): GeneratedItem {
 }
 
 function fpItem(sentence: Sentence): GeneratedItem {
-  return { id: sentence.id, type: 'fp', text: sentence.text, sgml: sentence.text, mentions: [], slots: [], sentenceId: sentence.id, sentenceFeatures: sentence.features };
+  return {
+    id: sentence.id,
+    type: 'fp',
+    text: sentence.text,
+    sgml: sentence.text,
+    mentions: [],
+    slots: [],
+    sentenceId: sentence.id,
+    sentenceFeatures: sentence.features,
+  };
 }
 
 export function generateSuite(entities: readonly Entity[], sentences: readonly Sentence[], options: GenerateOptions = {}): GeneratedSuite {

@@ -12,7 +12,11 @@ export type QueryNode =
   | { op: 'cmp'; key: string; cmp: Comparator; value: string; keyAt: number; valueAt: number };
 
 export class QuerySyntaxError extends Error {
-  constructor(readonly reason: string, readonly query: string, readonly position: number) {
+  constructor(
+    readonly reason: string,
+    readonly query: string,
+    readonly position: number,
+  ) {
     super(`${reason} (at column ${position + 1})\n  ${query}\n  ${' '.repeat(position)}^`);
     this.name = 'QuerySyntaxError';
   }
@@ -25,10 +29,20 @@ function tokenize(query: string): Token[] {
   let i = 0;
   while (i < query.length) {
     const ch = query[i];
-    if (/\s/.test(ch)) { i++; continue; }
-    if (ch === '(' || ch === ')') { tokens.push({ kind: ch, text: ch, at: i++ }); continue; }
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
+    if (ch === '(' || ch === ')') {
+      tokens.push({ kind: ch, text: ch, at: i++ });
+      continue;
+    }
     const op = /^(?:!=|<=|>=|=|<|>)/.exec(query.slice(i));
-    if (op) { tokens.push({ kind: 'op', text: op[0], at: i }); i += op[0].length; continue; }
+    if (op) {
+      tokens.push({ kind: 'op', text: op[0], at: i });
+      i += op[0].length;
+      continue;
+    }
     if (ch === '"') {
       let text = '';
       let j = i + 1;
@@ -52,21 +66,32 @@ const isKeyword = (t: Token, k: string) => t.kind === 'word' && t.text.toUpperCa
 export function parseQuery(query: string): QueryNode {
   const tokens = tokenize(query);
   let p = 0;
-  const fail = (reason: string, at = tokens[p].at): never => { throw new QuerySyntaxError(reason, query, at); };
+  const fail = (reason: string, at = tokens[p].at): never => {
+    throw new QuerySyntaxError(reason, query, at);
+  };
   const describe = (t: Token) => (t.kind === 'end' ? 'the end of the query' : `"${t.text}"`);
 
   function or(): QueryNode {
     let left = and();
-    while (isKeyword(tokens[p], 'OR')) { p++; left = { op: 'or', left, right: and() }; }
+    while (isKeyword(tokens[p], 'OR')) {
+      p++;
+      left = { op: 'or', left, right: and() };
+    }
     return left;
   }
   function and(): QueryNode {
     let left = not();
-    while (isKeyword(tokens[p], 'AND')) { p++; left = { op: 'and', left, right: not() }; }
+    while (isKeyword(tokens[p], 'AND')) {
+      p++;
+      left = { op: 'and', left, right: not() };
+    }
     return left;
   }
   function not(): QueryNode {
-    if (isKeyword(tokens[p], 'NOT')) { p++; return { op: 'not', operand: not() }; }
+    if (isKeyword(tokens[p], 'NOT')) {
+      p++;
+      return { op: 'not', operand: not() };
+    }
     return primary();
   }
   function primary(): QueryNode {
@@ -78,7 +103,8 @@ export function parseQuery(query: string): QueryNode {
       p++;
       return inner;
     }
-    if (t.kind !== 'word' || ['AND', 'OR', 'NOT'].some((k) => isKeyword(t, k))) fail(`expected a feature comparison such as case=all-upper, found ${describe(t)}`);
+    if (t.kind !== 'word' || ['AND', 'OR', 'NOT'].some((k) => isKeyword(t, k)))
+      fail(`expected a feature comparison such as case=all-upper, found ${describe(t)}`);
     if (!/^[A-Za-z_][A-Za-z0-9_.-]*$/.test(t.text)) fail(`"${t.text}" is not a feature name`);
     p++;
     const op = tokens[p];
@@ -98,17 +124,27 @@ export function parseQuery(query: string): QueryNode {
 
 /** Checks keys and values against the feature inventory, so that typos fail loudly rather than select nothing. */
 function checkQuery(node: QueryNode, query: string, keys: readonly string[]): void {
-  if (node.op === 'not') { checkQuery(node.operand, query, keys); return; }
-  if (node.op !== 'cmp') { checkQuery(node.left, query, keys); checkQuery(node.right, query, keys); return; }
+  if (node.op === 'not') {
+    checkQuery(node.operand, query, keys);
+    return;
+  }
+  if (node.op !== 'cmp') {
+    checkQuery(node.left, query, keys);
+    checkQuery(node.right, query, keys);
+    return;
+  }
   if (node.key === 'id') return;
   const spec = SPEC_BY_KEY.get(node.key);
   if (!spec || !keys.includes(node.key)) {
     throw new QuerySyntaxError(`unknown feature "${node.key}" here; known: id, ${keys.join(', ')}`, query, node.keyAt);
   }
   const numeric = ['<', '<=', '>', '>='].includes(node.cmp);
-  if (numeric && spec.type !== 'number') throw new QuerySyntaxError(`"${node.cmp}" needs a numeric feature; ${node.key} is ${spec.type}`, query, node.keyAt);
-  if (spec.type === 'number' && !Number.isFinite(Number(node.value))) throw new QuerySyntaxError(`${node.key} is a number, not "${node.value}"`, query, node.valueAt);
-  if (spec.type === 'boolean' && parseBoolean(node.value) === undefined) throw new QuerySyntaxError(`${node.key} is y or n, not "${node.value}"`, query, node.valueAt);
+  if (numeric && spec.type !== 'number')
+    throw new QuerySyntaxError(`"${node.cmp}" needs a numeric feature; ${node.key} is ${spec.type}`, query, node.keyAt);
+  if (spec.type === 'number' && !Number.isFinite(Number(node.value)))
+    throw new QuerySyntaxError(`${node.key} is a number, not "${node.value}"`, query, node.valueAt);
+  if (spec.type === 'boolean' && parseBoolean(node.value) === undefined)
+    throw new QuerySyntaxError(`${node.key} is y or n, not "${node.value}"`, query, node.valueAt);
   if (spec.values && !spec.values.some((v) => v.toLowerCase() === node.value.toLowerCase())) {
     throw new QuerySyntaxError(`${node.key} has no value "${node.value}"; values: ${spec.values.join(', ')}`, query, node.valueAt);
   }
@@ -125,9 +161,12 @@ function equals(value: FeatureValue | undefined, wanted: string): boolean {
 
 export function evaluate(node: QueryNode, lookup: Lookup): boolean {
   switch (node.op) {
-    case 'and': return evaluate(node.left, lookup) && evaluate(node.right, lookup);
-    case 'or': return evaluate(node.left, lookup) || evaluate(node.right, lookup);
-    case 'not': return !evaluate(node.operand, lookup);
+    case 'and':
+      return evaluate(node.left, lookup) && evaluate(node.right, lookup);
+    case 'or':
+      return evaluate(node.left, lookup) || evaluate(node.right, lookup);
+    case 'not':
+      return !evaluate(node.operand, lookup);
     case 'cmp': {
       const value = lookup(node.key);
       if (node.cmp === '=') return equals(value, node.value);
@@ -140,7 +179,10 @@ export function evaluate(node: QueryNode, lookup: Lookup): boolean {
 }
 
 /** Parses and checks a query; the result tells whether a record (id + features) matches. */
-export function compileQuery(query: string, keys: readonly string[]): (record: { id: string; features: Record<string, FeatureValue> }) => boolean {
+export function compileQuery(
+  query: string,
+  keys: readonly string[],
+): (record: { id: string; features: Record<string, FeatureValue> }) => boolean {
   const tree = parseQuery(query);
   checkQuery(tree, query, keys);
   return (record) => evaluate(tree, (key) => (key === 'id' ? record.id : record.features[key]));

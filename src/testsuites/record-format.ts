@@ -11,7 +11,10 @@ export interface RecordEntry {
 }
 
 export class RecordFormatError extends Error {
-  constructor(message: string, readonly line: number) {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
     super(`line ${line}: ${message}`);
     this.name = 'RecordFormatError';
   }
@@ -33,7 +36,8 @@ export function parseRecords(text: string): RecordEntry[] {
     }
     if (raw.startsWith('#')) return;
     if (/^\s/.test(raw)) {
-      if (!current || lastKey === undefined) throw new RecordFormatError('a continuation line (starting with a space) needs a field above it', lineNo);
+      if (!current || lastKey === undefined)
+        throw new RecordFormatError('a continuation line (starting with a space) needs a field above it', lineNo);
       const previous = current.fields.get(lastKey) ?? '';
       current.fields.set(lastKey, previous === '' ? raw.trim() : `${previous} ${raw.trim()}`);
       return;
@@ -62,6 +66,11 @@ export function writeRecords(records: readonly Map<string, string>[], header?: s
       })
       .join('\n'),
   );
-  const head = header ? header.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n') + '\n\n' : '';
+  const head = header
+    ? header
+        .split('\n')
+        .map((l) => `# ${l}`.trimEnd())
+        .join('\n') + '\n\n'
+    : '';
   return head + blocks.join('\n\n') + (blocks.length ? '\n' : '');
 }

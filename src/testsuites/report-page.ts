@@ -15,7 +15,12 @@ const esc = (value: string | number): string => escapeHtml(String(value));
 
 /** The report itself is rendered by the web pages' module, which the test-suite page uses too. */
 const toShown = (r: RunReport): ShownReport => ({
-  serverId: r.copy.serverId, sourceServerId: r.copy.sourceServerId, team: r.copy.server.team, items: r.run.document.items.length, progress: r.progress, report: r.report,
+  serverId: r.copy.serverId,
+  sourceServerId: r.copy.sourceServerId,
+  team: r.copy.server.team,
+  items: r.run.document.items.length,
+  progress: r.progress,
+  report: r.report,
 });
 
 function renderReportPage(r: RunReport): string {

@@ -80,11 +80,18 @@ function scoreOf(gold: Mention[], responses: Mention[]) {
   return { strict: s.strict, left: s.left, right: s.right };
 }
 
-export function buildReport(items: readonly GeneratedItem[], answers: ReadonlyMap<string, readonly MentionItem[]>, options: ReportOptions = {}): SuiteReport {
+export function buildReport(
+  items: readonly GeneratedItem[],
+  answers: ReadonlyMap<string, readonly MentionItem[]>,
+  options: ReportOptions = {},
+): SuiteReport {
   for (const key of [...(options.by ?? []).flat(), ...(options.singles ?? [])]) {
     if (!SPEC_BY_KEY.has(key)) throw new Error(`unknown feature "${key}"; see: metaserver testsuite list-features`);
   }
-  const combos: (readonly string[])[] = [...(options.singles ?? FEATURE_SPECS.map((s) => s.key)).map((k) => [k]), ...(options.by ?? []).filter((c) => c.length > 1)];
+  const combos: (readonly string[])[] = [
+    ...(options.singles ?? FEATURE_SPECS.map((s) => s.key)).map((k) => [k]),
+    ...(options.by ?? []).filter((c) => c.length > 1),
+  ];
   const buckets = new Map<string, { features: Record<string, string>; gold: Mention[]; responses: Mention[]; items: Set<string> }>();
   const add = (scope: Scope, mention: Mention, side: 'gold' | 'responses') => {
     for (const combo of combos) {
@@ -115,13 +122,19 @@ export function buildReport(items: readonly GeneratedItem[], answers: ReadonlyMa
       const hit = item.mentions.findIndex((g) => overlaps(g, r));
       add(scopeOf(item, hit >= 0 ? item.slots[hit] : undefined), m, 'responses');
     }
-    if (item.type === 'fp' && answer?.length) falsePositives.push({ id: item.id, sentenceId: item.sentenceId, text: item.text, mentions: [...answer] });
+    if (item.type === 'fp' && answer?.length)
+      falsePositives.push({ id: item.id, sentenceId: item.sentenceId, text: item.text, mentions: [...answer] });
   }
   const classes: ClassScore[] = [...buckets].map(([key, b]) => ({
-    key, features: b.features, gold: b.gold.length, responses: b.responses.length, items: b.items.size, ...scoreOf(b.gold, b.responses),
+    key,
+    features: b.features,
+    gold: b.gold.length,
+    responses: b.responses.length,
+    items: b.items.size,
+    ...scoreOf(b.gold, b.responses),
   }));
   classes.sort((a, b) => {
-    if ((a.gold > 0) !== (b.gold > 0)) return a.gold > 0 ? -1 : 1;
+    if (a.gold > 0 !== b.gold > 0) return a.gold > 0 ? -1 : 1;
     if (a.gold === 0) return b.strict.fp - a.strict.fp || a.key.localeCompare(b.key);
     return a.strict.f - b.strict.f || a.strict.r - b.strict.r || a.key.localeCompare(b.key);
   });
@@ -130,7 +143,11 @@ export function buildReport(items: readonly GeneratedItem[], answers: ReadonlyMa
     overall: { gold: allGold.length, responses: allResponses.length, items: items.length, ...scoreOf(allGold, allResponses) },
     classes,
     falsePositives,
-    fpSentences: { items: fpItems.length, withFalsePositives: falsePositives.length, mentions: falsePositives.reduce((n, f) => n + f.mentions.length, 0) },
+    fpSentences: {
+      items: fpItems.length,
+      withFalsePositives: falsePositives.length,
+      mentions: falsePositives.reduce((n, f) => n + f.mentions.length, 0),
+    },
     missingAnswers,
   };
 }
@@ -140,9 +157,20 @@ const CRITERIA = ['strict', 'left', 'right'] as const;
 
 /** Two tab-separated tables separated by a blank line: the classes, then the false positives. */
 export function formatReportTsv(report: SuiteReport): string {
-  const head = ['class', 'gold', 'responses', 'items', ...CRITERIA.flatMap((c) => [`${c}_p`, `${c}_r`, `${c}_f`]), 'strict_tp', 'strict_fp', 'strict_fn'];
+  const head = [
+    'class',
+    'gold',
+    'responses',
+    'items',
+    ...CRITERIA.flatMap((c) => [`${c}_p`, `${c}_r`, `${c}_f`]),
+    'strict_tp',
+    'strict_fp',
+    'strict_fn',
+  ];
   const row = (key: string, c: Omit<ClassScore, 'key' | 'features'>) =>
-    [key, c.gold, c.responses, c.items, ...CRITERIA.flatMap((k) => [c[k].p, c[k].r, c[k].f]), c.strict.tp, c.strict.fp, c.strict.fn].map((v) => (typeof v === 'number' ? num(v) : v)).join('\t');
+    [key, c.gold, c.responses, c.items, ...CRITERIA.flatMap((k) => [c[k].p, c[k].r, c[k].f]), c.strict.tp, c.strict.fp, c.strict.fn]
+      .map((v) => (typeof v === 'number' ? num(v) : v))
+      .join('\t');
   const lines = [head.join('\t'), row('(all)', report.overall), ...report.classes.map((c) => row(c.key, c))];
   const clean = (s: string) => s.replace(/[\t\r\n]/g, ' ');
   const fps = report.falsePositives.flatMap((f) => f.mentions.map((m) => [f.id, m.start, m.end, clean(m.text), clean(f.text)].join('\t')));

@@ -45,7 +45,10 @@ const CreatedRun = Open({
   name: Type.String(),
   challenge: Type.String({ description: 'the challenge the run is dispatched under (suite-<name>)' }),
   items: Type.Integer(),
-  servers: ListOf({ sourceServerId: Type.Integer(), serverId: Type.Integer({ description: 'the copy of the server that runs the suite' }) }),
+  servers: ListOf({
+    sourceServerId: Type.Integer(),
+    serverId: Type.Integer({ description: 'the copy of the server that runs the suite' }),
+  }),
 });
 const RunProgress = Open({
   name: Type.String(),
@@ -64,12 +67,15 @@ const RunProgress = Open({
     finished: Type.Boolean(),
   }),
 });
-const ReportAnswer = Open({
-  suite: Type.String(),
-  server: Open({ serverId: Type.Integer(), sourceServerId: Type.Integer(), name: Type.String(), team: Type.String() }),
-  progress: Described('the server copy\'s progress'),
-  pending: Described('items without an answer yet (scored as answering nothing)'),
-}, 'P/R/F per feature class; the other fields are the report\'s (testsuites/report.ts)');
+const ReportAnswer = Open(
+  {
+    suite: Type.String(),
+    server: Open({ serverId: Type.Integer(), sourceServerId: Type.Integer(), name: Type.String(), team: Type.String() }),
+    progress: Described("the server copy's progress"),
+    pending: Described('items without an answer yet (scored as answering nothing)'),
+  },
+  "P/R/F per feature class; the other fields are the report's (testsuites/report.ts)",
+);
 
 /** The chosen servers, if the caller may run a suite on them: the organiser any, a team its own. */
 async function chosenServers(ctx: AppContext, principal: Principal, ids: number[]): Promise<AnnotationServer[]> {
@@ -77,15 +83,22 @@ async function chosenServers(ctx: AppContext, principal: Principal, ids: number[
   for (const id of ids) {
     const server = await ctx.repos.servers.byId(id);
     if (!server) throw badRequest(`servers: there is no annotation server ${id}`);
-    if (!canSee(principal, server.teamId)) throw new ApiError('forbidden', `server ${id} is not your team's; a team runs suites on its own servers only`);
-    if (!server.tasks.includes(mention.name)) throw badRequest(`servers: server ${id} does not offer ${mention.name} (its tasks: ${server.tasks.join(', ')})`);
+    if (!canSee(principal, server.teamId))
+      throw new ApiError('forbidden', `server ${id} is not your team's; a team runs suites on its own servers only`);
+    if (!server.tasks.includes(mention.name))
+      throw badRequest(`servers: server ${id} does not offer ${mention.name} (its tasks: ${server.tasks.join(', ')})`);
     found.push(server);
   }
   return found;
 }
 
 function queryError(field: string, error: QuerySyntaxError): ApiError {
-  return badRequest(`${field}: ${error.reason} (at column ${error.position + 1})`, { field, position: error.position, reason: error.reason, query: error.query });
+  return badRequest(`${field}: ${error.reason} (at column ${error.position + 1})`, {
+    field,
+    position: error.position,
+    reason: error.reason,
+    query: error.query,
+  });
 }
 
 async function suiteItems(body: Body): Promise<{ items: GeneratedItem[]; made: Record<string, unknown>; productSize: number }> {
@@ -97,7 +110,11 @@ async function suiteItems(body: Body): Promise<{ items: GeneratedItem[]; made: R
       const items = itemsOfDocument(body.suite);
       const doc = body.suite as { made?: unknown; productSize?: unknown };
       const made = typeof doc.made === 'object' && doc.made !== null ? (doc.made as Record<string, unknown>) : {};
-      return { items, made: { ...made, uploaded: true }, productSize: typeof doc.productSize === 'number' ? doc.productSize : items.length };
+      return {
+        items,
+        made: { ...made, uploaded: true },
+        productSize: typeof doc.productSize === 'number' ? doc.productSize : items.length,
+      };
     } catch (error) {
       if (error instanceof SuiteDocumentError) throw badRequest(`suite: ${error.message}`);
       throw error;
@@ -118,10 +135,17 @@ async function suiteItems(body: Body): Promise<{ items: GeneratedItem[]; made: R
   const seed = body.sample === undefined ? null : String(body.seed ?? '0');
   const suite = generateSuite(entities, sentences, { sample: body.sample, seed: seed ?? 0 });
   if (suite.items.length === 0) throw badRequest('the queries select no item; loosen entityQuery or sentenceQuery');
-  if (suite.items.length > MAX_SUITE_ITEMS) throw badRequest(`the suite would have ${suite.items.length} items; at most ${MAX_SUITE_ITEMS} run at once: add sample`);
+  if (suite.items.length > MAX_SUITE_ITEMS)
+    throw badRequest(`the suite would have ${suite.items.length} items; at most ${MAX_SUITE_ITEMS} run at once: add sample`);
   const made = {
-    entities: 'built-in', sentences: 'built-in', entityQuery: body.entityQuery ?? null, sentenceQuery: body.sentenceQuery ?? null,
-    sample: body.sample ?? null, seed, selectedEntities: entities.length, selectedSentences: sentences.length,
+    entities: 'built-in',
+    sentences: 'built-in',
+    entityQuery: body.entityQuery ?? null,
+    sentenceQuery: body.sentenceQuery ?? null,
+    sample: body.sample ?? null,
+    seed,
+    selectedEntities: entities.length,
+    selectedSentences: sentences.length,
   };
   return { items: suite.items, made, productSize: suite.productSize };
 }
@@ -131,54 +155,101 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['testsuites'];
 
-    app.post('/api/testsuites', { schema: { tags, summary: 'Run a feature-based test suite on chosen MENTION servers', body: CreateBody, response: responses({ 201: CreatedRun }) }, config: { access: 'owner' } }, async (request, reply) => {
-      const principal = principalOf(request);
-      const body = request.body;
-      const sources = await chosenServers(ctx, principal, body.servers);
-      const { items, made, productSize } = await suiteItems(body);
-      const tooLong = items.find((i) => Buffer.byteLength(i.text, 'utf8') > ctx.config.maxArticleBytes);
-      if (tooLong) throw badRequest(`item ${tooLong.id} is longer than the largest article accepted (${ctx.config.maxArticleBytes} bytes)`);
-      // The servers are called under the deadline and retry settings they were registered under.
-      const origin = (await ctx.repos.challenges.byId(sources[0].challengeId))!;
-      let created;
-      try {
-        created = await ctx.repos.suiteRuns.create({
-          name: body.name, items, document: documentOfItems(items, made, productSize), sources,
-          settings: { timeoutSeconds: origin.timeoutSeconds, maxAttempts: origin.maxAttempts, retryDelaySeconds: origin.retryDelaySeconds },
+    app.post(
+      '/api/testsuites',
+      {
+        schema: {
+          tags,
+          summary: 'Run a feature-based test suite on chosen MENTION servers',
+          body: CreateBody,
+          response: responses({ 201: CreatedRun }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request, reply) => {
+        const principal = principalOf(request);
+        const body = request.body;
+        const sources = await chosenServers(ctx, principal, body.servers);
+        const { items, made, productSize } = await suiteItems(body);
+        const tooLong = items.find((i) => Buffer.byteLength(i.text, 'utf8') > ctx.config.maxArticleBytes);
+        if (tooLong)
+          throw badRequest(`item ${tooLong.id} is longer than the largest article accepted (${ctx.config.maxArticleBytes} bytes)`);
+        // The servers are called under the deadline and retry settings they were registered under.
+        const origin = (await ctx.repos.challenges.byId(sources[0].challengeId))!;
+        let created;
+        try {
+          created = await ctx.repos.suiteRuns.create({
+            name: body.name,
+            items,
+            document: documentOfItems(items, made, productSize),
+            sources,
+            settings: {
+              timeoutSeconds: origin.timeoutSeconds,
+              maxAttempts: origin.maxAttempts,
+              retryDelaySeconds: origin.retryDelaySeconds,
+            },
+          });
+        } catch (error) {
+          if (error instanceof RunNameTakenError) throw conflict(error.message);
+          throw error;
+        }
+        // Queue work after the commit; starting again (POST /api/servers/:id/start) is safe if this is cut short.
+        for (const copy of created.copies) {
+          await ctx.dispatch.serverRegistered(copy);
+          await ctx.dispatch.start(copy, created.challenge);
+        }
+        request.log.info({ testsuite: body.name, items: items.length, servers: sources.map((s) => s.id) }, 'test suite started');
+        reply.header('location', absoluteUrlOf(request, ctx.config, `/api/testsuites/${encodeURIComponent(body.name)}`));
+        return reply.status(201).send({
+          name: body.name,
+          challenge: created.challenge.slug,
+          items: items.length,
+          servers: created.copies.map((c, i) => ({ sourceServerId: sources[i].id, serverId: c.id })),
         });
-      } catch (error) {
-        if (error instanceof RunNameTakenError) throw conflict(error.message);
-        throw error;
-      }
-      // Queue work after the commit; starting again (POST /api/servers/:id/start) is safe if this is cut short.
-      for (const copy of created.copies) {
-        await ctx.dispatch.serverRegistered(copy);
-        await ctx.dispatch.start(copy, created.challenge);
-      }
-      request.log.info({ testsuite: body.name, items: items.length, servers: sources.map((s) => s.id) }, 'test suite started');
-      reply.header('location', absoluteUrlOf(request, ctx.config, `/api/testsuites/${encodeURIComponent(body.name)}`));
-      return reply.status(201).send({
-        name: body.name,
-        challenge: created.challenge.slug,
-        items: items.length,
-        servers: created.copies.map((c, i) => ({ sourceServerId: sources[i].id, serverId: c.id })),
-      });
-    });
+      },
+    );
 
-    app.get('/api/testsuites/:name', { schema: { tags, summary: 'Progress of a test-suite run, per server', params: NameParams, response: responses({ 200: RunProgress }) }, config: { access: 'owner' } }, async (request) => {
-      const run = await loadRun(ctx, request.params.name);
-      const copies = await visibleCopies(ctx, principalOf(request), run);
-      const items = run.document.items.length;
-      const servers = await Promise.all(copies.map(async (c) => {
-        const progress = await ctx.repos.serverStatus.progress(c.serverId);
-        const finished = progress.queued === 0 && progress.active === 0 && progress.done + progress.failed >= items;
-        return { sourceServerId: c.sourceServerId, serverId: c.serverId, name: c.server.name, team: c.server.team, state: c.server.state, progress, finished };
-      }));
-      return {
-        name: run.name, challenge: `suite-${run.name}`, items, made: run.document.made, createdAt: run.createdAt,
-        done: servers.every((s) => s.finished), servers,
-      };
-    });
+    app.get(
+      '/api/testsuites/:name',
+      {
+        schema: {
+          tags,
+          summary: 'Progress of a test-suite run, per server',
+          params: NameParams,
+          response: responses({ 200: RunProgress }),
+        },
+        config: { access: 'owner' },
+      },
+      async (request) => {
+        const run = await loadRun(ctx, request.params.name);
+        const copies = await visibleCopies(ctx, principalOf(request), run);
+        const items = run.document.items.length;
+        const servers = await Promise.all(
+          copies.map(async (c) => {
+            const progress = await ctx.repos.serverStatus.progress(c.serverId);
+            const finished = progress.queued === 0 && progress.active === 0 && progress.done + progress.failed >= items;
+            return {
+              sourceServerId: c.sourceServerId,
+              serverId: c.serverId,
+              name: c.server.name,
+              team: c.server.team,
+              state: c.server.state,
+              progress,
+              finished,
+            };
+          }),
+        );
+        return {
+          name: run.name,
+          challenge: `suite-${run.name}`,
+          items,
+          made: run.document.made,
+          createdAt: run.createdAt,
+          done: servers.every((s) => s.finished),
+          servers,
+        };
+      },
+    );
 
     app.get(
       '/api/testsuites/:name/report',
@@ -189,7 +260,10 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
           params: NameParams,
           querystring: ReportQuerystring,
           response: responses({
-            200: { description: 'the report, as JSON or (format=tsv) as a TSV table', content: { 'application/json': { schema: ReportAnswer }, 'text/tab-separated-values': { schema: Type.String() } } },
+            200: {
+              description: 'the report, as JSON or (format=tsv) as a TSV table',
+              content: { 'application/json': { schema: ReportAnswer }, 'text/tab-separated-values': { schema: Type.String() } },
+            },
           }),
         },
         config: { access: 'owner' },
@@ -197,8 +271,10 @@ export function testsuiteRoutes(ctx: AppContext): FastifyPluginAsync {
       async (request, reply) => {
         const { copy, report, progress } = await runReport(ctx, principalOf(request), request.params.name, request.query);
         if (request.query.format === 'tsv') {
-          return reply.header('content-type', 'text/tab-separated-values; charset=utf-8')
-            .header('x-testsuite-pending', String(report.missingAnswers.length)).send(formatReportTsv(report));
+          return reply
+            .header('content-type', 'text/tab-separated-values; charset=utf-8')
+            .header('x-testsuite-pending', String(report.missingAnswers.length))
+            .send(formatReportTsv(report));
         }
         const server = { serverId: copy.serverId, sourceServerId: copy.sourceServerId, name: copy.server.name, team: copy.server.team };
         return { suite: request.params.name, server, progress, pending: report.missingAnswers, ...report };

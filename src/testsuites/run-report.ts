@@ -54,7 +54,12 @@ export async function visibleCopies(ctx: AppContext, principal: Principal, run: 
 function parseBy(raw: string | string[] | undefined): string[][] {
   const combos = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw])
     .flatMap((r) => r.split(';'))
-    .map((c) => c.split(',').map((k) => k.trim()).filter(Boolean))
+    .map((c) =>
+      c
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
     .filter((c) => c.length > 0);
   for (const key of combos.flat()) {
     if (!SPEC_BY_KEY.has(key)) throw badRequest(`by: unknown feature "${key}"; known: ${[...SPEC_BY_KEY.keys()].join(', ')}`);
@@ -81,7 +86,10 @@ export async function runReport(ctx: AppContext, principal: Principal, name: str
   const copies = await visibleCopies(ctx, principal, run);
   let copy: VisibleCopy | undefined;
   if (query.server === undefined) {
-    if (copies.length > 1) throw badRequest(`test suite "${name}" ran on ${copies.length} servers; name one with ?server= (${copies.map((c) => c.serverId).join(', ')})`);
+    if (copies.length > 1)
+      throw badRequest(
+        `test suite "${name}" ran on ${copies.length} servers; name one with ?server= (${copies.map((c) => c.serverId).join(', ')})`,
+      );
     copy = copies[0];
   } else {
     const id = Number(query.server);
@@ -89,7 +97,10 @@ export async function runReport(ctx: AppContext, principal: Principal, name: str
     if (!copy) throw notFound(`server ${query.server} in test suite "${name}"`);
   }
   const by = parseBy(query.by);
-  const singles = query.singles?.split(',').map((k) => k.trim()).filter(Boolean);
+  const singles = query.singles
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   for (const key of singles ?? []) if (!SPEC_BY_KEY.has(key)) throw badRequest(`singles: unknown feature "${key}"`);
   let items: GeneratedItem[];
   try {
@@ -98,7 +109,10 @@ export async function runReport(ctx: AppContext, principal: Principal, name: str
     throw new ApiError('internal', `the stored suite "${name}" cannot be read: ${(error as Error).message}`);
   }
   const repo = ctx.repos.suiteRuns;
-  const [answers, progress] = await Promise.all([repo.answers(run.challengeId, copy.serverId), ctx.repos.serverStatus.progress(copy.serverId)]);
+  const [answers, progress] = await Promise.all([
+    repo.answers(run.challengeId, copy.serverId),
+    ctx.repos.serverStatus.progress(copy.serverId),
+  ]);
   const report = buildReport(items, answers, { by, ...(singles?.length ? { singles } : {}) });
   return { run, copy: copy, items, progress, report };
 }

@@ -56,7 +56,11 @@ export class SuiteRunRepository {
       // Enough room for every copy of one team (the team limit counts per challenge).
       const perTeam = Math.max(5, run.sources.length);
       const challenge = await new ChallengeRepository(tx).create({
-        slug, name: `Test suite ${run.name}`, tasks: [mention.name], ...run.settings, serversPerTeam: perTeam,
+        slug,
+        name: `Test suite ${run.name}`,
+        tasks: [mention.name],
+        ...run.settings,
+        serversPerTeam: perTeam,
       });
       if (!challenge) throw new RunNameTakenError(`a challenge with slug "${slug}"`);
       const inserted = await tx.query<{ id: number }>(
@@ -68,12 +72,25 @@ export class SuiteRunRepository {
       const copies: AnnotationServer[] = [];
       for (const source of run.sources) {
         // Same team, URL, method, concurrency; only MENTION, the one task of the run.
-        const copy = await servers.create({
-          challengeId: challenge.id, teamId: source.teamId, name: `${source.name}@${source.challenge}`, url: source.url,
-          tasks: [mention.name], method: source.method, concurrency: source.concurrency, sendMetadata: source.sendMetadata,
-        }, perTeam);
+        const copy = await servers.create(
+          {
+            challengeId: challenge.id,
+            teamId: source.teamId,
+            name: `${source.name}@${source.challenge}`,
+            url: source.url,
+            tasks: [mention.name],
+            method: source.method,
+            concurrency: source.concurrency,
+            sendMetadata: source.sendMetadata,
+          },
+          perTeam,
+        );
         if (typeof copy === 'string') throw new Error(`could not copy server ${source.id} into ${slug}: ${copy}`);
-        await tx.query('insert into testsuite_servers (testsuite_id, source_server_id, server_id) values ($1, $2, $3)', [inserted[0].id, source.id, copy.id]);
+        await tx.query('insert into testsuite_servers (testsuite_id, source_server_id, server_id) values ($1, $2, $3)', [
+          inserted[0].id,
+          source.id,
+          copy.id,
+        ]);
         copies.push(copy);
       }
       // One statement for the whole load; the order of the arrays is the queue order.
@@ -114,9 +131,11 @@ export class SuiteRunRepository {
        where a.challenge_id = $1 and an.server_id = $2`,
       [challengeId, serverId],
     );
-    return new Map(rows.map((r) => {
-      const result = typeof r.result === 'string' ? (JSON.parse(r.result) as AnswerResult) : r.result;
-      return [r.organiser_id, result.MENTION ?? []];
-    }));
+    return new Map(
+      rows.map((r) => {
+        const result = typeof r.result === 'string' ? (JSON.parse(r.result) as AnswerResult) : r.result;
+        return [r.organiser_id, result.MENTION ?? []];
+      }),
+    );
   }
 }

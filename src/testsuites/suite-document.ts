@@ -54,8 +54,12 @@ function features(raw: unknown, where: string): Features {
 function slots(raw: unknown, where: string): SlotFeatures[] {
   if (!Array.isArray(raw)) throw new SuiteDocumentError(`${where} must be an array`);
   return raw.map((s, k) => {
-    const ok = isObject(s) && Array.isArray(s.position) && s.position.every((p) => p === 'I' || p === 'M' || p === 'F')
-      && typeof s.left === 'string' && typeof s.right === 'string';
+    const ok =
+      isObject(s) &&
+      Array.isArray(s.position) &&
+      s.position.every((p) => p === 'I' || p === 'M' || p === 'F') &&
+      typeof s.left === 'string' &&
+      typeof s.right === 'string';
     if (!ok) throw new SuiteDocumentError(`${where}[${k}] must be {position: [I|M|F…], left, right}`);
     return { position: s.position as SlotPosition[], left: s.left as string, right: s.right as string };
   });
@@ -65,8 +69,13 @@ function mentions(raw: unknown, text: string, where: string): MentionItem[] {
   if (!Array.isArray(raw)) throw new SuiteDocumentError(`${where} must be an array`);
   const chars = new CodePointText(text);
   return raw.map((m, k) => {
-    const ok = isObject(m) && Number.isInteger(m.start) && Number.isInteger(m.end) && (m.start as number) >= 0
-      && (m.end as number) > (m.start as number) && (m.end as number) <= chars.length;
+    const ok =
+      isObject(m) &&
+      Number.isInteger(m.start) &&
+      Number.isInteger(m.end) &&
+      (m.start as number) >= 0 &&
+      (m.end as number) > (m.start as number) &&
+      (m.end as number) <= chars.length;
     if (!ok) throw new SuiteDocumentError(`${where}[${k}] needs integer start < end within the text (code points)`);
     const start = m.start as number;
     const end = m.end as number;
@@ -80,23 +89,27 @@ export function itemsOfDocument(raw: unknown): GeneratedItem[] {
     throw new SuiteDocumentError(`the suite must be a manifest with "format": "${SUITE_FORMAT}" and "items"`);
   }
   if (raw.items.length === 0) throw new SuiteDocumentError('the suite has no items');
-  if (raw.items.length > MAX_SUITE_ITEMS) throw new SuiteDocumentError(`the suite has ${raw.items.length} items; at most ${MAX_SUITE_ITEMS} can be run at once`);
+  if (raw.items.length > MAX_SUITE_ITEMS)
+    throw new SuiteDocumentError(`the suite has ${raw.items.length} items; at most ${MAX_SUITE_ITEMS} can be run at once`);
   if (raw.gold !== undefined && !Array.isArray(raw.gold)) throw new SuiteDocumentError('"gold" must be an array of {id, text, mentions}');
   const gold = new Map<string, Record<string, unknown>>();
   for (const g of (raw.gold ?? []) as unknown[]) if (isObject(g) && typeof g.id === 'string') gold.set(g.id, g);
   const seen = new Set<string>();
   return raw.items.map((it, i) => {
     const where = `items[${i}]`;
-    if (!isObject(it) || typeof it.id !== 'string' || !ITEM_ID.test(it.id)) throw new SuiteDocumentError(`${where}.id must be a string without spaces or slashes (at most 200 characters)`);
+    if (!isObject(it) || typeof it.id !== 'string' || !ITEM_ID.test(it.id))
+      throw new SuiteDocumentError(`${where}.id must be a string without spaces or slashes (at most 200 characters)`);
     if (seen.has(it.id)) throw new SuiteDocumentError(`${where}: the id ${it.id} appears twice`);
     seen.add(it.id);
     if (it.type !== 'tp' && it.type !== 'fp') throw new SuiteDocumentError(`${where}.type must be tp or fp`);
     if (typeof it.sentenceId !== 'string') throw new SuiteDocumentError(`${where}.sentenceId must be a string`);
     const g = gold.get(it.id) ?? it;
-    if (typeof g.text !== 'string' || g.text.trim() === '') throw new SuiteDocumentError(`${where}: no text for ${it.id} (neither in "gold" nor in the item)`);
+    if (typeof g.text !== 'string' || g.text.trim() === '')
+      throw new SuiteDocumentError(`${where}: no text for ${it.id} (neither in "gold" nor in the item)`);
     const ms = mentions(g.mentions, g.text, `gold of ${it.id}: mentions`);
     const sl = slots(it.slots ?? [], `${where}.slots`);
-    if (sl.length !== ms.length) throw new SuiteDocumentError(`${where}: ${sl.length} slots for ${ms.length} gold mentions; they must be parallel`);
+    if (sl.length !== ms.length)
+      throw new SuiteDocumentError(`${where}: ${sl.length} slots for ${ms.length} gold mentions; they must be parallel`);
     if (it.entityId !== undefined && typeof it.entityId !== 'string') throw new SuiteDocumentError(`${where}.entityId must be a string`);
     return {
       id: it.id,

@@ -27,8 +27,14 @@ export function suiteFiles(suite: GeneratedSuite, made: Record<string, unknown>)
   const files: [string, string][] = suite.items.map((i) => [join('inputs', `${i.id}.txt`), i.text]);
   files.push(['gold.sgml', suite.items.map((i) => `${i.id}\t${i.sgml}\n`).join('')]);
   files.push(['gold.jsonl', suite.items.map((i) => JSON.stringify({ id: i.id, text: i.text, mentions: i.mentions }) + '\n').join('')]);
-  const items: ManifestItem[] = suite.items.map(({ text: _t, sgml: _s, mentions: _m, ...rest }) => ({ ...rest, file: `inputs/${rest.id}.txt` }));
-  files.push(['suite.json', JSON.stringify({ format: SUITE_FORMAT, version: 1, made, productSize: suite.productSize, items }, null, 1) + '\n']);
+  const items: ManifestItem[] = suite.items.map(({ text: _t, sgml: _s, mentions: _m, ...rest }) => ({
+    ...rest,
+    file: `inputs/${rest.id}.txt`,
+  }));
+  files.push([
+    'suite.json',
+    JSON.stringify({ format: SUITE_FORMAT, version: 1, made, productSize: suite.productSize, items }, null, 1) + '\n',
+  ]);
   return files;
 }
 
@@ -58,9 +64,20 @@ function mentionsOf(raw: unknown, file: string, line: number): MentionItem[] {
   if (!Array.isArray(raw)) throw new SuiteFileError('"mentions" must be an array', file, line);
   return raw.map((m, k) => {
     const o = m as Record<string, unknown>;
-    const ok = typeof o === 'object' && o !== null && Number.isInteger(o.start) && Number.isInteger(o.end) && (o.start as number) >= 0 && (o.end as number) > (o.start as number);
+    const ok =
+      typeof o === 'object' &&
+      o !== null &&
+      Number.isInteger(o.start) &&
+      Number.isInteger(o.end) &&
+      (o.start as number) >= 0 &&
+      (o.end as number) > (o.start as number);
     if (!ok) throw new SuiteFileError(`mentions[${k}] needs integer start < end (code points)`, file, line);
-    return { start: o.start as number, end: o.end as number, text: typeof o.text === 'string' ? o.text : '', ...(typeof o.type === 'string' ? { type: o.type } : {}) };
+    return {
+      start: o.start as number,
+      end: o.end as number,
+      text: typeof o.text === 'string' ? o.text : '',
+      ...(typeof o.type === 'string' ? { type: o.type } : {}),
+    };
   });
 }
 
@@ -74,10 +91,21 @@ export async function readSuite(dir: string): Promise<GeneratedItem[]> {
     if (error instanceof SuiteFileError) throw error;
     throw new SuiteFileError(`not JSON: ${(error as Error).message}`, manifestPath);
   }
-  if (manifest.format !== SUITE_FORMAT || !Array.isArray(manifest.items)) throw new SuiteFileError(`not a suite manifest (format "${SUITE_FORMAT}")`, manifestPath);
+  if (manifest.format !== SUITE_FORMAT || !Array.isArray(manifest.items))
+    throw new SuiteFileError(`not a suite manifest (format "${SUITE_FORMAT}")`, manifestPath);
   const goldPath = join(dir, 'gold.jsonl');
-  const gold = new Map(jsonLines(await read(goldPath), goldPath).map(({ line, value }) => [String(value.id), { text: String(value.text), mentions: mentionsOf(value.mentions, goldPath, line) }]));
-  const sgml = new Map((await read(join(dir, 'gold.sgml'))).split('\n').filter(Boolean).map((l) => [l.slice(0, l.indexOf('\t')), l.slice(l.indexOf('\t') + 1)]));
+  const gold = new Map(
+    jsonLines(await read(goldPath), goldPath).map(({ line, value }) => [
+      String(value.id),
+      { text: String(value.text), mentions: mentionsOf(value.mentions, goldPath, line) },
+    ]),
+  );
+  const sgml = new Map(
+    (await read(join(dir, 'gold.sgml')))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => [l.slice(0, l.indexOf('\t')), l.slice(l.indexOf('\t') + 1)]),
+  );
   return manifest.items.map(({ file: _f, ...item }) => {
     const g = gold.get(item.id);
     if (!g) throw new SuiteFileError(`no gold for item ${item.id}`, goldPath);

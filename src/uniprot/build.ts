@@ -65,7 +65,7 @@ export function buildSecondaryTables(
   const starts: number[] = [0];
   const targets: number[] = [];
   let orphans = 0;
-  for (let k = 0; k < order.length; ) {
+  for (let k = 0; k < order.length;) {
     const secondary = secondaries[order[k]];
     const before = targets.length;
     for (; k < order.length && secondaries[order[k]] === secondary; k++) {

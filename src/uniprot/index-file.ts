@@ -42,13 +42,18 @@ export function writeIndexFile(path: string, contents: IndexContents): number {
     secondaryCount: contents.secondaries.codes.length,
     bucketBits: contents.primaries.bucketBits,
   };
-  return writeSectionFile(path, FORMAT, { ...header }, {
-    directory: contents.primaries.directory,
-    remainders: contents.primaries.remainders,
-    secCodes: contents.secondaries.codes,
-    secStarts: contents.secondaries.starts,
-    secTargets: contents.secondaries.targets,
-  });
+  return writeSectionFile(
+    path,
+    FORMAT,
+    { ...header },
+    {
+      directory: contents.primaries.directory,
+      remainders: contents.primaries.remainders,
+      secCodes: contents.secondaries.codes,
+      secStarts: contents.secondaries.starts,
+      secTargets: contents.secondaries.targets,
+    },
+  );
 }
 
 /** Reads an index file whole and returns views over it. */

@@ -63,10 +63,7 @@ export async function readPrimaryCodes(path: string, onCode: (code: number) => v
  * Calls `onPair` for each (secondary, primary) pair of a sec_ac.txt file: everything up to
  * the `Secondary AC  Primary AC` line is free text, then an underscore line, then pairs.
  */
-export async function readSecondaryPairs(
-  path: string,
-  onPair: (secondary: number, primary: number) => void,
-): Promise<SkippedLines> {
+export async function readSecondaryPairs(path: string, onPair: (secondary: number, primary: number) => void): Promise<SkippedLines> {
   const skipped: SkippedLines = { count: 0, examples: [] };
   let inTable = false;
   let lineNo = 0;

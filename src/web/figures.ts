@@ -36,12 +36,24 @@ export function reliabilityList(r: ReliabilityFigures): SafeHtml {
     ['Failing now', 'the latest attempt failed', r.failingNow ? 'yes' : 'no'],
     ['Mean response time', 'of the successful attempts', duration(r.artMs)],
     ['Median / 95th percentile', 'of the successful response times', `${duration(r.p50Ms)} / ${duration(r.p95Ms)}`],
-    ['MTBF', 'mean time between failures: between the starts of failure periods', r.mtbfMs === null ? (r.failurePeriods === 0 ? 'no failure yet' : 'needs two failure periods') : duration(r.mtbfMs)],
-    ['MTTR', 'mean time to repair: how long a failure period lasted until an answer came again', r.mttrMs === null ? (r.failurePeriods === 0 ? 'no failure yet' : 'no failure period has ended yet') : duration(r.mttrMs)],
+    [
+      'MTBF',
+      'mean time between failures: between the starts of failure periods',
+      r.mtbfMs === null ? (r.failurePeriods === 0 ? 'no failure yet' : 'needs two failure periods') : duration(r.mtbfMs),
+    ],
+    [
+      'MTTR',
+      'mean time to repair: how long a failure period lasted until an answer came again',
+      r.mttrMs === null ? (r.failurePeriods === 0 ? 'no failure yet' : 'no failure period has ended yet') : duration(r.mttrMs),
+    ],
     ['Failure periods', 'runs of failed attempts, each ended by a success', String(r.failurePeriods)],
     ['Answers per document', 'mean annotations per answered document (MAD)', decimal(r.mad)],
     ['Answered documents', 'answers stored', String(r.answeredDocuments)],
-    ['Throughput', 'bytes of article text per second of response time (MTDV)', r.mtdvBytesPerSecond === null ? '—' : `${(r.mtdvBytesPerSecond / 1024).toFixed(1)} KiB/s`],
+    [
+      'Throughput',
+      'bytes of article text per second of response time (MTDV)',
+      r.mtdvBytesPerSecond === null ? '—' : `${(r.mtdvBytesPerSecond / 1024).toFixed(1)} KiB/s`,
+    ],
     ['Time per annotation', 'response time per annotation (MTSA)', duration(r.mtsaMs)],
   ];
   return html`<dl class="figures reliability">${rows.map(([label, meaning, value]) => html`<div class="figure"><dt>${label} <span class="muted">— ${meaning}</span></dt><dd>${value}</dd></div>`)}</dl>`;

@@ -22,7 +22,10 @@ export function glanceReader(ctx: AppContext): (opts: { showClosed: boolean }) =
   // organiser coming back after a while waits once for fresh figures.
   const reliability = new LoadingCache<number, Map<number, ReliabilityFigures>>(64, 60_000, GLANCE_POLL_MS - 1000);
   const figuresOf = async (challengeId: number) =>
-    (await reliability.get(challengeId, async (id) => new Map((await ctx.repos.reliability.challenge(id)).map((r) => [r.serverId, r.reliability]))))!;
+    (await reliability.get(
+      challengeId,
+      async (id) => new Map((await ctx.repos.reliability.challenge(id)).map((r) => [r.serverId, r.reliability])),
+    ))!;
 
   async function challengeGlance(challenge: Challenge, full: boolean): Promise<ChallengeGlance> {
     const counts = await ctx.repos.challenges.counts(challenge.id);
@@ -35,7 +38,10 @@ export function glanceReader(ctx: AppContext): (opts: { showClosed: boolean }) =
     return {
       challenge: { ...challenge, counts },
       servers: servers.map((s) => ({
-        id: s.id, name: s.name, team: s.team, state: s.state,
+        id: s.id,
+        name: s.name,
+        team: s.team,
+        state: s.state,
         progress: progress.get(s.id) ?? { queued: 0, active: 0, done: 0, failed: 0 },
         ...(figures.has(s.id) ? { reliability: figures.get(s.id)! } : {}),
       })),

@@ -12,7 +12,9 @@ const CONTEXT = 40;
 
 export function itemContext(text: string, marks: ReadonlyArray<{ start: number; end: number; label: string }>): SafeHtml {
   const cps = new CodePointText(text);
-  const valid = marks.filter((m) => m.start >= 0 && m.start < m.end && m.end <= cps.length).sort((a, b) => a.start - b.start || a.end - b.end);
+  const valid = marks
+    .filter((m) => m.start >= 0 && m.start < m.end && m.end <= cps.length)
+    .sort((a, b) => a.start - b.start || a.end - b.end);
   if (valid.length === 0) return html``;
   const plain = (from: number, to: number): SafeHtml | string => {
     if (to - from <= 2 * CONTEXT) return cps.slice(from, to);
@@ -28,7 +30,10 @@ export function itemContext(text: string, marks: ReadonlyArray<{ start: number; 
     // Overlapping spans: the later one starts where the earlier ended.
     const start = Math.max(m.start, at);
     if (start > at) parts.push(plain(at, start));
-    if (m.end > start) parts.push(html`<mark class="item-arg" title="${m.label}">${cps.slice(start, m.end)}</mark><sub class="item-arg-label">${m.label}</sub>`);
+    if (m.end > start)
+      parts.push(
+        html`<mark class="item-arg" title="${m.label}">${cps.slice(start, m.end)}</mark><sub class="item-arg-label">${m.label}</sub>`,
+      );
     at = Math.max(at, m.end);
   }
   const tail = Math.min(cps.length, at + 20);

@@ -39,7 +39,9 @@ export interface StaticAssets {
 }
 
 export function page(assets: StaticAssets, o: PageOptions): string {
-  const links = NAV.map(([href, label]) => html`<li><a href="${href}"${o.path === href ? html` aria-current="page"` : ''}>${label}</a></li>`);
+  const links = NAV.map(
+    ([href, label]) => html`<li><a href="${href}"${o.path === href ? html` aria-current="page"` : ''}>${label}</a></li>`,
+  );
   // SafeHtml prints its markup (toString); the doctype cannot be written inside `html`.
   // eslint-disable-next-line @typescript-eslint/restrict-template-expressions
   return `<!doctype html>\n${html`<html lang="en">
@@ -86,7 +88,16 @@ export function tokenBox(role: Role): SafeHtml {
  * A form the script sends to the JSON API. `data-api` may hold {field} placeholders filled
  * from the form's fields; the answer is shown in the form's status line.
  */
-export function apiForm(o: { api: string; method?: string; body?: 'json' | 'tsv' | 'articles' | 'article'; then?: string; label: string; fields: HtmlValue; id?: string; say?: string }): SafeHtml {
+export function apiForm(o: {
+  api: string;
+  method?: string;
+  body?: 'json' | 'tsv' | 'articles' | 'article';
+  then?: string;
+  label: string;
+  fields: HtmlValue;
+  id?: string;
+  say?: string;
+}): SafeHtml {
   return html`<form class="api-form" data-api="${o.api}" data-method="${o.method ?? 'POST'}" data-body="${o.body ?? 'json'}"${o.then ? html` data-then="${o.then}"` : ''}${o.say ? html` data-say="${o.say}"` : ''}${o.id ? html` id="${o.id}"` : ''}>
 ${o.fields}
 <div class="buttons"><button type="submit">${o.label}</button></div>
@@ -110,26 +121,45 @@ export const NEEDS_TOKEN = {
   organiser: 'This part needs the organiser token: paste it in the token box on the Organiser page (it stays in this browser).',
   organiserHere: 'Paste the organiser token in the token box above to see the challenges and their servers.',
   teamHere: 'Paste your team token in the token box above, or register a team below, to see your servers.',
-  owner: 'This part needs a token: open it from the Team page with your team token saved, or from the Organiser page with the organiser token saved.',
-  article: 'This article is not public (or there is no such article): a challenge\'s articles are shown to the organiser and to the teams taking part. Save your token on the Team or Organiser page, then come back.',
-  leaderboard: 'This leaderboard is not published yet. The organiser sees it with the organiser token, and teams once the challenge is closed (save your token on the Team or Organiser page, then come back).',
+  owner:
+    'This part needs a token: open it from the Team page with your team token saved, or from the Organiser page with the organiser token saved.',
+  article:
+    "This article is not public (or there is no such article): a challenge's articles are shown to the organiser and to the teams taking part. Save your token on the Team or Organiser page, then come back.",
+  leaderboard:
+    'This leaderboard is not published yet. The organiser sees it with the organiser token, and teams once the challenge is closed (save your token on the Team or Organiser page, then come back).',
 } as const;
 
 // Form controls.
 /** Ids must be unique in a page; a prefix per form keeps them readable. */
 const idFor = (prefix: string, name: string) => `${prefix}-${name}`;
 
-export function textField(prefix: string, name: string, label: string, o: { type?: string; required?: boolean; placeholder?: string; min?: number; step?: string; hint?: string; value?: string } = {}): SafeHtml {
+export function textField(
+  prefix: string,
+  name: string,
+  label: string,
+  o: { type?: string; required?: boolean; placeholder?: string; min?: number; step?: string; hint?: string; value?: string } = {},
+): SafeHtml {
   const id = idFor(prefix, name);
   return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="${o.type ?? 'text'}"${o.required ? html` required` : ''}${o.placeholder ? html` placeholder="${o.placeholder}"` : ''}${o.min !== undefined ? html` min="${o.min}"` : ''}${o.step ? html` step="${o.step}"` : ''}${o.value !== undefined ? html` value="${o.value}"` : ''}${o.hint ? html` aria-describedby="${id}-hint"` : ''}>${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}</div>`;
 }
 
-export function textArea(prefix: string, name: string, label: string, o: { rows?: number; required?: boolean; hint?: string } = {}): SafeHtml {
+export function textArea(
+  prefix: string,
+  name: string,
+  label: string,
+  o: { rows?: number; required?: boolean; hint?: string } = {},
+): SafeHtml {
   const id = idFor(prefix, name);
   return html`<div class="field"><label for="${id}">${label}</label><textarea id="${id}" name="${name}" rows="${o.rows ?? 6}"${o.required ? html` required` : ''}${o.hint ? html` aria-describedby="${id}-hint"` : ''} spellcheck="false"></textarea>${o.hint ? html`<p class="hint" id="${id}-hint">${o.hint}</p>` : ''}</div>`;
 }
 
-export function select(prefix: string, name: string, label: string, options: Array<[string, string]>, o: { formatSwitch?: boolean } = {}): SafeHtml {
+export function select(
+  prefix: string,
+  name: string,
+  label: string,
+  options: Array<[string, string]>,
+  o: { formatSwitch?: boolean } = {},
+): SafeHtml {
   const id = idFor(prefix, name);
   return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="${name}"${o.formatSwitch ? html` data-format-switch` : ''}>${options.map(([value, text]) => html`<option value="${value}">${text}</option>`)}</select></div>`;
 }
@@ -148,7 +178,11 @@ export function taskBoxes(prefix: string, checked: readonly string[] = preselect
  * A challenge chooser whose options name each challenge's tasks: app.js then offers, in the
  * same form, only those tasks (task boxes and task selects), ticking them all.
  */
-export function challengeSelect(prefix: string, challenges: ReadonlyArray<{ slug: string; name: string; tasks: readonly string[] }>, label = 'Challenge'): SafeHtml {
+export function challengeSelect(
+  prefix: string,
+  challenges: ReadonlyArray<{ slug: string; name: string; tasks: readonly string[] }>,
+  label = 'Challenge',
+): SafeHtml {
   const id = idFor(prefix, 'challenge');
   if (challenges.length === 0) return html`<p class="field">No challenge takes this now.</p>`;
   return html`<div class="field"><label for="${id}">${label}</label><select id="${id}" name="challenge" data-task-filter>${challenges.map(

@@ -4,7 +4,12 @@
 // with a leader line; a name that fits nowhere is replaced by a number, and the plot's key
 // names it. Text widths are estimated (11 px labels), with a margin for wider fonts.
 
-export interface Box { x: number; y: number; w: number; h: number }
+export interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
 
 /** Estimated width of a label's character at the plot's label size, generous on purpose. */
 const CHAR_WIDTH = 6.6;
@@ -22,12 +27,19 @@ export function textBox(x: number, baseline: number, text: string, anchor: 'star
 export const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 
 /** Whether segments ab and cd cross (touching ends do not count). */
-export function segmentsCross(a: { x: number; y: number }, b: { x: number; y: number }, c: { x: number; y: number }, d: { x: number; y: number }): boolean {
-  const side = (p: { x: number; y: number }, q: { x: number; y: number }, r: { x: number; y: number }) => Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
+export function segmentsCross(
+  a: { x: number; y: number },
+  b: { x: number; y: number },
+  c: { x: number; y: number },
+  d: { x: number; y: number },
+): boolean {
+  const side = (p: { x: number; y: number }, q: { x: number; y: number }, r: { x: number; y: number }) =>
+    Math.sign((q.x - p.x) * (r.y - p.y) - (q.y - p.y) * (r.x - p.x));
   return side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0;
 }
 
-const inside = (b: Box, area: Box): boolean => b.x >= area.x && b.y >= area.y && b.x + b.w <= area.x + area.w && b.y + b.h <= area.y + area.h;
+const inside = (b: Box, area: Box): boolean =>
+  b.x >= area.x && b.y >= area.y && b.x + b.w <= area.x + area.w && b.y + b.h <= area.y + area.h;
 
 export interface PlacedLabel {
   x: number;
@@ -40,8 +52,14 @@ export interface PlacedLabel {
 
 // Directions around a point: [dx, dy of the anchor per unit distance, anchor, baseline shift].
 const DIRECTIONS: Array<[number, number, 'start' | 'middle' | 'end', number]> = [
-  [1, 0, 'start', 4], [-1, 0, 'end', 4], [0, -1, 'middle', 0], [0, 1, 'middle', 9],
-  [1, -1, 'start', 0], [1, 1, 'start', 9], [-1, -1, 'end', 0], [-1, 1, 'end', 9],
+  [1, 0, 'start', 4],
+  [-1, 0, 'end', 4],
+  [0, -1, 'middle', 0],
+  [0, 1, 'middle', 9],
+  [1, -1, 'start', 0],
+  [1, 1, 'start', 9],
+  [-1, -1, 'end', 0],
+  [-1, 1, 'end', 9],
 ];
 const DISTANCES = [8, 18, 30, 44];
 
@@ -63,7 +81,10 @@ export function placeLabels(
           const ay = p.y + dy * distance + shift;
           const box = textBox(ax, ay, text, anchor);
           if (!free(box)) continue;
-          const end = distance > DISTANCES[0] ? { x: Math.round((p.x + dx * (distance - 6)) * 10) / 10, y: Math.round((p.y + dy * (distance - 6)) * 10) / 10 } : undefined;
+          const end =
+            distance > DISTANCES[0]
+              ? { x: Math.round((p.x + dx * (distance - 6)) * 10) / 10, y: Math.round((p.y + dy * (distance - 6)) * 10) / 10 }
+              : undefined;
           if (end && leaders.some(([a, b]) => segmentsCross(p, end, a, b))) continue;
           if (end) leaders.push([{ x: p.x, y: p.y }, end]);
           taken.push(box);

@@ -88,10 +88,25 @@ function frame(title: string, body: SafeHtml, description: string, height = HEIG
   return html`<svg xmlns="http://www.w3.org/2000/svg" class="plot" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="${role}" aria-label="${title}"><title>${title}</title><desc>${description}</desc><text class="plot-title" x="${MARGIN.left}" y="20" text-anchor="start">${title}</text>${body}</svg>`;
 }
 
-function axes(x: (v: number) => number, y: (v: number) => number, xDomain: Domain, yDomain: Domain, xLabel: string, yLabel: string, xTicks = ticks(xDomain), yTicks = ticks(yDomain)): SafeHtml {
+function axes(
+  x: (v: number) => number,
+  y: (v: number) => number,
+  xDomain: Domain,
+  yDomain: Domain,
+  xLabel: string,
+  yLabel: string,
+  xTicks = ticks(xDomain),
+  yTicks = ticks(yDomain),
+): SafeHtml {
   const bottom = HEIGHT - MARGIN.bottom;
-  const xt = xTicks.map((t) => html`<line class="grid" x1="${round(x(t))}" x2="${round(x(t))}" y1="${MARGIN.top}" y2="${bottom}"/><text class="tick" x="${round(x(t))}" y="${bottom + 16}" text-anchor="middle">${t}</text>`);
-  const yt = yTicks.map((t) => html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${round(y(t))}" y2="${round(y(t))}"/><text class="tick" x="${MARGIN.left - 6}" y="${round(y(t)) + 4}" text-anchor="end">${t}</text>`);
+  const xt = xTicks.map(
+    (t) =>
+      html`<line class="grid" x1="${round(x(t))}" x2="${round(x(t))}" y1="${MARGIN.top}" y2="${bottom}"/><text class="tick" x="${round(x(t))}" y="${bottom + 16}" text-anchor="middle">${t}</text>`,
+  );
+  const yt = yTicks.map(
+    (t) =>
+      html`<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${round(y(t))}" y2="${round(y(t))}"/><text class="tick" x="${MARGIN.left - 6}" y="${round(y(t)) + 4}" text-anchor="end">${t}</text>`,
+  );
   return html`<g class="axes">${xt}${yt}<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${bottom}" y2="${bottom}"/><line class="axis" x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${bottom}"/><text class="axis-label" x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 10}" text-anchor="middle">${xLabel}</text><text class="axis-label" transform="rotate(-90)" x="${-(MARGIN.top + bottom) / 2}" y="14" text-anchor="middle">${yLabel}</text></g>`;
 }
 
@@ -110,15 +125,29 @@ function isoLabelAt(f: number, xDomain: Domain, yDomain: Domain): { r: number; p
 }
 
 function noData(title: string): SafeHtml {
-  return frame(title, html`<text class="no-data" x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">no data to plot yet</text>`, 'no data');
+  return frame(
+    title,
+    html`<text class="no-data" x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">no data to plot yet</text>`,
+    'no data',
+  );
 }
 
 /** One marker per run; S runs filled, R runs hollow; each labelled with its run name. */
 export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions): SafeHtml {
   const usable = points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (usable.length === 0) return noData(o.title);
-  const xDomain = o.fullAxes ? (o.xDomain ?? [0, 1]) : fitDomain(usable.map((p) => p.x), o.xDomain);
-  const yDomain = o.fullAxes ? (o.yDomain ?? [0, 1]) : fitDomain(usable.map((p) => p.y), o.yDomain);
+  const xDomain = o.fullAxes
+    ? (o.xDomain ?? [0, 1])
+    : fitDomain(
+        usable.map((p) => p.x),
+        o.xDomain,
+      );
+  const yDomain = o.fullAxes
+    ? (o.yDomain ?? [0, 1])
+    : fitDomain(
+        usable.map((p) => p.y),
+        o.yDomain,
+      );
   const named = o.labelled ?? LABELLED_RUNS;
   const x = linearScale(xDomain, [MARGIN.left, WIDTH - MARGIN.right]);
   const y = linearScale(yDomain, [HEIGHT - MARGIN.bottom, MARGIN.top]);
@@ -133,7 +162,9 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
     }
     // The curve's name where it leaves the plot: at recall 1, or at the top edge when fitted axes cut it there.
     const at = isoLabelAt(f, xDomain, yDomain);
-    return pts.length < 2 || !at ? html`` : html`<polyline class="iso-f" points="${pts.join(' ')}"/><text class="iso-label" x="${round(x(at.r)) - 2}" y="${round(y(at.p)) - 3}" text-anchor="end">F=${f}</text>`;
+    return pts.length < 2 || !at
+      ? html``
+      : html`<polyline class="iso-f" points="${pts.join(' ')}"/><text class="iso-label" x="${round(x(at.r)) - 2}" y="${round(y(at.p)) - 3}" text-anchor="end">F=${f}</text>`;
   });
   const isoBoxes = (o.isoF ?? []).flatMap((f) => {
     const at = isoLabelAt(f, xDomain, yDomain);
@@ -162,13 +193,30 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
   });
   const legend = html`<g class="legend"><circle class="online" cx="${WIDTH - 150}" cy="16" r="5"/><text x="${WIDTH - 140}" y="20">online (S)</text><circle class="offline" cx="${WIDTH - 70}" cy="16" r="5"/><text x="${WIDTH - 60}" y="20">offline (R)</text></g>`;
   // Points whose name did not fit carry a number; the key under the plot names them.
-  const keyLines = placed.numbered.map((n, j) => html`<text class="key" x="${MARGIN.left}" y="${HEIGHT + 14 + j * KEY_LINE}">${n.number}: ${usable[n.index].label}</text>`);
+  const keyLines = placed.numbered.map(
+    (n, j) => html`<text class="key" x="${MARGIN.left}" y="${HEIGHT + 14 + j * KEY_LINE}">${n.number}: ${usable[n.index].label}</text>`,
+  );
   const height = HEIGHT + (placed.numbered.length ? placed.numbered.length * KEY_LINE + 8 : 0);
-  const fitted = o.fullAxes ? '' : `; axes fitted to the runs (${o.xLabel} ${xDomain[0]}–${xDomain[1]}, ${o.yLabel} ${yDomain[0]}–${yDomain[1]})`;
-  const description = usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ') + fitted;
+  const fitted = o.fullAxes
+    ? ''
+    : `; axes fitted to the runs (${o.xLabel} ${xDomain[0]}–${xDomain[1]}, ${o.yLabel} ${yDomain[0]}–${yDomain[1]})`;
+  const description =
+    usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ') + fitted;
   // Drawn last, so a focused point's name is on top of the others.
   const tickCount = (d: Domain) => (o.fullAxes ? 5 : Math.max(1, Math.round((d[1] - d[0]) / tickStep(d))));
-  return frame(o.title, join([axes(x, y, xDomain, yDomain, o.xLabel, o.yLabel, ticks(xDomain, tickCount(xDomain)), ticks(yDomain, tickCount(yDomain))), join(curves), join(keyLines), legend, join(marks)]), description, height, 'group');
+  return frame(
+    o.title,
+    join([
+      axes(x, y, xDomain, yDomain, o.xLabel, o.yLabel, ticks(xDomain, tickCount(xDomain)), ticks(yDomain, tickCount(yDomain))),
+      join(curves),
+      join(keyLines),
+      legend,
+      join(marks),
+    ]),
+    description,
+    height,
+    'group',
+  );
 }
 
 export interface HistogramBar {
@@ -199,8 +247,13 @@ export function histogramChart(bins: readonly HistogramBar[], title = 'Response 
     return html`<g class="bar"><rect x="${round(left + i * slot + 2)}" y="${top}" width="${round(Math.max(1, slot - 4))}" height="${round(HEIGHT - MARGIN.bottom - top)}"><title>${label}: ${b.count}</title></rect><text class="tick" x="${round(left + i * slot + slot / 2)}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${durationLabel(b.fromMs)}</text></g>`;
   });
   const yTicks = ticks([0, max], Math.min(max, 5)).filter((t) => Number.isInteger(t));
-  const yAxis = yTicks.map((t) => html`<line class="grid" x1="${left}" x2="${WIDTH - MARGIN.right}" y1="${round(y(t))}" y2="${round(y(t))}"/><text class="tick" x="${left - 6}" y="${round(y(t)) + 4}" text-anchor="end">${t}</text>`);
+  const yAxis = yTicks.map(
+    (t) =>
+      html`<line class="grid" x1="${left}" x2="${WIDTH - MARGIN.right}" y1="${round(y(t))}" y2="${round(y(t))}"/><text class="tick" x="${left - 6}" y="${round(y(t)) + 4}" text-anchor="end">${t}</text>`,
+  );
   const axisLines = html`<line class="axis" x1="${left}" x2="${WIDTH - MARGIN.right}" y1="${HEIGHT - MARGIN.bottom}" y2="${HEIGHT - MARGIN.bottom}"/><text class="axis-label" x="${left + width / 2}" y="${HEIGHT - 10}" text-anchor="middle">response time (bin start)</text><text class="axis-label" transform="rotate(-90)" x="${-(HEIGHT / 2)}" y="14" text-anchor="middle">articles</text>`;
-  const description = bins.map((b) => `${durationLabel(b.fromMs)}${b.toMs === null ? ' and more' : ` to ${durationLabel(b.toMs)}`}: ${b.count}`).join('; ');
+  const description = bins
+    .map((b) => `${durationLabel(b.fromMs)}${b.toMs === null ? ' and more' : ` to ${durationLabel(b.toMs)}`}: ${b.count}`)
+    .join('; ');
   return frame(title, join([join(yAxis), join(bars), axisLines]), description);
 }

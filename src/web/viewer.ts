@@ -103,7 +103,11 @@ export interface ViewerParts {
 }
 
 /** JSON inside a <script type="application/json">: nothing in it may close the element. */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 export function buildViewer(text: string, sources: readonly ViewerSource[]): ViewerParts {
   const chars = Array.from(text);
@@ -145,7 +149,13 @@ export function buildViewer(text: string, sources: readonly ViewerSource[]): Vie
     types,
     mentions: keys.map((k) => [k.start, k.end, k.type, k.sources, k.text, k.link ?? null]),
   };
-  return { text: raw(parts.join('')), data: raw(`<script type="application/json" data-viewer-data>${scriptJson(data)}</script>`), types, typeCounts, marks };
+  return {
+    text: raw(parts.join('')),
+    data: raw(`<script type="application/json" data-viewer-data>${scriptJson(data)}</script>`),
+    types,
+    typeCounts,
+    marks,
+  };
 }
 
 /** Which servers (and the consensus) to show: a checkbox each, and a button to show that one only. */
@@ -162,7 +172,12 @@ export function sourceToggles(sources: readonly ViewerSource[]): SafeHtml {
 /** The key of the colours: each type's highlight as it looks in the text, named, with its count. */
 export function typeLegend(types: readonly string[], counts: readonly number[]): SafeHtml {
   if (types.length === 0) return html``;
-  const items = types.map((t, i) => html`<li><span class="ann ${typeClass(i)} swatch">${t}</span> <span class="muted">${counts[i]} distinct</span></li>`);
-  const mixed = types.length > 1 ? html`<li><span class="ann tmix swatch">types differ</span> <span class="muted">servers gave this text different types</span></li>` : '';
+  const items = types.map(
+    (t, i) => html`<li><span class="ann ${typeClass(i)} swatch">${t}</span> <span class="muted">${counts[i]} distinct</span></li>`,
+  );
+  const mixed =
+    types.length > 1
+      ? html`<li><span class="ann tmix swatch">types differ</span> <span class="muted">servers gave this text different types</span></li>`
+      : '';
   return html`<ul class="type-legend" aria-label="Entity types: the colour and underline of each">${join([...items, mixed])}</ul>`;
 }

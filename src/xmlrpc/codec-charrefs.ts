@@ -44,7 +44,9 @@ export function joinSurrogateReferences(text: string): string {
   let pendingHigh: { cp: number; index: number; ref: string } | undefined;
   const lone = (cp: number, index: number, ref: string): never => {
     const half = isHigh(cp) ? 'high' : 'low';
-    const other = isHigh(cp) ? 'a low half (a reference to U+DC00–U+DFFF) does not follow it' : 'no high half (U+D800–U+DBFF) comes just before it';
+    const other = isHigh(cp)
+      ? 'a low half (a reference to U+DC00–U+DFFF) does not follow it'
+      : 'no high half (U+D800–U+DBFF) comes just before it';
     throw new XmlRpcProtocolError(
       `the character reference ${ref} (at ${lineAndColumn(text, index)}) is a lone UTF-16 ${half} surrogate (U+${hex(cp)}), half of a character: ` +
         `${other}. Write characters outside the BMP as themselves in UTF-8, or as one reference to the code point (e.g. &#x1D6FC;)`,

@@ -75,9 +75,11 @@ function decodeDocument(input: string | Buffer, rootName: 'methodResponse' | 'me
     }
     const allowed = ALLOWED[parent.name];
     if (!allowed) fail(`<${parent.name}> must contain text only, found <${name}>`);
-    if (!allowed(name)) fail(parent.name === 'value' ? `<${name}> is not an XML-RPC type` : `<${name}> is not allowed inside <${parent.name}>`);
+    if (!allowed(name))
+      fail(parent.name === 'value' ? `<${name}> is not an XML-RPC type` : `<${name}> is not allowed inside <${parent.name}>`);
     parent.children += 1;
-    if (SINGLE_CHILD.has(parent.name) && parent.children > 1) fail(`<${parent.name}> must contain exactly one element; found another <${name}>`);
+    if (SINGLE_CHILD.has(parent.name) && parent.children > 1)
+      fail(`<${parent.name}> must contain exactly one element; found another <${name}>`);
     if (parent.name === 'member' && parent.children > 2) fail('<member> must contain one <name> and one <value>');
     if (parent.name === 'methodCall' && (parent.children > 2 || (parent.children === 1) !== (name === 'methodName'))) {
       fail('<methodCall> must hold <methodName> first and then at most one <params>');

@@ -138,7 +138,8 @@ export function encodeMethodResponse(value: EncodableValue): string {
 
 export function encodeFault(code: number, message: string): string {
   if (!Number.isInteger(code) || code < I4_MIN || code > I4_MAX) throw new TypeError(`a fault code must be a 32-bit integer, not ${code}`);
-  const struct = `<struct><member><name>faultCode</name><value><int>${code}</int></value></member>` +
+  const struct =
+    `<struct><member><name>faultCode</name><value><int>${code}</int></value></member>` +
     `<member><name>faultString</name><value><string>${escapeText(message)}</string></value></member></struct>`;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<methodResponse><fault><value>${struct}</value></fault></methodResponse>\n`;
 }

@@ -24,8 +24,22 @@ const EXACT_INTEGERS = new Set(['i8', 'ex:i8', 'ex:biginteger']);
 const DECIMALS = new Set(['double', 'ex:float', 'ex:bigdecimal']);
 
 export const SCALAR_TYPES = new Set([
-  'string', 'int', 'i4', 'i8', 'double', 'boolean', 'dateTime.iso8601', 'base64', 'nil',
-  'ex:nil', 'ex:i1', 'ex:i2', 'ex:i8', 'ex:float', 'ex:biginteger', 'ex:bigdecimal',
+  'string',
+  'int',
+  'i4',
+  'i8',
+  'double',
+  'boolean',
+  'dateTime.iso8601',
+  'base64',
+  'nil',
+  'ex:nil',
+  'ex:i1',
+  'ex:i2',
+  'ex:i8',
+  'ex:float',
+  'ex:biginteger',
+  'ex:bigdecimal',
 ]);
 
 export function show(text: string): string {

@@ -15,9 +15,7 @@ export type XmlRpcValue =
   | XmlRpcValue[]
   | XmlRpcStruct;
 
-export type DecodedResponse =
-  | { kind: 'value'; value: XmlRpcValue }
-  | { kind: 'fault'; code: number | string; message: string };
+export type DecodedResponse = { kind: 'value'; value: XmlRpcValue } | { kind: 'fault'; code: number | string; message: string };
 
 export interface DecodedCall {
   method: string;
@@ -26,11 +24,5 @@ export interface DecodedCall {
 
 /** True for a decoded struct (or any plain object): not null, an array, a Date or a Buffer. */
 export function isXmlRpcStruct(value: unknown): value is XmlRpcStruct {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    !(value instanceof Date) &&
-    !(value instanceof Uint8Array)
-  );
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date) && !(value instanceof Uint8Array);
 }

@@ -16,7 +16,12 @@ beforeAll(async () => {
   teamA = (await ms.request('POST', '/api/teams', { name: 'Access A', contact: 'a@example.org' })).body;
   teamB = (await ms.request('POST', '/api/teams', { name: 'Access B', contact: 'b@example.org' })).body;
   // Nothing listens on the discard port: the check fails, the server is registered all the same.
-  const server = await ms.request('POST', '/api/challenges/access/servers', { name: 'a1', url: 'http://127.0.0.1:9/', tasks: ['INT'] }, teamA.token);
+  const server = await ms.request(
+    'POST',
+    '/api/challenges/access/servers',
+    { name: 'a1', url: 'http://127.0.0.1:9/', tasks: ['INT'] },
+    teamA.token,
+  );
   expect(server.status).toBe(201);
   serverOfA = server.body.id;
 });
@@ -29,17 +34,29 @@ describe('declared access', () => {
     const routes = routesOf(ms.app!);
     // The app's own routes, the API description and its pages are all there.
     const names = routes.map((r) => `${r.method} ${r.url}`);
-    for (const known of ['POST /api/challenges', 'GET /api/servers/:id', 'POST /xmlrpc', 'GET /openapi.json', 'GET /docs/json', 'GET /healthz', 'GET /']) expect(names).toContain(known);
+    for (const known of [
+      'POST /api/challenges',
+      'GET /api/servers/:id',
+      'POST /xmlrpc',
+      'GET /openapi.json',
+      'GET /docs/json',
+      'GET /healthz',
+      'GET /',
+    ])
+      expect(names).toContain(known);
     const undeclared = routes.filter((r) => r.access === undefined).map((r) => `${r.method} ${r.url}`);
     expect(undeclared, 'routes without config.access').toEqual([]);
-    const unknown = routes.filter((r) => r.access !== undefined && !ACCESS_KINDS.includes(r.access)).map((r) => `${r.method} ${r.url}: ${r.access}`);
+    const unknown = routes
+      .filter((r) => r.access !== undefined && !ACCESS_KINDS.includes(r.access))
+      .map((r) => `${r.method} ${r.url}: ${r.access}`);
     expect(unknown).toEqual([]);
     // Each kind is in use: a kind no route declares would be dead weight in the hook.
     expect(new Set(routes.map((r) => r.access))).toEqual(new Set(ACCESS_KINDS));
   });
 
   it('public: anyone, with or without a token', async () => {
-    for (const token of [undefined, teamA.token, ADMIN_TOKEN]) expect((await ms.request('GET', '/api/challenges', undefined, token)).status).toBe(200);
+    for (const token of [undefined, teamA.token, ADMIN_TOKEN])
+      expect((await ms.request('GET', '/api/challenges', undefined, token)).status).toBe(200);
     // The API description's pages, added by a plugin, are declared public too.
     expect((await ms.request('GET', '/docs/json')).status).toBe(200);
     expect((await ms.request('GET', '/openapi.json')).status).toBe(200);
@@ -50,13 +67,22 @@ describe('declared access', () => {
     const anonymous = await ms.request('POST', '/api/challenges', body);
     expect(anonymous).toMatchObject({ status: 401, body: { error: { code: 'unauthorized' } } });
     expect(anonymous.body.error.message).toMatch(/organiser token/);
-    expect(await ms.request('POST', '/api/challenges', body, teamA.token)).toMatchObject({ status: 403, body: { error: { code: 'forbidden' } } });
+    expect(await ms.request('POST', '/api/challenges', body, teamA.token)).toMatchObject({
+      status: 403,
+      body: { error: { code: 'forbidden' } },
+    });
     expect((await ms.request('POST', '/api/challenges', body, ADMIN_TOKEN)).status).toBe(201);
   });
 
   it('judges a bad token before the body (401), and the caller after the request is read and validated (as handlers did)', async () => {
-    expect(await ms.request('POST', '/api/challenges', { nonsense: true }, 'not-a-token')).toMatchObject({ status: 401, body: { error: { code: 'unauthorized' } } });
-    expect(await ms.request('POST', '/api/challenges', { nonsense: true }, teamA.token)).toMatchObject({ status: 400, body: { error: { code: 'invalid_request' } } });
+    expect(await ms.request('POST', '/api/challenges', { nonsense: true }, 'not-a-token')).toMatchObject({
+      status: 401,
+      body: { error: { code: 'unauthorized' } },
+    });
+    expect(await ms.request('POST', '/api/challenges', { nonsense: true }, teamA.token)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid_request' } },
+    });
   });
 
   it('team: 401 without a token, 403 for the organiser, through for a team', async () => {
@@ -70,7 +96,7 @@ describe('declared access', () => {
     expect(team).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
   });
 
-  it("owner: 401 without a token; the owning team and the organiser see the server, another team gets the 404 of a missing one", async () => {
+  it('owner: 401 without a token; the owning team and the organiser see the server, another team gets the 404 of a missing one', async () => {
     expect((await ms.request('GET', `/api/servers/${serverOfA}`)).status).toBe(401);
     expect((await ms.request('GET', `/api/servers/${serverOfA}`, undefined, teamA.token)).status).toBe(200);
     expect((await ms.request('GET', `/api/servers/${serverOfA}`, undefined, ADMIN_TOKEN)).status).toBe(200);
@@ -81,9 +107,13 @@ describe('declared access', () => {
 
   it('participant: 401 without a token; a team sees its own servers, the organiser all', async () => {
     expect((await ms.request('GET', '/api/challenges/access/servers')).status).toBe(401);
-    expect((await ms.request('GET', '/api/challenges/access/servers', undefined, teamA.token)).body.map((s: { id: number }) => s.id)).toEqual([serverOfA]);
+    expect(
+      (await ms.request('GET', '/api/challenges/access/servers', undefined, teamA.token)).body.map((s: { id: number }) => s.id),
+    ).toEqual([serverOfA]);
     expect((await ms.request('GET', '/api/challenges/access/servers', undefined, teamB.token)).body).toEqual([]);
-    expect((await ms.request('GET', '/api/challenges/access/servers', undefined, ADMIN_TOKEN)).body.map((s: { id: number }) => s.id)).toEqual([serverOfA]);
+    expect(
+      (await ms.request('GET', '/api/challenges/access/servers', undefined, ADMIN_TOKEN)).body.map((s: { id: number }) => s.id),
+    ).toEqual([serverOfA]);
   });
 
   it('leaves a request that matches no route to the 404, whoever asks', async () => {

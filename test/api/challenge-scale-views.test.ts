@@ -20,21 +20,40 @@ beforeAll(async () => {
   ms = await startTestMetaserver();
   sample = await startSampleServer({ port: 0 });
   broken = await startFaultyServer({ kind: 'http', status: 500 });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'sv', name: 'Views', tasks: ['INT'], maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (
+      await ms.request(
+        'POST',
+        '/api/challenges',
+        { slug: 'sv', name: 'Views', tasks: ['INT'], maxAttempts: 1, retryDelaySeconds: 0 },
+        ADMIN_TOKEN,
+      )
+    ).status,
+  ).toBe(201);
   expect((await ms.request('POST', '/api/challenges', { slug: 'old', name: 'Old one', tasks: ['INT'] }, ADMIN_TOKEN)).status).toBe(201);
   team = (await ms.request('POST', '/api/teams', { name: 'Views team', contact: 'v@example.org' })).body.token;
-  const register = async (slug: string, name: string, url: string) => (await ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['INT'] }, team)).body.id as number;
+  const register = async (slug: string, name: string, url: string) =>
+    (await ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['INT'] }, team)).body.id as number;
   ids.good = await register('sv', 'good', sample.url);
   ids.broken = await register('sv', 'broken', broken.url);
   ids.idle = await register('sv', 'idle', sample.url);
   ids.other = await register('old', 'elsewhere', sample.url);
-  const loaded = await ms.request('POST', '/api/challenges/sv/articles', { articles: ['A1', 'A2', 'A3'].map((id) => ({ id, text: `${id}: BRCA1 (P38398) binds TP53.` })) }, ADMIN_TOKEN);
+  const loaded = await ms.request(
+    'POST',
+    '/api/challenges/sv/articles',
+    { articles: ['A1', 'A2', 'A3'].map((id) => ({ id, text: `${id}: BRCA1 (P38398) binds TP53.` })) },
+    ADMIN_TOKEN,
+  );
   articleIds = loaded.body.ids;
   for (const id of [ids.good, ids.broken]) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team)).status).toBe(200);
-  await waitFor('6 settled pairs', async () => {
-    const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`);
-    return rows[0].n === 6 ? true : undefined;
-  }, 30_000);
+  await waitFor(
+    '6 settled pairs',
+    async () => {
+      const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`);
+      return rows[0].n === 6 ? true : undefined;
+    },
+    30_000,
+  );
   expect((await ms.request('PATCH', '/api/challenges/old', { phase: 'closed' }, ADMIN_TOKEN)).status).toBe(200);
 }, 60_000);
 
@@ -68,11 +87,17 @@ describe('article states that say what happened', () => {
     const row = (await list('')).body.articles.find((a: { id: string }) => a.id === articleIds.A2);
     expect(row.summary).toBe(article.body.progress.summary);
     // The article page shows those words too.
-    const fragment = await ms.app!.inject({ method: 'GET', url: `/fragments/articles/${articleIds.A2}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const fragment = await ms.app!.inject({
+      method: 'GET',
+      url: `/fragments/articles/${articleIds.A2}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(fragment.body).toContain(`<span data-article-progress>${row.summary}</span>`);
     // A team sees its own servers' states, not counts over the others'.
     const other = (await ms.request('POST', '/api/teams', { name: 'Other team', contact: 'o@example.org' })).body.token;
-    expect((await ms.request('POST', '/api/challenges/sv/servers', { name: 'theirs', url: sample.url, tasks: ['INT'] }, other)).status).toBe(201);
+    expect(
+      (await ms.request('POST', '/api/challenges/sv/servers', { name: 'theirs', url: sample.url, tasks: ['INT'] }, other)).status,
+    ).toBe(201);
     const theirs = await ms.request('GET', `/api/articles/${articleIds.A2}?text=false`, undefined, other);
     expect(theirs.body.progress).toBeUndefined();
   });
@@ -126,7 +151,11 @@ describe('failures by kind', () => {
   });
 
   it('the server page shows the summary first and one row for attempts alike, with the way to the lost articles', async () => {
-    const res = await ms.app!.inject({ method: 'GET', url: `/fragments/servers/${ids.broken}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await ms.app!.inject({
+      method: 'GET',
+      url: `/fragments/servers/${ids.broken}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.body;
     expect(body.indexOf('data-failure-kind="http"')).toBeGreaterThan(0);

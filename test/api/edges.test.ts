@@ -15,7 +15,12 @@ afterAll(async () => {
 });
 
 async function raw(method: 'POST' | 'PUT', url: string, payload: Buffer | string, contentType = 'application/json', token?: string) {
-  const res = await ms.app!.inject({ method, url, payload, headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const res = await ms.app!.inject({
+    method,
+    url,
+    payload,
+    headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -58,11 +63,31 @@ describe('the HTTP edge', () => {
     const same = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'D1', text: 'one' }] }, ADMIN_TOKEN);
     expect(same.status).toBe(202);
     expect(same.body).toMatchObject({ accepted: 1, created: 0, ids: { D1: first.body.ids.D1 } });
-    const clash = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'D2', text: 'two' }, { id: 'D1', text: 'changed' }] }, ADMIN_TOKEN);
+    const clash = await ms.request(
+      'POST',
+      '/api/challenges/edge/articles',
+      {
+        articles: [
+          { id: 'D2', text: 'two' },
+          { id: 'D1', text: 'changed' },
+        ],
+      },
+      ADMIN_TOKEN,
+    );
     expect(clash.status).toBe(409);
     expect(clash.body.error.details).toEqual([{ organiserId: 'D1', articleId: first.body.ids.D1 }]);
     expect(await ms.database.db.query(`select organiser_id from articles where organiser_id = 'D2'`)).toHaveLength(0);
-    const dup = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'D3', text: 'a' }, { id: 'D3', text: 'a' }] }, ADMIN_TOKEN);
+    const dup = await ms.request(
+      'POST',
+      '/api/challenges/edge/articles',
+      {
+        articles: [
+          { id: 'D3', text: 'a' },
+          { id: 'D3', text: 'a' },
+        ],
+      },
+      ADMIN_TOKEN,
+    );
     expect(dup.status).toBe(400);
     expect(dup.body.error.message).toMatch(/D3.*twice/);
   });
@@ -92,7 +117,17 @@ describe('the HTTP edge', () => {
     const res = await ms.request('POST', '/api/articles', { text: '\u0001\u0002\u0000' });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/only characters XML cannot carry/);
-    const batch = await ms.request('POST', '/api/challenges/edge/articles', { articles: [{ id: 'C1', text: 'fine' }, { id: 'C2', text: '\u0007 \uFFFF\r\n' }] }, ADMIN_TOKEN);
+    const batch = await ms.request(
+      'POST',
+      '/api/challenges/edge/articles',
+      {
+        articles: [
+          { id: 'C1', text: 'fine' },
+          { id: 'C2', text: '\u0007 \uFFFF\r\n' },
+        ],
+      },
+      ADMIN_TOKEN,
+    );
     expect(batch.status).toBe(400);
     expect(batch.body.error.message).toMatch(/articles\[1\] \(C2\)/);
     expect(await ms.database.db.query('select 1 from articles')).toHaveLength(before);
@@ -138,7 +173,10 @@ describe('bad bodies on every route that takes one', () => {
     const doc = (await ms.app!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
     const params: Record<string, string> = { slug: 'edge', task: 'INT', kind: 'ho', id: '1', name: 'suite', serverId: '1', format: 'tsv' };
     return Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).filter((m) => ['post', 'put', 'patch'].includes(m)).map((m) => ({ method: m.toUpperCase() as 'POST', url: path.replace(/\{(\w+)\}/g, (_, p: string) => params[p] ?? 'x') })));
+      Object.keys(ops)
+        .filter((m) => ['post', 'put', 'patch'].includes(m))
+        .map((m) => ({ method: m.toUpperCase() as 'POST', url: path.replace(/\{(\w+)\}/g, (_, p: string) => params[p] ?? 'x') })),
+    );
   }
 
   it('invalid UTF-8 and malformed JSON get a 4xx JSON error everywhere, never a 500', async () => {
@@ -146,8 +184,18 @@ describe('bad bodies on every route that takes one', () => {
     expect(routes.length).toBeGreaterThan(8);
     const badUtf8 = Buffer.concat([Buffer.from('{"text":"caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
     for (const r of routes) {
-      for (const [payload, type] of [[badUtf8, 'application/json'], ['{"text": "abc",', 'application/json'], [badUtf8, 'text/plain'], ['', 'application/json']] as const) {
-        const res = await ms.app!.inject({ method: r.method, url: r.url, payload, headers: { 'content-type': type, authorization: `Bearer ${ADMIN_TOKEN}` } });
+      for (const [payload, type] of [
+        [badUtf8, 'application/json'],
+        ['{"text": "abc",', 'application/json'],
+        [badUtf8, 'text/plain'],
+        ['', 'application/json'],
+      ] as const) {
+        const res = await ms.app!.inject({
+          method: r.method,
+          url: r.url,
+          payload,
+          headers: { 'content-type': type, authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
         // XML-RPC reports bad calls as a fault inside a 200 answer, as the protocol wants
         if (r.url === '/xmlrpc' && res.statusCode === 200) {
           expect(res.body).toContain('<fault>');
@@ -166,16 +214,25 @@ describe('the task of every :task route', () => {
     const doc = (await ms.app!.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, Record<string, unknown>> }>();
     return Object.entries(doc.paths)
       .filter(([path]) => path.includes('{task}'))
-      .flatMap(([path, ops]) => Object.keys(ops).filter((m) => ['get', 'post', 'put'].includes(m)).map((m) => ({ method: m.toUpperCase() as 'GET', path })));
+      .flatMap(([path, ops]) =>
+        Object.keys(ops)
+          .filter((m) => ['get', 'post', 'put'].includes(m))
+          .map((m) => ({ method: m.toUpperCase() as 'GET', path })),
+      );
   }
   // The export routes need a server; any id will do, the task is judged first.
-  const urlOf = (path: string, task: string) => path.replace('{slug}', 'edge').replace('{task}', task).replace('{format}', 'tsv') + (path.includes('/export/') ? '?server=1' : '');
+  const urlOf = (path: string, task: string) =>
+    path.replace('{slug}', 'edge').replace('{task}', task).replace('{format}', 'tsv') + (path.includes('/export/') ? '?server=1' : '');
 
   it('refuses a task no family has as unknown_task, naming the tasks there are, before the token is looked at', async () => {
     const routes = await taskRoutes();
     expect(routes.length).toBeGreaterThanOrEqual(7);
     for (const r of routes) {
-      const res = await ms.app!.inject({ method: r.method, url: urlOf(r.path, 'NOPE'), ...(r.method === 'GET' ? {} : { payload: '{}', headers: { 'content-type': 'application/json' } }) });
+      const res = await ms.app!.inject({
+        method: r.method,
+        url: urlOf(r.path, 'NOPE'),
+        ...(r.method === 'GET' ? {} : { payload: '{}', headers: { 'content-type': 'application/json' } }),
+      });
       expect(res.statusCode, `${r.method} ${r.path}`).toBe(400);
       expect(res.json().error.code, `${r.method} ${r.path}`).toBe('unknown_task');
       expect(res.json().error.message, `${r.method} ${r.path}`).toMatch(/^unknown task "NOPE"; use one of (\w+, )+\w+$/);
@@ -188,8 +245,15 @@ describe('the task of every :task route', () => {
     for (const r of reads) {
       const res = await ms.app!.inject({ method: 'GET', url: urlOf(r.path, 'ACT'), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(res.statusCode, r.path).toBe(400);
-      expect(res.json().error, r.path).toMatchObject({ code: 'unknown_task', message: 'challenge "edge" has no ACT task; its tasks are INT' });
-      const missing = await ms.app!.inject({ method: 'GET', url: urlOf(r.path, 'INT').replace('/edge/', '/nope/'), headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(res.json().error, r.path).toMatchObject({
+        code: 'unknown_task',
+        message: 'challenge "edge" has no ACT task; its tasks are INT',
+      });
+      const missing = await ms.app!.inject({
+        method: 'GET',
+        url: urlOf(r.path, 'INT').replace('/edge/', '/nope/'),
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
       expect(missing.statusCode, r.path).toBe(404);
       expect(missing.json().error, r.path).toMatchObject({ code: 'not_found', message: 'challenge "nope" not found' });
     }

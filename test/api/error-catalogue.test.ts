@@ -36,7 +36,8 @@ describe('the error catalogue', () => {
       .map((f) => readFileSync(f, 'utf8'))
       .join('\n');
     // redis_unavailable and database_unavailable are built as `${part}_unavailable` (http/unavailable.ts).
-    const raised = (code: string) => src.includes(`'${code}'`) || (code.endsWith('_unavailable') && src.includes("'" + code.replace('_unavailable', "'")));
+    const raised = (code: string) =>
+      src.includes(`'${code}'`) || (code.endsWith('_unavailable') && src.includes("'" + code.replace('_unavailable', "'")));
     expect(ERROR_CODES.filter((code) => !raised(code))).toEqual([]);
   });
 

@@ -16,7 +16,9 @@ type Operation = { responses?: Record<string, { content?: Record<string, { schem
 describe('/openapi.json', () => {
   it('gives every operation a success and an error response, each with a schema', async () => {
     const doc = (await ms.request('GET', '/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${path}`, op })),
+    );
     expect(operations.length).toBeGreaterThan(30);
     const lacking: string[] = [];
     for (const { name, op } of operations) {

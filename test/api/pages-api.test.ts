@@ -14,8 +14,31 @@ beforeAll(async () => {
   ms = await startTestMetaserver({ config: { checkTimeoutSeconds: 2 } });
   sample = await startSampleServer({ port: 0 });
   hanging = await startFaultyServer({ kind: 'hang' });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'pg', name: 'Pages', tasks: ['INT'], maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/pg/articles', { articles: [{ id: 'A1', text: 'BRCA1 (P38398).' }, { id: 'A2', text: 'TP53 (P04637).' }] }, ADMIN_TOKEN)).status).toBe(202);
+  expect(
+    (
+      await ms.request(
+        'POST',
+        '/api/challenges',
+        { slug: 'pg', name: 'Pages', tasks: ['INT'], maxAttempts: 1, retryDelaySeconds: 0 },
+        ADMIN_TOKEN,
+      )
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await ms.request(
+        'POST',
+        '/api/challenges/pg/articles',
+        {
+          articles: [
+            { id: 'A1', text: 'BRCA1 (P38398).' },
+            { id: 'A2', text: 'TP53 (P04637).' },
+          ],
+        },
+        ADMIN_TOKEN,
+      )
+    ).status,
+  ).toBe(202);
   team = (await ms.request('POST', '/api/teams', { name: 'Pages team', contact: 'p@example.org' })).body.token;
 }, 60_000);
 
@@ -38,7 +61,12 @@ describe('GET /api/whoami', () => {
 
 describe('a setup check in the background', () => {
   it('answers the registration at once, says the check runs, then stores its timeout', async () => {
-    const registered = await ms.request('POST', '/api/challenges/pg/servers?background=true', { name: 'hangs', url: hanging.url, tasks: ['INT'] }, team);
+    const registered = await ms.request(
+      'POST',
+      '/api/challenges/pg/servers?background=true',
+      { name: 'hangs', url: hanging.url, tasks: ['INT'] },
+      team,
+    );
     expect(registered.status).toBe(201);
     expect(registered.body).toMatchObject({ name: 'hangs', check: null, checkRunning: true });
     // The server never answers: the check ends only at its 2 s deadline, so it is still running now.
@@ -65,7 +93,7 @@ describe('a setup check in the background', () => {
 });
 
 describe('GET /api/challenges/:slug/articles', () => {
-  it('lists the articles with their state, filters by state, and is the organiser\'s', async () => {
+  it("lists the articles with their state, filters by state, and is the organiser's", async () => {
     const all = await ms.request('GET', '/api/challenges/pg/articles', undefined, ADMIN_TOKEN);
     expect(all.status).toBe(200);
     expect(all.body.total).toBe(2);

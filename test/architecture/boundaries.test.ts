@@ -9,13 +9,23 @@
 import { describe, expect, it } from 'vitest';
 import { fileCircles, folderCircles, LAYERS, layerOf, upwardImports } from './layers.ts';
 import { treeReaders, unusedExports } from './unused-exports.ts';
-import { folderCycles, importCycles, importsOf, isDatabaseLayer, isRepository, sourceFiles, sqlIn, withoutComments } from './source-files.ts';
+import {
+  folderCycles,
+  importCycles,
+  importsOf,
+  isDatabaseLayer,
+  isRepository,
+  sourceFiles,
+  sqlIn,
+  withoutComments,
+} from './source-files.ts';
 
 const FILES = sourceFiles();
 
 /** Files that hold SQL without being named a repository, and why. */
 const SQL_ALLOWED: Record<string, string> = {
-  'src/dispatch/store.ts': 'DispatchStore is the repository of deliveries, attempts and answers; it is named for its group commit and retries',
+  'src/dispatch/store.ts':
+    'DispatchStore is the repository of deliveries, attempts and answers; it is named for its group commit and retries',
   'src/dispatch/store-batch.ts': "DispatchStore's batched write (one script per group commit)",
 };
 
@@ -47,12 +57,16 @@ describe('one door to the database', () => {
     expect(fields).not.toMatch(/:\s*(Database|Queryable)\b/);
     const faces = FILES.filter((f) => isHttpFace(f.path));
     expect(faces.length).toBeGreaterThan(10);
-    const holding = faces.filter((f) => importsOf(f).some((i) => i.target === 'src/db/database.ts') || /\bctx\.db\b/.test(f.text)).map((f) => f.path);
+    const holding = faces
+      .filter((f) => importsOf(f).some((i) => i.target === 'src/db/database.ts') || /\bctx\.db\b/.test(f.text))
+      .map((f) => f.path);
     expect(holding).toEqual([]);
   });
 
   it('builds repositories in the composition root only (a repository may join a transaction with another)', () => {
-    const building = FILES.filter((f) => f.path !== 'src/app-context.ts' && !isRepository(f.path) && /new [A-Z]\w*Repository\(/.test(withoutComments(f.text))).map((f) => f.path);
+    const building = FILES.filter(
+      (f) => f.path !== 'src/app-context.ts' && !isRepository(f.path) && /new [A-Z]\w*Repository\(/.test(withoutComments(f.text)),
+    ).map((f) => f.path);
     expect(building).toEqual([]);
   });
 });
@@ -130,10 +144,14 @@ const UPWARD_TYPES_ALLOWED: Record<string, string> = {
   'src/testsuites/run-report.ts -> src/app-context.ts': 'a service handed the AppContext by its route names its type',
   'src/auth/principal.ts -> src/teams/repository.ts': "a team principal carries the team's repository row",
   'src/formats/common.ts -> src/families/registry.ts': "an exported article's answers are the families' AnswerResult",
-  'src/formats/common.ts -> src/families/mention/types.ts': 'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
-  'src/formats/bio.ts -> src/families/mention/types.ts': 'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
-  'src/formats/brat.ts -> src/families/mention/types.ts': 'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
-  'src/formats/pubannotation.ts -> src/families/mention/types.ts': 'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
+  'src/formats/common.ts -> src/families/mention/types.ts':
+    'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
+  'src/formats/bio.ts -> src/families/mention/types.ts':
+    'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
+  'src/formats/brat.ts -> src/families/mention/types.ts':
+    'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
+  'src/formats/pubannotation.ts -> src/families/mention/types.ts':
+    'formats that carry mentions only (BRAT, BIO, PubAnnotation) read and write MENTION items',
   'src/formats/a1a2.ts -> src/families/coref/types.ts': 'the A1/A2 format reads and writes COREF links',
 };
 
@@ -159,23 +177,29 @@ describe('the floors of the house (layers.ts)', () => {
 
   it('has no run-time import climbing to a higher floor beyond the listed ones', () => {
     const found = upwardImports(FILES).map((u) => `${u.from} -> ${u.to}`);
-    expect(found, 'move the piece both floors need to the lower floor, or declare it as data the upper floor reads').toEqual(Object.keys(UPWARD_ALLOWED));
+    expect(found, 'move the piece both floors need to the lower floor, or declare it as data the upper floor reads').toEqual(
+      Object.keys(UPWARD_ALLOWED),
+    );
     expect(found.length).toBeLessThanOrEqual(25);
   });
 
   it('has no type import climbing to a higher floor beyond the listed ones', () => {
-    const found = upwardImports(FILES, LAYERS, true).filter((u) => !(`${u.from} -> ${u.to}` in UPWARD_ALLOWED)).map((u) => `${u.from} -> ${u.to}`);
+    const found = upwardImports(FILES, LAYERS, true)
+      .filter((u) => !(`${u.from} -> ${u.to}` in UPWARD_ALLOWED))
+      .map((u) => `${u.from} -> ${u.to}`);
     expect(found.sort()).toEqual(Object.keys(UPWARD_TYPES_ALLOWED).sort());
   });
 
   it('has no circle across folders (run-time imports)', () => {
     expect(folderCircles(FILES)).toEqual([]);
-    expect(folderCircles([
-      { path: 'src/a/x.ts', text: "import '../b/y.ts';" },
-      { path: 'src/b/y.ts', text: "import '../c.ts';" },
-      { path: 'src/c.ts', text: "import './a/z.ts';" },
-      { path: 'src/a/z.ts', text: '' },
-    ])).toEqual([['src/a', 'src/b', 'src/c']]);
+    expect(
+      folderCircles([
+        { path: 'src/a/x.ts', text: "import '../b/y.ts';" },
+        { path: 'src/b/y.ts', text: "import '../c.ts';" },
+        { path: 'src/c.ts', text: "import './a/z.ts';" },
+        { path: 'src/a/z.ts', text: '' },
+      ]),
+    ).toEqual([['src/a', 'src/b', 'src/c']]);
   });
 
   it('has no circle of files across folders, type imports included, but the one through formats/common.ts', () => {
@@ -214,7 +238,9 @@ describe('concepts once', () => {
 
   it('calls the meta-server API from the CLI through one client (cli/api-client.ts)', () => {
     const cli = FILES.filter((f) => f.path.startsWith('src/cli/') || f.path.startsWith('src/testsuites/'));
-    expect(cli.filter((f) => f.path !== 'src/cli/api-client.ts' && /from 'undici'|\bfetch\(/.test(withoutComments(f.text))).map((f) => f.path)).toEqual([]);
+    expect(
+      cli.filter((f) => f.path !== 'src/cli/api-client.ts' && /from 'undici'|\bfetch\(/.test(withoutComments(f.text))).map((f) => f.path),
+    ).toEqual([]);
   });
 
   it('has no function named the vague pairKey', () => {

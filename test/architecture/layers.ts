@@ -69,7 +69,18 @@ export const LAYERS: readonly Layer[] = [
   // XML-RPC API, the command line, the composition root and the process's runtime.
   {
     name: 'edge',
-    members: [ROUTES, 'src/testsuites/report-page.ts', 'src/web/', 'src/health/', 'src/bcms/', 'src/cli/', 'src/app.ts', 'src/app-context.ts', 'src/runtime.ts', 'src/main.ts'],
+    members: [
+      ROUTES,
+      'src/testsuites/report-page.ts',
+      'src/web/',
+      'src/health/',
+      'src/bcms/',
+      'src/cli/',
+      'src/app.ts',
+      'src/app-context.ts',
+      'src/runtime.ts',
+      'src/main.ts',
+    ],
   },
 ];
 
@@ -78,7 +89,8 @@ export function layerOf(path: string, layers: readonly Layer[] = LAYERS): number
   let best: { layer: number; rank: number } | undefined;
   layers.forEach((layer, index) => {
     for (const m of layer.members) {
-      const rank = typeof m === 'string' ? (m === path ? Infinity : m.endsWith('/') && path.startsWith(m) ? m.length : -1) : m.test(path) ? 1e6 : -1;
+      const rank =
+        typeof m === 'string' ? (m === path ? Infinity : m.endsWith('/') && path.startsWith(m) ? m.length : -1) : m.test(path) ? 1e6 : -1;
       if (rank >= 0 && (!best || rank > best.rank)) best = { layer: index, rank };
     }
   });
@@ -101,7 +113,8 @@ export function upwardImports(files: readonly SourceFile[], layers: readonly Lay
     for (const i of importsOf(f)) {
       if ((i.typeOnly && !includeTypeOnly) || !known.has(i.target)) continue;
       const to = layerOf(i.target, layers);
-      if (from !== undefined && to !== undefined && to > from) out.push({ from: f.path, to: i.target, climb: `${layers[from].name} -> ${layers[to].name}` });
+      if (from !== undefined && to !== undefined && to > from)
+        out.push({ from: f.path, to: i.target, climb: `${layers[from].name} -> ${layers[to].name}` });
     }
   }
   return out;

@@ -72,7 +72,8 @@ export function withoutComments(text: string): string {
         if (token === ts.SyntaxKind.TemplateTail) templates.pop();
       } else depth--;
     } else if (token === ts.SyntaxKind.TemplateHead) templates.push(depth);
-    else if ((token === ts.SyntaxKind.SlashToken || token === ts.SyntaxKind.SlashEqualsToken) && !ENDS_OPERAND.has(previous)) token = scanner.reScanSlashToken();
+    else if ((token === ts.SyntaxKind.SlashToken || token === ts.SyntaxKind.SlashEqualsToken) && !ENDS_OPERAND.has(previous))
+      token = scanner.reScanSlashToken();
     if (token === ts.SyntaxKind.SingleLineCommentTrivia || token === ts.SyntaxKind.MultiLineCommentTrivia) continue;
     out += scanner.getTokenText();
     if (token !== ts.SyntaxKind.WhitespaceTrivia && token !== ts.SyntaxKind.NewLineTrivia) previous = token;
@@ -110,7 +111,12 @@ export function importsOf(file: SourceFile): Import[] {
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const names = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
       add(node.moduleSpecifier.text, node.isTypeOnly || (names !== undefined && names.length > 0 && names.every((n) => n.isTypeOnly)));
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    ) {
       add(node.arguments[0].text, false);
     } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
       add(node.argument.literal.text, true); // `import('./x.ts').T` in a type
@@ -128,13 +134,22 @@ function importIsTypeOnly(clause: ts.ImportClause | undefined): boolean {
   if (clause.isTypeOnly) return true;
   if (clause.name) return false; // a default import
   const bindings = clause.namedBindings;
-  return bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+  return (
+    bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /** The cycles of the import graph: each strongly connected component of more than one file. */
 export function importCycles(files: SourceFile[], opts: { includeTypeOnly: boolean }): string[][] {
   const known = new Set(files.map((f) => f.path));
-  const edges = new Map(files.map((f) => [f.path, importsOf(f).filter((i) => (opts.includeTypeOnly || !i.typeOnly) && known.has(i.target)).map((i) => i.target)]));
+  const edges = new Map(
+    files.map((f) => [
+      f.path,
+      importsOf(f)
+        .filter((i) => (opts.includeTypeOnly || !i.typeOnly) && known.has(i.target))
+        .map((i) => i.target),
+    ]),
+  );
   return circles(edges);
 }
 
@@ -189,11 +204,15 @@ const SQL_STATEMENT = [
 const QUERY_CALL = /\.(query|script)\s*(<[^>]*>)?\s*\(/;
 
 function stringLiterals(text: string): string[] {
-  return [...withoutComments(text).matchAll(/`(?:\\[\s\S]|[^`\\])*`|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"/g)].map((m) => m[0].slice(1, -1));
+  return [...withoutComments(text).matchAll(/`(?:\\[\s\S]|[^`\\])*`|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"/g)].map((m) =>
+    m[0].slice(1, -1),
+  );
 }
 
 export function sqlIn(file: SourceFile): string[] {
-  const found = stringLiterals(file.text).filter((s) => SQL_STATEMENT.some((re) => re.test(s))).map((s) => s.replace(/\s+/g, ' ').slice(0, 60));
+  const found = stringLiterals(file.text)
+    .filter((s) => SQL_STATEMENT.some((re) => re.test(s)))
+    .map((s) => s.replace(/\s+/g, ' ').slice(0, 60));
   if (QUERY_CALL.test(withoutComments(file.text))) found.push('a .query( / .script( call');
   return found;
 }
@@ -203,7 +222,8 @@ export function folderCycles(files: SourceFile[], includeTypeOnly: boolean): str
   const folder = (p: string) => p.split('/').slice(0, 2).join('/').replace(/\.ts$/, '');
   const edges = new Set<string>();
   for (const f of files) {
-    for (const i of importsOf(f)) if ((includeTypeOnly || !i.typeOnly) && folder(f.path) !== folder(i.target)) edges.add(`${folder(f.path)} -> ${folder(i.target)}`);
+    for (const i of importsOf(f))
+      if ((includeTypeOnly || !i.typeOnly) && folder(f.path) !== folder(i.target)) edges.add(`${folder(f.path)} -> ${folder(i.target)}`);
   }
   const pairs = new Set<string>();
   for (const e of edges) {

@@ -24,7 +24,11 @@ export function unusedExports(files: readonly SourceFile[], readers: readonly So
   for (const reader of readers) {
     const source = ts.createSourceFile(reader.path, reader.text, ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      ) {
         const file = target(reader.path, node.moduleSpecifier.text);
         if (file && ts.isImportDeclaration(node)) {
           const clause = node.importClause;
@@ -32,7 +36,8 @@ export function unusedExports(files: readonly SourceFile[], readers: readonly So
           else for (const e of clause.namedBindings.elements) use(file, (e.propertyName ?? e.name).text);
           if (clause?.name) use(file, 'default');
         } else if (file && ts.isExportDeclaration(node)) {
-          if (node.exportClause && ts.isNamedExports(node.exportClause)) for (const e of node.exportClause.elements) use(file, (e.propertyName ?? e.name).text);
+          if (node.exportClause && ts.isNamedExports(node.exportClause))
+            for (const e of node.exportClause.elements) use(file, (e.propertyName ?? e.name).text);
           else whole.add(file);
         }
       }
@@ -52,9 +57,12 @@ export function unusedExports(files: readonly SourceFile[], readers: readonly So
     for (const statement of source.statements) {
       if (!ts.canHaveModifiers(statement) || !ts.getModifiers(statement)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
       const names: Array<[string, UnusedExport['kind']]> = [];
-      if (ts.isVariableStatement(statement)) for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push([d.name.text, 'value']);
-      if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name) names.push([statement.name.text, 'value']);
-      if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name) names.push([statement.name.text, 'type']);
+      if (ts.isVariableStatement(statement))
+        for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push([d.name.text, 'value']);
+      if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isEnumDeclaration(statement)) && statement.name)
+        names.push([statement.name.text, 'value']);
+      if ((ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement)) && statement.name)
+        names.push([statement.name.text, 'type']);
       for (const [name, kind] of names) if (!used.get(file.path)?.has(name)) out.push({ file: file.path, name, kind });
     }
   }

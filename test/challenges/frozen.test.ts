@@ -8,9 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChallengeRepository } from '../../src/challenges/repository.ts';
 import { gatedServer } from '../support/gated-server.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import {
+  ADMIN_TOKEN,
+  openTestDatabase,
+  startTestMetaserver,
+  testDatabaseKinds,
+  waitFor,
+  type TestDatabase,
+  type TestMetaserver,
+} from '../support/runtime.ts';
 
-const CLOSED_SENTENCE = /^challenge "[^"]+" is closed, so .+: its servers, answers and runs stay as they were at the close\. Only the organiser can reopen it\.$/;
+const CLOSED_SENTENCE =
+  /^challenge "[^"]+" is closed, so .+: its servers, answers and runs stay as they were at the close\. Only the organiser can reopen it\.$/;
 
 describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
   let database: TestDatabase;
@@ -34,9 +43,13 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
   });
 
   async function challenge(slug: string, articles: number, settings: Record<string, unknown> = {}) {
-    expect((await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['INT'], serversPerTeam: 10, ...settings }, ADMIN_TOKEN)).status).toBe(201);
+    expect(
+      (await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['INT'], serversPerTeam: 10, ...settings }, ADMIN_TOKEN))
+        .status,
+    ).toBe(201);
     const list = Array.from({ length: articles }, (_, i) => ({ id: `${slug}-${i}`, text: `Article ${i}: BRCA1 (P38398) binds TP53.` }));
-    if (articles > 0) expect((await ms.request('POST', `/api/challenges/${slug}/articles`, { articles: list }, ADMIN_TOKEN)).status).toBe(202);
+    if (articles > 0)
+      expect((await ms.request('POST', `/api/challenges/${slug}/articles`, { articles: list }, ADMIN_TOKEN)).status).toBe(202);
   }
 
   async function register(slug: string, name: string, url: string, concurrency = 1): Promise<{ id: number; runName: string }> {
@@ -58,7 +71,10 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     expect((await ms.request('POST', `/api/servers/${broken.id}/start`, undefined, token)).status).toBe(200);
     const db = ms.database.db;
     await waitFor('both servers settled', async () => {
-      const rows = await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = any($1) and state in ('done', 'failed')`, [[running.id, broken.id]]);
+      const rows = await db.query<{ n: number }>(
+        `select count(*)::int as n from deliveries where server_id = any($1) and state in ('done', 'failed')`,
+        [[running.id, broken.id]],
+      );
       return rows[0].n === 4 ? true : undefined;
     });
     expect((await ms.request('PATCH', '/api/challenges/frz', { phase: 'closed' }, ADMIN_TOKEN)).status).toBe(200);
@@ -82,7 +98,9 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
       expect(res.body.error.message).toMatch(CLOSED_SENTENCE);
     }
     const run = await ms.app!.inject({
-      method: 'POST', url: '/api/challenges/frz/runs/INT', payload: 'frz-0\tP38398\t1\t0.9\n',
+      method: 'POST',
+      url: '/api/challenges/frz/runs/INT',
+      payload: 'frz-0\tP38398\t1\t0.9\n',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'text/tab-separated-values' },
     });
     expect(run.statusCode).toBe(409);
@@ -122,10 +140,21 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     expect([a.runName, b.runName, c.runName]).toEqual([`T${teamId}_S1`, `T${teamId}_S2`, `T${teamId}_S3`]);
     expect((await ms.request('DELETE', `/api/servers/${b.id}`, undefined, token)).status).toBe(204);
     const d = await register('names', 'd', good.url);
-    const listed = (await ms.request('GET', '/api/challenges/names/servers', undefined, token)).body as Array<{ id: number; runName: string }>;
-    expect(listed.map((s) => [s.id, s.runName])).toEqual([[a.id, `T${teamId}_S1`], [c.id, `T${teamId}_S3`], [d.id, `T${teamId}_S4`]]);
+    const listed = (await ms.request('GET', '/api/challenges/names/servers', undefined, token)).body as Array<{
+      id: number;
+      runName: string;
+    }>;
+    expect(listed.map((s) => [s.id, s.runName])).toEqual([
+      [a.id, `T${teamId}_S1`],
+      [c.id, `T${teamId}_S3`],
+      [d.id, `T${teamId}_S4`],
+    ]);
     // The published file name is the run name.
-    const exported = await ms.app!.inject({ method: 'GET', url: `/api/challenges/names/export/INT?server=${c.id}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const exported = await ms.app!.inject({
+      method: 'GET',
+      url: `/api/challenges/names/export/INT?server=${c.id}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(exported.headers['content-disposition']).toContain(`T${teamId}_S3.INT.tsv`);
   });
 
@@ -151,17 +180,28 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     gate.release(); // the two answers arrive after the close
 
     const db = ms.database.db;
-    await waitFor('every job turned away by the workers', async () => {
-      const cut = await db.query<{ n: number }>(`select count(*)::int as n from attempts where server_id = $1 and outcome = 'interrupted'`, [server.id]);
-      const c = await queues.counts(server.id);
-      return cut[0].n === 2 && c.active === 0 && c.waiting === 0 && c.delayed === ARTICLES ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'every job turned away by the workers',
+      async () => {
+        const cut = await db.query<{ n: number }>(
+          `select count(*)::int as n from attempts where server_id = $1 and outcome = 'interrupted'`,
+          [server.id],
+        );
+        const c = await queues.counts(server.id);
+        return cut[0].n === 2 && c.active === 0 && c.waiting === 0 && c.delayed === ARTICLES ? true : undefined;
+      },
+      30_000,
+    );
     expect(articleCalls).toBe(2);
     expect(await db.query('select 1 from answers where server_id = $1', [server.id])).toHaveLength(0);
-    const attempts = await db.query<{ outcome: string; detail: string }>('select outcome, detail from attempts where server_id = $1', [server.id]);
+    const attempts = await db.query<{ outcome: string; detail: string }>('select outcome, detail from attempts where server_id = $1', [
+      server.id,
+    ]);
     expect(attempts).toHaveLength(2);
     for (const a of attempts) expect(a.detail).toMatch(/^the challenge was closed before this attempt ended: nothing was stored/);
-    expect((await db.query<{ state: string }>('select distinct state from deliveries where server_id = $1', [server.id])).map((r) => r.state)).toEqual(['queued']);
+    expect(
+      (await db.query<{ state: string }>('select distinct state from deliveries where server_id = $1', [server.id])).map((r) => r.state),
+    ).toEqual(['queued']);
 
     // The process dies and starts again on the same database: its start pass pauses the queue.
     await ms.stop();
@@ -170,11 +210,21 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
 
     // Reopened: every article answered, each once; the two cut off are sent again.
     expect((await ms.request('PATCH', '/api/challenges/crash', { phase: 'test', reopen: true }, ADMIN_TOKEN)).status).toBe(200);
-    await waitFor('every article answered after the reopening', async () => {
-      const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [server.id]);
-      return rows[0].n === ARTICLES ? true : undefined;
-    }, 30_000);
-    const answers = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [server.id]);
+    await waitFor(
+      'every article answered after the reopening',
+      async () => {
+        const rows = await ms.database.db.query<{ n: number }>(
+          `select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`,
+          [server.id],
+        );
+        return rows[0].n === ARTICLES ? true : undefined;
+      },
+      30_000,
+    );
+    const answers = await ms.database.db.query<{ n: number }>(
+      'select count(*)::int as n from answers where server_id = $1 group by article_id',
+      [server.id],
+    );
     expect(answers).toHaveLength(ARTICLES);
     expect(answers.every((a) => a.n === 1)).toBe(true);
     expect(articleCalls).toBe(2 + ARTICLES);

@@ -12,10 +12,16 @@ let python: PythonServer;
 let wrong: FaultyJsonServer;
 
 beforeAll(async () => {
-  samples.push(await startSampleServer({ port: 0, protocol: 'json' }), await startSampleServer({ port: 0, protocol: 'pubannotation', async: true }));
+  samples.push(
+    await startSampleServer({ port: 0, protocol: 'json' }),
+    await startSampleServer({ port: 0, protocol: 'pubannotation', async: true }),
+  );
   python = await startPythonServer(['--protocol', 'pubannotation', '--async']);
   // A span that ends before it begins.
-  wrong = await startFaultyJsonServer('pubannotation', { kind: 'body', body: { denotations: [{ id: 'T1', span: { begin: 5, end: 4 }, obj: 'protein' }] } });
+  wrong = await startFaultyJsonServer('pubannotation', {
+    kind: 'body',
+    body: { denotations: [{ id: 'T1', span: { begin: 5, end: 4 }, obj: 'protein' }] },
+  });
 });
 afterAll(async () => {
   await Promise.all([...samples.map((s) => s.close()), wrong?.close()]);

@@ -27,10 +27,18 @@ describe('metaserver check-server', () => {
   it('sends the hard articles as dispatch would: without CR, XML-illegal characters as spaces, 200 KB', () => {
     const articles = checkArticles();
     expect(articles.map((a) => a.name)).toEqual([
-      'setup article', 'characters outside the BMP', 'accented letters only', 'CR LF line ends', 'XML markup and control characters', 'a 200 KB article', 'one character',
+      'setup article',
+      'characters outside the BMP',
+      'accented letters only',
+      'CR LF line ends',
+      'XML markup and control characters',
+      'a 200 KB article',
+      'one character',
     ]);
     for (const a of articles) expect(a.text).not.toMatch(/[\r\u0000-\u0008]/);
-    expect(articles.find((a) => a.id === 'check-crlf')!.text).toBe('Title \n \nBRCA1 binds p53. \nIt interacts with MDM2 (Q00987).\nEnd. \n');
+    expect(articles.find((a) => a.id === 'check-crlf')!.text).toBe(
+      'Title \n \nBRCA1 binds p53. \nIt interacts with MDM2 (Q00987).\nEnd. \n',
+    );
     expect(Buffer.byteLength(articles.find((a) => a.id === 'check-long')!.text)).toBeGreaterThan(200_000);
     expect(articles.find((a) => a.id === 'check-one')!.text).toHaveLength(1);
   });
@@ -54,7 +62,13 @@ describe('metaserver check-server', () => {
     const report = JSON.parse(out) as { articles: Array<{ id: string; outcome: string; detail?: string }> };
     const outcomes = Object.fromEntries(report.articles.map((a) => [a.id, a.outcome]));
     expect(outcomes).toEqual({
-      'setup-check': 'invalid', 'check-non-bmp': 'invalid', 'check-accents': 'ok', 'check-crlf': 'ok', 'check-xml': 'ok', 'check-long': 'invalid', 'check-one': 'ok',
+      'setup-check': 'invalid',
+      'check-non-bmp': 'invalid',
+      'check-accents': 'ok',
+      'check-crlf': 'ok',
+      'check-xml': 'ok',
+      'check-long': 'invalid',
+      'check-one': 'ok',
     });
     expect(report.articles.find((a) => a.id === 'check-non-bmp')!.detail).toMatch(
       /mentions\[0\]\.mention: "BRCA1" differs from the text at offset 22, .*; it occurs at offset 20 .*: 22 is where it starts counted in UTF-16 units/,
@@ -67,16 +81,20 @@ describe('metaserver check-server', () => {
     faulty.push(missing);
     const { code, out } = await run([missing.url.replace('/RPC2', '/'), '--timeout', '5']);
     expect(out).toMatch(/^HTTP +\d+ ms {2}setup article/m);
-    expect(out).toMatch(/answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?/);
+    expect(out).toMatch(
+      /answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?/,
+    );
     expect(code).toBe(1);
     const refused = await run([`http://127.0.0.1:${await refusedPort()}/RPC2`]);
-    expect(refused.out).toMatch(/^CONNECTION .*setup article[\s\S]*connection refused[\s\S]*could not be reached, so nothing else was sent/m);
+    expect(refused.out).toMatch(
+      /^CONNECTION .*setup article[\s\S]*connection refused[\s\S]*could not be reached, so nothing else was sent/m,
+    );
     expect(refused.code).toBe(1);
   });
 
   it('refuses bad usage with exit status 2', async () => {
     const stderr = process.stderr.write;
-    process.stderr.write = (() => true); // commander prints the error
+    process.stderr.write = () => true; // commander prints the error
     try {
       expect((await run([sample.url, '--tasks', 'NOPE'])).code).toBe(2);
       expect((await run(['ftp://example.org/'])).code).toBe(2);

@@ -26,7 +26,9 @@ const mentionsC: MentionItem[] = mentionsAsLoaded.map((m) => ({ ...m, text: text
 const overlappedC = [mentionsC[1], mentionsC[3], mentionsC[9], mentionsC[10]];
 
 const COREF_TEXT = 'NF-kappa B, a heterodimer of p50 and p65, binds DNA. It is active.';
-const GIVEN = ['p50', 'p65'].map((p, i) => `T${i + 1}\tProtein ${spanOf(COREF_TEXT, p).start} ${spanOf(COREF_TEXT, p).end}\t${p}`).join('\n');
+const GIVEN = ['p50', 'p65']
+  .map((p, i) => `T${i + 1}\tProtein ${spanOf(COREF_TEXT, p).start} ${spanOf(COREF_TEXT, p).end}\t${p}`)
+  .join('\n');
 
 /** The tagger: mentionsC on TEXT_C, and one Coref link (in the space form servers send) on COREF_TEXT. */
 function answer(text: string): XmlRpcValue {
@@ -35,7 +37,11 @@ function answer(text: string): XmlRpcValue {
   const it = spanOf(text, 'It');
   return {
     mentions: [],
-    coref: [`T3\tExp ${np.start} ${np.end}\t${np.text}`, `T4\tExp ${it.start} ${it.end}\tIt`, 'R1\tCoref Anaphora:T4 Antecedent:T3 [T1, T2]'].join('\n'),
+    coref: [
+      `T3\tExp ${np.start} ${np.end}\t${np.text}`,
+      `T4\tExp ${it.start} ${it.end}\tIt`,
+      'R1\tCoref Anaphora:T4 Antecedent:T3 [T1, T2]',
+    ].join('\n'),
   };
 }
 
@@ -53,9 +59,26 @@ describe('exports of stored answers, read by the tools', () => {
     address = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
     await ms.request('POST', '/api/challenges', { slug: 'anem', name: 'AnEM', tasks: ['MENTION', 'COREF'] }, ADMIN_TOKEN);
     const team = await ms.request('POST', '/api/teams', { name: 'Formats team', contact: 'f@example.org' });
-    serverId = (await ms.request('POST', '/api/challenges/anem/servers', { name: 'tagger', url: tagger.url, tasks: ['MENTION', 'COREF'] }, team.body.token)).body.id;
+    serverId = (
+      await ms.request(
+        'POST',
+        '/api/challenges/anem/servers',
+        { name: 'tagger', url: tagger.url, tasks: ['MENTION', 'COREF'] },
+        team.body.token,
+      )
+    ).body.id;
     await ms.request('POST', `/api/servers/${serverId}/start`, undefined, team.body.token);
-    const loaded = await ms.request('POST', '/api/challenges/anem/articles', { articles: [{ id: 'PMC3', text: TEXT_AS_LOADED }, { id: 'PMC10', text: COREF_TEXT, given: GIVEN }] }, ADMIN_TOKEN);
+    const loaded = await ms.request(
+      'POST',
+      '/api/challenges/anem/articles',
+      {
+        articles: [
+          { id: 'PMC3', text: TEXT_AS_LOADED },
+          { id: 'PMC10', text: COREF_TEXT, given: GIVEN },
+        ],
+      },
+      ADMIN_TOKEN,
+    );
     for (const id of Object.values<string>(loaded.body.ids)) {
       await waitFor(`article ${id} to be answered`, async () => {
         const res = await ms.request('GET', `/api/articles/${id}`, undefined, ADMIN_TOKEN);
@@ -81,7 +104,8 @@ describe('exports of stored answers, read by the tools', () => {
     expect((await run(['--task', 'MENTION', '--format', 'brat', '--out', join(dir, 'brat')])).code).toBe(0);
     const txt = readFileSync(join(dir, 'brat', 'PMC3.txt'), 'utf8');
     const ann = readFileSync(join(dir, 'brat', 'PMC3.ann'), 'utf8');
-    for (const universalNewlines of [false, true]) expect(readBrat(txt, ann, { universalNewlines })).toMatchObject({ failedLines: [], messages: [] });
+    for (const universalNewlines of [false, true])
+      expect(readBrat(txt, ann, { universalNewlines })).toMatchObject({ failedLines: [], messages: [] });
     expect(importBrat(TEXT_C, ann).map(({ start, end, text, type }) => ({ start, end, text, type }))).toEqual(mentionsC);
   });
 
@@ -96,20 +120,30 @@ describe('exports of stored answers, read by the tools', () => {
     const out = join(dir, 'run.bio');
     const { code, err } = await run(['--task', 'MENTION', '--format', 'bio', '--out', out]);
     expect(code).toBe(0);
-    expect(err).toMatch(new RegExp(`^left out ${overlappedC.length} mentions that BIO cannot hold: of overlapping mentions only the longest \\(then the earliest\\) is kept`));
+    expect(err).toMatch(
+      new RegExp(
+        `^left out ${overlappedC.length} mentions that BIO cannot hold: of overlapping mentions only the longest \\(then the earliest\\) is kept`,
+      ),
+    );
     const bio = readFileSync(out, 'utf8');
     const kept = mentionsC.length - overlappedC.length;
     expect(evalbio(bio, bio)).toEqual({ gold: kept, predicted: kept, complete: kept, left: kept, right: kept });
     expect(conlleval(pasteGoldAndRun(bio, bio), '\t')).toMatchObject({ foundCorrect: kept, correctChunks: kept, fb1: 100 });
 
-    const route = await ms.app!.inject({ url: `/api/challenges/anem/export/MENTION/bio?server=${serverId}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const route = await ms.app!.inject({
+      url: `/api/challenges/anem/export/MENTION/bio?server=${serverId}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(route.headers['x-mentions-left-out']).toBe(String(overlappedC.length));
     expect(route.json()).toMatchObject({ mentionsLeftOut: overlappedC.length, files: [{ content: bio }] });
 
     // Any format goes into one archive when --out ends in .tar.gz; the count is still said.
     const archived = await run(['--task', 'MENTION', '--format', 'bio', '--out', join(dir, 'bio.tar.gz')]);
     expect(archived.err).toMatch(/^left out \d+ mentions[^]*\nwrote 1 file into /);
-    const [name] = execFileSync('tar', ['-tzf', join(dir, 'bio.tar.gz')]).toString().trim().split('\n');
+    const [name] = execFileSync('tar', ['-tzf', join(dir, 'bio.tar.gz')])
+      .toString()
+      .trim()
+      .split('\n');
     expect(name).toMatch(/\.MENTION\.bio$/);
     expect(execFileSync('tar', ['-xzOf', join(dir, 'bio.tar.gz'), name]).toString()).toBe(bio);
   });
@@ -119,7 +153,9 @@ describe('exports of stored answers, read by the tools', () => {
     expect(readdirSync(join(dir, 'pa')).sort()).toEqual(['PMC10.json', 'PMC3.json']);
     const doc = JSON.parse(readFileSync(join(dir, 'pa', 'PMC3.json'), 'utf8'));
     expect(doc).toMatchObject({ text: TEXT_C, sourcedb: 'anem', sourceid: 'PMC3', relations: [] });
-    expect(doc.denotations.map((d: { span: { begin: number; end: number }; obj: string }) => [d.span.begin, d.span.end, d.obj])).toEqual(mentionsC.map((m: MentionItem) => [m.start, m.end, m.type]));
+    expect(doc.denotations.map((d: { span: { begin: number; end: number }; obj: string }) => [d.span.begin, d.span.end, d.obj])).toEqual(
+      mentionsC.map((m: MentionItem) => [m.start, m.end, m.type]),
+    );
 
     const archive = join(dir, 'pa.tar.gz');
     expect((await run(['--task', 'MENTION', '--format', 'pubannotation', '--sourcedb', 'PMC', '--out', archive])).code).toBe(0);
@@ -127,10 +163,18 @@ describe('exports of stored answers, read by the tools', () => {
     const fromTar = JSON.parse(execFileSync('tar', ['-xzOf', archive, 'PMC3.json']).toString());
     expect(fromTar).toEqual({ ...doc, sourcedb: 'PMC' });
 
-    const route = await ms.app!.inject({ url: `/api/challenges/anem/export/MENTION/brat?server=${serverId}&archive=tar.gz`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const route = await ms.app!.inject({
+      url: `/api/challenges/anem/export/MENTION/brat?server=${serverId}&archive=tar.gz`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(route.headers['content-type']).toBe('application/gzip');
     expect(route.headers['content-disposition']).toMatch(/^attachment; filename=".+\.MENTION\.brat\.tar\.gz"$/);
-    expect(execFileSync('tar', ['-tzf', '-'], { input: route.rawPayload }).toString().trim().split('\n')).toEqual(['PMC10.txt', 'PMC10.ann', 'PMC3.txt', 'PMC3.ann']);
+    expect(execFileSync('tar', ['-tzf', '-'], { input: route.rawPayload }).toString().trim().split('\n')).toEqual([
+      'PMC10.txt',
+      'PMC10.ann',
+      'PMC3.txt',
+      'PMC3.ann',
+    ]);
 
     const wrong = await run(['--task', 'MENTION', '--format', 'bio', '--sourcedb', 'PMC', '--out', join(dir, 'x.bio')]);
     expect(wrong).toMatchObject({ code: 2, err: expect.stringMatching(/--sourcedb applies to --format pubannotation only/) });

@@ -50,7 +50,10 @@ describe('metaserver import of corpora and PMC packages', () => {
   const articleCount = async () => Number((await ms.database.db.query<{ n: string }>('select count(*) as n from articles'))[0].n);
 
   it('refuses the whole import for one bad document, naming file, document and reason; nothing is sent', async () => {
-    const bad = readFileSync(join(fixtures, 'pubtator', 'tmvar-normalization-3.txt'), 'utf8').replace('20846357\t374\t384\tp.Asp50Asn', '20846357\t374\t384\tp.Asp50Xyz');
+    const bad = readFileSync(join(fixtures, 'pubtator', 'tmvar-normalization-3.txt'), 'utf8').replace(
+      '20846357\t374\t384\tp.Asp50Asn',
+      '20846357\t374\t384\tp.Asp50Xyz',
+    );
     writeFileSync(join(dir, 'tmvar.pubtator'), bad);
     const io = captured(env);
     expect(await runImportCommand(['--challenge', 'corpus', dir], io)).toBe(1);
@@ -75,9 +78,14 @@ describe('metaserver import of corpora and PMC packages', () => {
     expect(cdr.sourceFormat).toBe('pubtator');
     const bioc = (await ms.request('GET', '/api/challenges/corpus/articles/2', undefined, ADMIN_TOKEN)).body;
     expect(bioc.sourceFormat).toBe('bioc');
-    const sections = async (id: string) => (await ms.database.db.query<{ sections: unknown }>('select sections from articles where organiser_id = $1', [id]))[0].sections;
-    expect(await sections('354896')).toEqual(readCorpusFile(readFileSync(join(fixtures, 'pubtator', 'cdr-sample-4.txt'), 'utf8'), 'cdr').find((d) => d.id === '354896')!.sections);
-    expect(await sections('2')).toEqual(readCorpusFile(readFileSync(join(fixtures, 'bioc', 'bioc-python-everything.xml'), 'utf8'), 'x').find((d) => d.id === '2')!.sections);
+    const sections = async (id: string) =>
+      (await ms.database.db.query<{ sections: unknown }>('select sections from articles where organiser_id = $1', [id]))[0].sections;
+    expect(await sections('354896')).toEqual(
+      readCorpusFile(readFileSync(join(fixtures, 'pubtator', 'cdr-sample-4.txt'), 'utf8'), 'cdr').find((d) => d.id === '354896')!.sections,
+    );
+    expect(await sections('2')).toEqual(
+      readCorpusFile(readFileSync(join(fixtures, 'bioc', 'bioc-python-everything.xml'), 'utf8'), 'x').find((d) => d.id === '2')!.sections,
+    );
   });
 
   it('reads BioC JSON lines (.jsonl), naming the line of a bad one', async () => {

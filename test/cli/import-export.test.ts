@@ -31,7 +31,12 @@ describe('metaserver import / export', () => {
     address = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
     await ms.request('POST', '/api/challenges', { slug: 'cli', name: 'CLI', tasks: ['ACT', 'INT', 'MENTION'] }, ADMIN_TOKEN);
     const team = await ms.request('POST', '/api/teams', { name: 'CLI team', contact: 'c@example.org' });
-    const server = await ms.request('POST', '/api/challenges/cli/servers', { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'MENTION'] }, team.body.token);
+    const server = await ms.request(
+      'POST',
+      '/api/challenges/cli/servers',
+      { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'MENTION'] },
+      team.body.token,
+    );
     serverId = server.body.id;
     await ms.request('POST', `/api/servers/${serverId}/start`, undefined, team.body.token);
     dir = mkdtempSync(join(tmpdir(), 'metaserver-cli-'));
@@ -56,17 +61,24 @@ describe('metaserver import / export', () => {
 
     const answers = new Map<string, any>();
     for (const [doc, id] of Object.entries<string>(summary.ids)) {
-      answers.set(doc, await waitFor(`${doc} to be done`, async () => {
-        const res = await ms.request('GET', `/api/articles/${id}`, undefined, ADMIN_TOKEN);
-        return res.status === 200 ? res.body : undefined;
-      }));
+      answers.set(
+        doc,
+        await waitFor(`${doc} to be done`, async () => {
+          const res = await ms.request('GET', `/api/articles/${id}`, undefined, ADMIN_TOKEN);
+          return res.status === 200 ? res.body : undefined;
+        }),
+      );
     }
     expect(answers.get('PMC2').sourceFormat).toBe('jats');
 
     const out = join(dir, 'out');
     const common = ['--challenge', 'cli', '--server', String(serverId), '--url', address, '--token', ADMIN_TOKEN];
     expect(await runExportCommand([...common, '--task', 'INT', '--format', 'tsv', '--out', join(out, 'int.tsv')], captured())).toBe(0);
-    const route = await ms.app!.inject({ method: 'GET', url: `/api/challenges/cli/export/INT?server=${serverId}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const route = await ms.app!.inject({
+      method: 'GET',
+      url: `/api/challenges/cli/export/INT?server=${serverId}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(readFileSync(join(out, 'int.tsv'), 'utf8')).toBe(route.body);
     expect(route.body).toContain('PMC1\tP04637\t1\t');
 
@@ -75,19 +87,48 @@ describe('metaserver import / export', () => {
     for (const doc of ['PMC1', 'PMC2']) {
       const view = answers.get(doc);
       expect(readFileSync(join(out, 'brat', `${doc}.txt`), 'utf8')).toBe(view.text);
-      const spans = readFileSync(join(out, 'brat', `${doc}.ann`), 'utf8').split('\n').filter((l) => l.startsWith('T')).map((l) => l.split('\t')[1]);
+      const spans = readFileSync(join(out, 'brat', `${doc}.ann`), 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('T'))
+        .map((l) => l.split('\t')[1]);
       expect(spans).toEqual(view.servers[0].result.MENTION.map((m: any) => `protein ${m.start} ${m.end}`));
     }
 
-    expect(await runExportCommand([...common, '--task', 'MENTION', '--format', 'bioc-json', '--out', join(out, 'm.json')], captured())).toBe(0);
-    expect(JSON.parse(readFileSync(join(out, 'm.json'), 'utf8')).documents.map((d: { id: string }) => d.id)).toEqual(['PMC1', 'PMC2', 'PMC3']);
+    expect(
+      await runExportCommand([...common, '--task', 'MENTION', '--format', 'bioc-json', '--out', join(out, 'm.json')], captured()),
+    ).toBe(0);
+    expect(JSON.parse(readFileSync(join(out, 'm.json'), 'utf8')).documents.map((d: { id: string }) => d.id)).toEqual([
+      'PMC1',
+      'PMC2',
+      'PMC3',
+    ]);
 
     // Mistakes: a format that cannot carry the task, a server that does not exist.
     const wrong = captured();
     expect(await runExportCommand([...common, '--task', 'INT', '--format', 'brat', '--out', join(out, 'x')], wrong)).toBe(1);
     expect(wrong.err).toMatch(/brat carries MENTION, REL, not INT/);
     const missing = captured();
-    expect(await runExportCommand(['--challenge', 'cli', '--server', '999', '--url', address, '--token', ADMIN_TOKEN, '--task', 'INT', '--format', 'tsv', '--out', join(out, 'y')], missing)).toBe(1);
+    expect(
+      await runExportCommand(
+        [
+          '--challenge',
+          'cli',
+          '--server',
+          '999',
+          '--url',
+          address,
+          '--token',
+          ADMIN_TOKEN,
+          '--task',
+          'INT',
+          '--format',
+          'tsv',
+          '--out',
+          join(out, 'y'),
+        ],
+        missing,
+      ),
+    ).toBe(1);
     expect(existsSync(join(out, 'y'))).toBe(false);
   });
 

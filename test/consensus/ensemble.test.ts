@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { applyEnsemble, ensembleResult, parseEnsemble, serializeEnsemble, trainEnsemble, type EnsembleDocument } from '../../src/consensus/ensemble.ts';
+import {
+  applyEnsemble,
+  ensembleResult,
+  parseEnsemble,
+  serializeEnsemble,
+  trainEnsemble,
+  type EnsembleDocument,
+} from '../../src/consensus/ensemble.ts';
 import { scoreRankedRun, type GoldItems, type RankedRun } from '../../src/scoring/index.ts';
 import type { AnswerResult } from '../../src/families/registry.ts';
 import type { NormalizationItem } from '../../src/families/int/types.ts';
@@ -45,7 +52,10 @@ function syntheticChallenge(seed: number, size: number): Challenge {
 function asRankedRun(results: Map<string, AnswerResult>): RankedRun {
   const run: RankedRun = new Map();
   for (const [doc, result] of results) {
-    run.set(doc, (result.INT ?? []).map((item, i) => ({ key: item.accession, rank: item.rank, confidence: item.confidence, line: i + 1 })));
+    run.set(
+      doc,
+      (result.INT ?? []).map((item, i) => ({ key: item.accession, rank: item.rank, confidence: item.confidence, line: i + 1 })),
+    );
   }
   return run;
 }
@@ -70,8 +80,11 @@ describe('trained ensemble (BC II.5 §5.5)', () => {
     const ensemble = figures(test.gold, new Map(test.documents.map((d) => [d.id, ensembleResult(model, d)])));
     const bestF = Math.max(...single.map((s) => s.macroF));
     const bestAuc = Math.max(...single.map((s) => s.macroAuc));
-    for (const s of single) console.log(`run ${s.run}: macro F@${CUTOFF} = ${s.macroF.toFixed(4)}, macro AUC iP/R = ${s.macroAuc.toFixed(4)}`);
-    console.log(`ensemble: macro F@${CUTOFF} = ${ensemble.macroF.toFixed(4)}, macro AUC iP/R = ${ensemble.macroAuc.toFixed(4)} (best single run: F ${bestF.toFixed(4)}, AUC ${bestAuc.toFixed(4)})`);
+    for (const s of single)
+      console.log(`run ${s.run}: macro F@${CUTOFF} = ${s.macroF.toFixed(4)}, macro AUC iP/R = ${s.macroAuc.toFixed(4)}`);
+    console.log(
+      `ensemble: macro F@${CUTOFF} = ${ensemble.macroF.toFixed(4)}, macro AUC iP/R = ${ensemble.macroAuc.toFixed(4)} (best single run: F ${bestF.toFixed(4)}, AUC ${bestAuc.toFixed(4)})`,
+    );
     expect(model.training.converged).toBe(true);
     expect(ensemble.macroF).toBeGreaterThan(bestF);
     expect(ensemble.macroAuc).toBeGreaterThan(bestAuc);
@@ -102,11 +115,37 @@ describe('trained ensemble (BC II.5 §5.5)', () => {
 
   it('ranks IPT pairs too, as sorted pairs', () => {
     const docs: EnsembleDocument[] = [
-      { id: 'd1', runs: { X: { IPT: [{ a: 'A', b: 'B', rank: 1, confidence: 0.9 }, { a: 'C', b: 'D', rank: 2, confidence: 0.2 }] } } },
-      { id: 'd2', runs: { X: { IPT: [{ a: 'E', b: 'F', rank: 1, confidence: 0.8 }, { a: 'G', b: 'H', rank: 2, confidence: 0.1 }] } } },
+      {
+        id: 'd1',
+        runs: {
+          X: {
+            IPT: [
+              { a: 'A', b: 'B', rank: 1, confidence: 0.9 },
+              { a: 'C', b: 'D', rank: 2, confidence: 0.2 },
+            ],
+          },
+        },
+      },
+      {
+        id: 'd2',
+        runs: {
+          X: {
+            IPT: [
+              { a: 'E', b: 'F', rank: 1, confidence: 0.8 },
+              { a: 'G', b: 'H', rank: 2, confidence: 0.1 },
+            ],
+          },
+        },
+      },
     ];
-    const gold: GoldItems = new Map([['d1', ['A\tB']], ['d2', ['E\tF']]]);
+    const gold: GoldItems = new Map([
+      ['d1', ['A\tB']],
+      ['d2', ['E\tF']],
+    ]);
     const ipt = trainEnsemble(docs, gold, { task: 'IPT' });
-    expect(ensembleResult(ipt, docs[0]).IPT!.map((p) => [p.a, p.b, p.rank])).toEqual([['A', 'B', 1], ['C', 'D', 2]]);
+    expect(ensembleResult(ipt, docs[0]).IPT!.map((p) => [p.a, p.b, p.rank])).toEqual([
+      ['A', 'B', 1],
+      ['C', 'D', 2],
+    ]);
   });
 });

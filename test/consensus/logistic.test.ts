@@ -10,12 +10,24 @@ describe('trainLogistic', () => {
   });
 
   it('reaches the optimum of the regularised objective (zero gradient)', () => {
-    const xs = [[0, 1], [1, 0.5], [2, 0.2], [3, 0.9], [4, 0.1], [5, 0.7], [1.5, 0.3], [3.5, 0.4]];
+    const xs = [
+      [0, 1],
+      [1, 0.5],
+      [2, 0.2],
+      [3, 0.9],
+      [4, 0.1],
+      [5, 0.7],
+      [1.5, 0.3],
+      [3.5, 0.4],
+    ];
     const ys = [0, 0, 1, 0, 1, 1, 0, 1];
     const lambda = 0.5;
     const { weights, converged } = trainLogistic(xs, ys, { lambda });
     expect(converged).toBe(true);
-    const gradient = weights.map((w, j) => xs.reduce((sum, x, i) => sum + (predictLogistic(weights, x) - ys[i]) * (j === 0 ? 1 : x[j - 1]), 0) + (j === 0 ? 0 : lambda * w));
+    const gradient = weights.map(
+      (w, j) =>
+        xs.reduce((sum, x, i) => sum + (predictLogistic(weights, x) - ys[i]) * (j === 0 ? 1 : x[j - 1]), 0) + (j === 0 ? 0 : lambda * w),
+    );
     for (const g of gradient) expect(Math.abs(g)).toBeLessThan(1e-9);
     expect(weights[1]).toBeGreaterThan(0);
   });

@@ -3,15 +3,27 @@ import { consensusAsResult, voteConsensus, type VoteInput } from '../../src/cons
 
 const int = (serverId: number, items: Array<[string, number, number?]>): VoteInput => ({
   serverId,
-  result: { INT: items.map(([accession, rank, confidence]) => (confidence === undefined ? { accession, rank } : { accession, rank, confidence })) },
+  result: {
+    INT: items.map(([accession, rank, confidence]) => (confidence === undefined ? { accession, rank } : { accession, rank, confidence })),
+  },
 });
 
 describe('weighted voting: INT', () => {
   // Weights 2, 1, 1: total 4, default threshold 0.5 → an item needs support ≥ 2.
   const inputs = [
-    int(1, [['P11111', 1, 0.9], ['P22222', 2, 0.5]]),
-    int(2, [['P22222', 1, 0.6], ['P33333', 2, 0.6]]),
-    int(3, [['P11111', 2, 0.4], ['P33333', 1, 0.7], ['P44444', 3]]),
+    int(1, [
+      ['P11111', 1, 0.9],
+      ['P22222', 2, 0.5],
+    ]),
+    int(2, [
+      ['P22222', 1, 0.6],
+      ['P33333', 2, 0.6],
+    ]),
+    int(3, [
+      ['P11111', 2, 0.4],
+      ['P33333', 1, 0.7],
+      ['P44444', 3],
+    ]),
   ];
   const weights = { 1: 2 };
 
@@ -42,7 +54,18 @@ describe('weighted voting: INT', () => {
 
   it('breaks support ties by mean reciprocal rank, then by accession', () => {
     const consensus = voteConsensus(
-      [int(1, [['B', 1], ['A', 2], ['C', 3]]), int(2, [['C', 1], ['A', 2], ['B', 3]])],
+      [
+        int(1, [
+          ['B', 1],
+          ['A', 2],
+          ['C', 3],
+        ]),
+        int(2, [
+          ['C', 1],
+          ['A', 2],
+          ['B', 3],
+        ]),
+      ],
       { threshold: 1 },
     );
     // All have support 2; MRR: B (1 + 1/3)/2, C the same, A 1/2 → B, C by id, then A.
@@ -66,7 +89,11 @@ describe('weighted voting: INT', () => {
   });
 
   it('treats a weight-0 server as not chosen and counts only servers that answered the task', () => {
-    const withSilent: VoteInput[] = [...inputs, { serverId: 4, result: { ACT: { relevant: true, confidence: 1 } } }, int(5, [['P44444', 1]])];
+    const withSilent: VoteInput[] = [
+      ...inputs,
+      { serverId: 4, result: { ACT: { relevant: true, confidence: 1 } } },
+      int(5, [['P44444', 1]]),
+    ];
     const consensus = voteConsensus(withSilent, { weights: { ...weights, 5: 0 } });
     expect(consensus.INT!.total).toBe(4);
     expect(consensus.INT!.items.map((i) => i.accession)).toEqual(['P11111', 'P22222', 'P33333']);
@@ -86,17 +113,36 @@ describe('weighted voting: INT', () => {
 describe('weighted voting: IPT', () => {
   it('votes on unordered pairs', () => {
     const consensus = voteConsensus([
-      { serverId: 1, result: { IPT: [{ a: 'A', b: 'B', rank: 1, confidence: 0.5 }, { a: 'A', b: 'C', rank: 2 }] } },
+      {
+        serverId: 1,
+        result: {
+          IPT: [
+            { a: 'A', b: 'B', rank: 1, confidence: 0.5 },
+            { a: 'A', b: 'C', rank: 2 },
+          ],
+        },
+      },
       { serverId: 2, result: { IPT: [{ a: 'A', b: 'B', rank: 2, confidence: 0.7 }] } },
     ]);
     expect(consensus.IPT!.items).toHaveLength(2);
-    expect(consensus.IPT!.items[0]).toMatchObject({ a: 'A', b: 'B', rank: 1, support: 2, share: 1, meanReciprocalRank: 0.75, meanConfidence: 0.6 });
+    expect(consensus.IPT!.items[0]).toMatchObject({
+      a: 'A',
+      b: 'B',
+      rank: 1,
+      support: 2,
+      share: 1,
+      meanReciprocalRank: 0.75,
+      meanConfidence: 0.6,
+    });
     expect(consensus.IPT!.items[1]).toMatchObject({ a: 'A', b: 'C', rank: 2, support: 1, share: 0.5 });
   });
 });
 
 describe('weighted voting: ACT', () => {
-  const act = (serverId: number, relevant: boolean, confidence: number): VoteInput => ({ serverId, result: { ACT: { relevant, confidence } } });
+  const act = (serverId: number, relevant: boolean, confidence: number): VoteInput => ({
+    serverId,
+    result: { ACT: { relevant, confidence } },
+  });
 
   it('lets the heavier side win with its share as confidence', () => {
     const consensus = voteConsensus([act(1, true, 0.9), act(2, false, 0.8), act(3, false, 0.6)], { weights: { 3: 2 } });
@@ -121,7 +167,13 @@ describe('weighted voting: ACT', () => {
 
 describe('weighted voting: MENTION', () => {
   it('votes on (start, end, type) spans and returns them in text order', () => {
-    const m = (start: number, end: number, type?: string, confidence?: number) => ({ start, end, text: 'x'.repeat(end - start), ...(type ? { type } : {}), ...(confidence ? { confidence } : {}) });
+    const m = (start: number, end: number, type?: string, confidence?: number) => ({
+      start,
+      end,
+      text: 'x'.repeat(end - start),
+      ...(type ? { type } : {}),
+      ...(confidence ? { confidence } : {}),
+    });
     const consensus = voteConsensus(
       [
         { serverId: 1, result: { MENTION: [m(10, 13, 'Protein', 0.8), m(0, 4, 'Protein'), m(20, 22)] } },

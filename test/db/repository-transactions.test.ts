@@ -21,11 +21,24 @@ beforeAll(async () => {
 });
 afterAll(async () => tdb?.drop());
 
-const server = (name: string) => ({ challengeId, teamId, name, url: 'http://127.0.0.1:9/', tasks: ['INT' as const], method: 'm', concurrency: 1, sendMetadata: false });
+const server = (name: string) => ({
+  challengeId,
+  teamId,
+  name,
+  url: 'http://127.0.0.1:9/',
+  tasks: ['INT' as const],
+  method: 'm',
+  concurrency: 1,
+  sendMetadata: false,
+});
 
 describe('repository transactions', () => {
   it('changes settings and phase in one transaction, and records who changed the phase', async () => {
-    const after = await repos.challenges.change('tx-rules', { name: 'Renamed', maxAttempts: 7 }, { to: 'test', by: 'organiser', address: '10.0.0.1' });
+    const after = await repos.challenges.change(
+      'tx-rules',
+      { name: 'Renamed', maxAttempts: 7 },
+      { to: 'test', by: 'organiser', address: '10.0.0.1' },
+    );
     expect(after).toMatchObject({ name: 'Renamed', maxAttempts: 7, phase: 'test' });
     expect((await repos.challenges.phaseHistory(challengeId)).map((c) => [c.from, c.to, c.by])).toEqual([['setup', 'test', 'organiser']]);
     expect(await repos.challenges.change('no-such-challenge', { name: 'x' }, { to: 'closed', by: 'organiser', address: null })).toBeNull();
@@ -40,8 +53,12 @@ describe('repository transactions', () => {
   });
 
   it('refuses an own transaction on a repository built inside one, naming the way out', async () => {
-    await expect(tdb.db.transaction(async (tx) => await new ServerRepository(tx).register(server('b'), 5))).rejects.toThrow(/inside a transaction already; use the one built with the database handle/);
-    await expect(tdb.db.transaction(async (tx) => await new ChallengeRepository(tx).change('tx-rules', {}, undefined))).rejects.toThrow(/inside a transaction already/);
+    await expect(tdb.db.transaction(async (tx) => await new ServerRepository(tx).register(server('b'), 5))).rejects.toThrow(
+      /inside a transaction already; use the one built with the database handle/,
+    );
+    await expect(tdb.db.transaction(async (tx) => await new ChallengeRepository(tx).change('tx-rules', {}, undefined))).rejects.toThrow(
+      /inside a transaction already/,
+    );
     expect(await repos.servers.listByChallenge(challengeId)).toEqual([]);
   });
 

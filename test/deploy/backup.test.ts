@@ -16,10 +16,21 @@ import type { Database } from '../../src/db/database.ts';
 import { gatedServer } from '../support/gated-server.ts';
 import { newInstallationId, seedDataDir } from '../support/pglite-template.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import {
+  ADMIN_TOKEN,
+  openTestDatabase,
+  startTestMetaserver,
+  testDatabaseKinds,
+  waitFor,
+  type TestDatabase,
+  type TestMetaserver,
+} from '../support/runtime.ts';
 import { installationEnv, runCli } from './cli-process.ts';
 
-const ARTICLES = Array.from({ length: 6 }, (_, i) => ({ id: `b${i}`, text: `Backup ${i}: BRCA1 P38398 binds TP53 P04637${i % 2 ? ' and SNCA P37840' : ''}.` }));
+const ARTICLES = Array.from({ length: 6 }, (_, i) => ({
+  id: `b${i}`,
+  text: `Backup ${i}: BRCA1 P38398 binds TP53 P04637${i % 2 ? ' and SNCA P37840' : ''}.`,
+}));
 const GOLD = ARTICLES.map((a, i) => `${a.id}\tP38398\n${a.id}\t${i % 3 ? 'P04637' : 'P99999'}\n`).join('');
 
 describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
@@ -45,7 +56,12 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     return ms;
   };
   const done = (ms: TestMetaserver, serverId: number, n: number) =>
-    waitFor(`${n} articles answered`, async () => ((await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN)).body.progress.done === n ? true : undefined), 60_000);
+    waitFor(
+      `${n} articles answered`,
+      async () =>
+        (await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN)).body.progress.done === n ? true : undefined,
+      60_000,
+    );
   const scores = async (ms: TestMetaserver) => {
     const res = await ms.request('GET', '/api/challenges/bk/scores/INT', undefined, ADMIN_TOKEN);
     expect(res.status).toBe(200);
@@ -79,11 +95,20 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     } else original = await openTestDatabase('postgres');
     stops.push(() => original.drop()); // after the meta-server using it has stopped
     const a = await start(original, await freshRedis());
-    expect((await a.request('POST', '/api/challenges', { slug: 'bk', name: 'Backup', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status).toBe(201);
+    expect(
+      (await a.request('POST', '/api/challenges', { slug: 'bk', name: 'Backup', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status,
+    ).toBe(201);
     const team = (await a.request('POST', '/api/teams', { name: 'Backup team', contact: 'b@example.org' })).body;
-    const serverId = (await a.request('POST', '/api/challenges/bk/servers', { name: 'gated', url: gate.server.url, tasks: ['INT'] }, team.token)).body.id as number;
+    const serverId = (
+      await a.request('POST', '/api/challenges/bk/servers', { name: 'gated', url: gate.server.url, tasks: ['INT'] }, team.token)
+    ).body.id as number;
     expect((await a.request('POST', '/api/challenges/bk/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
-    const gold = await a.app!.inject({ method: 'PUT', url: '/api/challenges/bk/gold/INT', payload: GOLD, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' } });
+    const gold = await a.app!.inject({
+      method: 'PUT',
+      url: '/api/challenges/bk/gold/INT',
+      payload: GOLD,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
+    });
     expect(gold.statusCode, gold.body).toBe(200);
     expect((await a.request('POST', `/api/servers/${serverId}/start`, undefined, team.token)).status).toBe(200);
     await done(a, serverId, 2);
@@ -187,7 +212,7 @@ describe('backup and restore refusals', () => {
     const noTools = installationEnv({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PATH: join(dir, 'empty-path') });
     const missing = await runCli(['backup', '--out', out], noTools);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('metaserver: pg_dump was not found: install PostgreSQL\'s client programs');
+    expect(missing.stderr).toContain("metaserver: pg_dump was not found: install PostgreSQL's client programs");
     expect(existsSync(out)).toBe(false);
     expect(existsSync(`${out}.partial`)).toBe(false);
 
@@ -195,6 +220,8 @@ describe('backup and restore refusals', () => {
     writeFileSync(pgliteDump, Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x00]));
     const wrongKind = await runCli(['restore', pgliteDump], noTools);
     expect(wrongKind.code).toBe(1);
-    expect(wrongKind.stderr).toContain(`metaserver: ${pgliteDump} is a PGlite backup; unset DATABASE_URL to restore it into METASERVER_DATA_DIR`);
+    expect(wrongKind.stderr).toContain(
+      `metaserver: ${pgliteDump} is a PGlite backup; unset DATABASE_URL to restore it into METASERVER_DATA_DIR`,
+    );
   }, 120_000);
 });

@@ -23,7 +23,8 @@ export interface CliProcess {
 /** The environment of a test installation: nothing inherited that names another database or Redis. */
 export function installationEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of Object.keys(base)) if (key.startsWith('METASERVER_') || key === 'DATABASE_URL' || key === 'REDIS_URL' || key === 'LOG_FORMAT') delete base[key];
+  for (const key of Object.keys(base))
+    if (key.startsWith('METASERVER_') || key === 'DATABASE_URL' || key === 'REDIS_URL' || key === 'LOG_FORMAT') delete base[key];
   return {
     ...base,
     PORT: '0',
@@ -65,7 +66,10 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv): CliProcess {
 }
 
 /** Runs a command to its end; resolves with its exit code and output. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | string | null; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | string | null; stdout: string; stderr: string }> {
   const p = startCli(args, env);
   const code = await p.exited;
   // The readline interface may still hold the last line for a tick after exit.

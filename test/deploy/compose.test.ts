@@ -22,11 +22,24 @@ import { waitFor } from '../support/runtime.ts';
 import { durationMs, pidHoldingPort, readCompose, serviceEnvironment, startOrder, type ComposeService } from './compose.ts';
 // @ts-expect-error -- a plain JavaScript module of the build (no type declarations)
 import { ensureBundle } from '../../scripts/bundle.mjs';
-import { answerCounts, ApiClient, baseEnvironment, freshSchema, READY, startService, stopAll, type FreshSchema, type ServiceProcess } from './services.ts';
+import {
+  answerCounts,
+  ApiClient,
+  baseEnvironment,
+  freshSchema,
+  READY,
+  startService,
+  stopAll,
+  type FreshSchema,
+  type ServiceProcess,
+} from './services.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const compose = readCompose(join(root, 'docker-compose.yml'));
-const defaults = JSON.parse(readFileSync(join(root, 'config', 'default.json'), 'utf8')) as { checkTimeoutSeconds: number; shutdownGraceMs: number };
+const defaults = JSON.parse(readFileSync(join(root, 'config', 'default.json'), 'utf8')) as {
+  checkTimeoutSeconds: number;
+  shutdownGraceMs: number;
+};
 const databaseUrl = process.env.DATABASE_URL;
 const ADMIN = 'compose-test-admin-token-0123456789';
 const { redis: redisService, api: apiService, worker: workerService, migrate: migrateService } = compose.services;
@@ -37,7 +50,8 @@ describe('docker-compose.yml, as read', () => {
   it('has a one-shot migrate service that api and worker wait for', () => {
     expect(migrateService.command).toEqual(['migrate']);
     expect(migrateService.restart).toBe('no');
-    for (const service of [apiService, workerService]) expect(service.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
+    for (const service of [apiService, workerService])
+      expect(service.depends_on?.migrate).toEqual({ condition: 'service_completed_successfully' });
     expect(startOrder(compose).indexOf('migrate')).toBeLessThan(startOrder(compose).indexOf('api'));
   });
 
@@ -50,14 +64,17 @@ describe('docker-compose.yml, as read', () => {
   it('refuses private annotation-server URLs by default wherever a port is published, and needs an organiser token', () => {
     const published = Object.entries(compose.services).filter(([, s]) => (s.ports ?? []).length > 0 && s.command);
     expect(published.map(([name]) => name)).toEqual(['api']);
-    for (const [, service] of published) expect(serviceEnvironment(service, { METASERVER_ADMIN_TOKEN: ADMIN }).METASERVER_PUBLIC_URLS_ONLY).toBe('true');
+    for (const [, service] of published)
+      expect(serviceEnvironment(service, { METASERVER_ADMIN_TOKEN: ADMIN }).METASERVER_PUBLIC_URLS_ONLY).toBe('true');
     // Workers make the calls: they follow the same policy.
     expect(serviceEnvironment(workerService, { METASERVER_ADMIN_TOKEN: ADMIN }).METASERVER_PUBLIC_URLS_ONLY).toBe('true');
     expect(() => serviceEnvironment(apiService, {})).toThrow(/METASERVER_ADMIN_TOKEN/);
   });
 
   it('gives the API more stop grace than a setup check may take, and workers more than their shutdown grace', () => {
-    const check = Number(serviceEnvironment(apiService, { METASERVER_ADMIN_TOKEN: ADMIN }).METASERVER_CHECK_TIMEOUT_SECONDS ?? defaults.checkTimeoutSeconds);
+    const check = Number(
+      serviceEnvironment(apiService, { METASERVER_ADMIN_TOKEN: ADMIN }).METASERVER_CHECK_TIMEOUT_SECONDS ?? defaults.checkTimeoutSeconds,
+    );
     expect(durationMs(apiService.stop_grace_period!)).toBeGreaterThanOrEqual(check * 1000);
     expect(durationMs(workerService.stop_grace_period!)).toBeGreaterThanOrEqual(defaults.shutdownGraceMs);
   });
@@ -67,7 +84,12 @@ describe('docker-compose.yml, as read', () => {
  * An annotation server that answers at once, except the first request for the article
  * marked HOLD: that one it keeps open, and tells which local port the caller used.
  */
-async function startHoldingAnnotator(): Promise<{ url: string; held: Promise<number>; calls: Map<string, number>; close(): Promise<void> }> {
+async function startHoldingAnnotator(): Promise<{
+  url: string;
+  held: Promise<number>;
+  calls: Map<string, number>;
+  close(): Promise<void>;
+}> {
   const calls = new Map<string, number>();
   let heldPort!: (port: number) => void;
   const held = new Promise<number>((resolve) => (heldPort = resolve));
@@ -127,8 +149,15 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     expect(new URL(env.DATABASE_URL).hostname).toBe('postgres');
     const ownTmp = mkdtempSync(join(scratch, `${name}-tmp-`));
     const mapped: Record<string, string> = { ...env, REDIS_URL: redisUrl, DATABASE_URL: schema.url, PORT: String(apiPort) };
-    if (env.METASERVER_WORKER_HEARTBEAT_FILE) mapped.METASERVER_WORKER_HEARTBEAT_FILE = env.METASERVER_WORKER_HEARTBEAT_FILE.replace(/^\/tmp\//, `${ownTmp}/`);
-    return { ...baseEnvironment(), ...mapped, METASERVER_LOCK_DURATION_MS: '2000', METASERVER_STALLED_INTERVAL_MS: '1000', METASERVER_SERVER_SYNC_INTERVAL_MS: '500' };
+    if (env.METASERVER_WORKER_HEARTBEAT_FILE)
+      mapped.METASERVER_WORKER_HEARTBEAT_FILE = env.METASERVER_WORKER_HEARTBEAT_FILE.replace(/^\/tmp\//, `${ownTmp}/`);
+    return {
+      ...baseEnvironment(),
+      ...mapped,
+      METASERVER_LOCK_DURATION_MS: '2000',
+      METASERVER_STALLED_INTERVAL_MS: '1000',
+      METASERVER_SERVER_SYNC_INTERVAL_MS: '500',
+    };
   }
 
   /** A service's health check command, run beside it with its environment (as Docker does in the container). */
@@ -136,7 +165,12 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     const [kind, command, ...args] = service.healthcheck!.test;
     expect(kind).toBe('CMD');
     expect(command).toBe('node');
-    const run = spawnSync(process.execPath, args, { cwd: root, env, encoding: 'utf8', timeout: durationMs(service.healthcheck!.timeout ?? '30s') });
+    const run = spawnSync(process.execPath, args, {
+      cwd: root,
+      env,
+      encoding: 'utf8',
+      timeout: durationMs(service.healthcheck!.timeout ?? '30s'),
+    });
     return { status: run.status, output: `${run.stdout}${run.stderr}` };
   }
 
@@ -148,7 +182,10 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     const port = await freePort();
     const [program, ...args] = redisService.command!;
     expect(program).toBe('redis-server');
-    redisChild = spawnSupervisedRedis([...args, '--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(scratch, 'redis-'))], 'ignore');
+    redisChild = spawnSupervisedRedis(
+      [...args, '--port', String(port), '--bind', '127.0.0.1', '--dir', mkdtempSync(join(scratch, 'redis-'))],
+      'ignore',
+    );
     redisUrl = `redis://127.0.0.1:${port}`;
     await waitFor('Redis', async () => ((await pingRedis(redisUrl, 200)) ? true : undefined), 10_000);
     [schema, annotator, apiPort] = await Promise.all([freshSchema(databaseUrl!), startHoldingAnnotator(), freePort()]);
@@ -183,7 +220,9 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
         continue;
       }
       const envs = Array.from({ length: service.deploy?.replicas ?? 1 }, () => localEnvironment(service, name));
-      const started = await Promise.all(envs.map((env, i) => startService(`${name}-${i + 1}`, argv, { cwd: root, env, ready: READY[name as 'api' | 'worker'] })));
+      const started = await Promise.all(
+        envs.map((env, i) => startService(`${name}-${i + 1}`, argv, { cwd: root, env, ready: READY[name as 'api' | 'worker'] })),
+      );
       started.forEach((s, i) => envOf.set(s, envs[i]));
       services.push(...started);
     }
@@ -199,12 +238,18 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     }
 
     const api = new ApiClient(`http://127.0.0.1:${apiPort}`, ADMIN);
-    const articles = Array.from({ length: 8 }, (_, i) => ({ id: `A${i}`, text: `Article ${i}${i === 3 ? ' HOLD' : ''}: BRCA1 (P38398) binds TP53.` }));
+    const articles = Array.from({ length: 8 }, (_, i) => ({
+      id: `A${i}`,
+      text: `Article ${i}${i === 3 ? ' HOLD' : ''}: BRCA1 (P38398) binds TP53.`,
+    }));
     const { serverId, team, ids } = await api.loadChallenge('compose', articles, annotator.url);
 
     // The worker whose request is held open is killed, as by an OOM killer or a host crash.
     const clientPort = await annotator.held;
-    const victimPid = pidHoldingPort(clientPort, workers.map((w) => w.child.pid!));
+    const victimPid = pidHoldingPort(
+      clientPort,
+      workers.map((w) => w.child.pid!),
+    );
     const victim = workers.find((w) => w.child.pid === victimPid);
     expect(victim, 'the held request came from one of the worker processes').toBeDefined();
     victim!.kill('SIGKILL');
@@ -231,4 +276,3 @@ describe.skipIf(!databaseUrl)('docker-compose.yml, run as local processes', () =
     expect(down.output).toContain('cannot reach the meta-server');
   }, 180_000);
 });
-

@@ -30,13 +30,16 @@ export function readCompose(path: string): ComposeFile {
  * unset or empty) and ${NAME:?message} (an error when unset or empty).
  */
 export function interpolate(value: string, vars: Record<string, string | undefined>): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|:\?)([^}]*))?\}/g, (_all, name: string, op: string | undefined, arg: string | undefined) => {
-    const set = vars[name];
-    if (set !== undefined && set !== '') return set;
-    if (op === ':-') return arg ?? '';
-    if (op === ':?') throw new Error(`required variable ${name} is missing a value: ${arg}`);
-    return '';
-  });
+  return value.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:-|:\?)([^}]*))?\}/g,
+    (_all, name: string, op: string | undefined, arg: string | undefined) => {
+      const set = vars[name];
+      if (set !== undefined && set !== '') return set;
+      if (op === ':-') return arg ?? '';
+      if (op === ':?') throw new Error(`required variable ${name} is missing a value: ${arg}`);
+      return '';
+    },
+  );
 }
 
 /** A service's environment with variables substituted. */

@@ -22,7 +22,12 @@ function dataDir(): string {
   return dir;
 }
 
-const envFor = (dir: string) => installationEnv({ METASERVER_DATA_DIR: dir, REDIS_URL: inject('redisUrl'), METASERVER_QUEUE_PREFIX: `owner-${process.pid}-${dirs.length}` });
+const envFor = (dir: string) =>
+  installationEnv({
+    METASERVER_DATA_DIR: dir,
+    REDIS_URL: inject('redisUrl'),
+    METASERVER_QUEUE_PREFIX: `owner-${process.pid}-${dirs.length}`,
+  });
 
 /** Every file under dir with its size and modification time: what a writer would change. */
 function snapshot(dir: string): Record<string, string> {
@@ -72,7 +77,11 @@ describe('one owner per PGlite data directory', () => {
       const command = args.join(' ');
       const second = await runCli(args, envFor(dir));
       expect(second.code, `${command}: ${second.stderr}`).not.toBe(0);
-      expect(second.stderr).toMatch(new RegExp(`another metaserver \\(pid ${first.child.pid}, \`metaserver serve\`, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\) uses the PGlite database in ${join(dir, 'pg')}; stop it first`));
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `another metaserver \\(pid ${first.child.pid}, \`metaserver serve\`, since \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z\\) uses the PGlite database in ${join(dir, 'pg')}; stop it first`,
+        ),
+      );
       expect(second.stderr).not.toContain('    at '); // a sentence, not a stack trace
       expect(second.stdout).not.toContain('using the embedded PGlite database');
     }
@@ -91,7 +100,9 @@ describe('one owner per PGlite data directory', () => {
     expect(result.code, result.stderr).toBe(0);
     const takeover = result.stdout.split('\n').find((l) => l.includes('taking over the lock'));
     expect(takeover).toBeDefined();
-    expect(JSON.parse(takeover!).msg).toContain(`the process that held it (pid ${dead}, \`metaserver serve\`, since 2026-01-01T00:00:00.000Z) is gone`);
+    expect(JSON.parse(takeover!).msg).toContain(
+      `the process that held it (pid ${dead}, \`metaserver serve\`, since 2026-01-01T00:00:00.000Z) is gone`,
+    );
     // migrate released it on its way out.
     expect(() => statSync(join(dir, 'pg.lock'))).toThrow();
     // With no process serving it, `metaserver backup --out FILE` takes the lock and dumps the directory itself.

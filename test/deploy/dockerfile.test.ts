@@ -16,7 +16,17 @@ import { annotate } from '../../src/sample/annotator.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import { copyInto, parseDockerfile, readDockerignore, type Instruction } from './dockerfile.ts';
-import { answerCounts, ApiClient, baseEnvironment, freshSchema, READY, startService, stopAll, type FreshSchema, type ServiceProcess } from './services.ts';
+import {
+  answerCounts,
+  ApiClient,
+  baseEnvironment,
+  freshSchema,
+  READY,
+  startService,
+  stopAll,
+  type FreshSchema,
+  type ServiceProcess,
+} from './services.ts';
 
 const context = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const databaseUrl = process.env.DATABASE_URL;
@@ -47,7 +57,8 @@ function runNpmCi(command: string, root: string, env: Record<string, string>): v
     execFileSync('cp', ['-al', join(root, 'node_modules'), partial]);
     renameSync(partial, layer); // whole or not at all, for the next run
     // Layers of other locks are not used again: one is kept, as a build cache keeps the last.
-    for (const other of readdirSync(layers)) if (other !== key && !other.includes('.')) rmSync(join(layers, other), { recursive: true, force: true });
+    for (const other of readdirSync(layers))
+      if (other !== key && !other.includes('.')) rmSync(join(layers, other), { recursive: true, force: true });
     return;
   }
   execFileSync('cp', ['-al', layer, join(root, 'node_modules')]);
@@ -108,7 +119,15 @@ describe.skipIf(!databaseUrl)('the Docker image, laid out and run without Docker
   it('api and worker start from the bundle and dispatch an article to an annotation server, stored once', async () => {
     const port = await freePort();
     // What docker-compose.yml gives each service, with this machine's PostgreSQL and Redis.
-    const serviceEnv = { ...baseEnvironment(), ...env, HOST: '127.0.0.1', PORT: String(port), REDIS_URL: redis.url, DATABASE_URL: schema.url, METASERVER_ADMIN_TOKEN: ADMIN };
+    const serviceEnv = {
+      ...baseEnvironment(),
+      ...env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      REDIS_URL: redis.url,
+      DATABASE_URL: schema.url,
+      METASERVER_ADMIN_TOKEN: ADMIN,
+    };
     // Together, on an empty database, as compose starts them: both migrate (one waits).
     services.push(
       ...(await Promise.all([
@@ -132,16 +151,23 @@ describe.skipIf(!databaseUrl)('the Docker image, laid out and run without Docker
     const source = join(root, 'src', 'main.ts');
     const later = new Date(Date.now() + 60_000);
     utimesSync(source, later, later);
-    const run = spawnSync(process.execPath, [join(root, entrypoint[1]), 'config'], { cwd: root, env: { ...baseEnvironment(), ...env }, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, [join(root, entrypoint[1]), 'config'], {
+      cwd: root,
+      env: { ...baseEnvironment(), ...env },
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('no bundle matching the sources');
     expect(run.stderr).toContain('node scripts/bundle.mjs');
     // Rebuilt as the Dockerfile does, it starts again.
     const rebuilt = instructions.find((i): i is Extract<Instruction, { op: 'RUN' }> => i.op === 'RUN' && i.command.includes('bundle'))!;
     expect(spawnSync('sh', ['-c', rebuilt.command], { cwd: root, env: { ...baseEnvironment(), ...env } }).status).toBe(0);
-    const again = spawnSync(process.execPath, [join(root, entrypoint[1]), 'config'], { cwd: root, env: { ...baseEnvironment(), ...env }, encoding: 'utf8' });
+    const again = spawnSync(process.execPath, [join(root, entrypoint[1]), 'config'], {
+      cwd: root,
+      env: { ...baseEnvironment(), ...env },
+      encoding: 'utf8',
+    });
     expect(again.status).toBe(0);
-    expect(again.stdout).toContain("databaseUrl = ");
+    expect(again.stdout).toContain('databaseUrl = ');
   }, 60_000);
 });
-

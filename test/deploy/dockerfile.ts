@@ -42,7 +42,8 @@ export function parseDockerfile(text: string): Instruction[] {
       }
       case 'COPY': {
         const parts = rest.split(/\s+/);
-        if (parts.some((p) => p.startsWith('--')) || parts.length < 2) throw new Error(`COPY without flags, sources then destination: ${line}`);
+        if (parts.some((p) => p.startsWith('--')) || parts.length < 2)
+          throw new Error(`COPY without flags, sources then destination: ${line}`);
         return { op: 'COPY', sources: parts.slice(0, -1), dest: parts.at(-1)! };
       }
       case 'RUN':
@@ -55,7 +56,8 @@ export function parseDockerfile(text: string): Instruction[] {
       case 'ENTRYPOINT':
       case 'CMD': {
         const argv: unknown = JSON.parse(rest);
-        if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) throw new Error(`${op} in exec form (a JSON array of strings): ${line}`);
+        if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string'))
+          throw new Error(`${op} in exec form (a JSON array of strings): ${line}`);
         return { op: op.toUpperCase() as 'CMD', argv: argv };
       }
       default:
@@ -72,7 +74,8 @@ export function readDockerignore(context: string): Set<string> {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
-  for (const name of names) if (/[*?![\]/]/.test(name.replace(/\/$/, ''))) throw new Error(`a .dockerignore pattern this test does not understand: ${name}`);
+  for (const name of names)
+    if (/[*?![\]/]/.test(name.replace(/\/$/, ''))) throw new Error(`a .dockerignore pattern this test does not understand: ${name}`);
   return new Set(names.map((n) => n.replace(/\/$/, '')));
 }
 
@@ -80,7 +83,13 @@ export function readDockerignore(context: string): Set<string> {
  * What one COPY puts into the image: sources from the build context (minus .dockerignore),
  * to a destination relative to the WORKDIR, which `root` stands for here.
  */
-export function copyInto(context: string, ignored: Set<string>, copy: { sources: string[]; dest: string }, workdir: string, root: string): void {
+export function copyInto(
+  context: string,
+  ignored: Set<string>,
+  copy: { sources: string[]; dest: string },
+  workdir: string,
+  root: string,
+): void {
   const dest = posix.isAbsolute(copy.dest) ? posix.relative(workdir, copy.dest) : copy.dest;
   if (dest.startsWith('..')) throw new Error(`COPY outside the WORKDIR (${copy.dest}): extend the test`);
   for (const source of copy.sources) {

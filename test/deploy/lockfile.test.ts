@@ -19,7 +19,10 @@ interface LockEntry {
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
 }
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { lockfileVersion: number; packages: Record<string, LockEntry> };
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+  lockfileVersion: number;
+  packages: Record<string, LockEntry>;
+};
 
 /** Where Node (and npm) would find `name` from the package at `from`: the nearest node_modules up the tree. */
 function resolveInLock(from: string, name: string): string | undefined {
@@ -37,7 +40,8 @@ describe('package-lock.json', () => {
   it('lists every optional dependency of every package (the platform packages npm 11 checks)', () => {
     const missing: string[] = [];
     for (const [path, entry] of Object.entries(lock.packages)) {
-      for (const name of Object.keys(entry.optionalDependencies ?? {})) if (!resolveInLock(path, name)) missing.push(`${name} (for ${path || 'the project'})`);
+      for (const name of Object.keys(entry.optionalDependencies ?? {}))
+        if (!resolveInLock(path, name)) missing.push(`${name} (for ${path || 'the project'})`);
     }
     expect(missing).toEqual([]);
   });
@@ -50,7 +54,7 @@ describe('package-lock.json', () => {
     expect(excluding).toEqual([]);
   });
 
-  it('`npm ci --dry-run` with this machine\'s npm accepts it, without an engine warning', () => {
+  it("`npm ci --dry-run` with this machine's npm accepts it, without an engine warning", () => {
     const dir = mkdtempSync(join(tmpdir(), 'metaserver-lock-'));
     try {
       for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(root, file), join(dir, file));

@@ -24,14 +24,23 @@ afterAll(async () => {
 function envFor(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const dir = seedDataDir(mkdtempSync(join(tmpdir(), 'metaserver-logs-')));
   dirs.push(dir);
-  return installationEnv({ METASERVER_DATA_DIR: dir, REDIS_URL: inject('redisUrl'), METASERVER_QUEUE_PREFIX: `logs-${process.pid}-${dirs.length}`, ...extra });
+  return installationEnv({
+    METASERVER_DATA_DIR: dir,
+    REDIS_URL: inject('redisUrl'),
+    METASERVER_QUEUE_PREFIX: `logs-${process.pid}-${dirs.length}`,
+    ...extra,
+  });
 }
 
 /** Runs `metaserver serve` under a pseudo-terminal until it has said it serves; returns all it wrote. */
 async function serveOnTerminal(env: NodeJS.ProcessEnv): Promise<string> {
   const quote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
   // Its own process group, so that stopping it stops the meta-server under it too.
-  const child = spawn('script', ['-q', '-e', '-c', `${quote(process.execPath)} ${quote(BIN)} serve`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const child = spawn('script', ['-q', '-e', '-c', `${quote(process.execPath)} ${quote(BIN)} serve`, '/dev/null'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
   let out = '';
   child.stdout.on('data', (chunk) => (out += chunk));
   const exited = new Promise((r) => child.once('exit', r));
@@ -56,7 +65,9 @@ describe('log lines', () => {
     const env = envFor();
     const out = stripColours(await serveOnTerminal(env));
     const start = out.split(/\r?\n/).find((l) => l.includes('metaserver is serving on'))!;
-    expect(start).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: metaserver is serving on http:\/\/127\.0\.0\.1:\d+ \(API docs at http:\/\/127\.0\.0\.1:\d+\/docs\); database: PGlite in \S+\/pg; Redis: redis:\/\/127\.0\.0\.1:\d+ \(REDIS_URL\)/);
+    expect(start).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: metaserver is serving on http:\/\/127\.0\.0\.1:\d+ \(API docs at http:\/\/127\.0\.0\.1:\d+\/docs\); database: PGlite in \S+\/pg; Redis: redis:\/\/127\.0\.0\.1:\d+ \(REDIS_URL\)/,
+    );
     expect(start).toContain(`database: PGlite in ${join(env.METASERVER_DATA_DIR!, 'pg')}`);
     expect(out).not.toMatch(/^\{"level"/m);
   }, 180_000);
@@ -70,7 +81,11 @@ describe('log lines', () => {
     json.child.kill('SIGTERM');
     await json.exited;
     for (const l of json.lines.filter((x) => x.trim() !== '')) expect(() => JSON.parse(l), l).not.toThrow();
-    expect(JSON.parse(line)).toMatchObject({ level: 30, database: expect.stringMatching(/^PGlite in /), redis: expect.stringMatching(/\(REDIS_URL\)$/) });
+    expect(JSON.parse(line)).toMatchObject({
+      level: 30,
+      database: expect.stringMatching(/^PGlite in /),
+      redis: expect.stringMatching(/\(REDIS_URL\)$/),
+    });
 
     const prettyLine = await pretty.waitForLine('metaserver is serving on');
     pretty.child.kill('SIGTERM');
@@ -81,8 +96,14 @@ describe('log lines', () => {
 
   it('a Redis password never shows in the start line', async () => {
     const { describeRedis, describeDatabase } = await import('../../src/cli/banner.ts');
-    expect(describeRedis({ url: 'redis://:s3cret@redis.example:6379/2', source: 'REDIS_URL' }, { dataDir: '/d' })).toBe('redis://redis.example:6379/2 (REDIS_URL)');
-    expect(describeDatabase({ databaseUrl: 'postgres://meta:s3cret@db.example:5432/challenges', dataDir: '/d' })).toBe('PostgreSQL challenges on db.example:5432');
-    expect(describeRedis({ url: 'redis://127.0.0.1:4321', source: 'private' }, { dataDir: '/d' })).toBe('private redis-server in /d/redis (redis://127.0.0.1:4321)');
+    expect(describeRedis({ url: 'redis://:s3cret@redis.example:6379/2', source: 'REDIS_URL' }, { dataDir: '/d' })).toBe(
+      'redis://redis.example:6379/2 (REDIS_URL)',
+    );
+    expect(describeDatabase({ databaseUrl: 'postgres://meta:s3cret@db.example:5432/challenges', dataDir: '/d' })).toBe(
+      'PostgreSQL challenges on db.example:5432',
+    );
+    expect(describeRedis({ url: 'redis://127.0.0.1:4321', source: 'private' }, { dataDir: '/d' })).toBe(
+      'private redis-server in /d/redis (redis://127.0.0.1:4321)',
+    );
   });
 });

@@ -15,7 +15,9 @@ import { TASK_NAMES } from '../../src/families/registry.ts';
 import { ensureBundle } from '../../scripts/bundle.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const MIGRATION_NAMES = readdirSync(join(root, 'src', 'db', 'migrations')).filter((f) => f.endsWith('.sql')).sort();
+const MIGRATION_NAMES = readdirSync(join(root, 'src', 'db', 'migrations'))
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 const MIGRATIONS = MIGRATION_NAMES.length;
 const url = process.env.DATABASE_URL;
 const ROUNDS = 6;
@@ -60,19 +62,21 @@ describe.skipIf(!url)('migrations started by several processes at once on a fres
     const failures: string[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       const schema = await freshSchema();
-      const runs = Array.from({ length: PROCESSES }, () =>
-        new Promise<void>((resolve) => {
-          const child = spawn(process.execPath, [join(root, 'bin', 'metaserver.js'), 'migrate'], {
-            env: { ...process.env, DATABASE_URL: schemaUrl(schema), LOG_LEVEL: 'warn' },
-            stdio: ['ignore', 'ignore', 'pipe'],
-          });
-          let stderr = '';
-          child.stderr.on('data', (chunk) => (stderr += chunk));
-          child.once('exit', (code) => {
-            if (code !== 0) failures.push(`round ${round}: exit ${code}: ${stderr.trim()}`);
-            resolve();
-          });
-        }),
+      const runs = Array.from(
+        { length: PROCESSES },
+        () =>
+          new Promise<void>((resolve) => {
+            const child = spawn(process.execPath, [join(root, 'bin', 'metaserver.js'), 'migrate'], {
+              env: { ...process.env, DATABASE_URL: schemaUrl(schema), LOG_LEVEL: 'warn' },
+              stdio: ['ignore', 'ignore', 'pipe'],
+            });
+            let stderr = '';
+            child.stderr.on('data', (chunk) => (stderr += chunk));
+            child.once('exit', (code) => {
+              if (code !== 0) failures.push(`round ${round}: exit ${code}: ${stderr.trim()}`);
+              resolve();
+            });
+          }),
       );
       await Promise.all(runs);
       await expectMigratedOnce(schema);
@@ -86,7 +90,7 @@ describe.skipIf(!url)('migrations started by several processes at once on a fres
       const dbs = await Promise.all(Array.from({ length: 4 }, () => openPostgres({ url: schemaUrl(schema), max: 1 })));
       try {
         const results = await Promise.allSettled(dbs.map((db) => migrate(db)));
-        expect(results.filter((r) => r.status === 'rejected').map((r) => String((r).reason))).toEqual([]);
+        expect(results.filter((r) => r.status === 'rejected').map((r) => String(r.reason))).toEqual([]);
         // Each migration applied by exactly one of them (not always the same one: they take
         // the lock in turns); the others found it done.
         const applied = results.flatMap((r) => (r as PromiseFulfilledResult<string[]>).value).sort();

@@ -68,13 +68,18 @@ describe('behind nginx with TLS', () => {
     expect(server.status, server.text).toBe(201);
     expect(server.json().check).toMatchObject({ ok: true });
     expect(server.headers.location).toBe(`${nginx.httpsUrl}/api/servers/${server.json().id}`);
-    expect((await https('GET', `/api/servers/${server.json().id}`, { token })).json()).toMatchObject({ name: 'behind', checkRunning: false });
+    expect((await https('GET', `/api/servers/${server.json().id}`, { token })).json()).toMatchObject({
+      name: 'behind',
+      checkRunning: false,
+    });
 
     const article = await https('POST', '/api/articles', { body: { text: 'BRCA1 (P38398) binds TP53.' } });
     expect(article.status, article.text).toBe(202);
     expect(article.headers.location).toBe(`${nginx.httpsUrl}/api/articles/${article.json().id}`);
     // The client's address is the one nginx names (X-Forwarded-For from a trusted proxy).
-    const logged = await ms.database.db.query<{ submitted_by: string }>('select submitted_by from articles where id = $1', [article.json().id]);
+    const logged = await ms.database.db.query<{ submitted_by: string }>('select submitted_by from articles where id = $1', [
+      article.json().id,
+    ]);
     expect(logged[0]?.submitted_by).toBe('ip:127.0.0.1');
   });
 
@@ -91,7 +96,10 @@ describe('behind nginx with TLS', () => {
     expect(redirect.status).toBe(302);
     expect(redirect.headers.location).toBe(`${nginx.httpsUrl}/testsuites/a-suite`);
 
-    const xmlrpc = await https('POST', '/xmlrpc', { body: '<?xml version="1.0"?><methodCall><methodName>system.listMethods</methodName><params/></methodCall>', type: 'text/xml' });
+    const xmlrpc = await https('POST', '/xmlrpc', {
+      body: '<?xml version="1.0"?><methodCall><methodName>system.listMethods</methodName><params/></methodCall>',
+      type: 'text/xml',
+    });
     expect(xmlrpc.status).toBe(200);
     expect(xmlrpc.text).toContain('<string>Annotations.getAnnotations</string>');
 
@@ -124,18 +132,39 @@ describe('behind nginx with TLS', () => {
   });
 
   it('with publicUrl set, names that address whatever the request says', async () => {
-    const pub = await startTestMetaserver({ workers: false, database: ms.database, config: { publicUrl: 'https://metaserver.example.org/', queuePrefix: ms.config.queuePrefix } });
+    const pub = await startTestMetaserver({
+      workers: false,
+      database: ms.database,
+      config: { publicUrl: 'https://metaserver.example.org/', queuePrefix: ms.config.queuePrefix },
+    });
     try {
-      const created = await pub.app!.inject({ method: 'POST', url: '/api/challenges', payload: { slug: 'pu', name: 'Public URL', tasks: ['INT'] }, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-forwarded-proto': 'http', host: 'internal:8080' } });
+      const created = await pub.app!.inject({
+        method: 'POST',
+        url: '/api/challenges',
+        payload: { slug: 'pu', name: 'Public URL', tasks: ['INT'] },
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'x-forwarded-proto': 'http', host: 'internal:8080' },
+      });
       expect(created.statusCode).toBe(201);
       expect(created.headers.location).toBe('https://metaserver.example.org/api/challenges/pu');
-      expect((await pub.app!.inject({ method: 'GET', url: '/openapi.json' })).json().servers).toEqual([{ url: 'https://metaserver.example.org' }]);
+      expect((await pub.app!.inject({ method: 'GET', url: '/openapi.json' })).json().servers).toEqual([
+        { url: 'https://metaserver.example.org' },
+      ]);
 
       // A callback (sent by a worker, with no request to take an address from) says where its article is read.
       const received: IncomingHttpHeaders[] = [];
-      const receiver = await listenOnLoopback(createServer((req, res) => { received.push(req.headers); req.resume(); res.end(); }));
+      const receiver = await listenOnLoopback(
+        createServer((req, res) => {
+          received.push(req.headers);
+          req.resume();
+          res.end();
+        }),
+      );
       try {
-        const submitted = await pub.app!.inject({ method: 'POST', url: '/api/articles', payload: { text: 'SNCA binds BRCA1.', callbackUrl: `http://127.0.0.1:${receiver.port}/done` } });
+        const submitted = await pub.app!.inject({
+          method: 'POST',
+          url: '/api/articles',
+          payload: { text: 'SNCA binds BRCA1.', callbackUrl: `http://127.0.0.1:${receiver.port}/done` },
+        });
         expect(submitted.statusCode, submitted.body).toBe(202);
         const id = submitted.json().id as string;
         expect(submitted.headers.location).toBe(`https://metaserver.example.org/api/articles/${id}`);
@@ -154,7 +183,9 @@ describe('behind nginx with TLS', () => {
 describe('the publicUrl setting', () => {
   it('is read from METASERVER_PUBLIC_URL and refused, naming the setting, when it is not a scheme and host', () => {
     expect(loadConfig({ METASERVER_PUBLIC_URL: 'https://metaserver.example.org' }).publicUrl).toBe('https://metaserver.example.org');
-    expect(announcedUrl(loadConfig({ METASERVER_PUBLIC_URL: 'https://metaserver.example.org/' }), { host: '127.0.0.1', port: 8080 })).toBe('https://metaserver.example.org');
+    expect(announcedUrl(loadConfig({ METASERVER_PUBLIC_URL: 'https://metaserver.example.org/' }), { host: '127.0.0.1', port: 8080 })).toBe(
+      'https://metaserver.example.org',
+    );
     expect(announcedUrl(loadConfig({}), { host: '0.0.0.0', port: 8080 })).toBe('http://127.0.0.1:8080');
     const refusals: Array<[string, RegExp]> = [
       ['https://example.org/metaserver', /has a path \(\/metaserver\); the server is served at the root of its host name/],
@@ -165,7 +196,11 @@ describe('the publicUrl setting', () => {
     ];
     for (const [value, message] of refusals) {
       expect(() => loadConfig({ METASERVER_PUBLIC_URL: value }), value).toThrow(ConfigError);
-      expect(() => loadConfig({ METASERVER_PUBLIC_URL: value }), value).toThrow(new RegExp(`setting "publicUrl" \\(environment variable METASERVER_PUBLIC_URL\\): "${value.replace(/[.?/]/g, '\\$&')}" ${message.source}`));
+      expect(() => loadConfig({ METASERVER_PUBLIC_URL: value }), value).toThrow(
+        new RegExp(
+          `setting "publicUrl" \\(environment variable METASERVER_PUBLIC_URL\\): "${value.replace(/[.?/]/g, '\\$&')}" ${message.source}`,
+        ),
+      );
     }
   });
 });

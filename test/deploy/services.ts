@@ -26,9 +26,17 @@ export function baseEnvironment(): Record<string, string> {
 }
 
 /** argv[0] `node` is this machine's node (the image's Node version is tested by CI's Node). */
-export function startService(name: string, argv: string[], opts: { cwd: string; env: Record<string, string>; ready?: string }): Promise<ServiceProcess> {
+export function startService(
+  name: string,
+  argv: string[],
+  opts: { cwd: string; env: Record<string, string>; ready?: string },
+): Promise<ServiceProcess> {
   const [command, ...args] = argv;
-  const child = spawn(command === 'node' ? process.execPath : command, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command === 'node' ? process.execPath : command, args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const service: ServiceProcess = { name, child, exited, output, kill: (signal = 'SIGTERM') => void child.kill(signal) };
@@ -112,26 +120,43 @@ export class ApiClient {
    * A team, a challenge (INT) with these articles, an annotation server registered (its
    * setup check passes) and started. Returns the server's id and the articles' ids.
    */
-  async loadChallenge(slug: string, articles: Array<{ id: string; text: string }>, annotatorUrl: string): Promise<{ serverId: number; team: string; ids: Record<string, string> }> {
-    const team = (await this.expectOk<{ token: string }>('POST', '/api/teams', { name: `Team ${slug}`, contact: 'team@example.org' })).token;
+  async loadChallenge(
+    slug: string,
+    articles: Array<{ id: string; text: string }>,
+    annotatorUrl: string,
+  ): Promise<{ serverId: number; team: string; ids: Record<string, string> }> {
+    const team = (await this.expectOk<{ token: string }>('POST', '/api/teams', { name: `Team ${slug}`, contact: 'team@example.org' }))
+      .token;
     await this.expectOk('POST', '/api/challenges', { slug, name: slug, tasks: ['INT'], timeoutSeconds: 60 });
     const ids = (await this.expectOk<{ ids: Record<string, string> }>('POST', `/api/challenges/${slug}/articles`, { articles })).ids;
-    const server = await this.expectOk<{ id: number }>('POST', `/api/challenges/${slug}/servers`, { name: `annotator-${slug}`, url: annotatorUrl, tasks: ['INT'] }, team);
+    const server = await this.expectOk<{ id: number }>(
+      'POST',
+      `/api/challenges/${slug}/servers`,
+      { name: `annotator-${slug}`, url: annotatorUrl, tasks: ['INT'] },
+      team,
+    );
     await this.expectOk('POST', `/api/servers/${server.id}/start`, undefined, team);
     return { serverId: server.id, team, ids };
   }
 
   /** Waits until the server has settled `count` articles (done). */
   async waitForDone(serverId: number, team: string, count: number, timeoutMs = 60_000): Promise<void> {
-    await waitFor(`${count} articles answered`, async () => {
-      const res = await this.call<{ progress: { done: number } }>('GET', `/api/servers/${serverId}`, undefined, team);
-      return res.body?.progress?.done === count ? true : undefined;
-    }, timeoutMs);
+    await waitFor(
+      `${count} articles answered`,
+      async () => {
+        const res = await this.call<{ progress: { done: number } }>('GET', `/api/servers/${serverId}`, undefined, team);
+        return res.body?.progress?.done === count ? true : undefined;
+      },
+      timeoutMs,
+    );
   }
 }
 
 /** The stored answers per article of one server: exactly-once means every count is 1. */
 export async function answerCounts(db: Database, serverId: number): Promise<Record<string, number>> {
-  const rows = await db.query<{ article_id: string; n: number }>('select article_id, count(*)::int as n from answers where server_id = $1 group by article_id', [serverId]);
+  const rows = await db.query<{ article_id: string; n: number }>(
+    'select article_id, count(*)::int as n from answers where server_id = $1 group by article_id',
+    [serverId],
+  );
   return Object.fromEntries(rows.map((r) => [String(r.article_id), r.n]));
 }

@@ -29,17 +29,24 @@ describe('back-off through the queue', () => {
   });
 
   it('waits at least the configured delay, doubled, between attempts', async () => {
-    const created = await ms.request('POST', '/api/challenges', { slug: 'bo', name: 'Backoff', tasks: ['INT'], maxAttempts: 3, retryDelaySeconds: 0.3 }, ADMIN_TOKEN);
+    const created = await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug: 'bo', name: 'Backoff', tasks: ['INT'], maxAttempts: 3, retryDelaySeconds: 0.3 },
+      ADMIN_TOKEN,
+    );
     expect(created.body).toMatchObject({ retryDelaySeconds: 0.3 });
     const token = (await ms.request('POST', '/api/teams', { name: 'Backoff team', contact: 'b@example.org' })).body.token;
-    const ids = (await ms.request('POST', '/api/challenges/bo/articles', { articles: [{ id: 'B1', text: 'BRCA1' }] }, ADMIN_TOKEN)).body.ids;
+    const ids = (await ms.request('POST', '/api/challenges/bo/articles', { articles: [{ id: 'B1', text: 'BRCA1' }] }, ADMIN_TOKEN)).body
+      .ids;
     const server = (await ms.request('POST', '/api/challenges/bo/servers', { name: 'down', url: failing.url, tasks: ['INT'] }, token)).body;
     await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
     const attempts = await waitFor('three attempts', async () => {
       const res = await ms.request('GET', `/api/articles/${ids.B1}/responses/${server.id}`, undefined, token);
       return res.body?.attempts?.length === 3 && res.body.attempts[2].outcome ? res.body.attempts : undefined;
     });
-    const gap = (i: number) => new Date(attempts[i].startedAt).getTime() - (new Date(attempts[i - 1].startedAt).getTime() + attempts[i - 1].ms);
+    const gap = (i: number) =>
+      new Date(attempts[i].startedAt).getTime() - (new Date(attempts[i - 1].startedAt).getTime() + attempts[i - 1].ms);
     expect(gap(1)).toBeGreaterThanOrEqual(300 - 5);
     expect(gap(2)).toBeGreaterThanOrEqual(600 - 5);
     expect(attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['http', 'http', 'http']);

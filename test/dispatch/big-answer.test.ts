@@ -51,7 +51,7 @@ describe('a 100,000-mention answer', () => {
     }
   }, 60_000);
 
-  it('a broken big answer is a protocol failure with the parser\'s message, as on the main thread', async () => {
+  it("a broken big answer is a protocol failure with the parser's message, as on the main thread", async () => {
     const reader = new AnswerReader({ threads: 1 });
     try {
       const cut = big.body.subarray(0, big.body.length - 100);
@@ -102,7 +102,11 @@ describe.each(testDatabaseKinds())('dispatching a 100,000-mention answer (%s)', 
     expect(server.check.ok).toBe(true);
     const { stallMs } = await longestStall(async () => {
       await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
-      await waitFor('the answer stored', async () => ((await ms.database.db.query(`select 1 from answers`)).length === 1 ? true : undefined), 60_000);
+      await waitFor(
+        'the answer stored',
+        async () => ((await ms.database.db.query(`select 1 from answers`)).length === 1 ? true : undefined),
+        60_000,
+      );
     });
     const stored = await ms.database.db.query<{ n: number }>(`select jsonb_array_length(result->'MENTION') as n from answers`);
     expect(Number(stored[0].n)).toBe(100_000);

@@ -6,7 +6,6 @@ import { ADMIN_TOKEN, startTestMetaserver, testDatabaseKinds, waitFor, type Test
 
 const TEXT = 'Title: 𝛼-synuclein and BRCA1\n\nThe protein 𝛼-synuclein (P37840) binds BRCA1 (P38398) and TP53 in yeast.';
 
-
 function codePointSlice(text: string, start: number, end: number): string {
   return Array.from(text).slice(start, end).join('');
 }
@@ -25,13 +24,23 @@ describe.each(testDatabaseKinds())('dispatch through the TypeScript sample serve
   });
 
   it('registers, starts, sends the article and stores the answer once with code-point offsets', async () => {
-    const created = await ms.request('POST', '/api/challenges', { slug: 'c1', name: 'C1', tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, ADMIN_TOKEN);
+    const created = await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug: 'c1', name: 'C1', tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
+      ADMIN_TOKEN,
+    );
     expect(created.status).toBe(201);
     const team = await ms.request('POST', '/api/teams', { name: 'Team A', contact: 'a@example.org' });
     expect(team.status).toBe(201);
     expect(team.body.token).toMatch(/^mst_/);
 
-    const server = await ms.request('POST', '/api/challenges/c1/servers', { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, team.body.token);
+    const server = await ms.request(
+      'POST',
+      '/api/challenges/c1/servers',
+      { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
+      team.body.token,
+    );
     expect(server.status).toBe(201);
     expect(server.body.state).toBe('paused');
     expect(server.body.check).toMatchObject({ ok: true, reachable: true, outcome: 'ok' });

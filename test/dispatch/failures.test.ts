@@ -12,10 +12,28 @@ const servers: FaultyServer[] = [];
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ config: { checkTimeoutSeconds: 1, maxAnswerBytes: 4096 } });
-  const c = await ms.request('POST', '/api/challenges', { slug: 'faults', name: 'Faults', tasks: ['INT', 'MENTION'], timeoutSeconds: 1, maxAttempts: 2, retryDelaySeconds: 0, serversPerTeam: 20 }, ADMIN_TOKEN);
+  const c = await ms.request(
+    'POST',
+    '/api/challenges',
+    {
+      slug: 'faults',
+      name: 'Faults',
+      tasks: ['INT', 'MENTION'],
+      timeoutSeconds: 1,
+      maxAttempts: 2,
+      retryDelaySeconds: 0,
+      serversPerTeam: 20,
+    },
+    ADMIN_TOKEN,
+  );
   expect(c.status).toBe(201);
   token = (await ms.request('POST', '/api/teams', { name: 'Faulty', contact: 'f@example.org' })).body.token;
-  await ms.request('POST', '/api/challenges/faults/articles', { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53.' }] }, ADMIN_TOKEN);
+  await ms.request(
+    'POST',
+    '/api/challenges/faults/articles',
+    { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53.' }] },
+    ADMIN_TOKEN,
+  );
 });
 afterAll(async () => {
   await ms?.stop();

@@ -60,23 +60,40 @@ describe('finished jobs leave Redis', () => {
   it('a settled challenge leaves no finished job in Redis, answered or failed for good', async () => {
     const api = await start(true);
     token = (await api.request('POST', '/api/teams', { name: 'Fin', contact: 'f@example.org' })).body.token;
-    expect((await api.request('POST', '/api/challenges', { slug: 'fin', name: 'fin', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
-    ids.good = (await api.request('POST', '/api/challenges/fin/servers', { name: 'good', url: good.url, tasks: ['INT'] }, token)).body.id as number;
-    ids.broken = (await api.request('POST', '/api/challenges/fin/servers', { name: 'broken', url: broken.url, tasks: ['INT'] }, token)).body.id as number;
+    expect(
+      (
+        await api.request(
+          'POST',
+          '/api/challenges',
+          { slug: 'fin', name: 'fin', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 },
+          ADMIN_TOKEN,
+        )
+      ).status,
+    ).toBe(201);
+    ids.good = (await api.request('POST', '/api/challenges/fin/servers', { name: 'good', url: good.url, tasks: ['INT'] }, token)).body
+      .id as number;
+    ids.broken = (await api.request('POST', '/api/challenges/fin/servers', { name: 'broken', url: broken.url, tasks: ['INT'] }, token)).body
+      .id as number;
     const articles = Array.from({ length: 6 }, (_, i) => ({ id: `F${i}`, text: `Finished ${i}: BRCA1 (P38398) binds TP53.` }));
     expect((await api.request('POST', '/api/challenges/fin/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
-    for (const id of [ids.good, ids.broken]) expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    for (const id of [ids.good, ids.broken])
+      expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
 
     await waitFor('12 settled pairs', async () => ((await settledPairs()) === 12 ? true : undefined), 30_000);
     expect(await count(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [ids.good])).toBe(6);
     expect(await count(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [ids.broken])).toBe(6);
     // The last job may still be leaving as the database says it is settled.
-    const left = await waitFor('no job left in Redis', async () => {
-      const k = await keys();
-      return k.jobs.length === 0 ? k : undefined;
-    }, 5_000);
+    const left = await waitFor(
+      'no job left in Redis',
+      async () => {
+        const k = await keys();
+        return k.jobs.length === 0 ? k : undefined;
+      },
+      5_000,
+    );
     expect(left.finishedSets).toEqual([]);
-    for (const id of [ids.good, ids.broken]) expect(await api.ctx.dispatch.queues.counts(id)).toMatchObject({ completed: 0, failed: 0, waiting: 0, active: 0, delayed: 0 });
+    for (const id of [ids.good, ids.broken])
+      expect(await api.ctx.dispatch.queues.counts(id)).toMatchObject({ completed: 0, failed: 0, waiting: 0, active: 0, delayed: 0 });
     // What stays is each queue's own bookkeeping (meta, events, id counter…), not one key per job.
     expect(left.all.length).toBeLessThan(2 * 10);
     // …and its event stream is kept short (BullMQ's default is 10,000 events per queue).
@@ -92,25 +109,44 @@ describe('finished jobs leave Redis', () => {
     expect(report).not.toBeNull();
     expect(report!.enqueued + report!.restored).toBe(0);
     expect((await keys()).jobs).toEqual([]);
-    for (const id of [ids.good, ids.broken]) expect(await api.ctx.dispatch.queues.counts(id)).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
+    for (const id of [ids.good, ids.broken])
+      expect(await api.ctx.dispatch.queues.counts(id)).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
     expect(await attempts()).toBe(before);
   });
 
   it('the reconciler still re-creates the job of an unsettled pair that Redis lost', async () => {
     // No worker runs: the new article's jobs wait in Redis, their deliveries are queued.
     const api = await start(false);
-    const loaded = await api.request('POST', '/api/challenges/fin/articles', { articles: [{ id: 'LOST', text: 'Lost: SNCA (P37840).' }] }, ADMIN_TOKEN);
+    const loaded = await api.request(
+      'POST',
+      '/api/challenges/fin/articles',
+      { articles: [{ id: 'LOST', text: 'Lost: SNCA (P37840).' }] },
+      ADMIN_TOKEN,
+    );
     expect(loaded.status).toBe(202);
     const articleId = loaded.body.ids.LOST as string;
     // The route may answer before its queue step ends (Redis slow on a loaded machine).
-    await waitFor('the new job waiting', async () => ((await api.ctx.dispatch.queues.counts(ids.good)).waiting === 1 ? true : undefined), 10_000);
+    await waitFor(
+      'the new job waiting',
+      async () => ((await api.ctx.dispatch.queues.counts(ids.good)).waiting === 1 ? true : undefined),
+      10_000,
+    );
     // Redis loses that one job (as when it restarts and its last writes were not saved).
     expect(await api.ctx.dispatch.queues.queue(ids.good).remove(jobId(articleId, 0))).toBe(1);
     expect((await api.ctx.dispatch.queues.counts(ids.good)).waiting).toBe(0);
 
     await start(true);
-    await waitFor('the lost article answered', async () =>
-      (await count(`select count(*)::int as n from deliveries where server_id = $1 and article_id = $2 and state = 'done'`, [ids.good, articleId])) === 1 ? true : undefined, 30_000);
+    await waitFor(
+      'the lost article answered',
+      async () =>
+        (await count(`select count(*)::int as n from deliveries where server_id = $1 and article_id = $2 and state = 'done'`, [
+          ids.good,
+          articleId,
+        ])) === 1
+          ? true
+          : undefined,
+      30_000,
+    );
     expect(await count('select count(*)::int as n from answers where server_id = $1 and article_id = $2', [ids.good, articleId])).toBe(1);
     expect(await count('select count(*)::int as n from answers where server_id = $1', [ids.good])).toBe(7);
     await waitFor('its job gone once answered', async () => ((await keys()).jobs.length === 0 ? true : undefined), 10_000);

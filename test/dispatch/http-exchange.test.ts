@@ -8,7 +8,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { callHttp, createServerAgent, pollWaitMs, type HttpCallRequest, type PollingRules } from '../../src/dispatch/annotators/http-call.ts';
+import {
+  callHttp,
+  createServerAgent,
+  pollWaitMs,
+  type HttpCallRequest,
+  type PollingRules,
+} from '../../src/dispatch/annotators/http-call.ts';
 import { withFormatErrors, type CallOutcome, type Decoded } from '../../src/dispatch/annotators/outcome.ts';
 import { xmlrpc } from '../../src/dispatch/annotators/xmlrpc.ts';
 import { listenOnLoopback, type OnLoopback } from '../support/loopback.ts';
@@ -21,7 +27,12 @@ interface Seen {
   at: number;
 }
 
-const RULES: PollingRules = { notReady: [404], defaultWaitMs: 1_000, minWaitMs: 120, gone: { status: 410, kind: 'fault', detail: (at) => `gone: ${at}` } };
+const RULES: PollingRules = {
+  notReady: [404],
+  defaultWaitMs: 1_000,
+  minWaitMs: 120,
+  gone: { status: 410, kind: 'fault', detail: (at) => `gone: ${at}` },
+};
 const NOT_READY: Reply = { status: 404, headers: { 'retry-after': '0' }, body: 'not ready' };
 const ANSWER: Reply = { status: 200, headers: { 'content-type': 'application/json' }, body: '{"ok":true}' };
 
@@ -81,7 +92,12 @@ describe('the wait before a poll', () => {
   it('over the wire: "Retry-After: 0" is no busy loop, each poll comes the minimum after the answer before it', async () => {
     const server = await scripted([{ status: 303, headers: { location: '/results/1', 'retry-after': '0' } }, NOT_READY, NOT_READY, ANSWER]);
     expect(await call(server.url)).toMatchObject({ ok: true, value: { ok: true } });
-    expect(server.seen.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /annotate', 'GET /results/1', 'GET /results/1', 'GET /results/1']);
+    expect(server.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'POST /annotate',
+      'GET /results/1',
+      'GET /results/1',
+      'GET /results/1',
+    ]);
     for (let i = 1; i < server.seen.length; i++) {
       // 2 ms for the two clocks' rounding: a timer never fires early
       expect(server.seen[i].at - server.seen[i - 1].at).toBeGreaterThanOrEqual(RULES.minWaitMs - 2);
@@ -98,7 +114,11 @@ describe('the one deadline of an asynchronous answer', () => {
     const polls = server.seen.length - 1;
     expect(polls).toBeGreaterThanOrEqual(1);
     expect(polls).toBeLessThanOrEqual(500 / RULES.minWaitMs + 1);
-    expect(outcome.detail).toMatch(new RegExp(`^no complete answer within the deadline of 0\\.5 s \\(the answer was asynchronous: (waiting to poll|polling) http://127\\.0\\.0\\.1:\\d+/results/1; \\d+ polls? answered "not ready" so far\\)$`));
+    expect(outcome.detail).toMatch(
+      new RegExp(
+        `^no complete answer within the deadline of 0\\.5 s \\(the answer was asynchronous: (waiting to poll|polling) http://127\\.0\\.0\\.1:\\d+/results/1; \\d+ polls? answered "not ready" so far\\)$`,
+      ),
+    );
     expect(outcome.ms).toBeGreaterThanOrEqual(490);
     expect(outcome.ms).toBeLessThan(3_000);
     expect(outcome.bytesSent).toBe(Buffer.byteLength('{"text":"BRCA1"}'));
@@ -107,7 +127,11 @@ describe('the one deadline of an asynchronous answer', () => {
   it('a Retry-After beyond the deadline is not waited out: no poll is made', async () => {
     const server = await scripted([{ status: 303, headers: { location: '/results/1', 'retry-after': '60' } }, ANSWER]);
     const outcome = await call(server.url, { deadlineMs: 300 });
-    expect(outcome).toMatchObject({ ok: false, kind: 'timeout', detail: expect.stringMatching(/waiting to poll .*\/results\/1; 0 polls answered "not ready" so far/) });
+    expect(outcome).toMatchObject({
+      ok: false,
+      kind: 'timeout',
+      detail: expect.stringMatching(/waiting to poll .*\/results\/1; 0 polls answered "not ready" so far/),
+    });
     expect(server.seen).toHaveLength(1);
   });
 });
@@ -116,16 +140,34 @@ describe('what a status means depends on where it comes from', () => {
   it('"not ready" and "gone" only from a poll: to the POST they are plain HTTP failures, and nothing is polled', async () => {
     for (const status of [404, 410]) {
       const server = await scripted([{ status, body: 'no such thing' }]);
-      expect(await call(server.url)).toMatchObject({ ok: false, kind: 'http', httpStatus: status, detail: expect.stringMatching(new RegExp(`^HTTP ${status} .*: no such thing \\(an answer needs status 200\\)$`)) });
+      expect(await call(server.url)).toMatchObject({
+        ok: false,
+        kind: 'http',
+        httpStatus: status,
+        detail: expect.stringMatching(new RegExp(`^HTTP ${status} .*: no such thing \\(an answer needs status 200\\)$`)),
+      });
       expect(server.seen).toHaveLength(1);
     }
   });
 
   it('from a poll, "gone" is the rules\' failure naming the Location; an HTTP failure of a poll names where it polled', async () => {
     const gone = await scripted([{ status: 303, headers: { location: '/results/7', 'retry-after': '0' } }, { status: 410 }]);
-    expect(await call(gone.url)).toMatchObject({ ok: false, kind: 'fault', httpStatus: 410, detail: expect.stringMatching(/^gone: http:\/\/127\.0\.0\.1:\d+\/results\/7$/) });
-    const failing = await scripted([{ status: 303, headers: { location: '/results/7', 'retry-after': '0' } }, { status: 500, body: 'crashed' }]);
-    expect(await call(failing.url)).toMatchObject({ ok: false, kind: 'http', httpStatus: 500, detail: expect.stringMatching(/^HTTP 500 Internal Server Error when polling http:\/\/127\.0\.0\.1:\d+\/results\/7: crashed/) });
+    expect(await call(gone.url)).toMatchObject({
+      ok: false,
+      kind: 'fault',
+      httpStatus: 410,
+      detail: expect.stringMatching(/^gone: http:\/\/127\.0\.0\.1:\d+\/results\/7$/),
+    });
+    const failing = await scripted([
+      { status: 303, headers: { location: '/results/7', 'retry-after': '0' } },
+      { status: 500, body: 'crashed' },
+    ]);
+    expect(await call(failing.url)).toMatchObject({
+      ok: false,
+      kind: 'http',
+      httpStatus: 500,
+      detail: expect.stringMatching(/^HTTP 500 Internal Server Error when polling http:\/\/127\.0\.0\.1:\d+\/results\/7: crashed/),
+    });
   });
 
   it('a Location is resolved against the URL that gave it, and a 303 from a poll is followed too', async () => {
@@ -139,7 +181,7 @@ describe('what a status means depends on where it comes from', () => {
     expect(server.seen.map((s) => `${s.method} ${s.path}`)).toEqual(['POST /annotate', 'GET /jobs/1', 'GET /jobs/1', 'GET /jobs/result']);
   });
 
-  it('a synchronous call (no polling rules) takes a 303 as the answer\'s status', async () => {
+  it("a synchronous call (no polling rules) takes a 303 as the answer's status", async () => {
     const server = await scripted([{ status: 303, headers: { location: '/results/1' } }, ANSWER]);
     expect(await call(server.url, { polling: undefined })).toMatchObject({ ok: false, kind: 'http', httpStatus: 303 });
     expect(server.seen).toHaveLength(1);
@@ -147,8 +189,10 @@ describe('what a status means depends on where it comes from', () => {
 });
 
 describe("a protocol's own codec error", () => {
-  it('is a protocol failure with the codec\'s message once the protocol maps it, and is not the shared exchange\'s to know', async () => {
-    const server = await scripted([{ status: 200, headers: { 'content-type': 'text/xml' }, body: '<methodResponse><params><param><value><string>cut' }]);
+  it("is a protocol failure with the codec's message once the protocol maps it, and is not the shared exchange's to know", async () => {
+    const server = await scripted([
+      { status: 200, headers: { 'content-type': 'text/xml' }, body: '<methodResponse><params><param><value><string>cut' },
+    ]);
     const decodeXmlRpc = (body: Buffer, charset: string | undefined): Decoded<unknown> => xmlrpc.decode(body, charset, 'BRCA1');
     const mapped = await call(server.url, { polling: undefined, decode: withFormatErrors(decodeXmlRpc, xmlrpc.formatErrorOf) });
     expect(mapped).toMatchObject({ ok: false, kind: 'protocol', detail: expect.stringMatching(/malformed XML at line \d+, column \d+/) });

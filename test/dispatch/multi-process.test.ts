@@ -51,14 +51,25 @@ describe.skipIf(!enabled)('worker processes sharing Redis and PostgreSQL', () =>
     await ms.request('POST', '/api/challenges', { slug: 'conc', name: 'Concurrency', tasks: ['INT', 'MENTION'] }, ADMIN_TOKEN);
     const articles = Array.from({ length: 12 }, (_, i) => ({ id: `C${i}`, text: `Article ${i}: BRCA1 (P38398) binds TP53.` }));
     await ms.request('POST', '/api/challenges/conc/articles', { articles }, ADMIN_TOKEN);
-    const server = (await ms.request('POST', '/api/challenges/conc/servers', { name: 'slow', url: slow.url, tasks: ['INT', 'MENTION'], concurrency: 2 }, token)).body;
+    const server = (
+      await ms.request(
+        'POST',
+        '/api/challenges/conc/servers',
+        { name: 'slow', url: slow.url, tasks: ['INT', 'MENTION'], concurrency: 2 },
+        token,
+      )
+    ).body;
     workers.push(await startWorkerProcess(ms.config, ms.database.url!), await startWorkerProcess(ms.config, ms.database.url!));
     maxInFlight = 0; // the setup check ran alone
     await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
-    await waitFor('all 12 answers', async () => {
-      const res = await ms.request('GET', `/api/servers/${server.id}`, undefined, token);
-      return res.body.progress.done === 12 ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      'all 12 answers',
+      async () => {
+        const res = await ms.request('GET', `/api/servers/${server.id}`, undefined, token);
+        return res.body.progress.done === 12 ? true : undefined;
+      },
+      60_000,
+    );
     expect(maxInFlight).toBeLessThanOrEqual(2);
     expect(maxInFlight).toBeGreaterThanOrEqual(1);
     const counts = await answerCounts(server.id);
@@ -88,8 +99,11 @@ describe.skipIf(!enabled)('worker processes sharing Redis and PostgreSQL', () =>
       await w.exited;
     }
     await ms.request('POST', '/api/challenges', { slug: 'kill', name: 'Kill', tasks: ['INT'], timeoutSeconds: 60 }, ADMIN_TOKEN);
-    const ids = (await ms.request('POST', '/api/challenges/kill/articles', { articles: [{ id: 'K1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN)).body.ids;
-    const server = (await ms.request('POST', '/api/challenges/kill/servers', { name: 'victim', url: server1.url, tasks: ['INT'] }, token)).body;
+    const ids = (
+      await ms.request('POST', '/api/challenges/kill/articles', { articles: [{ id: 'K1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN)
+    ).body.ids;
+    const server = (await ms.request('POST', '/api/challenges/kill/servers', { name: 'victim', url: server1.url, tasks: ['INT'] }, token))
+      .body;
     const doomed = await startWorkerProcess(ms.config, ms.database.url!);
     workers.push(doomed);
     await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
@@ -98,10 +112,14 @@ describe.skipIf(!enabled)('worker processes sharing Redis and PostgreSQL', () =>
     expect(await doomed.exited).toBe('SIGKILL');
 
     workers.push(await startWorkerProcess(ms.config, ms.database.url!));
-    await waitFor('the answer after the retry', async () => {
-      const res = await ms.request('GET', `/api/articles/${ids.K1}`, undefined, ADMIN_TOKEN);
-      return res.status === 200 ? res.body : undefined;
-    }, 60_000);
+    await waitFor(
+      'the answer after the retry',
+      async () => {
+        const res = await ms.request('GET', `/api/articles/${ids.K1}`, undefined, ADMIN_TOKEN);
+        return res.status === 200 ? res.body : undefined;
+      },
+      60_000,
+    );
     const counts = await answerCounts(server.id);
     expect(counts).toEqual([{ article_id: ids.K1, n: 1 }]);
     const response = await ms.request('GET', `/api/articles/${ids.K1}/responses/${server.id}`, undefined, token);

@@ -26,7 +26,16 @@ const speakers: Speaker[] = [];
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ config: { checkTimeoutSeconds: 10 } });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'protocols', name: 'Protocols', tasks: ['MENTION', 'INT'], serversPerTeam: 20 }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (
+      await ms.request(
+        'POST',
+        '/api/challenges',
+        { slug: 'protocols', name: 'Protocols', tasks: ['MENTION', 'INT'], serversPerTeam: 20 },
+        ADMIN_TOKEN,
+      )
+    ).status,
+  ).toBe(201);
   token = (await ms.request('POST', '/api/teams', { name: 'Polyglots', contact: 'p@example.org' })).body.token;
   const ts = async (protocol: 'xmlrpc' | 'json' | 'pubannotation', async = false) => {
     const s = await startSampleServer({ port: 0, protocol, async });
@@ -38,7 +47,15 @@ beforeAll(async () => {
     pythons.push(s);
     speakers.push({ name: `python ${protocol}${async ? ' async' : ''}`, protocol, url: () => s.url });
   };
-  await Promise.all([ts('xmlrpc'), ts('json'), ts('pubannotation'), ts('pubannotation', true), py('json'), py('pubannotation'), py('pubannotation', true)]);
+  await Promise.all([
+    ts('xmlrpc'),
+    ts('json'),
+    ts('pubannotation'),
+    ts('pubannotation', true),
+    py('json'),
+    py('pubannotation'),
+    py('pubannotation', true),
+  ]);
 });
 afterAll(async () => {
   await ms?.stop();
@@ -50,21 +67,36 @@ describe('one challenge, every protocol', () => {
   it('each passes the setup check and stores the same MENTION answer', async () => {
     const ids: number[] = [];
     for (const s of speakers) {
-      const res = await ms.request('POST', '/api/challenges/protocols/servers', { name: s.name, url: s.url(), tasks: ['MENTION'], protocol: s.protocol }, token);
+      const res = await ms.request(
+        'POST',
+        '/api/challenges/protocols/servers',
+        { name: s.name, url: s.url(), tasks: ['MENTION'], protocol: s.protocol },
+        token,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.body.protocol).toBe(s.protocol);
       expect(res.body.check, s.name).toMatchObject({ ok: true, outcome: 'ok', errors: [] });
       ids.push(res.body.id);
     }
-    const listed = (await ms.request('GET', '/api/challenges/protocols/servers', undefined, token)).body as Array<{ name: string; protocol: string }>;
-    expect(Object.fromEntries(listed.map((s) => [s.name, s.protocol]))).toEqual(Object.fromEntries(speakers.map((s) => [s.name, s.protocol])));
+    const listed = (await ms.request('GET', '/api/challenges/protocols/servers', undefined, token)).body as Array<{
+      name: string;
+      protocol: string;
+    }>;
+    expect(Object.fromEntries(listed.map((s) => [s.name, s.protocol]))).toEqual(
+      Object.fromEntries(speakers.map((s) => [s.name, s.protocol])),
+    );
 
-    const article = (await ms.request('POST', '/api/challenges/protocols/articles', { articles: [{ id: 'P1', text: TEXT }] }, ADMIN_TOKEN)).body.ids.P1;
+    const article = (await ms.request('POST', '/api/challenges/protocols/articles', { articles: [{ id: 'P1', text: TEXT }] }, ADMIN_TOKEN))
+      .body.ids.P1;
     for (const id of ids) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
-    const answered = await waitFor('every server to answer', async () => {
-      const res = await ms.request('GET', `/api/articles/${article}`, undefined, ADMIN_TOKEN);
-      return res.status === 200 && res.body.servers.length === speakers.length ? res.body : undefined;
-    }, 30_000);
+    const answered = await waitFor(
+      'every server to answer',
+      async () => {
+        const res = await ms.request('GET', `/api/articles/${article}`, undefined, ADMIN_TOKEN);
+        return res.status === 200 && res.body.servers.length === speakers.length ? res.body : undefined;
+      },
+      30_000,
+    );
     const expected = (annotate(TEXT).mentions as Array<{ offset: number; mention: string; confidence: number }>).map((m) => ({
       start: m.offset,
       end: m.offset + [...m.mention].length,
@@ -75,25 +107,48 @@ describe('one challenge, every protocol', () => {
     expect(expected.find((m) => m.text === 'BRCA1')!.start).toBe(38); // code points: 40 in UTF-16 units
     for (const server of answered.servers as Array<{ result: { MENTION: unknown } }>) expect(server.result.MENTION).toEqual(expected);
     // The API and the on-demand article page say which protocol each server speaks.
-    expect((answered.servers as Array<{ name: string; protocol: string }>).map((s) => [s.name, s.protocol])).toEqual(speakers.map((s) => [s.name, s.protocol]));
-    const page = await ms.app!.inject({ method: 'GET', url: `/fragments/articles/${article}`, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect((answered.servers as Array<{ name: string; protocol: string }>).map((s) => [s.name, s.protocol])).toEqual(
+      speakers.map((s) => [s.name, s.protocol]),
+    );
+    const page = await ms.app!.inject({
+      method: 'GET',
+      url: `/fragments/articles/${article}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(page.statusCode).toBe(200);
     // The compact servers table names each server's team and protocol beside its name.
     for (const s of speakers) expect(page.body).toContain(`<td>${s.name} <span class="muted">(Polyglots, ${s.protocol})</span></td>`);
     // One attempt each: the asynchronous exchanges (POST, 303, GET) count as one.
-    const attempts = await ms.database.db.query<{ n: number }>('select count(*)::int as n from attempts where server_id = any($1::int[])', [ids]);
+    const attempts = await ms.database.db.query<{ n: number }>('select count(*)::int as n from attempts where server_id = any($1::int[])', [
+      ids,
+    ]);
     expect(attempts[0].n).toBe(speakers.length);
   });
 
   it('refuses a protocol that cannot be registered so, saying why', async () => {
     const url = samples[0].url;
-    const tasks = await ms.request('POST', '/api/challenges/protocols/servers', { name: 'pa int', url, tasks: ['INT'], protocol: 'pubannotation' }, token);
+    const tasks = await ms.request(
+      'POST',
+      '/api/challenges/protocols/servers',
+      { name: 'pa int', url, tasks: ['INT'], protocol: 'pubannotation' },
+      token,
+    );
     expect(tasks.status).toBe(400);
     expect(tasks.body.error.message).toMatch(/PubAnnotation \(protocol "pubannotation"\) answers MENTION only, not INT/);
-    const method = await ms.request('POST', '/api/challenges/protocols/servers', { name: 'json method', url, tasks: ['MENTION'], protocol: 'json', method: 'Tagger.run' }, token);
+    const method = await ms.request(
+      'POST',
+      '/api/challenges/protocols/servers',
+      { name: 'json method', url, tasks: ['MENTION'], protocol: 'json', method: 'Tagger.run' },
+      token,
+    );
     expect(method.status).toBe(400);
     expect(method.body.error.message).toMatch(/"method" is the XML-RPC method name; a server speaking JSON/);
-    const unknown = await ms.request('POST', '/api/challenges/protocols/servers', { name: 'soap', url, tasks: ['MENTION'], protocol: 'soap' }, token);
+    const unknown = await ms.request(
+      'POST',
+      '/api/challenges/protocols/servers',
+      { name: 'soap', url, tasks: ['MENTION'], protocol: 'soap' },
+      token,
+    );
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(unknown.body)).toMatch(/protocol/);
     const none = (await ms.request('GET', '/api/challenges/protocols/servers', undefined, token)).body as Array<{ name: string }>;

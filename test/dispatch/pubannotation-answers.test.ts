@@ -7,13 +7,24 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { readAnswerNow } from '../../src/dispatch/answer-reading.ts';
 
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/pubannotation/${name}`, import.meta.url), 'utf8')) as Record<string, unknown> & { text: string };
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`../fixtures/pubannotation/${name}`, import.meta.url), 'utf8')) as Record<string, unknown> & {
+    text: string;
+  };
 const indexes = { accessions: null, lookups: {} };
 
 function read(body: unknown, text: string, mentionTypes?: string[]) {
-  const answer = readAnswerNow(Buffer.from(JSON.stringify(body)), undefined, { tasks: ['MENTION'], text, given: '', ...(mentionTypes ? { mentionTypes } : {}) }, indexes, 'pubannotation');
+  const answer = readAnswerNow(
+    Buffer.from(JSON.stringify(body)),
+    undefined,
+    { tasks: ['MENTION'], text, given: '', ...(mentionTypes ? { mentionTypes } : {}) },
+    indexes,
+    'pubannotation',
+  );
   if (answer.kind !== 'value') throw new Error(`expected a value, got ${JSON.stringify(answer)}`);
-  const { MENTION } = JSON.parse(answer.value.result ?? '{}') as { MENTION?: Array<{ start: number; end: number; text: string; type?: string }> };
+  const { MENTION } = JSON.parse(answer.value.result ?? '{}') as {
+    MENTION?: Array<{ start: number; end: number; text: string; type?: string }>;
+  };
   return { mentions: MENTION ?? [], errors: answer.value.firstErrors, warnings: answer.value.firstWarnings, value: answer.value };
 }
 
@@ -24,13 +35,19 @@ describe('a real PubTator document as PubAnnotation serves it', () => {
     const { mentions, errors, warnings } = read(doc, doc.text);
     expect(errors).toEqual([]);
     expect(mentions.map((m) => [m.text, m.type])).toEqual([
-      ['Myocardial injury', 'Disease'], ['mortality', 'Disease'], ['coronary syndrome', 'Disease'],
-      ['demand ischemia, injury owing to disseminated intravascular coagulation', 'Disease'], ['myocarditis', 'Disease'], ['cardiomyopathy', 'Disease'],
+      ['Myocardial injury', 'Disease'],
+      ['mortality', 'Disease'],
+      ['coronary syndrome', 'Disease'],
+      ['demand ischemia, injury owing to disseminated intravascular coagulation', 'Disease'],
+      ['myocarditis', 'Disease'],
+      ['cardiomyopathy', 'Disease'],
     ]);
     const chars = [...doc.text];
     for (const m of mentions) expect(m.text).toBe(chars.slice(m.start, m.end).join(''));
     expect(mentions).toHaveLength(6);
-    expect(warnings).toEqual([{ path: 'attributes', message: '6 attributes ignored (pred "pubann:denotes"): only confidence, rank and section are read' }]);
+    expect(warnings).toEqual([
+      { path: 'attributes', message: '6 attributes ignored (pred "pubann:denotes"): only confidence, rank and section are read' },
+    ]);
   });
 
   it('a denotation with "obj": null and one without obj are kept as untyped mentions, with one warning naming both; the other four keep their type', () => {
@@ -41,7 +58,12 @@ describe('a real PubTator document as PubAnnotation serves it', () => {
     expect(errors).toEqual([]);
     expect(mentions).toHaveLength(6);
     expect(mentions.map((m) => m.type ?? null)).toEqual(['Disease', 'Disease', null, 'Disease', null, 'Disease']);
-    expect(warnings).toEqual([{ path: 'denotations[2].obj', message: '2 denotations without a type ("obj" null or absent: denotations[2], denotations[4]) kept as untyped mentions' }]);
+    expect(warnings).toEqual([
+      {
+        path: 'denotations[2].obj',
+        message: '2 denotations without a type ("obj" null or absent: denotations[2], denotations[4]) kept as untyped mentions',
+      },
+    ]);
   });
 
   it('text sent back with the CR LF the server read is refused, and the error says CR is the only difference', () => {
@@ -49,63 +71,96 @@ describe('a real PubTator document as PubAnnotation serves it', () => {
     const original = `${doc.text}\r\nSecond line.\r\n`;
     const sent = original.replace(/\r\n/g, ' \n');
     const { errors } = read({ ...doc, text: original }, sent);
-    expect(errors).toEqual([{
-      path: 'text',
-      message: "the answer's text has 2 carriage returns (CR) and the text sent has none: the carriage returns are the only difference. The meta-server never sends CR (a CR before a LF goes as a space, a lone CR as a LF, one for one), so the server read its text elsewhere or added them; spans must refer to the text exactly as sent",
-    }]);
+    expect(errors).toEqual([
+      {
+        path: 'text',
+        message:
+          "the answer's text has 2 carriage returns (CR) and the text sent has none: the carriage returns are the only difference. The meta-server never sends CR (a CR before a LF goes as a space, a lone CR as a LF, one for one), so the server read its text elsewhere or added them; spans must refer to the text exactly as sent",
+      },
+    ]);
     // CR LF line ends of the server's own, before line ends sent as LF alone: the same.
     const lf = `${doc.text}\nSecond line.\n`;
-    expect(read({ ...doc, text: lf.replace(/\n/g, '\r\n') }, lf).errors[0].message).toMatch(/has 2 carriage returns \(CR\) and the text sent has none: the carriage returns are the only difference/);
+    expect(read({ ...doc, text: lf.replace(/\n/g, '\r\n') }, lf).errors[0].message).toMatch(
+      /has 2 carriage returns \(CR\) and the text sent has none: the carriage returns are the only difference/,
+    );
     // Another difference as well as CR: both said.
     const other = read({ ...doc, text: original.replace('Second', 'Third') }, sent).errors;
-    expect(other[0].message).toMatch(/has 2 carriage returns \(CR\).*the texts differ otherwise too \(first at character 317 of the text sent\)/);
+    expect(other[0].message).toMatch(
+      /has 2 carriage returns \(CR\).*the texts differ otherwise too \(first at character 317 of the text sent\)/,
+    );
     // No CR: the plain message, as before.
-    expect(read({ ...doc, text: 'another text' }, doc.text).errors[0].message).toMatch(/^the answer's text differs from the text sent \(first at character 0\)/);
+    expect(read({ ...doc, text: 'another text' }, doc.text).errors[0].message).toMatch(
+      /^the answer's text differs from the text sent \(first at character 0\)/,
+    );
   });
 });
 
 describe('the multi-track form', () => {
   const doc = fixture('annotation-format-tracks.json');
 
-  it('every track\'s denotations are read, in track order', () => {
+  it("every track's denotations are read, in track order", () => {
     const { mentions, errors, warnings } = read(doc, doc.text);
     expect(errors).toEqual([]);
     expect(warnings).toEqual([]);
     expect(mentions.map((m) => [m.start, m.end, m.text])).toEqual([
-      [16, 28, 'localization'], [32, 40, 'sulfated'], [64, 71, 'sulfate'],
-      [86, 116, 'macular corneal dystrophy type'], [86, 118, 'macular corneal dystrophy type I'],
+      [16, 28, 'localization'],
+      [32, 40, 'sulfated'],
+      [64, 71, 'sulfate'],
+      [86, 116, 'macular corneal dystrophy type'],
+      [86, 118, 'macular corneal dystrophy type I'],
     ]);
     expect(mentions[3].type).toBe('https://acgg.asia/db/diseases/gdgdb?con_ui=CON00391');
   });
 
-  it('a track\'s dropped parts are named with its project; errors name the track\'s denotation', () => {
+  it("a track's dropped parts are named with its project; errors name the track's denotation", () => {
     const tracks = structuredClone(doc.tracks) as Array<Record<string, unknown>>;
     tracks[1].relations = [{ id: 'R1', subj: '_T1', pred: 'equivalentTo', obj: '_T2' }];
-    tracks[1].modifications = [{ id: 'M1', pred: 'Speculation', obj: '_T1' }, { id: 'M2', pred: 'Negation', obj: '_T2' }];
-    tracks[0].attributes = [{ id: 'A1', subj: 'T1', pred: 'confidence', obj: 0.5 }, { id: 'A2', subj: 'T5', pred: 'uncertain', obj: true }];
+    tracks[1].modifications = [
+      { id: 'M1', pred: 'Speculation', obj: '_T1' },
+      { id: 'M2', pred: 'Negation', obj: '_T2' },
+    ];
+    tracks[0].attributes = [
+      { id: 'A1', subj: 'T1', pred: 'confidence', obj: 0.5 },
+      { id: 'A2', subj: 'T5', pred: 'uncertain', obj: true },
+    ];
     const { mentions, warnings, errors } = read({ ...doc, tracks }, doc.text);
     expect(errors).toEqual([]);
     expect(mentions[0]).toMatchObject({ text: 'localization', confidence: 0.5 });
     expect(warnings).toEqual([
-      { path: 'tracks[0].attributes', message: '1 attribute in tracks[0] (project "GO-BP") ignored (pred "uncertain"): only confidence, rank and section are read' },
-      { path: 'tracks[1].relations', message: '1 relation in tracks[1] (project "GlycoBiology-GDGDB") ignored: no task of this challenge reads relations' },
-      { path: 'tracks[1].modifications', message: '2 modifications in tracks[1] (project "GlycoBiology-GDGDB") ignored: no task of this challenge reads modifications (negation, speculation)' },
+      {
+        path: 'tracks[0].attributes',
+        message: '1 attribute in tracks[0] (project "GO-BP") ignored (pred "uncertain"): only confidence, rank and section are read',
+      },
+      {
+        path: 'tracks[1].relations',
+        message: '1 relation in tracks[1] (project "GlycoBiology-GDGDB") ignored: no task of this challenge reads relations',
+      },
+      {
+        path: 'tracks[1].modifications',
+        message:
+          '2 modifications in tracks[1] (project "GlycoBiology-GDGDB") ignored: no task of this challenge reads modifications (negation, speculation)',
+      },
     ]);
 
     const broken = structuredClone(doc.tracks) as Array<{ denotations: Array<Record<string, unknown>> }>;
     broken[1].denotations[1].span = { begin: 86, end: 500 };
     expect(read({ ...doc, tracks: broken }, doc.text).errors).toEqual([
-      { path: 'tracks[1].denotations[1].span', message: 'the span [86, 500) runs past the end of the text (119 characters, counted as code points)' },
+      {
+        path: 'tracks[1].denotations[1].span',
+        message: 'the span [86, 500) runs past the end of the text (119 characters, counted as code points)',
+      },
     ]);
     // The validators' findings are named by the track's denotation too.
     const typed = read(doc, doc.text, ['https://purl.obolibrary.org/obo/GO_0051179', 'https://purl.obolibrary.org/obo/GO_0051923']);
     expect(typed.errors.map((e) => e.path)).toEqual(['tracks[1].denotations[0].obj', 'tracks[1].denotations[1].obj']);
-    expect(read({ ...doc, tracks: 'GO-BP' }, doc.text).errors).toEqual([{ path: 'tracks', message: 'expected an array of tracks [{project, denotations, …}]' }]);
+    expect(read({ ...doc, tracks: 'GO-BP' }, doc.text).errors).toEqual([
+      { path: 'tracks', message: 'expected an array of tracks [{project, denotations, …}]' },
+    ]);
   });
 });
 
 describe('parts no task reads', () => {
-  it('relations between the documentation\'s example denotations are named as ignored; the four denotations are mentions', () => {
+  it("relations between the documentation's example denotations are named as ignored; the four denotations are mentions", () => {
     const doc = fixture('annotation-format-relations.json');
     const { mentions, warnings, errors } = read(doc, doc.text);
     expect(errors).toEqual([]);
@@ -116,7 +171,10 @@ describe('parts no task reads', () => {
   it('a discontinuous span in the bagging form is dropped with a warning, not the answer', () => {
     const doc = fixture('annotation-format-bagging.json');
     const denotations = [...(doc.denotations as unknown[]), { id: 'T3', span: { begin: 15, end: 19 }, obj: 'UBERON:0002048' }];
-    const { mentions, warnings, errors } = read({ ...doc, denotations, blocks: [{ id: 'B1', span: { begin: 0, end: 19 }, obj: 'Sentence' }] }, doc.text);
+    const { mentions, warnings, errors } = read(
+      { ...doc, denotations, blocks: [{ id: 'B1', span: { begin: 0, end: 19 }, obj: 'Sentence' }] },
+      doc.text,
+    );
     expect(errors).toEqual([]);
     expect(mentions).toEqual([{ start: 15, end: 19, text: 'lung', type: 'UBERON:0002048' }]);
     expect(warnings).toEqual([
@@ -126,8 +184,8 @@ describe('parts no task reads', () => {
   });
 });
 
-describe('PubDictionaries\' denotations (no id, a score of their own)', () => {
-  it('a numeric score is the mention\'s confidence; an abbreviation\'s kind in score is named as not read', () => {
+describe("PubDictionaries' denotations (no id, a score of their own)", () => {
+  it("a numeric score is the mention's confidence; an abbreviation's kind in score is named as not read", () => {
     const doc = fixture('pubdictionaries-shape.json');
     const { mentions, errors, warnings } = read(doc, doc.text);
     expect(errors).toEqual([]);
@@ -136,6 +194,11 @@ describe('PubDictionaries\' denotations (no id, a score of their own)', () => {
       { start: 23, end: 26, text: 'TNF', type: 'https://www.ncbi.nlm.nih.gov/gene/7124' },
       { start: 36, end: 45, text: 'apoptosis', type: 'http://purl.obolibrary.org/obo/GO_0006915', confidence: 1 },
     ]);
-    expect(warnings).toEqual([{ path: 'denotations[1].score', message: '1 score not read as a confidence (a number in (0, 1]): denotations[1] ("regAbbreviation")' }]);
+    expect(warnings).toEqual([
+      {
+        path: 'denotations[1].score',
+        message: '1 score not read as a confidence (a number in (0, 1]): denotations[1] ("regAbbreviation")',
+      },
+    ]);
   });
 });

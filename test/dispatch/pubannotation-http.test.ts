@@ -18,7 +18,11 @@ const multiTrack: Answer = (text) => {
     text,
     tracks: [
       { project: 'sample', denotations: rest, attributes: doc.attributes },
-      { project: 'dictionary', denotations: first ? [{ ...first, id: 'D1', obj: null }] : [], modifications: first ? [{ id: 'M1', pred: 'Speculation', obj: 'D1' }] : [] },
+      {
+        project: 'dictionary',
+        denotations: first ? [{ ...first, id: 'D1', obj: null }] : [],
+        modifications: first ? [{ id: 'M1', pred: 'Speculation', obj: 'D1' }] : [],
+      },
     ],
   };
 };
@@ -58,7 +62,9 @@ describe('PubAnnotation answers over HTTP', () => {
   it('a multi-track answer with an untyped denotation is valid for every article; the untyped one and the modification are named', async () => {
     const { code, out } = await check(servers[0].url);
     expect(out).toMatch(/^7 of 7 answers valid/m);
-    expect(out).toMatch(/warning: tracks\[1\]\.denotations\[0\]\.obj: 1 denotation without a type \("obj" null or absent: tracks\[1\]\.denotations\[0\]\) kept as untyped mentions/);
+    expect(out).toMatch(
+      /warning: tracks\[1\]\.denotations\[0\]\.obj: 1 denotation without a type \("obj" null or absent: tracks\[1\]\.denotations\[0\]\) kept as untyped mentions/,
+    );
     expect(out).toMatch(/warning: tracks\[1\]\.modifications: 1 modification in tracks\[1\] \(project "dictionary"\) ignored/);
     expect(code).toBe(0);
   });
@@ -66,7 +72,9 @@ describe('PubAnnotation answers over HTTP', () => {
   it('text sent back with CR LF: invalid where the article has line ends, the error naming CR as the only difference', async () => {
     const { code, out } = await check(servers[1].url);
     expect(out).toMatch(/^INVALID /m);
-    expect(out).toMatch(/- text: the answer's text has \d+ carriage returns? \(CR\) and the text sent has none: the carriage returns are the only difference/);
+    expect(out).toMatch(
+      /- text: the answer's text has \d+ carriage returns? \(CR\) and the text sent has none: the carriage returns are the only difference/,
+    );
     expect(code).toBe(1);
   });
 });

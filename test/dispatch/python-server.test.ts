@@ -22,7 +22,9 @@ describe('dispatch to the Python sample server', () => {
   it('stores its answer with code-point offsets equal to the TypeScript annotator', async () => {
     await ms.request('POST', '/api/challenges', { slug: 'py', name: 'Py', tasks: ['ACT', 'INT', 'MENTION'] }, ADMIN_TOKEN);
     const token = (await ms.request('POST', '/api/teams', { name: 'Py team', contact: 'py@example.org' })).body.token;
-    const server = (await ms.request('POST', '/api/challenges/py/servers', { name: 'python', url: python.url, tasks: ['ACT', 'INT', 'MENTION'] }, token)).body;
+    const server = (
+      await ms.request('POST', '/api/challenges/py/servers', { name: 'python', url: python.url, tasks: ['ACT', 'INT', 'MENTION'] }, token)
+    ).body;
     expect(server.check.ok).toBe(true);
     const ids = (await ms.request('POST', '/api/challenges/py/articles', { articles: [{ id: 'P1', text: TEXT }] }, ADMIN_TOKEN)).body.ids;
     await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
@@ -32,7 +34,9 @@ describe('dispatch to the Python sample server', () => {
     });
     const result = article.servers[0].result;
     const expected = annotate(TEXT).mentions as Array<{ offset: number; mention: string }>;
-    expect(result.MENTION.map((m: { start: number; text: string }) => [m.start, m.text])).toEqual(expected.map((m) => [m.offset, m.mention]));
+    expect(result.MENTION.map((m: { start: number; text: string }) => [m.start, m.text])).toEqual(
+      expected.map((m) => [m.offset, m.mention]),
+    );
     // BRCA1 starts at code point 38; in UTF-16 units it would be 40.
     expect(result.MENTION.find((m: { text: string }) => m.text === 'BRCA1').start).toBe(38);
     expect(result.ACT.relevant).toBe(true);

@@ -8,7 +8,15 @@ import { ArticleRepository } from '../../src/articles/repository.ts';
 import { LIVE_SLUG } from '../../src/challenges/repository.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import {
+  ADMIN_TOKEN,
+  openTestDatabase,
+  startTestMetaserver,
+  testDatabaseKinds,
+  waitFor,
+  type TestDatabase,
+  type TestMetaserver,
+} from '../support/runtime.ts';
 
 describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
   let redis: PrivateRedis;
@@ -35,12 +43,21 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
     return ms;
   };
   const settled = async (serverId: number, n: number) =>
-    waitFor(`${n} articles answered by server ${serverId}`, async () => {
-      const rows = await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]);
-      return rows[0].n === n ? true : undefined;
-    }, 30_000);
+    waitFor(
+      `${n} articles answered by server ${serverId}`,
+      async () => {
+        const rows = await database.db.query<{ n: number }>(
+          `select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`,
+          [serverId],
+        );
+        return rows[0].n === n ? true : undefined;
+      },
+      30_000,
+    );
   const answeredOnce = async (serverId: number, n: number) => {
-    const rows = await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [serverId]);
+    const rows = await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [
+      serverId,
+    ]);
     expect(rows).toHaveLength(n);
     expect(rows.every((r) => r.n === 1)).toBe(true);
   };
@@ -48,10 +65,14 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
   it('a start queues the articles an API committed and died before queueing', async () => {
     const api = await start(false);
     const token = (await api.request('POST', '/api/teams', { name: 'Rec', contact: 'r@example.org' })).body.token;
-    expect((await api.request('POST', '/api/challenges', { slug: 'rec', name: 'rec', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status).toBe(201);
+    expect(
+      (await api.request('POST', '/api/challenges', { slug: 'rec', name: 'rec', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status,
+    ).toBe(201);
     const ids: number[] = [];
     for (const slug of ['rec', LIVE_SLUG]) {
-      const id = (await api.request('POST', `/api/challenges/${slug}/servers`, { name: `s-${slug}`, url: server.url, tasks: ['INT'] }, token)).body.id as number;
+      const id = (
+        await api.request('POST', `/api/challenges/${slug}/servers`, { name: `s-${slug}`, url: server.url, tasks: ['INT'] }, token)
+      ).body.id as number;
       expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
       ids.push(id);
     }
@@ -59,8 +80,18 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
     const articles = new ArticleRepository(database.db);
     const challenge = (await api.ctx.repos.challenges.bySlug('rec'))!;
     const live = (await api.ctx.repos.challenges.bySlug(LIVE_SLUG))!;
-    await articles.insertMany(challenge.id, Array.from({ length: 8 }, (_, i) => ({ organiserId: `C${i}`, text: `Committed ${i}: BRCA1 (P38398).`, sourceFormat: 'text', given: '' })));
-    const submitted = await articles.insertMany(live.id, [{ organiserId: null, text: 'Submitted: TP53 (P04637).', sourceFormat: 'text', tasks: null, callbackUrl: null }]);
+    await articles.insertMany(
+      challenge.id,
+      Array.from({ length: 8 }, (_, i) => ({
+        organiserId: `C${i}`,
+        text: `Committed ${i}: BRCA1 (P38398).`,
+        sourceFormat: 'text',
+        given: '',
+      })),
+    );
+    const submitted = await articles.insertMany(live.id, [
+      { organiserId: null, text: 'Submitted: TP53 (P04637).', sourceFormat: 'text', tasks: null, callbackUrl: null },
+    ]);
     expect('ids' in submitted).toBe(true);
     expect(await database.db.query('select 1 from deliveries')).toHaveLength(0);
 
@@ -74,10 +105,13 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
   it('a start queues again the unsettled deliveries whose jobs Redis lost', async () => {
     const api = await start(false);
     const token = (await api.request('POST', '/api/teams', { name: 'Lost', contact: 'l@example.org' })).body.token;
-    expect((await api.request('POST', '/api/challenges', { slug: 'lost', name: 'lost', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status).toBe(201);
+    expect(
+      (await api.request('POST', '/api/challenges', { slug: 'lost', name: 'lost', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status,
+    ).toBe(201);
     const articles = Array.from({ length: 10 }, (_, i) => ({ id: `L${i}`, text: `Lost ${i}: SNCA (P37840).` }));
     expect((await api.request('POST', '/api/challenges/lost/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
-    const id = (await api.request('POST', '/api/challenges/lost/servers', { name: 'lost', url: server.url, tasks: ['INT'] }, token)).body.id as number;
+    const id = (await api.request('POST', '/api/challenges/lost/servers', { name: 'lost', url: server.url, tasks: ['INT'] }, token)).body
+      .id as number;
     // No worker runs: the jobs wait in Redis, the deliveries are queued.
     expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
     expect((await api.ctx.dispatch.queues.counts(id)).waiting).toBe(10);

@@ -7,7 +7,12 @@ import { decodeMethodCall } from '../../src/xmlrpc/codec.ts';
 import type { CallOutcome } from '../../src/dispatch/annotators/xmlrpc-call.ts';
 
 const article = { id: 'a1', organiserId: 'PMC1', text: 'BRCA1 binds p53.', given: 'T1\tProtein 0 5\tBRCA1' };
-const server = (tasks: string[], sendMetadata = false) => ({ method: 'Annotator.getAnnotation', tasks: tasks as never[], sendMetadata, url: 'http://127.0.0.1:8000/' });
+const server = (tasks: string[], sendMetadata = false) => ({
+  method: 'Annotator.getAnnotation',
+  tasks: tasks as never[],
+  sendMetadata,
+  url: 'http://127.0.0.1:8000/',
+});
 const params = (body: Buffer) => decodeMethodCall(body).params;
 
 describe('the call each server is sent', () => {
@@ -16,7 +21,11 @@ describe('the call each server is sent', () => {
     expect(params(bodies.build(article, server(['MENTION', 'ACT'])))).toEqual([article.text]);
     expect(params(bodies.build(article, server(['MENTION', 'COREF'])))).toEqual([article.text, article.given]);
     expect(params(bodies.build(article, server(['INT'], true)))).toEqual([article.text, { article: 'PMC1', tasks: ['INT'] }]);
-    expect(params(bodies.build(article, server(['COREF'], true)))).toEqual([article.text, article.given, { article: 'PMC1', tasks: ['COREF'] }]);
+    expect(params(bodies.build(article, server(['COREF'], true)))).toEqual([
+      article.text,
+      article.given,
+      { article: 'PMC1', tasks: ['COREF'] },
+    ]);
   });
 
   it('describes the parameters sent and why', () => {
@@ -29,7 +38,13 @@ describe('the call each server is sent', () => {
 
 describe('hints for failed calls', () => {
   const failed = (kind: 'fault' | 'http', detail: string, httpStatus?: number): Extract<CallOutcome, { ok: false }> => ({
-    ok: false, kind, detail, httpStatus, ms: 1, bytesSent: 1, bytesReceived: 1,
+    ok: false,
+    kind,
+    detail,
+    httpStatus,
+    ms: 1,
+    bytesSent: 1,
+    bytesReceived: 1,
   });
 
   it.each([
@@ -49,7 +64,8 @@ describe('hints for failed calls', () => {
   });
 
   it('says that header lines end in CR LF when the HTTP parser found one that did not', () => {
-    const detail = 'the server at 127.0.0.1:8000 did not answer with valid HTTP in the status line or headers: Response does not match the HTTP/1.1 protocol (Missing expected CR after header value)';
+    const detail =
+      'the server at 127.0.0.1:8000 did not answer with valid HTTP in the status line or headers: Response does not match the HTTP/1.1 protocol (Missing expected CR after header value)';
     const protocol = { ...failed('fault', detail), kind: 'protocol' as const };
     expect(failureHint(protocol, server(['MENTION']))).toMatch(/^ — HTTP header lines end in CR LF\. A CGI script must write them so/);
     expect(failureHint({ ...protocol, detail: 'malformed XML at line 1, column 3: expected LF' }, server(['MENTION']))).toBe('');
@@ -60,7 +76,9 @@ describe('hints for failed calls', () => {
     expect(failureHint(failed('http', 'HTTP 404 Not Found', 404), at('http://tagger.example.org:8080/'))).toMatch(
       /answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/tagger\.example\.org:8080\/RPC2\?$/,
     );
-    expect(failureHint(failed('http', 'HTTP 403 Forbidden', 403), at('http://h/xmlrpc'))).toMatch(/is the server's URL http:\/\/h\/RPC2\?$/);
+    expect(failureHint(failed('http', 'HTTP 403 Forbidden', 403), at('http://h/xmlrpc'))).toMatch(
+      /is the server's URL http:\/\/h\/RPC2\?$/,
+    );
     expect(failureHint(failed('http', 'HTTP 404 Not Found', 404), at('http://h/RPC2'))).toBe('');
     expect(failureHint(failed('http', 'HTTP 500 Internal Server Error', 500), at('http://h/'))).toBe('');
   });

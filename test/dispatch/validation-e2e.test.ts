@@ -19,9 +19,19 @@ const servers: FaultyServer[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'metaserver-uniprot-'));
   const index = join(dir, 'release.idx');
-  await buildIndex({ primaries: join(fixtures, 'primaries.txt'), secondary: join(fixtures, 'sec_ac.txt'), out: index, release: { name: 'TEST_2024', date: '2024-01-01' } });
+  await buildIndex({
+    primaries: join(fixtures, 'primaries.txt'),
+    secondary: join(fixtures, 'sec_ac.txt'),
+    out: index,
+    release: { name: 'TEST_2024', date: '2024-01-01' },
+  });
   ms = await startTestMetaserver({ config: { uniprotIndex: index, checkTimeoutSeconds: 2 } });
-  await ms.request('POST', '/api/challenges', { slug: 'val', name: 'Validation', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+  await ms.request(
+    'POST',
+    '/api/challenges',
+    { slug: 'val', name: 'Validation', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 },
+    ADMIN_TOKEN,
+  );
   await ms.request('POST', '/api/challenges/val/articles', { articles: [{ id: 'V1', text: 'Haemoglobin and p53.' }] }, ADMIN_TOKEN);
   token = (await ms.request('POST', '/api/teams', { name: 'Validators', contact: 'v@example.org' })).body.token;
 });

@@ -24,16 +24,27 @@ describe('shareOut', () => {
   const pools = ['pool-a', 'pool-b', 'pool-c', 'pool-d'];
   /** For each pool: its total requests at once (sum of shares). */
   const loads = (shares: Map<string, Map<number, number>>) => [...shares.values()].map((m) => [...m.values()].reduce((a, b) => a + b, 0));
-  const consumers = (shares: Map<string, Map<number, number>>, serverId: number) => [...shares.values()].filter((m) => m.has(serverId)).map((m) => m.get(serverId));
+  const consumers = (shares: Map<string, Map<number, number>>, serverId: number) =>
+    [...shares.values()].filter((m) => m.has(serverId)).map((m) => m.get(serverId));
 
   it('gives a server min(pools, concurrency) consumers, each with its share, and the same answer whatever the order of the lists', () => {
-    const servers = [{ id: 7, concurrency: 5 }, { id: 8, concurrency: 3 }, { id: 9, concurrency: 1 }];
+    const servers = [
+      { id: 7, concurrency: 5 },
+      { id: 8, concurrency: 3 },
+      { id: 9, concurrency: 1 },
+    ];
     const shares = shareOut(servers, pools);
     expect(consumers(shares, 7)).toEqual([2, 2, 2, 2]); // four consumers of 5: 2 each (the global limit holds 5)
     expect(consumers(shares, 8)).toEqual([1, 1, 1]);
     expect(consumers(shares, 9)).toEqual([1]);
     expect(shareOut([...servers].reverse(), [...pools].reverse())).toEqual(shares);
-    expect(shareOut(servers, ['alone']).get('alone')).toEqual(new Map([[7, 5], [8, 3], [9, 1]]));
+    expect(shareOut(servers, ['alone']).get('alone')).toEqual(
+      new Map([
+        [7, 5],
+        [8, 3],
+        [9, 1],
+      ]),
+    );
   });
 
   it('spreads servers that take one request at a time evenly over the pools', () => {
@@ -62,9 +73,17 @@ describe('WorkerPool', () => {
   const newPool = (syncIntervalMs = 200) => {
     // No job reaches it: no article is queued. The performer is never called.
     const pool = new WorkerPool({
-      redisUrl: inject('redisUrl'), prefix, lockDurationMs: 2000, stalledIntervalMs: 1000, syncIntervalMs,
-      log: createLogger({ logLevel: 'silent' }), performer: {} as JobPerformer,
-      listServers: async () => [{ id: 1, concurrency: 5 }, { id: 2, concurrency: 1 }],
+      redisUrl: inject('redisUrl'),
+      prefix,
+      lockDurationMs: 2000,
+      stalledIntervalMs: 1000,
+      syncIntervalMs,
+      log: createLogger({ logLevel: 'silent' }),
+      performer: {} as JobPerformer,
+      listServers: async () => [
+        { id: 1, concurrency: 5 },
+        { id: 2, concurrency: 1 },
+      ],
     });
     pools.push(pool);
     return pool;
@@ -81,10 +100,18 @@ describe('WorkerPool', () => {
     // The second pool announced itself: the first takes its share without waiting for its next sync.
     await waitFor('the first pool at its share', async () => (first.concurrencyOf(1) === 3 ? true : undefined), 5000);
     // Server 2 takes one request at a time: one of the two pools consumes it, not both.
-    await waitFor('server 2 with one consumer', async () => ([first, second].filter((p) => p.concurrencyOf(2) === 1).length === 1 ? true : undefined), 5000);
+    await waitFor(
+      'server 2 with one consumer',
+      async () => ([first, second].filter((p) => p.concurrencyOf(2) === 1).length === 1 ? true : undefined),
+      5000,
+    );
     await second.close();
     pools.splice(pools.indexOf(second), 1);
-    await waitFor('the first pool alone again', async () => (first.concurrencyOf(1) === 5 && first.concurrencyOf(2) === 1 ? true : undefined), 5000);
+    await waitFor(
+      'the first pool alone again',
+      async () => (first.concurrencyOf(1) === 5 && first.concurrencyOf(2) === 1 ? true : undefined),
+      5000,
+    );
   });
   it('counts a pool that stopped without leaving (killed) until its heartbeat is three sync intervals old', async () => {
     const pool = newPool(1000);
@@ -101,6 +128,10 @@ describe('WorkerPool', () => {
     await pool.sync();
     expect(pool.concurrencyOf(1)).toBe(3);
     // syncIntervalMs is 1000: forgotten 3 s after its last heartbeat.
-    await waitFor('every server, whole, again', async () => (pool.concurrencyOf(1) === 5 && pool.concurrencyOf(2) === 1 ? true : undefined), 8000);
+    await waitFor(
+      'every server, whole, again',
+      async () => (pool.concurrencyOf(1) === 5 && pool.concurrencyOf(2) === 1 ? true : undefined),
+      8000,
+    );
   });
 });

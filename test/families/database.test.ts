@@ -25,9 +25,15 @@ describe.each(testDatabaseKinds())('task names in the database (%s)', (kind) => 
     const names = (await db.query<{ name: string }>('select name from task_families order by name')).map((r) => r.name);
     expect(names).toEqual([...TASK_NAMES].sort());
     const [challenge] = await db.query<{ id: number }>(`insert into challenges (slug, name, tasks) values ('c', 'C', '{}') returning id`);
-    await expect(db.query(`insert into gold_standards (challenge_id, task, body, documents, items) values ($1, 'NOPE', '', 0, 0)`, [challenge.id])).rejects.toThrow(/foreign key/);
+    await expect(
+      db.query(`insert into gold_standards (challenge_id, task, body, documents, items) values ($1, 'NOPE', '', 0, 0)`, [challenge.id]),
+    ).rejects.toThrow(/foreign key/);
     for (const task of TASK_NAMES) {
-      await db.query('insert into gold_standards (challenge_id, task, body, documents, items) values ($1, $2, $3, 0, 0)', [challenge.id, task, '']);
+      await db.query('insert into gold_standards (challenge_id, task, body, documents, items) values ($1, $2, $3, 0, 0)', [
+        challenge.id,
+        task,
+        '',
+      ]);
     }
     expect((await db.query<{ n: number }>('select count(*)::int as n from gold_standards'))[0].n).toBe(TASK_NAMES.length);
     // migrate() again (every start does) changes nothing.
@@ -39,14 +45,27 @@ describe.each(testDatabaseKinds())('task names in the database (%s)', (kind) => 
     const { db } = tdb;
     // Back to the schema of migration 005, with an offline run and a gold standard stored then.
     await db.exec('drop table task_families cascade');
-    await db.exec(`alter table gold_standards add constraint gold_standards_task_check check (task in ('ACT', 'INT', 'IPT', 'MENTION', 'COREF'))`);
-    await db.exec(`alter table offline_runs add constraint offline_runs_task_check check (task in ('ACT', 'INT', 'IPT', 'MENTION', 'COREF'))`);
+    await db.exec(
+      `alter table gold_standards add constraint gold_standards_task_check check (task in ('ACT', 'INT', 'IPT', 'MENTION', 'COREF'))`,
+    );
+    await db.exec(
+      `alter table offline_runs add constraint offline_runs_task_check check (task in ('ACT', 'INT', 'IPT', 'MENTION', 'COREF'))`,
+    );
     await db.exec(`alter table ensemble_models add constraint ensemble_models_task_check check (task in ('INT', 'IPT'))`);
     await db.query(`delete from schema_migrations where name = '008_task_families.sql'`);
-    const [challenge] = await db.query<{ id: number }>(`insert into challenges (slug, name, tasks) values ('old', 'Old', '{INT}') returning id`);
-    const [team] = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('t', 't@example.org', 'h') returning id`);
-    await db.query(`insert into gold_standards (challenge_id, task, body, documents, items) values ($1, 'INT', 'd\tP12345\n', 1, 1)`, [challenge.id]);
-    await db.query(`insert into offline_runs (challenge_id, team_id, task, n, name, body) values ($1, $2, 'MENTION', 1, 'T1_R1', '{}')`, [challenge.id, team.id]);
+    const [challenge] = await db.query<{ id: number }>(
+      `insert into challenges (slug, name, tasks) values ('old', 'Old', '{INT}') returning id`,
+    );
+    const [team] = await db.query<{ id: number }>(
+      `insert into teams (name, contact, token_hash) values ('t', 't@example.org', 'h') returning id`,
+    );
+    await db.query(`insert into gold_standards (challenge_id, task, body, documents, items) values ($1, 'INT', 'd\tP12345\n', 1, 1)`, [
+      challenge.id,
+    ]);
+    await db.query(`insert into offline_runs (challenge_id, team_id, task, n, name, body) values ($1, $2, 'MENTION', 1, 'T1_R1', '{}')`, [
+      challenge.id,
+      team.id,
+    ]);
     expect(readdirSync(MIGRATIONS)).toContain('008_task_families.sql');
     expect(readFileSync(`${MIGRATIONS}008_task_families.sql`, 'utf8')).toMatch(/drop constraint gold_standards_task_check/);
 

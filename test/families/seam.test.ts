@@ -31,9 +31,10 @@ describe('the task-family seam', () => {
     expect(familyOfAnswerKey('nope')).toBeUndefined();
   });
 
-  it('finds the task-name leaf (src/tasks/names.ts) listing the registry\'s families and their settings', () => {
+  it("finds the task-name leaf (src/tasks/names.ts) listing the registry's families and their settings", () => {
     expect(LEAF_NAMES).toEqual(TASK_NAMES);
-    for (const f of ALL_FAMILIES) expect(Object.keys(f.settings ?? {}), f.name).toEqual(Object.keys((FAMILY_SETTINGS as Record<string, object>)[f.name] ?? {}));
+    for (const f of ALL_FAMILIES)
+      expect(Object.keys(f.settings ?? {}), f.name).toEqual(Object.keys((FAMILY_SETTINGS as Record<string, object>)[f.name] ?? {}));
   });
 
   it('has no string literal naming a task outside src/families (migrations before the registry excepted)', () => {

@@ -52,10 +52,26 @@ describe.skipIf(!process.env.DATABASE_URL)('an API process killed while Redis is
 
   it('everything it accepted is dispatched once Redis is back, each answer stored once', async () => {
     const token = (await ms.request('POST', '/api/teams', { name: 'Killed API', contact: 'k@example.org' })).body.token;
-    expect((await ms.request('POST', '/api/challenges', { slug: 'ak', name: 'ak', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
+    expect(
+      (
+        await ms.request(
+          'POST',
+          '/api/challenges',
+          { slug: 'ak', name: 'ak', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 },
+          ADMIN_TOKEN,
+        )
+      ).status,
+    ).toBe(201);
     const servers: number[] = [];
     for (const slug of ['ak', 'live']) {
-      const id = (await ms.request('POST', `/api/challenges/${slug}/servers`, { name: `k-${slug}`, url: good.url, tasks: ['INT'], concurrency: 4 }, token)).body.id as number;
+      const id = (
+        await ms.request(
+          'POST',
+          `/api/challenges/${slug}/servers`,
+          { name: `k-${slug}`, url: good.url, tasks: ['INT'], concurrency: 4 },
+          token,
+        )
+      ).body.id as number;
       expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
       servers.push(id);
     }
@@ -84,8 +100,13 @@ describe.skipIf(!process.env.DATABASE_URL)('an API process killed while Redis is
 
     await redis.restart();
     const done = async (id: number) =>
-      (await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0].n;
-    await waitFor('every accepted article answered', async () => ((await done(servers[0])) === 20 && (await done(servers[1])) === 1 ? true : undefined), 30_000);
+      (await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0]
+        .n;
+    await waitFor(
+      'every accepted article answered',
+      async () => ((await done(servers[0])) === 20 && (await done(servers[1])) === 1 ? true : undefined),
+      30_000,
+    );
 
     // The client repeats its submission to a new API process: the same article, answered.
     const again = await call(await startApi(), 'POST', '/api/articles', submission);
@@ -95,6 +116,8 @@ describe.skipIf(!process.env.DATABASE_URL)('an API process killed while Redis is
     expect(view.status).toBe(200);
     expect(view.body.servers).toHaveLength(1);
     expect(await database.db.query('select 1 from answers group by article_id, server_id having count(*) > 1')).toHaveLength(0);
-    expect((await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = any($1)', [servers]))[0].n).toBe(21);
+    expect(
+      (await database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = any($1)', [servers]))[0].n,
+    ).toBe(21);
   }, 90_000);
 });

@@ -17,14 +17,23 @@ const FAST = { retries: 3, baseDelayMs: 1, maxDelayMs: 5 };
 
 describe('which errors are connection errors', () => {
   it.each([
-    ['57P01', true], ['57P02', true], ['57P03', true], ['08006', true], ['08001', true], ['08P01', true],
-    ['ECONNREFUSED', true], ['ECONNRESET', true], ['23505', false], ['42P01', false], ['22P02', false],
+    ['57P01', true],
+    ['57P02', true],
+    ['57P03', true],
+    ['08006', true],
+    ['08001', true],
+    ['08P01', true],
+    ['ECONNREFUSED', true],
+    ['ECONNRESET', true],
+    ['23505', false],
+    ['42P01', false],
+    ['22P02', false],
   ])('%s → %s', (code, expected) => {
     expect(isConnectionError(new InjectedDbError(code))).toBe(expected);
     expect(isConnectionError(new Error('wrapped', { cause: new InjectedDbError(code) }))).toBe(expected);
   });
 
-  it('recognises pg\'s own messages for a dropped connection, and DatabaseUnavailableError', () => {
+  it("recognises pg's own messages for a dropped connection, and DatabaseUnavailableError", () => {
     expect(isConnectionError(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isConnectionError(new DatabaseUnavailableError('down'))).toBe(true);
     expect(isConnectionError(new Error('syntax error at or near "selec"'))).toBe(false);
@@ -37,10 +46,14 @@ describe('withDbRetry', () => {
     const value = await withDbRetry('test', async () => (++calls < 3 ? Promise.reject(new InjectedDbError('57P03')) : 'ok'), FAST);
     expect([value, calls]).toEqual(['ok', 3]);
     calls = 0;
-    const failing = withDbRetry('store it', async () => {
-      calls++;
-      throw new InjectedDbError('ECONNREFUSED');
-    }, FAST);
+    const failing = withDbRetry(
+      'store it',
+      async () => {
+        calls++;
+        throw new InjectedDbError('ECONNREFUSED');
+      },
+      FAST,
+    );
     await expect(failing).rejects.toBeInstanceOf(DatabaseUnavailableError);
     await expect(failing).rejects.toThrow(/unreachable while trying to store it \(4 tries\)/);
     expect(calls).toBe(4);
@@ -48,10 +61,16 @@ describe('withDbRetry', () => {
 
   it('does not retry other errors', async () => {
     let calls = 0;
-    await expect(withDbRetry('x', async () => {
-      calls++;
-      throw new InjectedDbError('23505');
-    }, FAST)).rejects.toBeInstanceOf(InjectedDbError);
+    await expect(
+      withDbRetry(
+        'x',
+        async () => {
+          calls++;
+          throw new InjectedDbError('23505');
+        },
+        FAST,
+      ),
+    ).rejects.toBeInstanceOf(InjectedDbError);
     expect(calls).toBe(1);
   });
 });
@@ -67,8 +86,13 @@ describe('DispatchStore over a flaky database', () => {
     store = new DispatchStore(db, { retry: FAST });
     const challenge = await new ChallengeRepository(db).create({ slug: 'flaky', name: 'Flaky', tasks: ['INT'] } as never);
     const team = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('t', 'c', 'h') returning id`);
-    await db.query(`insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 's', 'http://127.0.0.1:9/', '{INT}', 'm')`, [(challenge as { id: number }).id, team[0].id]);
-    const loaded = await new ArticleRepository(db).insertMany((challenge as { id: number }).id, [{ organiserId: 'A', text: 'BRCA1', sourceFormat: 'text', given: '' }]);
+    await db.query(
+      `insert into servers (challenge_id, team_id, name, url, tasks, method) values ($1, $2, 's', 'http://127.0.0.1:9/', '{INT}', 'm')`,
+      [(challenge as { id: number }).id, team[0].id],
+    );
+    const loaded = await new ArticleRepository(db).insertMany((challenge as { id: number }).id, [
+      { organiserId: 'A', text: 'BRCA1', sourceFormat: 'text', given: '' },
+    ]);
     articleId = [...(loaded as { ids: Map<string, string> }).ids.values()][0]!;
   });
   afterAll(async () => tdb?.drop());
@@ -117,17 +141,33 @@ describe('a job whose database writes fail for good', () => {
         return annotate(text, given);
       },
     });
-    await ms.request('POST', '/api/challenges', { slug: 'dbdown', name: 'DB down', tasks: ['INT'], timeoutSeconds: 5, maxAttempts: 1 }, ADMIN_TOKEN);
-    const ids = (await ms.request('POST', '/api/challenges/dbdown/articles', { articles: [{ id: 'D1', text: 'BRCA1 (P38398) binds TP53.' }] }, ADMIN_TOKEN)).body.ids;
+    await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug: 'dbdown', name: 'DB down', tasks: ['INT'], timeoutSeconds: 5, maxAttempts: 1 },
+      ADMIN_TOKEN,
+    );
+    const ids = (
+      await ms.request(
+        'POST',
+        '/api/challenges/dbdown/articles',
+        { articles: [{ id: 'D1', text: 'BRCA1 (P38398) binds TP53.' }] },
+        ADMIN_TOKEN,
+      )
+    ).body.ids;
     const token = (await ms.request('POST', '/api/teams', { name: 'DB team', contact: 'd@example.org' })).body.token;
     const registered = await ms.request('POST', '/api/challenges/dbdown/servers', { name: 'fine', url: server.url, tasks: ['INT'] }, token);
     const id = registered.body.id as number;
     await ms.request('POST', `/api/servers/${id}/start`, undefined, token);
-    await waitFor('the answer', async () => {
-      const rows = await inner.db.query(`select 1 from deliveries where server_id = $1 and state = 'done'`, [id]);
-      const c = await ms.ctx.dispatch.queues.counts(id);
-      return rows.length === 1 && c.active + c.waiting + c.delayed === 0 ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'the answer',
+      async () => {
+        const rows = await inner.db.query(`select 1 from deliveries where server_id = $1 and state = 'done'`, [id]);
+        const c = await ms.ctx.dispatch.queues.counts(id);
+        return rows.length === 1 && c.active + c.waiting + c.delayed === 0 ? true : undefined;
+      },
+      30_000,
+    );
     expect(flaky.injected).toBe(6);
     const attempts = await inner.db.query<{ outcome: string }>('select outcome from attempts where server_id = $1 order by n', [id]);
     expect(attempts.map((a) => a.outcome)).toEqual(['interrupted', 'ok']);

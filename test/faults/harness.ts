@@ -27,7 +27,12 @@ export class FaultBench {
   }
 
   async challenge(slug: string, settings: Record<string, unknown>, articles: Array<{ id: string; text: string }>): Promise<void> {
-    const c = await this.ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['INT', 'MENTION'], serversPerTeam: 50, ...settings }, ADMIN_TOKEN);
+    const c = await this.ms.request(
+      'POST',
+      '/api/challenges',
+      { slug, name: slug, tasks: ['INT', 'MENTION'], serversPerTeam: 50, ...settings },
+      ADMIN_TOKEN,
+    );
     expect(c.status).toBe(201);
     expect((await this.ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).status).toBe(202);
   }
@@ -51,14 +56,28 @@ export class FaultBench {
   /** Waits until every delivery of the server is done or failed AND its queue holds no job that could still run. */
   async settled(serverId: number, articles = 1, timeoutMs = 30_000): Promise<Settled> {
     const db = this.ms.database.db;
-    await waitFor(`server ${serverId} to settle`, async () => {
-      const rows = await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state in ('done', 'failed')`, [serverId]);
-      if (rows[0].n !== articles) return undefined;
-      const c = await this.ms.ctx.dispatch.queues.counts(serverId);
-      return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
-    }, timeoutMs);
-    const d = (await db.query<{ state: string; last_outcome: string | null }>('select state, last_outcome from deliveries where server_id = $1', [serverId]))[0];
-    const attempts = await db.query<{ outcome: string; detail: string | null }>('select outcome, detail from attempts where server_id = $1 order by n', [serverId]);
+    await waitFor(
+      `server ${serverId} to settle`,
+      async () => {
+        const rows = await db.query<{ n: number }>(
+          `select count(*)::int as n from deliveries where server_id = $1 and state in ('done', 'failed')`,
+          [serverId],
+        );
+        if (rows[0].n !== articles) return undefined;
+        const c = await this.ms.ctx.dispatch.queues.counts(serverId);
+        return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
+      },
+      timeoutMs,
+    );
+    const d = (
+      await db.query<{ state: string; last_outcome: string | null }>('select state, last_outcome from deliveries where server_id = $1', [
+        serverId,
+      ])
+    )[0];
+    const attempts = await db.query<{ outcome: string; detail: string | null }>(
+      'select outcome, detail from attempts where server_id = $1 order by n',
+      [serverId],
+    );
     const answers = await db.query<{ attempt_n: number }>('select attempt_n from answers where server_id = $1', [serverId]);
     return {
       state: d.state,

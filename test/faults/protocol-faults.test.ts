@@ -34,7 +34,12 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function register(slug: string, name: string, url: string, protocol: string): Promise<{ id: number; check: { ok: boolean; outcome: string; detail?: string } }> {
+async function register(
+  slug: string,
+  name: string,
+  url: string,
+  protocol: string,
+): Promise<{ id: number; check: { ok: boolean; outcome: string; detail?: string } }> {
   const res = await ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['MENTION'], protocol }, bench.token);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -47,36 +52,156 @@ async function faulty(protocol: JsonProtocol, behaviour: JsonBehaviour): Promise
 }
 
 const INVALID: Record<JsonProtocol, { body: unknown; detail: RegExp }> = {
-  json: { body: { mentions: [{ offset: 3, mention: 'XXXX' }] }, detail: /failed validation: mentions\[0\]\.mention: "XXXX" differs from the text at offset 3/ },
+  json: {
+    body: { mentions: [{ offset: 3, mention: 'XXXX' }] },
+    detail: /failed validation: mentions\[0\]\.mention: "XXXX" differs from the text at offset 3/,
+  },
   pubannotation: {
-    body: { denotations: [{ id: 'T1', span: { begin: 0, end: 5 }, obj: 'protein' }, { id: 'T2', span: { begin: 40, end: 999 }, obj: 'protein' }] },
-    detail: /failed validation: denotations\[1\]\.span: the span \[40, 999\) runs past the end of the text \(\d+ characters, counted as code points\)/,
+    body: {
+      denotations: [
+        { id: 'T1', span: { begin: 0, end: 5 }, obj: 'protein' },
+        { id: 'T2', span: { begin: 40, end: 999 }, obj: 'protein' },
+      ],
+    },
+    detail:
+      /failed validation: denotations\[1\]\.span: the span \[40, 999\) runs past the end of the text \(\d+ characters, counted as code points\)/,
   },
 };
 
 type Case = { name: string; protocol: JsonProtocol; behaviour: JsonBehaviour; kind: string; detail: RegExp; polls?: boolean };
 
 const cases: Case[] = (['json', 'pubannotation'] as const).flatMap((protocol): Case[] => [
-  { name: `${protocol}: never answers`, protocol, behaviour: { kind: 'hang' }, kind: 'timeout', detail: /deadline of [14] s \(no response headers received\)/ },
-  { name: `${protocol}: closes before headers`, protocol, behaviour: { kind: 'closeBeforeHeaders' }, kind: 'connection', detail: /closed the connection before sending response headers|reset/ },
-  { name: `${protocol}: HTTP 500`, protocol, behaviour: { kind: 'http', status: 500 }, kind: 'http', detail: /^HTTP 500 Internal Server Error: Error 500 the annotation backend is unavailable \(a (JSON|PubAnnotation) answer needs status 200/ },
-  { name: `${protocol}: HTTP 415, with the hint`, protocol, behaviour: { kind: 'http', status: 415 }, kind: 'http', detail: /^HTTP 415 .* — the meta-server POSTs (Content-Type: application\/json|Content-Type: application\/json \{"text": …\} with Accept)/ },
-  { name: `${protocol}: 200 with HTML`, protocol, behaviour: { kind: 'html' }, kind: 'protocol', detail: /^the answer is XML or HTML, not JSON: is the server registered with the right protocol/ },
-  { name: `${protocol}: truncated JSON`, protocol, behaviour: { kind: 'truncated' }, kind: 'protocol', detail: /^the answer is not valid JSON/ },
-  { name: `${protocol}: over the size cap`, protocol, behaviour: { kind: 'oversize', bytes: 10_000 }, kind: 'protocol', detail: /cap of 4096 bytes \(it announced/ },
-  { name: `${protocol}: an invalid answer`, protocol, behaviour: { kind: 'body', body: INVALID[protocol].body }, kind: 'invalid', detail: INVALID[protocol].detail },
+  {
+    name: `${protocol}: never answers`,
+    protocol,
+    behaviour: { kind: 'hang' },
+    kind: 'timeout',
+    detail: /deadline of [14] s \(no response headers received\)/,
+  },
+  {
+    name: `${protocol}: closes before headers`,
+    protocol,
+    behaviour: { kind: 'closeBeforeHeaders' },
+    kind: 'connection',
+    detail: /closed the connection before sending response headers|reset/,
+  },
+  {
+    name: `${protocol}: HTTP 500`,
+    protocol,
+    behaviour: { kind: 'http', status: 500 },
+    kind: 'http',
+    detail:
+      /^HTTP 500 Internal Server Error: Error 500 the annotation backend is unavailable \(a (JSON|PubAnnotation) answer needs status 200/,
+  },
+  {
+    name: `${protocol}: HTTP 415, with the hint`,
+    protocol,
+    behaviour: { kind: 'http', status: 415 },
+    kind: 'http',
+    detail:
+      /^HTTP 415 .* — the meta-server POSTs (Content-Type: application\/json|Content-Type: application\/json \{"text": …\} with Accept)/,
+  },
+  {
+    name: `${protocol}: 200 with HTML`,
+    protocol,
+    behaviour: { kind: 'html' },
+    kind: 'protocol',
+    detail: /^the answer is XML or HTML, not JSON: is the server registered with the right protocol/,
+  },
+  {
+    name: `${protocol}: truncated JSON`,
+    protocol,
+    behaviour: { kind: 'truncated' },
+    kind: 'protocol',
+    detail: /^the answer is not valid JSON/,
+  },
+  {
+    name: `${protocol}: over the size cap`,
+    protocol,
+    behaviour: { kind: 'oversize', bytes: 10_000 },
+    kind: 'protocol',
+    detail: /cap of 4096 bytes \(it announced/,
+  },
+  {
+    name: `${protocol}: an invalid answer`,
+    protocol,
+    behaviour: { kind: 'body', body: INVALID[protocol].body },
+    kind: 'invalid',
+    detail: INVALID[protocol].detail,
+  },
 ]);
 cases.push(
-  { name: 'json: the fault object', protocol: 'json', behaviour: { kind: 'body', body: { error: { code: 7, message: 'tagger crashed' } } }, kind: 'fault', detail: /^fault 7: tagger crashed$/ },
-  { name: 'pubannotation: 503 busy, with the hint', protocol: 'pubannotation', behaviour: { kind: 'http', status: 503, headers: { 'retry-after': '30' } }, kind: 'http', detail: /^HTTP 503 Service Unavailable.* — the server says it is busy/ },
+  {
+    name: 'json: the fault object',
+    protocol: 'json',
+    behaviour: { kind: 'body', body: { error: { code: 7, message: 'tagger crashed' } } },
+    kind: 'fault',
+    detail: /^fault 7: tagger crashed$/,
+  },
+  {
+    name: 'pubannotation: 503 busy, with the hint',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'http', status: 503, headers: { 'retry-after': '30' } },
+    kind: 'http',
+    detail: /^HTTP 503 Service Unavailable.* — the server says it is busy/,
+  },
   // Asynchronous: the article is POSTed, answered 303 See Other, and polled (GET) at its Location.
-  { name: 'async: the result is gone (410)', protocol: 'pubannotation', behaviour: { kind: 'async', retryAfter: '0', poll: 'gone' }, kind: 'fault', detail: /^the result at http:\/\/127\.0\.0\.1:\d+\/results\/1 is gone \(410 Gone\): the server removed it before it was fetched/, polls: true },
-  { name: 'async: the poll never answers', protocol: 'pubannotation', behaviour: { kind: 'async', retryAfter: '0', poll: 'hang' }, kind: 'timeout', detail: /deadline of [14] s \(the answer was asynchronous: polling http:\/\/127\.0\.0\.1:\d+\/results\/1; 0 polls answered "not ready" so far\)/, polls: true },
-  { name: 'async: never ready', protocol: 'pubannotation', behaviour: { kind: 'async', retryAfter: '0', poll: 'notReadyForever' }, kind: 'timeout', detail: /the answer was asynchronous: (waiting to poll|polling) http:\/\/127\.0\.0\.1:\d+\/results\/1; [1-9]\d* polls? answered "not ready" so far/, polls: true },
-  { name: 'async: Retry-After beyond the deadline', protocol: 'pubannotation', behaviour: { kind: 'async', retryAfter: '5', poll: 'good' }, kind: 'timeout', detail: /the answer was asynchronous: waiting to poll http:\/\/127\.0\.0\.1:\d+\/results\/1; 0 polls/ },
-  { name: 'async: 303 without a Location', protocol: 'pubannotation', behaviour: { kind: 'async', location: null, poll: 'good' }, kind: 'protocol', detail: /answered 303 See Other without a Location header/ },
-  { name: 'async: an invalid result', protocol: 'pubannotation', behaviour: { kind: 'async', retryAfter: '0', poll: { body: INVALID.pubannotation.body } }, kind: 'invalid', detail: INVALID.pubannotation.detail, polls: true },
-  { name: 'async: a result that is not JSON', protocol: 'pubannotation', behaviour: { kind: 'async', retryAfter: '0', poll: { body: 'x' } }, kind: 'invalid', detail: /\(answer\): expected a PubAnnotation JSON object/, polls: true },
+  {
+    name: 'async: the result is gone (410)',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'async', retryAfter: '0', poll: 'gone' },
+    kind: 'fault',
+    detail: /^the result at http:\/\/127\.0\.0\.1:\d+\/results\/1 is gone \(410 Gone\): the server removed it before it was fetched/,
+    polls: true,
+  },
+  {
+    name: 'async: the poll never answers',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'async', retryAfter: '0', poll: 'hang' },
+    kind: 'timeout',
+    detail:
+      /deadline of [14] s \(the answer was asynchronous: polling http:\/\/127\.0\.0\.1:\d+\/results\/1; 0 polls answered "not ready" so far\)/,
+    polls: true,
+  },
+  {
+    name: 'async: never ready',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'async', retryAfter: '0', poll: 'notReadyForever' },
+    kind: 'timeout',
+    detail:
+      /the answer was asynchronous: (waiting to poll|polling) http:\/\/127\.0\.0\.1:\d+\/results\/1; [1-9]\d* polls? answered "not ready" so far/,
+    polls: true,
+  },
+  {
+    name: 'async: Retry-After beyond the deadline',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'async', retryAfter: '5', poll: 'good' },
+    kind: 'timeout',
+    detail: /the answer was asynchronous: waiting to poll http:\/\/127\.0\.0\.1:\d+\/results\/1; 0 polls/,
+  },
+  {
+    name: 'async: 303 without a Location',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'async', location: null, poll: 'good' },
+    kind: 'protocol',
+    detail: /answered 303 See Other without a Location header/,
+  },
+  {
+    name: 'async: an invalid result',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'async', retryAfter: '0', poll: { body: INVALID.pubannotation.body } },
+    kind: 'invalid',
+    detail: INVALID.pubannotation.detail,
+    polls: true,
+  },
+  {
+    name: 'async: a result that is not JSON',
+    protocol: 'pubannotation',
+    behaviour: { kind: 'async', retryAfter: '0', poll: { body: 'x' } },
+    kind: 'invalid',
+    detail: /\(answer\): expected a PubAnnotation JSON object/,
+    polls: true,
+  },
 );
 
 describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
@@ -137,13 +262,17 @@ describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
     const json = await faulty('json', { kind: 'good' });
     const asXmlRpc = await register('pfaults', 'json as xmlrpc', json.url, 'xmlrpc');
     expect(asXmlRpc.check.outcome).toBe('protocol');
-    expect(asXmlRpc.check.detail).toMatch(/the answer is JSON, not an XML-RPC methodResponse: a server that answers JSON is registered with protocol "json" or "pubannotation"/);
+    expect(asXmlRpc.check.detail).toMatch(
+      /the answer is JSON, not an XML-RPC methodResponse: a server that answers JSON is registered with protocol "json" or "pubannotation"/,
+    );
     // …and an XML-RPC server registered as JSON.
     const xmlrpc = await startFaultyServer({ kind: 'good' });
     servers.push(xmlrpc);
     const asJson = await register('pfaults', 'xmlrpc as json', xmlrpc.url, 'json');
     expect(asJson.check.outcome).toBe('protocol');
-    expect(asJson.check.detail).toMatch(/the answer is XML \(an XML-RPC answer\?\), not JSON: is the server registered with the right protocol \(this one is "json"; XML-RPC servers are "xmlrpc"\)/);
+    expect(asJson.check.detail).toMatch(
+      /the answer is XML \(an XML-RPC answer\?\), not JSON: is the server registered with the right protocol \(this one is "json"; XML-RPC servers are "xmlrpc"\)/,
+    );
     // An asynchronous server registered as JSON: the 303 is an unexpected status, with the hint.
     const async = await faulty('pubannotation', { kind: 'async', retryAfter: '0', poll: 'good' });
     const asyncAsJson = await register('pfaults', 'async as json', async.url, 'json');

@@ -7,7 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import {
+  ADMIN_TOKEN,
+  openTestDatabase,
+  startTestMetaserver,
+  testDatabaseKinds,
+  waitFor,
+  type TestDatabase,
+  type TestMetaserver,
+} from '../support/runtime.ts';
 
 const NOTICE = /^Redis \(the queue store\) did not answer: .+, and the queues catch up by themselves as soon as it answers again$/;
 
@@ -26,7 +34,11 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     return { ...res, ms: Date.now() - started };
   };
   const doneCount = async (serverId: number) =>
-    (await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]))[0].n;
+    (
+      await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [
+        serverId,
+      ])
+    )[0].n;
 
   beforeAll(async () => {
     redis = await startPrivateRedis();
@@ -35,7 +47,16 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     good = await startFaultyServer({ kind: 'good' });
     failing = await startFaultyServer({ kind: 'http', status: 503 });
     token = (await ms.request('POST', '/api/teams', { name: `Down ${kind}`, contact: 'd@example.org' })).body.token;
-    expect((await ms.request('POST', '/api/challenges', { slug: 'rd', name: 'Redis down', tasks: ['INT'], timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
+    expect(
+      (
+        await ms.request(
+          'POST',
+          '/api/challenges',
+          { slug: 'rd', name: 'Redis down', tasks: ['INT'], timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 },
+          ADMIN_TOKEN,
+        )
+      ).status,
+    ).toBe(201);
     const first = Array.from({ length: 3 }, (_, i) => ({ id: `F${i}`, text: `First ${i}: BRCA1 (P38398).` }));
     expect((await ms.request('POST', '/api/challenges/rd/articles', { articles: first }, ADMIN_TOKEN)).status).toBe(202);
     const register = async (slug: string, name: string, url: string) =>
@@ -45,10 +66,14 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     ids.idle = await register('rd', 'idle', good.url);
     ids.broken = await register('rd', 'broken', failing.url);
     ids.live = await register('live', 'live', good.url);
-    for (const id of [ids.steady, ids.broken, ids.live]) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    for (const id of [ids.steady, ids.broken, ids.live])
+      expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
     await waitFor('the first articles settled', async () => ((await doneCount(ids.steady)) === 3 ? true : undefined));
     await waitFor('the failing server failed them', async () => {
-      const rows = await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [ids.broken]);
+      const rows = await database.db.query<{ n: number }>(
+        `select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`,
+        [ids.broken],
+      );
       return rows[0].n === 3 ? true : undefined;
     });
   });
@@ -88,7 +113,10 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     expect(start.status).toBe(202);
     expect(start.body.state).toBe('active');
 
-    for (const [method, url] of [['DELETE', `/api/servers/${ids.idle}`], ['POST', `/api/servers/${ids.broken}/retry-failed`]] as const) {
+    for (const [method, url] of [
+      ['DELETE', `/api/servers/${ids.idle}`],
+      ['POST', `/api/servers/${ids.broken}/retry-failed`],
+    ] as const) {
       const started = Date.now();
       const res = await ms.app!.inject({ method, url, headers: { authorization: `Bearer ${token}` } });
       expect(Date.now() - started).toBeLessThan(2000);
@@ -103,14 +131,24 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     expect(Date.now() - scraped).toBeLessThan(2000);
     expect(scrape.statusCode).toBe(200);
     expect(scrape.body).not.toContain('metaserver_queue_jobs{');
-    expect((await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [ids.broken]))[0].n).toBe(3);
+    expect(
+      (
+        await database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'failed'`, [
+          ids.broken,
+        ])
+      )[0].n,
+    ).toBe(3);
 
     // Back: the reconciler queues what was accepted, at once.
     await redis.restart();
-    await waitFor('everything accepted while Redis was down, answered', async () => {
-      const [steady, late, live] = await Promise.all([doneCount(ids.steady), doneCount(ids.late), doneCount(ids.live)]);
-      return steady === 13 && late === 13 && live >= 1 ? true : undefined;
-    }, 30_000);
+    await waitFor(
+      'everything accepted while Redis was down, answered',
+      async () => {
+        const [steady, late, live] = await Promise.all([doneCount(ids.steady), doneCount(ids.late), doneCount(ids.live)]);
+        return steady === 13 && late === 13 && live >= 1 ? true : undefined;
+      },
+      30_000,
+    );
     const view = await ms.request('GET', `/api/articles/${onDemand}`);
     expect(view.status).toBe(200);
     expect(view.body.servers.map((s: { serverId?: number; id?: number }) => s.serverId ?? s.id)).toEqual([ids.live]);
@@ -121,13 +159,22 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
   it('a Redis that is connected but does not answer holds no request either', async () => {
     redis.freeze();
     try {
-      const load = await timed('POST', '/api/challenges/rd/articles', { articles: [{ id: 'Z0', text: 'Frozen: BRCA1 (P38398).' }] }, ADMIN_TOKEN);
+      const load = await timed(
+        'POST',
+        '/api/challenges/rd/articles',
+        { articles: [{ id: 'Z0', text: 'Frozen: BRCA1 (P38398).' }] },
+        ADMIN_TOKEN,
+      );
       expect(load.ms).toBeLessThan(2000);
       expect(load.status).toBe(202);
       expect(load.body.queued).toBe(false);
     } finally {
       redis.thaw();
     }
-    await waitFor('the article answered once Redis answers again', async () => ((await doneCount(ids.steady)) === 14 ? true : undefined), 30_000);
+    await waitFor(
+      'the article answered once Redis answers again',
+      async () => ((await doneCount(ids.steady)) === 14 ? true : undefined),
+      30_000,
+    );
   }, 60_000);
 });

@@ -31,21 +31,33 @@ describe('Redis restarted during a run', () => {
         return annotate(text, given);
       },
     });
-    await ms.request('POST', '/api/challenges', { slug: 'redis', name: 'Redis', tasks: ['INT'], timeoutSeconds: 5, maxAttempts: 3, retryDelaySeconds: 1 }, ADMIN_TOKEN);
+    await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug: 'redis', name: 'Redis', tasks: ['INT'], timeoutSeconds: 5, maxAttempts: 3, retryDelaySeconds: 1 },
+      ADMIN_TOKEN,
+    );
     const articles = Array.from({ length: ARTICLES }, (_, i) => ({ id: `R${i}`, text: `Article ${i}: BRCA1 (P38398) binds TP53.` }));
     expect((await ms.request('POST', '/api/challenges/redis/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
     const token = (await ms.request('POST', '/api/teams', { name: 'Redis team', contact: 'r@example.org' })).body.token;
-    const id = (await ms.request('POST', '/api/challenges/redis/servers', { name: 'steady', url: server.url, tasks: ['INT'], concurrency: 2 }, token)).body.id as number;
+    const id = (
+      await ms.request('POST', '/api/challenges/redis/servers', { name: 'steady', url: server.url, tasks: ['INT'], concurrency: 2 }, token)
+    ).body.id as number;
     await ms.request('POST', `/api/servers/${id}/start`, undefined, token);
     const db = ms.database.db;
-    const done = async () => (await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0].n;
+    const done = async () =>
+      (await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0].n;
     await waitFor('a few answers before the restart', async () => ((await done()) >= 3 ? true : undefined));
     await redis.restart();
-    await waitFor('every answer after the restart', async () => {
-      if ((await done()) !== ARTICLES) return undefined;
-      const c = await ms.ctx.dispatch.queues.counts(id);
-      return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
-    }, 90_000);
+    await waitFor(
+      'every answer after the restart',
+      async () => {
+        if ((await done()) !== ARTICLES) return undefined;
+        const c = await ms.ctx.dispatch.queues.counts(id);
+        return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
+      },
+      90_000,
+    );
     const counts = await db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [id]);
     expect(counts).toHaveLength(ARTICLES);
     expect(counts.every((c) => c.n === 1)).toBe(true);

@@ -31,19 +31,49 @@ afterAll(async () => {
 
 const failing: Array<{ name: string; behaviour: Behaviour; kind: string; detail: RegExp }> = [
   { name: '(1) never answers', behaviour: { kind: 'hang' }, kind: 'timeout', detail: /deadline of 1 s \(no response headers received\)/ },
-  { name: '(2) accepts, sends nothing', behaviour: { kind: 'silent' }, kind: 'timeout', detail: /deadline of 1 s \(no response headers received\)/ },
-  { name: '(3) drips one byte per 50 ms', behaviour: { kind: 'drip', intervalMs: 50 }, kind: 'timeout', detail: /deadline of 1 s \(\d+ bytes? of the answer received so far\)/ },
+  {
+    name: '(2) accepts, sends nothing',
+    behaviour: { kind: 'silent' },
+    kind: 'timeout',
+    detail: /deadline of 1 s \(no response headers received\)/,
+  },
+  {
+    name: '(3) drips one byte per 50 ms',
+    behaviour: { kind: 'drip', intervalMs: 50 },
+    kind: 'timeout',
+    detail: /deadline of 1 s \(\d+ bytes? of the answer received so far\)/,
+  },
   { name: '(4) resets mid-answer', behaviour: { kind: 'reset', afterBytes: 40 }, kind: 'connection', detail: /reset|closed/ },
-  { name: '(5) closes before headers', behaviour: { kind: 'closeBeforeHeaders' }, kind: 'connection', detail: /closed the connection before sending response headers|reset/ },
+  {
+    name: '(5) closes before headers',
+    behaviour: { kind: 'closeBeforeHeaders' },
+    kind: 'connection',
+    detail: /closed the connection before sending response headers|reset/,
+  },
   { name: '(6a) HTTP 500', behaviour: { kind: 'http', status: 500 }, kind: 'http', detail: /^HTTP 500 Internal Server Error/ },
   { name: '(6b) HTTP 502', behaviour: { kind: 'http', status: 502 }, kind: 'http', detail: /^HTTP 502 Bad Gateway/ },
   { name: '(6c) HTTP 404', behaviour: { kind: 'http', status: 404 }, kind: 'http', detail: /^HTTP 404 Not Found/ },
   { name: '(7) 200 with HTML', behaviour: { kind: 'html' }, kind: 'protocol', detail: /./ },
   { name: '(8) truncated XML', behaviour: { kind: 'truncated' }, kind: 'protocol', detail: /./ },
-  { name: '(9) XML-RPC fault', behaviour: { kind: 'fault', code: 7, message: 'tagger crashed' }, kind: 'fault', detail: /^fault 7: tagger crashed/ },
+  {
+    name: '(9) XML-RPC fault',
+    behaviour: { kind: 'fault', code: 7, message: 'tagger crashed' },
+    kind: 'fault',
+    detail: /^fault 7: tagger crashed/,
+  },
   { name: '(10) wrong types', behaviour: { kind: 'wrongTypes' }, kind: 'invalid', detail: /failed validation.*mentions\[0\]\.offset/ },
-  { name: '(11a) over the size cap (Content-Length)', behaviour: { kind: 'oversize', bytes: 10_000 }, kind: 'protocol', detail: /cap of 4096 bytes \(it announced/ },
-  { name: '(11b) over the size cap (chunked)', behaviour: { kind: 'oversize', bytes: 100_000, chunked: true }, kind: 'protocol', detail: /cap of 4096 bytes and was cut off/ },
+  {
+    name: '(11a) over the size cap (Content-Length)',
+    behaviour: { kind: 'oversize', bytes: 10_000 },
+    kind: 'protocol',
+    detail: /cap of 4096 bytes \(it announced/,
+  },
+  {
+    name: '(11b) over the size cap (chunked)',
+    behaviour: { kind: 'oversize', bytes: 100_000, chunked: true },
+    kind: 'protocol',
+    detail: /cap of 4096 bytes and was cut off/,
+  },
 ];
 
 describe.concurrent('misbehaving annotation servers', () => {

@@ -31,21 +31,40 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
   });
 
   async function setup(slug: string, n: number, url: string, concurrency: number) {
-    await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['INT'], timeoutSeconds: 60, maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+    await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug, name: slug, tasks: ['INT'], timeoutSeconds: 60, maxAttempts: 2, retryDelaySeconds: 0 },
+      ADMIN_TOKEN,
+    );
     const articles = Array.from({ length: n }, (_, i) => ({ id: `${slug}${i}`, text: `Article ${i}: BRCA1 (P38398).` }));
-    const ids = (await ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).body.ids as Record<string, string>;
-    const server = (await ms.request('POST', `/api/challenges/${slug}/servers`, { name: slug, url, tasks: ['INT'], concurrency }, token)).body;
+    const ids = (await ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).body.ids as Record<
+      string,
+      string
+    >;
+    const server = (await ms.request('POST', `/api/challenges/${slug}/servers`, { name: slug, url, tasks: ['INT'], concurrency }, token))
+      .body;
     return { ids, serverId: server.id as number };
   }
 
   async function allDone(serverId: number, n: number) {
-    await waitFor(`${n} answers of server ${serverId}`, async () => {
-      const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [serverId]);
-      if (rows[0].n !== n) return undefined;
-      const c = await ms.ctx.dispatch.queues.counts(serverId);
-      return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
-    }, 60_000);
-    const counts = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1 group by article_id', [serverId]);
+    await waitFor(
+      `${n} answers of server ${serverId}`,
+      async () => {
+        const rows = await ms.database.db.query<{ n: number }>(
+          `select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`,
+          [serverId],
+        );
+        if (rows[0].n !== n) return undefined;
+        const c = await ms.ctx.dispatch.queues.counts(serverId);
+        return c.active + c.waiting + c.delayed + c.prioritized === 0 ? true : undefined;
+      },
+      60_000,
+    );
+    const counts = await ms.database.db.query<{ n: number }>(
+      'select count(*)::int as n from answers where server_id = $1 group by article_id',
+      [serverId],
+    );
     expect(counts).toHaveLength(n);
     expect(counts.every((c) => c.n === 1)).toBe(true);
   }
@@ -89,7 +108,10 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
     await waitFor('the worker to begin stopping', async () => (worker.lines.some((l) => l.includes('"msg":"stopping')) ? true : undefined));
     gate.release();
     expect(await worker.exited).toBe(0);
-    const answered = await ms.database.db.query<{ article_id: string; attempt_n: number }>('select article_id, attempt_n from answers where server_id = $1', [serverId]);
+    const answered = await ms.database.db.query<{ article_id: string; attempt_n: number }>(
+      'select article_id, attempt_n from answers where server_id = $1',
+      [serverId],
+    );
     expect(answered).toEqual([{ article_id: ids.term0, attempt_n: 1 }]);
     // the second article was not taken by the stopping worker
     expect(await ms.database.db.query('select 1 from attempts where article_id = $1', [ids.term1])).toHaveLength(0);
@@ -108,12 +130,18 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
     await waitFor('the request in flight', async () => (gate.held === 1 ? true : undefined));
     worker.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
-    const handedBack = await ms.database.db.query<{ state: string; attempts: number }>('select state, attempts from deliveries where server_id = $1', [serverId]);
+    const handedBack = await ms.database.db.query<{ state: string; attempts: number }>(
+      'select state, attempts from deliveries where server_id = $1',
+      [serverId],
+    );
     expect(handedBack).toEqual([{ state: 'queued', attempts: 1 }]);
     workers.push(await startWorkerProcess(ms.config, ms.database.url!));
     await allDone(serverId, 1);
     expect(await outcomes(serverId)).toEqual(['interrupted,ok']);
-    const detail = await ms.database.db.query<{ detail: string }>(`select detail from attempts where server_id = $1 and outcome = 'interrupted'`, [serverId]);
+    const detail = await ms.database.db.query<{ detail: string }>(
+      `select detail from attempts where server_id = $1 and outcome = 'interrupted'`,
+      [serverId],
+    );
     expect(detail[0].detail).toMatch(/handed back/);
     gate.release();
   });

@@ -56,7 +56,12 @@ describe('BioC XML', () => {
       [spanOf(TEXT_A, 'It', 2).start, 'It binds MDM2 (𝛽2) too.'],
     ]);
     const p53 = doc.passages[0].annotations[0];
-    expect(p53).toEqual({ id: 'a1.1', infons: { server: 'server-1', task: 'MENTION', type: 'Protein', confidence: '0.9' }, locations: [{ offset: 13, length: 3 }], text: 'p53' });
+    expect(p53).toEqual({
+      id: 'a1.1',
+      infons: { server: 'server-1', task: 'MENTION', type: 'Protein', confidence: '0.9' },
+      locations: [{ offset: 13, length: 3 }],
+      text: 'p53',
+    });
     expect(xml).toContain('&#13;');
   });
 

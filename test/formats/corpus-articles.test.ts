@@ -24,9 +24,15 @@ afterAll(async () => {
   await ms?.stop();
 });
 
-const stored = async (slug: string, id: string) => (await ms.request('GET', `/api/challenges/${slug}/articles/${id}`, undefined, ADMIN_TOKEN)).body;
+const stored = async (slug: string, id: string) =>
+  (await ms.request('GET', `/api/challenges/${slug}/articles/${id}`, undefined, ADMIN_TOKEN)).body;
 const sectionsOf = async (slug: string, id: string) =>
-  (await ms.database.db.query<{ sections: unknown }>('select a.sections from articles a join challenges c on c.id = a.challenge_id where c.slug = $1 and a.organiser_id = $2', [slug, id]))[0]?.sections;
+  (
+    await ms.database.db.query<{ sections: unknown }>(
+      'select a.sections from articles a join challenges c on c.id = a.challenge_id where c.slug = $1 and a.organiser_id = $2',
+      [slug, id],
+    )
+  )[0]?.sections;
 const count = async () => Number((await ms.database.db.query<{ n: string }>('select count(*) as n from articles'))[0].n);
 
 describe('corpus files become articles', () => {
@@ -69,13 +75,21 @@ describe('corpus files become articles', () => {
     const refused = await ms.request('POST', '/api/challenges/batch/articles', { bioc: api, file: 'pubtator-api.json' }, ADMIN_TOKEN);
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('invalid_corpus');
-    expect(refused.body.error.details).toEqual([expect.objectContaining({ file: 'pubtator-api.json', document: '10.1126/scisignal.abf3535', reason: expect.stringMatching(/no "\/"/) })]);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({
+        file: 'pubtator-api.json',
+        document: '10.1126/scisignal.abf3535',
+        reason: expect.stringMatching(/no "\/"/),
+      }),
+    ]);
     const doc = JSON.parse(api);
     doc.id = '34546791';
     const res = await ms.request('POST', '/api/challenges/batch/articles', { bioc: doc }, ADMIN_TOKEN);
     expect(res.status).toBe(202);
     const article = await stored('batch', '34546791');
-    for (const p of doc.passages) for (const a of p.annotations) expect([...article.text].slice(a.locations[0].offset, a.locations[0].offset + a.locations[0].length).join('')).toBe(a.text);
+    for (const p of doc.passages)
+      for (const a of p.annotations)
+        expect([...article.text].slice(a.locations[0].offset, a.locations[0].offset + a.locations[0].length).join('')).toBe(a.text);
   });
 
   it('one bad document refuses the batch and stores nothing; badDocuments "skip" loads the others and names it', async () => {
@@ -89,14 +103,24 @@ describe('corpus files become articles', () => {
     expect(res.body.error.message).toMatch(/tmvar\.txt line \d+: document 22188495: annotation L\d+ says its text is "3190C>X"/);
     expect(res.body.error.details).toEqual([{ file: 'tmvar.txt', document: '22188495', reason: expect.stringContaining('3190C>X') }]);
     expect(await count()).toBe(before);
-    const skipped = await ms.request('POST', '/api/challenges/skip/articles', { pubtator: bad, file: 'tmvar.txt', badDocuments: 'skip' }, ADMIN_TOKEN);
+    const skipped = await ms.request(
+      'POST',
+      '/api/challenges/skip/articles',
+      { pubtator: bad, file: 'tmvar.txt', badDocuments: 'skip' },
+      ADMIN_TOKEN,
+    );
     expect(skipped.status).toBe(202);
     expect(skipped.body).toMatchObject({ accepted: 2, created: 2, refused: [{ file: 'tmvar.txt', document: '22188495' }] });
     expect(Object.keys(skipped.body.ids).sort()).toEqual(['20846357', '22051099']);
   });
 
   it('a file that is no corpus at all is refused naming it', async () => {
-    const res = await ms.request('POST', '/api/challenges/skip/articles', { bioc: '<collection><document>', file: 'broken.xml' }, ADMIN_TOKEN);
+    const res = await ms.request(
+      'POST',
+      '/api/challenges/skip/articles',
+      { bioc: '<collection><document>', file: 'broken.xml' },
+      ADMIN_TOKEN,
+    );
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_corpus');
     expect(res.body.error.message).toMatch(/broken\.xml/);
@@ -115,31 +139,60 @@ describe('corpus files become articles', () => {
   });
 
   it('stores the passages of each document as its sections: PubTator title and abstract, BioC passages', async () => {
-    expect(await sectionsOf('cdr', '26094')).toEqual(readCorpusFile(fixture('pubtator/cdr-sample-4.txt'), 'cdr').find((d) => d.id === '26094')!.sections);
-    expect(await sectionsOf('cdr', '26094')).toEqual([{ offset: 0, length: 53, name: 'title' }, expect.objectContaining({ offset: 54, name: 'abstract' })]);
-    expect(await sectionsOf('py', '2')).toEqual(readCorpusFile(fixture('bioc/bioc-python-everything.xml'), 'x').find((d) => d.id === '2')!.sections);
+    expect(await sectionsOf('cdr', '26094')).toEqual(
+      readCorpusFile(fixture('pubtator/cdr-sample-4.txt'), 'cdr').find((d) => d.id === '26094')!.sections,
+    );
+    expect(await sectionsOf('cdr', '26094')).toEqual([
+      { offset: 0, length: 53, name: 'title' },
+      expect.objectContaining({ offset: 54, name: 'abstract' }),
+    ]);
+    expect(await sectionsOf('py', '2')).toEqual(
+      readCorpusFile(fixture('bioc/bioc-python-everything.xml'), 'x').find((d) => d.id === '2')!.sections,
+    );
   });
 
   it('a raw BioC body: XML as application/xml, a collection as JSON; the batch options from the query', async () => {
-    const xml = await send(ms, 'POST', '/api/challenges/raw/articles', { body: fixture('bioc/bioc-python-everything.xml'), type: 'application/xml', token: ADMIN_TOKEN });
+    const xml = await send(ms, 'POST', '/api/challenges/raw/articles', {
+      body: fixture('bioc/bioc-python-everything.xml'),
+      type: 'application/xml',
+      token: ADMIN_TOKEN,
+    });
     expect(xml.status, xml.text).toBe(202);
     expect(xml.json).toMatchObject({ accepted: 2, created: 2 });
     expect((await stored('raw', '2')).sourceFormat).toBe('bioc');
     expect(await sectionsOf('raw', '2')).toEqual(await sectionsOf('py', '2'));
     const api = { ...JSON.parse(fixture('bioc/pubtator-api-34546791.json')), id: '34546791' };
     const bad = { ...api, id: 'bad', passages: [{ ...api.passages[0], offset: 5 }, api.passages[1]] };
-    const refused = await send(ms, 'POST', '/api/challenges/raw/articles?file=api.json', { body: { documents: [api, bad] }, token: ADMIN_TOKEN });
+    const refused = await send(ms, 'POST', '/api/challenges/raw/articles?file=api.json', {
+      body: { documents: [api, bad] },
+      token: ADMIN_TOKEN,
+    });
     expect(refused.status).toBe(400);
     expect(refused.json.error.code).toBe('invalid_corpus');
-    expect(refused.json.error.details).toEqual([expect.objectContaining({ file: 'api.json', document: 'bad', reason: expect.stringMatching(/offset 108 overlaps/) })]);
-    const skipped = await send(ms, 'POST', '/api/challenges/raw/articles?file=api.json&badDocuments=skip', { body: { documents: [api, bad] }, token: ADMIN_TOKEN });
+    expect(refused.json.error.details).toEqual([
+      expect.objectContaining({ file: 'api.json', document: 'bad', reason: expect.stringMatching(/offset 108 overlaps/) }),
+    ]);
+    const skipped = await send(ms, 'POST', '/api/challenges/raw/articles?file=api.json&badDocuments=skip', {
+      body: { documents: [api, bad] },
+      token: ADMIN_TOKEN,
+    });
     expect(skipped.status, skipped.text).toBe(202);
     expect(skipped.json).toMatchObject({ accepted: 1, created: 1, refused: [{ file: 'api.json', document: 'bad' }] });
-    expect(await sectionsOf('raw', '34546791')).toEqual([{ offset: 0, length: 107, name: 'title' }, { offset: 108, length: 1589, name: 'abstract' }]);
+    expect(await sectionsOf('raw', '34546791')).toEqual([
+      { offset: 0, length: 107, name: 'title' },
+      { offset: 108, length: 1589, name: 'abstract' },
+    ]);
     // A JATS article has no id to load it under: the refusal says how to send it.
-    const jats = await send(ms, 'POST', '/api/challenges/raw/articles', { body: fixture('jats/plain.nxml'), type: 'text/xml', token: ADMIN_TOKEN });
+    const jats = await send(ms, 'POST', '/api/challenges/raw/articles', {
+      body: fixture('jats/plain.nxml'),
+      type: 'text/xml',
+      token: ADMIN_TOKEN,
+    });
     expect(jats.status).toBe(400);
-    expect(jats.json.error).toMatchObject({ code: 'invalid_corpus', message: expect.stringMatching(/root element <pmc-articleset>.*"articles"/) });
+    expect(jats.json.error).toMatchObject({
+      code: 'invalid_corpus',
+      message: expect.stringMatching(/root element <pmc-articleset>.*"articles"/),
+    });
   });
 
   it('POST /api/articles takes a raw BioC document and a raw JATS article', async () => {
@@ -162,7 +215,12 @@ describe('corpus files become articles', () => {
     const res = await ms.request('POST', '/api/challenges/lines/articles', { bioc: lines, file: 'bulk.jsonl' }, ADMIN_TOKEN);
     expect(res.status, JSON.stringify(res.body)).toBe(202);
     expect(Object.keys(res.body.ids).sort()).toEqual(['1', '2', '34546791']);
-    const bad = await ms.request('POST', '/api/challenges/lines/articles', { bioc: `${lines}{"id": "3",\n`, file: 'bulk.jsonl' }, ADMIN_TOKEN);
+    const bad = await ms.request(
+      'POST',
+      '/api/challenges/lines/articles',
+      { bioc: `${lines}{"id": "3",\n`, file: 'bulk.jsonl' },
+      ADMIN_TOKEN,
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'invalid_corpus', message: expect.stringMatching(/bulk\.jsonl: line 3: not JSON/) });
   });

@@ -15,7 +15,9 @@ let team: { token: string };
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'gold', name: 'Gold', tasks: ['MENTION', 'TX', 'INT'] }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (await ms.request('POST', '/api/challenges', { slug: 'gold', name: 'Gold', tasks: ['MENTION', 'TX', 'INT'] }, ADMIN_TOKEN)).status,
+  ).toBe(201);
   expect((await ms.request('POST', '/api/challenges/gold/articles', { pubtator: CDR }, ADMIN_TOKEN)).status).toBe(202);
   team = (await ms.request('POST', '/api/teams', { name: 'Corpus team', contact: 'c@example.org' })).body;
 });
@@ -23,7 +25,8 @@ afterAll(async () => {
   await ms?.stop();
 });
 
-const storedGold = async (task: string) => (await ms.database.db.query<{ body: string }>('select body from gold_standards where task = $1', [task]))[0]?.body;
+const storedGold = async (task: string) =>
+  (await ms.database.db.query<{ body: string }>('select body from gold_standards where task = $1', [task]))[0]?.body;
 
 describe('gold standards from the corpus', () => {
   it('MENTION gold from PubTator text: every annotation line is a mention of its type; relations named as left out', async () => {
@@ -31,7 +34,7 @@ describe('gold standards from the corpus', () => {
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ documents: 4, items: 65, unknownDocuments: 0 });
     expect(res.json.warnings).toEqual([expect.stringMatching(/11 relation\(s\) were left out/)]);
-    const gold = JSON.parse((await storedGold('MENTION')));
+    const gold = JSON.parse(await storedGold('MENTION'));
     expect(gold.documents['354896'].ann.split('\n')[1]).toBe('T2\tDisease 18 34\tcardiac asystole');
   });
 
@@ -41,7 +44,11 @@ describe('gold standards from the corpus', () => {
       .filter((d) => !d.startsWith('26094|'))
       .map((d) => (d.startsWith('354896|') ? `${d.trimEnd()}\n354896\t10\t17\tinduced\tChemical\t-` : d))
       .join('\n\n');
-    const up = await send(ms, 'POST', '/api/challenges/gold/runs/MENTION?format=pubtator', { body: run, type: 'text/plain', token: team.token });
+    const up = await send(ms, 'POST', '/api/challenges/gold/runs/MENTION?format=pubtator', {
+      body: run,
+      type: 'text/plain',
+      token: team.token,
+    });
     expect(up.status, up.text).toBe(201);
     const board = (await ms.request('GET', '/api/challenges/gold/scores/MENTION', undefined, ADMIN_TOKEN)).body;
     const row = board.runs.find((r: { kind: string }) => r.kind === 'R');
@@ -57,7 +64,11 @@ describe('gold standards from the corpus', () => {
     expect(mention.status).toBe(200);
     const annotations = doc.passages.flatMap((p: { annotations: unknown[] }) => p.annotations).length;
     expect(mention.json).toMatchObject({ documents: 1, items: annotations });
-    const tx = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', { body: JSON.stringify(doc), type: 'application/json', token: ADMIN_TOKEN });
+    const tx = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', {
+      body: JSON.stringify(doc),
+      type: 'application/json',
+      token: ADMIN_TOKEN,
+    });
     expect(tx.status).toBe(200);
     expect(tx.json).toMatchObject({ documents: 1, items: 1, unknownDocuments: 0 });
     expect(await storedGold('TX')).toBe('34546791\t10090\n');
@@ -76,7 +87,10 @@ describe('gold standards from the corpus', () => {
     const xml = fixture('bioc/bioc-python-everything.xml').replace('<text>测试</text>', '<text>测验</text>');
     const res = await send(ms, 'PUT', '/api/challenges/gold/gold/MENTION', { body: xml, type: 'application/xml', token: ADMIN_TOKEN });
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatchObject({ code: 'invalid_corpus', details: [{ document: '2', reason: expect.stringContaining('annotation 4 says its text is "测验"') }] });
+    expect(res.json.error).toMatchObject({
+      code: 'invalid_corpus',
+      details: [{ document: '2', reason: expect.stringContaining('annotation 4 says its text is "测验"') }],
+    });
     expect(await storedGold('MENTION')).toBe(before);
   });
 
@@ -87,7 +101,11 @@ describe('gold standards from the corpus', () => {
     expect(tx.status, tx.text).toBe(200);
     expect(tx.json).toMatchObject({ documents: 2, items: 2, unknownDocuments: 1 });
     const before = await storedGold('TX');
-    const bad = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', { body: `${lines}{"id": "x",\n`, type: 'text/plain', token: ADMIN_TOKEN });
+    const bad = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', {
+      body: `${lines}{"id": "x",\n`,
+      type: 'text/plain',
+      token: ADMIN_TOKEN,
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: 'invalid_corpus', message: expect.stringMatching(/line 3: not JSON/) });
     expect(await storedGold('TX')).toBe(before);

@@ -18,7 +18,12 @@ import { expectFigures, send } from '../leaderboard/helpers.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 // Whole words and the type the annotator gives them.
-const TAGS: Array<[string, string]> = [['mice', 'Species'], ['osteoarthritis', 'Disease'], ['IKKbeta', 'Gene'], ['cartilage', 'Tissue']];
+const TAGS: Array<[string, string]> = [
+  ['mice', 'Species'],
+  ['osteoarthritis', 'Disease'],
+  ['IKKbeta', 'Gene'],
+  ['cartilage', 'Tissue'],
+];
 
 function tagger(): Server {
   return createServer((req, res) => {
@@ -26,9 +31,16 @@ function tagger(): Server {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const { text } = JSON.parse(body) as { text: string };
-      const denotations = TAGS.flatMap(([word, obj]) => [...text.matchAll(new RegExp(`\\b${word}\\b`, 'g'))].map((m) => ({ begin: m.index, end: m.index + word.length, obj })));
+      const denotations = TAGS.flatMap(([word, obj]) =>
+        [...text.matchAll(new RegExp(`\\b${word}\\b`, 'g'))].map((m) => ({ begin: m.index, end: m.index + word.length, obj })),
+      );
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ text, denotations: denotations.map((d, i) => ({ id: `T${i + 1}`, span: { begin: d.begin, end: d.end }, obj: d.obj })) }));
+      res.end(
+        JSON.stringify({
+          text,
+          denotations: denotations.map((d, i) => ({ id: `T${i + 1}`, span: { begin: d.begin, end: d.end }, obj: d.obj })),
+        }),
+      );
     });
   });
 }
@@ -53,13 +65,22 @@ describe('a BioC corpus from loading to leaderboard and export', () => {
   it('loads, annotates, scores and exports', { timeout: 60_000 }, async () => {
     const doc = JSON.parse(readFileSync(join(fixtures, 'bioc', 'pubtator-api-34546791.json'), 'utf8'));
     doc.id = '34546791'; // the file names the article by its DOI, which holds a "/"
-    expect((await ms.request('POST', '/api/challenges', { slug: 'journey', name: 'Journey', tasks: ['MENTION'] }, ADMIN_TOKEN)).status).toBe(201);
-    expect((await ms.request('POST', '/api/challenges/journey/articles', { bioc: doc, file: 'pubtator-api.json' }, ADMIN_TOKEN)).status).toBe(202);
+    expect(
+      (await ms.request('POST', '/api/challenges', { slug: 'journey', name: 'Journey', tasks: ['MENTION'] }, ADMIN_TOKEN)).status,
+    ).toBe(201);
+    expect(
+      (await ms.request('POST', '/api/challenges/journey/articles', { bioc: doc, file: 'pubtator-api.json' }, ADMIN_TOKEN)).status,
+    ).toBe(202);
     const gold = await send(ms, 'PUT', '/api/challenges/journey/gold/MENTION', { body: doc, token: ADMIN_TOKEN });
     expect(gold.json).toMatchObject({ documents: 1, items: 41, unknownDocuments: 0 });
 
     const team = (await ms.request('POST', '/api/teams', { name: 'Taggers', contact: 't@example.org' })).body;
-    const registered = await ms.request('POST', '/api/challenges/journey/servers', { name: 'words', url, protocol: 'pubannotation', tasks: ['MENTION'] }, team.token);
+    const registered = await ms.request(
+      'POST',
+      '/api/challenges/journey/servers',
+      { name: 'words', url, protocol: 'pubannotation', tasks: ['MENTION'] },
+      team.token,
+    );
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     const serverId = registered.body.id;
     await ms.request('POST', `/api/servers/${serverId}/start`, undefined, team.token);
@@ -89,8 +110,17 @@ describe('a BioC corpus from loading to leaderboard and export', () => {
 
     // Stored with its passages: the export has the file's passages, offsets and section names again.
     const passages = readBiocXml(exported.body.files[0].content).documents[0].passages;
-    expect(passages.map((p) => ({ offset: p.offset, text: p.text, type: p.infons.type }))).toEqual(doc.passages.map((p: { offset: number; text: string; infons: { type: string } }) => ({ offset: p.offset, text: p.text, type: p.infons.type })));
+    expect(passages.map((p) => ({ offset: p.offset, text: p.text, type: p.infons.type }))).toEqual(
+      doc.passages.map((p: { offset: number; text: string; infons: { type: string } }) => ({
+        offset: p.offset,
+        text: p.text,
+        type: p.infons.type,
+      })),
+    );
     const pubtator = await ms.request('GET', `/api/challenges/journey/export/MENTION/pubtator?server=${serverId}`, undefined, ADMIN_TOKEN);
-    expect(pubtator.body.files[0].content.split('\n').slice(0, 2)).toEqual([`34546791|t|${doc.passages[0].text}`, `34546791|a|${doc.passages[1].text}`]);
+    expect(pubtator.body.files[0].content.split('\n').slice(0, 2)).toEqual([
+      `34546791|t|${doc.passages[0].text}`,
+      `34546791|a|${doc.passages[1].text}`,
+    ]);
   });
 });

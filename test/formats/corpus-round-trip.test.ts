@@ -32,9 +32,26 @@ const asArticles = (docs: CorpusDocument[]): ExportArticle[] =>
   docs.map((d) => ({
     id: d.id,
     text: d.text,
-    answers: [{ server: 'gold', result: { MENTION: d.annotations.filter((a) => a.start !== undefined).map((a) => ({ start: a.start!, end: a.end!, text: a.text, type: a.type ?? 'Mention' })) } as never }],
+    answers: [
+      {
+        server: 'gold',
+        result: {
+          MENTION: d.annotations
+            .filter((a) => a.start !== undefined)
+            .map((a) => ({ start: a.start!, end: a.end!, text: a.text, type: a.type ?? 'Mention' })),
+        } as never,
+      },
+    ],
   }));
-const mentionsOf = (docs: CorpusDocument[]) => docs.map((d) => ({ id: d.id, text: d.text, spans: d.annotations.filter((a) => a.start !== undefined).map((a) => `${a.start}-${a.end} ${a.type ?? 'Mention'} ${a.text}`).sort() }));
+const mentionsOf = (docs: CorpusDocument[]) =>
+  docs.map((d) => ({
+    id: d.id,
+    text: d.text,
+    spans: d.annotations
+      .filter((a) => a.start !== undefined)
+      .map((a) => `${a.start}-${a.end} ${a.type ?? 'Mention'} ${a.text}`)
+      .sort(),
+  }));
 
 describe('real corpus files', () => {
   it('BioC JSON of the PubTator API: every passage at its offset, every annotation the text at its span', () => {
@@ -64,23 +81,48 @@ describe('real corpus files', () => {
     for (const name of ['pubtator/cdr-sample-4.txt', 'pubtator/tmvar-normalization-3.txt']) {
       const original = read(name);
       const docs = readPubTator(original, name);
-      const written = writePubTator(docs.map((d) => ({ id: d.id, text: d.text, annotations: d.annotations.map((a) => ({ start: a.start!, end: a.end!, type: a.type!, identifier: a.infons.identifier })), relations: d.relations.map((r) => ({ type: r.type!, args: r.args })) })));
+      const written = writePubTator(
+        docs.map((d) => ({
+          id: d.id,
+          text: d.text,
+          annotations: d.annotations.map((a) => ({ start: a.start!, end: a.end!, type: a.type!, identifier: a.infons.identifier })),
+          relations: d.relations.map((r) => ({ type: r.type!, args: r.args })),
+        })),
+      );
       // Our lines carry six columns: BC5CDR's seventh (individual mentions) and tmVar's extra ones are not kept.
-      const six = (text: string) => text.split('\n').map((l) => (l.includes('|t|') || l.includes('|a|') ? l : l.split('\t').slice(0, /^\d+\t\d+\t/.test(l) ? 6 : 4).join('\t'))).filter((l) => l !== '').sort();
+      const six = (text: string) =>
+        text
+          .split('\n')
+          .map((l) =>
+            l.includes('|t|') || l.includes('|a|')
+              ? l
+              : l
+                  .split('\t')
+                  .slice(0, /^\d+\t\d+\t/.test(l) ? 6 : 4)
+                  .join('\t'),
+          )
+          .filter((l) => l !== '')
+          .sort();
       expect(six(written)).toEqual(six(original));
       expect(mentionsOf(readPubTator(written))).toEqual(mentionsOf(docs));
     }
   });
 
   it('BioC and PubTator → stored answers → BioC XML / JSON / PubTator export: same text, same mentions; the XML is DTD-valid and Python reads it', () => {
-    const docs = [...readCorpusFile(read('pubtator/cdr-sample-4.txt'), 'cdr'), ...readCorpusFile(read('bioc/bioc-python-everything.xml'), 'py')];
+    const docs = [
+      ...readCorpusFile(read('pubtator/cdr-sample-4.txt'), 'cdr'),
+      ...readCorpusFile(read('bioc/bioc-python-everything.xml'), 'py'),
+    ];
     const articles = asArticles(docs);
     const xml = exportBiocXml(articles, { date: '2026-11-26' });
     const json = exportBiocJson(articles, { date: '2026-11-26' });
     expect(mentionsOf(readCorpusFile(xml, 'export.xml'))).toEqual(mentionsOf(docs));
     expect(mentionsOf(readCorpusFile(json, 'export.json'))).toEqual(mentionsOf(docs));
     // PubTator export of the MENTION answers (the family's declared format).
-    const pubtator = familyOf('MENTION').exports.pubtator!(articles.map((a) => ({ id: a.id, text: a.text, result: (a.answers[0].result as Record<string, unknown>).MENTION })), { run: 'gold', sourcedb: 'x' });
+    const pubtator = familyOf('MENTION').exports.pubtator!(
+      articles.map((a) => ({ id: a.id, text: a.text, result: (a.answers[0].result as Record<string, unknown>).MENTION })),
+      { run: 'gold', sourcedb: 'x' },
+    );
     expect(pubtator.files[0].name).toBe('gold.MENTION.pubtator');
     const back = readPubTator(pubtator.files[0].content);
     // PubTator holds one line break (title / abstract): other line breaks come back as spaces, one for one, so every span and mention text is kept.
@@ -95,46 +137,81 @@ describe('real corpus files', () => {
     // Python's ElementTree: each annotation's text equals the passage text at its location.
     const python = spawnSync('python3', [join(import.meta.dirname, 'bioc_check.py'), file], { encoding: 'utf8' });
     expect(python.stderr).toBe('');
-    expect(JSON.parse(python.stdout)).toEqual({ documents: docs.length, annotations: docs.reduce((n, d) => n + d.annotations.filter((a) => a.start !== undefined).length, 0), mismatches: 0 });
+    expect(JSON.parse(python.stdout)).toEqual({
+      documents: docs.length,
+      annotations: docs.reduce((n, d) => n + d.annotations.filter((a) => a.start !== undefined).length, 0),
+      mismatches: 0,
+    });
   });
 });
 
 describe('sections: the passages of a corpus document written back', () => {
   /** Every passage of the written collection: offset, text and the infons that name it. */
   const passagesOf = (collection: BiocCollection) =>
-    collection.documents.map((d) => ({ id: d.id, passages: d.passages.map((p) => ({ offset: p.offset, text: p.text || (p.sentences ?? []).map((s) => s.text).join(' '), type: p.infons.type, section_type: p.infons.section_type })) }));
+    collection.documents.map((d) => ({
+      id: d.id,
+      passages: d.passages.map((p) => ({
+        offset: p.offset,
+        text: p.text || (p.sentences ?? []).map((s) => s.text).join(' '),
+        type: p.infons.type,
+        section_type: p.infons.section_type,
+      })),
+    }));
 
   it('BioC XML / JSON / the PubTator API document → documents → BioC export: the same passages, offsets and section names', () => {
-    for (const [name, read] of [['bioc/pubtator-api-34546791.json', readBiocJson], ['bioc/bioc-python-everything.json', readBiocJson], ['bioc/bioc-python-everything.xml', readBiocXml]] as const) {
+    for (const [name, read] of [
+      ['bioc/pubtator-api-34546791.json', readBiocJson],
+      ['bioc/bioc-python-everything.json', readBiocJson],
+      ['bioc/bioc-python-everything.xml', readBiocXml],
+    ] as const) {
       const original = read(fixture(name));
       const docs = readCorpusFile(fixture(name), name);
       const articles = docs.map((d) => ({ id: d.id, text: d.text, sections: d.sections, answers: [] }));
       for (const written of [readBiocXml(exportBiocXml(articles)), readBiocJson(exportBiocJson(articles))]) {
         // The reference library's passages split into sentences come back whole: the sentences' text, the gaps between them as they stand in the text.
-        const expected = passagesOf(original).map((d, i) => ({ id: d.id, passages: d.passages.map((p, j) => ({ ...p, text: written.documents[i].passages[j].text })) }));
+        const expected = passagesOf(original).map((d, i) => ({
+          id: d.id,
+          passages: d.passages.map((p, j) => ({ ...p, text: written.documents[i].passages[j].text })),
+        }));
         expect(passagesOf(written)).toEqual(expected);
-        for (const [i, d] of written.documents.entries()) for (const p of d.passages) expect(cp(docs[i].text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
+        for (const [i, d] of written.documents.entries())
+          for (const p of d.passages) expect(cp(docs[i].text, p.offset, p.offset + [...p.text].length)).toBe(p.text);
         expect(readCorpusFile(writeBiocXml(written), 'again').map((d) => d.sections)).toEqual(docs.map((d) => d.sections));
       }
     }
-    expect(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0].sections).toEqual([{ offset: 0, length: 107, name: 'title' }, { offset: 108, length: 1589, name: 'abstract' }]);
+    expect(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0].sections).toEqual([
+      { offset: 0, length: 107, name: 'title' },
+      { offset: 108, length: 1589, name: 'abstract' },
+    ]);
   });
 
   it('a passage typed one way and sectioned another (type paragraph, section_type INTRO) keeps both infons', () => {
-    const xml = '<collection><source/><date/><key/><document><id>d1</id>'
-      + '<passage><infon key="type">front</infon><infon key="section_type">TITLE</infon><offset>0</offset><text>A title</text></passage>'
-      + '<passage><infon key="type">paragraph</infon><infon key="section_type">INTRO</infon><offset>8</offset><text>First paragraph.</text></passage>'
-      + '<passage><infon key="section_type">METHODS</infon><offset>26</offset><text>Methods.</text></passage></document></collection>';
+    const xml =
+      '<collection><source/><date/><key/><document><id>d1</id>' +
+      '<passage><infon key="type">front</infon><infon key="section_type">TITLE</infon><offset>0</offset><text>A title</text></passage>' +
+      '<passage><infon key="type">paragraph</infon><infon key="section_type">INTRO</infon><offset>8</offset><text>First paragraph.</text></passage>' +
+      '<passage><infon key="section_type">METHODS</infon><offset>26</offset><text>Methods.</text></passage></document></collection>';
     const [doc] = readCorpusFile(xml, 'pmc.xml');
-    expect(doc.sections).toEqual([{ offset: 0, length: 7, name: 'TITLE', type: 'front' }, { offset: 8, length: 16, name: 'INTRO', type: 'paragraph' }, { offset: 26, length: 8, name: 'METHODS' }]);
+    expect(doc.sections).toEqual([
+      { offset: 0, length: 7, name: 'TITLE', type: 'front' },
+      { offset: 8, length: 16, name: 'INTRO', type: 'paragraph' },
+      { offset: 26, length: 8, name: 'METHODS' },
+    ]);
     const written = readBiocXml(exportBiocXml([{ id: 'd1', text: doc.text, sections: doc.sections, answers: [] }]));
-    expect(written.documents[0].passages.map((p) => p.infons)).toEqual([{ type: 'front', section_type: 'TITLE' }, { type: 'paragraph', section_type: 'INTRO' }, { type: 'METHODS' }]);
+    expect(written.documents[0].passages.map((p) => p.infons)).toEqual([
+      { type: 'front', section_type: 'TITLE' },
+      { type: 'paragraph', section_type: 'INTRO' },
+      { type: 'METHODS' },
+    ]);
     expect(readCorpusFile(writeBiocXml(written), 'again')[0].sections).toEqual(doc.sections);
   });
 
   it('PubTator export: the title section is the t line even when a line break stands inside it; every offset holds', () => {
     const text = 'A title\nin two lines\nThe abstract names aspirin.';
-    const sections = [{ offset: 0, length: 20, name: 'title' }, { offset: 21, length: 27, name: 'abstract' }];
+    const sections = [
+      { offset: 0, length: 20, name: 'title' },
+      { offset: 21, length: 27, name: 'abstract' },
+    ];
     const mention = { start: 40, end: 47, type: 'Chemical' };
     const written = writePubTator([{ id: '1', text, sections, annotations: [mention] }]);
     expect(written).toBe('1|t|A title in two lines\n1|a|The abstract names aspirin.\n1\t40\t47\taspirin\tChemical\t\n');
@@ -147,7 +224,8 @@ describe('sections: the passages of a corpus document written back', () => {
 
 describe('BioC JSON lines (the PubTator3 bulk form)', () => {
   const api = () => JSON.parse(fixture('bioc/pubtator-api-34546791.json'));
-  const lines = () => `${JSON.stringify({ ...api(), id: '34546791' })}\n${JSON.stringify(JSON.parse(fixture('bioc/bioc-python-everything.json')))}\n`;
+  const lines = () =>
+    `${JSON.stringify({ ...api(), id: '34546791' })}\n${JSON.stringify(JSON.parse(fixture('bioc/bioc-python-everything.json')))}\n`;
 
   it('one document or collection per line: every document read, as from the files themselves', () => {
     expect(corpusFormatOf(lines())).toBe('bioc-jsonl');

@@ -16,7 +16,13 @@ describe('metaserver score MENTION with corpus files', () => {
     // Leave out document 26094's 11 mentions (keeping the document) and add one spurious mention.
     const run = readFileSync(gold, 'utf8')
       .split('\n\n')
-      .map((d) => (d.startsWith('26094|') ? d.split('\n').slice(0, 2).join('\n') : d.startsWith('354896|') ? `${d.trimEnd()}\n354896\t10\t17\tinduced\tChemical\t-` : d))
+      .map((d) =>
+        d.startsWith('26094|')
+          ? d.split('\n').slice(0, 2).join('\n')
+          : d.startsWith('354896|')
+            ? `${d.trimEnd()}\n354896\t10\t17\tinduced\tChemical\t-`
+            : d,
+      )
       .join('\n\n');
     writeFileSync(join(dir, 'run.pubtator'), run);
     const answer = await score('MENTION', '--gold', gold, join(dir, 'run.pubtator'));

@@ -11,7 +11,9 @@ import { jatsToText } from '../../src/formats/jats.ts';
 
 const DIR = fileURLToPath(new URL('../fixtures/jats/formulas/', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('./jats_paragraphs.py', import.meta.url));
-const ARTICLES = readdirSync(DIR).filter((f) => f.endsWith('.nxml')).sort();
+const ARTICLES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.nxml'))
+  .sort();
 const collapse = (s: string) => s.replace(/\s+/g, ' ');
 
 /** What Python finds: the paragraphs holding formulas, with each formula's text. */
@@ -24,7 +26,7 @@ describe('formulas of real PLOS articles', () => {
     expect(ARTICLES).toEqual(['pone.0008915.nxml', 'pone.0111971.nxml', 'pone.0117014.nxml']);
   });
 
-  it.each(ARTICLES)('%s: every paragraph with formulas arrives whole, its formulas\' text in order', (file) => {
+  it.each(ARTICLES)("%s: every paragraph with formulas arrives whole, its formulas' text in order", (file) => {
     const path = `${DIR}${file}`;
     const expected = pythonFormulas(path);
     const text = collapse(jatsToText(readFileSync(path, 'utf8')).text);
@@ -88,29 +90,49 @@ const converted = (body: string) => jatsToText(article(body)).text.split('\n\n')
 
 describe('the forms of a formula and the order of preference', () => {
   it('MathML: token text in order, each token trimmed, pretty-printing ignored, TeX annotation skipped', () => {
-    expect(converted('arranged as a graph <inline-formula><mml:math><mml:mi>G</mml:mi><mml:mo>=</mml:mo><mml:mo>(</mml:mo><mml:mi>V</mml:mi><mml:mo>,</mml:mo><mml:mi>E</mml:mi><mml:mo>)</mml:mo></mml:math></inline-formula>. The edge set'))
-      .toBe('arranged as a graph G=(V,E). The edge set');
-    expect(converted(`with <inline-formula><mml:math>
+    expect(
+      converted(
+        'arranged as a graph <inline-formula><mml:math><mml:mi>G</mml:mi><mml:mo>=</mml:mo><mml:mo>(</mml:mo><mml:mi>V</mml:mi><mml:mo>,</mml:mo><mml:mi>E</mml:mi><mml:mo>)</mml:mo></mml:math></inline-formula>. The edge set',
+      ),
+    ).toBe('arranged as a graph G=(V,E). The edge set');
+    expect(
+      converted(`with <inline-formula><mml:math>
         <mml:semantics><mml:mrow>
           <mml:mi> p </mml:mi>
           <mml:mo>&lt;</mml:mo>
           <mml:mn>0.05</mml:mn>
         </mml:mrow><mml:annotation encoding="TeX">p &lt; 0.05</mml:annotation></mml:semantics>
-      </mml:math></inline-formula> throughout`)).toBe('with p<0.05 throughout');
+      </mml:math></inline-formula> throughout`),
+    ).toBe('with p<0.05 throughout');
   });
 
   it('MathML before TeX before alt-text, whatever their order in the file; image only: [formula]', () => {
-    const all = '<alternatives><tex-math>\\documentclass[12pt]{minimal}\\usepackage{amsmath}\\begin{document}$$K_d$$\\end{document}</tex-math><mml:math><mml:msub><mml:mi>K</mml:mi><mml:mi>d</mml:mi></mml:msub></mml:math><inline-graphic xlink:href="e1.gif"/></alternatives>';
+    const all =
+      '<alternatives><tex-math>\\documentclass[12pt]{minimal}\\usepackage{amsmath}\\begin{document}$$K_d$$\\end{document}</tex-math><mml:math><mml:msub><mml:mi>K</mml:mi><mml:mi>d</mml:mi></mml:msub></mml:math><inline-graphic xlink:href="e1.gif"/></alternatives>';
     expect(converted(`a <inline-formula>${all}</inline-formula> of 5 nM`)).toBe('a Kd of 5 nM');
-    expect(converted('a <inline-formula><alternatives><inline-graphic xlink:href="e1.gif"/><tex-math>\\documentclass[12pt]{minimal}\\begin{document}$K_d$\\end{document}</tex-math></alternatives></inline-formula> of 5 nM')).toBe('a K_d of 5 nM');
-    expect(converted('a <inline-formula><alt-text>dissociation constant</alt-text><inline-graphic xlink:href="e1.gif"/></inline-formula> of 5 nM')).toBe('a dissociation constant of 5 nM');
+    expect(
+      converted(
+        'a <inline-formula><alternatives><inline-graphic xlink:href="e1.gif"/><tex-math>\\documentclass[12pt]{minimal}\\begin{document}$K_d$\\end{document}</tex-math></alternatives></inline-formula> of 5 nM',
+      ),
+    ).toBe('a K_d of 5 nM');
+    expect(
+      converted(
+        'a <inline-formula><alt-text>dissociation constant</alt-text><inline-graphic xlink:href="e1.gif"/></inline-formula> of 5 nM',
+      ),
+    ).toBe('a dissociation constant of 5 nM');
     expect(converted('a <inline-formula><inline-graphic xlink:href="e1.gif"/></inline-formula> of 5 nM')).toBe('a [formula] of 5 nM');
     expect(converted('bare TeX <tex-math>\\[x^2\\]</tex-math> here')).toBe('bare TeX x^2 here');
   });
 
   it('a display formula: its text set off by spaces, its label left out; one between paragraphs is a paragraph', () => {
-    expect(converted('given by<disp-formula id="E1"><label>(1)</label><mml:math><mml:mi>y</mml:mi><mml:mo>=</mml:mo><mml:mn>2</mml:mn></mml:math></disp-formula>where y is')).toBe('given by y=2 where y is');
-    const text = jatsToText(`<article xmlns:mml="http://www.w3.org/1998/Math/MathML"><body><sec><title>S</title><p>Before.</p><disp-formula><tex-math>$a+b$</tex-math></disp-formula><p>After.</p></sec></body></article>`).text;
+    expect(
+      converted(
+        'given by<disp-formula id="E1"><label>(1)</label><mml:math><mml:mi>y</mml:mi><mml:mo>=</mml:mo><mml:mn>2</mml:mn></mml:math></disp-formula>where y is',
+      ),
+    ).toBe('given by y=2 where y is');
+    const text = jatsToText(
+      `<article xmlns:mml="http://www.w3.org/1998/Math/MathML"><body><sec><title>S</title><p>Before.</p><disp-formula><tex-math>$a+b$</tex-math></disp-formula><p>After.</p></sec></body></article>`,
+    ).text;
     expect(text).toBe('S\nBefore.\n\na+b\n\nAfter.');
   });
 });

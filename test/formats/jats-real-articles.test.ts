@@ -11,7 +11,9 @@ import { jatsToText } from '../../src/formats/jats.ts';
 
 const DIR = fileURLToPath(new URL('../fixtures/jats/pmc/', import.meta.url));
 const SCRIPT = fileURLToPath(new URL('./jats_paragraphs.py', import.meta.url));
-const ARTICLES = readdirSync(DIR).filter((f) => f.endsWith('.nxml')).sort();
+const ARTICLES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.nxml'))
+  .sort();
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ');
 

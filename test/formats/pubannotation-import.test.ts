@@ -19,11 +19,14 @@ describe('importPubAnnotation on real documents', () => {
     }
   });
 
-  it('the multi-track form: both projects\' denotations, in track order', () => {
+  it("the multi-track form: both projects' denotations, in track order", () => {
     const mentions = importPubAnnotation(fixture('annotation-format-tracks.json'));
     expect(mentions.map((m) => [m.start, m.end, m.text])).toEqual([
-      [16, 28, 'localization'], [32, 40, 'sulfated'], [64, 71, 'sulfate'],
-      [86, 116, 'macular corneal dystrophy type'], [86, 118, 'macular corneal dystrophy type I'],
+      [16, 28, 'localization'],
+      [32, 40, 'sulfated'],
+      [64, 71, 'sulfate'],
+      [86, 116, 'macular corneal dystrophy type'],
+      [86, 118, 'macular corneal dystrophy type I'],
     ]);
   });
 
@@ -34,9 +37,15 @@ describe('importPubAnnotation on real documents', () => {
     const mentions = importPubAnnotation(doc as unknown as PubAnnotationDocument);
     expect(mentions.map((m) => m.type ?? null)).toEqual(['Disease', null, null, 'Disease', 'Disease', 'Disease']);
     doc.denotations[3].obj = 5;
-    expect(() => importPubAnnotation(doc as unknown as PubAnnotationDocument)).toThrow(/denotations\[3\]: "obj" must be a string \(or null for an untyped mention\)/);
-    const tracks = JSON.parse(fixture('annotation-format-tracks.json')) as { tracks: Array<{ denotations: Array<Record<string, unknown>> }> };
+    expect(() => importPubAnnotation(doc as unknown as PubAnnotationDocument)).toThrow(
+      /denotations\[3\]: "obj" must be a string \(or null for an untyped mention\)/,
+    );
+    const tracks = JSON.parse(fixture('annotation-format-tracks.json')) as {
+      tracks: Array<{ denotations: Array<Record<string, unknown>> }>;
+    };
     tracks.tracks[1].denotations[0].span = { begin: 86, end: 400 };
-    expect(() => importPubAnnotation(tracks as unknown as PubAnnotationDocument)).toThrow(/tracks\[1\]\.denotations\[0\]: span .* is not within the text \(119 code points\)/);
+    expect(() => importPubAnnotation(tracks as unknown as PubAnnotationDocument)).toThrow(
+      /tracks\[1\]\.denotations\[0\]: span .* is not within the text \(119 code points\)/,
+    );
   });
 });

@@ -16,7 +16,8 @@ export function spanOf(text: string, needle: string, occurrence = 1): { start: n
   return { start, end: start + [...needle].length, text: needle };
 }
 
-export const TEXT_A = 'Binding of 😀 p53 to MDM2\n\nThe 𝛼-actinin protein binds p53 in cells.\r\nIt forms a complex & more <tags>.\n\n\nIt binds MDM2 (𝛽2) too.\n\n';
+export const TEXT_A =
+  'Binding of 😀 p53 to MDM2\n\nThe 𝛼-actinin protein binds p53 in cells.\r\nIt forms a complex & more <tags>.\n\n\nIt binds MDM2 (𝛽2) too.\n\n';
 export const TEXT_B = 'Short 𝐴 text with IL-2, without paragraphs.';
 
 export const mentionsA: MentionItem[] = [

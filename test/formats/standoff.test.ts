@@ -26,7 +26,12 @@ describe('brat standoff', () => {
   it('round-trips mentions exactly onto the article text, and onto the .txt as brat reads it', () => {
     const { txt, ann } = exportBrat(TEXT_A, mentionsA);
     expect(importBrat(TEXT_A, ann)).toEqual(mentionsA);
-    expect(importBrat(txt, ann).map((m) => [m.start, m.text])).toEqual([[13, 'p53'], [30, '𝛼-actinin'], [113, 'MDM2'], [79, 'complex']]);
+    expect(importBrat(txt, ann).map((m) => [m.start, m.text])).toEqual([
+      [13, 'p53'],
+      [30, '𝛼-actinin'],
+      [113, 'MDM2'],
+      [79, 'complex'],
+    ]);
     const b = exportBratAnswer(articles[1], 'server-1');
     expect(importBrat(b.txt, b.ann)).toEqual(articles[1].answers[0].result.MENTION);
   });
@@ -41,7 +46,10 @@ describe('brat standoff', () => {
 
 describe('PubAnnotation JSON', () => {
   it('writes denotations and attributes', () => {
-    const doc = exportPubAnnotation(TEXT_B, [{ ...spanOf(TEXT_B, 'IL-2'), type: 'Protein', confidence: 0.5 }], { sourcedb: 'bc2', sourceid: 'PMC002' });
+    const doc = exportPubAnnotation(TEXT_B, [{ ...spanOf(TEXT_B, 'IL-2'), type: 'Protein', confidence: 0.5 }], {
+      sourcedb: 'bc2',
+      sourceid: 'PMC002',
+    });
     expect(doc).toEqual({
       text: TEXT_B,
       sourcedb: 'bc2',
@@ -58,7 +66,9 @@ describe('PubAnnotation JSON', () => {
   });
 
   it('refuses spans outside the text', () => {
-    expect(() => importPubAnnotation({ text: 'ab', denotations: [{ id: 'T1', span: { begin: 1, end: 3 }, obj: 'X' }] })).toThrow(/not within the text/);
+    expect(() => importPubAnnotation({ text: 'ab', denotations: [{ id: 'T1', span: { begin: 1, end: 3 }, obj: 'X' }] })).toThrow(
+      /not within the text/,
+    );
     expect(() => importPubAnnotation('[')).toThrow(/not JSON/);
   });
 });
@@ -66,7 +76,10 @@ describe('PubAnnotation JSON', () => {
 describe('CoNLL BIO', () => {
   it('tokenises words, single punctuation and non-BMP letters', () => {
     expect(tokenize('IL-2, 𝛼-actinin.').map((t) => t.text)).toEqual(['IL', '-', '2', ',', '𝛼', '-', 'actinin', '.']);
-    expect(tokenize('MDM2ab', new Set([4])).map((t) => [t.text, t.start, t.end])).toEqual([['MDM2', 0, 4], ['ab', 4, 6]]);
+    expect(tokenize('MDM2ab', new Set([4])).map((t) => [t.text, t.start, t.end])).toEqual([
+      ['MDM2', 0, 4],
+      ['ab', 4, 6],
+    ]);
   });
 
   it('writes IOB2 tags with a blank line after each sentence', () => {
@@ -76,7 +89,12 @@ describe('CoNLL BIO', () => {
   });
 
   it('round-trips flat mentions exactly through the scoring BIO parser and reports overlaps', () => {
-    const mentions = [...mentionsA, { ...spanOf(TEXT_A, 'MDM2', 1), type: 'Protein' }].map(({ start, end, text, type }) => ({ start, end, text, type }));
+    const mentions = [...mentionsA, { ...spanOf(TEXT_A, 'MDM2', 1), type: 'Protein' }].map(({ start, end, text, type }) => ({
+      start,
+      end,
+      text,
+      type,
+    }));
     const overlapping = { ...spanOf(TEXT_A, 'actinin'), type: 'Protein' };
     const { bio, leftOut } = exportBio(TEXT_A, [...mentions, overlapping]);
     expect(leftOut).toEqual([overlapping]);
@@ -113,7 +131,10 @@ describe('BioNLP .a1/.a2', () => {
 
   it('round-trips COREF answers exactly through the scoring a2 parser', () => {
     expect(importA2(TEXT_A, exportA2(corefA))).toEqual(corefA);
-    const twoProteins = { expressions: corefA.expressions, links: [{ id: 'R1', anaphor: 'T11', antecedent: 'T10', proteins: ['T5', 'T4'] }] };
+    const twoProteins = {
+      expressions: corefA.expressions,
+      links: [{ id: 'R1', anaphor: 'T11', antecedent: 'T10', proteins: ['T5', 'T4'] }],
+    };
     expect(importA2(TEXT_A, exportA2(twoProteins))).toEqual(twoProteins);
   });
 

@@ -72,16 +72,20 @@ describe('brat .ann, read as brat reads it', () => {
     expect(readBrat(TEXT_C, `T1\tTissue ${t.start} ${t.end}\tliver lobules\n`).failedLines).toEqual([0]);
     const lv = mentionsC[0];
     expect(readBrat(TEXT_C, `T1\tOrgan ${lv.start} ${lv.end}\tleft ventricle\n`).failedLines).toEqual([0]);
-    expect(readBrat(TEXT_C, 'T1 Organ 0 5\tCells\nT2\tOrgan 0 5 Cells\nT3\tOrgan 0 5\tCells\nT3\tOrgan 0 5\tCells\n').failedLines).toEqual([0, 1, 3]);
+    expect(readBrat(TEXT_C, 'T1 Organ 0 5\tCells\nT2\tOrgan 0 5 Cells\nT3\tOrgan 0 5\tCells\nT3\tOrgan 0 5\tCells\n').failedLines).toEqual([
+      0, 1, 3,
+    ]);
   });
 });
 
 describe('BioNLP .a1/.a2, read by brat and by the scoring parser', () => {
   const text = 'NF-kappa B, a heterodimer of p50 and p65, binds DNA. It is active.';
-  const a1 = ['p50', 'p65'].map((p, i) => {
-    const s = spanOf(text, p);
-    return `T${i + 1}\tProtein ${s.start} ${s.end}\t${p}\n`;
-  }).join('');
+  const a1 = ['p50', 'p65']
+    .map((p, i) => {
+      const s = spanOf(text, p);
+      return `T${i + 1}\tProtein ${s.start} ${s.end}\t${p}\n`;
+    })
+    .join('');
   const coref: CorefResult = {
     expressions: [
       { id: 'T3', ...spanOf(text, 'NF-kappa B, a heterodimer of p50 and p65'), min: spanOf(text, 'NF-kappa B') },
@@ -96,8 +100,23 @@ describe('BioNLP .a1/.a2, read by brat and by the scoring parser', () => {
     const reading = readBrat(text, [a1, a2]);
     expect(reading.failedLines).toEqual([]);
     expect(reading.messages).toEqual([]);
-    expect(reading.relations).toEqual([{ id: 'R1', type: 'Coref', args: [['Anaphora', 'T4'], ['Antecedent', 'T3']], tail: '\t[T1, T2]\n' }]);
-    expect(reading.textBounds.map((t) => [t.id, t.type, t.text])).toEqual([['T1', 'Protein', 'p50'], ['T2', 'Protein', 'p65'], ['T3', 'Exp', coref.expressions[0].text], ['T4', 'Exp', 'It']]);
+    expect(reading.relations).toEqual([
+      {
+        id: 'R1',
+        type: 'Coref',
+        args: [
+          ['Anaphora', 'T4'],
+          ['Antecedent', 'T3'],
+        ],
+        tail: '\t[T1, T2]\n',
+      },
+    ]);
+    expect(reading.textBounds.map((t) => [t.id, t.type, t.text])).toEqual([
+      ['T1', 'Protein', 'p50'],
+      ['T2', 'Protein', 'p65'],
+      ['T3', 'Exp', coref.expressions[0].text],
+      ['T4', 'Exp', 'It'],
+    ]);
     // The space form has four arguments for brat: a failed line.
     expect(readBrat(text, [a1, a2.replace('\t[', ' [')]).failedLines).toEqual([4]);
   });
@@ -140,7 +159,11 @@ describe('CoNLL BIO, scored by conlleval and evalbio.pl', () => {
 
   it('is scored by both as our scorer would score a run that misses one mention', () => {
     const run = exportBioDocuments(docs.map((d, i) => (i === 3 ? { ...d, mentions: [] } : d))).bio;
-    expect(conlleval(pasteGoldAndRun(bio, run), '\t')).toMatchObject({ foundCorrect: kept, foundGuessed: kept - 1, correctChunks: kept - 1 });
+    expect(conlleval(pasteGoldAndRun(bio, run), '\t')).toMatchObject({
+      foundCorrect: kept,
+      foundGuessed: kept - 1,
+      correctChunks: kept - 1,
+    });
     expect(evalbio(run, bio)).toMatchObject({ gold: kept, predicted: kept - 1, complete: kept - 1 });
   });
 
@@ -187,7 +210,10 @@ describe('PubAnnotation JSON, one document a file, and the tar.gz', () => {
     const archive = await tarGz([...files, long]);
     const dir = mkdtempSync(join(tmpdir(), 'metaserver-tgz-'));
     try {
-      const listed = execFileSync('tar', ['-tzf', '-'], { input: archive }).toString().split('\n').filter((l) => l !== '');
+      const listed = execFileSync('tar', ['-tzf', '-'], { input: archive })
+        .toString()
+        .split('\n')
+        .filter((l) => l !== '');
       expect(listed).toEqual(['PMC3.json', 'PMC10.json', long.name]);
       execFileSync('tar', ['-xzf', '-', '-C', dir], { input: archive });
       expect(readdirSync(dir).sort()).toEqual([long.name, 'PMC10.json', 'PMC3.json'].sort());

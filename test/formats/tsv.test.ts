@@ -8,7 +8,10 @@ const run: RunDocument[] = [
     id: 'doc-𝛼1',
     result: {
       ACT: { relevant: true, confidence: 0.8 },
-      INT: [{ accession: 'P04637', rank: 2, confidence: 0.1 + 0.2 }, { accession: 'Q00987', rank: 1, confidence: 0.9 }],
+      INT: [
+        { accession: 'P04637', rank: 2, confidence: 0.1 + 0.2 },
+        { accession: 'Q00987', rank: 1, confidence: 0.9 },
+      ],
       IPT: [{ a: 'P04637', b: 'Q00987', rank: 1, confidence: 0.75 }],
     },
   },
@@ -31,25 +34,69 @@ describe('BC II.5 TSV', () => {
   it('round-trips each task through the scoring library parsers', () => {
     for (const task of ['ACT', 'INT', 'IPT'] as const) {
       const { text, columns } = exportTsv(task, run);
-      const expected = run.flatMap((d) => (d.result[task] && !(Array.isArray(d.result[task]) && d.result[task].length === 0) ? [{ id: d.id, result: { [task]: d.result[task] } }] : []));
-      const sortByRank = (docs: RunDocument[]) => docs.map((d) => ({ id: d.id, result: task === 'INT' ? { INT: [...d.result.INT!].sort((x, y) => x.rank - y.rank) } : d.result }));
+      const expected = run.flatMap((d) =>
+        d.result[task] && !(Array.isArray(d.result[task]) && d.result[task].length === 0)
+          ? [{ id: d.id, result: { [task]: d.result[task] } }]
+          : [],
+      );
+      const sortByRank = (docs: RunDocument[]) =>
+        docs.map((d) => ({ id: d.id, result: task === 'INT' ? { INT: [...d.result.INT!].sort((x, y) => x.rank - y.rank) } : d.result }));
       expect(sortByRank(importTsv(task, text, { columns }))).toEqual(sortByRank(expected as RunDocument[]));
     }
   });
 
   it('omits the confidence column unless every item has one, and numbers ranks from line order on import', () => {
-    const partial: RunDocument[] = [{ id: 'd', result: { INT: [{ accession: 'A1', rank: 1 }, { accession: 'B2', rank: 4, confidence: 0.5 }] } }];
+    const partial: RunDocument[] = [
+      {
+        id: 'd',
+        result: {
+          INT: [
+            { accession: 'A1', rank: 1 },
+            { accession: 'B2', rank: 4, confidence: 0.5 },
+          ],
+        },
+      },
+    ];
     const exported = exportTsv('INT', partial);
     expect(exported).toEqual({ text: 'd\tA1\t1\nd\tB2\t4\n', columns: 'rank' });
-    expect(importTsv('INT', exported.text, { columns: 'rank' })).toEqual([{ id: 'd', result: { INT: [{ accession: 'A1', rank: 1 }, { accession: 'B2', rank: 4 }] } }]);
-    expect(importTsv('INT', 'd\tB2\nd\tA1\n', { columns: 'order' })).toEqual([{ id: 'd', result: { INT: [{ accession: 'B2', rank: 1 }, { accession: 'A1', rank: 2 }] } }]);
+    expect(importTsv('INT', exported.text, { columns: 'rank' })).toEqual([
+      {
+        id: 'd',
+        result: {
+          INT: [
+            { accession: 'A1', rank: 1 },
+            { accession: 'B2', rank: 4 },
+          ],
+        },
+      },
+    ]);
+    expect(importTsv('INT', 'd\tB2\nd\tA1\n', { columns: 'order' })).toEqual([
+      {
+        id: 'd',
+        result: {
+          INT: [
+            { accession: 'B2', rank: 1 },
+            { accession: 'A1', rank: 2 },
+          ],
+        },
+      },
+    ]);
   });
 
   it('exports runs that score like the originals', () => {
     const articles: ExportArticle[] = run.map((d) => ({ id: d.id, text: '', answers: [{ server: 's1', result: d.result }] }));
     const { text } = exportTsv('INT', runOf(articles, 's1'));
     const gold = parseIntGold('doc-𝛼1\tP04637\ndoc2\tP12345\n');
-    const score = scoreRankedRun(gold, new Map(importTsv('INT', text).map((d) => [d.id, d.result.INT!.map((i, n) => ({ key: i.accession, rank: i.rank, confidence: i.confidence, line: n + 1 }))])), { task: 'INT' });
+    const score = scoreRankedRun(
+      gold,
+      new Map(
+        importTsv('INT', text).map((d) => [
+          d.id,
+          d.result.INT!.map((i, n) => ({ key: i.accession, rank: i.rank, confidence: i.confidence, line: n + 1 })),
+        ]),
+      ),
+      { task: 'INT' },
+    );
     expect(score.micro.r).toBe(1);
   });
 

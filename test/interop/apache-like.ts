@@ -36,7 +36,9 @@ function write(value: JavaValue, encoding: ApacheEncoding): string {
   if ('long' in value && typeof value.long === 'number') return `<value><ex:i8>${value.long}</ex:i8></value>`;
   if ('float' in value && typeof value.float === 'number') return `<value><ex:float>${value.float}</ex:float></value>`;
   if ('int' in value && typeof value.int === 'number') return `<value><i4>${value.int}</i4></value>`;
-  const members = Object.entries(value).map(([name, v]) => `<member><name>${escape(name, encoding)}</name>${write(v as JavaValue, encoding)}</member>`);
+  const members = Object.entries(value).map(
+    ([name, v]) => `<member><name>${escape(name, encoding)}</name>${write(v as JavaValue, encoding)}</member>`,
+  );
   return `<value><struct>${members.join('')}</struct></value>`;
 }
 
@@ -62,8 +64,10 @@ function fault(message: string, encoding: ApacheEncoding): string {
 function answer(body: Buffer, encoding: ApacheEncoding): string {
   const call = decodeMethodCall(body);
   const strings = call.params.every((p) => typeof p === 'string');
-  if (call.method !== 'Annotator.getAnnotation' && call.method !== 'Annotator.crash') return fault(`No such handler: ${call.method}`, encoding);
-  if (call.params.length !== 1 || !strings) return fault(`No method matching arguments: ${call.params.map(() => 'java.lang.String').join(', ')}`, encoding);
+  if (call.method !== 'Annotator.getAnnotation' && call.method !== 'Annotator.crash')
+    return fault(`No such handler: ${call.method}`, encoding);
+  if (call.params.length !== 1 || !strings)
+    return fault(`No method matching arguments: ${call.params.map(() => 'java.lang.String').join(', ')}`, encoding);
   if (call.method === 'Annotator.crash') return fault('java.lang.IllegalStateException: the tagger crashed', encoding);
   return document(`<params><param>${write(annotate(call.params[0] as string), encoding)}</param></params>`, encoding);
 }
@@ -88,7 +92,10 @@ export async function startApacheLike(encoding: ApacheEncoding): Promise<ApacheL
       }
       const xml = answer(body, encoding);
       const bytes = Buffer.from(xml, encoding === 'utf-8' ? 'utf8' : 'latin1');
-      res.writeHead(200, { 'content-type': encoding === 'utf-8' ? 'text/xml' : 'text/xml; charset=ISO-8859-1', 'content-length': bytes.length });
+      res.writeHead(200, {
+        'content-type': encoding === 'utf-8' ? 'text/xml' : 'text/xml; charset=ISO-8859-1',
+        'content-length': bytes.length,
+      });
       res.end(bytes);
     });
   });

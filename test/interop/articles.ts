@@ -15,7 +15,10 @@ export interface MatrixArticle {
 function longArticle(): string {
   const lines = ['A long article', ''];
   for (let i = 1, length = 0; length < 200_000; i++) {
-    const line = i % 25 === 0 ? `Paragraph ${i}: BRCA1 binds p53 in yeast.` : `Paragraph ${i} says nothing of interest about anything at all, at length.`;
+    const line =
+      i % 25 === 0
+        ? `Paragraph ${i}: BRCA1 binds p53 in yeast.`
+        : `Paragraph ${i} says nothing of interest about anything at all, at length.`;
     lines.push(line);
     length += line.length + 1;
   }
@@ -28,7 +31,11 @@ export const MATRIX_ARTICLES: MatrixArticle[] = [
   { id: 'non-bmp', kind: 'non-BMP', raw: '𝛼-synuclein binds BRCA1 😀 and p53; the 𝔊ene BRCA1 too.' },
   { id: 'accents', kind: 'accents only', raw: "Müller cells: naïve BRCA1 binds p53 in Ménière's disease; Müller again." },
   { id: 'long', kind: '200 KB', raw: longArticle() },
-  { id: 'xml-crlf', kind: 'XML specials, control characters, CR LF', raw: 'a < b && c > d "q" \'s\' ]]> &amp; <p>\r\nBRCA1 binds p53\u0001\u0007 here.\r\nLast line\rp53 end\u0000\r\n' },
+  {
+    id: 'xml-crlf',
+    kind: 'XML specials, control characters, CR LF',
+    raw: 'a < b && c > d "q" \'s\' ]]> &amp; <p>\r\nBRCA1 binds p53\u0001\u0007 here.\r\nLast line\rp53 end\u0000\r\n',
+  },
   { id: 'one', kind: 'one character', raw: 'p' },
 ];
 

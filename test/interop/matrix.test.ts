@@ -28,8 +28,14 @@ const UNIT_HINT: Record<Exclude<OffsetUnit, 'code points'>, RegExp> = {
   'UTF-16 units': /it occurs at offset \d+ \(offsets count Unicode code points\): \d+ is where it starts counted in UTF-16 units/,
   'UTF-8 bytes': /it occurs at offset \d+ \(offsets count Unicode code points\): \d+ is where it starts counted in UTF-8 bytes/,
 };
-const NO_NON_BMP: Expected = { outcome: 'fault', detail: /^fault -503: .*UTF-8 string contains a character not in the Basic Multilingual Plane/ };
-const BARE_LF_HEADERS: Expected = { outcome: 'protocol', detail: /\(Missing expected CR after header value\) — HTTP header lines end in CR LF/ };
+const NO_NON_BMP: Expected = {
+  outcome: 'fault',
+  detail: /^fault -503: .*UTF-8 string contains a character not in the Basic Multilingual Plane/,
+};
+const BARE_LF_HEADERS: Expected = {
+  outcome: 'protocol',
+  detail: /\(Missing expected CR after header value\) — HTTP header lines end in CR LF/,
+};
 
 /** What a stack does other than its offset unit predicts, by article id ('setup' for the setup check, '*' for all). */
 const DEVIATIONS: Record<string, Record<string, Expected>> = {
@@ -39,8 +45,10 @@ const DEVIATIONS: Record<string, Record<string, Expected>> = {
   'Python CGI (http.server)': { '*': BARE_LF_HEADERS },
 };
 
-const ARITY_HINT = /— the meta-server sent 2 parameters: text \(the article\), given \(the COREF given proteins: the server is registered for COREF\)\./;
-const PATH_HINT = /answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?$/;
+const ARITY_HINT =
+  /— the meta-server sent 2 parameters: text \(the article\), given \(the COREF given proteins: the server is registered for COREF\)\./;
+const PATH_HINT =
+  /answer only at \/RPC2 \(Python's SimpleXMLRPCServer, Perl's Frontier::Daemon, xmlrpc-c's Abyss server\): is the server's URL http:\/\/127\.0\.0\.1:\d+\/RPC2\?$/;
 
 /** The probes' outcomes, as the libraries behave (Perl subs take any number of arguments). */
 const PROBES: Record<string, Record<'unknown method' | 'second parameter' | 'handler dies' | 'wrong path', Expected>> = {
@@ -70,13 +78,19 @@ const PROBES: Record<string, Record<'unknown method' | 'second parameter' | 'han
   },
   'xmlrpc-c': {
     'unknown method': { outcome: 'fault', detail: /^fault -506: .*Annotator\.nope/ },
-    'second parameter': { outcome: 'fault', detail: /^fault -502: Format string requests exactly 1 items from array, but array has 2 items/ },
+    'second parameter': {
+      outcome: 'fault',
+      detail: /^fault -502: Format string requests exactly 1 items from array, but array has 2 items/,
+    },
     'handler dies': { outcome: 'fault', detail: /^fault 500: the tagger crashed$/ },
     'wrong path': { outcome: 'http', detail: /^HTTP 404 Not Found/ },
   },
   Python: {
     'unknown method': { outcome: 'fault', detail: /^fault 1: <class 'Exception'>:method "Annotator\.nope" is not supported$/ },
-    'second parameter': { outcome: 'fault', detail: /^fault 1: <class 'TypeError'>:annotate\(\) takes 1 positional argument but 2 were given/ },
+    'second parameter': {
+      outcome: 'fault',
+      detail: /^fault 1: <class 'TypeError'>:annotate\(\) takes 1 positional argument but 2 were given/,
+    },
     'handler dies': { outcome: 'fault', detail: /^fault 1: <class 'RuntimeError'>:the tagger crashed$/ },
     'wrong path': { outcome: 'http', detail: /^HTTP 404 Not Found/ },
   },
@@ -103,7 +117,8 @@ function expectedFor(stack: Stack, articleId: string, text: string): Expected & 
   if (deviation) return deviation;
   const sent = mentionsCountedIn(text, stack.unit);
   const right = mentionsCountedIn(text, 'code points');
-  if (JSON.stringify(sent) !== JSON.stringify(right)) return { outcome: 'invalid', detail: UNIT_HINT[stack.unit as keyof typeof UNIT_HINT] };
+  if (JSON.stringify(sent) !== JSON.stringify(right))
+    return { outcome: 'invalid', detail: UNIT_HINT[stack.unit as keyof typeof UNIT_HINT] };
   return {
     outcome: 'ok',
     mentions: right.map((m) => ({ start: m.offset, end: m.offset + codePointLength(m.mention), text: m.mention, type: 'protein' })),
@@ -111,20 +126,26 @@ function expectedFor(stack: Stack, articleId: string, text: string): Expected & 
   };
 }
 
-const byStart = (list: Array<{ start: number; text: string }>) => [...list].sort((a, b) => a.start - b.start || a.text.localeCompare(b.text));
+const byStart = (list: Array<{ start: number; text: string }>) =>
+  [...list].sort((a, b) => a.start - b.start || a.text.localeCompare(b.text));
 
 /** A short cell for the table: the outcome and what named its cause. */
 function cell(outcome: string, detail: string | null | undefined): string {
   if (outcome === 'ok') return 'ok';
   const d = detail ?? '';
-  const cause =
-    /counted in UTF-16 units/.test(d) ? 'UTF-16 offsets (hint)'
-    : /counted in UTF-8 bytes/.test(d) ? 'UTF-8 byte offsets (hint)'
-    : /Basic Multilingual Plane/.test(d) ? 'library refuses non-BMP'
-    : /header lines end in CR LF/.test(d) ? 'header lines end in LF (hint)'
-    : /the meta-server sent 2 parameters/.test(d) ? `${/^fault ("\w+"|-?\d+)/.exec(d)?.[1] ?? ''} arity (hint)`
-    : /answer only at \/RPC2/.test(d) ? `${/^HTTP (\d+)/.exec(d)?.[1] ?? ''} (/RPC2 hint)`
-    : /^fault ("\w+"|-?\d+)/.exec(d)?.[1] ?? /^HTTP (\d+)/.exec(d)?.[1] ?? '';
+  const cause = /counted in UTF-16 units/.test(d)
+    ? 'UTF-16 offsets (hint)'
+    : /counted in UTF-8 bytes/.test(d)
+      ? 'UTF-8 byte offsets (hint)'
+      : /Basic Multilingual Plane/.test(d)
+        ? 'library refuses non-BMP'
+        : /header lines end in CR LF/.test(d)
+          ? 'header lines end in LF (hint)'
+          : /the meta-server sent 2 parameters/.test(d)
+            ? `${/^fault ("\w+"|-?\d+)/.exec(d)?.[1] ?? ''} arity (hint)`
+            : /answer only at \/RPC2/.test(d)
+              ? `${/^HTTP (\d+)/.exec(d)?.[1] ?? ''} (/RPC2 hint)`
+              : (/^fault ("\w+"|-?\d+)/.exec(d)?.[1] ?? /^HTTP (\d+)/.exec(d)?.[1] ?? '');
   return `${outcome} ${cause}`.trim();
 }
 
@@ -144,7 +165,14 @@ afterAll(async () => {
   await Promise.all([...running.values()].map((s) => s.stop()));
   await ms?.stop();
   if (process.env.INTEROP_TABLE) {
-    const columns = ['setup check', ...MATRIX_ARTICLES.map((a) => a.kind), 'unknown method', 'second parameter', 'handler dies', 'wrong path'];
+    const columns = [
+      'setup check',
+      ...MATRIX_ARTICLES.map((a) => a.kind),
+      'unknown method',
+      'second parameter',
+      'handler dies',
+      'wrong path',
+    ];
     const lines = [`| library | ${columns.join(' | ')} |`, `| --- | ${columns.map(() => '---').join(' | ')} |`];
     for (const s of STACKS) lines.push(`| ${s.library} | ${columns.map((c) => table.get(s.name)![c] ?? '').join(' | ')} |`);
     writeFileSync(process.env.INTEROP_TABLE, `${lines.join('\n')}\n`);
@@ -155,12 +183,22 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
   it('stores exactly what each server computed, or records the failure with its cause', async () => {
     // COREF is in the challenge, as in a live one, but no server here is registered for it:
     // none may be sent `given` (each handler takes one parameter).
-    const created = await ms.request('POST', '/api/challenges', { slug: 'interop', name: 'Interop', tasks: ['ACT', 'MENTION', 'COREF'], maxAttempts: 1, timeoutSeconds: 60 }, ADMIN_TOKEN);
+    const created = await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug: 'interop', name: 'Interop', tasks: ['ACT', 'MENTION', 'COREF'], maxAttempts: 1, timeoutSeconds: 60 },
+      ADMIN_TOKEN,
+    );
     expect(created.status).toBe(201);
     const servers = new Map<string, { id: number; token: string }>();
     for (const stack of STACKS) {
       const token = (await ms.request('POST', '/api/teams', { name: `${stack.name} team`, contact: 'team@example.org' })).body.token;
-      const res = await ms.request('POST', '/api/challenges/interop/servers', { name: stack.name, url: running.get(stack.name)!.url, tasks: ['ACT', 'MENTION'] }, token);
+      const res = await ms.request(
+        'POST',
+        '/api/challenges/interop/servers',
+        { name: stack.name, url: running.get(stack.name)!.url, tasks: ['ACT', 'MENTION'] },
+        token,
+      );
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       servers.set(stack.name, { id: res.body.id, token });
       const expected = expectedFor(stack, 'setup', CHECK_ARTICLE);
@@ -168,15 +206,24 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
       expect({ stack: stack.name, outcome: res.body.check.outcome }).toEqual({ stack: stack.name, outcome: expected.outcome });
       if (expected.detail) expect(res.body.check.detail).toMatch(expected.detail);
     }
-    const loaded = await ms.request('POST', '/api/challenges/interop/articles', { articles: MATRIX_ARTICLES.map((a) => ({ id: a.id, text: a.raw })) }, ADMIN_TOKEN);
+    const loaded = await ms.request(
+      'POST',
+      '/api/challenges/interop/articles',
+      { articles: MATRIX_ARTICLES.map((a) => ({ id: a.id, text: a.raw })) },
+      ADMIN_TOKEN,
+    );
     expect(loaded.status).toBe(202);
     for (const s of servers.values()) expect((await ms.request('POST', `/api/servers/${s.id}/start`, undefined, s.token)).status).toBe(200);
 
     for (const article of MATRIX_ARTICLES) {
-      const view = await waitFor(`every server's answer to the ${article.kind} article`, async () => {
-        const res = await ms.request('GET', `/api/articles/${loaded.body.ids[article.id]}`, undefined, ADMIN_TOKEN);
-        return res.body.status === 'done' ? res.body : undefined;
-      }, 120_000);
+      const view = await waitFor(
+        `every server's answer to the ${article.kind} article`,
+        async () => {
+          const res = await ms.request('GET', `/api/articles/${loaded.body.ids[article.id]}`, undefined, ADMIN_TOKEN);
+          return res.body.status === 'done' ? res.body : undefined;
+        },
+        120_000,
+      );
       expect(view.text).toBe(textAsSent(article.raw));
       for (const stack of STACKS) {
         const row = view.servers.find((x: { serverId: number }) => x.serverId === servers.get(stack.name)!.id);
@@ -184,11 +231,17 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
         const where = `${stack.name} × ${article.kind}`;
         table.get(stack.name)![article.kind] = cell(row.lastOutcome, row.lastDetail);
         expect({ where, outcome: row.lastOutcome, state: row.state, attempts: row.attempts }).toEqual({
-          where, outcome: expected.outcome, state: expected.outcome === 'ok' ? 'done' : 'failed', attempts: 1,
+          where,
+          outcome: expected.outcome,
+          state: expected.outcome === 'ok' ? 'done' : 'failed',
+          attempts: 1,
         });
         if (expected.outcome === 'ok') {
           expect({ where, mentions: byStart(row.result.MENTION), act: row.result.ACT, warnings: row.warnings }).toEqual({
-            where, mentions: byStart(expected.mentions as never), act: expected.act, warnings: [],
+            where,
+            mentions: byStart(expected.mentions as never),
+            act: expected.act,
+            warnings: [],
           });
         } else {
           expect(row.result, where).toBeUndefined();
@@ -199,8 +252,12 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
     // The team sees the same details, hints included, in its server's error report.
     const c = servers.get('xmlrpc-c')!;
     const report = (await ms.request('GET', `/api/servers/${c.id}`, undefined, c.token)).body;
-    expect(report.errors).toContainEqual(expect.objectContaining({ article: 'accents', kind: 'invalid', detail: expect.stringMatching(UNIT_HINT['UTF-8 bytes']) }));
-    expect(report.errors).toContainEqual(expect.objectContaining({ article: 'non-bmp', kind: 'fault', detail: expect.stringMatching(NO_NON_BMP.detail!) }));
+    expect(report.errors).toContainEqual(
+      expect.objectContaining({ article: 'accents', kind: 'invalid', detail: expect.stringMatching(UNIT_HINT['UTF-8 bytes']) }),
+    );
+    expect(report.errors).toContainEqual(
+      expect.objectContaining({ article: 'non-bmp', kind: 'fault', detail: expect.stringMatching(NO_NON_BMP.detail!) }),
+    );
   }, 300_000);
 
   it("reads Apache XML-RPC's wire forms: surrogate pair references, ex:i8 and ex:float, a charset in the Content-Type only", async () => {
@@ -215,7 +272,11 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
     expect(wire).toContain('<ex:float>0.75</ex:float>');
     const decoded = await callXmlRpc({ url, body, deadlineMs: 10_000, maxResponseBytes: 1_000_000 });
     expect(decoded).toMatchObject({ ok: true, value: { interaction: [true, 0.75] } });
-    expect((decoded as unknown as { value: { mentions: unknown[] } }).value.mentions).toContainEqual({ offset: 0, mention: '𝛼-synuclein', type: 'protein' });
+    expect((decoded as unknown as { value: { mentions: unknown[] } }).value.mentions).toContainEqual({
+      offset: 0,
+      mention: '𝛼-synuclein',
+      type: 'protein',
+    });
   });
 
   it('reports unknown methods, a second parameter, dying handlers and wrong paths as each library words them, with hints', async () => {
@@ -223,7 +284,13 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
     await Promise.all(
       STACKS.map(async (stack) => {
         // One connection per server, as `metaserver check-server` uses: several servers here serve one connection at a time.
-        const opts = { deadlineMs: 30_000, maxAnswerBytes: 20 * 1024 * 1024, answers: new AnswerReader(), publicUrlsOnly: false, agent: createServerAgent({ connections: 1 }) };
+        const opts = {
+          deadlineMs: 30_000,
+          maxAnswerBytes: 20 * 1024 * 1024,
+          answers: new AnswerReader(),
+          publicUrlsOnly: false,
+          agent: createServerAgent({ connections: 1 }),
+        };
         const url = running.get(stack.name)!.url;
         const elsewhere = new URL(url);
         elsewhere.pathname = '/xmlrpc';
@@ -235,7 +302,11 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
           ['wrong path', { ...base, url: elsewhere.toString() }],
         ];
         for (const [probe, server] of probes) {
-          const { verdict } = await checkArticle(server, { id: article.id, text: textAsSent(article.raw), given: 'T1\tProtein 0 5\tBRCA1' }, opts);
+          const { verdict } = await checkArticle(
+            server,
+            { id: article.id, text: textAsSent(article.raw), given: 'T1\tProtein 0 5\tBRCA1' },
+            opts,
+          );
           const detail = verdict.outcome === 'ok' ? undefined : verdict.detail;
           const expected = PROBES[stack.name][probe];
           const where = `${stack.name}: ${probe}`;
@@ -244,7 +315,8 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
           if (expected.detail) expect(detail, where).toMatch(expected.detail);
           // The hints: which parameters were sent, on every fault about their number; /RPC2 after a 403 or 404 elsewhere.
           if (probe === 'second parameter' && verdict.outcome === 'fault') expect(detail, where).toMatch(ARITY_HINT);
-          if (probe === 'wrong path' && verdict.outcome === 'http' && /^HTTP 40[34]/.test(detail!)) expect(detail, where).toMatch(PATH_HINT);
+          if (probe === 'wrong path' && verdict.outcome === 'http' && /^HTTP 40[34]/.test(detail!))
+            expect(detail, where).toMatch(PATH_HINT);
         }
         await Promise.all([opts.agent.close(), opts.answers.close()]);
       }),

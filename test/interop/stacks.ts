@@ -76,7 +76,9 @@ async function startXmlrpcC(): Promise<RunningStack> {
     await run('gcc', ['-O1', '-o', binary, join(SERVERS, 'xmlrpc_c_server.c'), ...flags]);
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
-    throw new Error(`cannot build the xmlrpc-c server (needs gcc and libxmlrpc-core-c3-dev; .ci/run installs them): ${(err as Error).message}`);
+    throw new Error(
+      `cannot build the xmlrpc-c server (needs gcc and libxmlrpc-core-c3-dev; .ci/run installs them): ${(err as Error).message}`,
+    );
   }
   return spawnReady(binary, [], 'libxmlrpc-core-c3-dev', () => rmSync(dir, { recursive: true, force: true }));
 }
@@ -90,15 +92,69 @@ async function apache(encoding: 'utf-8' | 'iso-8859-1'): Promise<RunningStack> {
 }
 
 export const STACKS: Stack[] = [
-  { name: 'RPC::XML', library: 'Perl RPC::XML::Server', packages: 'librpc-xml-perl', unit: 'code points', start: perl('perl_rpc_xml.pl', 'librpc-xml-perl') },
-  { name: 'Frontier', library: 'Perl Frontier::Daemon', packages: 'libfrontier-rpc-perl', unit: 'code points', start: perl('perl_frontier.pl', 'libfrontier-rpc-perl') },
-  { name: 'XMLRPC::Lite', library: 'Perl XMLRPC::Transport::HTTP::Daemon', packages: 'libxmlrpc-lite-perl', unit: 'code points', start: perl('perl_xmlrpc_lite.pl', 'libxmlrpc-lite-perl') },
-  { name: 'ruby-xmlrpc', library: 'Ruby XMLRPC::Server (WEBrick)', packages: 'ruby ruby-xmlrpc ruby-webrick', unit: 'code points', start: () => spawnReady('ruby', [join(SERVERS, 'ruby_xmlrpc.rb')], 'ruby ruby-xmlrpc ruby-webrick') },
+  {
+    name: 'RPC::XML',
+    library: 'Perl RPC::XML::Server',
+    packages: 'librpc-xml-perl',
+    unit: 'code points',
+    start: perl('perl_rpc_xml.pl', 'librpc-xml-perl'),
+  },
+  {
+    name: 'Frontier',
+    library: 'Perl Frontier::Daemon',
+    packages: 'libfrontier-rpc-perl',
+    unit: 'code points',
+    start: perl('perl_frontier.pl', 'libfrontier-rpc-perl'),
+  },
+  {
+    name: 'XMLRPC::Lite',
+    library: 'Perl XMLRPC::Transport::HTTP::Daemon',
+    packages: 'libxmlrpc-lite-perl',
+    unit: 'code points',
+    start: perl('perl_xmlrpc_lite.pl', 'libxmlrpc-lite-perl'),
+  },
+  {
+    name: 'ruby-xmlrpc',
+    library: 'Ruby XMLRPC::Server (WEBrick)',
+    packages: 'ruby ruby-xmlrpc ruby-webrick',
+    unit: 'code points',
+    start: () => spawnReady('ruby', [join(SERVERS, 'ruby_xmlrpc.rb')], 'ruby ruby-xmlrpc ruby-webrick'),
+  },
   { name: 'xmlrpc-c', library: 'C xmlrpc-c Abyss server', packages: 'gcc libxmlrpc-core-c3-dev', unit: 'UTF-8 bytes', start: startXmlrpcC },
   { name: 'Python', library: 'Python SimpleXMLRPCServer', packages: 'python3', unit: 'code points', start: python('simple') },
-  { name: 'Python threaded', library: 'Python SimpleXMLRPCServer + ThreadingMixIn', packages: 'python3', unit: 'code points', start: python('threaded') },
-  { name: 'Python CGI', library: 'Python CGIXMLRPCRequestHandler, run by a CGI host that rewrites its header lines (as Apache httpd does)', packages: 'python3', unit: 'code points', start: python('cgi-host') },
-  { name: 'Python CGI (http.server)', library: "Python CGIXMLRPCRequestHandler, run by http.server's CGI handler (its output passed on unchanged)", packages: 'python3', unit: 'code points', start: python('cgi') },
-  { name: 'Apache (UTF-8)', library: 'Apache XML-RPC 3.1 wire forms, UTF-8 (hand-written)', packages: '', unit: 'UTF-16 units', start: () => apache('utf-8') },
-  { name: 'Apache (ISO-8859-1)', library: 'Apache XML-RPC 3.1 wire forms, ISO-8859-1 in the Content-Type only (hand-written)', packages: '', unit: 'UTF-16 units', start: () => apache('iso-8859-1') },
+  {
+    name: 'Python threaded',
+    library: 'Python SimpleXMLRPCServer + ThreadingMixIn',
+    packages: 'python3',
+    unit: 'code points',
+    start: python('threaded'),
+  },
+  {
+    name: 'Python CGI',
+    library: 'Python CGIXMLRPCRequestHandler, run by a CGI host that rewrites its header lines (as Apache httpd does)',
+    packages: 'python3',
+    unit: 'code points',
+    start: python('cgi-host'),
+  },
+  {
+    name: 'Python CGI (http.server)',
+    library: "Python CGIXMLRPCRequestHandler, run by http.server's CGI handler (its output passed on unchanged)",
+    packages: 'python3',
+    unit: 'code points',
+    start: python('cgi'),
+  },
+  {
+    name: 'Apache (UTF-8)',
+    library: 'Apache XML-RPC 3.1 wire forms, UTF-8 (hand-written)',
+    packages: '',
+    unit: 'UTF-16 units',
+    start: () => apache('utf-8'),
+  },
+  {
+    name: 'Apache (ISO-8859-1)',
+    library: 'Apache XML-RPC 3.1 wire forms, ISO-8859-1 in the Content-Type only (hand-written)',
+    packages: '',
+    unit: 'UTF-16 units',
+    start: () => apache('iso-8859-1'),
+  },
 ];

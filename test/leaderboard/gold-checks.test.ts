@@ -17,7 +17,8 @@ let ms: TestMetaserver;
 
 async function storedGold(task: string): Promise<string | undefined> {
   const rows = await ms.database.db.query<{ body: string }>(
-    'select g.body from gold_standards g join challenges c on c.id = g.challenge_id where c.slug = $1 and g.task = $2', ['gc', task],
+    'select g.body from gold_standards g join challenges c on c.id = g.challenge_id where c.slug = $1 and g.task = $2',
+    ['gc', task],
   );
   return rows[0]?.body;
 }
@@ -25,9 +26,16 @@ const putGold = (task: string, body: string) => send(ms, 'PUT', `/api/challenges
 
 beforeAll(async () => {
   const index = join(dir, 'release.idx');
-  await buildIndex({ primaries: join(FIXTURES, 'primaries.txt'), secondary: join(FIXTURES, 'sec_ac.txt'), out: index, release: { name: 'TEST_2024' } });
+  await buildIndex({
+    primaries: join(FIXTURES, 'primaries.txt'),
+    secondary: join(FIXTURES, 'sec_ac.txt'),
+    out: index,
+    release: { name: 'TEST_2024' },
+  });
   ms = await startTestMetaserver({ workers: false, config: { uniprotIndex: index } });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'gc', name: 'Gold checks', tasks: ['ACT', 'INT', 'IPT'] }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (await ms.request('POST', '/api/challenges', { slug: 'gc', name: 'Gold checks', tasks: ['ACT', 'INT', 'IPT'] }, ADMIN_TOKEN)).status,
+  ).toBe(201);
 });
 afterAll(async () => {
   await ms?.stop();

@@ -20,8 +20,10 @@ export async function send(
 ): Promise<RawAnswer> {
   const headers: Record<string, string> = {};
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.body !== undefined) headers['content-type'] = opts.type ?? (typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? TSV_TYPE : 'application/json');
-  const payload = opts.body === undefined || typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
+  if (opts.body !== undefined)
+    headers['content-type'] = opts.type ?? (typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? TSV_TYPE : 'application/json');
+  const payload =
+    opts.body === undefined || typeof opts.body === 'string' || Buffer.isBuffer(opts.body) ? opts.body : JSON.stringify(opts.body);
   const res = await ms.app!.inject({ method, url, payload, headers });
   const type = String(res.headers['content-type'] ?? '');
   return { status: res.statusCode, type, text: res.body, json: type.startsWith('application/json') ? res.json() : undefined };

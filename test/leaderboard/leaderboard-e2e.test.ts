@@ -20,12 +20,28 @@ const ARTICLES = [
   { id: 'd3', text: 'The kinase P31749 was measured in serum.' },
   { id: 'd4', text: 'Nothing of note here.' },
 ];
-const INT_GOLD = tsv([['d1', 'P37840'], ['d1', 'P04637'], ['d2', 'O14920'], ['d2', 'Q13547'], ['d3', 'P31749'], ['d4', 'P99999']]);
-const ACT_GOLD = tsv([['d1', '1'], ['d2', 'true'], ['d3', 'y'], ['d4', '0']]);
+const INT_GOLD = tsv([
+  ['d1', 'P37840'],
+  ['d1', 'P04637'],
+  ['d2', 'O14920'],
+  ['d2', 'Q13547'],
+  ['d3', 'P31749'],
+  ['d4', 'P99999'],
+]);
+const ACT_GOLD = tsv([
+  ['d1', '1'],
+  ['d2', 'true'],
+  ['d3', 'y'],
+  ['d4', '0'],
+]);
 // Team B's offline run; dX is not in the gold and is ignored.
 const INT_RUN = tsv([
-  ['d1', 'P04637', '1', '0.9'], ['d1', 'P37840', '2', '0.8'], ['d2', 'O14920', '1', '0.7'],
-  ['d2', 'Q13547', '2', '0.6'], ['d3', 'P00533', '1', '0.5'], ['dX', 'P11111', '1', '0.5'],
+  ['d1', 'P04637', '1', '0.9'],
+  ['d1', 'P37840', '2', '0.8'],
+  ['d2', 'O14920', '1', '0.7'],
+  ['d2', 'Q13547', '2', '0.6'],
+  ['d3', 'P00533', '1', '0.5'],
+  ['dX', 'P11111', '1', '0.5'],
 ]);
 
 // Hand-computed (see the comments for the walks).
@@ -33,19 +49,36 @@ const INT_RUN = tsv([
 // d2 F T F / 2 → P 1/3 R 1/2 F 2/5, AUC 1/2·1/2 = 1/4; d3 T / 1 → all 1.
 // Micro levels: (2/3, 2/5), (3/5, 3/5), (4/7, 4/5) → AUC 2/3·2/5 + 3/5·1/5 + 4/7·1/5.
 const S_INT = {
-  evaluatedDocs: 3, tp: 4, fp: 3, fn: 1,
+  evaluatedDocs: 3,
+  tp: 4,
+  fp: 3,
+  fn: 1,
   micro: { p: 4 / 7, r: 4 / 5, f: 2 / 3, aucIPR: (2 / 3) * (2 / 5) + (3 / 5) * (1 / 5) + (4 / 7) * (1 / 5) },
   macro: { p: 2 / 3, r: 2.5 / 3, f: 2.2 / 3, aucIPR: (5 / 6 + 1 / 4 + 1) / 3, sdP: Math.sqrt(2 / 27), sdF: Math.sqrt(14) / 15 },
 };
 // R: d1 T T, d2 T T (all 1), d3 F (all 0). Micro levels (2/3, 2/5), (4/5, 4/5) → AUC 4/5·4/5.
 const R_INT = {
-  evaluatedDocs: 3, tp: 4, fp: 1, fn: 1,
+  evaluatedDocs: 3,
+  tp: 4,
+  fp: 1,
+  fn: 1,
   micro: { p: 4 / 5, r: 4 / 5, f: 4 / 5, aucIPR: 0.64 },
   macro: { p: 2 / 3, r: 2 / 3, f: 2 / 3, aucIPR: 2 / 3 },
 };
 // ACT: TP d1 d2, FN d3, TN d4 → MCC 2/√12. Walk: d2, d1 (trues by confidence), then
 // d3, d4 (falses by confidence ascending, the tie broken by id) → T T T F, AUC 1.
-const S_ACT = { tp: 2, fp: 0, fn: 1, tn: 1, accuracy: 3 / 4, sensitivity: 2 / 3, specificity: 1, mcc: 2 / Math.sqrt(12), pAtFullR: 1, aucIPR: 1 };
+const S_ACT = {
+  tp: 2,
+  fp: 0,
+  fn: 1,
+  tn: 1,
+  accuracy: 3 / 4,
+  sensitivity: 2 / 3,
+  specificity: 1,
+  mcc: 2 / Math.sqrt(12),
+  pAtFullR: 1,
+  aucIPR: 1,
+};
 
 let ms: TestMetaserver;
 let sample: SampleServer;
@@ -56,18 +89,29 @@ let serverId: number;
 beforeAll(async () => {
   ms = await startTestMetaserver();
   sample = await startSampleServer({ port: 0 });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'lb', name: 'Leaderboard', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (await ms.request('POST', '/api/challenges', { slug: 'lb', name: 'Leaderboard', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status,
+  ).toBe(201);
   teamA = (await ms.request('POST', '/api/teams', { name: 'Team A', contact: 'a@example.org' })).body;
   teamB = (await ms.request('POST', '/api/teams', { name: 'Team B', contact: 'b@example.org' })).body;
-  const server = await ms.request('POST', '/api/challenges/lb/servers', { name: 'sample', url: sample.url, tasks: ['ACT', 'INT'] }, teamA.token);
+  const server = await ms.request(
+    'POST',
+    '/api/challenges/lb/servers',
+    { name: 'sample', url: sample.url, tasks: ['ACT', 'INT'] },
+    teamA.token,
+  );
   expect(server.status).toBe(201);
   serverId = server.body.id;
   expect((await ms.request('POST', '/api/challenges/lb/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
   expect((await ms.request('POST', `/api/servers/${serverId}/start`, undefined, teamA.token)).status).toBe(200);
-  await waitFor('all four answers', async () => {
-    const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
-    return res.body.progress.done === 4 ? true : undefined;
-  }, 45_000);
+  await waitFor(
+    'all four answers',
+    async () => {
+      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
+      return res.body.progress.done === 4 ? true : undefined;
+    },
+    45_000,
+  );
 });
 afterAll(async () => {
   await ms?.stop();
@@ -79,7 +123,11 @@ describe('leaderboard end to end', () => {
     const intGold = await send(ms, 'PUT', '/api/challenges/lb/gold/INT', { body: INT_GOLD, token: ADMIN_TOKEN });
     expect(intGold.status).toBe(200);
     expect(intGold.json).toMatchObject({ documents: 4, items: 6, unknownDocuments: 0 });
-    const actGold = await send(ms, 'PUT', '/api/challenges/lb/gold/ACT', { body: ACT_GOLD, type: 'text/plain; charset=utf-8', token: ADMIN_TOKEN });
+    const actGold = await send(ms, 'PUT', '/api/challenges/lb/gold/ACT', {
+      body: ACT_GOLD,
+      type: 'text/plain; charset=utf-8',
+      token: ADMIN_TOKEN,
+    });
     expect(actGold.status).toBe(200);
     expect(actGold.json).toMatchObject({ documents: 4, items: 4 });
 
@@ -151,8 +199,12 @@ describe('leaderboard end to end', () => {
     expect(intExport.type).toMatch(/^text\/tab-separated-values/);
     expect(intExport.text).toBe(
       tsv([
-        ['d1', 'P37840', '1', '0.5'], ['d1', 'P38398', '2', String(1 / 3)], ['d1', 'P04637', '3', '0.25'],
-        ['d2', 'Q9Y6K9', '1', '0.5'], ['d2', 'O14920', '2', String(1 / 3)], ['d2', 'P38398', '3', '0.25'],
+        ['d1', 'P37840', '1', '0.5'],
+        ['d1', 'P38398', '2', String(1 / 3)],
+        ['d1', 'P04637', '3', '0.25'],
+        ['d2', 'Q9Y6K9', '1', '0.5'],
+        ['d2', 'O14920', '2', String(1 / 3)],
+        ['d2', 'P38398', '3', '0.25'],
         ['d3', 'P31749', '1', '0.5'],
       ]),
     );
@@ -162,7 +214,14 @@ describe('leaderboard end to end', () => {
 
     const actExport = await send(ms, 'GET', `/api/challenges/lb/export/ACT?server=${serverId}`, { token: ADMIN_TOKEN });
     // Trues ranked by confidence; falses so that rank descending walks d3 then d4.
-    expect(actExport.text).toBe(tsv([['d1', '1', '2', '0.5'], ['d2', '1', '1', String(2 / 3)], ['d3', '0', '2', '0.5'], ['d4', '0', '1', '0.5']]));
+    expect(actExport.text).toBe(
+      tsv([
+        ['d1', '1', '2', '0.5'],
+        ['d2', '1', '1', String(2 / 3)],
+        ['d3', '0', '2', '0.5'],
+        ['d4', '0', '1', '0.5'],
+      ]),
+    );
     const actBoard = (await send(ms, 'GET', '/api/challenges/lb/scores/ACT', { token: ADMIN_TOKEN })).json;
     expect({ ...scoreActRun(parseActGold(ACT_GOLD).value, parseActRun(actExport.text).value, 'rank') }).toEqual(actBoard.runs[0].metrics);
   });

@@ -5,7 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 import { expectFigures, send, tsv } from './helpers.ts';
 
-const GOLD = tsv([['d1', 'P37840'], ['d2', 'P04637']]);
+const GOLD = tsv([
+  ['d1', 'P37840'],
+  ['d2', 'P04637'],
+]);
 
 let ms: TestMetaserver;
 let team: { id: number; token: string };
@@ -24,7 +27,9 @@ async function offlineRuns(): Promise<number> {
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'errs', name: 'Errors', tasks: ['INT', 'IPT', 'MENTION'] }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (await ms.request('POST', '/api/challenges', { slug: 'errs', name: 'Errors', tasks: ['INT', 'IPT', 'MENTION'] }, ADMIN_TOKEN)).status,
+  ).toBe(201);
   team = (await ms.request('POST', '/api/teams', { name: 'Team E', contact: 'e@example.org' })).body;
   expect((await send(ms, 'PUT', '/api/challenges/errs/gold/INT', { body: GOLD, token: ADMIN_TOKEN })).status).toBe(200);
 });
@@ -81,7 +86,10 @@ describe('gold standard uploads', () => {
     const res = await send(ms, 'PUT', '/api/challenges/errs/gold/MENTION', { body, token: ADMIN_TOKEN });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ documents: 2, items: 2 });
-    const bad = await send(ms, 'PUT', '/api/challenges/errs/gold/MENTION', { body: { documents: { d1: { ann: 'T1\tprotein zero 5\tx' } } }, token: ADMIN_TOKEN });
+    const bad = await send(ms, 'PUT', '/api/challenges/errs/gold/MENTION', {
+      body: { documents: { d1: { ann: 'T1\tprotein zero 5\tx' } } },
+      token: ADMIN_TOKEN,
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.details).toMatchObject({ file: 'documents["d1"].ann', line: 1 });
   });
@@ -90,7 +98,10 @@ describe('gold standard uploads', () => {
 describe('offline runs', () => {
   it('refuses a bad run with its line and stores nothing', async () => {
     const before = await offlineRuns();
-    const bad = await send(ms, 'POST', '/api/challenges/errs/runs/INT', { body: 'd1\tP37840\t1\t0.9\nd1\tP04637\t1\t0.8\n', token: team.token });
+    const bad = await send(ms, 'POST', '/api/challenges/errs/runs/INT', {
+      body: 'd1\tP37840\t1\t0.9\nd1\tP04637\t1\t0.8\n',
+      token: team.token,
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/line 2: duplicate rank 1/);
     const columns = await send(ms, 'POST', '/api/challenges/errs/runs/INT?columns=both', { body: GOLD, token: team.token });
@@ -110,7 +121,9 @@ describe('offline runs', () => {
     expect(sixth.json.error.message).toMatch(/5 offline INT runs/);
     expect(await offlineRuns()).toBe(5);
     // The limit is per task.
-    expect((await send(ms, 'POST', '/api/challenges/errs/runs/IPT?columns=order', { body: 'd1\tP37840\tP04637\n', token: team.token })).status).toBe(201);
+    expect(
+      (await send(ms, 'POST', '/api/challenges/errs/runs/IPT?columns=order', { body: 'd1\tP37840\tP04637\n', token: team.token })).status,
+    ).toBe(201);
   });
 });
 
@@ -121,12 +134,22 @@ describe('homonym-ortholog and organism maps', () => {
     expect(noMap.status).toBe(400);
     expect(noMap.json.error.message).toMatch(/maps\/ho/);
 
-    expect((await send(ms, 'PUT', '/api/challenges/errs/maps/ho', { body: 'P37840\tQ00001,Q00002\n', token: ADMIN_TOKEN })).json).toEqual({ kind: 'ho', entries: 1 });
+    expect((await send(ms, 'PUT', '/api/challenges/errs/maps/ho', { body: 'P37840\tQ00001,Q00002\n', token: ADMIN_TOKEN })).json).toEqual({
+      kind: 'ho',
+      entries: 1,
+    });
     const bad = await send(ms, 'PUT', '/api/challenges/errs/maps/of', { body: 'P37840\t9606\nP37840\t10090\n', token: ADMIN_TOKEN });
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/line 2/);
-    const of = tsv([['P37840', '9606'], ['P04637', '9606'], ['Q00001', '10090']]);
-    expect((await send(ms, 'PUT', '/api/challenges/errs/maps/of', { body: of, token: ADMIN_TOKEN })).json).toEqual({ kind: 'of', entries: 3 });
+    const of = tsv([
+      ['P37840', '9606'],
+      ['P04637', '9606'],
+      ['Q00001', '10090'],
+    ]);
+    expect((await send(ms, 'PUT', '/api/challenges/errs/maps/of', { body: of, token: ADMIN_TOKEN })).json).toEqual({
+      kind: 'of',
+      entries: 3,
+    });
 
     // The pair (Q00001, P04637): an ortholog of P37840 with the gold partner.
     await send(ms, 'POST', '/api/challenges/errs/runs/IPT?columns=rank', { body: 'm1\tQ00001\tP04637\t1\n', token: team.token });
@@ -145,7 +168,9 @@ describe('homonym-ortholog and organism maps', () => {
   it('publishes the routes in the OpenAPI description', async () => {
     const doc = await send(ms, 'GET', '/openapi.json');
     expect(doc.status).toBe(200);
-    expect(Object.keys(doc.json.paths)).toEqual(expect.arrayContaining(['/api/challenges/{slug}/scores/{task}', '/api/challenges/{slug}/gold/{task}']));
+    expect(Object.keys(doc.json.paths)).toEqual(
+      expect.arrayContaining(['/api/challenges/{slug}/scores/{task}', '/api/challenges/{slug}/gold/{task}']),
+    );
   });
 
   it('refuses options that do not apply and bad option values', async () => {

@@ -10,7 +10,13 @@ import { expectFigures } from './helpers.ts';
 describe('MENTION', () => {
   const gold = parseGoldUpload('MENTION', { documents: { d1: { ann: 'T1\tprotein 0 5\tBRCA1\nT2\tprotein 10 14\tTP53' } } }).gold;
   const online = onlineRun('MENTION', [
-    { doc: 'd1', value: [{ start: 0, end: 5, text: 'BRCA1', type: 'protein' }, { start: 10, end: 13, text: 'TP5' }] },
+    {
+      doc: 'd1',
+      value: [
+        { start: 0, end: 5, text: 'BRCA1', type: 'protein' },
+        { start: 10, end: 13, text: 'TP5' },
+      ],
+    },
     { doc: 'other', value: [{ start: 0, end: 1, text: 'x', type: 'protein' }] },
   ]);
 
@@ -39,18 +45,31 @@ describe('COREF', () => {
       {
         doc: 'd1',
         value: {
-          expressions: [{ id: 'T3', start: 0, end: 3, text: 'p65' }, { id: 'T4', start: 10, end: 12, text: 'it' }],
+          expressions: [
+            { id: 'T3', start: 0, end: 3, text: 'p65' },
+            { id: 'T4', start: 10, end: 12, text: 'it' },
+          ],
           links: [{ id: 'R1', anaphor: 'T4', antecedent: 'T3' }],
         },
       },
     ]);
     const offline = parseRunUpload('COREF', { documents: { d2: { a2: '' } } }, 'rank,confidence').run;
-    const board = buildLeaderboard('COREF', gold, [
-      { run: 'T2_R1', team: 'B', kind: 'R', data: offline },
-      { run: 'T1_S1', team: 'A', kind: 'S', data: online },
-    ], {}, {});
+    const board = buildLeaderboard(
+      'COREF',
+      gold,
+      [
+        { run: 'T2_R1', team: 'B', kind: 'R', data: offline },
+        { run: 'T1_S1', team: 'A', kind: 'S', data: online },
+      ],
+      {},
+      {},
+    );
     expect(board.runs.map((r) => r.run)).toEqual(['T1_S1', 'T2_R1']);
-    expectFigures(board.runs[0].metrics, { surface: { tp: 1, f: 1 }, protein: { tp: 1, fp: 0, fn: 0, f: 1 }, perType: { PRON: { protein: { tp: 1 } } } });
+    expectFigures(board.runs[0].metrics, {
+      surface: { tp: 1, f: 1 },
+      protein: { tp: 1, fp: 0, fn: 0, f: 1 },
+      perType: { PRON: { protein: { tp: 1 } } },
+    });
     // A run without d1 misses its link.
     expectFigures(board.runs[1].metrics, { protein: { tp: 0, fn: 1, f: 0 } });
     // Mention detection comes first, as in the official report: protein mode scores the gold
@@ -61,18 +80,42 @@ describe('COREF', () => {
   });
 
   it('shows mention detection, protein and surface figures and the links not scored on the web page', () => {
-    const online = onlineRun('COREF', [{
-      doc: 'd1',
-      value: {
-        expressions: [{ id: 'T3', start: 0, end: 3, text: 'p65' }, { id: 'T4', start: 10, end: 12, text: 'it' }],
-        // R2 points forward (T4 starts at 10, T3 at 0): it is not scored.
-        links: [{ id: 'R1', anaphor: 'T4', antecedent: 'T3' }, { id: 'R2', anaphor: 'T3', antecedent: 'T4' }],
+    const online = onlineRun('COREF', [
+      {
+        doc: 'd1',
+        value: {
+          expressions: [
+            { id: 'T3', start: 0, end: 3, text: 'p65' },
+            { id: 'T4', start: 10, end: 12, text: 'it' },
+          ],
+          // R2 points forward (T4 starts at 10, T3 at 0): it is not scored.
+          links: [
+            { id: 'R1', anaphor: 'T4', antecedent: 'T3' },
+            { id: 'R2', anaphor: 'T3', antecedent: 'T4' },
+          ],
+        },
       },
-    }]);
+    ]);
     const board = buildLeaderboard('COREF', gold, [{ run: 'T1_S1', team: 'A', kind: 'S', data: online }], {}, {});
     const page = leaderboardFragment('bc', JSON.parse(JSON.stringify(board))).value;
     const headers = [...page.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
-    expect(headers).toEqual(['Run', 'Kind', 'Team', 'Mention P', 'Mention R', 'Mention F', 'Resp', 'C', 'P', 'R', 'F', 'Surface P', 'Surface R', 'Surface F', 'Links not scored']);
+    expect(headers).toEqual([
+      'Run',
+      'Kind',
+      'Team',
+      'Mention P',
+      'Mention R',
+      'Mention F',
+      'Resp',
+      'C',
+      'P',
+      'R',
+      'F',
+      'Surface P',
+      'Surface R',
+      'Surface F',
+      'Links not scored',
+    ]);
     // Everything right but R2: counts as integers, figures with three decimals, 1 link not scored.
     const cells = [...page.matchAll(/<td>([^<]*)<\/td>/g)].map((m) => m[1]);
     expect(cells).toEqual(['S', 'A', '1.000', '1.000', '1.000', '1', '1', '1.000', '1.000', '1.000', '1.000', '1.000', '1.000', '1']);
@@ -83,11 +126,23 @@ describe('COREF', () => {
     const toProtein = parseGoldUpload('COREF', {
       documents: { d1: { a1: 'T1\tProtein 0 3\tp65', a2: 'T2\tExp 10 12\tit\nR1\tCoref Anaphora:T2 Antecedent:T1' } },
     }).gold;
-    const online = onlineRun('COREF', [{ doc: 'd1', value: { expressions: [{ id: 'T4', start: 10, end: 12, text: 'it' }], links: [{ id: 'R1', anaphor: 'T4', antecedent: 'T1' }] } }]);
+    const online = onlineRun('COREF', [
+      {
+        doc: 'd1',
+        value: { expressions: [{ id: 'T4', start: 10, end: 12, text: 'it' }], links: [{ id: 'R1', anaphor: 'T4', antecedent: 'T1' }] },
+      },
+    ]);
     const board = buildLeaderboard('COREF', toProtein, [{ run: 'T1_S1', team: 'A', kind: 'S', data: online }], {}, {});
     // Both links are ignored: no gold and no response link is left in either mode.
-    expectFigures(board.runs[0].metrics, { surface: { gold: 0, response: 0 }, protein: { gold: 0, response: 0 }, dropped: { gold: { givenProtein: 1 }, response: { givenProtein: 1 } } });
-    expect(board.runs[0].droppedLinks!.map((d) => `${d.side} ${d.link} ${d.reason}`)).toEqual(['gold R1 given-protein', 'response R1 given-protein']);
+    expectFigures(board.runs[0].metrics, {
+      surface: { gold: 0, response: 0 },
+      protein: { gold: 0, response: 0 },
+      dropped: { gold: { givenProtein: 1 }, response: { givenProtein: 1 } },
+    });
+    expect(board.runs[0].droppedLinks!.map((d) => `${d.side} ${d.link} ${d.reason}`)).toEqual([
+      'gold R1 given-protein',
+      'response R1 given-protein',
+    ]);
     // The TSV stays one table: counts, not the list.
     const header = leaderboardTsv(board).split('\n')[0].split('\t');
     expect(header).toContain('dropped.response.givenProtein');
@@ -96,10 +151,16 @@ describe('COREF', () => {
 
   it('shows a run that cannot be scored as a row with its error, last', () => {
     const broken = parseRunUpload('COREF', { documents: { d1: { a2: 'R1\tCoref Anaphora:T8 Antecedent:T9' } } }, 'rank,confidence').run;
-    const board = buildLeaderboard('COREF', gold, [
-      { run: 'T1_R1', team: 'A', kind: 'R', data: broken },
-      { run: 'T2_R1', team: 'B\tC', kind: 'R', data: parseRunUpload('COREF', { documents: {  d1: { a2: '' } } }, 'order').run },
-    ], {}, {});
+    const board = buildLeaderboard(
+      'COREF',
+      gold,
+      [
+        { run: 'T1_R1', team: 'A', kind: 'R', data: broken },
+        { run: 'T2_R1', team: 'B\tC', kind: 'R', data: parseRunUpload('COREF', { documents: { d1: { a2: '' } } }, 'order').run },
+      ],
+      {},
+      {},
+    );
     expect(board.runs[1]).toMatchObject({ run: 'T1_R1', metrics: {}, error: expect.stringMatching(/T8/) });
     const lines = leaderboardTsv(board).trimEnd().split('\n');
     expect(lines[1].split('\t').slice(0, 4)).toEqual(['T2_R1', 'R', 'B C', '']);

@@ -17,9 +17,13 @@ let serverId = 0;
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
   expect((await ms.request('POST', '/api/challenges', { slug: 'pub', name: 'Publication', tasks: ['INT'] }, ADMIN_TOKEN)).status).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/pub/articles', { articles: [{ id: 'd1', text: 'BRCA1 (P38398) binds.' }] }, ADMIN_TOKEN)).status).toBe(202);
+  expect(
+    (await ms.request('POST', '/api/challenges/pub/articles', { articles: [{ id: 'd1', text: 'BRCA1 (P38398) binds.' }] }, ADMIN_TOKEN))
+      .status,
+  ).toBe(202);
   team = (await ms.request('POST', '/api/teams', { name: 'Publishers', contact: 'p@example.org' })).body.token;
-  serverId = (await ms.request('POST', '/api/challenges/pub/servers', { name: 'never', url: 'http://127.0.0.1:9/', tasks: ['INT'] }, team)).body.id;
+  serverId = (await ms.request('POST', '/api/challenges/pub/servers', { name: 'never', url: 'http://127.0.0.1:9/', tasks: ['INT'] }, team))
+    .body.id;
   expect((await send(ms, 'PUT', '/api/challenges/pub/gold/INT', { body: tsv([['d1', 'P38398']]), token: ADMIN_TOKEN })).status).toBe(200);
 });
 afterAll(async () => {
@@ -76,11 +80,20 @@ describe('a server that never answered', () => {
     const gold = parseGoldUpload('INT', 'd1\tP38398\n').gold;
     const wrong = onlineRun('INT', [{ doc: 'd1', value: [{ accession: 'P04637', rank: 1 }] }]);
     const none = onlineRun('INT', []);
-    const board = buildLeaderboard('INT', gold, [
-      { run: 'T1_S1', team: 'A', server: 1, serverName: 'quiet', answered: 0, kind: 'S', data: none },
-      { run: 'T2_S1', team: 'B', server: 2, serverName: 'wrong', answered: 1, kind: 'S', data: wrong },
-    ], {}, {});
-    expect(board.runs.map((r) => [r.run, r.answered])).toEqual([['T2_S1', 1], ['T1_S1', 0]]);
+    const board = buildLeaderboard(
+      'INT',
+      gold,
+      [
+        { run: 'T1_S1', team: 'A', server: 1, serverName: 'quiet', answered: 0, kind: 'S', data: none },
+        { run: 'T2_S1', team: 'B', server: 2, serverName: 'wrong', answered: 1, kind: 'S', data: wrong },
+      ],
+      {},
+      {},
+    );
+    expect(board.runs.map((r) => [r.run, r.answered])).toEqual([
+      ['T2_S1', 1],
+      ['T1_S1', 0],
+    ]);
     expect(board.runs[1]).toMatchObject({ serverName: 'quiet' });
   });
 });

@@ -21,7 +21,12 @@ describe('trained ensemble and consensus leaderboard rows', () => {
   beforeAll(async () => {
     ms = await startTestMetaserver({ workers: false });
     await ms.request('POST', '/api/challenges', { slug: 'ens', name: 'Ensemble', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN);
-    const loaded = await ms.request('POST', '/api/challenges/ens/articles', { articles: DOCS.map((id) => ({ id, text: `Article ${id}.` })) }, ADMIN_TOKEN);
+    const loaded = await ms.request(
+      'POST',
+      '/api/challenges/ens/articles',
+      { articles: DOCS.map((id) => ({ id, text: `Article ${id}.` })) },
+      ADMIN_TOKEN,
+    );
     Object.assign(articleIds, loaded.body.ids);
     const url = `http://127.0.0.1:${await refusedPort()}/`;
     for (const name of ['A', 'B', 'C'] as const) {
@@ -34,11 +39,19 @@ describe('trained ensemble and consensus leaderboard rows', () => {
           'insert into answers (article_id, server_id, result, attempt_n, ms, bytes) values ($1, $2, $3, 1, 1, 1)',
           [articleIds[doc], server.body.id, JSON.stringify({ INT: items })],
         );
-        await ms.database.db.query("insert into deliveries (article_id, server_id, state, attempts, last_outcome) values ($1, $2, 'done', 1, 'ok')", [articleIds[doc], server.body.id]);
+        await ms.database.db.query(
+          "insert into deliveries (article_id, server_id, state, attempts, last_outcome) values ($1, $2, 'done', 1, 'ok')",
+          [articleIds[doc], server.body.id],
+        );
       }
     }
     const gold = DOCS.flatMap((doc, i) => [`${doc}\t${g1(i + 1)}\n`, `${doc}\t${g2(i + 1)}\n`]).join('');
-    const put = await ms.app!.inject({ method: 'PUT', url: '/api/challenges/ens/gold/INT', payload: gold, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' } });
+    const put = await ms.app!.inject({
+      method: 'PUT',
+      url: '/api/challenges/ens/gold/INT',
+      payload: gold,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
+    });
     expect(put.statusCode).toBe(200);
   });
   afterAll(async () => {
@@ -50,7 +63,12 @@ describe('trained ensemble and consensus leaderboard rows', () => {
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ challenge: 'ens', task: 'INT', version: 1, runs: runNames, cutoffs: [10, 10, 10], lambda: 1 });
     expect(first.body.training).toMatchObject({ documents: 6, candidates: 6 * 5, positives: 12, converged: true });
-    const second = await ms.request('POST', '/api/challenges/ens/ensembles/INT', { cutoff: 2, lambda: 0.5, runs: runNames.slice(0, 2) }, ADMIN_TOKEN);
+    const second = await ms.request(
+      'POST',
+      '/api/challenges/ens/ensembles/INT',
+      { cutoff: 2, lambda: 0.5, runs: runNames.slice(0, 2) },
+      ADMIN_TOKEN,
+    );
     expect(second.status).toBe(201);
     expect(second.body).toMatchObject({ version: 2, runs: runNames.slice(0, 2), cutoffs: [2, 2], lambda: 0.5 });
 
@@ -58,7 +76,12 @@ describe('trained ensemble and consensus leaderboard rows', () => {
     expect(list.body.models.map((m: { version: number }) => m.version)).toEqual([1, 2]);
 
     // Applied to D1 (every run answered): the two gold accessions come first.
-    const applied = await ms.request('GET', `/api/articles/${articleIds.D1}/consensus?method=ensemble&model=${first.body.id}`, undefined, ADMIN_TOKEN);
+    const applied = await ms.request(
+      'GET',
+      `/api/articles/${articleIds.D1}/consensus?method=ensemble&model=${first.body.id}`,
+      undefined,
+      ADMIN_TOKEN,
+    );
     expect(applied.body.consensus.method).toBe('ensemble');
     expect(applied.body.consensus.model).toMatchObject({ id: first.body.id, version: 1, task: 'INT' });
     const ranked = applied.body.consensus.INT.map((i: { accession: string }) => i.accession);
@@ -89,7 +112,11 @@ describe('trained ensemble and consensus leaderboard rows', () => {
     const ensemble = rows.find((r) => r.kind === 'C' && r.run.startsWith('consensus-ensemble'))!;
     expect(ensemble.run).toBe('consensus-ensemble-v2');
     expect(ensemble.metrics.macro.r).toBe(1);
-    const tsvBoard = await ms.app!.inject({ method: 'GET', url: '/api/challenges/ens/scores/INT?consensus=1&format=tsv', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const tsvBoard = await ms.app!.inject({
+      method: 'GET',
+      url: '/api/challenges/ens/scores/INT?consensus=1&format=tsv',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(tsvBoard.body).toMatch(/consensus-vote\tC\tconsensus/);
   });
 });

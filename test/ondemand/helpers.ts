@@ -52,15 +52,18 @@ export async function startReceiver(failures = 0): Promise<Receiver> {
   const sockets = new Set<Socket>();
   const state = { bodies: [] as any[], requests: 0 };
   const server = createServer((req, res) => {
-    read(req).then((body) => {
-      state.requests += 1;
-      if (state.requests <= failures) {
-        res.writeHead(503).end('not now');
-        return;
-      }
-      state.bodies.push(JSON.parse(body));
-      res.writeHead(204).end();
-    }, () => res.destroy());
+    read(req).then(
+      (body) => {
+        state.requests += 1;
+        if (state.requests <= failures) {
+          res.writeHead(503).end('not now');
+          return;
+        }
+        state.bodies.push(JSON.parse(body));
+        res.writeHead(204).end();
+      },
+      () => res.destroy(),
+    );
   });
   server.on('connection', (s) => {
     sockets.add(s);

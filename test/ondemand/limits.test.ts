@@ -36,12 +36,17 @@ describe('the on-demand size limit', () => {
     expect((await submit(ms, 'x'.repeat(10_000))).statusCode).toBe(202);
     const over = await submit(ms, 'x'.repeat(10_001));
     expect(over.statusCode).toBe(413);
-    expect(over.json().error).toMatchObject({ code: 'article_too_large', message: 'article: the article has 10001 bytes; at most 10000 are accepted' });
+    expect(over.json().error).toMatchObject({
+      code: 'article_too_large',
+      message: 'article: the article has 10001 bytes; at most 10000 are accepted',
+    });
     const huge = await submit(ms, 'x'.repeat(200_000)); // over 6 × 10,000 + 64 KiB: refused while reading
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error.code).toBe('body_too_large');
     await ms.request('POST', '/api/challenges', { slug: 'sz', name: 'Size', tasks: ['INT'] }, ADMIN_TOKEN);
-    expect((await ms.request('POST', '/api/challenges/sz/articles', { articles: [{ id: 'L1', text: 'x'.repeat(40_000) }] }, ADMIN_TOKEN)).status).toBe(202);
+    expect(
+      (await ms.request('POST', '/api/challenges/sz/articles', { articles: [{ id: 'L1', text: 'x'.repeat(40_000) }] }, ADMIN_TOKEN)).status,
+    ).toBe(202);
   });
 
   it('the default is 1 MiB', async () => {
@@ -55,12 +60,18 @@ describe.each(testDatabaseKinds())('on-demand articles waiting (%s)', (databaseK
     // A live server that holds every article containing "HOLD" until released.
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const held = await startFaultyServer({ kind: 'custom', handler: async (text, given) => {
-      if (text.includes('HOLD')) await gate;
-      return annotate(text, given);
-    } });
+    const held = await startFaultyServer({
+      kind: 'custom',
+      handler: async (text, given) => {
+        if (text.includes('HOLD')) await gate;
+        return annotate(text, given);
+      },
+    });
     servers.push(held);
-    const ms = await metaserver({ databaseKind, config: { onDemandPendingPerClient: 3, onDemandPendingTotal: 5, submitRateLimitPerMinute: 1000 } });
+    const ms = await metaserver({
+      databaseKind,
+      config: { onDemandPendingPerClient: 3, onDemandPendingTotal: 5, submitRateLimitPerMinute: 1000 },
+    });
     const team = (await ms.request('POST', '/api/teams', { name: 'Live team', contact: 'l@example.org' })).body.token;
     const server = (await ms.request('POST', '/api/challenges/live/servers', { name: 'held', url: held.url, tasks: ['INT'] }, team)).body;
     expect((await ms.request('POST', `/api/servers/${server.id}/start`, undefined, team)).status).toBe(200);
@@ -92,7 +103,12 @@ describe.each(testDatabaseKinds())('on-demand articles waiting (%s)', (databaseK
     const rows = await ms.database.db.query<{ submitted_by: string; n: string }>(
       `select submitted_by, count(*) as n from articles where submitted_by is not null group by submitted_by order by submitted_by`,
     );
-    expect(rows.map((r) => [r.submitted_by, Number(r.n)])).toEqual([['ip:10.0.0.1', 4], ['ip:10.0.0.2', 1], ['ip:10.0.0.3', 1], [`team:${server.teamId}`, 1]]);
+    expect(rows.map((r) => [r.submitted_by, Number(r.n)])).toEqual([
+      ['ip:10.0.0.1', 4],
+      ['ip:10.0.0.2', 1],
+      ['ip:10.0.0.3', 1],
+      [`team:${server.teamId}`, 1],
+    ]);
   }, 60_000);
 });
 
@@ -113,13 +129,18 @@ describe('who a client is', () => {
     const direct = await metaserver({ workers: false, config: { onDemandPendingPerClient: 1, submitRateLimitPerMinute: 1000 } });
     expect((await submit(direct, 'a', { ip: '10.2.0.1', forwardedFor: '192.0.2.1' })).statusCode).toBe(202);
     expect((await submit(direct, 'b', { ip: '10.2.0.1', forwardedFor: '192.0.2.2' })).statusCode).toBe(429); // the header changes nothing
-    const proxied = await metaserver({ workers: false, config: { onDemandPendingPerClient: 1, submitRateLimitPerMinute: 1000, trustProxy: '10.9.0.0/16' } });
+    const proxied = await metaserver({
+      workers: false,
+      config: { onDemandPendingPerClient: 1, submitRateLimitPerMinute: 1000, trustProxy: '10.9.0.0/16' },
+    });
     expect((await submit(proxied, 'a', { ip: '10.9.0.1', forwardedFor: '192.0.2.1' })).statusCode).toBe(202);
     expect((await submit(proxied, 'b', { ip: '10.9.0.1', forwardedFor: '192.0.2.2' })).statusCode).toBe(202); // another client behind the proxy
     expect((await submit(proxied, 'c', { ip: '10.9.0.1', forwardedFor: '192.0.2.2' })).statusCode).toBe(429);
     expect((await submit(proxied, 'd', { ip: '10.3.0.1', forwardedFor: '192.0.2.3' })).statusCode).toBe(202); // not the proxy: its own address counts …
     expect((await submit(proxied, 'e', { ip: '10.3.0.1', forwardedFor: '192.0.2.4' })).statusCode).toBe(429); // … whatever it claims
-    await expect(metaserver({ workers: false, config: { trustProxy: 'true' } })).rejects.toThrow(/"true" is not an IP address, a CIDR range/);
+    await expect(metaserver({ workers: false, config: { trustProxy: 'true' } })).rejects.toThrow(
+      /"true" is not an IP address, a CIDR range/,
+    );
   });
 
   it('the per-minute rate limit counts the same clients', async () => {

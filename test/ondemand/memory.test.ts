@@ -18,7 +18,14 @@ import { startSampleServer, type SampleServer } from '../../src/sample/server.ts
 import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { newInstallationId, seedDataDir } from '../support/pglite-template.ts';
-import { openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import {
+  openTestDatabase,
+  startTestMetaserver,
+  testDatabaseKinds,
+  waitFor,
+  type TestDatabase,
+  type TestMetaserver,
+} from '../support/runtime.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -60,14 +67,19 @@ describe.each(testDatabaseKinds())('memory kept per on-demand article (%s)', (da
     await db?.drop();
   });
 
-  it('at most 3× the article\'s size, however many articles and query variants', async () => {
+  it("at most 3× the article's size, however many articles and query variants", async () => {
     db = await database(databaseKind);
-    ms = await startTestMetaserver({ database: db, config: { cacheMaxBytes: 2 * MiB, submitRateLimitPerMinute: 10_000, onDemandPendingPerClient: 100 } });
+    ms = await startTestMetaserver({
+      database: db,
+      config: { cacheMaxBytes: 2 * MiB, submitRateLimitPerMinute: 10_000, onDemandPendingPerClient: 100 },
+    });
     for (const name of ['one', 'two']) {
       const server = await startSampleServer({ port: 0 });
       servers.push(server);
       const token = (await ms.request('POST', '/api/teams', { name: `memory ${name}`, contact: 'm@example.org' })).body.token;
-      const registered = (await ms.request('POST', '/api/challenges/live/servers', { name, url: server.url, tasks: ['INT', 'MENTION'] }, token)).body;
+      const registered = (
+        await ms.request('POST', '/api/challenges/live/servers', { name, url: server.url, tasks: ['INT', 'MENTION'] }, token)
+      ).body;
       await ms.request('POST', `/api/servers/${registered.id}/start`, undefined, token);
     }
     const sentence = 'The 𝛼-synuclein (P37840) protein binds BRCA1 (P38398) in human cells. ';
@@ -80,10 +92,14 @@ describe.each(testDatabaseKinds())('memory kept per on-demand article (%s)', (da
         expect(res.statusCode, res.body.slice(0, 200)).toBe(202);
         ids.push(res.json().id);
       }
-      await waitFor('every article answered', async () => {
-        const rows = await ms.database.db.query(`select 1 from deliveries where state in ('queued', 'active')`);
-        return rows.length === 0 ? true : undefined;
-      }, 120_000);
+      await waitFor(
+        'every article answered',
+        async () => {
+          const rows = await ms.database.db.query(`select 1 from deliveries where state in ('queued', 'active')`);
+          return rows.length === 0 ? true : undefined;
+        },
+        120_000,
+      );
       for (const id of ids) {
         expect((await ms.app!.inject({ method: 'GET', url: `/api/articles/${id}` })).statusCode).toBe(200);
         for (let v = 0; v < 3; v++) {

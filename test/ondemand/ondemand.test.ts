@@ -61,11 +61,15 @@ describe('on-demand article: consensus and callback', () => {
 
     // The two samples answer at once, the third only after a delay: a running article
     // already carries the consensus of the two.
-    const early = await waitFor('two answers while the third server still works', async () => {
-      const res = await ms.request('GET', `/api/articles/${articleId}`);
-      expect(res.status).toBe(202);
-      return res.body.servers.filter((s: { result?: unknown }) => s.result).length === 2 ? res.body : undefined;
-    }, DISAGREEING_DELAY_MS);
+    const early = await waitFor(
+      'two answers while the third server still works',
+      async () => {
+        const res = await ms.request('GET', `/api/articles/${articleId}`);
+        expect(res.status).toBe(202);
+        return res.body.servers.filter((s: { result?: unknown }) => s.result).length === 2 ? res.body : undefined;
+      },
+      DISAGREEING_DELAY_MS,
+    );
     expect(early.status).toBe('running');
     expect(early.consensus.servers).toEqual([typescriptId, pythonId]);
     expect(early.consensus.ACT).toMatchObject({ relevant: true, confidence: 1 });
@@ -127,7 +131,9 @@ describe('on-demand article: consensus and callback', () => {
     expect(only.body.consensus.INT.items.map((i: { accession: string }) => i.accession)).toEqual(['P04637', 'P12345', 'P38398', 'Q06609']);
 
     // Exactly one callback: wait until its job has completed, then for any duplicate.
-    await waitFor('the callback job to complete', async () => ((await queue.getJobState(callbackJobId(articleId))) === 'completed' ? true : undefined));
+    await waitFor('the callback job to complete', async () =>
+      (await queue.getJobState(callbackJobId(articleId))) === 'completed' ? true : undefined,
+    );
     await new Promise((r) => setTimeout(r, 300));
     expect(receiver.bodies).toHaveLength(1);
     const posted = receiver.bodies[0]!;
@@ -144,11 +150,16 @@ describe('on-demand article: consensus and callback', () => {
     try {
       const submitted = await ms.request('POST', '/api/articles', { text: 'TP53 binds MDM2 (Q00987).', callbackUrl: flaky.url });
       const articleId = submitted.body.id as string;
-      await waitFor('the callback job to complete', async () => ((await queue.getJobState(callbackJobId(articleId))) === 'completed' ? true : undefined));
+      await waitFor('the callback job to complete', async () =>
+        (await queue.getJobState(callbackJobId(articleId))) === 'completed' ? true : undefined,
+      );
       expect(flaky.requests).toBe(3);
       expect(flaky.bodies).toHaveLength(1);
       expect(flaky.bodies[0]).toMatchObject({ id: articleId, status: 'done' });
-      const record = await ms.database.db.query<{ state: string; attempts: number }>('select state, attempts from callback_deliveries where article_id = $1', [articleId]);
+      const record = await ms.database.db.query<{ state: string; attempts: number }>(
+        'select state, attempts from callback_deliveries where article_id = $1',
+        [articleId],
+      );
       expect(record).toEqual([{ state: 'delivered', attempts: 3 }]);
       // A late duplicate enqueue (another worker settling the same article) changes nothing.
       const job = await queue.getJob(callbackJobId(articleId));

@@ -11,7 +11,8 @@ import { startAgentProcess, type AgentProcess } from '../support/agent-process.t
 
 const TASKS = ['ACT', 'INT', 'MENTION'];
 const ACCESSIONS = ['P38398', 'P04637', 'P01589', 'P37840', 'Q9Y6K9'];
-const text = (i: number) => `Article ${i}: BRCA1 (${ACCESSIONS[i % 5]}) binds ${'TP53 '.repeat(i % 3)}(${ACCESSIONS[(i + 2) % 5]}); 😀 IL2R ${i}.`;
+const text = (i: number) =>
+  `Article ${i}: BRCA1 (${ACCESSIONS[i % 5]}) binds ${'TP53 '.repeat(i % 3)}(${ACCESSIONS[(i + 2) % 5]}); 😀 IL2R ${i}.`;
 
 let database: TestDatabase;
 let ms: TestMetaserver;
@@ -58,20 +59,39 @@ describe('metaserver agent --forward next to the Python sample server', () => {
     const refused = await ms.request('POST', '/api/challenges/fw/servers', { name: 'direct', url: python.url, tasks: TASKS }, token);
     expect(refused.status).toBe(400);
     // …so the team registers a pull server and runs the agent beside its server.
-    const server = (await ms.request('POST', '/api/challenges/fw/servers', { name: 'pulled', protocol: 'pull', tasks: TASKS, concurrency: 4 }, token)).body;
+    const server = (
+      await ms.request('POST', '/api/challenges/fw/servers', { name: 'pulled', protocol: 'pull', tasks: TASKS, concurrency: 4 }, token)
+    ).body;
     pullId = server.id;
     const articles = Array.from({ length: 200 }, (_, i) => ({ id: `N${i}`, text: text(i) }));
     ids = (await ms.request('POST', '/api/challenges/fw/articles', { articles }, ADMIN_TOKEN)).body.ids;
-    agent = await startAgentProcess(['--url', `http://127.0.0.1:${port}`, '--token', token, '--server', String(pullId), '--forward', python.url, '--concurrency', '4', '--wait', '1']);
+    agent = await startAgentProcess([
+      '--url',
+      `http://127.0.0.1:${port}`,
+      '--token',
+      token,
+      '--server',
+      String(pullId),
+      '--forward',
+      python.url,
+      '--concurrency',
+      '4',
+      '--wait',
+      '1',
+    ]);
     await waitFor('the setup check passed through the agent', async () => {
       const check = (await ms.request('GET', `/api/servers/${pullId}`, undefined, token)).body.check;
       return check?.ok ? check : undefined;
     });
     expect((await ms.request('POST', `/api/servers/${pullId}/start`, undefined, token)).status).toBe(200);
-    await waitFor('200 answers', async () => {
-      const status = (await ms.request('GET', `/api/servers/${pullId}`, undefined, token)).body;
-      return status.progress.done === 200 ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      '200 answers',
+      async () => {
+        const status = (await ms.request('GET', `/api/servers/${pullId}`, undefined, token)).body;
+        return status.progress.done === 200 ? true : undefined;
+      },
+      60_000,
+    );
     // Exactly once: 200 deliveries done, and 200 attempts answered in all (no article twice).
     const status = (await ms.request('GET', `/api/servers/${pullId}`, undefined, token)).body;
     expect(status.progress).toMatchObject({ done: 200, failed: 0, queued: 0, active: 0 });
@@ -82,25 +102,38 @@ describe('metaserver agent --forward next to the Python sample server', () => {
   it('survives a meta-server restart while the agent long-polls; stores what the xmlrpc registration of the same sample stores', async () => {
     await ms.stop();
     // The same database and Redis keys, the same port; loopback servers allowed this time.
-    ms = await startTestMetaserver({ database, config: { queuePrefix: ms.config.queuePrefix, leasePollIntervalMs: 50, leaseSweepIntervalMs: 200 } });
+    ms = await startTestMetaserver({
+      database,
+      config: { queuePrefix: ms.config.queuePrefix, leasePollIntervalMs: 50, leaseSweepIntervalMs: 200 },
+    });
     await listen(ms, port);
     const more = Array.from({ length: 20 }, (_, i) => ({ id: `M${i}`, text: text(1000 + i) }));
     const added = (await ms.request('POST', '/api/challenges/fw/articles', { articles: more }, ADMIN_TOKEN)).body.ids;
     const all = { ...ids, ...added };
-    await waitFor('the articles loaded after the restart answered', async () => {
-      const status = (await ms.request('GET', `/api/servers/${pullId}`, undefined, token)).body;
-      return status.progress.done === 220 ? true : undefined;
-    }, 40_000);
+    await waitFor(
+      'the articles loaded after the restart answered',
+      async () => {
+        const status = (await ms.request('GET', `/api/servers/${pullId}`, undefined, token)).body;
+        return status.progress.done === 220 ? true : undefined;
+      },
+      40_000,
+    );
     await storedOnce(pullId, Object.values(added));
     expect(agent!.lines.some((l) => /trying again in/.test(l))).toBe(true);
 
-    const direct = (await ms.request('POST', '/api/challenges/fw/servers', { name: 'direct', url: python.url, tasks: TASKS, concurrency: 4 }, token)).body;
+    const direct = (
+      await ms.request('POST', '/api/challenges/fw/servers', { name: 'direct', url: python.url, tasks: TASKS, concurrency: 4 }, token)
+    ).body;
     expect(direct.check.ok).toBe(true);
     await ms.request('POST', `/api/servers/${direct.id}/start`, undefined, token);
-    await waitFor('the xmlrpc registration answered too', async () => {
-      const status = (await ms.request('GET', `/api/servers/${direct.id}`, undefined, token)).body;
-      return status.progress.done === 220 ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      'the xmlrpc registration answered too',
+      async () => {
+        const status = (await ms.request('GET', `/api/servers/${direct.id}`, undefined, token)).body;
+        return status.progress.done === 220 ? true : undefined;
+      },
+      60_000,
+    );
     for (const id of Object.values(all)) {
       const article = (await ms.request('GET', `/api/articles/${id}`, undefined, ADMIN_TOKEN)).body;
       const byServer = new Map(article.servers.map((s: { serverId: number; result: unknown }) => [s.serverId, s.result]));

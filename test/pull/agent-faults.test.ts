@@ -58,15 +58,37 @@ afterAll(async () => {
 });
 
 async function agentFor(serverId: number, concurrency: number): Promise<AgentProcess> {
-  const a = await startAgentProcess(['--url', metaUrl, '--token', token, '--server', String(serverId), '--forward', localUrl, '--protocol', 'json', '--concurrency', String(concurrency), '--wait', '1']);
+  const a = await startAgentProcess([
+    '--url',
+    metaUrl,
+    '--token',
+    token,
+    '--server',
+    String(serverId),
+    '--forward',
+    localUrl,
+    '--protocol',
+    'json',
+    '--concurrency',
+    String(concurrency),
+    '--wait',
+    '1',
+  ]);
   agents.push(a);
   return a;
 }
 
 /** A challenge of `n` articles and a started pull server whose setup check has passed (answered here, not by an agent). */
 async function scenario(slug: string, n: number, settings: Record<string, unknown>, concurrency: number) {
-  await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: TASKS, retryDelaySeconds: 0, maxAttempts: 5, ...settings }, ADMIN_TOKEN);
-  const server = (await ms.request('POST', `/api/challenges/${slug}/servers`, { name: slug, protocol: 'pull', tasks: TASKS, concurrency }, token)).body;
+  await ms.request(
+    'POST',
+    '/api/challenges',
+    { slug, name: slug, tasks: TASKS, retryDelaySeconds: 0, maxAttempts: 5, ...settings },
+    ADMIN_TOKEN,
+  );
+  const server = (
+    await ms.request('POST', `/api/challenges/${slug}/servers`, { name: slug, protocol: 'pull', tasks: TASKS, concurrency }, token)
+  ).body;
   const setup = (await ms.request('POST', `/api/servers/${server.id}/leases?wait=1`, undefined, token)).body;
   expect((await ms.request('POST', `/api/leases/${setup.lease}/answer`, annotate(setup.article.text), token)).status).toBe(200);
   const articles = Array.from({ length: n }, (_, i) => ({ id: `${slug}${i}`, text: `${slug} ${i}: BRCA1 (P38398) and TP53 (P04637).` }));
@@ -77,7 +99,11 @@ async function scenario(slug: string, n: number, settings: Record<string, unknow
 
 const status = async (id: number) => (await ms.request('GET', `/api/servers/${id}`, undefined, token)).body;
 const outcomes = async (articleId: string, serverId: number) =>
-  ((await ms.request('GET', `/api/articles/${articleId}/responses/${serverId}`, undefined, ADMIN_TOKEN)).body.attempts as Array<{ outcome: string }>).map((a) => a.outcome);
+  (
+    (await ms.request('GET', `/api/articles/${articleId}/responses/${serverId}`, undefined, ADMIN_TOKEN)).body.attempts as Array<{
+      outcome: string;
+    }>
+  ).map((a) => a.outcome);
 
 describe('agent faults', () => {
   it('SIGKILL while holding leases: they time out, the articles are offered again and stored once', async () => {
@@ -146,15 +172,42 @@ describe('agent faults', () => {
     const python = await startPythonServer();
     try {
       await ms.request('POST', '/api/challenges', { slug: 'py', name: 'py', tasks: TASKS }, ADMIN_TOKEN);
-      const server = (await ms.request('POST', '/api/challenges/py/servers', { name: 'py', protocol: 'pull', tasks: TASKS, concurrency: 2 }, token)).body;
-      const articles = Array.from({ length: 30 }, (_, i) => ({ id: `py${i}`, text: `py ${i}: 😀 BRCA1 (P38398) binds TP53 (P04637) ${'IL2R '.repeat(i % 3)}` }));
+      const server = (
+        await ms.request('POST', '/api/challenges/py/servers', { name: 'py', protocol: 'pull', tasks: TASKS, concurrency: 2 }, token)
+      ).body;
+      const articles = Array.from({ length: 30 }, (_, i) => ({
+        id: `py${i}`,
+        text: `py ${i}: 😀 BRCA1 (P38398) binds TP53 (P04637) ${'IL2R '.repeat(i % 3)}`,
+      }));
       await ms.request('POST', '/api/challenges/py/articles', { articles }, ADMIN_TOKEN);
-      const child = spawn('python3', [PYTHON_AGENT, '--url', metaUrl, '--token', token, '--server', String(server.id), '--forward', python.url, '--concurrency', '2', '--wait', '1'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(
+        'python3',
+        [
+          PYTHON_AGENT,
+          '--url',
+          metaUrl,
+          '--token',
+          token,
+          '--server',
+          String(server.id),
+          '--forward',
+          python.url,
+          '--concurrency',
+          '2',
+          '--wait',
+          '1',
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       const lines: string[] = [];
       createInterface({ input: child.stderr }).on('line', (l) => lines.push(l));
       const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
       try {
-        await waitFor('the setup check passed through the Python agent', async () => ((await status(server.id)).check?.ok ? true : undefined), 20_000);
+        await waitFor(
+          'the setup check passed through the Python agent',
+          async () => ((await status(server.id)).check?.ok ? true : undefined),
+          20_000,
+        );
         await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
         await waitFor('30 answers', async () => ((await status(server.id)).progress.done === 30 ? true : undefined), 40_000);
         expect((await status(server.id)).timing.answered).toBe(30);

@@ -11,8 +11,21 @@ let token: string;
 let other: string;
 
 beforeAll(async () => {
-  ms = await startTestMetaserver({ config: { publicUrlsOnly: true, maxAnswerBytes: 64 * 1024, leasePollIntervalMs: 50, leaseSweepIntervalMs: 100, leaseRequestsPerMinute: 60 } });
-  await ms.request('POST', '/api/challenges', { slug: 'pl', name: 'Pull', tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 }, ADMIN_TOKEN);
+  ms = await startTestMetaserver({
+    config: {
+      publicUrlsOnly: true,
+      maxAnswerBytes: 64 * 1024,
+      leasePollIntervalMs: 50,
+      leaseSweepIntervalMs: 100,
+      leaseRequestsPerMinute: 60,
+    },
+  });
+  await ms.request(
+    'POST',
+    '/api/challenges',
+    { slug: 'pl', name: 'Pull', tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 },
+    ADMIN_TOKEN,
+  );
   token = (await ms.request('POST', '/api/teams', { name: 'Pullers', contact: 'p@example.org' })).body.token;
   other = (await ms.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
 });
@@ -25,9 +38,19 @@ const answerOf = (text: string) => annotate(text);
 
 /** Each test its own challenge: articles loaded go to every active server of theirs. */
 async function register(name: string, extra: Record<string, unknown> = {}) {
-  const created = await ms.request('POST', '/api/challenges', { slug: name, name, tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 }, ADMIN_TOKEN);
+  const created = await ms.request(
+    'POST',
+    '/api/challenges',
+    { slug: name, name, tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 },
+    ADMIN_TOKEN,
+  );
   expect(created.status).toBe(201);
-  const res = await ms.request('POST', `/api/challenges/${name}/servers`, { name, tasks: ['ACT', 'INT', 'MENTION'], protocol: 'pull', ...extra }, token);
+  const res = await ms.request(
+    'POST',
+    `/api/challenges/${name}/servers`,
+    { name, tasks: ['ACT', 'INT', 'MENTION'], protocol: 'pull', ...extra },
+    token,
+  );
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -42,7 +65,12 @@ async function passSetup(id: number) {
 
 describe('registering a pull server', () => {
   it('refuses a URL, and a URL-less server of another protocol, saying why', async () => {
-    const withUrl = await ms.request('POST', '/api/challenges/pl/servers', { name: 'u', url: 'https://example.org/x', tasks: ['ACT'], protocol: 'pull' }, token);
+    const withUrl = await ms.request(
+      'POST',
+      '/api/challenges/pl/servers',
+      { name: 'u', url: 'https://example.org/x', tasks: ['ACT'], protocol: 'pull' },
+      token,
+    );
     expect(withUrl.status).toBe(400);
     expect(withUrl.body.error.message).toMatch(/has no URL/);
     const noUrl = await ms.request('POST', '/api/challenges/pl/servers', { name: 'n', tasks: ['ACT'] }, token);
@@ -70,7 +98,14 @@ describe('leases', () => {
   it('store an answer once; the answered lease and forged ids are refused with 409', async () => {
     const server = await register('main', { concurrency: 2 });
     await passSetup(server.id);
-    const ids = (await ms.request('POST', '/api/challenges/main/articles', { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53 (P04637).' }] }, ADMIN_TOKEN)).body.ids;
+    const ids = (
+      await ms.request(
+        'POST',
+        '/api/challenges/main/articles',
+        { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53 (P04637).' }] },
+        ADMIN_TOKEN,
+      )
+    ).body.ids;
     expect((await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token)).status).toBe(200);
     const got = await lease(server.id, token, '5');
     expect(got.status).toBe(200);
@@ -100,19 +135,27 @@ describe('leases', () => {
   it('refuse a late answer: the lease timed out, the article is offered again and stored once', async () => {
     const server = await register('late');
     await passSetup(server.id);
-    const ids = (await ms.request('POST', '/api/challenges/late/articles', { articles: [{ id: 'L1', text: 'IL2R (P01589) here.' }] }, ADMIN_TOKEN)).body.ids;
+    const ids = (
+      await ms.request('POST', '/api/challenges/late/articles', { articles: [{ id: 'L1', text: 'IL2R (P01589) here.' }] }, ADMIN_TOKEN)
+    ).body.ids;
     await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
     const first = await lease(server.id, token, '5');
     expect(first.status).toBe(200);
     // The challenge's timeout is 2 s; the sweeper settles the lease as a timeout.
-    const second = await waitFor('the article offered again', async () => {
-      const res = await lease(server.id, token, '1');
-      return res.status === 200 ? res : undefined;
-    }, 10_000);
+    const second = await waitFor(
+      'the article offered again',
+      async () => {
+        const res = await lease(server.id, token, '1');
+        return res.status === 200 ? res : undefined;
+      },
+      10_000,
+    );
     const late = await ms.request('POST', `/api/leases/${first.body.lease}/answer`, answerOf(first.body.article.text), token);
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe('lease_gone');
-    expect((await ms.request('POST', `/api/leases/${second.body.lease}/answer`, answerOf(second.body.article.text), token)).status).toBe(200);
+    expect((await ms.request('POST', `/api/leases/${second.body.lease}/answer`, answerOf(second.body.article.text), token)).status).toBe(
+      200,
+    );
     const response = await ms.request('GET', `/api/articles/${ids.L1}/responses/${server.id}`, undefined, ADMIN_TOKEN);
     expect(response.body.attempts.map((a: { outcome: string }) => a.outcome)).toEqual(['timeout', 'ok']);
   });
@@ -120,13 +163,20 @@ describe('leases', () => {
   it('refuse an invalid answer with 422 and its errors, a huge one with 413, and store neither', async () => {
     const server = await register('bad', { concurrency: 2 });
     await passSetup(server.id);
-    const ids = (await ms.request('POST', '/api/challenges/bad/articles', { articles: [{ id: 'B1', text: 'Nothing here at all.' }] }, ADMIN_TOKEN)).body.ids;
+    const ids = (
+      await ms.request('POST', '/api/challenges/bad/articles', { articles: [{ id: 'B1', text: 'Nothing here at all.' }] }, ADMIN_TOKEN)
+    ).body.ids;
     await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
     const got = await lease(server.id, token, '5');
     const huge = await ms.request('POST', `/api/leases/${got.body.lease}/answer`, { mentions: 'x'.repeat(100 * 1024) }, token);
     expect(huge.status).toBe(413);
     expect(huge.body.error.code).toBe('body_too_large');
-    const invalid = await ms.request('POST', `/api/leases/${got.body.lease}/answer`, { mentions: [{ offset: 999, mention: 'nope' }] }, token);
+    const invalid = await ms.request(
+      'POST',
+      `/api/leases/${got.body.lease}/answer`,
+      { mentions: [{ offset: 999, mention: 'nope' }] },
+      token,
+    );
     expect(invalid.status).toBe(422);
     expect(invalid.body.error.code).toBe('answer_refused');
     expect(invalid.body.error.details).toMatchObject({ stored: false, outcome: 'invalid', final: false });
@@ -138,8 +188,13 @@ describe('leases', () => {
   it('refuse a flood of lease requests with 429 and Retry-After, in the error shape, leasing nothing', async () => {
     const flooder = (await ms.request('POST', '/api/teams', { name: 'Flood', contact: 'f@example.org' })).body.token;
     await ms.request('POST', '/api/challenges', { slug: 'flood', name: 'flood', tasks: ['ACT'] }, ADMIN_TOKEN);
-    const server = (await ms.request('POST', '/api/challenges/flood/servers', { name: 'f', protocol: 'pull', tasks: ['ACT'] }, flooder)).body;
-    const answers = await Promise.all(Array.from({ length: 70 }, () => ms.app!.inject({ method: 'POST', url: `/api/servers/${server.id}/leases?wait=0`, headers: { authorization: `Bearer ${flooder}` } })));
+    const server = (await ms.request('POST', '/api/challenges/flood/servers', { name: 'f', protocol: 'pull', tasks: ['ACT'] }, flooder))
+      .body;
+    const answers = await Promise.all(
+      Array.from({ length: 70 }, () =>
+        ms.app!.inject({ method: 'POST', url: `/api/servers/${server.id}/leases?wait=0`, headers: { authorization: `Bearer ${flooder}` } }),
+      ),
+    );
     const limited = answers.filter((r) => r.statusCode === 429);
     expect(limited.length).toBeGreaterThanOrEqual(10);
     expect(limited[0].json().error.code).toBe('rate_limited');

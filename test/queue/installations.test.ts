@@ -6,7 +6,15 @@
 import { inject, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { gatedServer } from '../support/gated-server.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import {
+  ADMIN_TOKEN,
+  openTestDatabase,
+  startTestMetaserver,
+  testDatabaseKinds,
+  waitFor,
+  type TestDatabase,
+  type TestMetaserver,
+} from '../support/runtime.ts';
 import { SettingsRepository } from '../../src/db/settings-repository.ts';
 
 const ARTICLES = 12;
@@ -24,10 +32,12 @@ describe.each(testDatabaseKinds())('two installations on one Redis (%s)', (kind)
       // queuePrefix '' is the default: the prefix comes from the installation.
       installs.push(await startTestMetaserver({ database, config: { queuePrefix: '' } }));
       const seen = texts[i];
-      gates.push(await gatedServer((_call, text) => {
-        if (text.startsWith('Install')) seen.push(text);
-        return false;
-      }));
+      gates.push(
+        await gatedServer((_call, text) => {
+          if (text.startsWith('Install')) seen.push(text);
+          return false;
+        }),
+      );
     }
   });
   afterAll(async () => {
@@ -59,22 +69,49 @@ describe.each(testDatabaseKinds())('two installations on one Redis (%s)', (kind)
   });
 
   it('both dispatching at once, each sends its own articles only, and all of them', async () => {
-    const servers = await Promise.all(installs.map(async (ms, i) => {
-      expect((await ms.request('POST', '/api/challenges', { slug: 'same', name: 'Same slug', tasks: ['INT'], timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
-      const articles = Array.from({ length: ARTICLES }, (_, k) => ({ id: `A${k}`, text: `Install ${i} article ${k}: BRCA1 (P38398) binds TP53.` }));
-      expect((await ms.request('POST', '/api/challenges/same/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
-      const token = (await ms.request('POST', '/api/teams', { name: 'Team', contact: 't@example.org' })).body.token;
-      const server = (await ms.request('POST', '/api/challenges/same/servers', { name: 's', url: gates[i].server.url, tasks: ['INT'], concurrency: 2 }, token)).body;
-      return { server, token };
-    }));
+    const servers = await Promise.all(
+      installs.map(async (ms, i) => {
+        expect(
+          (
+            await ms.request(
+              'POST',
+              '/api/challenges',
+              { slug: 'same', name: 'Same slug', tasks: ['INT'], timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 },
+              ADMIN_TOKEN,
+            )
+          ).status,
+        ).toBe(201);
+        const articles = Array.from({ length: ARTICLES }, (_, k) => ({
+          id: `A${k}`,
+          text: `Install ${i} article ${k}: BRCA1 (P38398) binds TP53.`,
+        }));
+        expect((await ms.request('POST', '/api/challenges/same/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
+        const token = (await ms.request('POST', '/api/teams', { name: 'Team', contact: 't@example.org' })).body.token;
+        const server = (
+          await ms.request(
+            'POST',
+            '/api/challenges/same/servers',
+            { name: 's', url: gates[i].server.url, tasks: ['INT'], concurrency: 2 },
+            token,
+          )
+        ).body;
+        return { server, token };
+      }),
+    );
     // Both installations have a server 1: the same queue name, `server-1`.
     expect(servers.map((s) => s.server.id)).toEqual([1, 1]);
-    await Promise.all(installs.map((ms, i) => ms.request('POST', `/api/servers/${servers[i].server.id}/start`, undefined, servers[i].token)));
+    await Promise.all(
+      installs.map((ms, i) => ms.request('POST', `/api/servers/${servers[i].server.id}/start`, undefined, servers[i].token)),
+    );
     for (const ms of installs) {
-      await waitFor('every article answered in each installation', async () => {
-        const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state = 'done'`);
-        return rows[0].n === ARTICLES ? true : undefined;
-      }, 30_000);
+      await waitFor(
+        'every article answered in each installation',
+        async () => {
+          const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state = 'done'`);
+          return rows[0].n === ARTICLES ? true : undefined;
+        },
+        30_000,
+      );
     }
     for (let i = 0; i < 2; i++) {
       expect(texts[i]).toHaveLength(ARTICLES);

@@ -82,9 +82,28 @@ describe('the private redis-server', () => {
     mkdirSync(redisDir, { recursive: true });
     // What a SIGKILL used to leave: a redis-server on the directory with no parent, and the
     // lock of a process that is gone.
-    const manual = spawn('redis-server', ['--port', '0', '--unixsocket', join(redisDir, 'left.sock'), '--dir', redisDir, '--appendonly', 'yes', '--pidfile', join(redisDir, 'redis.pid'), '--daemonize', 'yes'], { stdio: 'ignore' });
+    const manual = spawn(
+      'redis-server',
+      [
+        '--port',
+        '0',
+        '--unixsocket',
+        join(redisDir, 'left.sock'),
+        '--dir',
+        redisDir,
+        '--appendonly',
+        'yes',
+        '--pidfile',
+        join(redisDir, 'redis.pid'),
+        '--daemonize',
+        'yes',
+      ],
+      { stdio: 'ignore' },
+    );
     await new Promise((r) => manual.once('exit', r));
-    await waitFor('the parentless redis-server', async () => (existsSync(join(redisDir, 'redis.pid')) && isRedis(redisPid(dir)) ? true : undefined));
+    await waitFor('the parentless redis-server', async () =>
+      existsSync(join(redisDir, 'redis.pid')) && isRedis(redisPid(dir)) ? true : undefined,
+    );
     const left = redisPid(dir);
     writeFileSync(join(redisDir, 'metaserver.lock'), `${await goneProcess()}\n`);
     const owner = await startOwner(dir);
@@ -99,7 +118,11 @@ describe('the private redis-server', () => {
     const dir = dataDir();
     const first = await startOwner(dir);
     const second = await startOwner(dir);
-    expect(second.line.error).toMatch(new RegExp(`another metaserver \\(pid ${first.child.pid}, \`metaserver [^\`]+\`, since \\d{4}-[\\d-]+T[\\d:.]+Z\\) uses the private Redis in `));
+    expect(second.line.error).toMatch(
+      new RegExp(
+        `another metaserver \\(pid ${first.child.pid}, \`metaserver [^\`]+\`, since \\d{4}-[\\d-]+T[\\d:.]+Z\\) uses the private Redis in `,
+      ),
+    );
     expect(await second.exited).toBe(1);
     expect(await pingRedis(first.line.url!, 1000)).toBe(true);
   });

@@ -33,7 +33,10 @@ describe('reliability in the API', () => {
   it('GET /api/servers/:id carries the figures of its attempts and answers', async () => {
     const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, token);
     const r = res.body.reliability;
-    const stored = await ms.database.db.query<{ ms: number; result: { INT?: unknown[] } }>('select ms, result from answers where server_id = $1', [serverId]);
+    const stored = await ms.database.db.query<{ ms: number; result: { INT?: unknown[] } }>(
+      'select ms, result from answers where server_id = $1',
+      [serverId],
+    );
     const annotations = stored.reduce((s, a) => s + (a.result.INT?.length ?? 0), 0);
     const totalMs = stored.reduce((s, a) => s + a.ms, 0);
     expect(r).toMatchObject({ attempts: 2, successes: 2, successRate: 1, failurePeriods: 0, answeredDocuments: 2, mad: annotations / 2 });
@@ -45,7 +48,9 @@ describe('reliability in the API', () => {
   it('the organiser overview lists every server of the challenge; teams are refused', async () => {
     const res = await ms.request('GET', '/api/challenges/rel/reliability', undefined, ADMIN_TOKEN);
     expect(res.status).toBe(200);
-    expect(res.body.servers).toEqual([expect.objectContaining({ serverId, name: 'good', reliability: expect.objectContaining({ successes: 2 }) })]);
+    expect(res.body.servers).toEqual([
+      expect.objectContaining({ serverId, name: 'good', reliability: expect.objectContaining({ successes: 2 }) }),
+    ]);
     expect((await ms.request('GET', '/api/challenges/rel/reliability', undefined, token)).status).toBe(403);
     expect((await ms.request('GET', '/api/challenges/nope/reliability', undefined, ADMIN_TOKEN)).status).toBe(404);
   });

@@ -40,7 +40,12 @@ describe('annotate', () => {
     expect(mentions[0]).toEqual({ offset: cp(SAMPLE_TEXT, 'BRCA1'), mention: 'BRCA1', type: 'protein', confidence: 0.9 });
     // the UTF-16 index is one larger because of the leading 𝛼: the answer must not use it
     expect(mentions[0].offset).toBe(SAMPLE_TEXT.indexOf('BRCA1') - 1);
-    for (const m of mentions) expect(Array.from(SAMPLE_TEXT).slice(m.offset, m.offset + m.mention.length).join('')).toBe(m.mention);
+    for (const m of mentions)
+      expect(
+        Array.from(SAMPLE_TEXT)
+          .slice(m.offset, m.offset + m.mention.length)
+          .join(''),
+      ).toBe(m.mention);
     expect(annotate('Il2r1 x').mentions).toEqual([{ offset: 0, mention: 'Il2r1', type: 'protein', confidence: 0.6 }]);
   });
 
@@ -63,7 +68,9 @@ describe('annotate', () => {
 
   it('answers the LitCovid topics whose stem occurs, in the list order, confidence n/(n+1)', () => {
     expect(annotate('Forecasts of transmission; TREATMENT, treated, untreated.').topics).toEqual([
-      { label: 'Treatment', confidence: 3 / 4 }, { label: 'Transmission', confidence: 1 / 2 }, { label: 'Epidemic Forecasting', confidence: 1 / 2 },
+      { label: 'Treatment', confidence: 3 / 4 },
+      { label: 'Transmission', confidence: 1 / 2 },
+      { label: 'Epidemic Forecasting', confidence: 1 / 2 },
     ]);
     expect(annotate('Nothing here.').topics).toEqual([]);
   });
@@ -74,7 +81,16 @@ describe('annotate', () => {
   });
 
   it('is deterministic and answers all eight keys', () => {
-    expect(Object.keys(annotate(''))).toEqual(['interaction', 'normalizations', 'pairs', 'mentions', 'coref', 'taxons', 'topics', 'relations']);
+    expect(Object.keys(annotate(''))).toEqual([
+      'interaction',
+      'normalizations',
+      'pairs',
+      'mentions',
+      'coref',
+      'taxons',
+      'topics',
+      'relations',
+    ]);
     expect(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx')).toEqual(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx'));
   });
 });

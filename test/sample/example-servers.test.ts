@@ -17,7 +17,8 @@ const NON_BMP =
   'they bind IL2R, Il2r1 and p53.\r\nÄrger über 𝔊ene: X12345 Q9ZFS6-2 (BRCA2) — its role.';
 const ASCII = 'TP53 (P04637) binds MDM2 (Q00987) in human and Mus musculus cells. It is a complex of IL2R and CD4.';
 /** TX: species words in any ASCII case, next to non-ASCII letters, repeated, and near misses ("humanised", "yeasts"). */
-const SPECIES = 'Mice (MUS MUSCULUS) and Humans; not humanised, nor yeasts. Ärats 😀 and Homo sapiens, then mice again and E. coli (Escherichia coli) in Drosophila.';
+const SPECIES =
+  'Mice (MUS MUSCULUS) and Humans; not humanised, nor yeasts. Ärats 😀 and Homo sapiens, then mice again and E. coli (Escherichia coli) in Drosophila.';
 /** TOPIC: stems in any ASCII case, inside words, repeated, beside non-ASCII letters; "Diagnosis" and "Mechanism" absent. */
 const TOPICS = 'Treatment of 😀 TREATED patients: vaccines Prevent transmission, and prevention forecasts. A Case Report — Ärger.';
 const ONE_ACCESSION = 'Ölfarbe 😀 P38398';
@@ -74,8 +75,11 @@ describe.each(LANGUAGES)('examples/%s sample server, asked directly', (language)
   it('names the same species (TX) with the same NCBI Taxonomy ids, ranks and confidences', async () => {
     const expected = annotate(SPECIES);
     expect(expected.taxons).toEqual([
-      { taxid: 10090, rank: 1, confidence: 1 / 2 }, { taxid: 9606, rank: 2, confidence: 1 / 3 }, { taxid: 10116, rank: 3, confidence: 1 / 4 },
-      { taxid: 562, rank: 4, confidence: 1 / 5 }, { taxid: 7227, rank: 5, confidence: 1 / 6 },
+      { taxid: 10090, rank: 1, confidence: 1 / 2 },
+      { taxid: 9606, rank: 2, confidence: 1 / 3 },
+      { taxid: 10116, rank: 3, confidence: 1 / 4 },
+      { taxid: 562, rank: 4, confidence: 1 / 5 },
+      { taxid: 7227, rank: 5, confidence: 1 / 6 },
     ]);
     expect(await ask('Annotator.getAnnotation', [SPECIES])).toMatchObject({ ok: true, value: expected });
     expect(await ask('Annotator.getAnnotation', [ASCII])).toMatchObject({ ok: true, value: { taxons: annotate(ASCII).taxons } });
@@ -84,8 +88,11 @@ describe.each(LANGUAGES)('examples/%s sample server, asked directly', (language)
   it('names the same LitCovid topics (TOPIC) with the same confidences', async () => {
     const expected = annotate(TOPICS);
     expect(expected.topics).toEqual([
-      { label: 'Treatment', confidence: 2 / 3 }, { label: 'Prevention', confidence: 2 / 3 }, { label: 'Transmission', confidence: 1 / 2 },
-      { label: 'Epidemic Forecasting', confidence: 1 / 2 }, { label: 'Case Report', confidence: 1 / 2 },
+      { label: 'Treatment', confidence: 2 / 3 },
+      { label: 'Prevention', confidence: 2 / 3 },
+      { label: 'Transmission', confidence: 1 / 2 },
+      { label: 'Epidemic Forecasting', confidence: 1 / 2 },
+      { label: 'Case Report', confidence: 1 / 2 },
     ]);
     expect(await ask('Annotator.getAnnotation', [TOPICS])).toMatchObject({ ok: true, value: expected });
     expect(await ask('Annotator.getAnnotation', [ASCII])).toMatchObject({ ok: true, value: { topics: [] } });
@@ -93,7 +100,10 @@ describe.each(LANGUAGES)('examples/%s sample server, asked directly', (language)
 
   it('relates the given entities (REL) with the same types, ranks and confidences', async () => {
     expect(annotate(REL_ARTICLE.text, REL_ARTICLE.given).relations).toEqual(REL_EXPECTED);
-    expect(await ask('Annotator.getAnnotation', [REL_ARTICLE.text, REL_ARTICLE.given])).toMatchObject({ ok: true, value: annotate(REL_ARTICLE.text, REL_ARTICLE.given) });
+    expect(await ask('Annotator.getAnnotation', [REL_ARTICLE.text, REL_ARTICLE.given])).toMatchObject({
+      ok: true,
+      value: annotate(REL_ARTICLE.text, REL_ARTICLE.given),
+    });
   });
 
   it('faults on an unknown method and on a wrong parameter list', async () => {
@@ -146,9 +156,13 @@ describe('the sample servers through the whole path', () => {
       }
       // The reference itself is the sample annotator's answer, in code points.
       const expected = annotate(article.text, article.given ?? '').mentions as Array<{ offset: number; mention: string }>;
-      expect(reference.result.MENTION.map((m: { start: number; text: string }) => [m.start, m.text])).toEqual(expected.map((m) => [m.offset, m.mention]));
+      expect(reference.result.MENTION.map((m: { start: number; text: string }) => [m.start, m.text])).toEqual(
+        expected.map((m) => [m.offset, m.mention]),
+      );
       // TX is answered and stored too: the check passes for TX because there is an answer, not an empty key.
-      expect(reference.result.TX.map((t: { taxid: number }) => t.taxid)).toEqual((annotate(article.text).taxons as Array<{ taxid: number }>).map((t) => t.taxid));
+      expect(reference.result.TX.map((t: { taxid: number }) => t.taxid)).toEqual(
+        (annotate(article.text).taxons as Array<{ taxid: number }>).map((t) => t.taxid),
+      );
       expect(reference.result.TOPIC).toEqual(annotate(article.text).topics);
     }
   });

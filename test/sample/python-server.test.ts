@@ -38,7 +38,8 @@ describe('examples/python/annotation_server.py', () => {
   });
 
   it('names species (TX) exactly like the TypeScript annotator', async () => {
-    const species = 'Mice (MUS MUSCULUS) and Humans; not humanised, nor yeasts. Ärats 😀 and Homo sapiens, then E. coli (Escherichia coli) in Drosophila.';
+    const species =
+      'Mice (MUS MUSCULUS) and Humans; not humanised, nor yeasts. Ärats 😀 and Homo sapiens, then E. coli (Escherichia coli) in Drosophila.';
     const outcome = await askPython([species]);
     expect(outcome).toMatchObject({ ok: true, value: annotate(species) });
     expect((annotate(species).taxons as Array<{ taxid: number }>).map((t) => t.taxid)).toEqual([10090, 9606, 10116, 562, 7227]);
@@ -48,7 +49,12 @@ describe('examples/python/annotation_server.py', () => {
     const text = 'Treatment of 😀 TREATED patients: vaccines Prevent transmission. A Case Report — Ärger.';
     const outcome = await askPython([text]);
     expect(outcome).toMatchObject({ ok: true, value: annotate(text) });
-    expect((annotate(text).topics as Array<{ label: string }>).map((t) => t.label)).toEqual(['Treatment', 'Prevention', 'Transmission', 'Case Report']);
+    expect((annotate(text).topics as Array<{ label: string }>).map((t) => t.label)).toEqual([
+      'Treatment',
+      'Prevention',
+      'Transmission',
+      'Case Report',
+    ]);
   });
 
   it('links coreference the same way for the same given proteins', async () => {
@@ -64,7 +70,10 @@ describe('examples/python/annotation_server.py', () => {
 
   it('relates the given entities (REL) exactly like the TypeScript annotator', async () => {
     expect(annotate(REL_ARTICLE.text, REL_ARTICLE.given).relations).toEqual(REL_EXPECTED);
-    expect(await askPython([REL_ARTICLE.text, REL_ARTICLE.given])).toMatchObject({ ok: true, value: annotate(REL_ARTICLE.text, REL_ARTICLE.given) });
+    expect(await askPython([REL_ARTICLE.text, REL_ARTICLE.given])).toMatchObject({
+      ok: true,
+      value: annotate(REL_ARTICLE.text, REL_ARTICLE.given),
+    });
   });
 
   it('faults on an unknown method like any XML-RPC server', async () => {

@@ -3,12 +3,21 @@
 // break that stops a relation, ASCII case in the cue word, a GENE-N type.
 const TEXT = 'Äspirin 😀 INHIBITS COX-2 and activates 𝔊PR1. L-NMMA inhibits iNOS; L-NMMA Activates COX-1.';
 const at = (word: string, from = 0): number => Array.from(TEXT.slice(0, TEXT.indexOf(word, from))).length;
-const line = (id: string, type: string, word: string, from = 0) => `${id}\t${type} ${at(word, from)} ${at(word, from) + Array.from(word).length}\t${word}`;
+const line = (id: string, type: string, word: string, from = 0) =>
+  `${id}\t${type} ${at(word, from)} ${at(word, from) + Array.from(word).length}\t${word}`;
 const second = TEXT.indexOf('L-NMMA', TEXT.indexOf('L-NMMA') + 1);
 
 export const REL_ARTICLE = {
   text: TEXT,
-  given: [line('T1', 'CHEMICAL', 'Äspirin'), line('T2', 'GENE', 'COX-2'), line('T3', 'GENE-N', '𝔊PR1'), line('T4', 'CHEMICAL', 'L-NMMA'), line('T5', 'GENE', 'iNOS'), line('T6', 'CHEMICAL', 'L-NMMA', second), line('T7', 'GENE', 'COX-1')].join('\n'),
+  given: [
+    line('T1', 'CHEMICAL', 'Äspirin'),
+    line('T2', 'GENE', 'COX-2'),
+    line('T3', 'GENE-N', '𝔊PR1'),
+    line('T4', 'CHEMICAL', 'L-NMMA'),
+    line('T5', 'GENE', 'iNOS'),
+    line('T6', 'CHEMICAL', 'L-NMMA', second),
+    line('T7', 'GENE', 'COX-1'),
+  ].join('\n'),
 };
 
 /** What every sample server answers for it. */

@@ -14,9 +14,13 @@ const runner = `
 
 describe('metaserver sample-server', () => {
   it('prints its URL, answers calls and stops on SIGTERM with exit code 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', runner, '--', '--port', '0', '--method', 'Tagger.run'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', runner, '--', '--port', '0', '--method', 'Tagger.run'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const out: string[] = [];
       let stderr = '';
@@ -30,7 +34,12 @@ describe('metaserver sample-server', () => {
           if (m) resolve(m[1]);
         });
       });
-      const outcome = await callXmlRpc({ url, body: encodeMethodCall('Tagger.run', ['BRCA1 binds']), deadlineMs: 10_000, maxResponseBytes: 100_000 });
+      const outcome = await callXmlRpc({
+        url,
+        body: encodeMethodCall('Tagger.run', ['BRCA1 binds']),
+        deadlineMs: 10_000,
+        maxResponseBytes: 100_000,
+      });
       expect(outcome).toMatchObject({ ok: true, value: { interaction: [true, 0.5] } });
       const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code))); // after stdout is drained
       child.kill('SIGTERM');
@@ -43,7 +52,7 @@ describe('metaserver sample-server', () => {
 
   it('refuses a bad port with a non-zero exit code', async () => {
     const stderr = process.stderr.write;
-    process.stderr.write = (() => true); // commander prints the error
+    process.stderr.write = () => true; // commander prints the error
     try {
       expect(await runSampleServerCommand(['--port', 'eighty'])).not.toBe(0);
     } finally {

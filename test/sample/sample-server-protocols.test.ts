@@ -14,9 +14,13 @@ const runner = `
 
 describe('metaserver sample-server --protocol', () => {
   it('pubannotation --async: 303 to the result, delivered once, then 410 Gone', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', runner, '--', '--port', '0', '--protocol', 'pubannotation', '--async'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', runner, '--', '--port', '0', '--protocol', 'pubannotation', '--async'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       let stderr = '';
       child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -28,7 +32,12 @@ describe('metaserver sample-server --protocol', () => {
           if (m) resolve(m[1]);
         });
       });
-      const posted = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify({ text: 'BRCA1 binds 𝛼 IL2R.', sourcedb: 'PubMed' }), redirect: 'manual' });
+      const posted = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ text: 'BRCA1 binds 𝛼 IL2R.', sourcedb: 'PubMed' }),
+        redirect: 'manual',
+      });
       expect(posted.status).toBe(303);
       expect(posted.headers.get('retry-after')).toBe('0');
       const location = new URL(posted.headers.get('location')!, url).href;
@@ -37,8 +46,14 @@ describe('metaserver sample-server --protocol', () => {
       expect(await result.json()).toEqual({
         sourcedb: 'PubMed',
         text: 'BRCA1 binds 𝛼 IL2R.',
-        denotations: [{ id: 'T1', span: { begin: 0, end: 5 }, obj: 'protein' }, { id: 'T2', span: { begin: 14, end: 18 }, obj: 'protein' }],
-        attributes: [{ id: 'A1', subj: 'T1', pred: 'confidence', obj: 0.9 }, { id: 'A2', subj: 'T2', pred: 'confidence', obj: 0.9 }],
+        denotations: [
+          { id: 'T1', span: { begin: 0, end: 5 }, obj: 'protein' },
+          { id: 'T2', span: { begin: 14, end: 18 }, obj: 'protein' },
+        ],
+        attributes: [
+          { id: 'A1', subj: 'T1', pred: 'confidence', obj: 0.9 },
+          { id: 'A2', subj: 'T2', pred: 'confidence', obj: 0.9 },
+        ],
       });
       expect((await fetch(location)).status).toBe(410);
       expect((await fetch(new URL('/results/99', url))).status).toBe(404);
@@ -52,7 +67,7 @@ describe('metaserver sample-server --protocol', () => {
 
   it('refuses --async without --protocol pubannotation', async () => {
     const stderr = process.stderr.write;
-    process.stderr.write = (() => true); // commander prints the error
+    process.stderr.write = () => true; // commander prints the error
     try {
       expect(await runSampleServerCommand(['--port', '0', '--protocol', 'json', '--async'])).not.toBe(0);
       expect(await runSampleServerCommand(['--port', '0', '--protocol', 'soap'])).not.toBe(0);

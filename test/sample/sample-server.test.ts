@@ -34,7 +34,12 @@ describe('sample server over HTTP', () => {
   });
 
   it('faults on an unknown method with code 1', async () => {
-    expect(await call('Other.method', [TEXT])).toMatchObject({ ok: false, kind: 'fault', faultCode: 1, detail: expect.stringMatching(/^fault 1: unknown method "Other\.method"/) });
+    expect(await call('Other.method', [TEXT])).toMatchObject({
+      ok: false,
+      kind: 'fault',
+      faultCode: 1,
+      detail: expect.stringMatching(/^fault 1: unknown method "Other\.method"/),
+    });
   });
 
   it('faults on wrong parameter types', async () => {

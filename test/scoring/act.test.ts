@@ -27,7 +27,13 @@ const runLines = [
 ];
 
 describe('ACT ordering', () => {
-  const entry = (doc: string, relevant: boolean, confidence: number, line: number, rank?: number): ActEntry => ({ doc, relevant, confidence, line, rank });
+  const entry = (doc: string, relevant: boolean, confidence: number, line: number, rank?: number): ActEntry => ({
+    doc,
+    relevant,
+    confidence,
+    line,
+    rank,
+  });
   const entries = [
     entry('e3', false, 0.9, 1, 1),
     entry('e5', false, 0.2, 2, 3),

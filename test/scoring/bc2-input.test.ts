@@ -26,9 +26,24 @@ describe('BC II.5 run files', () => {
   });
 
   it('reads the confidence-only, rank-only and line-order layouts', () => {
-    expect(parseIntRun(tsv('d1 | P1 | 0.5'), { columns: 'confidence' }).get('d1')![0]).toEqual({ key: 'P1', rank: undefined, confidence: 0.5, line: 1 });
-    expect(parseIntRun(tsv('d1 | P1 | 4'), { columns: 'rank' }).get('d1')![0]).toEqual({ key: 'P1', rank: 4, confidence: undefined, line: 1 });
-    expect(parseIntRun(tsv('d1 | P1'), { columns: 'order' }).get('d1')![0]).toEqual({ key: 'P1', rank: undefined, confidence: undefined, line: 1 });
+    expect(parseIntRun(tsv('d1 | P1 | 0.5'), { columns: 'confidence' }).get('d1')![0]).toEqual({
+      key: 'P1',
+      rank: undefined,
+      confidence: 0.5,
+      line: 1,
+    });
+    expect(parseIntRun(tsv('d1 | P1 | 4'), { columns: 'rank' }).get('d1')![0]).toEqual({
+      key: 'P1',
+      rank: 4,
+      confidence: undefined,
+      line: 1,
+    });
+    expect(parseIntRun(tsv('d1 | P1'), { columns: 'order' }).get('d1')![0]).toEqual({
+      key: 'P1',
+      rank: undefined,
+      confidence: undefined,
+      line: 1,
+    });
   });
 
   it('spells an IPT pair one way whatever the column order', () => {
@@ -119,13 +134,19 @@ describe('ACT files', () => {
 
   it('reads an ACT gold standard', () => {
     const gold = parseActGold(tsv('d1 | 1', 'd2 | false')).value;
-    expect([...gold]).toEqual([['d1', true], ['d2', false]]);
+    expect([...gold]).toEqual([
+      ['d1', true],
+      ['d2', false],
+    ]);
   });
 });
 
 describe('gold standards and maps', () => {
   it('reads INT and IPT gold as sets per document', () => {
-    expect([...parseIntGold(tsv('d1 | A', 'd1 | B', 'd1 | A', 'd2 | C'))]).toEqual([['d1', ['A', 'B']], ['d2', ['C']]]);
+    expect([...parseIntGold(tsv('d1 | A', 'd1 | B', 'd1 | A', 'd2 | C'))]).toEqual([
+      ['d1', ['A', 'B']],
+      ['d2', ['C']],
+    ]);
     expect(parseIptGold(tsv('d1 | B | A', 'd1 | A | B')).get('d1')).toEqual(['A\tB']);
   });
 

@@ -7,11 +7,13 @@ import { score, tsv } from '../support/score-cli.ts';
 let dir: string;
 const path = (name: string) => join(dir, name);
 
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'score-cli-'));
   await writeFile(path('int-gold.tsv'), tsv('d1 | A', 'd1 | C', 'd1 | D', 'd2 | E'));
-  await writeFile(path('run1.tsv'), tsv('d1 | A | 1 | 0.9', 'd1 | B | 2 | 0.8', 'd1 | C | 3 | 0.7', 'd1 | D | 4 | 0.6', 'd9 | A | 1 | 0.5'));
+  await writeFile(
+    path('run1.tsv'),
+    tsv('d1 | A | 1 | 0.9', 'd1 | B | 2 | 0.8', 'd1 | C | 3 | 0.7', 'd1 | D | 4 | 0.6', 'd9 | A | 1 | 0.5'),
+  );
   await writeFile(path('run2.tsv'), tsv('d1 | B | 1 | 0.9', 'd2 | E | 1 | 0.9'));
   await writeFile(path('bad.tsv'), tsv('d1 | A | 1 | 0.9', 'd1 | B | 1 | 0.8'));
   await writeFile(path('act-gold.tsv'), tsv('a | 1', 'b | 0', 'c | 1'));
@@ -29,17 +31,31 @@ beforeAll(async () => {
   await mkdir(path('coref-run'));
   // Text "p65 binds DNA, which …": protein T1 "p65"; gold links "which" to "p65 binds DNA".
   await writeFile(path('coref-given/x.a1'), tsv('T1 | Protein 0 3 | p65'));
-  await writeFile(path('coref-gold/x.a2'), tsv('T2 | Exp 0 13 | p65 binds DNA', 'T3 | Exp 15 20 | which', 'R1 | Coref Anaphora:T3 Antecedent:T2 [T1]'));
+  await writeFile(
+    path('coref-gold/x.a2'),
+    tsv('T2 | Exp 0 13 | p65 binds DNA', 'T3 | Exp 15 20 | which', 'R1 | Coref Anaphora:T3 Antecedent:T2 [T1]'),
+  );
   await writeFile(path('coref-run/x.a2'), tsv('T2 | Exp 0 3 | p65', 'T3 | Exp 15 20 | which', 'R1 | Coref Anaphora:T3 Antecedent:T2'));
   // A second gold with document y, which the run leaves out: "p53 protein … it", protein T1 "p53".
   await mkdir(path('coref-gold2'));
   await writeFile(path('coref-gold2/x.a2'), await readFile(path('coref-gold/x.a2'), 'utf8'));
   await writeFile(path('coref-given/y.a1'), tsv('T1 | Protein 0 3 | p53'));
-  await writeFile(path('coref-gold2/y.a2'), tsv('T2 | Exp 0 11 | p53 protein', 'T3 | Exp 20 22 | it', 'R1 | Coref Anaphora:T3 Antecedent:T2 [T1]'));
+  await writeFile(
+    path('coref-gold2/y.a2'),
+    tsv('T2 | Exp 0 11 | p53 protein', 'T3 | Exp 20 22 | it', 'R1 | Coref Anaphora:T3 Antecedent:T2 [T1]'),
+  );
   // A run with a right link, a cataphoric one and one to the given protein (the TAB form of the protein list).
   await mkdir(path('coref-drops'));
-  await writeFile(path('coref-drops/x.a2'), tsv('T2 | Exp 0 13 | p65 binds DNA', 'T3 | Exp 15 20 | which', 'R1 | Coref Anaphora:T3 Antecedent:T2 | [T1]',
-    'R2 | Coref Anaphora:T2 Antecedent:T3', 'R3 | Coref Anaphora:T3 Antecedent:T1'));
+  await writeFile(
+    path('coref-drops/x.a2'),
+    tsv(
+      'T2 | Exp 0 13 | p65 binds DNA',
+      'T3 | Exp 15 20 | which',
+      'R1 | Coref Anaphora:T3 Antecedent:T2 | [T1]',
+      'R2 | Coref Anaphora:T2 Antecedent:T3',
+      'R3 | Coref Anaphora:T3 Antecedent:T1',
+    ),
+  );
 });
 
 afterAll(async () => {
@@ -48,7 +64,17 @@ afterAll(async () => {
 
 describe('metaserver score', () => {
   it('scores INT runs as JSON', async () => {
-    const { code, out, err } = await score('INT', '--gold', path('int-gold.tsv'), '--cutoff', '3', '--beta', '10', path('run1.tsv'), path('run2.tsv'));
+    const { code, out, err } = await score(
+      'INT',
+      '--gold',
+      path('int-gold.tsv'),
+      '--cutoff',
+      '3',
+      '--beta',
+      '10',
+      path('run1.tsv'),
+      path('run2.tsv'),
+    );
     expect(err).toBe('');
     expect(code).toBe(0);
     const report = JSON.parse(out);
@@ -102,7 +128,9 @@ describe('metaserver score', () => {
     const noGold = await score('INT', path('run1.tsv'));
     expect(noGold.code).toBe(2);
     expect(noGold.err).toMatch(/--gold is required/);
-    expect((await score('ACT', '--gold', path('act-gold.tsv'), '--cutoff', '3', path('act-run.tsv'))).err).toMatch(/--cutoff does not apply to ACT/);
+    expect((await score('ACT', '--gold', path('act-gold.tsv'), '--cutoff', '3', path('act-run.tsv'))).err).toMatch(
+      /--cutoff does not apply to ACT/,
+    );
     expect((await score('INT', '--gold', path('int-gold.tsv'), '--cutoff', '0', path('run1.tsv'))).code).toBe(2);
     expect((await score('INT', '--gold', path('int-gold.tsv'), '--columns', 'both', path('run1.tsv'))).code).toBe(2);
     expect((await score('NER', '--gold', path('int-gold.tsv'), path('run1.tsv'))).code).toBe(2);
@@ -174,7 +202,10 @@ describe('metaserver score', () => {
     expect(report.metrics.surface).toMatchObject({ gold: 1, response: 1, tp: 1, f: 1 });
     expect(report.metrics.protein).toMatchObject({ gold: 1, response: 1, tp: 1, f: 1 });
     expect(report.metrics.dropped.response).toEqual({ givenProtein: 1, antecedentAfterAnaphor: 1, repeatedAnaphor: 0 });
-    expect(report.droppedLinks.map((d: { link: string; reason: string }) => `${d.link} ${d.reason}`)).toEqual(['R2 antecedent-after-anaphor', 'R3 given-protein']);
+    expect(report.droppedLinks.map((d: { link: string; reason: string }) => `${d.link} ${d.reason}`)).toEqual([
+      'R2 antecedent-after-anaphor',
+      'R3 given-protein',
+    ]);
     const text = await score('COREF', '--gold', path('coref-gold'), '--given', path('coref-given'), '--format', 'text', run);
     expect(text.out).toContain(`Links not scored in coref-drops:\n  ${notes[0].replace('note: coref-drops: ', '')}\n`);
     expect(text.out.indexOf('mentions.surface.p')).toBeLessThan(text.out.indexOf('surface.p'));

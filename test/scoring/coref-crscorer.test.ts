@@ -9,14 +9,37 @@ import { parseA1, parseA2 } from '../../src/scoring/coref-input.ts';
 import { proteinLinks, scoreCoref } from '../../src/scoring/coref.ts';
 import { expectFigures } from '../leaderboard/helpers.ts';
 import {
-  A1, A1_2, A1_3, A1_4, D2_EXPRESSIONS as E2, GOLD2_A2, GOLD3_A2, GOLD4_A2, GOLD_A2, GOLD_EXPRESSIONS as G1, PARTIAL_RESPONSE_A2, d3, exp, lines,
+  A1,
+  A1_2,
+  A1_3,
+  A1_4,
+  D2_EXPRESSIONS as E2,
+  GOLD2_A2,
+  GOLD3_A2,
+  GOLD4_A2,
+  GOLD_A2,
+  GOLD_EXPRESSIONS as G1,
+  PARTIAL_RESPONSE_A2,
+  d3,
+  exp,
+  lines,
 } from './coref-fixtures.ts';
 
 const D1 = { a1: A1, gold: GOLD_A2 };
 const D2 = { a1: A1_2, gold: GOLD2_A2 };
 const score = (doc: { a1: string; gold: string }, response: string) =>
-  scoreCoref([{ doc: 'd', proteins: parseA1(doc.a1), gold: parseA2(doc.gold), response: parseA2(response), goldFile: 'gold/d.a2', responseFile: 'run/d.a2' }]);
-const linksOf = (doc: { a1: string; gold: string }) => proteinLinks(parseA2(doc.gold), parseA1(doc.a1)).map((l) => `${l.anaphor.id},${l.target}`);
+  scoreCoref([
+    {
+      doc: 'd',
+      proteins: parseA1(doc.a1),
+      gold: parseA2(doc.gold),
+      response: parseA2(response),
+      goldFile: 'gold/d.a2',
+      responseFile: 'run/d.a2',
+    },
+  ]);
+const linksOf = (doc: { a1: string; gold: string }) =>
+  proteinLinks(parseA2(doc.gold), parseA1(doc.a1)).map((l) => `${l.anaphor.id},${l.target}`);
 
 // d1 gold (coref-fixtures.ts): R1 which(T29) → T28 ⊇ {T4, T5}; R2 T30 → T27 (no protein);
 // R3 T32 → T31 ⊇ {T10}; R4 it(T33) → T32. Protein links (T29,T4) (T29,T5) (T32,T10)
@@ -35,7 +58,10 @@ describe('1. an anaphor that holds given proteins counts them', () => {
     // Surface: T12→T11 is gold R1 → P 1/1, R 1/5 = 0.2, F 0.4/1.2 = 1/3.
     expectFigures(s.surface, { gold: 5, response: 1, tp: 1, fp: 0, fn: 4, p: 1, r: 0.2, f: 1 / 3 });
     // Mentions: T11, T12 match; protein mode has 8 gold expressions (every d2 link reaches a protein), surface 8 → R 2/8.
-    expectFigures(s.mentions, { protein: { gold: 8, response: 2, tp: 2, fn: 6, p: 1, r: 0.25, f: 0.4 }, surface: { gold: 8, tp: 2, r: 0.25 } });
+    expectFigures(s.mentions, {
+      protein: { gold: 8, response: 2, tp: 2, fn: 6, p: 1, r: 0.25, f: 0.4 },
+      surface: { gold: 8, tp: 2, r: 0.25 },
+    });
   });
 });
 
@@ -56,7 +82,10 @@ describe('2. the whole chain is followed; the level with the most proteins wins,
   });
 
   it('scores a response that stops at the first level as finding the wrong protein', () => {
-    const s = score(D2, lines(E2.T14, E2.T15, E2.T17, E2.T18, 'R1\tCoref Anaphora:T15 Antecedent:T14', 'R2\tCoref Anaphora:T18 Antecedent:T17'));
+    const s = score(
+      D2,
+      lines(E2.T14, E2.T15, E2.T17, E2.T18, 'R1\tCoref Anaphora:T15 Antecedent:T14', 'R2\tCoref Anaphora:T18 Antecedent:T17'),
+    );
     // The response has no T14→T13 or T17→T16, so its chains end at level 1: (T15,T5) and (T18,T7); the gold has
     // (T15,T3) (T15,T4) (T18,T6) → 0 of 2 right, 0 of 8 found.
     expectFigures(s.protein, { gold: 8, response: 2, tp: 0, fp: 2, fn: 8, p: 0, r: 0, f: 0 });
@@ -68,13 +97,24 @@ describe('2. the whole chain is followed; the level with the most proteins wins,
 
   it('scores the gold against itself perfectly', () => {
     const s = score(D2, GOLD2_A2);
-    expectFigures(s, { protein: { gold: 8, tp: 8, f: 1 }, surface: { gold: 5, tp: 5, f: 1 }, mentions: { protein: { gold: 8, tp: 8, f: 1 } } });
+    expectFigures(s, {
+      protein: { gold: 8, tp: 8, f: 1 },
+      surface: { gold: 5, tp: 5, f: 1 },
+      mentions: { protein: { gold: 8, tp: 8, f: 1 } },
+    });
   });
 });
 
 describe('3. a link whose antecedent does not start before its anaphor is removed, in both modes', () => {
   // R1 "This complex" → "The factor RelA", which comes later: removed. R2 which → T28 stays.
-  const response = lines(G1[1], G1[2], exp('T30', 'This complex'), G1[4], 'R1\tCoref Anaphora:T30 Antecedent:T31', 'R2\tCoref Anaphora:T29 Antecedent:T28');
+  const response = lines(
+    G1[1],
+    G1[2],
+    exp('T30', 'This complex'),
+    G1[4],
+    'R1\tCoref Anaphora:T30 Antecedent:T31',
+    'R2\tCoref Anaphora:T29 Antecedent:T28',
+  );
 
   it('scores the remaining link and says which was removed and why', () => {
     // Offsets: "This complex" follows 41 + 66 characters (the first two sentences with their spaces): 107;
@@ -86,24 +126,50 @@ describe('3. a link whose antecedent does not start before its anaphor is remove
     expectFigures(s.surface, { gold: 4, response: 1, tp: 1, fp: 0, fn: 3, p: 1, r: 0.25, f: 0.4 });
     // Mentions, protein: T28 T29 T31 match, T30 is no protein-mode gold expression → P 3/4, R 3/5, F 2·0.45/1.35 = 2/3.
     // Surface: all 4 match, 7 gold → P 1, R 4/7, F (8/7)/(11/7) = 8/11. The removed link's expressions still count.
-    expectFigures(s.mentions, { protein: { gold: 5, response: 4, tp: 3, fp: 1, fn: 2, p: 0.75, r: 0.6, f: 2 / 3 }, surface: { gold: 7, tp: 4, p: 1, r: 4 / 7, f: 8 / 11 } });
-    expectFigures(s.dropped, { response: { antecedentAfterAnaphor: 1, repeatedAnaphor: 0, givenProtein: 0 }, gold: { antecedentAfterAnaphor: 0 } });
-    expect(s.droppedLinks).toEqual([{
-      doc: 'd', side: 'response', file: 'run/d.a2', link: 'R1', line: 5, reason: 'antecedent-after-anaphor',
-      message: 'run/d.a2, line 5: response link R1 removed: its antecedent T31 (at 131) does not start before its anaphor T30 (at 107)',
-    }]);
+    expectFigures(s.mentions, {
+      protein: { gold: 5, response: 4, tp: 3, fp: 1, fn: 2, p: 0.75, r: 0.6, f: 2 / 3 },
+      surface: { gold: 7, tp: 4, p: 1, r: 4 / 7, f: 8 / 11 },
+    });
+    expectFigures(s.dropped, {
+      response: { antecedentAfterAnaphor: 1, repeatedAnaphor: 0, givenProtein: 0 },
+      gold: { antecedentAfterAnaphor: 0 },
+    });
+    expect(s.droppedLinks).toEqual([
+      {
+        doc: 'd',
+        side: 'response',
+        file: 'run/d.a2',
+        link: 'R1',
+        line: 5,
+        reason: 'antecedent-after-anaphor',
+        message: 'run/d.a2, line 5: response link R1 removed: its antecedent T31 (at 131) does not start before its anaphor T30 (at 107)',
+      },
+    ]);
   });
 
   it('removes such a gold link too', () => {
     const s = score({ a1: A1, gold: GOLD_A2 + 'R5\tCoref Anaphora:T28 Antecedent:T29\n' }, GOLD_A2);
-    expectFigures(s, { surface: { gold: 4, tp: 4, f: 1 }, protein: { gold: 4, tp: 4, f: 1 }, dropped: { gold: { antecedentAfterAnaphor: 1 } } });
+    expectFigures(s, {
+      surface: { gold: 4, tp: 4, f: 1 },
+      protein: { gold: 4, tp: 4, f: 1 },
+      dropped: { gold: { antecedentAfterAnaphor: 1 } },
+    });
     expect(s.droppedLinks.map((d) => `${d.side} ${d.link}`)).toEqual(['gold R5']);
   });
 });
 
 describe('4. of two response links with the same anaphor only the first counts', () => {
   it('keeps the first even when the second is the right one', () => {
-    const s = score(D1, lines(exp('T27', 'the NFkB heterodimer complex'), G1[1], G1[2], 'R1\tCoref Anaphora:T29 Antecedent:T27', 'R2\tCoref Anaphora:T29 Antecedent:T28'));
+    const s = score(
+      D1,
+      lines(
+        exp('T27', 'the NFkB heterodimer complex'),
+        G1[1],
+        G1[2],
+        'R1\tCoref Anaphora:T29 Antecedent:T27',
+        'R2\tCoref Anaphora:T29 Antecedent:T28',
+      ),
+    );
     // Only R1 which → T27 is scored. Surface: (T29,T27) is no gold link → P 0/1, R 0/4.
     expectFigures(s.surface, { gold: 4, response: 1, tp: 0, fp: 1, fn: 4, p: 0, r: 0, f: 0 });
     // Protein: T27 holds no protein and has no link of its own → no protein link; P = 0/0 = 0, R 0/4.
@@ -126,8 +192,16 @@ describe('4. of two response links with the same anaphor only the first counts',
 describe('5. gold links are not used up', () => {
   it('counts two different response anaphors that both match one gold anaphor as correct', () => {
     // "transcription factor" and "this transcription factor" both cover T32's head "factor" inside T32.
-    const s = score(D1, lines(exp('T103', 'transcription factor'), exp('T203', 'this transcription factor'), exp('T104', 'The factor RelA'),
-      'R1\tCoref Anaphora:T103 Antecedent:T104', 'R2\tCoref Anaphora:T203 Antecedent:T104'));
+    const s = score(
+      D1,
+      lines(
+        exp('T103', 'transcription factor'),
+        exp('T203', 'this transcription factor'),
+        exp('T104', 'The factor RelA'),
+        'R1\tCoref Anaphora:T103 Antecedent:T104',
+        'R2\tCoref Anaphora:T203 Antecedent:T104',
+      ),
+    );
     // Surface: both are gold R3 (T32→T31) → tp 2, P 2/2; one gold link found → R 1/4, F 0.4.
     expectFigures(s.surface, { gold: 4, response: 2, tp: 2, fp: 0, fn: 3, p: 1, r: 0.25, f: 0.4 });
     // Protein: (T103,T10) and (T203,T10) are both gold (T32,T10) → P 2/2, R 1/4.
@@ -139,14 +213,24 @@ describe('5. gold links are not used up', () => {
 
 describe('6. a link to a given protein of the .a1 is ignored', () => {
   it('scores as if the link were not there', () => {
-    const s = score(D1, lines(exp('T101', 'which'), exp('T104', 'The factor RelA'), exp('T105', 'it', undefined, 'needs it'),
-      'R1\tCoref Anaphora:T101 Antecedent:T4', 'R2\tCoref Anaphora:T105 Antecedent:T104'));
+    const s = score(
+      D1,
+      lines(
+        exp('T101', 'which'),
+        exp('T104', 'The factor RelA'),
+        exp('T105', 'it', undefined, 'needs it'),
+        'R1\tCoref Anaphora:T101 Antecedent:T4',
+        'R2\tCoref Anaphora:T105 Antecedent:T104',
+      ),
+    );
     // Only R2 it → "The factor RelA" is scored. Surface: (T33,T31) is no gold link (R4 is T33→T32) → P 0/1.
     expectFigures(s.surface, { gold: 4, response: 1, tp: 0, fp: 1, fn: 4, p: 0, r: 0 });
     // Protein: (T105,T10) is gold (T33,T10) → P 1/1, R 1/4, F 0.4. (Scored, R1 would add a correct (T29,T4).)
     expectFigures(s.protein, { gold: 4, response: 1, tp: 1, fp: 0, fn: 3, p: 1, r: 0.25, f: 0.4 });
     expectFigures(s.mentions, { surface: { tp: 3, p: 1, r: 3 / 7 }, protein: { tp: 3, p: 1, r: 0.6 } });
-    expect(s.droppedLinks.map((d) => d.message)).toEqual(['run/d.a2, line 4: response link R1 removed: T4 is a given protein, not an expression of the .a2']);
+    expect(s.droppedLinks.map((d) => d.message)).toEqual([
+      'run/d.a2, line 4: response link R1 removed: T4 is a given protein, not an expression of the .a2',
+    ]);
   });
 });
 

@@ -14,7 +14,12 @@ describe('COREF parsing', () => {
     const t32 = gold.expressions.get('T32')!;
     expect(TEXT.slice(t32.min!.start, t32.min!.end)).toBe('factor');
     expect(TEXT.slice(gold.expressions.get('T33')!.start, gold.expressions.get('T33')!.end)).toBe('it');
-    expect(gold.links.map((l) => [l.anaphor, l.antecedent])).toEqual([['T29', 'T28'], ['T30', 'T27'], ['T32', 'T31'], ['T33', 'T32']]);
+    expect(gold.links.map((l) => [l.anaphor, l.antecedent])).toEqual([
+      ['T29', 'T28'],
+      ['T30', 'T27'],
+      ['T32', 'T31'],
+      ['T33', 'T32'],
+    ]);
   });
 
   it('rejects malformed lines with their number', () => {
@@ -35,13 +40,31 @@ describe('COREF link lines', () => {
   const link = (line: string) => parseA2(`${line}\n`).links[0];
 
   it('reads the protein list after a space or after a TAB, as brat and the official scorer write it', () => {
-    expect(link('R1\tCoref Anaphora:T11 Antecedent:T10 [T1, T2]')).toEqual({ id: 'R1', anaphor: 'T11', antecedent: 'T10', antecedents: ['T10'], proteins: ['T1', 'T2'], line: 1 });
-    expect(link('R1\tCoref Anaphora:T11 Antecedent:T10\t[T1, T2]')).toEqual({ id: 'R1', anaphor: 'T11', antecedent: 'T10', antecedents: ['T10'], proteins: ['T1', 'T2'], line: 1 });
+    expect(link('R1\tCoref Anaphora:T11 Antecedent:T10 [T1, T2]')).toEqual({
+      id: 'R1',
+      anaphor: 'T11',
+      antecedent: 'T10',
+      antecedents: ['T10'],
+      proteins: ['T1', 'T2'],
+      line: 1,
+    });
+    expect(link('R1\tCoref Anaphora:T11 Antecedent:T10\t[T1, T2]')).toEqual({
+      id: 'R1',
+      anaphor: 'T11',
+      antecedent: 'T10',
+      antecedents: ['T10'],
+      proteins: ['T1', 'T2'],
+      line: 1,
+    });
     expect(link('R2\tCoref Ana:T29 Ant:T28')).toEqual({ id: 'R2', anaphor: 'T29', antecedent: 'T28', antecedents: ['T28'], line: 1 });
   });
 
   it('reads numbered antecedents in the order of their numbers', () => {
-    expect(link('R1\tCoref Anaphora:T5 Antecedent2:T4 Antecedent:T3\t[T1, T2]')).toMatchObject({ anaphor: 'T5', antecedent: 'T3', antecedents: ['T3', 'T4'] });
+    expect(link('R1\tCoref Anaphora:T5 Antecedent2:T4 Antecedent:T3\t[T1, T2]')).toMatchObject({
+      anaphor: 'T5',
+      antecedent: 'T3',
+      antecedents: ['T3', 'T4'],
+    });
     expect(link('R1\tCoref Anaphora:T9 Antecedent:T3 Antecedent3:T8 Antecedent2:T4')).toMatchObject({ antecedents: ['T3', 'T4', 'T8'] });
   });
 
@@ -88,12 +111,16 @@ describe('COREF matching', () => {
 
 describe('protein coreference links', () => {
   it('follows antecedent chains to the given proteins, as in the task paper', () => {
-    const links = proteinLinks(gold, proteins).map((l) => `${l.anaphor.id},${l.target}`).sort();
+    const links = proteinLinks(gold, proteins)
+      .map((l) => `${l.anaphor.id},${l.target}`)
+      .sort();
     expect(links).toEqual(['T29,T4', 'T29,T5', 'T32,T10', 'T33,T10']);
   });
 
   it('survives a cycle of links without proteins', () => {
-    const cyclic = parseA2('T1\tExp 0 2\tWe\nT2\tExp 3 10\tstudied\nR1\tCoref Anaphora:T1 Antecedent:T2\nR2\tCoref Anaphora:T2 Antecedent:T1\n');
+    const cyclic = parseA2(
+      'T1\tExp 0 2\tWe\nT2\tExp 3 10\tstudied\nR1\tCoref Anaphora:T1 Antecedent:T2\nR2\tCoref Anaphora:T2 Antecedent:T1\n',
+    );
     expect(proteinLinks(cyclic, proteins)).toEqual([]);
   });
 });
@@ -139,6 +166,8 @@ describe('COREF scoring', () => {
 
   it('rejects a link to an unknown expression, naming the line', () => {
     const broken = parseA2('T1\tExp 0 2\tWe\nR1\tCoref Anaphora:T1 Antecedent:T99\n');
-    expect(() => scoreCoref([{ doc: 'd', proteins, gold, response: broken, responseFile: 'run/d.a2' }])).toThrow(/run\/d\.a2, line 2: link refers to T99/);
+    expect(() => scoreCoref([{ doc: 'd', proteins, gold, response: broken, responseFile: 'run/d.a2' }])).toThrow(
+      /run\/d\.a2, line 2: link refers to T99/,
+    );
   });
 });

@@ -124,7 +124,10 @@ describe('homonym-ortholog mapping and organism filtering', () => {
 
   it('replaces an ortholog by its gold accession, or by several at one position, then removes later duplicates', () => {
     // A1 → A; A2 is an ortholog of both A and C → A, C at its position.
-    const map = new Map([['A', ['A1', 'A2']], ['C', ['A2']]]);
+    const map = new Map([
+      ['A', ['A1', 'A2']],
+      ['C', ['A2']],
+    ]);
     const run = intRun({ d1: ['A1', 'X', 'A2', 'A'] });
     const score = scoreRankedRun(gold, run, { task: 'INT', mode: 'line', orthologMap: map });
     // Mapped list [A, X, C]: P 2/3, R 1; AUC 1·1/2 + 2/3·1/2.
@@ -141,7 +144,12 @@ describe('homonym-ortholog mapping and organism filtering', () => {
   });
 
   it('filters results whose taxon is not a taxon of the gold accessions; unmapped accessions go too', () => {
-    const organisms = new Map([['A', '9606'], ['C', '10090'], ['X', '9606'], ['Y', '7227']]);
+    const organisms = new Map([
+      ['A', '9606'],
+      ['C', '10090'],
+      ['X', '9606'],
+      ['Y', '7227'],
+    ]);
     const run = intRun({ d1: ['Y', 'A', 'Z', 'X', 'C'] });
     const score = scoreRankedRun(gold, run, { task: 'INT', mode: 'line', organismMap: organisms });
     // Kept [A, X, C].
@@ -150,7 +158,11 @@ describe('homonym-ortholog mapping and organism filtering', () => {
   });
 
   it('maps before filtering: a wrong-species ortholog becomes the gold accession instead of being dropped', () => {
-    const organisms = new Map([['A', '9606'], ['C', '9606'], ['A9', '7227']]);
+    const organisms = new Map([
+      ['A', '9606'],
+      ['C', '9606'],
+      ['A9', '7227'],
+    ]);
     const map = new Map([['A', ['A9']]]);
     const run = intRun({ d1: ['A9'] });
     expect(scoreRankedRun(gold, run, { task: 'INT', mode: 'line', organismMap: organisms }).evaluatedDocs).toBe(0);
@@ -181,7 +193,10 @@ describe('IPT', () => {
 
   it('maps every combination of partner candidates (orthologs present plus the partner when present)', () => {
     const gold = parseIptGold(tsv('d1 | A | B'));
-    const map = new Map([['A', ['A1']], ['B', ['B1']]]);
+    const map = new Map([
+      ['A', ['A1']],
+      ['B', ['B1']],
+    ]);
     // A and A1 are present for A; only B1 for B (B itself never occurs): (A1,B1) and (A,B1) map to (A,B).
     const score = scoreRankedRun(gold, iptRun('X-A1', 'B1-A1', 'A-B1', 'C-A'), { task: 'IPT', mode: 'line', orthologMap: map });
     // Mapped list [(A1,X), (A,B), (A,C)]: the second (A,B) is a later duplicate and goes;
@@ -192,7 +207,12 @@ describe('IPT', () => {
 
   it('filters pairs unless both accessions are of the document taxa', () => {
     const gold = parseIptGold(tsv('d1 | A | B'));
-    const organisms = new Map([['A', '9606'], ['B', '10090'], ['X', '9606'], ['Y', '7227']]);
+    const organisms = new Map([
+      ['A', '9606'],
+      ['B', '10090'],
+      ['X', '9606'],
+      ['Y', '7227'],
+    ]);
     const score = scoreRankedRun(gold, iptRun('A-Y', 'A-X', 'B-A'), { task: 'IPT', mode: 'line', organismMap: organisms });
     expect([score.tp, score.fp]).toEqual([1, 1]);
   });

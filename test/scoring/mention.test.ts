@@ -18,7 +18,10 @@ describe('BIO parsing', () => {
 
   it('decides boundaries with the types: B-Cell I-Cell B-Organ is two mentions', () => {
     const { value } = parseBio(bio('a B-Cell', 'b I-Cell', 'c B-Organ'));
-    expect(value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([[0, 2, 'Cell'], [2, 3, 'Organ']]);
+    expect(value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([
+      [0, 2, 'Cell'],
+      [2, 3, 'Organ'],
+    ]);
   });
 
   it('rejects I-X after O or after another type with the line number, unless lenient', () => {
@@ -43,7 +46,12 @@ describe('BIO parsing', () => {
     const iob2 = parseBio(tagged(['O', 'B-Organ', 'I-Organ', 'O', 'B-Organ', '', 'B-Cell', 'O', 'B-Tissue', 'I-Tissue']));
     const iobes = parseBio(tagged(['O', 'B-Organ', 'E-Organ', 'O', 'S-Organ', '', 'S-Cell', 'O', 'B-Tissue', 'E-Tissue']));
     const bilou = parseBio(tagged(['O', 'B-Organ', 'L-Organ', 'O', 'U-Organ', '', 'U-Cell', 'O', 'B-Tissue', 'L-Tissue']));
-    const expected = [[1, 3, 'Organ'], [4, 5, 'Organ'], [5, 6, 'Cell'], [7, 9, 'Tissue']];
+    const expected = [
+      [1, 3, 'Organ'],
+      [4, 5, 'Organ'],
+      [5, 6, 'Cell'],
+      [7, 9, 'Tissue'],
+    ];
     for (const parsed of [iob2, iobes, bilou]) {
       expect(parsed.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual(expected);
       expect(parsed.warnings).toEqual([]);
@@ -59,8 +67,12 @@ describe('BIO parsing', () => {
     const unclosed = errorOf(() => parseBio(bio('a S-Cell', 'b B-Organ', 'c O'), { file: 'run.bio' }));
     expect(unclosed.line).toBe(3);
     expect(unclosed.reason).toMatch(/B-Organ \(line 2\) is not closed by E-Organ before O/);
-    expect(errorOf(() => parseBio(bio('a B-Cell', 'b I-Cell', '', 'c S-Cell'))).reason).toMatch(/not closed by E-Cell before the end of the sentence/);
-    expect(errorOf(() => parseBio(bio('a U-Cell', 'b B-Cell', 'c I-Cell'))).reason).toMatch(/not closed by L-Cell before the end of the sentence/);
+    expect(errorOf(() => parseBio(bio('a B-Cell', 'b I-Cell', '', 'c S-Cell'))).reason).toMatch(
+      /not closed by E-Cell before the end of the sentence/,
+    );
+    expect(errorOf(() => parseBio(bio('a U-Cell', 'b B-Cell', 'c I-Cell'))).reason).toMatch(
+      /not closed by L-Cell before the end of the sentence/,
+    );
     const stray = errorOf(() => parseBio(bio('a O', 'b E-Cell')));
     expect([stray.line, stray.reason]).toEqual([2, 'E-Cell follows O']);
     expect(errorOf(() => parseBio(bio('a B-Cell', 'b E-Organ'))).reason).toBe('E-Organ follows a Cell mention');
@@ -70,7 +82,11 @@ describe('BIO parsing', () => {
     expect(errorOf(() => parseBio(bio('a O', 'b E-Cell', 'c X-Cell'))).line).toBe(2);
 
     const lenient = parseBio(bio('a B-Cell', 'b O', 'c E-Organ', 'd S-Cell'), { lenient: true });
-    expect(lenient.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([[0, 1, 'Cell'], [2, 3, 'Organ'], [3, 4, 'Cell']]);
+    expect(lenient.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([
+      [0, 1, 'Cell'],
+      [2, 3, 'Organ'],
+      [3, 4, 'Cell'],
+    ]);
     expect(lenient.warnings).toEqual([
       'input, line 2: B-Cell (line 1) is not closed by E-Cell before O; read as ending there',
       'input, line 3: E-Organ follows O; read as S-Organ',
@@ -88,7 +104,10 @@ describe('BIO parsing', () => {
 
 describe('brat parsing', () => {
   it('reads text-bound annotations and skips other kinds', () => {
-    const mentions = parseBratMentions(ann('T1 | Cell 0 5 | cells', 'R1 | Part Arg1:T1 Arg2:T2', '#1 | Note T1 | x', 'T2 | Organ 10 14;16 20 | a b'), { doc: 'd1' });
+    const mentions = parseBratMentions(
+      ann('T1 | Cell 0 5 | cells', 'R1 | Part Arg1:T1 Arg2:T2', '#1 | Note T1 | x', 'T2 | Organ 10 14;16 20 | a b'),
+      { doc: 'd1' },
+    );
     expect(mentions).toEqual([
       { doc: 'd1', start: 0, end: 5, type: 'Cell' },
       { doc: 'd1', start: 10, end: 20, type: 'Organ' },

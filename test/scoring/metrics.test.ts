@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { aucIPR, f1, fBeta, mcc, mean, populationSd, precisionAtFullRecall, prfFromCounts, type PrPoint } from '../../src/scoring/metrics.ts';
+import {
+  aucIPR,
+  f1,
+  fBeta,
+  mcc,
+  mean,
+  populationSd,
+  precisionAtFullRecall,
+  prfFromCounts,
+  type PrPoint,
+} from '../../src/scoring/metrics.ts';
 import { scoreActRanking } from '../../src/scoring/act.ts';
 
 /** (P, R) after each item of a list of hits, FN starting at `goldCount`. */
@@ -31,11 +41,21 @@ describe('AUC iP/R', () => {
   });
 
   it('adds nothing at recall 0, does not extrapolate to recall 1, and accepts unsorted points', () => {
-    expect(aucIPR([{ p: 0, r: 0 }, { p: 0, r: 0 }])).toBe(0);
+    expect(
+      aucIPR([
+        { p: 0, r: 0 },
+        { p: 0, r: 0 },
+      ]),
+    ).toBe(0);
     expect(aucIPR([])).toBe(0);
     // Only half the gold found: area stops at recall 0.5.
     expect(aucIPR(walk([false, true], 2))).toBeCloseTo(0.25, 9);
-    expect(aucIPR([{ p: 0.5, r: 1 }, { p: 1, r: 0.5 }])).toBeCloseTo(0.5 + 0.25, 9);
+    expect(
+      aucIPR([
+        { p: 0.5, r: 1 },
+        { p: 1, r: 0.5 },
+      ]),
+    ).toBeCloseTo(0.5 + 0.25, 9);
     expect(precisionAtFullRecall(walk([false, true], 2))).toBeNull();
   });
 

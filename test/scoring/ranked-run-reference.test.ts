@@ -9,7 +9,12 @@ import { parseConfidence, parseRank, requireColumns } from '../../src/scoring/ts
 import { unorderedPairKey as pairKey, type ColumnLayout, type RankedEntry, type RankedRun } from '../../src/scoring/types.ts';
 import { mulberry32 } from '../../src/shared/prng.ts';
 
-const OPTIONAL: Record<ColumnLayout, string[]> = { 'rank,confidence': ['rank', 'confidence'], rank: ['rank'], confidence: ['confidence'], order: [] };
+const OPTIONAL: Record<ColumnLayout, string[]> = {
+  'rank,confidence': ['rank', 'confidence'],
+  rank: ['rank'],
+  confidence: ['confidence'],
+  order: [],
+};
 
 function referenceRun(text: string, width: 2 | 3, columns: ColumnLayout, file?: string, documents?: Set<string>): RankedRun {
   const what = width === 2 ? 'document, accession' : 'document, accession A, accession B';
@@ -19,28 +24,39 @@ function referenceRun(text: string, width: 2 | 3, columns: ColumnLayout, file?: 
   lines.forEach((raw, i) => {
     const line = i + 1;
     const stripped = raw.trim();
-    if (stripped === '') throw new ScoringInputError('empty line', { file, line, hint: 'remove blank lines; every line must hold one tab-separated record' });
+    if (stripped === '')
+      throw new ScoringInputError('empty line', { file, line, hint: 'remove blank lines; every line must hold one tab-separated record' });
     const fields = stripped.split('\t');
     requireColumns(fields, width, what, file, line);
     const optional = OPTIONAL[columns];
     requireColumns(fields, width + optional.length, [what, ...optional].join(', '), file, line);
     const key = width === 2 ? fields[1] : pairKey(fields[1], fields[2]);
     const rank = optional.includes('rank') ? parseRank(fields[width], file, line) : undefined;
-    const confidence = optional.includes('confidence') ? parseConfidence(fields[width + optional.indexOf('confidence')], file, line) : undefined;
+    const confidence = optional.includes('confidence')
+      ? parseConfidence(fields[width + optional.indexOf('confidence')], file, line)
+      : undefined;
     const doc = fields[0];
     let state = docs.get(doc);
     if (!state) docs.set(doc, (state = { keys: new Map(), ranks: new Map(), entries: [] }));
     const keyLine = state.keys.get(key);
     if (keyLine !== undefined) {
       const item = width === 2 ? `accession ${key}` : `pair ${key.replace('\t', ' ')} (pairs are undirected)`;
-      throw new ScoringInputError(`duplicate ${item} in document ${doc} (first on line ${keyLine})`, { file, line, hint: 'report each item once per document' });
+      throw new ScoringInputError(`duplicate ${item} in document ${doc} (first on line ${keyLine})`, {
+        file,
+        line,
+        hint: 'report each item once per document',
+      });
     }
     state.keys.set(key, line);
     if (rank !== undefined) {
       const rankLine = state.ranks.get(rank);
       if (rankLine !== undefined) {
         const first = rank < 1_000_000 ? ` (first on line ${rankLine})` : '';
-        throw new ScoringInputError(`duplicate rank ${rank} in document ${doc}${first}`, { file, line, hint: 'ranks must be unique within a document' });
+        throw new ScoringInputError(`duplicate rank ${rank} in document ${doc}${first}`, {
+          file,
+          line,
+          hint: 'ranks must be unique within a document',
+        });
       }
       state.ranks.set(rank, line);
     }
@@ -61,7 +77,7 @@ function outcome(parse: () => RankedRun): string {
 }
 
 const rand = mulberry32(20240611);
-const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
 const chance = (p: number) => rand() < p;
 const ODD_RANKS = ['0', '-1', '+2', ' 3', '1.5', '', '1000000', '2000001', '99999999999', 'x', '007'];
 const ODD_CONFIDENCES = ['1', '1.0', '0', '1.5', '.5', '5e-1', '', 'nan', ' 0.3', '0.1234567890123456', '1.', '-0.5'];
@@ -116,7 +132,10 @@ describe('INT/IPT runs against the plain reference parser', () => {
       const documents = chance(0.5) ? new Set(['d1', 'PMC1']) : undefined;
       const parse = width === 2 ? parseIntRun : parseIptRun;
       const expected = outcome(() => referenceRun(text, width, columns, file, documents));
-      expect(outcome(() => parse(text, { columns, file, documents })), JSON.stringify({ text, columns })).toBe(expected);
+      expect(
+        outcome(() => parse(text, { columns, file, documents })),
+        JSON.stringify({ text, columns }),
+      ).toBe(expected);
       if (!expected.startsWith('[')) errors++;
     }
     // Both kinds of input were exercised.

@@ -26,7 +26,12 @@ const ENTITIES = parseRelEntities(
 
 const rels = (lines: string[]) => parseRelRelations(lines.map((l) => `${l}\n`).join(''));
 const score = (gold: string[], predicted: string[], o: { pmids?: string[]; entities?: typeof ENTITIES } = {}) =>
-  scoreRelations({ entities: o.entities ?? ENTITIES, gold: rels(gold), predicted: rels(predicted), pmids: o.pmids ? new Set(o.pmids) : undefined });
+  scoreRelations({
+    entities: o.entities ?? ENTITIES,
+    gold: rels(gold),
+    predicted: rels(predicted),
+    pmids: o.pmids ? new Set(o.pmids) : undefined,
+  });
 
 const GOLD = ['100\tINHIBITOR\tArg1:T1\tArg2:T2', '100\tACTIVATOR\tArg1:T1\tArg2:T3', '200\tINHIBITOR\tArg1:T2\tArg2:T3'];
 
@@ -34,7 +39,13 @@ describe('REL readers', () => {
   it('reads the DrugProt forms and refuses a line of another width with its number', () => {
     expect(ENTITIES).toHaveLength(8);
     expect(ENTITIES[0]).toEqual({ pmid: '100', id: 'T1', type: 'CHEMICAL', start: 0, end: 7, text: 'aspirin' });
-    expect(rels(['100\tINHIBITOR\tArg1:T1\tArg2:T2'])[0]).toMatchObject({ pmid: '100', type: 'INHIBITOR', arg1: 'Arg1:T1', arg2: 'Arg2:T2', line: 1 });
+    expect(rels(['100\tINHIBITOR\tArg1:T1\tArg2:T2'])[0]).toMatchObject({
+      pmid: '100',
+      type: 'INHIBITOR',
+      arg1: 'Arg1:T1',
+      arg2: 'Arg2:T2',
+      line: 1,
+    });
     const error = (() => {
       try {
         parseRelRelations('100\tINHIBITOR\tArg1:T1\tArg2:T2\n100\tINHIBITOR\tArg1:T1\n', { file: 'run.tsv' });
@@ -90,14 +101,20 @@ describe('REL scoring, rule by rule', () => {
     // One bad line stays (the library's `if len(skip) > 1`): its type is a gold type, with
     // nothing to find (it is on no pair), so P = R = F = 0 for it.
     const notes = { gold: emptyRelNotes(), predicted: emptyRelNotes() };
-    const one = scoreRelations({ entities: ENTITIES, gold: rels([...GOLD, '200\tINDIRECT-UPREGULATOR\tArg1:T1\tArg2:T2']), predicted: rels(GOLD) }, notes);
+    const one = scoreRelations(
+      { entities: ENTITIES, gold: rels([...GOLD, '200\tINDIRECT-UPREGULATOR\tArg1:T1\tArg2:T2']), predicted: rels(GOLD) },
+      notes,
+    );
     expect(one.perType['INDIRECT-UPREGULATOR']).toEqual({ tp: 0, fp: 0, fn: 0, p: 0, r: 0, f: 0 });
     expect(one.micro).toMatchObject({ tp: 3, fp: 0, fn: 0 });
     expect(notes.gold).toMatchObject({ keptSingleBadLine: true, notOnPair: 1 });
   });
 
   it('rule 5: a relation on an entity the entities file lacks is neither a false positive nor a false negative', () => {
-    const s = score([...GOLD, '100\tINHIBITOR\tArg1:T1\tArg2:T9'], [...GOLD, '100\tAGONIST\tArg1:T1\tArg2:T8', '300\tAGONIST\tArg1:T1\tArg2:T2']);
+    const s = score(
+      [...GOLD, '100\tINHIBITOR\tArg1:T1\tArg2:T9'],
+      [...GOLD, '100\tAGONIST\tArg1:T1\tArg2:T8', '300\tAGONIST\tArg1:T1\tArg2:T2'],
+    );
     expect(s.micro).toMatchObject({ tp: 3, fp: 0, fn: 0, p: 1, r: 1 });
     expect(s.gold).toEqual({ relations: 4, onPairs: 3 });
   });
@@ -117,8 +134,12 @@ describe('REL scoring, rule by rule', () => {
 
   it('rule 6: a block of lines of a pmid seen again replaces the earlier one', () => {
     // 100's entities come in two blocks; the second (T3 GENE alone) has no chemical: no pair for 100.
-    const entities = parseRelEntities('100\tT1\tCHEMICAL\t0\t1\tx\n100\tT2\tGENE\t2\t3\ty\n200\tT1\tCHEMICAL\t0\t1\tx\n200\tT3\tGENE\t2\t3\ty\n100\tT3\tGENE\t4\t5\tz\n');
-    const s = score(['100\tINHIBITOR\tArg1:T1\tArg2:T2', '200\tINHIBITOR\tArg1:T1\tArg2:T3'], ['100\tINHIBITOR\tArg1:T1\tArg2:T2'], { entities });
+    const entities = parseRelEntities(
+      '100\tT1\tCHEMICAL\t0\t1\tx\n100\tT2\tGENE\t2\t3\ty\n200\tT1\tCHEMICAL\t0\t1\tx\n200\tT3\tGENE\t2\t3\ty\n100\tT3\tGENE\t4\t5\tz\n',
+    );
+    const s = score(['100\tINHIBITOR\tArg1:T1\tArg2:T2', '200\tINHIBITOR\tArg1:T1\tArg2:T3'], ['100\tINHIBITOR\tArg1:T1\tArg2:T2'], {
+      entities,
+    });
     expect(s.pairs).toBe(1);
     expect(s.gold).toEqual({ relations: 2, onPairs: 1 });
   });

@@ -42,7 +42,12 @@ describe('single-class reading of a type change inside a mention', () => {
     const gold = parseBio(GOLD, { singleClass: true });
     const pred = parseBio(PRED, { singleClass: true });
     expect(pred.warnings).toEqual([]);
-    expect(pred.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([[0, 2, 'Tissue'], [3, 4, 'Organ'], [5, 6, 'Organ'], [6, 8, 'Tissue']]);
+    expect(pred.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([
+      [0, 2, 'Tissue'],
+      [3, 4, 'Organ'],
+      [5, 6, 'Organ'],
+      [6, 8, 'Tissue'],
+    ]);
     const s = scoreMentions(gold.value.mentions, pred.value.mentions, { singleClass: true });
     expect(s.strict).toMatchObject({ tp: BY_HAND.complete, fp: BY_HAND.predicted - BY_HAND.complete, fn: BY_HAND.gold - BY_HAND.complete });
     expect(s.strict.p).toBeCloseTo(2 / 4, 12);
@@ -56,8 +61,15 @@ describe('single-class reading of a type change inside a mention', () => {
   });
 
   it('IOBES and BILOU: E-/L- of another type closes the mention; I-X after O is still an error, as for evalbio.pl -1', () => {
-    expect(parseBio(bio('a B-Tissue', 'b E-Organ', 'c S-Cell'), { singleClass: true }).value.mentions.map((m) => [m.start, m.end])).toEqual([[0, 2], [2, 3]]);
-    expect(parseBio(bio('a B-Tissue', 'b I-Cell', 'c L-Organ'), { singleClass: true }).value.mentions.map((m) => [m.start, m.end])).toEqual([[0, 3]]);
+    expect(parseBio(bio('a B-Tissue', 'b E-Organ', 'c S-Cell'), { singleClass: true }).value.mentions.map((m) => [m.start, m.end])).toEqual(
+      [
+        [0, 2],
+        [2, 3],
+      ],
+    );
+    expect(parseBio(bio('a B-Tissue', 'b I-Cell', 'c L-Organ'), { singleClass: true }).value.mentions.map((m) => [m.start, m.end])).toEqual(
+      [[0, 3]],
+    );
     expect(errorOf(() => parseBio(bio('a O', 'b I-Organ'), { singleClass: true })).line).toBe(2);
     expect(() => evalbio(bio('a O', 'b I-Organ'), bio('a O', 'b O'), { singleClass: true })).toThrow(/"I" without preceding "B"/);
   });
@@ -68,7 +80,14 @@ describe('single-class reading of a type change inside a mention', () => {
     expect(refused.message).toMatch(/pred\.bio, line 2: I-Organ follows a Tissue mention/);
     expect(refused.message).toMatch(/single-class to ignore types, as evalbio\.pl -1 does/);
     const lenient = parseBio(PRED, { lenient: true });
-    expect(lenient.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([[0, 1, 'Tissue'], [1, 2, 'Organ'], [3, 4, 'Organ'], [5, 6, 'Organ'], [6, 7, 'Tissue'], [7, 8, 'Cell']]);
+    expect(lenient.value.mentions.map((m) => [m.start, m.end, m.type])).toEqual([
+      [0, 1, 'Tissue'],
+      [1, 2, 'Organ'],
+      [3, 4, 'Organ'],
+      [5, 6, 'Organ'],
+      [6, 7, 'Tissue'],
+      [7, 8, 'Cell'],
+    ]);
   });
 });
 

@@ -71,7 +71,7 @@ describe('TOPIC scoring, the script rules', () => {
     expect(instance.f).toBe(0.4706);
   });
 
-  it("gives instance F1 0 where the script divides 0 by 0 (it prints nan)", () => {
+  it('gives instance F1 0 where the script divides 0 by 0 (it prints nan)', () => {
     const g = gold(lines('PMID,A,B,C', '1,1,0,0'));
     const r = run(lines('PMID,A,B,C', '1,0,0.9,0'));
     expect(scoreTopics(g, r, { missing: 'refuse' }).instance).toEqual({ p: 0, r: 0, f: 0 });
@@ -103,7 +103,9 @@ describe('TOPIC scoring, the script rules', () => {
 
   it("refuses a run whose header is not the gold standard's", () => {
     const other = run(lines('PMID,B,A,C', 'd1,1,0,0', 'd2,1,0,0', 'd3,0,0,0', 'd4,0,0,0'));
-    expect(() => scoreTopics(GOLD, other, { missing: 'refuse', runFile: 'pred.csv' })).toThrow('pred.csv, line 1: the header must be PMID,A,B,C');
+    expect(() => scoreTopics(GOLD, other, { missing: 'refuse', runFile: 'pred.csv' })).toThrow(
+      'pred.csv, line 1: the header must be PMID,A,B,C',
+    );
   });
 });
 
@@ -131,7 +133,7 @@ describe('TOPIC files', () => {
 });
 
 describe("numpy's and Python's arithmetic, as the script's figures come out of them", () => {
-  it("sums pairwise as np.mean does (blocks of 8), not left to right", () => {
+  it('sums pairwise as np.mean does (blocks of 8), not left to right', () => {
     const values = Array.from({ length: 20 }, (_, i) => [0.1, 0.7, 1 / 3][i % 3]);
     const leftToRight = values.reduce((a, b) => a + b, 0) / values.length;
     // Worked out with numpy: np.mean of this list is 0.38; left to right gives 0.37999999999999995.
@@ -139,7 +141,7 @@ describe("numpy's and Python's arithmetic, as the script's figures come out of t
     expect(leftToRight).toBe(0.37999999999999995);
   });
 
-  it('rounds as numpy: x·10⁴ to even, so 0.12345 → 0.1234 where Python\'s round gives 0.1235', () => {
+  it("rounds as numpy: x·10⁴ to even, so 0.12345 → 0.1234 where Python's round gives 0.1235", () => {
     expect(numpyRound(0.12345, 4)).toBe(0.1234);
     expect(numpyRound(0.03125, 4)).toBe(0.0312);
     expect(numpyRound(0.00015, 4)).toBe(0.0001);
@@ -152,7 +154,7 @@ describe("numpy's and Python's arithmetic, as the script's figures come out of t
     expect(pythonFixed(0.12345, 4)).toBe('0.1235');
   });
 
-  it("lays the report out as classification_report(digits=4) does", () => {
+  it('lays the report out as classification_report(digits=4) does', () => {
     const report = officialReport(scoreTopics(GOLD, RUN, { missing: 'refuse' }), LABELS);
     expect(report.split('\n').slice(0, 7)).toEqual([
       '              precision    recall  f1-score   support',

@@ -17,25 +17,43 @@ function scan(text: string, max = 8): [number, string[]][] {
 
 describe('TsvScanner', () => {
   it('reads LF and CRLF lines alike, and a last line without a newline', () => {
-    expect(scan('a\tb\nc\td\n')).toEqual([[1, ['a', 'b']], [2, ['c', 'd']]]);
-    expect(scan('a\tb\r\nc\td\r\n')).toEqual([[1, ['a', 'b']], [2, ['c', 'd']]]);
-    expect(scan('a\tb\nc\td')).toEqual([[1, ['a', 'b']], [2, ['c', 'd']]]);
+    expect(scan('a\tb\nc\td\n')).toEqual([
+      [1, ['a', 'b']],
+      [2, ['c', 'd']],
+    ]);
+    expect(scan('a\tb\r\nc\td\r\n')).toEqual([
+      [1, ['a', 'b']],
+      [2, ['c', 'd']],
+    ]);
+    expect(scan('a\tb\nc\td')).toEqual([
+      [1, ['a', 'b']],
+      [2, ['c', 'd']],
+    ]);
     expect(scan('')).toEqual([]);
   });
 
   it('strips each line (spaces, tabs, CR, no-break space) before splitting, but not the fields', () => {
-    expect(scan('  a\tb  \n\ta\t b \tc\t\n\u00a0a\tb\u00a0\r\n')).toEqual([[1, ['a', 'b']], [2, ['a', ' b ', 'c']], [3, ['a', 'b']]]);
+    expect(scan('  a\tb  \n\ta\t b \tc\t\n\u00a0a\tb\u00a0\r\n')).toEqual([
+      [1, ['a', 'b']],
+      [2, ['a', ' b ', 'c']],
+      [3, ['a', 'b']],
+    ]);
   });
 
   it('rejects an empty or blank line with its number; only a final newline ends the text', () => {
     expect(errorOf(() => scan('a\tb\n\nc\td\n')).line).toBe(2);
     expect(errorOf(() => scan('a\tb\n \t\r\n')).line).toBe(2);
     expect(errorOf(() => scan('a\tb\n\n')).line).toBe(2);
-    expect(errorOf(() => scan('a\tb\r\n\r\n')).message).toBe('f.tsv, line 2: empty line (remove blank lines; every line must hold one tab-separated record)');
+    expect(errorOf(() => scan('a\tb\r\n\r\n')).message).toBe(
+      'f.tsv, line 2: empty line (remove blank lines; every line must hold one tab-separated record)',
+    );
   });
 
   it('does not skip comment lines: the format has none', () => {
-    expect(scan('# comment\na\tb\n')).toEqual([[1, ['# comment']], [2, ['a', 'b']]]);
+    expect(scan('# comment\na\tb\n')).toEqual([
+      [1, ['# comment']],
+      [2, ['a', 'b']],
+    ]);
     const error = errorOf(() => parseIntRun('# comment\nd1\tP1\t1\t0.5\n'));
     expect(error.line).toBe(1);
     expect(error.reason).toBe('expected 2 tab-separated columns (document, accession), found 1');
@@ -46,11 +64,20 @@ describe('TsvScanner', () => {
     expect(scan('a\tb\n', 4)).toEqual([[1, ['a', 'b']]]);
     expect(scan('a\t\tc\n', 4)).toEqual([[1, ['a', '', 'c']]]);
     // The search for the last field's end may run into the next line; the field stops at its own line.
-    expect(scan('a\tb\nc\td\te\n', 2)).toEqual([[1, ['a', 'b']], [2, ['c', 'd']]]);
+    expect(scan('a\tb\nc\td\te\n', 2)).toEqual([
+      [1, ['a', 'b']],
+      [2, ['c', 'd']],
+    ]);
   });
 
   it('reads lines without TABs between lines with them', () => {
-    expect(scan('a\nb\tc\nd\ne\n\tf\n', 4)).toEqual([[1, ['a']], [2, ['b', 'c']], [3, ['d']], [4, ['e']], [5, ['f']]]);
+    expect(scan('a\nb\tc\nd\ne\n\tf\n', 4)).toEqual([
+      [1, ['a']],
+      [2, ['b', 'c']],
+      [3, ['d']],
+      [4, ['e']],
+      [5, ['f']],
+    ]);
     const lines: string[][] = [];
     forEachLine('a\nb\tc\td\ne', undefined, (fields) => lines.push(fields));
     expect(lines).toEqual([['a'], ['b', 'c', 'd'], ['e']]);
@@ -83,7 +110,12 @@ describe('TsvScanner', () => {
   });
 
   it('spells an IPT pair key as pairKey does, in either order, and finds it again reversed', () => {
-    for (const [a, b] of [['P1', 'P2'], ['AB', 'A'], ['b', 'B'], ['Q9', 'P10']]) {
+    for (const [a, b] of [
+      ['P1', 'P2'],
+      ['AB', 'A'],
+      ['b', 'B'],
+      ['Q9', 'P10'],
+    ]) {
       for (const line of [`d\t${a}\t${b}`, `d\t${b}\t${a}`]) {
         expect(parseIptRun(line, { columns: 'order' }).get('d')![0].key).toBe(pairKey(a, b));
       }
@@ -96,7 +128,10 @@ describe('TsvScanner', () => {
   it('forEachLine hands over all fields of every line', () => {
     const lines: [string[], number][] = [];
     forEachLine(' a\tb\tc \r\nd\n', undefined, (fields, line) => lines.push([fields, line]));
-    expect(lines).toEqual([[['a', 'b', 'c'], 1], [['d'], 2]]);
+    expect(lines).toEqual([
+      [['a', 'b', 'c'], 1],
+      [['d'], 2],
+    ]);
   });
 });
 
@@ -123,25 +158,39 @@ describe('INT/IPT run passes', () => {
   it('gives the same entries whether documents come together (fast pass) or not (careful pass)', () => {
     const grouped = parseIntRun(run('d1 | A | 1 | 0.5', 'd1 | B | 2 | 0.4', 'd2 | A | 1 | 0.9'));
     const mixed = parseIntRun(run('d1 | A | 1 | 0.5', 'd2 | A | 1 | 0.9', 'd1 | B | 2 | 0.4'));
-    expect(grouped.get('d1')).toEqual([{ key: 'A', rank: 1, confidence: 0.5, line: 1 }, { key: 'B', rank: 2, confidence: 0.4, line: 2 }]);
-    expect(mixed.get('d1')).toEqual([{ key: 'A', rank: 1, confidence: 0.5, line: 1 }, { key: 'B', rank: 2, confidence: 0.4, line: 3 }]);
+    expect(grouped.get('d1')).toEqual([
+      { key: 'A', rank: 1, confidence: 0.5, line: 1 },
+      { key: 'B', rank: 2, confidence: 0.4, line: 2 },
+    ]);
+    expect(mixed.get('d1')).toEqual([
+      { key: 'A', rank: 1, confidence: 0.5, line: 1 },
+      { key: 'B', rank: 2, confidence: 0.4, line: 3 },
+    ]);
     expect([...mixed.keys()]).toEqual(['d1', 'd2']);
   });
 
   it('names the first line of a duplicate in either pass', () => {
     const grouped = errorOf(() => parseIntRun(run('d1 | A | 1 | 0.5', 'd1 | B | 2 | 0.5', 'd1 | A | 3 | 0.5'), { file: 'r.tsv' }));
-    expect(grouped.message).toBe('r.tsv, line 3: duplicate accession A in document d1 (first on line 1) (report each item once per document)');
+    expect(grouped.message).toBe(
+      'r.tsv, line 3: duplicate accession A in document d1 (first on line 1) (report each item once per document)',
+    );
     const mixed = errorOf(() => parseIntRun(run('d1 | A | 1 | 0.5', 'd2 | A | 1 | 0.5', 'd1 | B | 1 | 0.5')));
     expect(mixed.line).toBe(3);
     expect(mixed.reason).toBe('duplicate rank 1 in document d1 (first on line 1)');
     // A duplicate key is reported before a duplicate rank on the same line.
     expect(errorOf(() => parseIntRun(run('d1 | A | 1 | 0.5', 'd1 | A | 1 | 0.5'))).reason).toMatch(/duplicate accession A/);
-    expect(errorOf(() => parseIptRun(run('d1 | A | B | 1 | 0.5', 'd1 | B | A | 2 | 0.5'))).reason).toBe('duplicate pair A B (pairs are undirected) in document d1 (first on line 1)');
+    expect(errorOf(() => parseIptRun(run('d1 | A | B | 1 | 0.5', 'd1 | B | A | 2 | 0.5'))).reason).toBe(
+      'duplicate pair A B (pairs are undirected) in document d1 (first on line 1)',
+    );
   });
 
   it('checks ranks of any size, and documents longer than the fast pass keeps', () => {
-    expect(errorOf(() => parseIntRun(run('d1 | A | 5000 | 0.5', 'd1 | B | 5000 | 0.5'))).reason).toBe('duplicate rank 5000 in document d1 (first on line 1)');
-    expect(errorOf(() => parseIntRun(run('d1 | A | 2000000 | 0.5', 'd1 | B | 2000000 | 0.5'))).reason).toBe('duplicate rank 2000000 in document d1');
+    expect(errorOf(() => parseIntRun(run('d1 | A | 5000 | 0.5', 'd1 | B | 5000 | 0.5'))).reason).toBe(
+      'duplicate rank 5000 in document d1 (first on line 1)',
+    );
+    expect(errorOf(() => parseIntRun(run('d1 | A | 2000000 | 0.5', 'd1 | B | 2000000 | 0.5'))).reason).toBe(
+      'duplicate rank 2000000 in document d1',
+    );
     const long = Array.from({ length: 1000 }, (_, i) => `d1 | P${i} | ${i + 1} | 0.5`);
     expect(parseIntRun(run(...long)).get('d1')).toHaveLength(1000);
     const error = errorOf(() => parseIntRun(run(...long, 'd1 | P10 | 1001 | 0.5')));
@@ -158,8 +207,14 @@ describe('INT/IPT run passes', () => {
   });
 
   it('reports missing columns, the fixed ones first, with the field count of the whole line', () => {
-    expect(errorOf(() => parseIptRun(run('d1 | A'))).reason).toBe('expected 3 tab-separated columns (document, accession A, accession B), found 2');
-    expect(errorOf(() => parseIptRun(run('d1 | A | B | 1'))).reason).toBe('expected 5 tab-separated columns (document, accession A, accession B, rank, confidence), found 4');
-    expect(errorOf(() => parseIntRun(run('d1 | A'), { columns: 'rank' })).reason).toBe('expected 3 tab-separated columns (document, accession, rank), found 2');
+    expect(errorOf(() => parseIptRun(run('d1 | A'))).reason).toBe(
+      'expected 3 tab-separated columns (document, accession A, accession B), found 2',
+    );
+    expect(errorOf(() => parseIptRun(run('d1 | A | B | 1'))).reason).toBe(
+      'expected 5 tab-separated columns (document, accession A, accession B, rank, confidence), found 4',
+    );
+    expect(errorOf(() => parseIntRun(run('d1 | A'), { columns: 'rank' })).reason).toBe(
+      'expected 3 tab-separated columns (document, accession, rank), found 2',
+    );
   });
 });

@@ -35,12 +35,17 @@ describe('the resolved address, checked at connect time', () => {
     const server = await startFaultyServer({ kind: 'good' });
     servers.push(server);
     const agent = createServerAgent({ lookup: policedLookup(true) });
-    const out = await callXmlRpc({ url: `http://localhost:${server.port}/RPC2`, body, deadlineMs: 5_000, maxResponseBytes: 1 << 20 }, agent);
+    const out = await callXmlRpc(
+      { url: `http://localhost:${server.port}/RPC2`, body, deadlineMs: 5_000, maxResponseBytes: 1 << 20 },
+      agent,
+    );
     await agent.close();
     expect(out.ok).toBe(false);
     if (out.ok) return;
     expect(out.kind).toBe('connection');
-    expect(out.detail).toMatch(/^the server URL cannot be called: localhost resolves to (127\.0\.0\.1|::1) is a loopback address, and this meta-server only calls public addresses; no request was made$/);
+    expect(out.detail).toMatch(
+      /^the server URL cannot be called: localhost resolves to (127\.0\.0\.1|::1) is a loopback address, and this meta-server only calls public addresses; no request was made$/,
+    );
     expect(out.bytesSent).toBe(0);
     expect(server.requests).toBe(0);
   });
@@ -51,7 +56,10 @@ describe('the resolved address, checked at connect time', () => {
     const { lookup, calls } = counted(false);
     const agent = createServerAgent({ connections: 1, lookup });
     for (let i = 0; i < 5; i++) {
-      const out = await callXmlRpc({ url: `http://localhost:${server.port}/RPC2`, body, deadlineMs: 5_000, maxResponseBytes: 1 << 20 }, agent);
+      const out = await callXmlRpc(
+        { url: `http://localhost:${server.port}/RPC2`, body, deadlineMs: 5_000, maxResponseBytes: 1 << 20 },
+        agent,
+      );
       expect(out.ok).toBe(true);
     }
     await agent.close();

@@ -51,14 +51,26 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
   /** A URL of the operation with every parameter at a good value, but `name` at `value` (already encoded). */
   function urlOf(op: Operation, name?: string, value?: string): string {
     const good: Record<string, string> = {
-      slug: fixture.slug, task: 'INT', kind: 'ho', format: 'tsv', name: 'no-such-suite',
-      serverId: String(fixture.serverA), server: String(fixture.serverA), model: '1',
-      id: op.path.startsWith('/api/servers') ? String(fixture.serverA) : op.path.includes('/challenges/') ? fixture.organiserId : fixture.articleId,
+      slug: fixture.slug,
+      task: 'INT',
+      kind: 'ho',
+      format: 'tsv',
+      name: 'no-such-suite',
+      serverId: String(fixture.serverA),
+      server: String(fixture.serverA),
+      model: '1',
+      id: op.path.startsWith('/api/servers')
+        ? String(fixture.serverA)
+        : op.path.includes('/challenges/')
+          ? fixture.organiserId
+          : fixture.articleId,
     };
     const at = (p: Parameter) => (p.name === name ? value! : encodeURIComponent(good[p.name] ?? 'x'));
     let path = op.path;
     for (const p of op.parameters.filter((p) => p.in === 'path')) path = path.replace(`{${p.name}}`, at(p));
-    const query = op.parameters.filter((p) => p.in === 'query' && (p.name === name || p.name === 'server')).map((p) => `${p.name}=${at(p)}`);
+    const query = op.parameters
+      .filter((p) => p.in === 'query' && (p.name === name || p.name === 'server'))
+      .map((p) => `${p.name}=${at(p)}`);
     return query.length > 0 ? `${path}?${query.join('&')}` : path;
   }
 
@@ -66,18 +78,27 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
     ms = await startTestMetaserver({ workers: false, databaseKind, config: { submitRateLimitPerMinute: 10_000 } });
     good = await startFaultyServer({ kind: 'good' });
     await call('POST', '/api/challenges', JSON.stringify({ slug: 'hx', name: 'Hostile', tasks: ['INT', 'MENTION'] }));
-    const loaded = (await call('POST', '/api/challenges/hx/articles', JSON.stringify({ articles: [{ id: 'H1', text: 'BRCA1 (P38398) binds TP53.' }] }))).body;
+    const loaded = (
+      await call('POST', '/api/challenges/hx/articles', JSON.stringify({ articles: [{ id: 'H1', text: 'BRCA1 (P38398) binds TP53.' }] }))
+    ).body;
     const team = (await ms.request('POST', '/api/teams', { name: 'Hostile team', contact: 'h@example.org' })).body.token;
     const server = await ms.request('POST', '/api/challenges/hx/servers', { name: 'main', url: good.url, tasks: ['INT'] }, team);
     expect(server.status).toBe(201);
     const id = server.body.id as number;
     fixture = {
-      slug: 'hx', serverA: id, serverB: id, deletable: { anonymous: id, teamA: id, teamB: id, admin: id },
-      articleId: loaded.ids.H1, organiserId: 'H1', goodUrl: good.url, unique: () => String(++counter),
+      slug: 'hx',
+      serverA: id,
+      serverB: id,
+      deletable: { anonymous: id, teamA: id, teamB: id, admin: id },
+      articleId: loaded.ids.H1,
+      organiserId: 'H1',
+      goodUrl: good.url,
+      unique: () => String(++counter),
     };
     const doc = (await call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
     operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, parameters: op.parameters ?? [] })));
+      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, parameters: op.parameters ?? [] })),
+    );
   });
   afterAll(async () => {
     await ms?.stop();
@@ -92,7 +113,10 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
       for (const id of PAST_INT4) {
         const res = await call(op.method, urlOf(op, p.name, id), op.method === 'GET' || op.method === 'DELETE' ? undefined : '{}');
         expect(res.status, `${op.method} ${op.path} ${p.in} ${p.name}=${id}: ${JSON.stringify(res.body)}`).toBe(404);
-        expect(res.body.error, `${op.method} ${op.path}`).toMatchObject({ code: 'not_found', message: `${p.schema['x-row-id']} ${id} not found` });
+        expect(res.body.error, `${op.method} ${op.path}`).toMatchObject({
+          code: 'not_found',
+          message: `${p.schema['x-row-id']} ${id} not found`,
+        });
       }
     }
     // The XML-RPC and web routes that take server ids, and ids in JSON bodies (a bad request there, not a missing page).
@@ -109,7 +133,10 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
         const res = await call(op.method, urlOf(op, p.name, 'a%00b'), op.method === 'GET' || op.method === 'DELETE' ? undefined : '{}');
         const where = p.in === 'path' ? 'params' : 'querystring';
         expect(res.status, `${op.method} ${op.path} ${p.name}: ${JSON.stringify(res.body)}`).toBe(400);
-        expect(res.body.error, `${op.method} ${op.path}`).toMatchObject({ code: 'invalid_text', message: `${where}/${p.name} contains a NUL character (U+0000), which cannot be stored; remove it` });
+        expect(res.body.error, `${op.method} ${op.path}`).toMatchObject({
+          code: 'invalid_text',
+          message: `${where}/${p.name} contains a NUL character (U+0000), which cannot be stored; remove it`,
+        });
         checked++;
       }
     }
@@ -117,10 +144,15 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
   });
 
   /** The first string in a body (skipping the keys given), as a JSON pointer, with a way to change it. */
-  function firstString(value: unknown, skip: readonly string[] = [], path: string[] = []): { path: string[]; set: (s: string) => void } | null {
+  function firstString(
+    value: unknown,
+    skip: readonly string[] = [],
+    path: string[] = [],
+  ): { path: string[]; set: (s: string) => void } | null {
     if (value === null || typeof value !== 'object') return null;
     for (const [key, item] of Object.entries(value)) {
-      if (typeof item === 'string' && !skip.includes(key)) return { path: [...path, key], set: (s) => ((value as Record<string, unknown>)[key] = s) };
+      if (typeof item === 'string' && !skip.includes(key))
+        return { path: [...path, key], set: (s) => ((value as Record<string, unknown>)[key] = s) };
       const inner = firstString(item, skip, [...path, key]);
       if (inner) return inner;
     }
@@ -167,7 +199,16 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
     }
     expect(checked).toBeGreaterThanOrEqual(9);
     // An article text and an id inside a batch, by position.
-    const batch = await call('POST', '/api/challenges/hx/articles', JSON.stringify({ articles: [{ id: 'OK1', text: 'fine' }, { id: `OK${bad}2`, text: `x${bad}y` }] }));
+    const batch = await call(
+      'POST',
+      '/api/challenges/hx/articles',
+      JSON.stringify({
+        articles: [
+          { id: 'OK1', text: 'fine' },
+          { id: `OK${bad}2`, text: `x${bad}y` },
+        ],
+      }),
+    );
     expect(batch.body.error).toMatchObject({ code: 'invalid_text', message: `body/articles/1/id contains ${what}` });
     for (const table of ['teams', 'challenges', 'servers', 'articles', 'gold_entries']) {
       const rows = await ms.database.db.query(`select * from ${table}`).catch(() => null);
@@ -190,19 +231,37 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
     const key = (op: Operation) => `${op.method} ${op.path.replace(/\{(\w+)\}/g, ':$1')}`;
     const declared = new Map(operations.map((op) => [key(op), op.parameters.filter((p) => p.in === 'query').map((p) => p.name)]));
     // A parameter whose schema takes a list (the test-suite report's `by`) is sent by repeating it.
-    const takesList = (p: Parameter) => p.schema.type === 'array' || (p.schema.anyOf ?? []).some((s) => (s as { type?: string }).type === 'array');
-    const lists = new Map(operations.map((op) => [key(op), new Set(op.parameters.filter((p) => p.in === 'query' && takesList(p)).map((p) => p.name))]));
+    const takesList = (p: Parameter) =>
+      p.schema.type === 'array' || (p.schema.anyOf ?? []).some((s) => (s as { type?: string }).type === 'array');
+    const lists = new Map(
+      operations.map((op) => [key(op), new Set(op.parameters.filter((p) => p.in === 'query' && takesList(p)).map((p) => p.name))]),
+    );
     let listsSeen = 0;
     const routes = routesOf(ms.app!).filter((r) => r.method !== 'HEAD');
     expect(routes.length).toBeGreaterThanOrEqual(60);
-    const good: Record<string, string> = { slug: fixture.slug, task: 'INT', kind: 'ho', format: 'tsv', name: 'no-such-suite', serverId: String(fixture.serverA), server: String(fixture.serverA), model: '1', id: String(fixture.serverA), '*': 'index.html' };
+    const good: Record<string, string> = {
+      slug: fixture.slug,
+      task: 'INT',
+      kind: 'ho',
+      format: 'tsv',
+      name: 'no-such-suite',
+      serverId: String(fixture.serverA),
+      server: String(fixture.serverA),
+      model: '1',
+      id: String(fixture.serverA),
+      '*': 'index.html',
+    };
     let checked = 0;
     for (const route of routes) {
       const path = route.url.replace(/:(\w+)/g, (_, p: string) => encodeURIComponent(good[p] ?? 'x')).replace('*', good['*']);
       const names = [...new Set([...(declared.get(`${route.method} ${route.url}`) ?? []), 'all', 'name', 'state'])];
       for (const name of names) {
         for (const auth of [ADMIN_TOKEN, undefined]) {
-          const res = await ms.app!.inject({ method: route.method as 'GET', url: `${path}?${name}=1&${name}=0`, headers: auth ? { authorization: `Bearer ${auth}` } : {} });
+          const res = await ms.app!.inject({
+            method: route.method as 'GET',
+            url: `${path}?${name}=1&${name}=0`,
+            headers: auth ? { authorization: `Bearer ${auth}` } : {},
+          });
           const where = `${route.method} ${route.url}?${name}=1&${name}=0 (${auth ? 'organiser' : 'anonymous'})`;
           if (lists.get(`${route.method} ${route.url}`)?.has(name)) {
             expect(res.statusCode, `${where}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
@@ -211,15 +270,23 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
             continue;
           }
           expect(res.statusCode, `${where}: ${res.body.slice(0, 300)}`).toBe(400);
-          expect(res.json().error, where).toEqual({ code: 'repeated_parameter', message: `the query parameter "${name}" is given 2 times; each query parameter takes one value, so send it once` });
+          expect(res.json().error, where).toEqual({
+            code: 'repeated_parameter',
+            message: `the query parameter "${name}" is given 2 times; each query parameter takes one value, so send it once`,
+          });
           checked++;
         }
       }
     }
     expect(checked).toBeGreaterThanOrEqual(400);
-    expect(listsSeen, 'list parameters met (the test-suite report\'s by)').toBeGreaterThan(0);
+    expect(listsSeen, "list parameters met (the test-suite report's by)").toBeGreaterThan(0);
     // The cases of the report: every option of the leaderboard page and its fragment, and the public suite list.
-    for (const url of ['/challenges/hx/leaderboard/INT?all=1&all=0', '/fragments/challenges/hx/leaderboard/INT?all=1&all=0', '/testsuites?name=a&name=b', '/api/challenges?name=a&name=b&name=c']) {
+    for (const url of [
+      '/challenges/hx/leaderboard/INT?all=1&all=0',
+      '/fragments/challenges/hx/leaderboard/INT?all=1&all=0',
+      '/testsuites?name=a&name=b',
+      '/api/challenges?name=a&name=b&name=c',
+    ]) {
       const res = await ms.app!.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error.message, url).toMatch(/^the query parameter "(all|name)" is given [23] times/);

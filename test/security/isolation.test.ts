@@ -34,7 +34,9 @@ beforeAll(async () => {
   ms = await startTestMetaserver({ config: { submitRateLimitPerMinute: 1000 } });
   good = await startFaultyServer({ kind: 'good' });
   await call('POST', '/api/challenges', 'admin', { slug: 'iso', name: 'Iso', tasks: ['INT'], serversPerTeam: 50, timeoutSeconds: 5 });
-  const loaded = await call('POST', '/api/challenges/iso/articles', 'admin', { articles: [{ id: 'I1', text: 'BRCA1 (P38398) binds TP53.' }] });
+  const loaded = await call('POST', '/api/challenges/iso/articles', 'admin', {
+    articles: [{ id: 'I1', text: 'BRCA1 (P38398) binds TP53.' }],
+  });
   await call('PATCH', '/api/challenges/iso', 'admin', { phase: 'test' });
   tokens.teamA = (await call('POST', '/api/teams', 'anonymous', { name: 'Team A', contact: 'a@example.org' })).body.token;
   tokens.teamB = (await call('POST', '/api/teams', 'anonymous', { name: 'Team B', contact: 'b@example.org' })).body.token;
@@ -47,7 +49,16 @@ beforeAll(async () => {
     const rows = await ms.database.db.query(`select 1 from deliveries where state = 'done'`);
     return rows.length === 2 ? true : undefined;
   });
-  fixture = { slug: 'iso', serverA, serverB, deletable, articleId: loaded.body.ids.I1, organiserId: 'I1', goodUrl: good.url, unique: () => String(++counter) };
+  fixture = {
+    slug: 'iso',
+    serverA,
+    serverB,
+    deletable,
+    articleId: loaded.body.ids.I1,
+    organiserId: 'I1',
+    goodUrl: good.url,
+    unique: () => String(++counter),
+  };
 });
 afterAll(async () => {
   await ms?.stop();
@@ -58,8 +69,14 @@ describe('every route and role', () => {
   it('the table names every operation of the OpenAPI document, and nothing else', async () => {
     const doc = (await call('GET', '/openapi.json', 'anonymous')).body as { paths: Record<string, Record<string, unknown>> };
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    expect(operations.filter((op) => !(op in ROUTES)), 'routes without an entry in test/security/route-table.ts').toEqual([]);
-    expect(Object.keys(ROUTES).filter((op) => !operations.includes(op)), 'entries for routes that no longer exist').toEqual([]);
+    expect(
+      operations.filter((op) => !(op in ROUTES)),
+      'routes without an entry in test/security/route-table.ts',
+    ).toEqual([]);
+    expect(
+      Object.keys(ROUTES).filter((op) => !operations.includes(op)),
+      'entries for routes that no longer exist',
+    ).toEqual([]);
   });
 
   const rows = Object.entries(ROUTES).flatMap(([op, c]) => ROLES.map((role) => ({ op, role, c })));
@@ -67,7 +84,9 @@ describe('every route and role', () => {
     const method = op.split(' ')[0];
     const res = await call(method, c.url(fixture, role), role, c.body?.(fixture, role), c.contentType);
     const expected = c.expect[role];
-    expect(Array.isArray(expected) ? expected : [expected], `${op} as ${role}: ${JSON.stringify(res.body).slice(0, 300)}`).toContain(res.status);
+    expect(Array.isArray(expected) ? expected : [expected], `${op} as ${role}: ${JSON.stringify(res.body).slice(0, 300)}`).toContain(
+      res.status,
+    );
   };
   it.each(rows.filter((r) => !KNOWN_LEAKS[`${r.op} ${r.role}`]))('$op as $role', check);
   const leaks = rows.filter((r) => KNOWN_LEAKS[`${r.op} ${r.role}`]);
@@ -81,17 +100,23 @@ describe('what each role sees', () => {
     const admin = (await call('GET', '/api/challenges/iso/servers', 'admin')).body as Array<{ id: number }>;
     expect(a.map((s) => s.id)).toContain(fixture.serverA);
     expect(a.map((s) => s.id)).not.toContain(serverB);
-    expect(b.map((s) => s.id)).toEqual([serverB, ...b.map((s) => s.id).filter((id) => id !== serverB)].filter((id) => id !== fixture.serverA));
+    expect(b.map((s) => s.id)).toEqual(
+      [serverB, ...b.map((s) => s.id).filter((id) => id !== serverB)].filter((id) => id !== fixture.serverA),
+    );
     expect(admin.map((s) => s.id)).toEqual(expect.arrayContaining([fixture.serverA, serverB]));
   });
 
-  it('a challenge article shows a team only its own servers\' answers', async () => {
-    const asA = (await call('GET', `/api/articles/${fixture.articleId}`, 'teamA')).body as { servers: Array<{ serverId?: number; id?: number }> };
+  it("a challenge article shows a team only its own servers' answers", async () => {
+    const asA = (await call('GET', `/api/articles/${fixture.articleId}`, 'teamA')).body as {
+      servers: Array<{ serverId?: number; id?: number }>;
+    };
     const ids = (v: { servers: Array<{ serverId?: number; id?: number }> }) => v.servers.map((s) => s.serverId ?? s.id);
     expect(ids(asA)).toEqual([fixture.serverA]);
     const asB = (await call('GET', `/api/articles/${fixture.articleId}`, 'teamB')).body;
     expect(ids(asB)).toEqual([serverB]);
-    expect(ids((await call('GET', `/api/articles/${fixture.articleId}`, 'admin')).body)).toEqual(expect.arrayContaining([fixture.serverA, serverB]));
+    expect(ids((await call('GET', `/api/articles/${fixture.articleId}`, 'admin')).body)).toEqual(
+      expect.arrayContaining([fixture.serverA, serverB]),
+    );
   });
 
   it('scores are refused to teams until the challenge is closed, then shown to them', async () => {

@@ -54,19 +54,23 @@ describe('rate limits', () => {
   it.each([
     ['/api/articles', (i: number) => ({ text: `article ${i}` }), 202],
     ['/api/teams', (i: number) => ({ name: `team ${i}`, contact: 'x@example.org' }), 201],
-  ])('the 31st %s in a minute from one IP gets 429 with when to retry', async (url, body, ok) => {
-    // Room for more on-demand articles waiting than the rate limit lets through (see test/ondemand/limits.test.ts).
-    const ms = await metaserver({ config: { onDemandPendingPerClient: 100 } });
-    expect(ms.config.submitRateLimitPerMinute).toBe(30);
-    for (let i = 0; i < 30; i++) expect((await ms.request('POST', url, body(i))).status).toBe(ok);
-    const res = await ms.app!.inject({ method: 'POST', url, payload: body(31) });
-    expect(res.statusCode).toBe(429);
-    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    expect(res.json().error.message).toMatch(/retry in \d+/i);
-    // another client IP is not limited
-    const other = await ms.app!.inject({ method: 'POST', url, payload: body(32), remoteAddress: '127.0.0.2' });
-    expect(other.statusCode).toBe(ok);
-  }, 90_000); // 31 requests on a loaded machine; still far inside the one-minute window
+  ])(
+    'the 31st %s in a minute from one IP gets 429 with when to retry',
+    async (url, body, ok) => {
+      // Room for more on-demand articles waiting than the rate limit lets through (see test/ondemand/limits.test.ts).
+      const ms = await metaserver({ config: { onDemandPendingPerClient: 100 } });
+      expect(ms.config.submitRateLimitPerMinute).toBe(30);
+      for (let i = 0; i < 30; i++) expect((await ms.request('POST', url, body(i))).status).toBe(ok);
+      const res = await ms.app!.inject({ method: 'POST', url, payload: body(31) });
+      expect(res.statusCode).toBe(429);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(res.json().error.message).toMatch(/retry in \d+/i);
+      // another client IP is not limited
+      const other = await ms.app!.inject({ method: 'POST', url, payload: body(32), remoteAddress: '127.0.0.2' });
+      expect(other.statusCode).toBe(ok);
+    },
+    90_000,
+  ); // 31 requests on a loaded machine; still far inside the one-minute window
 });
 
 describe('size limits', () => {
@@ -74,7 +78,12 @@ describe('size limits', () => {
     const ms = await metaserver({ config: { bodyLimitBytes: 2048 } });
     const big = JSON.stringify({ text: 'x'.repeat(4096) });
     for (const url of ['/api/articles', '/api/teams', '/api/challenges', '/api/challenges/live/servers']) {
-      const res = await ms.app!.inject({ method: 'POST', url, payload: big, headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` } });
+      const res = await ms.app!.inject({
+        method: 'POST',
+        url,
+        payload: big,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
       expect(res.statusCode, url).toBe(413);
       expect(res.json().error).toBeDefined();
     }
@@ -85,7 +94,13 @@ describe('server URLs', () => {
   it('http and https only; link-local and cloud metadata always refused; private and loopback only on a private deployment', async () => {
     expect(urlProblem('ftp://example.org/', false)).toMatch(/only http and https/);
     expect(urlProblem('file:///etc/passwd', false)).toMatch(/only http and https/);
-    for (const url of ['http://169.254.169.254/', 'http://[fe80::1]/', 'http://[::ffff:169.254.169.254]/', 'http://metadata.google.internal/', 'http://100.100.100.200/']) {
+    for (const url of [
+      'http://169.254.169.254/',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://metadata.google.internal/',
+      'http://100.100.100.200/',
+    ]) {
       expect(urlProblem(url, false), url).not.toBeNull();
     }
     for (const url of ['http://127.0.0.1:8000/', 'http://10.1.2.3/', 'http://192.168.0.1/', 'http://[::1]/', 'http://localhost:8000/']) {
@@ -99,11 +114,21 @@ describe('server URLs', () => {
     started.push(ms);
     const target = await startFaultyServer({ kind: 'good' });
     servers.push(target);
-    await ms.request('POST', '/api/challenges', { slug: 'dns', name: 'DNS', tasks: ['INT'], timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+    await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug: 'dns', name: 'DNS', tasks: ['INT'], timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 },
+      ADMIN_TOKEN,
+    );
     await ms.request('POST', '/api/challenges/dns/articles', { articles: [{ id: 'N1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN);
     const token = (await ms.request('POST', '/api/teams', { name: 'DNS team', contact: 'd@example.org' })).body.token;
     // Registration refuses it outright, after resolving the name …
-    const refused = await ms.request('POST', '/api/challenges/dns/servers', { name: 'loop', url: `http://${REBOUND}:${target.port}/`, tasks: ['INT'] }, token);
+    const refused = await ms.request(
+      'POST',
+      '/api/challenges/dns/servers',
+      { name: 'loop', url: `http://${REBOUND}:${target.port}/`, tasks: ['INT'] },
+      token,
+    );
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toMatch(/resolves to 127\.0\.0\.1/);
     // … so stand in for a name that resolved to a public address at registration and now resolves to loopback.
@@ -116,13 +141,20 @@ describe('server URLs', () => {
     const id = rows[0].id;
     expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
     const failed = await waitFor('the refused attempts', async () => {
-      const d = await ms.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [id]);
+      const d = await ms.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [
+        id,
+      ]);
       return d.length === 1 ? d : undefined;
     });
     expect(failed).toHaveLength(1);
-    const attempts = await ms.database.db.query<{ outcome: string; detail: string; bytes_sent: number }>('select outcome, detail, bytes_sent from attempts where server_id = $1 order by n', [id]);
+    const attempts = await ms.database.db.query<{ outcome: string; detail: string; bytes_sent: number }>(
+      'select outcome, detail, bytes_sent from attempts where server_id = $1 order by n',
+      [id],
+    );
     expect(attempts.map((a) => a.outcome)).toEqual(['connection', 'connection']);
-    expect(attempts[0].detail).toMatch(/the server URL cannot be called: annotator\.example\.test resolves to 127\.0\.0\.1 is a loopback address.*no request was made/);
+    expect(attempts[0].detail).toMatch(
+      /the server URL cannot be called: annotator\.example\.test resolves to 127\.0\.0\.1 is a loopback address.*no request was made/,
+    );
     expect(attempts[0].bytes_sent).toBe(0);
     expect(target.requests).toBe(0);
   });
@@ -133,11 +165,25 @@ describe('server URLs', () => {
     const url = `http://${REPOINTED}:${receiver.port}/callback`;
     expect(await resolvedUrlProblem(url, true)).toBeNull(); // the check sees a public address …
     const article = {
-      id: '00000000-0000-4000-8000-000000000001', seq: 1, challengeId: 1, challenge: 'on-demand', organiserId: null, text: 'x', given: '',
-      sourceFormat: 'text', tasks: null, callbackUrl: url, createdAt: new Date(),
+      id: '00000000-0000-4000-8000-000000000001',
+      seq: 1,
+      challengeId: 1,
+      challenge: 'on-demand',
+      organiserId: null,
+      text: 'x',
+      given: '',
+      sourceFormat: 'text',
+      tasks: null,
+      callbackUrl: url,
+      createdAt: new Date(),
     };
     const outcome = await postCallback(ms.ctx.repos.answers, article, { ...ms.config, publicUrlsOnly: true }); // … the connection, loopback
-    expect(outcome).toEqual({ ok: false, refused: true, status: null, error: `the callback URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses` });
+    expect(outcome).toEqual({
+      ok: false,
+      refused: true,
+      status: null,
+      error: `the callback URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses`,
+    });
     expect(receiver.requests).toBe(0);
   });
   it('a server name re-pointed at loopback after registration: the setup check is refused when connecting, nothing is quoted back', async () => {
@@ -148,12 +194,19 @@ describe('server URLs', () => {
     await ms.request('POST', '/api/challenges', { slug: 'repoint', name: 'Re-pointed', tasks: ['INT'], timeoutSeconds: 2 }, ADMIN_TOKEN);
     const token = (await ms.request('POST', '/api/teams', { name: 'Re-point team', contact: 'r@example.org' })).body.token;
     // Registration sees a public address and accepts the server; its first check already connects to loopback.
-    const registered = await ms.request('POST', '/api/challenges/repoint/servers', { name: 'moved', url: `http://${REPOINTED}:${target.port}/RPC2`, tasks: ['INT'] }, token);
+    const registered = await ms.request(
+      'POST',
+      '/api/challenges/repoint/servers',
+      { name: 'moved', url: `http://${REPOINTED}:${target.port}/RPC2`, tasks: ['INT'] },
+      token,
+    );
     expect(registered.status).toBe(201);
     const checked = await ms.request('POST', `/api/servers/${registered.body.id}/check`, undefined, token);
     expect(checked.status).toBe(200);
     expect(checked.body.check).toMatchObject({ ok: false, reachable: false, outcome: 'connection' });
-    expect(checked.body.check.detail).toBe(`the server URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses; no request was made`);
+    expect(checked.body.check.detail).toBe(
+      `the server URL cannot be called: ${REPOINTED} resolves to 127.0.0.1 is a loopback address, and this meta-server only calls public addresses; no request was made`,
+    );
     expect(target.requests).toBe(0);
   });
 });

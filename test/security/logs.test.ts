@@ -40,7 +40,12 @@ describe('tokens in logs', () => {
     await ms.request('POST', '/api/challenges', { slug: 'logs2', name: 'Logs', tasks: ['INT'] }, token);
     await ms.request('GET', '/api/servers/1', undefined, `${token}x`);
     await ms.app!.inject({ method: 'GET', url: '/api/challenges', headers: { authorization: `Token ${token}` } });
-    await ms.app!.inject({ method: 'POST', url: '/api/teams', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{"name":' });
+    await ms.app!.inject({
+      method: 'POST',
+      url: '/api/teams',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{"name":',
+    });
     const text = captured.join('');
     expect(captured.length).toBeGreaterThan(5); // the capture works: requests were logged
     expect(text).toContain('team registered');
@@ -48,7 +53,10 @@ describe('tokens in logs', () => {
   });
 
   it('one line per answered request: successful reads at debug, changes and failures at info', async () => {
-    const answered = () => captured.map((line) => JSON.parse(line) as { level: number; msg: string; method: string; url: string; status: number; ms: number }).filter((l) => l.msg === 'request answered');
+    const answered = () =>
+      captured
+        .map((line) => JSON.parse(line) as { level: number; msg: string; method: string; url: string; status: number; ms: number })
+        .filter((l) => l.msg === 'request answered');
     const from = answered().length;
     await ms.request('GET', '/healthz');
     await ms.request('GET', '/api/no-such-route');

@@ -35,7 +35,11 @@ const DONE = [200, 202];
 export const ROUTES: Record<string, RouteCase> = {
   'GET /healthz': { url: () => '/healthz', expect: all(200) },
   'GET /api/challenges': { url: () => '/api/challenges', expect: all(200) },
-  'POST /api/challenges': { url: () => '/api/challenges', body: (f) => ({ slug: `c${f.unique()}`, name: 'x', tasks: ['INT'] }), expect: adminOnly(201) },
+  'POST /api/challenges': {
+    url: () => '/api/challenges',
+    body: (f) => ({ slug: `c${f.unique()}`, name: 'x', tasks: ['INT'] }),
+    expect: adminOnly(201),
+  },
   'GET /api/challenges/{slug}': { url: (f) => `/api/challenges/${f.slug}`, expect: all(200) },
   'PATCH /api/challenges/{slug}': { url: (f) => `/api/challenges/${f.slug}`, body: () => ({ name: 'Isolation' }), expect: adminOnly(200) },
   'POST /api/teams': { url: () => '/api/teams', body: (f) => ({ name: `team ${f.unique()}`, contact: 'x@example.org' }), expect: all(201) },
@@ -46,7 +50,10 @@ export const ROUTES: Record<string, RouteCase> = {
   },
   'GET /api/whoami': { url: () => '/api/whoami', expect: all(200) },
   'GET /api/challenges/{slug}/articles': { url: (f) => `/api/challenges/${f.slug}/articles?state=done`, expect: adminOnly(200) },
-  'GET /api/challenges/{slug}/servers': { url: (f) => `/api/challenges/${f.slug}/servers`, expect: { anonymous: 401, teamA: 200, teamB: 200, admin: 200 } },
+  'GET /api/challenges/{slug}/servers': {
+    url: (f) => `/api/challenges/${f.slug}/servers`,
+    expect: { anonymous: 401, teamA: 200, teamB: 200, admin: 200 },
+  },
   'GET /api/servers/{id}': { url: (f) => `/api/servers/${f.serverA}`, expect: ownerOrAdmin(200) },
   'DELETE /api/servers/{id}': { url: (f, role) => `/api/servers/${f.deletable[role]}`, expect: ownerOrAdmin([200, 204]) },
   'POST /api/servers/{id}/start': { url: (f) => `/api/servers/${f.serverA}/start`, expect: ownerOrAdmin(200) },
@@ -57,21 +64,51 @@ export const ROUTES: Record<string, RouteCase> = {
   'POST /api/servers/{id}/leases': { url: (f) => `/api/servers/${f.serverA}/leases?wait=0`, expect: ownerOrAdmin(409) },
   // PGlite answers with its dump; on PostgreSQL the route says to use pg_dump (400).
   'POST /api/admin/backup': { url: () => '/api/admin/backup', expect: adminOnly([200, 400]) },
-  'POST /api/leases/{lease}/answer': { url: () => `/api/leases/${'F'.repeat(32)}/answer`, body: () => ({ mentions: [] }), expect: { anonymous: 401, teamA: 409, teamB: 409, admin: 409 } },
-  'POST /api/leases/{lease}/fail': { url: () => `/api/leases/${'F'.repeat(32)}/fail`, body: () => ({ message: 'x' }), expect: { anonymous: 401, teamA: 409, teamB: 409, admin: 409 } },
-  'POST /api/leases/{lease}/release': { url: () => `/api/leases/${'F'.repeat(32)}/release`, expect: { anonymous: 401, teamA: 409, teamB: 409, admin: 409 } },
+  'POST /api/leases/{lease}/answer': {
+    url: () => `/api/leases/${'F'.repeat(32)}/answer`,
+    body: () => ({ mentions: [] }),
+    expect: { anonymous: 401, teamA: 409, teamB: 409, admin: 409 },
+  },
+  'POST /api/leases/{lease}/fail': {
+    url: () => `/api/leases/${'F'.repeat(32)}/fail`,
+    body: () => ({ message: 'x' }),
+    expect: { anonymous: 401, teamA: 409, teamB: 409, admin: 409 },
+  },
+  'POST /api/leases/{lease}/release': {
+    url: () => `/api/leases/${'F'.repeat(32)}/release`,
+    expect: { anonymous: 401, teamA: 409, teamB: 409, admin: 409 },
+  },
   'POST /api/challenges/{slug}/articles': {
     url: (f) => `/api/challenges/${f.slug}/articles`,
     body: (f) => ({ articles: [{ id: `X${f.unique()}`, text: 'BRCA1 binds TP53.' }] }),
     expect: adminOnly(202),
   },
   // A challenge article is visible to the organiser and to teams taking part (their own servers' answers only).
-  'GET /api/challenges/{slug}/articles/{id}': { url: (f) => `/api/challenges/${f.slug}/articles/${f.organiserId}`, expect: { anonymous: 404, teamA: DONE, teamB: DONE, admin: DONE } },
+  'GET /api/challenges/{slug}/articles/{id}': {
+    url: (f) => `/api/challenges/${f.slug}/articles/${f.organiserId}`,
+    expect: { anonymous: 404, teamA: DONE, teamB: DONE, admin: DONE },
+  },
   'POST /api/articles': { url: () => '/api/articles', body: (f) => ({ text: `on demand ${f.unique()}` }), expect: all(202) },
-  'GET /api/articles/{id}': { url: (f) => `/api/articles/${f.articleId}`, expect: { anonymous: 404, teamA: DONE, teamB: DONE, admin: DONE } },
-  'GET /api/articles/{id}/responses/{serverId}': { url: (f) => `/api/articles/${f.articleId}/responses/${f.serverA}`, expect: { anonymous: 404, teamA: 200, teamB: 404, admin: 200 } },
-  'PUT /api/challenges/{slug}/gold/{task}': { url: (f) => `/api/challenges/${f.slug}/gold/INT`, body: (f) => `${f.organiserId}\tP38398\n`, contentType: 'text/plain', expect: adminOnly(200) },
-  'PUT /api/challenges/{slug}/maps/{kind}': { url: (f) => `/api/challenges/${f.slug}/maps/ho`, body: () => 'P38398\tP38398\n', contentType: 'text/plain', expect: adminOnly(200) },
+  'GET /api/articles/{id}': {
+    url: (f) => `/api/articles/${f.articleId}`,
+    expect: { anonymous: 404, teamA: DONE, teamB: DONE, admin: DONE },
+  },
+  'GET /api/articles/{id}/responses/{serverId}': {
+    url: (f) => `/api/articles/${f.articleId}/responses/${f.serverA}`,
+    expect: { anonymous: 404, teamA: 200, teamB: 404, admin: 200 },
+  },
+  'PUT /api/challenges/{slug}/gold/{task}': {
+    url: (f) => `/api/challenges/${f.slug}/gold/INT`,
+    body: (f) => `${f.organiserId}\tP38398\n`,
+    contentType: 'text/plain',
+    expect: adminOnly(200),
+  },
+  'PUT /api/challenges/{slug}/maps/{kind}': {
+    url: (f) => `/api/challenges/${f.slug}/maps/ho`,
+    body: () => 'P38398\tP38398\n',
+    contentType: 'text/plain',
+    expect: adminOnly(200),
+  },
   'POST /api/challenges/{slug}/runs/{task}': {
     url: (f) => `/api/challenges/${f.slug}/runs/INT`,
     body: (f) => `${f.organiserId}\tP38398\t1\t0.9\n`,
@@ -80,20 +117,51 @@ export const ROUTES: Record<string, RouteCase> = {
   },
   // Scores are hidden from teams until the challenge is closed (see isolation.test.ts for after).
   'GET /api/challenges/{slug}/scores/{task}': { url: (f) => `/api/challenges/${f.slug}/scores/INT`, expect: adminOnly(200) },
-  'GET /api/challenges/{slug}/export/{task}': { url: (f) => `/api/challenges/${f.slug}/export/INT?server=${f.serverA}`, expect: ownerOrAdmin(200) },
+  'GET /api/challenges/{slug}/export/{task}': {
+    url: (f) => `/api/challenges/${f.slug}/export/INT?server=${f.serverA}`,
+    expect: ownerOrAdmin(200),
+  },
   // Routes of the consensus, export, public XML-RPC and test-suite features.
-  'POST /api/challenges/{slug}/ensembles/{task}': { url: (f) => `/api/challenges/${f.slug}/ensembles/INT`, body: () => ({}), expect: adminOnly([201, 400, 404, 409]) },
+  'POST /api/challenges/{slug}/ensembles/{task}': {
+    url: (f) => `/api/challenges/${f.slug}/ensembles/INT`,
+    body: () => ({}),
+    expect: adminOnly([201, 400, 404, 409]),
+  },
   // The trained ensemble names every team's runs with weights learnt from the gold: like
   // scores, teams should not see it before the challenge is closed (see KNOWN_LEAKS).
-  'GET /api/challenges/{slug}/ensembles/{task}': { url: (f) => `/api/challenges/${f.slug}/ensembles/INT`, expect: { anonymous: 401, teamA: 403, teamB: 403, admin: 200 } },
-  'GET /api/challenges/{slug}/export/{task}/{format}': { url: (f) => `/api/challenges/${f.slug}/export/INT/tsv?server=${f.serverA}`, expect: ownerOrAdmin(200) },
+  'GET /api/challenges/{slug}/ensembles/{task}': {
+    url: (f) => `/api/challenges/${f.slug}/ensembles/INT`,
+    expect: { anonymous: 401, teamA: 403, teamB: 403, admin: 200 },
+  },
+  'GET /api/challenges/{slug}/export/{task}/{format}': {
+    url: (f) => `/api/challenges/${f.slug}/export/INT/tsv?server=${f.serverA}`,
+    expect: ownerOrAdmin(200),
+  },
   // Teams get a consensus over their own servers' answers only (checked in isolation.test.ts).
-  'GET /api/articles/{id}/consensus': { url: (f) => `/api/articles/${f.articleId}/consensus`, expect: { anonymous: 404, teamA: 200, teamB: 200, admin: 200 } },
-  'POST /xmlrpc': { url: () => '/xmlrpc', body: () => '<?xml version="1.0"?><methodCall><methodName>system.listMethods</methodName><params/></methodCall>', contentType: 'text/xml', expect: all(200) },
+  'GET /api/articles/{id}/consensus': {
+    url: (f) => `/api/articles/${f.articleId}/consensus`,
+    expect: { anonymous: 404, teamA: 200, teamB: 200, admin: 200 },
+  },
+  'POST /xmlrpc': {
+    url: () => '/xmlrpc',
+    body: () => '<?xml version="1.0"?><methodCall><methodName>system.listMethods</methodName><params/></methodCall>',
+    contentType: 'text/xml',
+    expect: all(200),
+  },
   // A team may run a suite only on its own servers: team A naming team B's server is refused.
-  'POST /api/testsuites': { url: () => '/api/testsuites', body: (f) => ({ name: `suite-${f.unique()}`, servers: [f.serverB] }), expect: { anonymous: 401, teamA: 403, teamB: 400, admin: 400 } },
-  'GET /api/testsuites/{name}': { url: () => '/api/testsuites/no-such-suite', expect: { anonymous: [401, 404], teamA: 404, teamB: 404, admin: 404 } },
-  'GET /api/testsuites/{name}/report': { url: () => '/api/testsuites/no-such-suite/report', expect: { anonymous: [401, 404], teamA: 404, teamB: 404, admin: 404 } },
+  'POST /api/testsuites': {
+    url: () => '/api/testsuites',
+    body: (f) => ({ name: `suite-${f.unique()}`, servers: [f.serverB] }),
+    expect: { anonymous: 401, teamA: 403, teamB: 400, admin: 400 },
+  },
+  'GET /api/testsuites/{name}': {
+    url: () => '/api/testsuites/no-such-suite',
+    expect: { anonymous: [401, 404], teamA: 404, teamB: 404, admin: 404 },
+  },
+  'GET /api/testsuites/{name}/report': {
+    url: () => '/api/testsuites/no-such-suite/report',
+    expect: { anonymous: [401, 404], teamA: 404, teamB: 404, admin: 404 },
+  },
   'GET /metrics': { url: () => '/metrics', expect: adminOnly(200) },
   'GET /api/challenges/{slug}/reliability': { url: (f) => `/api/challenges/${f.slug}/reliability`, expect: adminOnly(200) },
 };
@@ -102,5 +170,4 @@ export const ROUTES: Record<string, RouteCase> = {
  * Rows that show an isolation problem not fixed yet: they run as expected failures, so the
  * suite stays green now and turns red (asking for this entry to go) once they are fixed.
  */
-export const KNOWN_LEAKS: Record<string, string> = {
-};
+export const KNOWN_LEAKS: Record<string, string> = {};

@@ -27,12 +27,15 @@ describe('addresses that embed an IPv4 address', () => {
     ['Teredo client (RFC 4380)', '2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:0:4136:e378:8000:63bf:5601:5601'],
   ];
   it.each(spellings)('%s: judged by the IPv4 address inside', (_name, loopback, metadata) => {
-    expect(urlProblem(`http://[${loopback}]:8000/RPC2`, true)).toMatch(/stands for 127\.0\.0\.1\) is a loopback address, and this meta-server only calls public addresses/);
+    expect(urlProblem(`http://[${loopback}]:8000/RPC2`, true)).toMatch(
+      /stands for 127\.0\.0\.1\) is a loopback address, and this meta-server only calls public addresses/,
+    );
     expect(urlProblem(`http://[${loopback}]:8000/RPC2`, false)).toBeNull(); // a private deployment may call loopback
     expect(urlProblem(`http://[${metadata}]/`, false)).toMatch(/stands for 169\.254\.169\.254\) is a cloud metadata address/);
   });
   it('an embedded public address is fine', () => {
-    for (const ip of ['64:ff9b::808:808', '2002:808:808::1', '::ffff:0:8.8.8.8']) expect(urlProblem(`http://[${ip}]/`, true), ip).toBeNull();
+    for (const ip of ['64:ff9b::808:808', '2002:808:808::1', '::ffff:0:8.8.8.8'])
+      expect(urlProblem(`http://[${ip}]/`, true), ip).toBeNull();
   });
 });
 
@@ -74,10 +77,20 @@ describe.each(testDatabaseKinds())('a loopback server registered before publicUr
     databases.push(database);
     // A private deployment: the loopback server is registered and checked.
     const before = await startTestMetaserver({ workers: false, database, config: { publicUrlsOnly: false } });
-    await before.request('POST', '/api/challenges', { slug: 'pol', name: 'Policy', tasks: ['INT'], timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+    await before.request(
+      'POST',
+      '/api/challenges',
+      { slug: 'pol', name: 'Policy', tasks: ['INT'], timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 },
+      ADMIN_TOKEN,
+    );
     await before.request('POST', '/api/challenges/pol/articles', { articles: [{ id: 'P1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN);
     const token = (await before.request('POST', '/api/teams', { name: 'Policy team', contact: 'p@example.org' })).body.token;
-    const registered = await before.request('POST', '/api/challenges/pol/servers', { name: 'local', url: target.url, tasks: ['INT'] }, token);
+    const registered = await before.request(
+      'POST',
+      '/api/challenges/pol/servers',
+      { name: 'local', url: target.url, tasks: ['INT'] },
+      token,
+    );
     expect(registered.status).toBe(201);
     expect(registered.body.check.ok).toBe(true);
     const id = registered.body.id as number;
@@ -94,11 +107,19 @@ describe.each(testDatabaseKinds())('a loopback server registered before publicUr
 
     expect((await after.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
     await waitFor('the refused delivery', async () => {
-      const d = await after.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [id]);
+      const d = await after.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [
+        id,
+      ]);
       return d.length === 1 ? true : undefined;
     });
-    const attempts = await after.database.db.query<{ outcome: string; detail: string; bytes_sent: number }>('select outcome, detail, bytes_sent from attempts where server_id = $1 order by n', [id]);
-    expect(attempts.map((a) => [a.outcome, a.detail, a.bytes_sent])).toEqual([['connection', refusal, 0], ['connection', refusal, 0]]);
+    const attempts = await after.database.db.query<{ outcome: string; detail: string; bytes_sent: number }>(
+      'select outcome, detail, bytes_sent from attempts where server_id = $1 order by n',
+      [id],
+    );
+    expect(attempts.map((a) => [a.outcome, a.detail, a.bytes_sent])).toEqual([
+      ['connection', refusal, 0],
+      ['connection', refusal, 0],
+    ]);
 
     const article = (await after.ctx.repos.articles.byOrganiserId((await after.ctx.repos.challenges.bySlug('pol'))!.id, 'P1'))!;
     const callback = await postCallback(after.ctx.repos.answers, { ...article, callbackUrl: `${target.url}callback` }, after.config);

@@ -19,7 +19,11 @@ describe.each(testDatabaseKinds())('setup-check state shared by API processes on
 
   beforeAll(async () => {
     a = await startTestMetaserver({ workers: false, databaseKind, config: { statusCacheMs: 0, checkTimeoutSeconds: 20 } });
-    b = await startTestMetaserver({ workers: false, database: a.database, config: { statusCacheMs: 0, checkTimeoutSeconds: 20, queuePrefix: a.config.queuePrefix } });
+    b = await startTestMetaserver({
+      workers: false,
+      database: a.database,
+      config: { statusCacheMs: 0, checkTimeoutSeconds: 20, queuePrefix: a.config.queuePrefix },
+    });
     gated = await startFaultyServer({
       kind: 'custom',
       handler: async (text, given) => {
@@ -37,7 +41,12 @@ describe.each(testDatabaseKinds())('setup-check state shared by API processes on
   });
 
   it('shows the check from both apps, refuses or joins a second one, and calls the server once', async () => {
-    const registered = await a.request('POST', '/api/challenges/sc/servers?background=true', { name: 'gated', url: gated.url, tasks: ['INT'] }, team);
+    const registered = await a.request(
+      'POST',
+      '/api/challenges/sc/servers?background=true',
+      { name: 'gated', url: gated.url, tasks: ['INT'] },
+      team,
+    );
     expect(registered.status).toBe(201);
     expect(registered.body).toMatchObject({ check: null, checkRunning: true });
     const id = registered.body.id as number;
@@ -46,14 +55,19 @@ describe.each(testDatabaseKinds())('setup-check state shared by API processes on
     // Both apps show it, with the same start.
     const fromA = await a.request('GET', `/api/servers/${id}`, undefined, team);
     const fromB = await b.request('GET', `/api/servers/${id}`, undefined, team);
-    for (const seen of [fromA, fromB]) expect(seen.body).toMatchObject({ checkRunning: true, check: null, checkStartedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    for (const seen of [fromA, fromB])
+      expect(seen.body).toMatchObject({ checkRunning: true, check: null, checkStartedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(fromB.body.checkStartedAt).toBe(fromA.body.checkStartedAt);
 
     // The other app refuses an inline check with a sentence, and joins a background one.
     const inline = await b.request('POST', `/api/servers/${id}/check`, undefined, team);
     expect(inline.status).toBe(409);
     expect(inline.body.error.code).toBe('conflict');
-    expect(inline.body.error.message).toMatch(new RegExp(`^a setup check of server ${id} is already running \\(started ${fromA.body.checkStartedAt.replace(/[.]/g, '\\.')}\\); its result appears in GET /api/servers/${id} when it ends`));
+    expect(inline.body.error.message).toMatch(
+      new RegExp(
+        `^a setup check of server ${id} is already running \\(started ${fromA.body.checkStartedAt.replace(/[.]/g, '\\.')}\\); its result appears in GET /api/servers/${id} when it ends`,
+      ),
+    );
     const joined = await b.request('POST', `/api/servers/${id}/check?background=true`, undefined, team);
     expect(joined.status).toBe(202);
     expect(joined.body).toMatchObject({ checkRunning: true, checkStartedAt: fromA.body.checkStartedAt });
@@ -79,7 +93,9 @@ describe.each(testDatabaseKinds())('setup-check state shared by API processes on
   }, 30_000);
 
   it('a claim left by a process that died counts until it expires, then a check takes it over', async () => {
-    const id = (await a.request('POST', '/api/challenges/sc/servers?background=true', { name: 'orphaned', url: gated.url, tasks: ['INT'] }, team)).body.id as number;
+    const id = (
+      await a.request('POST', '/api/challenges/sc/servers?background=true', { name: 'orphaned', url: gated.url, tasks: ['INT'] }, team)
+    ).body.id as number;
     const before = gated.requests;
     await waitFor('the setup call', async () => (gated.requests === before + 1 ? true : undefined));
     // The process "dies": its claim stays, but its check never ends (the gate stays shut for it).

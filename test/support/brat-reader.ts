@@ -18,7 +18,10 @@ const pyStrip = (s: string) => {
   return cps.slice(a, b).join('');
 };
 /** str.split() without arguments: runs of white space, no empty parts. */
-const pySplit = (s: string) => pyStrip(s).split(/[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u).filter((p) => p !== '');
+const pySplit = (s: string) =>
+  pyStrip(s)
+    .split(/[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u)
+    .filter((p) => p !== '');
 
 /** str.splitlines(keepends=True). */
 export function pySplitLines(text: string): string[] {
@@ -123,7 +126,8 @@ export function readBrat(txt: string, annFiles: string | string[], options: Brat
     }
   }
   // brat's post-parse sanity check: every referenced id must be defined.
-  for (const r of reading.relations) for (const [, ref] of r.args) if (!ids.has(ref)) reading.messages.push(`ID ${ref} not defined, referenced from ${r.id}`);
+  for (const r of reading.relations)
+    for (const [, ref] of r.args) if (!ids.has(ref)) reading.messages.push(`ID ${ref} not defined, referenced from ${r.id}`);
   for (const c of reading.comments) if (!ids.has(c.target)) reading.messages.push(`ID ${c.target} not defined, referenced from ${c.id}`);
   return reading;
 }

@@ -18,13 +18,24 @@ export async function launchChromium(): Promise<Browser> {
   }
   return await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
 // Every run saves its screenshots under test-output/; UPDATE_SCREENSHOTS=1 refreshes the
 // ones kept in docs/screenshots/ (so an ordinary test run leaves the working tree clean).
-const SCREENSHOTS = fileURLToPath(new URL(process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots/' : '../../test-output/screenshots/', import.meta.url));
+const SCREENSHOTS = fileURLToPath(
+  new URL(process.env.UPDATE_SCREENSHOTS ? '../../docs/screenshots/' : '../../test-output/screenshots/', import.meta.url),
+);
 
 /** Saves a full-page screenshot at the given width (see SCREENSHOTS for where). */
 export async function screenshot(page: Page, name: string, width = 1280): Promise<void> {
@@ -42,7 +53,8 @@ export function collectPageErrors(page: Page, o: { strict?: boolean } = {}): str
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (message) => {
-    if (message.type() === 'error' && (o.strict || !/status of 4\d\d/.test(message.text()))) errors.push(`${message.text()} (${message.location().url})`);
+    if (message.type() === 'error' && (o.strict || !/status of 4\d\d/.test(message.text())))
+      errors.push(`${message.text()} (${message.location().url})`);
   });
   return errors;
 }

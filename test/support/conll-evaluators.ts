@@ -119,8 +119,18 @@ export function conlleval(input: string, delimiter = ' '): ConllevalResult {
 
 /** The entity classes evalbio.pl knows (AnEM); others are an error unless single-class. */
 export const ANEM_CLASSES = [
-  'Anatomical_system', 'Cancer', 'Cell', 'Cellular_component', 'Developing_anatomical_structure', 'Immaterial_anatomical_entity',
-  'Multi-tissue_structure', 'Organ', 'Organism_subdivision', 'Organism_substance', 'Pathological_formation', 'Tissue',
+  'Anatomical_system',
+  'Cancer',
+  'Cell',
+  'Cellular_component',
+  'Developing_anatomical_structure',
+  'Immaterial_anatomical_entity',
+  'Multi-tissue_structure',
+  'Organ',
+  'Organism_subdivision',
+  'Organism_substance',
+  'Pathological_formation',
+  'Tissue',
 ];
 
 export interface EvalbioCounts {

@@ -30,7 +30,9 @@ export async function startExampleServer(language: ExampleLanguage, extraArgs: s
   const lines = createInterface({ input: child.stdout });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('error', (err) => reject(new Error(`cannot start ${command} (is it installed?): ${err.message}`)));
-    child.once('exit', (code) => reject(new Error(`the ${language} sample server exited with code ${code} (does it have ${install}?): ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the ${language} sample server exited with code ${code} (does it have ${install}?): ${stderr}`)),
+    );
     lines.on('line', (line) => {
       const m = /^listening on (http:\/\/\S+\/)/.exec(line);
       if (m) resolve(m[1]);

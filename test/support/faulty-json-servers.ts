@@ -20,7 +20,14 @@ export type JsonBehaviour =
   | { kind: 'body'; body: unknown } // 200 with this value as JSON
   // Asynchronous (PubAnnotation): the POST is answered 303 See Other → /results/1
   // notReadyBytes pads each "not ready" answer's body to about that many bytes.
-  | { kind: 'async'; retryAfter?: string; location?: string | null; notReady?: number; notReadyBytes?: number; poll: 'good' | 'hang' | 'gone' | 'notReadyForever' | { body: unknown } };
+  | {
+      kind: 'async';
+      retryAfter?: string;
+      location?: string | null;
+      notReady?: number;
+      notReadyBytes?: number;
+      poll: 'good' | 'hang' | 'gone' | 'notReadyForever' | { body: unknown };
+    };
 
 export interface FaultyJsonServer {
   url: string;
@@ -62,7 +69,12 @@ export async function startFaultyJsonServer(protocol: JsonProtocol, behaviour: J
       polls += 1;
       if (behaviour.kind !== 'async') return sendJson(res, 405, { error: 'POST only' });
       if (behaviour.notReady !== undefined && polls <= behaviour.notReady) {
-        return sendJson(res, 404, { error: 'not ready', ...(behaviour.notReadyBytes ? { padding: 'x'.repeat(behaviour.notReadyBytes) } : {}) }, { 'retry-after': '0' });
+        return sendJson(
+          res,
+          404,
+          { error: 'not ready', ...(behaviour.notReadyBytes ? { padding: 'x'.repeat(behaviour.notReadyBytes) } : {}) },
+          { 'retry-after': '0' },
+        );
       }
       const poll = behaviour.poll;
       if (poll === 'hang') return;

@@ -34,8 +34,12 @@ export async function setup(project: TestProject): Promise<void> {
   // compiles the sources through tsx) but is said, for whoever wonders why the run is slow.
   [redis] = await Promise.all([
     startPrivateRedis(),
-    makeTemplate(templateRoot).catch((err: unknown) => console.error(`test setup: the migrated PGlite template was not made (${String(err)}); tests start from empty databases`)),
-    (ensureBundle as () => Promise<void>)().catch((err: unknown) => console.error(`test setup: the bundle was not built (${String(err)}); commands run through tsx`)),
+    makeTemplate(templateRoot).catch((err: unknown) =>
+      console.error(`test setup: the migrated PGlite template was not made (${String(err)}); tests start from empty databases`),
+    ),
+    (ensureBundle as () => Promise<void>)().catch((err: unknown) =>
+      console.error(`test setup: the bundle was not built (${String(err)}); commands run through tsx`),
+    ),
   ]);
   project.provide('redisUrl', redis.url);
 }

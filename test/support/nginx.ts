@@ -27,7 +27,10 @@ export interface Nginx {
 }
 
 /** The snippet with this run's ports, certificate and upstream; fails if the snippet no longer has what it fills in. */
-export function filledSnippet(snippet: string, at: { httpsPort: number; httpPort: number; cert: string; key: string; upstreamPort: number }): string {
+export function filledSnippet(
+  snippet: string,
+  at: { httpsPort: number; httpPort: number; cert: string; key: string; upstreamPort: number },
+): string {
   const replacements: Array<[RegExp, string]> = [
     [/listen 443 ssl;/, `listen 127.0.0.1:${at.httpsPort} ssl;`],
     [/listen 80;/, `listen 127.0.0.1:${at.httpPort};`],
@@ -48,7 +51,27 @@ export async function startNginx(upstreamPort: number): Promise<Nginx> {
   for (const sub of ['logs', 'temp']) mkdirSync(join(dir, sub));
   const cert = join(dir, 'cert.pem');
   const key = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost'], { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'pipe' },
+  );
   const [httpsPort, httpPort] = [await refusedPort(), await refusedPort()];
   const server = filledSnippet(readFileSync(NGINX_SNIPPET, 'utf8'), { httpsPort, httpPort, cert, key, upstreamPort });
   const errorLog = join(dir, 'logs', 'error.log');
@@ -72,7 +95,9 @@ export async function startNginx(upstreamPort: number): Promise<Nginx> {
       '',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', errorLog], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', errorLog], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

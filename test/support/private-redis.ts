@@ -32,7 +32,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   };
 
   const launch = async (): Promise<void> => {
-    const started = spawnSupervisedRedis(['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--save', '', '--dir', dir, '--pidfile', pidFile], 'ignore');
+    const started = spawnSupervisedRedis(
+      ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--save', '', '--dir', dir, '--pidfile', pidFile],
+      'ignore',
+    );
     child = started;
     let spawnError: Error | undefined;
     started.once('error', (err) => (spawnError = err));

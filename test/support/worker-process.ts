@@ -19,14 +19,23 @@ export interface WorkerProcess {
 }
 
 /** extraEnv: further settings for this process only (e.g. METASERVER_SHUTDOWN_GRACE_MS). */
-export async function startWorkerProcess(config: Config, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function startWorkerProcess(
+  config: Config,
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+): Promise<WorkerProcess> {
   return await startServiceProcess('worker', config, databaseUrl, extraEnv);
 }
 
 const READY: Record<'worker' | 'api', string> = { worker: 'metaserver worker is taking jobs', api: 'metaserver is serving on' };
 
 /** `metaserver worker` or `metaserver api` (give the latter a PORT in extraEnv). */
-export async function startServiceProcess(mode: 'worker' | 'api', config: Config, databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<WorkerProcess> {
+export async function startServiceProcess(
+  mode: 'worker' | 'api',
+  config: Config,
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+): Promise<WorkerProcess> {
   const child = spawn(process.execPath, [BIN, mode], {
     env: {
       ...process.env,

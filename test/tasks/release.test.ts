@@ -14,7 +14,12 @@ let index: UniprotIndex;
 
 beforeAll(async () => {
   const out = join(dir, 'release.idx');
-  await buildIndex({ primaries: join(FIXTURES, 'primaries.txt'), secondary: join(FIXTURES, 'sec_ac.txt'), out, release: { name: 'TEST_2024' } });
+  await buildIndex({
+    primaries: join(FIXTURES, 'primaries.txt'),
+    secondary: join(FIXTURES, 'sec_ac.txt'),
+    out,
+    release: { name: 'TEST_2024' },
+  });
   index = loadUniprotIndex(out);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -59,12 +59,7 @@ describe('validateAnswer: the answer struct', () => {
       },
       context(),
     );
-    expect(answer.errors.map((e) => e.path)).toEqual([
-      'interaction[0]',
-      'normalizations[0].dbid',
-      'normalizations[1].confidence',
-      'pairs',
-    ]);
+    expect(answer.errors.map((e) => e.path)).toEqual(['interaction[0]', 'normalizations[0].dbid', 'normalizations[1].confidence', 'pairs']);
     expect(answer.result).toEqual({});
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  CatalogueError, entitiesFromRecords, entitiesToRecords, makeEntity, makeSentence, sentencesFromRecords, sentencesToRecords,
+  CatalogueError,
+  entitiesFromRecords,
+  entitiesToRecords,
+  makeEntity,
+  makeSentence,
+  sentencesFromRecords,
+  sentencesToRecords,
 } from '../../src/testsuites/catalogue.ts';
 import { catalogueFromJson, catalogueToJson, loadBuiltInCatalogue, parseEntities } from '../../src/testsuites/catalogue-io.ts';
 import { parseRecords, writeRecords } from '../../src/testsuites/record-format.ts';
@@ -28,7 +34,14 @@ describe('record format', () => {
       [2, { ID: '1', data: 'p53' }],
       [6, { ID: '2', data: 'long value' }],
     ]);
-    expect(writeRecords([new Map([['ID', '1'], ['empty', '']])])).toBe('ID: 1\nempty:\n');
+    expect(
+      writeRecords([
+        new Map([
+          ['ID', '1'],
+          ['empty', ''],
+        ]),
+      ]),
+    ).toBe('ID: 1\nempty:\n');
   });
 
   it('reports bad lines with their line number', () => {
@@ -41,8 +54,13 @@ describe('record format', () => {
   it("reads the paper's Figure 2 sentence record", () => {
     const [s] = sentencesFromRecords(FIGURE_2);
     expect(s).toMatchObject({
-      id: '25', type: 'tp', text: '<> is required for pulmonary homeostasis during hyperoxia.', sourceId: 'PMID: 14702106', sourceType: 'title',
-      original: 'Stat-3 is required for pulmonary homeostasis during hyperoxia.', extra: { typographic_context: '' },
+      id: '25',
+      type: 'tp',
+      text: '<> is required for pulmonary homeostasis during hyperoxia.',
+      sourceId: 'PMID: 14702106',
+      sourceType: 'title',
+      original: 'Stat-3 is required for pulmonary homeostasis during hyperoxia.',
+      extra: { typographic_context: '' },
     });
     expect(s.features).toMatchObject({ 'slot.count': 1, 'slot.position': ['I'], list: 'none', appositive: false, 'slot.right': ['none'] });
   });
@@ -53,7 +71,12 @@ describe('record format', () => {
 
   it('round-trips entities through records (all features and overrides only) and JSON', () => {
     const entities = [
-      makeEntity({ id: '136', data: 'death-associated protein 6', source: 'HGNC ID: 2681 "Approved Gene Name" field', original: 'death-associated protein 6' }),
+      makeEntity({
+        id: '136',
+        data: 'death-associated protein 6',
+        source: 'HGNC ID: 2681 "Approved Gene Name" field',
+        original: 'death-associated protein 6',
+      }),
       makeEntity({ id: 'e2', data: 'lethal (2) giant larvae', kind: 'name', features: { plural: true }, extra: { note: 'kept' } }),
       makeEntity({ id: 'e3', data: 'Abdominal-B', kind: 'name' }),
     ];
@@ -70,7 +93,12 @@ describe('record format', () => {
 
   it('round-trips sentences through records and JSON', () => {
     const sentences = [
-      makeSentence({ id: 's1', text: '<> interacts with <> and <> in the two-hybrid system.', list: 'coordination', sourceId: 'Cohen et al. 2004' }),
+      makeSentence({
+        id: 's1',
+        text: '<> interacts with <> and <> in the two-hybrid system.',
+        list: 'coordination',
+        sourceId: 'Cohen et al. 2004',
+      }),
       makeSentence({ id: 's2', text: 'The aim of the present study is to evaluate the impact on QoL.' }),
       makeSentence({ id: 's3', text: 'The Arabidopsis INNER NO OUTER (<>) gene is essential.', appositive: true }),
     ];
@@ -93,7 +121,9 @@ describe('record format', () => {
   });
 
   it('validates JSON catalogues', () => {
-    expect(() => catalogueFromJson('{"entities":[{"id":"x","data":"p53","features":{"length":"4"}}]}', 'c.json')).toThrow(/c\.json: entities\[0\]: feature length must be a number/);
+    expect(() => catalogueFromJson('{"entities":[{"id":"x","data":"p53","features":{"length":"4"}}]}', 'c.json')).toThrow(
+      /c\.json: entities\[0\]: feature length must be a number/,
+    );
     expect(() => catalogueFromJson('[1,2]')).toThrow(CatalogueError);
   });
 });
@@ -105,6 +135,7 @@ describe('the built-in catalogue', () => {
     expect(sentences.length).toBeGreaterThanOrEqual(60);
     expect(new Set(entities.map((e) => e.id)).size).toBe(entities.length);
     // Every entity names a database record by its identifier.
-    for (const e of entities) expect(e.source, e.id).toMatch(/HGNC:\d+|HGNC ID: \d+|HUGO ID \d+|FBgn\d{7}|UniProt [OPQ]\d[A-Z0-9]{3}\d|MGI:\d+/);
+    for (const e of entities)
+      expect(e.source, e.id).toMatch(/HGNC:\d+|HGNC ID: \d+|HUGO ID \d+|FBgn\d{7}|UniProt [OPQ]\d[A-Z0-9]{3}\d|MGI:\d+/);
   });
 });

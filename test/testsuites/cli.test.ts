@@ -15,12 +15,18 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'testsuite-cli-'));
-  await writeFile(join(dir, 'entities.txt'), 'ID: p100\nname_vs_symbol: s\nsource_authority: UniProt Q00653\ndata: p100\n\nID: acox\ndata: ACOX2\n\nID: scott\ndata: scott of the antarctic\n');
-  await writeFile(join(dir, 'sentences.txt'), [
-    'ID: s1\nslots: <> is abundantly expressed in liver.',
-    'ID: s2\nslots: We found that <> binds <>.',
-    'ID: f1\ntype: fp\nslots: The impact on QoL was small.',
-  ].join('\n\n') + '\n');
+  await writeFile(
+    join(dir, 'entities.txt'),
+    'ID: p100\nname_vs_symbol: s\nsource_authority: UniProt Q00653\ndata: p100\n\nID: acox\ndata: ACOX2\n\nID: scott\ndata: scott of the antarctic\n',
+  );
+  await writeFile(
+    join(dir, 'sentences.txt'),
+    [
+      'ID: s1\nslots: <> is abundantly expressed in liver.',
+      'ID: s2\nslots: We found that <> binds <>.',
+      'ID: f1\ntype: fp\nslots: The impact on QoL was small.',
+    ].join('\n\n') + '\n',
+  );
 });
 
 afterAll(async () => {
@@ -38,17 +44,34 @@ describe('metaserver testsuite', () => {
     expect(json.features.find((f: { key: string }) => f.key === 'case').values['lower-initial']).toBe(2);
   });
 
-  it('generates a suite directory and reports a server\'s answers', async () => {
+  it("generates a suite directory and reports a server's answers", async () => {
     const out = join(dir, 'suite');
-    const gen = await run('generate', '--entities', join(dir, 'entities.txt'), '--sentences', join(dir, 'sentences.txt'), '--entity-query', 'function_word=n', '--out', out);
+    const gen = await run(
+      'generate',
+      '--entities',
+      join(dir, 'entities.txt'),
+      '--sentences',
+      join(dir, 'sentences.txt'),
+      '--entity-query',
+      'function_word=n',
+      '--out',
+      out,
+    );
     expect(gen.err).toBe('');
     expect(gen.code).toBe(0);
     expect(gen.out).toContain('wrote 5 items (of a product of 5)');
     expect((await readdir(join(out, 'inputs'))).sort()).toEqual(['f1.txt', 's1--acox.txt', 's1--p100.txt', 's2--acox.txt', 's2--p100.txt']);
     expect(await readFile(join(out, 'inputs', 's1--p100.txt'), 'utf8')).toBe('p100 is abundantly expressed in liver.');
     expect(await readFile(join(out, 'gold.sgml'), 'utf8')).toContain('s2--acox\tWe found that <gp>ACOX2</gp> binds <gp>ACOX2</gp>.\n');
-    const gold = (await readFile(join(out, 'gold.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(gold[0]).toEqual({ id: 's1--p100', text: 'p100 is abundantly expressed in liver.', mentions: [{ start: 0, end: 4, text: 'p100', type: 'gene' }] });
+    const gold = (await readFile(join(out, 'gold.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(gold[0]).toEqual({
+      id: 's1--p100',
+      text: 'p100 is abundantly expressed in liver.',
+      mentions: [{ start: 0, end: 4, text: 'p100', type: 'gene' }],
+    });
     const manifest = JSON.parse(await readFile(join(out, 'suite.json'), 'utf8'));
     expect(manifest.made).toMatchObject({ entityQuery: 'function_word=n', selectedEntities: 2, sample: null });
 
@@ -60,7 +83,9 @@ describe('metaserver testsuite', () => {
     expect(rep.code).toBe(0);
     const report = JSON.parse(rep.out);
     expect(report.classes[0]).toMatchObject({ key: 'case=all-lower & slot.position=I', gold: 1, strict: { r: 0 } });
-    expect(report.falsePositives).toEqual([{ id: 'f1', sentenceId: 'f1', text: 'The impact on QoL was small.', mentions: [{ start: 14, end: 17, text: 'QoL', type: 'gene' }] }]);
+    expect(report.falsePositives).toEqual([
+      { id: 'f1', sentenceId: 'f1', text: 'The impact on QoL was small.', mentions: [{ start: 14, end: 17, text: 'QoL', type: 'gene' }] },
+    ]);
     const tsv = await run('report', '--suite', out, '--answers', join(dir, 'answers.jsonl'), '--format', 'tsv');
     expect(tsv.out.split('\n')[0]).toMatch(/^class\tgold\t/);
     expect(tsv.out).toContain('\nf1\t14\t17\tQoL\tThe impact on QoL was small.\n');

@@ -39,11 +39,17 @@ describe('built-in catalogue coverage', () => {
     expect(count((f) => has('case', 'lower-initial')(f) && f.kind === 'symbol')).toBeGreaterThan(10);
     expect(count(has('function_word.count', '2'))).toBeGreaterThan(0);
     for (const pos of ['initial', 'medial', 'final']) expect(count(has('numeral.position', pos)), pos).toBeGreaterThan(0);
-    expect(entities.map((e) => e.data)).toEqual(expect.arrayContaining(['scott of the antarctic', 'death-associated protein 6', '[beta]1 integrin', '12-LOX', 'p100']));
+    expect(entities.map((e) => e.data)).toEqual(
+      expect.arrayContaining(['scott of the antarctic', 'death-associated protein 6', '[beta]1 integrin', '12-LOX', 'p100']),
+    );
     const lists = new Set(sentences.map((s) => s.features.list));
     expect([...lists].sort()).toEqual(['asyndetic', 'complex', 'coordination', 'none']);
     for (const n of [1, 2, 3]) expect(sentences.some((s) => s.features['slot.count'] === n)).toBe(true);
-    const fpText = sentences.filter((s) => s.type === 'fp').map((s) => s.text).join(' ');
-    for (const bait of ['QoL', 'protein', 'gene', 'expression', 'disease', 'vitamin']) expect(fpText.toLowerCase()).toContain(bait.toLowerCase());
+    const fpText = sentences
+      .filter((s) => s.type === 'fp')
+      .map((s) => s.text)
+      .join(' ');
+    for (const bait of ['QoL', 'protein', 'gene', 'expression', 'disease', 'vitamin'])
+      expect(fpText.toLowerCase()).toContain(bait.toLowerCase());
   });
 });

@@ -23,7 +23,7 @@ describe('generation', () => {
     makeSentence({ id: 'f1', text: 'The aim of the present study is to evaluate the impact on QoL.' }),
   ];
 
-  it('produces the paper\'s SGML gold and standoff gold', () => {
+  it("produces the paper's SGML gold and standoff gold", () => {
     const { items, productSize } = generateSuite(entities, sentences);
     expect(productSize).toBe(2 * 2 + 1);
     expect(items.map((i) => i.id)).toEqual(['s1--acox2', 's1--p100', 's2--acox2', 's2--p100', 'f1']);
@@ -32,11 +32,17 @@ describe('generation', () => {
       sgml: '<gp>ACOX2</gp> polymorphisms may be correlated with an increased risk of larynx cancer.',
       mentions: [{ start: 0, end: 5, text: 'ACOX2', type: 'gene' }],
       slots: [{ position: ['I'], left: 'none', right: 'none' }],
-      entityId: 'acox2', sentenceId: 's1', type: 'tp',
+      entityId: 'acox2',
+      sentenceId: 's1',
+      type: 'tp',
     });
     // Sentence-initial insertion keeps the catalogue's case.
     expect(items[3].text).toBe('p100 interacts with p100 and p100 in the two-hybrid system.');
-    expect(items[3].mentions.map((m) => [m.start, m.end])).toEqual([[0, 4], [20, 24], [29, 33]]);
+    expect(items[3].mentions.map((m) => [m.start, m.end])).toEqual([
+      [0, 4],
+      [20, 24],
+      [29, 33],
+    ]);
     expect(items[4]).toMatchObject({ type: 'fp', mentions: [], sgml: items[4].text });
     items.forEach(expectConsistent);
   });

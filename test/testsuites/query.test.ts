@@ -23,7 +23,11 @@ function errorOf(q: string, keys = keysOfScope('entity')): QuerySyntaxError {
 
 describe('query language', () => {
   it('parses precedence NOT > AND > OR and parentheses', () => {
-    expect(parseQuery('a=1 OR b=2 AND NOT c=3')).toMatchObject({ op: 'or', left: { op: 'cmp', key: 'a' }, right: { op: 'and', right: { op: 'not' } } });
+    expect(parseQuery('a=1 OR b=2 AND NOT c=3')).toMatchObject({
+      op: 'or',
+      left: { op: 'cmp', key: 'a' },
+      right: { op: 'and', right: { op: 'not' } },
+    });
     expect(parseQuery('(a=1 OR b=2) AND c!=3')).toMatchObject({ op: 'and', left: { op: 'or' }, right: { cmp: '!=' } });
     expect(parseQuery('name="two words"')).toMatchObject({ value: 'two words' });
     expect(parseQuery('x=1 and y=2')).toMatchObject({ op: 'and' });
@@ -69,7 +73,10 @@ describe('query language', () => {
 
   it('reports unknown features and bad values where they are', () => {
     expect(errorOf('kind=name AND colour=red')).toMatchObject({ position: 14, reason: expect.stringMatching(/unknown feature "colour"/) });
-    expect(errorOf('case=lowercase')).toMatchObject({ position: 5, reason: expect.stringMatching(/no value "lowercase"; values: all-upper/) });
+    expect(errorOf('case=lowercase')).toMatchObject({
+      position: 5,
+      reason: expect.stringMatching(/no value "lowercase"; values: all-upper/),
+    });
     expect(errorOf('length>=three').reason).toMatch(/length is a number/);
     expect(errorOf('case>=2').reason).toMatch(/needs a numeric feature/);
     expect(errorOf('numeral=maybe').reason).toMatch(/y or n/);

@@ -9,7 +9,8 @@ import type { GeneratedItem } from '../../src/testsuites/types.ts';
 /** The two faults of the deliberately flawed tagger (otherwise it answers the gold). */
 function isFault(item: GeneratedItem, slot: number): boolean {
   const f = item.entityFeatures!;
-  const lowerInitialSymbolAtStart = f.kind === 'symbol' && valuesOf(f.case).includes('lower-initial') && item.slots[slot].position.includes('I');
+  const lowerInitialSymbolAtStart =
+    f.kind === 'symbol' && valuesOf(f.case).includes('lower-initial') && item.slots[slot].position.includes('I');
   return lowerInitialSymbolAtStart || f.function_word === true;
 }
 
@@ -24,20 +25,34 @@ function inClass(item: GeneratedItem, slot: number, c: ClassScore): boolean {
   return Object.entries(c.features).every(([key, value]) => {
     const scope = SPEC_BY_KEY.get(key)!.scope;
     const s = item.slots[slot];
-    const values = scope === 'slot' ? (key === 'slot.position' ? s.position : [key === 'slot.left' ? s.left : s.right]) : valuesOf(scope === 'entity' ? item.entityFeatures![key] : item.sentenceFeatures[key]);
+    const values =
+      scope === 'slot'
+        ? key === 'slot.position'
+          ? s.position
+          : [key === 'slot.left' ? s.left : s.right]
+        : valuesOf(scope === 'entity' ? item.entityFeatures![key] : item.sentenceFeatures[key]);
     return values.includes(value);
   });
 }
 
 describe('test-suite report', () => {
-  it('ranks the flawed tagger\'s fault classes worst', async () => {
+  it("ranks the flawed tagger's fault classes worst", async () => {
     const { entities, sentences } = await loadBuiltInCatalogue();
     const sampled = generateSuite(entities, sentences, { sample: 6000, seed: 'report' }).items.filter((i) => i.type === 'tp');
-    const items = [...sampled, ...generateSuite([], sentences.filter((s) => s.type === 'fp')).items];
+    const items = [
+      ...sampled,
+      ...generateSuite(
+        [],
+        sentences.filter((s) => s.type === 'fp'),
+      ).items,
+    ];
     const answers = new Map(items.map((i) => [i.id, flawedTagger(i)]));
     const report = buildReport(items, answers, {
       singles: ['kind', 'case', 'function_word', 'slot.position', 'numeral', 'greek', 'punctuation', 'type'],
-      by: [['case', 'slot.position'], ['kind', 'case', 'slot.position']],
+      by: [
+        ['case', 'slot.position'],
+        ['kind', 'case', 'slot.position'],
+      ],
     });
     const withGold = report.classes.filter((c) => c.gold > 0);
     const zero = withGold.filter((c) => c.strict.f === 0);

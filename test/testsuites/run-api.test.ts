@@ -39,14 +39,22 @@ describe('test-suite run API', () => {
     await tagger?.close();
   });
 
-  const finished = (name: string) => waitFor(`${name} to finish`, async () => {
-    const r = await ms.request('GET', `/api/testsuites/${name}`, undefined, ADMIN_TOKEN);
-    return r.body.done ? r.body : undefined;
-  }, 50_000);
+  const finished = (name: string) =>
+    waitFor(
+      `${name} to finish`,
+      async () => {
+        const r = await ms.request('GET', `/api/testsuites/${name}`, undefined, ADMIN_TOKEN);
+        return r.body.done ? r.body : undefined;
+      },
+      50_000,
+    );
 
   it('runs an uploaded suite and lists the false positives on fp sentences', async () => {
     const { sentences } = await loadBuiltInCatalogue();
-    const baits = generateSuite([], sentences.filter((s) => s.type === 'fp'));
+    const baits = generateSuite(
+      [],
+      sentences.filter((s) => s.type === 'fp'),
+    );
     const suite = suiteDocument(baits, { note: 'bait sentences only' });
     const res = await ms.request('POST', '/api/testsuites', { name: 'baits', suite, servers: [taggerId] }, ADMIN_TOKEN);
     expect(res.status).toBe(201);
@@ -65,11 +73,21 @@ describe('test-suite run API', () => {
   }, 60_000);
 
   it('refuses bad runs with 400, 403 or 409 and writes nothing', async () => {
-    const bad = await ms.request('POST', '/api/testsuites', { name: 'bad', entityQuery: 'case=lower-initial AND (kind=symbol', servers: [taggerId] }, ADMIN_TOKEN);
+    const bad = await ms.request(
+      'POST',
+      '/api/testsuites',
+      { name: 'bad', entityQuery: 'case=lower-initial AND (kind=symbol', servers: [taggerId] },
+      ADMIN_TOKEN,
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toMatchObject({ field: 'entityQuery', position: 35 });
     expect(bad.body.error.message).toMatch(/column 36/);
-    const unknownFeature = await ms.request('POST', '/api/testsuites', { name: 'bad', sentenceQuery: 'colour=red', servers: [taggerId] }, ADMIN_TOKEN);
+    const unknownFeature = await ms.request(
+      'POST',
+      '/api/testsuites',
+      { name: 'bad', sentenceQuery: 'colour=red', servers: [taggerId] },
+      ADMIN_TOKEN,
+    );
     expect(unknownFeature.body.error.details).toMatchObject({ field: 'sentenceQuery', position: 0 });
     const noMention = await ms.request('POST', '/api/testsuites', { name: 'bad', sample: 5, servers: [actOnlyId] }, ADMIN_TOKEN);
     expect(noMention.status).toBe(400);
@@ -79,7 +97,12 @@ describe('test-suite run API', () => {
     expect((await ms.request('POST', '/api/testsuites', { name: 'bad', sample: 5, servers: [taggerId] })).status).toBe(401);
     const taken = await ms.request('POST', '/api/testsuites', { name: 'baits', sample: 5, seed: 'x', servers: [taggerId] }, ADMIN_TOKEN);
     expect(taken.status).toBe(409);
-    const badUpload = await ms.request('POST', '/api/testsuites', { name: 'bad', suite: { format: 'metaserver-testsuite', items: [{ id: 'a b' }] }, servers: [taggerId] }, ADMIN_TOKEN);
+    const badUpload = await ms.request(
+      'POST',
+      '/api/testsuites',
+      { name: 'bad', suite: { format: 'metaserver-testsuite', items: [{ id: 'a b' }] }, servers: [taggerId] },
+      ADMIN_TOKEN,
+    );
     expect(badUpload.status).toBe(400);
     expect((await ms.request('GET', '/api/challenges/suite-bad')).status).toBe(404);
     const counts = await ms.database.db.query<{ n: number }>('select count(*)::int as n from testsuites');
@@ -90,10 +113,33 @@ describe('test-suite run API', () => {
     const out: string[] = [];
     const err: string[] = [];
     const io = { stdout: (s: string) => out.push(s), stderr: (s: string) => err.push(s) };
-    const code = await runTestsuiteCommand([
-      'run', '--url', baseUrl, '--token', team, '--name', 'cli', '--server', String(taggerId),
-      '--sample', '12', '--seed', 'cli', '--wait', '--format', 'tsv', '--interval', '100', '--timeout', '50', '--by', 'case,slot.position',
-    ], io);
+    const code = await runTestsuiteCommand(
+      [
+        'run',
+        '--url',
+        baseUrl,
+        '--token',
+        team,
+        '--name',
+        'cli',
+        '--server',
+        String(taggerId),
+        '--sample',
+        '12',
+        '--seed',
+        'cli',
+        '--wait',
+        '--format',
+        'tsv',
+        '--interval',
+        '100',
+        '--timeout',
+        '50',
+        '--by',
+        'case,slot.position',
+      ],
+      io,
+    );
     expect(err.join('')).toMatch(/created test suite cli \(12 items\)/);
     expect(code).toBe(0);
     const lines = out.join('').split('\n');
@@ -105,12 +151,20 @@ describe('test-suite run API', () => {
     const dir = await mkdtemp(join(tmpdir(), 'suite-'));
     expect(await runTestsuiteCommand(['generate', '--sample', '5', '--seed', 'up', '--out', dir], io)).toBe(0);
     out.length = 0;
-    expect(await runTestsuiteCommand(['run', '--url', baseUrl, '--token', team, '--name', 'uploaded', '--server', String(taggerId), '--suite', dir], io)).toBe(0);
+    expect(
+      await runTestsuiteCommand(
+        ['run', '--url', baseUrl, '--token', team, '--name', 'uploaded', '--server', String(taggerId), '--suite', dir],
+        io,
+      ),
+    ).toBe(0);
     expect(JSON.parse(out.join(''))).toMatchObject({ name: 'uploaded', items: 5 });
     await rm(dir, { recursive: true, force: true });
 
     err.length = 0;
-    const bad = await runTestsuiteCommand(['run', '--url', baseUrl, '--token', team, '--name', 'cli2', '--server', String(taggerId), '--entity-query', 'kind='], io);
+    const bad = await runTestsuiteCommand(
+      ['run', '--url', baseUrl, '--token', team, '--name', 'cli2', '--server', String(taggerId), '--entity-query', 'kind='],
+      io,
+    );
     expect(bad).toBe(2);
     expect(err.join('')).toMatch(/entityQuery: expected a value after "="/);
   }, 60_000);

@@ -11,7 +11,8 @@ export const SINGLES = ['kind', 'case', 'function_word', 'slot.position', 'numer
 export function isFault(item: GeneratedItem, slot: number): boolean {
   const f = item.entityFeatures;
   if (!f) return false;
-  const lowerInitialSymbolAtStart = f.kind === 'symbol' && valuesOf(f.case).includes('lower-initial') && item.slots[slot].position.includes('I');
+  const lowerInitialSymbolAtStart =
+    f.kind === 'symbol' && valuesOf(f.case).includes('lower-initial') && item.slots[slot].position.includes('I');
   return lowerInitialSymbolAtStart || f.function_word === true;
 }
 
@@ -19,9 +20,12 @@ export function inClass(item: GeneratedItem, slot: number, c: Pick<ClassScore, '
   return Object.entries(c.features).every(([key, value]) => {
     const scope = SPEC_BY_KEY.get(key)!.scope;
     const s = item.slots[slot];
-    const values = scope === 'slot'
-      ? (key === 'slot.position' ? s.position : [key === 'slot.left' ? s.left : s.right])
-      : valuesOf(scope === 'entity' ? item.entityFeatures?.[key] : item.sentenceFeatures[key]);
+    const values =
+      scope === 'slot'
+        ? key === 'slot.position'
+          ? s.position
+          : [key === 'slot.left' ? s.left : s.right]
+        : valuesOf(scope === 'entity' ? item.entityFeatures?.[key] : item.sentenceFeatures[key]);
     return values.includes(value);
   });
 }

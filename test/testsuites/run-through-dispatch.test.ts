@@ -34,15 +34,26 @@ describe('a test suite run through dispatch', () => {
     // The handler only sees the text: it finds the gold (and the features) by it.
     const byText = new Map(items.map((i) => [i.text, i]));
     expect(byText.size).toBe(items.length);
-    const answer = (faulty: boolean) => (text: string): Answer => {
-      const item = byText.get(text);
-      const kept = item ? item.mentions.filter((_, k) => !(faulty && isFault(item, k))) : [];
-      return { mentions: kept.map((m) => ({ offset: m.start, mention: m.text, type: 'gene' })) };
-    };
+    const answer =
+      (faulty: boolean) =>
+      (text: string): Answer => {
+        const item = byText.get(text);
+        const kept = item ? item.mentions.filter((_, k) => !(faulty && isFault(item, k))) : [];
+        return { mentions: kept.map((m) => ({ offset: m.start, mention: m.text, type: 'gene' })) };
+      };
     flawed = await startFaultyServer({ kind: 'custom', handler: answer(true) });
     perfect = await startFaultyServer({ kind: 'custom', handler: answer(false) });
     ms = await startTestMetaserver();
-    expect((await ms.request('POST', '/api/challenges', { slug: 'c1', name: 'C1', tasks: ['ACT', 'MENTION'], retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
+    expect(
+      (
+        await ms.request(
+          'POST',
+          '/api/challenges',
+          { slug: 'c1', name: 'C1', tasks: ['ACT', 'MENTION'], retryDelaySeconds: 0 },
+          ADMIN_TOKEN,
+        )
+      ).status,
+    ).toBe(201);
     teamToken = (await ms.request('POST', '/api/teams', { name: 'Taggers', contact: 't@example.org' })).body.token;
     const register = async (name: string, url: string, tasks: string[]) => {
       const res = await ms.request('POST', '/api/challenges/c1/servers', { name, url, tasks, concurrency: 4 }, teamToken);
@@ -61,28 +72,46 @@ describe('a test suite run through dispatch', () => {
   it('the sample holds both fault classes', () => {
     const mentions = items.flatMap((it) => it.mentions.map((_, k) => [it, k] as const));
     expect(mentions.some(([it]) => it.entityFeatures?.function_word === true)).toBe(true);
-    expect(mentions.some(([it, k]) => it.entityFeatures?.kind === 'symbol' && valuesOf(it.entityFeatures.case).includes('lower-initial') && it.slots[k].position.includes('I'))).toBe(true);
+    expect(
+      mentions.some(
+        ([it, k]) =>
+          it.entityFeatures?.kind === 'symbol' &&
+          valuesOf(it.entityFeatures.case).includes('lower-initial') &&
+          it.slots[k].position.includes('I'),
+      ),
+    ).toBe(true);
   });
 
   it('creates the run with a team token on its own servers and every item goes through the queues', async () => {
-    const res = await ms.request('POST', '/api/testsuites', { name: 'flaws', sample: SAMPLE, seed: SEED, servers: [flawedId, perfectId] }, teamToken);
+    const res = await ms.request(
+      'POST',
+      '/api/testsuites',
+      { name: 'flaws', sample: SAMPLE, seed: SEED, servers: [flawedId, perfectId] },
+      teamToken,
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'flaws', challenge: 'suite-flaws', items: SAMPLE });
     copies = res.body.servers;
     expect(copies.map((c) => c.sourceServerId)).toEqual([flawedId, perfectId]);
     expect(copies.every((c) => c.serverId !== c.sourceServerId)).toBe(true);
 
-    const status = await waitFor('the run to finish', async () => {
-      const r = await ms.request('GET', '/api/testsuites/flaws', undefined, teamToken);
-      return r.body.done ? r.body : undefined;
-    }, 120_000);
+    const status = await waitFor(
+      'the run to finish',
+      async () => {
+        const r = await ms.request('GET', '/api/testsuites/flaws', undefined, teamToken);
+        return r.body.done ? r.body : undefined;
+      },
+      120_000,
+    );
     for (const s of status.servers) expect(s.progress).toEqual({ queued: 0, active: 0, done: SAMPLE, failed: 0 });
-    const stored = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1', [copies[0].serverId]);
+    const stored = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where server_id = $1', [
+      copies[0].serverId,
+    ]);
     expect(stored[0].n).toBe(SAMPLE);
     expect(flawed.requests).toBeGreaterThanOrEqual(SAMPLE);
   }, 150_000);
 
-  it('ranks exactly the flawed tagger\'s fault classes worst', async () => {
+  it("ranks exactly the flawed tagger's fault classes worst", async () => {
     const q = `server=${flawedId}&singles=${SINGLES.join(',')}&${BY.map((b) => `by=${b}`).join('&')}`;
     const res = await ms.request('GET', `/api/testsuites/flaws/report?${q}`, undefined, teamToken);
     expect(res.status).toBe(200);
@@ -110,7 +139,10 @@ describe('a test suite run through dispatch', () => {
     expect(res.body.overall.strict.f).toBe(1);
     for (const c of (res.body.classes as ClassScore[]).filter((k) => k.gold > 0)) expect(c.strict.f, c.key).toBe(1);
     expect(res.body.falsePositives).toEqual([]);
-    const tsv = await ms.app!.inject({ url: `/api/testsuites/flaws/report?server=${perfectId}&format=tsv`, headers: { authorization: `Bearer ${teamToken}` } });
+    const tsv = await ms.app!.inject({
+      url: `/api/testsuites/flaws/report?server=${perfectId}&format=tsv`,
+      headers: { authorization: `Bearer ${teamToken}` },
+    });
     expect(tsv.headers['content-type']).toMatch(/^text\/tab-separated-values/);
     expect(tsv.body.split('\n')[1]).toMatch(/^\(all\)\t\d+\t\d+\t300\t1\t1\t1\t/);
   });

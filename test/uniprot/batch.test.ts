@@ -122,7 +122,12 @@ describe('batched lookups', () => {
 
   it('lookupMany answers as lookup on random hits, misses, secondaries and malformed strings', async () => {
     const path = join(dir, 'index.bin');
-    await buildIndex({ primaries: join(FIXTURES, 'primaries.txt'), secondary: join(FIXTURES, 'sec_ac.txt'), out: path, release: { name: 'TEST_2024' } });
+    await buildIndex({
+      primaries: join(FIXTURES, 'primaries.txt'),
+      secondary: join(FIXTURES, 'sec_ac.txt'),
+      out: path,
+      release: { name: 'TEST_2024' },
+    });
     const index = loadUniprotIndex(path);
     const primaries = readFileSync(join(FIXTURES, 'primaries.txt'), 'utf8')
       .split('\n')
@@ -135,7 +140,9 @@ describe('batched lookups', () => {
     const accs: string[] = [];
     for (let i = 0; i < 5000; i++) {
       const r = random();
-      accs.push(r < 0.4 ? pick(primaries) : r < 0.55 ? pick(secondaries) : r < 0.65 ? pick(malformed) : decodeAccession(randomCode(random)));
+      accs.push(
+        r < 0.4 ? pick(primaries) : r < 0.55 ? pick(secondaries) : r < 0.65 ? pick(malformed) : decodeAccession(randomCode(random)),
+      );
     }
     const batched = index.lookupMany(accs);
     expect(batched).toHaveLength(accs.length);

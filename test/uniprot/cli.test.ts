@@ -26,11 +26,16 @@ describe('metaserver uniprot', () => {
   it('builds an index and reports what it wrote', async () => {
     const { code, stdout, stderr } = await run([
       'build',
-      '--primaries', join(FIXTURES, 'primaries.txt'),
-      '--secondary', join(FIXTURES, 'sec_ac.txt'),
-      '--release', 'TEST_2024',
-      '--date', '2024-01-01',
-      '--out', index,
+      '--primaries',
+      join(FIXTURES, 'primaries.txt'),
+      '--secondary',
+      join(FIXTURES, 'sec_ac.txt'),
+      '--release',
+      'TEST_2024',
+      '--date',
+      '2024-01-01',
+      '--out',
+      index,
     ]);
     expect(code).toBe(0);
     expect(existsSync(index)).toBe(true);

@@ -46,9 +46,12 @@ describe('accession codec', () => {
     expect(codes.length).toBeGreaterThan(80_000);
   });
 
-  it.each(['A12345', 'O0A023GPI8', 'p12345', 'Q9ZFS6-2', 'P1234', 'P123456', '', 'A0A023GPI8X', 'OAA0000000'])('refuses %j with -1', (s) => {
-    expect(encodeAccession(s)).toBe(-1);
-  });
+  it.each(['A12345', 'O0A023GPI8', 'p12345', 'Q9ZFS6-2', 'P1234', 'P123456', '', 'A0A023GPI8X', 'OAA0000000'])(
+    'refuses %j with -1',
+    (s) => {
+      expect(encodeAccession(s)).toBe(-1);
+    },
+  );
 
   it('refuses to decode numbers that are not codes', () => {
     for (const bad of [-1, 1.5, SIX_CHARACTER_CODES, TEN_BASE - 1, CODE_LIMIT]) expect(() => decodeAccession(bad)).toThrow(RangeError);

@@ -24,7 +24,12 @@ const out = (): string => join(dir, `index-${n++}.bin`);
 describe('building and loading an index', () => {
   it('builds from a plain list with sec_ac.txt and round-trips write → load → lookup', async () => {
     const path = out();
-    const summary = await buildIndex({ primaries: PRIMARIES, secondary: SEC_AC, out: path, release: { name: 'TEST_2024', date: '2024-01-01' } });
+    const summary = await buildIndex({
+      primaries: PRIMARIES,
+      secondary: SEC_AC,
+      out: path,
+      release: { name: 'TEST_2024', date: '2024-01-01' },
+    });
     expect(summary).toMatchObject({ primaries: 300, duplicatePrimaries: 0, secondaries: 6, orphanSecondaries: 1 });
     expect(summary.skippedPrimaryLines.count).toBe(0);
     const index = loadUniprotIndex(path);

@@ -39,7 +39,11 @@ let errors: string[];
 async function submit(text: string): Promise<string> {
   const res = await ms.request('POST', '/api/articles', { text });
   expect(res.status, JSON.stringify(res.body)).toBe(202);
-  await waitFor('both taggers answered', async () => ((await ms.request('GET', `/api/articles/${res.body.id}?text=false`)).body.status === 'done' ? true : undefined), 60_000);
+  await waitFor(
+    'both taggers answered',
+    async () => ((await ms.request('GET', `/api/articles/${res.body.id}?text=false`)).body.status === 'done' ? true : undefined),
+    60_000,
+  );
   return res.body.id;
 }
 
@@ -50,9 +54,17 @@ beforeAll(async () => {
   alphaServer = await startFaultyServer({ kind: 'custom', handler: (text) => alpha(text) });
   betaServer = await startFaultyServer({ kind: 'custom', handler: (text) => beta(text) });
   // Two teams, each with a server named "tagger".
-  for (const [team, url] of [['Alpha Lab', alphaServer.url], ['Beta Lab', betaServer.url]] as const) {
+  for (const [team, url] of [
+    ['Alpha Lab', alphaServer.url],
+    ['Beta Lab', betaServer.url],
+  ] as const) {
     const token = (await ms.request('POST', '/api/teams', { name: team, contact: 'lab@example.org' })).body.token;
-    const server = await ms.request('POST', '/api/challenges/live/servers', { name: 'tagger', url, tasks: ['MENTION', 'INT', 'TX'] }, token);
+    const server = await ms.request(
+      'POST',
+      '/api/challenges/live/servers',
+      { name: 'tagger', url, tasks: ['MENTION', 'INT', 'TX'] },
+      token,
+    );
     expect(server.status, JSON.stringify(server.body)).toBe(201);
     expect((await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, token)).status).toBe(200);
   }
@@ -83,7 +95,10 @@ describe('the annotation viewer', () => {
     expect(await marksShown(page)).toEqual(['BRCA1', 'P38398', 'TP53', 'human', '9606']);
     // Types: protein, species (alpha's order), gene (beta's); TP53 was given two types.
     expect(await page.locator('.type-legend li').allTextContents()).toEqual([
-      'protein 3 distinct', 'species 2 distinct', 'gene 1 distinct', 'types differ servers gave this text different types',
+      'protein 3 distinct',
+      'species 2 distinct',
+      'gene 1 distinct',
+      'types differ servers gave this text different types',
     ]);
     const classes = await page.locator('[data-article-text] mark').evaluateAll((ms) => ms.map((m) => `${m.textContent} ${m.className}`));
     expect(classes).toEqual(['BRCA1 ann t0', 'P38398 ann t0', 'TP53 ann tmix', 'human ann t1', '9606 ann t1']);
@@ -183,10 +198,18 @@ describe('the annotation viewer', () => {
     await page.locator('[data-viewer][data-viewer-ready]').waitFor({ timeout: 60_000 });
     const rendered = await page.evaluate(() => performance.getEntriesByName('viewer-ready')[0].startTime);
     // Of which: the fragment's answer (server: API call and markup) ends here; the rest is the browser's.
-    const fragmentAt = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => e.name.includes('/fragments/articles/'))!.toJSON() as { startTime: number; responseEnd: number; transferSize: number; decodedBodySize: number });
+    const fragmentAt = await page.evaluate(
+      () =>
+        performance
+          .getEntriesByType('resource')
+          .find((e) => e.name.includes('/fragments/articles/'))!
+          .toJSON() as { startTime: number; responseEnd: number; transferSize: number; decodedBodySize: number },
+    );
     const marks = await page.locator('[data-article-text] mark').count();
     expect(marks).toBeGreaterThan(9_000);
-    expect(await page.locator('[data-article-text]').evaluate((el) => el.textContent === null ? 0 : Array.from(el.textContent).length)).toBe(Array.from(text).length);
+    expect(
+      await page.locator('[data-article-text]').evaluate((el) => (el.textContent === null ? 0 : Array.from(el.textContent).length)),
+    ).toBe(Array.from(text).length);
     // A toggle: from the change to the next frame painted.
     const toggle = async (selector: string) =>
       await page.evaluate(async (sel) => {
@@ -202,7 +225,12 @@ describe('the annotation viewer', () => {
     const on = await toggle('#viewer-source-1');
     const consensus = await toggle('#viewer-source-2');
     // Of which the script's own work (the rest is the browser's style and layout).
-    const scripted = await page.evaluate(() => performance.getEntriesByName('viewer-apply').slice(-3).map((e) => e.duration));
+    const scripted = await page.evaluate(() =>
+      performance
+        .getEntriesByName('viewer-apply')
+        .slice(-3)
+        .map((e) => e.duration),
+    );
     console.log(
       `200 KB article (${Buffer.byteLength(text)} bytes, ${marks} marks): rendered ${rendered.toFixed(0)} ms after navigation ` +
         `(fragment of ${(fragmentAt.decodedBodySize / 1024).toFixed(0)} KiB asked at ${fragmentAt.startTime.toFixed(0)} ms, answered in ${(fragmentAt.responseEnd - fragmentAt.startTime).toFixed(0)} ms; ` +
@@ -219,8 +247,16 @@ describe('the annotation viewer', () => {
   // Last: the server added here holds every later article until released.
   it('keeps the selection and the keyboard focus while the page reloads for a server still at work', async () => {
     let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
-    const slow = await startFaultyServer({ kind: 'custom', handler: async (text) => { await gate; return beta(text); } });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = await startFaultyServer({
+      kind: 'custom',
+      handler: async (text) => {
+        await gate;
+        return beta(text);
+      },
+    });
     try {
       const token = (await ms.request('POST', '/api/teams', { name: 'Gamma Lab', contact: 'lab@example.org' })).body.token;
       const server = await ms.request('POST', '/api/challenges/live/servers', { name: 'tagger', url: slow.url, tasks: ['MENTION'] }, token);
@@ -236,7 +272,9 @@ describe('the annotation viewer', () => {
       await page.locator('[data-viewer][data-viewer-ready]').waitFor(WAIT);
       await page.locator('[data-article-text] mark', { hasText: 'TP53' }).focus();
       // Tag this copy of the text, then wait for the next reload to replace it.
-      await page.evaluate(() => { (globalThis as any).document.querySelector('[data-article-text]').dataset.old = '1'; });
+      await page.evaluate(() => {
+        (globalThis as any).document.querySelector('[data-article-text]').dataset.old = '1';
+      });
       await page.locator('[data-article-text]:not([data-old])').waitFor(WAIT);
       expect(await focusedText(page)).toBe('TP53');
       expect(await page.locator('[data-article-text] mark.selected').textContent()).toBe('TP53');

@@ -68,9 +68,11 @@ let fixture: Fixture;
  */
 async function forEachPage(visit: (p: PageCase) => Promise<void>, lanes = 3): Promise<void> {
   const queue = [...PAGES];
-  await Promise.all(Array.from({ length: lanes }, async () => {
-    for (let p = queue.shift(); p; p = queue.shift()) await visit(p);
-  }));
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) await visit(p);
+    }),
+  );
 }
 
 /** Polls the API until the predicate holds (the servers work in the background). */
@@ -88,23 +90,39 @@ beforeAll(async () => {
   base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
   sample = await startSampleServer({ port: 0 });
   failing = await startFaultyServer({ kind: 'http', status: 500 });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'bc', name: 'BC pages', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (
+      await ms.request(
+        'POST',
+        '/api/challenges',
+        { slug: 'bc', name: 'BC pages', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 1, retryDelaySeconds: 0 },
+        ADMIN_TOKEN,
+      )
+    ).status,
+  ).toBe(201);
   expect((await ms.request('POST', '/api/challenges/bc/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
   const team = await ms.request('POST', '/api/teams', { name: 'Page team', contact: 'pages@example.org' });
   const token = team.body.token as string;
   const servers: number[] = [];
-  for (const [name, url] of [['sample', sample.url], ['broken', failing.url]]) {
+  for (const [name, url] of [
+    ['sample', sample.url],
+    ['broken', failing.url],
+  ]) {
     const s = await ms.request('POST', '/api/challenges/bc/servers', { name, url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, token);
     expect(s.status).toBe(201);
     expect((await ms.request('POST', `/api/servers/${s.body.id}/start`, undefined, token)).status).toBe(200);
     servers.push(s.body.id);
   }
   await until('both servers finished', async () => {
-    const done = await Promise.all(servers.map(async (id) => (await ms.request('GET', `/api/servers/${id}`, undefined, token)).body.progress));
+    const done = await Promise.all(
+      servers.map(async (id) => (await ms.request('GET', `/api/servers/${id}`, undefined, token)).body.progress),
+    );
     return done.every((p) => p.done + p.failed === ARTICLES.length);
   });
   const gold = await ms.app!.inject({
-    method: 'PUT', url: '/api/challenges/bc/gold/INT', payload: 'PMC1\tP38398\nPMC2\tP31749\n',
+    method: 'PUT',
+    url: '/api/challenges/bc/gold/INT',
+    payload: 'PMC1\tP38398\nPMC2\tP31749\n',
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
   });
   expect(gold.statusCode, gold.body).toBe(200);
@@ -112,7 +130,12 @@ beforeAll(async () => {
   const suite = await ms.request('POST', '/api/testsuites', { name: 'pages', servers: [servers[0]], sample: 4, seed: 1 }, token);
   expect(suite.status).toBe(201);
   // A pull server (no URL; its page tells whether an agent is connected), left paused.
-  const pull = await ms.request('POST', '/api/challenges/bc/servers', { name: 'behind a firewall', protocol: 'pull', tasks: ['ACT', 'INT'] }, token);
+  const pull = await ms.request(
+    'POST',
+    '/api/challenges/bc/servers',
+    { name: 'behind a firewall', protocol: 'pull', tasks: ['ACT', 'INT'] },
+    token,
+  );
   expect(pull.status).toBe(201);
   fixture = { serverId: servers[0], articleId: article.body.id, suite: 'pages', pullServerId: pull.body.id };
   // Both roles' tokens in every page's browser, each under its own key.
@@ -134,12 +157,21 @@ describe('every page', () => {
     await forEachPage(async (p) => {
       // A fresh browser context per page: an empty cache, so the bytes are a first visit's.
       const context = await browser.newContext();
-      await context.addInitScript(`localStorage.setItem('metaserver.token.organiser', ${JSON.stringify(tokens.organiser)}); localStorage.setItem('metaserver.token.team', ${JSON.stringify(tokens.team)});`);
+      await context.addInitScript(
+        `localStorage.setItem('metaserver.token.organiser', ${JSON.stringify(tokens.organiser)}); localStorage.setItem('metaserver.token.team', ${JSON.stringify(tokens.team)});`,
+      );
       const page = await context.newPage();
       // Strict: a refused request (a favicon 404, a 401) is a console error too.
       const errors = collectPageErrors(page, { strict: true });
       let bytes = 0;
-      page.on('response', (r) => { void r.body().then((b) => { bytes += b.length; }, () => {}); });
+      page.on('response', (r) => {
+        void r.body().then(
+          (b) => {
+            bytes += b.length;
+          },
+          () => {},
+        );
+      });
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         const res = await page.goto(`${base}${p.path(fixture)}`);
@@ -152,7 +184,8 @@ describe('every page', () => {
           const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
           if (overflow > width) problems.push(`${p.name} @${width}: the page scrolls sideways (${overflow} px wide)`);
         }
-        for (const v of await axeViolations(page)) problems.push(`${p.name} @${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
+        for (const v of await axeViolations(page))
+          problems.push(`${p.name} @${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
         await screenshot(page, `${p.name}-${width}.png`, width);
       }
       for (const e of errors) problems.push(`${p.name}: console: ${e}`);
@@ -163,7 +196,11 @@ describe('every page', () => {
     const out = fileURLToPath(new URL('../../test-output/', import.meta.url));
     mkdirSync(out, { recursive: true });
     writeFileSync(`${out}page-weights.json`, `${JSON.stringify(weights, null, 2)}\n`);
-    console.log(`KiB loaded per page (first visit): ${Object.entries(weights).map(([n, k]) => `${n} ${k}`).join(', ')}`);
+    console.log(
+      `KiB loaded per page (first visit): ${Object.entries(weights)
+        .map(([n, k]) => `${n} ${k}`)
+        .join(', ')}`,
+    );
     expect(problems).toEqual([]);
     // Light pages: none loads more than 100 KiB on a first visit (swagger-ui's bundle aside).
     for (const [name, kib] of Object.entries(weights)) if (name !== 'docs') expect(kib, name).toBeLessThan(100);
@@ -175,16 +212,20 @@ describe('every page', () => {
       const context = await browser.newContext();
       const page = await context.newPage();
       const errors = collectPageErrors(page, { strict: true });
-      page.on('response', (r) => { if (r.status() >= 400) problems.push(`${p.name}: ${r.status()} for ${new URL(r.url()).pathname}`); });
+      page.on('response', (r) => {
+        if (r.status() >= 400) problems.push(`${p.name}: ${r.status()} for ${new URL(r.url()).pathname}`);
+      });
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         const res = await page.goto(`${base}${p.path(fixture)}`);
         if (res?.status() !== 200) problems.push(`${p.name}: HTTP ${res?.status()}`);
         await pageSettled(page);
         if (p.ready) await page.locator(p.ready).first().waitFor({ timeout: 30_000 });
-        for (const v of await axeViolations(page)) problems.push(`${p.name} (no token) @${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
+        for (const v of await axeViolations(page))
+          problems.push(`${p.name} (no token) @${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
         // What a person without a token reads on the pages that used to refuse them.
-        if (width === WIDTHS[0] && ['team', 'organiser', 'leaderboard'].includes(p.name)) await screenshot(page, `${p.name}-no-token-${width}.png`, width);
+        if (width === WIDTHS[0] && ['team', 'organiser', 'leaderboard'].includes(p.name))
+          await screenshot(page, `${p.name}-no-token-${width}.png`, width);
       }
       for (const e of errors) problems.push(`${p.name} (no token): console: ${e}`);
       await context.close();

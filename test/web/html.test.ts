@@ -7,7 +7,9 @@ describe('html tagged template', () => {
   it('escapes the five special characters in text and attribute values', () => {
     expect(escapeHtml(`<a href="x" onclick='y'>&amp;</a>`)).toBe('&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;');
     const name = '"><script>alert(1)</script>';
-    expect(html`<p title="${name}">${name}</p>`.value).toBe('<p title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    expect(html`<p title="${name}">${name}</p>`.value).toBe(
+      '<p title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</p>',
+    );
   });
 
   it('does not escape nested html or raw markup twice', () => {

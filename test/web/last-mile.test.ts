@@ -40,14 +40,22 @@ async function until(what: string, read: () => Promise<boolean>): Promise<void> 
 }
 
 /** A fresh browser context holding these tokens; its page collects console errors, 4xx included. */
-async function open(tokens: { organiser?: string; team?: string }, width = 1280): Promise<{ context: BrowserContext; page: Page; errors: string[]; asked: string[] }> {
+async function open(
+  tokens: { organiser?: string; team?: string },
+  width = 1280,
+): Promise<{ context: BrowserContext; page: Page; errors: string[]; asked: string[] }> {
   const context = await browser.newContext({ viewport: { width, height: 900 } });
-  const set = Object.entries(tokens).map(([role, t]) => `localStorage.setItem('metaserver.token.${role}', ${JSON.stringify(t)});`).join(' ');
+  const set = Object.entries(tokens)
+    .map(([role, t]) => `localStorage.setItem('metaserver.token.${role}', ${JSON.stringify(t)});`)
+    .join(' ');
   if (set) await context.addInitScript(set);
   const page = await context.newPage();
   const errors = collectPageErrors(page, { strict: true });
   const asked: string[] = [];
-  page.on('request', (r) => { const path = new URL(r.url()).pathname; if (/^\/(api|fragments)\//.test(path)) asked.push(path); });
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/^\/(api|fragments)\//.test(path)) asked.push(path);
+  });
   return { context, page, errors, asked };
 }
 const statusOf = (page: Page, form: string) => page.locator(`${form} [data-status]:is(.ok, .warn, .error)`);
@@ -61,8 +69,17 @@ beforeAll(async () => {
   browser = await launchChromium();
   ms = await startTestMetaserver({ config: { checkTimeoutSeconds: CHECK_SECONDS } });
   base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
-  for (const [slug, tasks] of [['lm', ['ACT', 'INT', 'IPT', 'TX']], ['pub', ['INT']], ['suite-x', ['MENTION']]] as const) {
-    const created = await ms.request('POST', '/api/challenges', { slug, name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+  for (const [slug, tasks] of [
+    ['lm', ['ACT', 'INT', 'IPT', 'TX']],
+    ['pub', ['INT']],
+    ['suite-x', ['MENTION']],
+  ] as const) {
+    const created = await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug, name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 },
+      ADMIN_TOKEN,
+    );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
   }
   team.a = (await ms.request('POST', '/api/teams', { name: 'Team A', contact: 'a@example.org' })).body.token;
@@ -70,23 +87,48 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) {
     const server = await startFaultyServer({ kind: 'http', status: 500 });
     faulty.push(server);
-    const s = await ms.request('POST', '/api/challenges/lm/servers', { name: `broken${i + 1}`, url: server.url, tasks: ['ACT', 'INT'] }, team.a);
+    const s = await ms.request(
+      'POST',
+      '/api/challenges/lm/servers',
+      { name: `broken${i + 1}`, url: server.url, tasks: ['ACT', 'INT'] },
+      team.a,
+    );
     expect(s.status).toBe(201);
     expect((await ms.request('POST', `/api/servers/${s.body.id}/start`, undefined, team.a)).status).toBe(200);
     servers.failing ||= s.body.id;
   }
   expect((await ms.request('POST', '/api/challenges/lm/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
   await until('both broken servers failed every article', async () => {
-    const all = (await ms.request('GET', '/api/challenges/lm/reliability', undefined, ADMIN_TOKEN)).body.servers as Array<{ reliability: { successRate: number | null; attempts?: number } }>;
+    const all = (await ms.request('GET', '/api/challenges/lm/reliability', undefined, ADMIN_TOKEN)).body.servers as Array<{
+      reliability: { successRate: number | null; attempts?: number };
+    }>;
     const status = await ms.request('GET', `/api/servers/${servers.failing}`, undefined, team.a);
-    return all.length === 2 && status.body.progress.failed === ARTICLES.length && (await ms.request('GET', `/api/servers/${servers.failing + 1}`, undefined, team.a)).body.progress.failed === ARTICLES.length;
+    return (
+      all.length === 2 &&
+      status.body.progress.failed === ARTICLES.length &&
+      (await ms.request('GET', `/api/servers/${servers.failing + 1}`, undefined, team.a)).body.progress.failed === ARTICLES.length
+    );
   });
   hanging = await startFaultyServer({ kind: 'hang' });
-  const h = await ms.request('POST', '/api/challenges/lm/servers?background=true', { name: 'hangs', url: hanging.url, tasks: ['ACT'] }, team.a);
+  const h = await ms.request(
+    'POST',
+    '/api/challenges/lm/servers?background=true',
+    { name: 'hangs', url: hanging.url, tasks: ['ACT'] },
+    team.a,
+  );
   expect(h.status).toBe(201);
   servers.hanging = h.body.id;
   // "pub": INT gold, closed and published.
-  expect((await ms.app!.inject({ method: 'PUT', url: '/api/challenges/pub/gold/INT', payload: 'PMC1\tP38398\n', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' } })).statusCode).toBe(200);
+  expect(
+    (
+      await ms.app!.inject({
+        method: 'PUT',
+        url: '/api/challenges/pub/gold/INT',
+        payload: 'PMC1\tP38398\n',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
+      })
+    ).statusCode,
+  ).toBe(200);
 }, 180_000);
 
 afterAll(async () => {
@@ -104,7 +146,9 @@ describe('issue 30: the pages, last mile', () => {
     }
     const { context, page, errors } = await open({});
     const missing: string[] = [];
-    page.on('response', (r) => { if (r.status() === 404) missing.push(r.url()); });
+    page.on('response', (r) => {
+      if (r.status() === 404) missing.push(r.url());
+    });
     await page.goto(`${base}/`);
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^\/favicon\.svg\?v=[0-9a-f]{12}$/);
     await page.waitForLoadState('networkidle');
@@ -121,7 +165,10 @@ describe('issue 30: the pages, last mile', () => {
       ['/challenges/pub/leaderboard/INT', /^This leaderboard is not published yet\./],
       [`/servers/${servers.failing}`, /^This part needs a token/],
       ['/challenges/lm/articles', /^This part needs the organiser token/],
-      [`/articles/${(await ms.request('GET', '/api/challenges/lm/articles/PMC7', undefined, ADMIN_TOKEN)).body.id}`, /^This article is not public/],
+      [
+        `/articles/${(await ms.request('GET', '/api/challenges/lm/articles/PMC7', undefined, ADMIN_TOKEN)).body.id}`,
+        /^This article is not public/,
+      ],
     ];
     for (const [path, words] of cases) {
       await page.goto(`${base}${path}`);
@@ -150,7 +197,9 @@ describe('issue 30: the pages, last mile', () => {
     await page.press('#token-input', 'Enter');
     const line = page.locator('[data-token-status].error');
     await line.waitFor(WAIT);
-    expect(await line.textContent()).toMatch(/^This is team "Team B"'s token, not the organiser token\. Nothing was saved: this browser already keeps a team token \(ending ….{4}\)/);
+    expect(await line.textContent()).toMatch(
+      /^This is team "Team B"'s token, not the organiser token\. Nothing was saved: this browser already keeps a team token \(ending ….{4}\)/,
+    );
     expect(await page.evaluate('localStorage.getItem("metaserver.token.team")')).toBe(team.a);
     expect(await page.evaluate('localStorage.getItem("metaserver.token.organiser")')).toBeNull();
     expect(errors).toEqual([]);
@@ -166,21 +215,27 @@ describe('issue 30: the pages, last mile', () => {
     await page.selectOption('#phase-pub', 'test');
     await page.check('#phase-pub-reopen');
     await page.click('#phase-pub-apply');
-    expect(await said(page, '#phase-pub-form', /phase is now/)).toBe('The phase is now "test". The leaderboards are no longer published: their answers may change until the challenge is closed again; then publish them again from a leaderboard page.');
+    expect(await said(page, '#phase-pub-form', /phase is now/)).toBe(
+      'The phase is now "test". The leaderboards are no longer published: their answers may change until the challenge is closed again; then publish them again from a leaderboard page.',
+    );
     expect((await ms.request('GET', '/api/challenges/pub')).body).toMatchObject({ phase: 'test', leaderboardPublished: false });
     await page.locator('[data-phase="pub"]', { hasText: 'test' }).waitFor(WAIT);
     await page.selectOption('#phase-pub', 'closed');
     await page.click('#phase-pub-apply');
-    expect(await said(page, '#phase-pub-form', /"closed"/)).toMatch(/^The phase is now "closed"\. The leaderboards are not published: teams see them, visitors do not until you publish them/);
+    expect(await said(page, '#phase-pub-form', /"closed"/)).toMatch(
+      /^The phase is now "closed"\. The leaderboards are not published: teams see them, visitors do not until you publish them/,
+    );
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
 
-  it('does not offer the organiser\'s test-suite challenges in the teams\' server and run forms', async () => {
+  it("does not offer the organiser's test-suite challenges in the teams' server and run forms", async () => {
     const { context, page, errors } = await open({ team: team.a });
     await page.goto(`${base}/team`);
     for (const select of ['#server-challenge', '#run-challenge']) {
-      const values = await page.locator(`${select} option`).evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
+      const values = await page
+        .locator(`${select} option`)
+        .evaluateAll((options) => options.map((o) => (o as unknown as { value: string }).value));
       expect(values, select).toContain('lm');
       expect(values, select).not.toContain('suite-x');
     }
@@ -188,7 +243,7 @@ describe('issue 30: the pages, last mile', () => {
     await context.close();
   });
 
-  it('holds gold to a run\'s checks and says which gold a load replaced', async () => {
+  it("holds gold to a run's checks and says which gold a load replaced", async () => {
     const { context, page } = await open({ organiser: ADMIN_TOKEN });
     await page.goto(`${base}/organiser`);
     const load = async (task: string, body: string) => {
@@ -198,14 +253,20 @@ describe('issue 30: the pages, last mile', () => {
       await page.click('#load-gold button[type="submit"]');
     };
     await load('INT', 'PMC7\tBRCA1\n');
-    expect(await said(page, '#load-gold', /Not done/)).toMatch(/at line 1: column 2 \(accession\): "BRCA1" does not match the UniProt accession pattern/);
+    expect(await said(page, '#load-gold', /Not done/)).toMatch(
+      /at line 1: column 2 \(accession\): "BRCA1" does not match the UniProt accession pattern/,
+    );
     await load('ACT', 'PMC7\t1\nPMC8\t0\textra\n');
-    expect(await said(page, '#load-gold', /Not done/)).toMatch(/at line 2: expected 2 tab-separated columns \(docid, classification\), found 3/);
+    expect(await said(page, '#load-gold', /Not done/)).toMatch(
+      /at line 2: expected 2 tab-separated columns \(docid, classification\), found 3/,
+    );
     await load('INT', 'PMC7\tP38398\n');
     expect(await said(page, '#load-gold', /Gold loaded: 1 item/)).toBe('Gold loaded: 1 item in 1 document.');
     await load('INT', 'PMC7\tP38398\nPMC8\tP31749\n');
     const replaced = await said(page, '#load-gold', /Gold loaded: 2 items/);
-    expect(replaced).toMatch(/^Gold loaded: 2 items in 2 documents\. It replaced the previous gold standard \(1 item in 1 document, loaded .+\); scores now use this one\.$/);
+    expect(replaced).toMatch(
+      /^Gold loaded: 2 items in 2 documents\. It replaced the previous gold standard \(1 item in 1 document, loaded .+\); scores now use this one\.$/,
+    );
     await context.close();
   }, 60_000);
 
@@ -214,7 +275,9 @@ describe('issue 30: the pages, last mile', () => {
     await page.goto(`${base}/challenges/lm/settings`);
     await page.fill('#map-ho-body', 'P38398\tP38399,Q00001\n');
     await page.click('#load-map-ho button[type="submit"]');
-    expect(await said(page, '#load-map-ho', /map/)).toBe('Homonym-ortholog map loaded: 1 entry. It replaces any map loaded before; leaderboards with the ho option now score with it.');
+    expect(await said(page, '#load-map-ho', /map/)).toBe(
+      'Homonym-ortholog map loaded: 1 entry. It replaces any map loaded before; leaderboards with the ho option now score with it.',
+    );
     await page.fill('#map-of-body', 'P38398\t9606\nP31749\t9606\n');
     await page.click('#load-map-of button[type="submit"]');
     expect(await said(page, '#load-map-of', /map/)).toMatch(/^Organism map loaded: 2 entries\./);
@@ -224,7 +287,7 @@ describe('issue 30: the pages, last mile', () => {
     await context.close();
   }, 60_000);
 
-  it('names the server and the article in the h1, states the running check\'s deadline and writes times in words', async () => {
+  it("names the server and the article in the h1, states the running check's deadline and writes times in words", async () => {
     const { context, page, errors } = await open({ team: team.a });
     await page.goto(`${base}/servers/${servers.hanging}`);
     const running = page.locator('[data-check="running"]');
@@ -243,7 +306,9 @@ describe('issue 30: the pages, last mile', () => {
     await context.close();
 
     const organiser = await open({ organiser: ADMIN_TOKEN });
-    await organiser.page.goto(`${base}/articles/${(await ms.request('GET', '/api/challenges/lm/articles/PMC7', undefined, ADMIN_TOKEN)).body.id}`);
+    await organiser.page.goto(
+      `${base}/articles/${(await ms.request('GET', '/api/challenges/lm/articles/PMC7', undefined, ADMIN_TOKEN)).body.id}`,
+    );
     await organiser.page.locator('main h1', { hasText: TITLE }).waitFor(WAIT);
     expect(await organiser.page.locator('main h1').textContent()).toBe(`${TITLE} (article PMC7 of lm)`);
     expect(errors).toEqual([]);
@@ -257,13 +322,19 @@ describe('issue 30: the pages, last mile', () => {
     await page.goto(`${base}/organiser?closed=show`);
     const alert = page.locator('[data-fails-all="lm"]');
     await alert.waitFor(WAIT);
-    expect(await alert.textContent()).toMatch(/^2 servers fail every article they were sent: broken1 \(team Team A\), broken2 \(team Team A\)\.$/);
+    expect(await alert.textContent()).toMatch(
+      /^2 servers fail every article they were sent: broken1 \(team Team A\), broken2 \(team Team A\)\.$/,
+    );
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     const row = page.locator(`tr[data-server-row="${servers.failing}"]`);
     const box = (await row.locator('td[data-figure="success"]').boundingBox())!;
     expect(box.width).toBeLessThanOrEqual(390);
     // The figure stands under the name, named by its column.
-    expect(await page.evaluate(`getComputedStyle(document.querySelector('tr[data-server-row="${servers.failing}"] td[data-figure="success"]'), '::before').content`)).toBe('"Success rate"');
+    expect(
+      await page.evaluate(
+        `getComputedStyle(document.querySelector('tr[data-server-row="${servers.failing}"] td[data-figure="success"]'), '::before').content`,
+      ),
+    ).toBe('"Success rate"');
     const phaseTime = page.locator('section.challenge time').first();
     expect(await phaseTime.textContent()).toMatch(IN_WORDS);
     expect(await axeViolations(page)).toEqual([]);
@@ -286,10 +357,24 @@ describe('issue 30: the pages, last mile', () => {
     const zero = { p: 0, r: 0, f: 0 };
     const cls = (key: string, gold: number, responses: number) => ({ key, gold, responses, strict: zero, left: zero, right: zero });
     const markup = reportSections({
-      serverId: 1, sourceServerId: 1, team: 'T', items: 2, progress: { queued: 0, active: 0, done: 2, failed: 0 },
-      report: { overall: cls('(all)', 2, 0), classes: [cls('silent', 2, 0), cls('fp-only', 0, 3)], missingAnswers: [], falsePositives: [], fpSentences: { items: 0, withFalsePositives: 0, mentions: 0 } } as never,
+      serverId: 1,
+      sourceServerId: 1,
+      team: 'T',
+      items: 2,
+      progress: { queued: 0, active: 0, done: 2, failed: 0 },
+      report: {
+        overall: cls('(all)', 2, 0),
+        classes: [cls('silent', 2, 0), cls('fp-only', 0, 3)],
+        missingAnswers: [],
+        falsePositives: [],
+        fpSentences: { items: 0, withFalsePositives: 0, mentions: 0 },
+      } as never,
     });
-    const row = (label: string) => new RegExp(`<th scope="row">${label}</th>((?:<td>[^<]*</td>)+)`).exec(markup)![1].match(/<td>([^<]*)<\/td>/g)!.map((c) => c.slice(4, -5));
+    const row = (label: string) =>
+      new RegExp(`<th scope="row">${label}</th>((?:<td>[^<]*</td>)+)`)
+        .exec(markup)![1]
+        .match(/<td>([^<]*)<\/td>/g)!
+        .map((c) => c.slice(4, -5));
     // gold, responses, then P R F for strict, left, right.
     expect(row('silent')).toEqual(['2', '0', '—', '0.000', '0.000', '—', '0.000', '0.000', '—', '0.000', '0.000']);
     expect(row('fp-only')).toEqual(['0', '3', '0.000', '—', '—', '0.000', '—', '—', '0.000', '—', '—']);

@@ -11,16 +11,27 @@ const board: BoardJson = {
     { run: 'T1_S1', team: 'A', server: 1, serverName: 'live-1', answered: 2, kind: 'S', metrics },
     { run: 'T2_S1', team: 'B', server: 2, serverName: 'live-1', answered: 2, kind: 'S', metrics },
     { run: 'T2_R1', team: 'B', kind: 'R', metrics },
-    { run: 'T3_S1', team: 'C', server: 3, serverName: 'quiet', answered: 0, kind: 'S', metrics: { macro: { p: 0, r: 0, f: 0, aucIPR: 0 } } },
+    {
+      run: 'T3_S1',
+      team: 'C',
+      server: 3,
+      serverName: 'quiet',
+      answered: 0,
+      kind: 'S',
+      metrics: { macro: { p: 0, r: 0, f: 0, aucIPR: 0 } },
+    },
   ],
 };
 const exported = (page: string) => [...page.matchAll(/data-filename="([^"]+)\.INT\.tsv"/g)].map((m) => m[1]);
 
 describe('leaderboard rows', () => {
-  it('name each run\'s server and team, and list a server that never answered as such', () => {
+  it("name each run's server and team, and list a server that never answered as such", () => {
     const page = leaderboardFragment('c', board, {}).value;
     expect([...page.matchAll(/<span class="run-what">([^<]*)<\/span>/g)].map((m) => m[1])).toEqual([
-      'server live-1 of A', 'server live-1 of B', 'offline run of B', 'server quiet of C',
+      'server live-1 of A',
+      'server live-1 of B',
+      'offline run of B',
+      'server quiet of C',
     ]);
     expect(page).toContain('<td>0.500</td><td>0.250</td><td>0.333</td><td>0.200</td>');
     expect(page).toMatch(/<td colspan="8" class="never" data-never-answered>Never answered/);

@@ -15,7 +15,10 @@ const ARTICLES = [
   { id: 'R1', text: '𝛼-Synuclein 😀 binds BRCA1 (P38398) and TP53 in human cells.' },
   { id: 'R2', text: 'KRAS4 and BRCA2 act together in yeast; MYC2 does not.' },
 ];
-const GOLD_WORDS: Record<string, Record<string, string>> = { R1: { BRCA1: 'protein', TP53: 'protein', human: 'species' }, R2: { KRAS4: 'protein', BRCA2: 'protein', yeast: 'species' } };
+const GOLD_WORDS: Record<string, Record<string, string>> = {
+  R1: { BRCA1: 'protein', TP53: 'protein', human: 'species' },
+  R2: { KRAS4: 'protein', BRCA2: 'protein', yeast: 'species' },
+};
 const WAIT = { timeout: 30_000 };
 const BOARD = '/challenges/read/leaderboard/MENTION';
 
@@ -23,7 +26,9 @@ const BOARD = '/challenges/read/leaderboard/MENTION';
 function gold(): { documents: Record<string, { ann: string }> } {
   const documents: Record<string, { ann: string }> = {};
   for (const { id, text } of ARTICLES) {
-    const lines = words(text).flatMap(({ offset, word }, i) => (GOLD_WORDS[id][word] ? [`T${i + 1}\t${GOLD_WORDS[id][word]} ${offset} ${offset + word.length}\t${word}`] : []));
+    const lines = words(text).flatMap(({ offset, word }, i) =>
+      GOLD_WORDS[id][word] ? [`T${i + 1}\t${GOLD_WORDS[id][word]} ${offset} ${offset + word.length}\t${word}`] : [],
+    );
     documents[id] = { ann: lines.join('\n') };
   }
   return { documents };
@@ -46,10 +51,19 @@ beforeAll(async () => {
     await startFaultyServer({ kind: 'custom', handler: (text) => beta(text) }),
     await startFaultyServer({ kind: 'http', status: 500 }),
   );
-  const created = await ms.request('POST', '/api/challenges', { slug: 'read', name: 'Reading', tasks: ['MENTION'], maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+  const created = await ms.request(
+    'POST',
+    '/api/challenges',
+    { slug: 'read', name: 'Reading', tasks: ['MENTION'], maxAttempts: 1, retryDelaySeconds: 0 },
+    ADMIN_TOKEN,
+  );
   expect(created.status).toBe(201);
   expect((await ms.request('POST', '/api/challenges/read/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
-  const teams = [['Alpha Lab', 'tagger'], ['Beta Lab', 'tagger'], ['Gamma Lab', 'broken']] as const;
+  const teams = [
+    ['Alpha Lab', 'tagger'],
+    ['Beta Lab', 'tagger'],
+    ['Gamma Lab', 'broken'],
+  ] as const;
   for (const [i, [team, name]] of teams.entries()) {
     const token = (await ms.request('POST', '/api/teams', { name: team, contact: 'lab@example.org' })).body.token;
     const server = await ms.request('POST', '/api/challenges/read/servers', { name, url: servers[i].url, tasks: ['MENTION'] }, token);
@@ -57,10 +71,14 @@ beforeAll(async () => {
     expect((await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, token)).status).toBe(200);
   }
   for (const { id } of ARTICLES) {
-    await waitFor(`every server done with ${id}`, async () => {
-      const article = (await ms.request('GET', `/api/challenges/read/articles/${id}?text=false`, undefined, ADMIN_TOKEN)).body;
-      return article.status === 'done' ? true : undefined;
-    }, 60_000);
+    await waitFor(
+      `every server done with ${id}`,
+      async () => {
+        const article = (await ms.request('GET', `/api/challenges/read/articles/${id}?text=false`, undefined, ADMIN_TOKEN)).body;
+        return article.status === 'done' ? true : undefined;
+      },
+      60_000,
+    );
   }
   expect((await ms.request('PUT', '/api/challenges/read/gold/MENTION', gold(), ADMIN_TOKEN)).status).toBe(200);
   expect((await ms.request('PATCH', '/api/challenges/read', { phase: 'closed' }, ADMIN_TOKEN)).status).toBe(200);
@@ -88,13 +106,21 @@ const fixed = (v: unknown) => (typeof v === 'number' ? v.toFixed(3) : '—');
 const FIGURES = ['p', 'r', 'f', 'tp', 'fp', 'fn'] as const;
 /** A row's cells as the page must print the API's figures: three decimals, counts as integers. */
 function expectedCells(metrics: Record<string, Record<string, number>>): string[] {
-  return ['strict', 'left', 'right'].flatMap((g) => FIGURES.map((f) => (['tp', 'fp', 'fn'].includes(f) ? String(metrics[g][f]) : fixed(metrics[g][f]))));
+  return ['strict', 'left', 'right'].flatMap((g) =>
+    FIGURES.map((f) => (['tp', 'fp', 'fn'].includes(f) ? String(metrics[g][f]) : fixed(metrics[g][f]))),
+  );
 }
 
 async function rowsOf(p: Page, table = '#board-main') {
-  return await p.locator(`${table} tbody tr`).evaluateAll((trs) =>
-    trs.map((tr) => ({ run: tr.querySelector('.run-name')?.textContent, what: tr.querySelector('.run-what')?.textContent, cells: [...tr.querySelectorAll('td')].map((td) => td.textContent) })),
-  );
+  return await p
+    .locator(`${table} tbody tr`)
+    .evaluateAll((trs) =>
+      trs.map((tr) => ({
+        run: tr.querySelector('.run-name')?.textContent,
+        what: tr.querySelector('.run-what')?.textContent,
+        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
+      })),
+    );
 }
 
 describe('the leaderboard page', () => {
@@ -105,9 +131,13 @@ describe('the leaderboard page', () => {
     expect(await v.locator(`a[href="${BOARD}"]`).count()).toBe(0);
     // The page knows the board is not published and the visitor has no token: it says so without asking the API.
     const asked: string[] = [];
-    v.on('request', (r) => { if (r.url().includes('/fragments/') || r.url().includes('/api/')) asked.push(r.url()); });
+    v.on('request', (r) => {
+      if (r.url().includes('/fragments/') || r.url().includes('/api/')) asked.push(r.url());
+    });
     await v.goto(BOARD);
-    await expect.poll(() => v.locator('[data-fragment] .notice').textContent(), WAIT).toMatch(/^This leaderboard is not published yet\. .*token/);
+    await expect
+      .poll(() => v.locator('[data-fragment] .notice').textContent(), WAIT)
+      .toMatch(/^This leaderboard is not published yet\. .*token/);
     expect(asked).toEqual([]);
     expect(visitorErrors).toEqual([]);
     await v.close();
@@ -117,15 +147,26 @@ describe('the leaderboard page', () => {
     await useOrganiserToken(page);
     await page.goto(BOARD);
     await page.locator('#board-main tbody tr').first().waitFor(WAIT);
-    expect(await page.locator('#board-main thead tr').first().locator('th[scope="colgroup"]').allTextContents()).toEqual(['Strict match', 'Left match', 'Right match']);
+    expect(await page.locator('#board-main thead tr').first().locator('th[scope="colgroup"]').allTextContents()).toEqual([
+      'Strict match',
+      'Left match',
+      'Right match',
+    ]);
     // Each figure's header names its group for screen readers ("Strict P"), shown as "P".
-    expect(await page.locator('#board-main thead tr').nth(1).locator('th').allTextContents()).toEqual(['Strict', 'Left', 'Right'].flatMap((g) => ['P', 'R', 'F', 'TP', 'FP', 'FN'].map((f) => `${g} ${f}`)));
+    expect(await page.locator('#board-main thead tr').nth(1).locator('th').allTextContents()).toEqual(
+      ['Strict', 'Left', 'Right'].flatMap((g) => ['P', 'R', 'F', 'TP', 'FP', 'FN'].map((f) => `${g} ${f}`)),
+    );
     const api = (await ms.request('GET', '/api/challenges/read/scores/MENTION', undefined, ADMIN_TOKEN)).body;
     const rows = await rowsOf(page);
     expect(rows.map((r) => r.run)).toEqual(api.runs.map((r: { run: string }) => r.run));
     // Runs that answered: the API's figures, formatted only.
     for (const [i, row] of rows.slice(0, 2).entries()) expect(row.cells.slice(2)).toEqual(expectedCells(api.runs[i].metrics));
-    expect(rows.slice(0, 2).map((r) => r.what).sort()).toEqual(['server tagger of Alpha Lab', 'server tagger of Beta Lab']);
+    expect(
+      rows
+        .slice(0, 2)
+        .map((r) => r.what)
+        .sort(),
+    ).toEqual(['server tagger of Alpha Lab', 'server tagger of Beta Lab']);
     // The failing server: last, not ranked, said in words.
     expect(rows[2].what).toBe('server broken of Gamma Lab');
     expect(rows[2].cells.slice(2).join('')).toMatch(/^Never answered/);
@@ -134,7 +175,11 @@ describe('the leaderboard page', () => {
     expect(await page.locator('details.breakdown summary').allTextContents()).toEqual(['protein', 'species', 'gene']);
     await screenshot(page, 'leaderboard-mention.png', 1280);
     // At 1280 px the whole board fits: its scroll region does not scroll, so the right match's figures are in view.
-    expect(await page.evaluate(`(() => { const box = document.querySelector('#board-main').closest('.table-scroll'); return box.scrollWidth - box.clientWidth; })()`)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(
+        `(() => { const box = document.querySelector('#board-main').closest('.table-scroll'); return box.scrollWidth - box.clientWidth; })()`,
+      ),
+    ).toBeLessThanOrEqual(0);
   }, 60_000);
 
   it('passes the options to the API (single class, consensus) and says which apply', async () => {
@@ -149,20 +194,33 @@ describe('the leaderboard page', () => {
     const rows = await rowsOf(page);
     expect(rows.map((r) => r.run)).toEqual(api.runs.map((r: { run: string }) => r.run));
     expect(rows.some((r) => r.what === 'consensus of the servers')).toBe(true);
-    for (const [i, run] of api.runs.entries()) if (!(run.kind === 'S' && run.answered === 0)) expect(rows[i].cells.slice(2)).toEqual(expectedCells(run.metrics));
+    for (const [i, run] of api.runs.entries())
+      if (!(run.kind === 'S' && run.answered === 0)) expect(rows[i].cells.slice(2)).toEqual(expectedCells(run.metrics));
     // The downloads carry the same options.
-    expect(await page.getByRole('button', { name: 'Download TSV' }).getAttribute('data-download')).toBe('/api/challenges/read/scores/MENTION?singleClass=1&consensus=1&format=tsv');
+    expect(await page.getByRole('button', { name: 'Download TSV' }).getAttribute('data-download')).toBe(
+      '/api/challenges/read/scores/MENTION?singleClass=1&consensus=1&format=tsv',
+    );
   }, 60_000);
 
   it('labels plot points without overlaps and inside the plot', async () => {
     const boxes = await page.locator('figure[data-plot="pr"] svg').evaluate((svg) => {
       const plot = (svg as any).viewBox.baseVal;
-      return { plot: { w: plot.width as number, h: plot.height as number }, labels: [...svg.querySelectorAll('text.point-label')].map((t: any) => { const b = t.getBBox(); return { x: b.x as number, y: b.y as number, w: b.width as number, h: b.height as number }; }) };
+      return {
+        plot: { w: plot.width as number, h: plot.height as number },
+        labels: [...svg.querySelectorAll('text.point-label')].map((t: any) => {
+          const b = t.getBBox();
+          return { x: b.x as number, y: b.y as number, w: b.width as number, h: b.height as number };
+        }),
+      };
     });
     expect(boxes.labels.length).toBeGreaterThanOrEqual(3);
     for (const [i, a] of boxes.labels.entries()) {
       expect(a.x >= 0 && a.y >= 0 && a.x + a.w <= boxes.plot.w && a.y + a.h <= boxes.plot.h, JSON.stringify(a)).toBe(true);
-      for (const b of boxes.labels.slice(i + 1)) expect(a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y, `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`).toBe(true);
+      for (const b of boxes.labels.slice(i + 1))
+        expect(
+          a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y,
+          `${JSON.stringify(a)} overlaps ${JSON.stringify(b)}`,
+        ).toBe(true);
     }
   }, 60_000);
 

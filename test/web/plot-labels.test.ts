@@ -38,7 +38,12 @@ describe('label placement', () => {
   });
 
   it('draws the key of numbered points under the plot, escaped', () => {
-    const points = Array.from({ length: 60 }, (_, i) => ({ label: `<run ${i}>`, x: 0.5 + (i % 6) * 0.001, y: 0.5 + Math.floor(i / 6) * 0.001, kind: 'S' as const }));
+    const points = Array.from({ length: 60 }, (_, i) => ({
+      label: `<run ${i}>`,
+      x: 0.5 + (i % 6) * 0.001,
+      y: 0.5 + Math.floor(i / 6) * 0.001,
+      kind: 'S' as const,
+    }));
     const svg = scatterPlot(points, { title: 't', xLabel: 'x', yLabel: 'y', fullAxes: true, labelled: 60 }).value;
     expect(svg).toMatch(/<text class="key" x="56" y="\d+">\d+: &lt;run \d+&gt;<\/text>/);
     expect(svg).not.toContain('<run');

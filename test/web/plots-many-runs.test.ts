@@ -6,9 +6,15 @@ import { segmentsCross } from '../../src/web/plot-labels.ts';
 import { fitDomain, LABELLED_RUNS, scatterPlot, tickStep } from '../../src/web/plots.ts';
 
 /** 20 runs bunched between 0.1 and 0.3, as BC II.5's were on fixed 0–1 axes; a fixed pseudo-random spread. */
-const runs = Array.from({ length: 20 }, (_, i) => ({ label: `T${i + 1}_S1`, x: 0.1 + ((i * 37) % 20) / 100, y: 0.1 + ((i * 53) % 20) / 100, kind: i % 4 === 3 ? ('R' as const) : ('S' as const) }));
+const runs = Array.from({ length: 20 }, (_, i) => ({
+  label: `T${i + 1}_S1`,
+  x: 0.1 + ((i * 37) % 20) / 100,
+  y: 0.1 + ((i * 53) % 20) / 100,
+  kind: i % 4 === 3 ? ('R' as const) : ('S' as const),
+}));
 const options = { title: 'F-score vs AUC iP/R', xLabel: 'AUC iP/R', yLabel: 'F-score' };
-const circles = (svg: string) => [...svg.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)" r="5">/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+const circles = (svg: string) =>
+  [...svg.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)" r="5">/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) }));
 
 describe('plots at 20 runs', () => {
   it('fits the axes to the runs, in whole ticks, inside 0–1 and at least 0.1 wide', () => {
@@ -44,7 +50,13 @@ describe('plots at 20 runs', () => {
   it('never draws two leader lines that cross', () => {
     for (const labelled of [6, 20]) {
       const svg = scatterPlot(runs, { ...options, labelled }).value;
-      const lines = [...svg.matchAll(/<line class="leader" x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"\/>/g)].map((m) => [{ x: +m[1], y: +m[2] }, { x: +m[3], y: +m[4] }] as const);
+      const lines = [...svg.matchAll(/<line class="leader" x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"\/>/g)].map(
+        (m) =>
+          [
+            { x: +m[1], y: +m[2] },
+            { x: +m[3], y: +m[4] },
+          ] as const,
+      );
       for (const [i, [a, b]] of lines.entries()) for (const [c, d] of lines.slice(i + 1)) expect(segmentsCross(a, b, c, d)).toBe(false);
     }
   });

@@ -29,12 +29,22 @@ describe('scatter plot', () => {
   const options = { title: 'F-score vs AUC iP/R', xLabel: 'AUC iP/R', yLabel: 'F-score' };
 
   it('places each run by the scales, filled for online and hollow for offline runs', () => {
-    const svg = scatterPlot([{ label: 'T1_S1', x: 0.5, y: 0.5, kind: 'S' }, { label: 'T2_R1', x: 1, y: 0, kind: 'R' }], { ...options, fullAxes: true }).value;
+    const svg = scatterPlot(
+      [
+        { label: 'T1_S1', x: 0.5, y: 0.5, kind: 'S' },
+        { label: 'T2_R1', x: 1, y: 0, kind: 'R' },
+      ],
+      { ...options, fullAxes: true },
+    ).value;
     expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(svg).toContain('role="img"');
     // x: 56 + 0.5 * (480 - 16 - 56) = 260; y: 312 - 0.5 * (312 - 32) = 172.
-    expect(svg).toContain('<g class="point online" tabindex="0" role="img" aria-label="T1_S1: AUC iP/R 0.500, F-score 0.500"><circle cx="260" cy="172" r="5">');
-    expect(svg).toContain('<g class="point offline" tabindex="0" role="img" aria-label="T2_R1: AUC iP/R 1.000, F-score 0.000"><circle cx="464" cy="312" r="5">');
+    expect(svg).toContain(
+      '<g class="point online" tabindex="0" role="img" aria-label="T1_S1: AUC iP/R 0.500, F-score 0.500"><circle cx="260" cy="172" r="5">',
+    );
+    expect(svg).toContain(
+      '<g class="point offline" tabindex="0" role="img" aria-label="T2_R1: AUC iP/R 1.000, F-score 0.000"><circle cx="464" cy="312" r="5">',
+    );
     expect(svg).toContain('<desc>T1_S1 (S): AUC iP/R 0.500, F-score 0.500; T2_R1 (R): AUC iP/R 1.000, F-score 0.000</desc>');
   });
 
@@ -57,7 +67,11 @@ describe('scatter plot', () => {
 
 describe('histogram', () => {
   it('draws one bar per bin scaled to the largest count', () => {
-    const svg = histogramChart([{ fromMs: 10, toMs: 20, count: 1 }, { fromMs: 20, toMs: 50, count: 0 }, { fromMs: 50, toMs: null, count: 2 }]).value;
+    const svg = histogramChart([
+      { fromMs: 10, toMs: 20, count: 1 },
+      { fromMs: 20, toMs: 50, count: 0 },
+      { fromMs: 50, toMs: null, count: 2 },
+    ]).value;
     expect(svg.match(/<rect /g)).toHaveLength(3);
     expect(svg).toContain('<title>10 ms–20 ms: 1</title>');
     expect(svg).toContain('<title>≥ 50 ms: 2</title>');

@@ -46,8 +46,16 @@ beforeAll(async () => {
   sample = await startSampleServer({ port: 0 });
   failing = await startFaultyServer({ kind: 'http', status: 500 });
   hanging = await startFaultyServer({ kind: 'hang' });
-  for (const [slug, tasks] of [['bc', ['ACT', 'INT', 'IPT', 'MENTION']], ['intonly', ['INT']]] as const) {
-    const created = await ms.request('POST', '/api/challenges', { slug, name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+  for (const [slug, tasks] of [
+    ['bc', ['ACT', 'INT', 'IPT', 'MENTION']],
+    ['intonly', ['INT']],
+  ] as const) {
+    const created = await ms.request(
+      'POST',
+      '/api/challenges',
+      { slug, name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 },
+      ADMIN_TOKEN,
+    );
     expect(created.status).toBe(201);
   }
   expect((await ms.request('POST', '/api/challenges/bc/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
@@ -71,7 +79,9 @@ describe('roles and messages', () => {
     await page.press('#token-input', 'Enter');
     const teamLine = page.locator('[data-token-status]');
     await teamLine.filter({ hasText: /refused/ }).waitFor(WAIT);
-    expect(await teamLine.textContent()).toMatch(/^This token was refused: it is neither the organiser token nor a registered team's token\. Nothing was saved/);
+    expect(await teamLine.textContent()).toMatch(
+      /^This token was refused: it is neither the organiser token nor a registered team's token\. Nothing was saved/,
+    );
     expect(await teamLine.getAttribute('class')).toMatch(/\berror\b/);
     expect(await teamLine.getAttribute('class')).not.toMatch(/\bok\b/);
     expect(await localToken('team')).toBeNull();
@@ -94,7 +104,12 @@ describe('roles and messages', () => {
     await page.locator('[data-token-status]', { hasText: /^Using team "Two roles"'s token/ }).waitFor(WAIT);
 
     // The team registers a server; the organiser page still sees it, with the organiser token.
-    const created = await ms.request('POST', '/api/challenges/bc/servers', { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, teamToken);
+    const created = await ms.request(
+      'POST',
+      '/api/challenges/bc/servers',
+      { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
+      teamToken,
+    );
     expect(created.status).toBe(201);
     await page.goto(`${base}/organiser`);
     await page.locator('[data-token-status]', { hasText: /^Using the organiser's token/ }).waitFor(WAIT);
@@ -131,7 +146,7 @@ describe('roles and messages', () => {
     await screenshot(page, 'server-check-timeout.png');
   }, 120_000);
 
-  it('says what happened in words: started, the slug rule, an empty article id, unknown gold ids, only the challenge\'s tasks', async () => {
+  it("says what happened in words: started, the slug rule, an empty article id, unknown gold ids, only the challenge's tasks", async () => {
     // Only the chosen challenge's tasks are offered, all ticked; an INT-only server registers.
     await page.goto(`${base}/team`);
     await page.selectOption('#server-challenge', 'intonly');
@@ -161,7 +176,9 @@ describe('roles and messages', () => {
     await page.selectOption('#articles-format', 'text');
     await page.fill('#articles-content', 'Some text.');
     await page.click('#load-articles button[type="submit"]');
-    await status('#load-articles').filter({ hasText: /Not done/ }).waitFor(WAIT);
+    await status('#load-articles')
+      .filter({ hasText: /Not done/ })
+      .waitFor(WAIT);
     expect(await status('#load-articles').textContent()).toBe('Not done: articles[0].id is empty; fill it in.');
 
     await page.selectOption('#gold-challenge', 'bc');
@@ -170,13 +187,17 @@ describe('roles and messages', () => {
     await page.click('#load-gold button[type="submit"]');
     const gold = status('#load-gold').filter({ hasText: /Gold loaded/ });
     await gold.waitFor(WAIT);
-    expect(await gold.textContent()).toBe('Gold loaded: 2 items in 2 documents. But 1 document id matches no article of this challenge (PMC9): their items cannot be matched until articles with these ids are loaded. Check the ids.');
+    expect(await gold.textContent()).toBe(
+      'Gold loaded: 2 items in 2 documents. But 1 document id matches no article of this challenge (PMC9): their items cannot be matched until articles with these ids are loaded. Check the ids.',
+    );
     expect(await gold.getAttribute('class')).toMatch(/\bwarn\b/);
   }, 120_000);
 
-  it('stops polling a missing article\'s page after its 404', async () => {
+  it("stops polling a missing article's page after its 404", async () => {
     const fragmentCalls: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('/fragments/articles/')) fragmentCalls.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.url().includes('/fragments/articles/')) fragmentCalls.push(r.url());
+    });
     await page.goto(`${base}/articles/00000000-0000-4000-8000-000000000000`);
     await page.locator('[data-fragment][data-stopped]').waitFor(WAIT);
     expect(await page.locator('[data-fragment] .error').textContent()).toContain('not found');
@@ -190,7 +211,9 @@ describe('organisers: the challenge at a glance, live', () => {
   it('refreshes by itself, shows figures in seconds and per cent, and makes a server that fails everything stand out', async () => {
     const broken = await ms.request('POST', '/api/challenges/bc/servers', { name: 'broken', url: failing.url, tasks: ['INT'] }, teamToken);
     expect(broken.status).toBe(201);
-    const good = (await ms.request('GET', '/api/challenges/bc/servers', undefined, teamToken)).body.find((s: { name: string }) => s.name === 'sample');
+    const good = (await ms.request('GET', '/api/challenges/bc/servers', undefined, teamToken)).body.find(
+      (s: { name: string }) => s.name === 'sample',
+    );
     await page.goto(`${base}/organiser`);
     const brokenRow = page.locator(`tr[data-server-row="${broken.body.id}"]`);
     await brokenRow.waitFor(WAIT);
@@ -201,7 +224,9 @@ describe('organisers: the challenge at a glance, live', () => {
     await page.locator(`tr.fails-all[data-server-row="${broken.body.id}"]`).waitFor(WAIT);
     expect(await brokenRow.locator('[data-figure="success"]').textContent()).toBe('0.0 %');
     expect(await brokenRow.locator('[data-figure="failing"]').textContent()).toBe('yes');
-    expect(await page.locator('[data-fails-all="bc"]').textContent()).toMatch(/^1 server fails every article it was sent: broken \(team Two roles\)\.$/);
+    expect(await page.locator('[data-fails-all="bc"]').textContent()).toMatch(
+      /^1 server fails every article it was sent: broken \(team Two roles\)\.$/,
+    );
     const goodRow = page.locator(`tr[data-server-row="${good.id}"]`);
     await goodRow.locator('[data-figure="success"]', { hasText: '100.0 %' }).waitFor(WAIT);
     expect(await goodRow.textContent()).toMatch(/3 of 3/);
@@ -217,7 +242,7 @@ describe('organisers: the challenge at a glance, live', () => {
     expect(await page.locator('pre').count()).toBe(0);
   }, 120_000);
 
-  it('lists a challenge\'s articles by state and opens one; saves the settings', async () => {
+  it("lists a challenge's articles by state and opens one; saves the settings", async () => {
     await page.goto(`${base}/organiser`);
     await page.click('a[href="/challenges/bc/articles"]');
     await page.locator('table.articles tbody tr').first().waitFor(WAIT);
@@ -225,19 +250,28 @@ describe('organisers: the challenge at a glance, live', () => {
     await Promise.all([page.waitForURL(/state=failed/, WAIT), page.click('#article-filter button')]);
     // Every article went to the broken server, which failed it for good: settled ("done"), with the counts.
     await page.locator('table.articles tbody tr').nth(2).waitFor(WAIT);
-    const states = await page.locator('table.articles tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-article-state')));
+    const states = await page
+      .locator('table.articles tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-article-state')));
     expect(states).toEqual(['done', 'done', 'done']);
-    expect(await page.locator('table.articles tbody tr [data-summary]').first().textContent()).toMatch(/^answered by 1 of 2 servers, failed at 1$/);
+    expect(await page.locator('table.articles tbody tr [data-summary]').first().textContent()).toMatch(
+      /^answered by 1 of 2 servers, failed at 1$/,
+    );
     await page.goto(`${base}/challenges/bc/articles?state=pending`);
     await page.locator('[data-final-count="0"]', { hasText: 'No article is pending' }).waitFor(WAIT);
     await page.goto(`${base}/challenges/bc/articles?state=failed`);
-    await Promise.all([page.waitForURL(/\/articles\/[0-9a-f-]+\?as=organiser$/, WAIT), page.click('table.articles tbody tr >> nth=0 >> a')]);
+    await Promise.all([
+      page.waitForURL(/\/articles\/[0-9a-f-]+\?as=organiser$/, WAIT),
+      page.click('table.articles tbody tr >> nth=0 >> a'),
+    ]);
 
     await page.goto(`${base}/challenges/bc/settings`);
     await page.fill('#settings-timeoutSeconds', '120');
     await page.fill('#settings-retryDelaySeconds', '2.5');
     await page.click('#challenge-settings button[type="submit"]');
-    await status('#challenge-settings').filter({ hasText: /^Saved: deadline 120 s per attempt, 1 attempt per article, back-off 2.5 s, \d+ servers? per team\.$/ }).waitFor(WAIT);
+    await status('#challenge-settings')
+      .filter({ hasText: /^Saved: deadline 120 s per attempt, 1 attempt per article, back-off 2.5 s, \d+ servers? per team\.$/ })
+      .waitFor(WAIT);
     const stored = (await ms.request('GET', '/api/challenges/bc')).body;
     expect([stored.timeoutSeconds, stored.retryDelaySeconds]).toEqual([120, 2.5]);
   }, 120_000);
@@ -251,7 +285,9 @@ describe('organisers: the challenge at a glance, live', () => {
     await page.click('#upload-run button[type="submit"]');
     expect(await answered('#upload-run')).toBe('Run "T1_R1" stored: your team\'s run 1 of at most 5 for this task.');
 
-    const good = (await ms.request('GET', '/api/challenges/bc/servers', undefined, teamToken)).body.find((s: { name: string }) => s.name === 'sample');
+    const good = (await ms.request('GET', '/api/challenges/bc/servers', undefined, teamToken)).body.find(
+      (s: { name: string }) => s.name === 'sample',
+    );
     await page.goto(`${base}/servers/${good.id}`);
     await page.locator('#export-what').waitFor(WAIT);
     const formats = await page.locator('#export-what option').evaluateAll((o) => o.map((x) => (x as unknown as { value: string }).value));
@@ -260,11 +296,13 @@ describe('organisers: the challenge at a glance, live', () => {
     await page.selectOption('#export-what', 'INT/tsv');
     const [tsv] = await Promise.all([page.waitForEvent('download', WAIT), page.click('#export-form button[type="submit"]')]);
     expect(tsv.suggestedFilename()).toMatch(/\.INT\.tsv$/);
-    expect(readFileSync((await tsv.path()), 'utf8')).toContain('PMC1\tP38398');
+    expect(readFileSync(await tsv.path(), 'utf8')).toContain('PMC1\tP38398');
     await page.selectOption('#export-what', 'MENTION/brat');
     const [archive] = await Promise.all([page.waitForEvent('download', WAIT), page.click('#export-form button[type="submit"]')]);
     expect(archive.suggestedFilename()).toMatch(/\.MENTION\.brat\.tar\.gz$/);
-    await status('#export-form').filter({ hasText: /^Downloaded .+\.tar\.gz \(\d+\.\d KiB\)\.$/ }).waitFor(WAIT);
+    await status('#export-form')
+      .filter({ hasText: /^Downloaded .+\.tar\.gz \(\d+\.\d KiB\)\.$/ })
+      .waitFor(WAIT);
 
     const suite = await ms.request('POST', '/api/testsuites', { name: 'web-suite', servers: [good.id], sample: 4, seed: 1 }, teamToken);
     expect(suite.status).toBe(201);

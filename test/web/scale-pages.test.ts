@@ -15,12 +15,20 @@ const RUNS = 20;
 const WAIT = { timeout: 30_000 };
 const ACCESSIONS = ['P38398', 'P04637', 'P37840', 'P31749', 'Q9Y6K9', 'O15111', 'P01116', 'P51587'];
 /** Two long articles (about 20 KB each), every accession named in them. */
-const ARTICLES = ['S1', 'S2'].map((id) => ({ id, text: `${id}: ${ACCESSIONS.join(' binds ')}. ` + 'The complex forms in human cells and interacts with its partners. '.repeat(300) }));
+const ARTICLES = ['S1', 'S2'].map((id) => ({
+  id,
+  text: `${id}: ${ACCESSIONS.join(' binds ')}. ` + 'The complex forms in human cells and interacts with its partners. '.repeat(300),
+}));
 
 /** Server k finds a different share of the accessions, in its own order, and one wrong one: 20 different points. */
 function answerOf(k: number) {
   const found = ACCESSIONS.filter((_, i) => (i * 7 + k) % 11 < 3 + (k % 6)).slice(0, 1 + (k % 8));
-  const normalizations = [...found, `Q${String(10000 + k).slice(1)}0`].map((dbid, i) => ({ dbid, dbname: 'UniProt', rank: i + 1, confidence: 1 / (i + 2) }));
+  const normalizations = [...found, `Q${String(10000 + k).slice(1)}0`].map((dbid, i) => ({
+    dbid,
+    dbname: 'UniProt',
+    rank: i + 1,
+    confidence: 1 / (i + 2),
+  }));
   return { interaction: [k % 3 !== 0, 0.5 + k / 50], normalizations, pairs: [] };
 }
 
@@ -37,7 +45,16 @@ beforeAll(async () => {
   browser = await launchChromium();
   ms = await startTestMetaserver();
   const base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'wide', name: 'Wide', tasks: ['ACT', 'INT', 'IPT'], maxAttempts: 1, retryDelaySeconds: 0, serversPerTeam: 50 }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (
+      await ms.request(
+        'POST',
+        '/api/challenges',
+        { slug: 'wide', name: 'Wide', tasks: ['ACT', 'INT', 'IPT'], maxAttempts: 1, retryDelaySeconds: 0, serversPerTeam: 50 },
+        ADMIN_TOKEN,
+      )
+    ).status,
+  ).toBe(201);
   const loaded = await ms.request('POST', '/api/challenges/wide/articles', { articles: ARTICLES }, ADMIN_TOKEN);
   articleId = loaded.body.ids.S1;
   const token = (await ms.request('POST', '/api/teams', { name: 'Wide Lab', contact: 'w@example.org' })).body.token;
@@ -45,17 +62,31 @@ beforeAll(async () => {
     const broken = k === RUNS;
     const server = await startFaultyServer(broken ? { kind: 'http', status: 500 } : { kind: 'custom', handler: () => answerOf(k) });
     servers.push(server);
-    const registered = await ms.request('POST', '/api/challenges/wide/servers', { name: broken ? 'broken' : `tagger-${String(k + 1).padStart(2, '0')}`, url: server.url, tasks: ['ACT', 'INT', 'IPT'] }, token);
+    const registered = await ms.request(
+      'POST',
+      '/api/challenges/wide/servers',
+      { name: broken ? 'broken' : `tagger-${String(k + 1).padStart(2, '0')}`, url: server.url, tasks: ['ACT', 'INT', 'IPT'] },
+      token,
+    );
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
     if (broken) brokenId = registered.body.id;
     expect((await ms.request('POST', `/api/servers/${registered.body.id}/start`, undefined, token)).status).toBe(200);
   }
-  await waitFor('every pair settled', async () => {
-    const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`);
-    return rows[0].n === (RUNS + 1) * ARTICLES.length ? true : undefined;
-  }, 60_000);
+  await waitFor(
+    'every pair settled',
+    async () => {
+      const rows = await ms.database.db.query<{ n: number }>(`select count(*)::int as n from deliveries where state in ('done', 'failed')`);
+      return rows[0].n === (RUNS + 1) * ARTICLES.length ? true : undefined;
+    },
+    60_000,
+  );
   const gold = ARTICLES.flatMap(({ id }) => ACCESSIONS.map((a) => `${id}\t${a}`)).join('\n') + '\n';
-  const put = await ms.app!.inject({ method: 'PUT', url: '/api/challenges/wide/gold/INT', payload: gold, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' } });
+  const put = await ms.app!.inject({
+    method: 'PUT',
+    url: '/api/challenges/wide/gold/INT',
+    payload: gold,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
+  });
   expect(put.statusCode, put.body).toBe(200);
   context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
@@ -87,7 +118,9 @@ describe('pages at 21 servers', () => {
     expect(region.scroll).toBeGreaterThan(region.client);
     expect(region.client).toBeLessThanOrEqual(900 * 0.7 + 1);
     expect(await page.locator('details.servers-fold').getAttribute('open')).toBeNull();
-    expect(await page.locator('details.servers-fold > summary').textContent()).toBe(`answered by ${RUNS} of ${RUNS + 1} servers, failed at 1`);
+    expect(await page.locator('details.servers-fold > summary').textContent()).toBe(
+      `answered by ${RUNS} of ${RUNS + 1} servers, failed at 1`,
+    );
     // The contents lead to each section.
     const contents = await page.locator('nav.article-contents a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
     expect(contents.slice(-2)).toEqual(['#text-heading', '#servers-heading']);
@@ -107,7 +140,10 @@ describe('pages at 21 servers', () => {
     expect(await axeViolations(page, 1280)).toEqual([]);
     await screenshot(page, 'server-failures-by-kind.png');
     await Promise.all([page.waitForURL(/outcome=failed/, WAIT), page.click('[data-lost-articles]')]);
-    await page.locator('table.articles tbody tr').nth(ARTICLES.length - 1).waitFor(WAIT);
+    await page
+      .locator('table.articles tbody tr')
+      .nth(ARTICLES.length - 1)
+      .waitFor(WAIT);
     expect(await page.locator('table.articles tbody tr').count()).toBe(ARTICLES.length);
     expect(errors).toEqual([]);
   }, 60_000);

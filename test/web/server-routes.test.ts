@@ -12,7 +12,9 @@ let other: string;
 beforeAll(async () => {
   ms = await startTestMetaserver({ config: { statusCacheMs: 0 } });
   sample = await startSampleServer({ port: 0 });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'del', name: 'Delete', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status).toBe(201);
+  expect((await ms.request('POST', '/api/challenges', { slug: 'del', name: 'Delete', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status).toBe(
+    201,
+  );
   token = (await ms.request('POST', '/api/teams', { name: 'Deleters', contact: 'd@example.org' })).body.token;
   other = (await ms.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
   const articles = [1, 2].map((i) => ({ id: `D${i}`, text: `Article ${i}: BRCA1 (P38398) binds.` }));
@@ -24,11 +26,17 @@ afterAll(async () => {
 });
 
 const count = async (table: string, serverId: number) =>
-  (await ms.database.db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${table === 'servers' ? 'id' : 'server_id'} = $1`, [serverId]))[0].n;
+  (
+    await ms.database.db.query<{ n: number }>(
+      `select count(*)::int as n from ${table} where ${table === 'servers' ? 'id' : 'server_id'} = $1`,
+      [serverId],
+    )
+  )[0].n;
 
 describe('DELETE /api/servers/:id', () => {
   it('refuses an active server, then deletes the paused one with its deliveries, attempts, answers and queue', async () => {
-    const server = (await ms.request('POST', '/api/challenges/del/servers', { name: 's', url: sample.url, tasks: ['ACT', 'INT'] }, token)).body;
+    const server = (await ms.request('POST', '/api/challenges/del/servers', { name: 's', url: sample.url, tasks: ['ACT', 'INT'] }, token))
+      .body;
     await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
     const status = await waitFor('both articles answered', async () => {
       const res = await ms.request('GET', `/api/servers/${server.id}`, undefined, token);
@@ -54,11 +62,15 @@ describe('DELETE /api/servers/:id', () => {
     expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(0);
     expect((await ms.request('GET', `/api/servers/${server.id}`, undefined, token)).status).toBe(404);
     // The name is free again.
-    expect((await ms.request('POST', '/api/challenges/del/servers', { name: 's', url: sample.url, tasks: ['ACT'] }, token)).status).toBe(201);
+    expect((await ms.request('POST', '/api/challenges/del/servers', { name: 's', url: sample.url, tasks: ['ACT'] }, token)).status).toBe(
+      201,
+    );
   });
 
   it('lets the organiser delete any paused server', async () => {
-    const server = (await ms.request('POST', '/api/challenges/del/servers', { name: 'admin-deletes', url: sample.url, tasks: ['ACT'] }, other)).body;
+    const server = (
+      await ms.request('POST', '/api/challenges/del/servers', { name: 'admin-deletes', url: sample.url, tasks: ['ACT'] }, other)
+    ).body;
     expect((await ms.request('DELETE', `/api/servers/${server.id}`, undefined, ADMIN_TOKEN)).status).toBe(204);
   });
 });
@@ -76,7 +88,16 @@ describe('web routes', () => {
     const openapi = await ms.app!.inject({ method: 'GET', url: '/openapi.json' });
     const paths = Object.keys(openapi.json().paths);
     expect(paths).toContain('/api/servers/{id}');
-    const web = ['/', '/team', '/organiser', '/servers/{id}', '/articles/{id}', '/challenges/{slug}/leaderboard/{task}', '/static/app.css', '/static/app.js'];
+    const web = [
+      '/',
+      '/team',
+      '/organiser',
+      '/servers/{id}',
+      '/articles/{id}',
+      '/challenges/{slug}/leaderboard/{task}',
+      '/static/app.css',
+      '/static/app.js',
+    ];
     expect(paths.filter((p) => web.includes(p) || p.startsWith('/fragments'))).toEqual([]);
   });
 
@@ -93,7 +114,7 @@ describe('web routes', () => {
     expect(js.headers['content-type']).toMatch(/^text\/javascript/);
   });
 
-  it('answers a fragment without a token with the API\'s refusal, as HTML', async () => {
+  it("answers a fragment without a token with the API's refusal, as HTML", async () => {
     const res = await ms.app!.inject({ method: 'GET', url: '/fragments/servers/1' });
     expect(res.statusCode).toBe(401);
     expect(res.body).toMatch(/<p class="error" role="alert">.*Paste your token/);
@@ -106,7 +127,8 @@ describe('GET /api/servers/:id status figures', () => {
     try {
       await cached.request('POST', '/api/challenges', { slug: 'cache', name: 'Cache', tasks: ['INT'] }, ADMIN_TOKEN);
       const team = (await cached.request('POST', '/api/teams', { name: 'Cachers', contact: 'c@example.org' })).body.token;
-      const server = (await cached.request('POST', '/api/challenges/cache/servers', { name: 'c', url: sample.url, tasks: ['INT'] }, team)).body;
+      const server = (await cached.request('POST', '/api/challenges/cache/servers', { name: 'c', url: sample.url, tasks: ['INT'] }, team))
+        .body;
       const before = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
       expect(before.state).toBe('paused');
       await cached.request('POST', `/api/servers/${server.id}/start`, undefined, team);
@@ -115,8 +137,15 @@ describe('GET /api/servers/:id status figures', () => {
       expect(started.progress).toEqual({ queued: 0, active: 0, done: 0, failed: 0 });
       // The organiser's view is kept apart from the team's.
       expect((await cached.request('GET', `/api/servers/${server.id}`, undefined, ADMIN_TOKEN)).body.progress.done).toBe(0);
-      await cached.request('POST', '/api/challenges/cache/articles', { articles: [{ id: 'C1', text: 'BRCA1 (P38398) binds.' }] }, ADMIN_TOKEN);
-      await waitFor('the answer', async () => ((await cached.database.db.query(`select 1 from answers where server_id = $1`, [server.id])).length > 0 ? true : undefined));
+      await cached.request(
+        'POST',
+        '/api/challenges/cache/articles',
+        { articles: [{ id: 'C1', text: 'BRCA1 (P38398) binds.' }] },
+        ADMIN_TOKEN,
+      );
+      await waitFor('the answer', async () =>
+        (await cached.database.db.query(`select 1 from answers where server_id = $1`, [server.id])).length > 0 ? true : undefined,
+      );
       const within = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
       expect(within.progress).toEqual(started.progress); // within the window: what was computed first
       await cached.request('POST', `/api/servers/${server.id}/pause`, undefined, team);

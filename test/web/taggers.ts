@@ -8,7 +8,10 @@ const WORD = /[A-Za-z0-9]+/g;
 const ACCESSION = /^(?:[OPQ][0-9][A-Z0-9]{3}[0-9]|[A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2})$/;
 const SPECIES = new Set(['human', 'yeast']);
 
-export interface TaggedWord { offset: number; word: string }
+export interface TaggedWord {
+  offset: number;
+  word: string;
+}
 
 /** Every ASCII word with its code-point offset. */
 export function words(text: string): TaggedWord[] {
@@ -44,7 +47,9 @@ export function alpha(text: string): XmlRpcValue {
 
 export function beta(text: string): XmlRpcValue {
   const mentions = words(text).flatMap(({ offset, word }): XmlRpcValue[] =>
-    isProtein(word) && !ACCESSION.test(word) ? [{ offset, mention: word, type: word === 'TP53' ? 'gene' : 'protein', confidence: 0.7 }] : [],
+    isProtein(word) && !ACCESSION.test(word)
+      ? [{ offset, mention: word, type: word === 'TP53' ? 'gene' : 'protein', confidence: 0.7 }]
+      : [],
   );
   return { mentions, normalizations: [], taxons: [] };
 }

@@ -8,8 +8,23 @@ import { serverLabels } from '../../src/web/pages/article.ts';
 describe('buildViewer', () => {
   // 😀 is one code point and two UTF-16 units: offsets after it count it once.
   const text = '😀 BRCA1 binds TP53 </script>';
-  const a = { label: 'tagger (A)', shown: true, mentions: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein' }, { start: 14, end: 18, text: 'TP53', type: 'protein' }] };
-  const b = { label: 'tagger (B)', shown: true, mentions: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein' }, { start: 14, end: 18, text: 'TP53', type: 'gene' }, { start: 16, end: 18, text: '53', type: 'gene' }] };
+  const a = {
+    label: 'tagger (A)',
+    shown: true,
+    mentions: [
+      { start: 2, end: 7, text: 'BRCA1', type: 'protein' },
+      { start: 14, end: 18, text: 'TP53', type: 'protein' },
+    ],
+  };
+  const b = {
+    label: 'tagger (B)',
+    shown: true,
+    mentions: [
+      { start: 2, end: 7, text: 'BRCA1', type: 'protein' },
+      { start: 14, end: 18, text: 'TP53', type: 'gene' },
+      { start: 16, end: 18, text: '53', type: 'gene' },
+    ],
+  };
   const c = { label: 'Consensus', shown: false, consensus: true, mentions: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein' }] };
 
   it('cuts the text at every mention boundary, in code points, and names the mentions covering each piece', () => {
@@ -32,7 +47,11 @@ describe('buildViewer', () => {
     const v = buildViewer(text, [a, b, c]);
     expect(v.data.value.match(/<\/script>/g)).toHaveLength(1);
     const json = JSON.parse(/>(.*)<\/script>$/.exec(v.data.value)![1]);
-    expect(json.sources).toEqual([{ label: 'tagger (A)', consensus: false }, { label: 'tagger (B)', consensus: false }, { label: 'Consensus', consensus: true }]);
+    expect(json.sources).toEqual([
+      { label: 'tagger (A)', consensus: false },
+      { label: 'tagger (B)', consensus: false },
+      { label: 'Consensus', consensus: true },
+    ]);
     expect(json.mentions[0]).toEqual([2, 7, 0, [0, 1, 2], 'BRCA1', null]);
   });
 

@@ -38,7 +38,12 @@ beforeAll(async () => {
   base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
   sample = await startSampleServer({ port: 0 });
   faulty = await startFaultyServer({ kind: 'http', status: 500 });
-  const created = await ms.request('POST', '/api/challenges', { slug: 'bc', name: 'BC web', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 2, retryDelaySeconds: 0 }, ADMIN_TOKEN);
+  const created = await ms.request(
+    'POST',
+    '/api/challenges',
+    { slug: 'bc', name: 'BC web', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 2, retryDelaySeconds: 0 },
+    ADMIN_TOKEN,
+  );
   expect(created.status).toBe(201);
   const loaded = await ms.request('POST', '/api/challenges/bc/articles', { articles: ARTICLES }, ADMIN_TOKEN);
   expect(loaded.status).toBe(202);
@@ -62,7 +67,7 @@ async function registerServer(name: string, url: string): Promise<void> {
 }
 
 describe('the web interface in headless Chromium', () => {
-  it('(a) a team registers, starts the sample server, sees it finish and sees the failing server\'s HTTP 500', async () => {
+  it("(a) a team registers, starts the sample server, sees it finish and sees the failing server's HTTP 500", async () => {
     await page.goto(`${base}/team`);
     await page.fill('#team-name', 'Web team');
     await page.fill('#team-contact', 'web@example.org');
@@ -95,7 +100,12 @@ describe('the web interface in headless Chromium', () => {
   }, 120_000);
 
   it('(c) the article page highlights exactly the mentions, counted in code points', async () => {
-    const live = await ms.request('POST', '/api/challenges/live/servers', { name: 'live-sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, teamToken);
+    const live = await ms.request(
+      'POST',
+      '/api/challenges/live/servers',
+      { name: 'live-sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
+      teamToken,
+    );
     expect(live.status).toBe(201);
     expect((await ms.request('POST', `/api/servers/${live.body.id}/start`, undefined, teamToken)).status).toBe(200);
 

@@ -14,9 +14,19 @@ const g1 = (i: number) => `P1000${i}`;
 const g2 = (i: number) => `Q2000${i}`;
 // Per training document i: gold g1(i), g2(i). A and B find both plus a wrong one; C one of them.
 const trainingAnswer = (server: number, i: number): string[] =>
-  [[g1(i), g2(i), `O3000${i}`], [g2(i), g1(i), `P4000${i}`], [`Q5000${i}`, g1(i)]][server];
+  [
+    [g1(i), g2(i), `O3000${i}`],
+    [g2(i), g1(i), `P4000${i}`],
+    [`Q5000${i}`, g1(i)],
+  ][server];
 const LIVE_ANSWERS = [
-  { INT: [{ accession: 'P12345', rank: 1, confidence: 1, taxid: 9606 }, { accession: 'Q99999', rank: 2, confidence: 0.25 }], MENTION: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein', confidence: 1 }] },
+  {
+    INT: [
+      { accession: 'P12345', rank: 1, confidence: 1, taxid: 9606 },
+      { accession: 'Q99999', rank: 2, confidence: 0.25 },
+    ],
+    MENTION: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein', confidence: 1 }],
+  },
   { INT: [{ accession: 'P12345', rank: 1, confidence: 0.5 }], MENTION: [{ start: 2, end: 7, text: 'BRCA1', type: 'protein' }] },
 ];
 
@@ -31,7 +41,12 @@ describe('BCMS read API rules', () => {
   let modelId: number;
 
   async function call(method: string, params: XmlRpcValue[] = []) {
-    const res = await ms.app!.inject({ method: 'POST', url: '/xmlrpc', headers: { 'content-type': 'text/xml' }, payload: encodeMethodCall(method, params) });
+    const res = await ms.app!.inject({
+      method: 'POST',
+      url: '/xmlrpc',
+      headers: { 'content-type': 'text/xml' },
+      payload: encodeMethodCall(method, params),
+    });
     expect(res.statusCode).toBe(200);
     return { xml: res.body, decoded: decodeMethodResponse(res.body) };
   }
@@ -49,27 +64,53 @@ describe('BCMS read API rules', () => {
     ms = await startTestMetaserver({ workers: false });
     const db = ms.database.db;
     await ms.request('POST', '/api/challenges', { slug: 'ens', name: 'Ensemble', tasks: ['INT'] }, ADMIN_TOKEN);
-    const loaded = await ms.request('POST', '/api/challenges/ens/articles', { articles: DOCS.map((id) => ({ id, text: `Article ${id}.` })) }, ADMIN_TOKEN);
+    const loaded = await ms.request(
+      'POST',
+      '/api/challenges/ens/articles',
+      { articles: DOCS.map((id) => ({ id, text: `Article ${id}.` })) },
+      ADMIN_TOKEN,
+    );
     hiddenArticle = loaded.body.ids.D1;
     const url = `http://127.0.0.1:${await refusedPort()}/`;
     const seed = async (article: string, server: number, result: object | null, state = 'done') => {
-      await db.query("insert into deliveries (article_id, server_id, state, attempts, last_outcome) values ($1, $2, $3, 1, 'ok')", [article, server, state]);
-      if (result) await db.query('insert into answers (article_id, server_id, result, attempt_n, ms, bytes) values ($1, $2, $3, 1, 1, 1)', [article, server, JSON.stringify(result)]);
+      await db.query("insert into deliveries (article_id, server_id, state, attempts, last_outcome) values ($1, $2, $3, 1, 'ok')", [
+        article,
+        server,
+        state,
+      ]);
+      if (result)
+        await db.query('insert into answers (article_id, server_id, result, attempt_n, ms, bytes) values ($1, $2, $3, 1, 1, 1)', [
+          article,
+          server,
+          JSON.stringify(result),
+        ]);
     };
     for (const n of [0, 1, 2]) {
       const team = await ms.request('POST', '/api/teams', { name: `Team ${n}`, contact: 'e@example.org' });
       // Each team's first server of each challenge: run T<team>_S1 in both.
       const trained = await ms.request('POST', '/api/challenges/ens/servers', { name: `ens${n}`, url, tasks: ['INT'] }, team.body.token);
-      const live = await ms.request('POST', '/api/challenges/live/servers', { name: `live${n}`, url, tasks: ['INT', 'MENTION'] }, team.body.token);
+      const live = await ms.request(
+        'POST',
+        '/api/challenges/live/servers',
+        { name: `live${n}`, url, tasks: ['INT', 'MENTION'] },
+        team.body.token,
+      );
       teams.push(team.body.id);
       challengeServers.push(trained.body.id);
       liveServers.push(live.body.id);
       for (const [i, doc] of DOCS.entries()) {
-        await seed(loaded.body.ids[doc], trained.body.id, { INT: trainingAnswer(n, i + 1).map((accession, k) => ({ accession, rank: k + 1, confidence: 1 / (k + 2) })) });
+        await seed(loaded.body.ids[doc], trained.body.id, {
+          INT: trainingAnswer(n, i + 1).map((accession, k) => ({ accession, rank: k + 1, confidence: 1 / (k + 2) })),
+        });
       }
     }
     const gold = DOCS.flatMap((doc, i) => [`${doc}\t${g1(i + 1)}\n`, `${doc}\t${g2(i + 1)}\n`]).join('');
-    await ms.app!.inject({ method: 'PUT', url: '/api/challenges/ens/gold/INT', payload: gold, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' } });
+    await ms.app!.inject({
+      method: 'PUT',
+      url: '/api/challenges/ens/gold/INT',
+      payload: gold,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
+    });
     modelId = (await ms.request('POST', '/api/challenges/ens/ensembles/INT', {}, ADMIN_TOKEN)).body.id;
 
     // A live article answered by the first two live servers, still queued at the third.
@@ -90,7 +131,10 @@ describe('BCMS read API rules', () => {
     await ms.request('PATCH', '/api/challenges/ens', { phase: 'closed' }, ADMIN_TOKEN);
     expect(await value('Consensus.getConsensusMethods')).toEqual(['vote', 'ensemble:ens:INT']);
     expect(await value('Consensus.getConsensusMethod', ['ensemble:ens:INT'])).toEqual({
-      provider: 'metaserver', method: 'maximum-entropy ensemble (BioCreative II.5)', id: 'ensemble:ens:INT', name: expect.stringMatching(/"Ensemble" for INT, version 1/),
+      provider: 'metaserver',
+      method: 'maximum-entropy ensemble (BioCreative II.5)',
+      id: 'ensemble:ens:INT',
+      name: expect.stringMatching(/"Ensemble" for INT, version 1/),
     });
 
     const all = await value('Consensus.getConsensus', ['PMC42']);
@@ -114,17 +158,32 @@ describe('BCMS read API rules', () => {
     expect(await value('Annotations.getAnnotationServerList', [waitingArticle])).toEqual([liveServers[0]]);
     expect(await value('Annotations.getAnnotationServerList', ['PMC42'])).toEqual(liveServers);
     expect(await fault('Annotations.getAnnotations', [0])).toEqual([2, expect.stringMatching(/a PubMed id is a positive int, not 0/)]);
-    expect(await fault('Annotations.getAnnotations', [true])).toEqual([2, expect.stringMatching(/an int \(a PubMed id\) or a non-empty string/)]);
+    expect(await fault('Annotations.getAnnotations', [true])).toEqual([
+      2,
+      expect.stringMatching(/an int \(a PubMed id\) or a non-empty string/),
+    ]);
     expect(await fault('Annotations.getAnnotations', [hiddenArticle])).toEqual([3, expect.stringMatching(/unknown article/)]);
     expect(await fault('Annotations.getAnnotations', ['D1'])).toEqual([3, expect.stringMatching(/unknown article "D1"/)]);
   });
 
   it('says why a server has no answer, and serves only the on-demand servers', async () => {
-    expect(await fault('Annotations.getAnnotation', ['PMC42', liveServers[2]])).toEqual([4, expect.stringMatching(/no answer .*still working on it; ask again later/)]);
+    expect(await fault('Annotations.getAnnotation', ['PMC42', liveServers[2]])).toEqual([
+      4,
+      expect.stringMatching(/no answer .*still working on it; ask again later/),
+    ]);
     expect(await fault('Annotations.getAnnotation', [31415, liveServers[0]])).toEqual([4, expect.stringMatching(/failed on it for good/)]);
     expect(await fault('Annotations.getAnnotation', ['PMC42', 'x'])).toEqual([2, expect.stringMatching(/a server id is a positive int/)]);
-    expect(await value('Resources.getServer', [liveServers[1]])).toEqual({ id: liveServers[1], name: 'live1', team: 'Team 1', tasks: ['INT', 'MENTION'], state: 'paused' });
-    expect(await fault('Resources.getServer', [challengeServers[0]])).toEqual([4, expect.stringMatching(/no on-demand annotation server has id .*Resources.getServerList\(\)/)]);
+    expect(await value('Resources.getServer', [liveServers[1]])).toEqual({
+      id: liveServers[1],
+      name: 'live1',
+      team: 'Team 1',
+      tasks: ['INT', 'MENTION'],
+      state: 'paused',
+    });
+    expect(await fault('Resources.getServer', [challengeServers[0]])).toEqual([
+      4,
+      expect.stringMatching(/no on-demand annotation server has id .*Resources.getServerList\(\)/),
+    ]);
     expect((await value('Resources.getServerList')).map((s: any) => s.id)).toEqual(liveServers);
   });
 
@@ -149,18 +208,30 @@ describe('BCMS read API rules', () => {
       expect(signatures.length, name).toBeGreaterThan(0);
       expect((await value('system.methodHelp', [name])).startsWith(`${name}(`), name).toBe(true);
     }
-    expect(await value('system.methodSignature', ['Consensus.getConsensus'])).toEqual([['struct', 'int'], ['struct', 'string'], ['struct', 'int', 'struct'], ['struct', 'string', 'struct']]);
+    expect(await value('system.methodSignature', ['Consensus.getConsensus'])).toEqual([
+      ['struct', 'int'],
+      ['struct', 'string'],
+      ['struct', 'int', 'struct'],
+      ['struct', 'string', 'struct'],
+    ]);
     expect(await fault('system.methodHelp', ['Nope.nope'])).toEqual([1, expect.stringMatching(/system.listMethods\(\) lists them/)]);
-    expect(await fault('system.listMethods', ['extra'])).toEqual([2, expect.stringMatching(/takes 0 parameter\(s\), not 1: send system.listMethods\(\)/)]);
+    expect(await fault('system.listMethods', ['extra'])).toEqual([
+      2,
+      expect.stringMatching(/takes 0 parameter\(s\), not 1: send system.listMethods\(\)/),
+    ]);
   });
 
   it('writes confidences as doubles, 1.0 included, and ranks, taxids and offsets as ints', async () => {
     const { xml } = await call('Annotations.getAnnotation', ['PMC42', liveServers[0]]);
-    expect(xml).toContain('<member><name>rank</name><value><int>1</int></value></member><member><name>confidence</name><value><double>1.0</double></value></member><member><name>taxid</name><value><int>9606</int></value></member>');
+    expect(xml).toContain(
+      '<member><name>rank</name><value><int>1</int></value></member><member><name>confidence</name><value><double>1.0</double></value></member><member><name>taxid</name><value><int>9606</int></value></member>',
+    );
     expect(xml).toContain('<name>offset</name><value><int>2</int></value>');
     expect(xml).not.toMatch(/<name>confidence<\/name><value><int>/);
     // The wire form leaves out what the answer does not have.
-    expect(encodeMethodResponse(answerToWire({ ACT: { relevant: true, confidence: 1 }, INT: [{ accession: 'P12345', rank: 1 }] }))).toContain(
+    expect(
+      encodeMethodResponse(answerToWire({ ACT: { relevant: true, confidence: 1 }, INT: [{ accession: 'P12345', rank: 1 }] })),
+    ).toContain(
       '<member><name>interaction</name><value><array><data><value><boolean>1</boolean></value><value><double>1.0</double></value></data></array></value></member>' +
         '<member><name>normalizations</name><value><array><data><value><struct><member><name>dbid</name><value><string>P12345</string></value></member>' +
         '<member><name>dbname</name><value><string>UniProt</string></value></member><member><name>rank</name><value><int>1</int></value></member></struct>',

@@ -178,11 +178,27 @@ describe('answers as real stacks write them', () => {
   const xmlBody = '<?xml version="1.0"?><methodResponse><params><param><value><string>x</string></value></param></params></methodResponse>';
 
   it.each<[string, string | Buffer, RegExp]>([
-    ['header lines ending in LF only', `HTTP/1.1 200 OK\nContent-Type: text/xml\nContent-Length: ${xmlBody.length}\n\n${xmlBody}`, /status line or headers: .*CR/],
-    ['header lines ending in CR only', `HTTP/1.1 200 OK\rContent-Type: text/xml\rContent-Length: ${xmlBody.length}\r\r${xmlBody}`, /status line or headers: .*LF/],
-    ['a bad chunk size', `HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${xmlBody}\r\n0\r\n\r\n`, /in the body.*chunk size/],
+    [
+      'header lines ending in LF only',
+      `HTTP/1.1 200 OK\nContent-Type: text/xml\nContent-Length: ${xmlBody.length}\n\n${xmlBody}`,
+      /status line or headers: .*CR/,
+    ],
+    [
+      'header lines ending in CR only',
+      `HTTP/1.1 200 OK\rContent-Type: text/xml\rContent-Length: ${xmlBody.length}\r\r${xmlBody}`,
+      /status line or headers: .*LF/,
+    ],
+    [
+      'a bad chunk size',
+      `HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n${xmlBody}\r\n0\r\n\r\n`,
+      /in the body.*chunk size/,
+    ],
     ['random bytes', Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 7919 + 13) % 256)), /status line or headers: .*HTTP\//],
-    ['a header of 100 000 bytes', `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(100_000)}\r\nContent-Length: ${xmlBody.length}\r\n\r\n${xmlBody}`, /response headers larger than the \d+ bytes/],
+    [
+      'a header of 100 000 bytes',
+      `HTTP/1.1 200 OK\r\nX-Big: ${'a'.repeat(100_000)}\r\nContent-Length: ${xmlBody.length}\r\n\r\n${xmlBody}`,
+      /response headers larger than the \d+ bytes/,
+    ],
   ])('broken HTTP is a protocol failure with the parser’s reason: %s', async (_name, bytes, detail) => {
     const server = await serve({ kind: 'raw', bytes });
     const outcome = failure(await call(server.url));
@@ -192,7 +208,10 @@ describe('answers as real stacks write them', () => {
   });
 
   it('honours the charset of the Content-Type header when the XML declares none', async () => {
-    const latin1 = Buffer.from('<methodResponse><params><param><value><string>Ménière, Müller</string></value></param></params></methodResponse>', 'latin1');
+    const latin1 = Buffer.from(
+      '<methodResponse><params><param><value><string>Ménière, Müller</string></value></param></params></methodResponse>',
+      'latin1',
+    );
     const server = await serve({ kind: 'body', body: latin1, contentType: 'text/xml; charset=ISO-8859-1' });
     expect(await call(server.url)).toMatchObject({ ok: true, value: 'Ménière, Müller' });
     const quoted = await serve({ kind: 'body', body: latin1, contentType: 'text/xml;charset="iso-8859-1"' });
@@ -200,12 +219,17 @@ describe('answers as real stacks write them', () => {
   });
 
   it('lets the XML declaration win over the header, and names the header when it is wrong', async () => {
-    const utf8 = Buffer.from('<?xml version="1.0" encoding="UTF-8"?><methodResponse><params><param><value>Müller</value></param></params></methodResponse>');
+    const utf8 = Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><methodResponse><params><param><value>Müller</value></param></params></methodResponse>',
+    );
     const declared = await serve({ kind: 'body', body: utf8, contentType: 'text/xml; charset=ISO-8859-1' });
     expect(await call(declared.url)).toMatchObject({ ok: true, value: 'Müller' });
     const latin1 = Buffer.from('<methodResponse><params><param><value>Müller</value></param></params></methodResponse>', 'latin1');
     const lying = await serve({ kind: 'body', body: latin1, contentType: 'text/xml; charset=utf-8' });
-    expect(failure(await call(lying.url))).toMatchObject({ kind: 'protocol', detail: expect.stringMatching(/not valid UTF-8 \(as the Content-Type header names utf-8\)/) });
+    expect(failure(await call(lying.url))).toMatchObject({
+      kind: 'protocol',
+      detail: expect.stringMatching(/not valid UTF-8 \(as the Content-Type header names utf-8\)/),
+    });
   });
 
   it('records a fault with a string code (XMLRPC::Lite) as a fault, with the whole string', async () => {
@@ -228,14 +252,21 @@ describe('kept-alive connections the server closed', () => {
     const server = createServer((socket) => {
       connections += 1;
       socket.on('error', () => {});
-      socket.once('data', () => socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: ${answer.length}\r\n\r\n`), answer])));
+      socket.once('data', () =>
+        socket.end(
+          Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: ${answer.length}\r\n\r\n`), answer]),
+        ),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/RPC2`;
     const agent = createServerAgent({ connections: 1 });
     try {
       for (let i = 0; i < 3; i++) {
-        expect(await callXmlRpc({ url, body: BODY, deadlineMs: 5_000, maxResponseBytes: 1_000_000 }, agent)).toMatchObject({ ok: true, value: { interaction: [true, 0.5] } });
+        expect(await callXmlRpc({ url, body: BODY, deadlineMs: 5_000, maxResponseBytes: 1_000_000 }, agent)).toMatchObject({
+          ok: true,
+          value: { interaction: [true, 0.5] },
+        });
       }
       expect(connections).toBeGreaterThanOrEqual(3);
     } finally {

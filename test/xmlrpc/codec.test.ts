@@ -13,7 +13,8 @@ import {
   type XmlRpcValue,
 } from '../../src/xmlrpc/codec.ts';
 
-const wrap = (inner: string): string => `<?xml version="1.0"?><methodResponse><params><param><value>${inner}</value></param></params></methodResponse>`;
+const wrap = (inner: string): string =>
+  `<?xml version="1.0"?><methodResponse><params><param><value>${inner}</value></param></params></methodResponse>`;
 const roundTrip = (value: XmlRpcValue): XmlRpcValue => {
   const decoded = decodeMethodResponse(encodeMethodResponse(value));
   if (decoded.kind !== 'value') throw new Error('expected a value');
@@ -97,11 +98,16 @@ describe('calls and faults', () => {
   });
 
   it('round-trips a fault', () => {
-    expect(decodeMethodResponse(encodeFault(4, 'too <many> parameters'))).toEqual({ kind: 'fault', code: 4, message: 'too <many> parameters' });
+    expect(decodeMethodResponse(encodeFault(4, 'too <many> parameters'))).toEqual({
+      kind: 'fault',
+      code: 4,
+      message: 'too <many> parameters',
+    });
   });
 
   it('refuses a fault without faultCode', () => {
-    const xml = '<methodResponse><fault><value><struct><member><name>faultString</name><value>x</value></member></struct></value></fault></methodResponse>';
+    const xml =
+      '<methodResponse><fault><value><struct><member><name>faultString</name><value>x</value></member></struct></value></fault></methodResponse>';
     expect(protocolError(xml).message).toMatch(/faultCode/);
   });
 });
@@ -112,7 +118,11 @@ describe('refused documents', () => {
     ['empty', '   ', /empty/],
     ['malformed', '<methodResponse><params></methodResponse>', /malformed XML at line 1, column \d+/],
     ['wrong root', '<methodCall><methodName>x</methodName></methodCall>', /root element is <methodCall>/],
-    ['two params', '<methodResponse><params><param><value>a</value></param><param><value>b</value></param></params></methodResponse>', /exactly one <param>, found 2/],
+    [
+      'two params',
+      '<methodResponse><params><param><value>a</value></param><param><value>b</value></param></params></methodResponse>',
+      /exactly one <param>, found 2/,
+    ],
     ['unknown type', wrap('<float>1</float>'), /<float> is not an XML-RPC type/],
     ['i4 above range', wrap('<i4>2147483648</i4>'), /does not fit a 32-bit signed integer/],
     ['int below range', wrap('<int>-2147483649</int>'), /does not fit a 32-bit signed integer/],
@@ -121,7 +131,11 @@ describe('refused documents', () => {
     ['NaN double', wrap('<double>NaN</double>'), /not a decimal number/],
     ['boolean word', wrap('<boolean>true</boolean>'), /0 or 1/],
     ['stray text next to a type', wrap('oops<int>1</int>'), /unexpected text "oops"/],
-    ['duplicate member', wrap('<struct><member><name>a</name><value>1</value></member><member><name>a</name><value>2</value></member></struct>'), /twice/],
+    [
+      'duplicate member',
+      wrap('<struct><member><name>a</name><value>1</value></member><member><name>a</name><value>2</value></member></struct>'),
+      /twice/,
+    ],
     ['undefined entity', wrap('<string>&nbsp;</string>'), /malformed XML.*undefined entity/],
     ['HTML page', '<!DOCTYPE html><html><body>hi</body></html>', /HTML page/],
   ])('%s', (_name, xml, message) => {
@@ -147,7 +161,8 @@ describe('refused documents', () => {
   });
 
   it('refuses an external entity', () => {
-    const xml = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><methodResponse><params><param><value>&xxe;</value></param></params></methodResponse>';
+    const xml =
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><methodResponse><params><param><value>&xxe;</value></param></params></methodResponse>';
     expect(protocolError(xml).message).toMatch(/DOCTYPE/);
   });
 
@@ -155,13 +170,17 @@ describe('refused documents', () => {
     const nested = (levels: number): string => '<array><data><value>'.repeat(levels) + '1' + '</value></data></array>'.repeat(levels);
     expect(decodeMethodResponse(wrap(nested(63))).kind).toBe('value');
     expect(protocolError(wrap(nested(64))).message).toMatch(/nested deeper than 64/);
-    expect(protocolError(wrap(nested(5000))).message).toMatch(/nested deeper than 64 levels \(at line 1, column \d+: param 1 › array item 0 › array item 0/);
+    expect(protocolError(wrap(nested(5000))).message).toMatch(
+      /nested deeper than 64 levels \(at line 1, column \d+: param 1 › array item 0 › array item 0/,
+    );
   });
 
   it('decodes UTF-8 bytes and refuses invalid UTF-8', () => {
     const bytes = Buffer.from(encodeMethodResponse('𝛼-synuclein'), 'utf8');
     expect(decodeMethodResponse(bytes)).toEqual({ kind: 'value', value: '𝛼-synuclein' });
-    expect(protocolError(Buffer.concat([Buffer.from(wrap('<string>')), Buffer.from([0xff, 0xfe]), Buffer.from('</string>')])).message).toMatch(/UTF-8/);
+    expect(
+      protocolError(Buffer.concat([Buffer.from(wrap('<string>')), Buffer.from([0xff, 0xfe]), Buffer.from('</string>')])).message,
+    ).toMatch(/UTF-8/);
   });
 });
 
@@ -187,7 +206,8 @@ describe('sanitizeXmlText', () => {
 
 describe('hostile answers (security)', () => {
   it('refuses a parameter-entity external DTD and an undeclared entity reference without reading anything', () => {
-    const pe = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY % ext SYSTEM "file:///etc/passwd"> %ext;]><methodResponse><params><param><value>x</value></param></params></methodResponse>';
+    const pe =
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY % ext SYSTEM "file:///etc/passwd"> %ext;]><methodResponse><params><param><value>x</value></param></params></methodResponse>';
     expect(protocolError(pe).message).toMatch(/DOCTYPE/);
     expect(() => decodeMethodResponse(wrap('<string>&undeclared;</string>'))).toThrow(XmlRpcProtocolError);
   });
@@ -207,12 +227,18 @@ describe('hostile answers (security)', () => {
 
 describe('what other XML-RPC stacks write', () => {
   it('reads a surrogate pair of character references (Apache XML-RPC, Java) as one character', () => {
-    expect(decodeMethodResponse(wrap('<string>&#55349;&#57084;-synuclein &#xD83D;&#xDE00;</string>'))).toEqual({ kind: 'value', value: '𝛼-synuclein 😀' });
+    expect(decodeMethodResponse(wrap('<string>&#55349;&#57084;-synuclein &#xD83D;&#xDE00;</string>'))).toEqual({
+      kind: 'value',
+      value: '𝛼-synuclein 😀',
+    });
     expect(decodeMethodResponse(wrap('<string>a&#120572;b&amp;&#233;</string>'))).toEqual({ kind: 'value', value: 'a𝛼b&é' });
   });
 
   it('leaves references inside CDATA and comments as text', () => {
-    expect(decodeMethodResponse(wrap('<string><![CDATA[&#55349;&#57084;]]><!-- &#55349; -->&#55349;&#57084;</string>'))).toEqual({ kind: 'value', value: '&#55349;&#57084;𝛼' });
+    expect(decodeMethodResponse(wrap('<string><![CDATA[&#55349;&#57084;]]><!-- &#55349; -->&#55349;&#57084;</string>'))).toEqual({
+      kind: 'value',
+      value: '&#55349;&#57084;𝛼',
+    });
   });
 
   it('scans for surrogate references in linear time, even past unclosed CDATA sections', () => {
@@ -222,7 +248,11 @@ describe('what other XML-RPC stacks write', () => {
   });
 
   it.each<[string, string, RegExp]>([
-    ['a high half alone', '<string>x&#55349;y</string>', /the character reference &#55349; \(at line 1, column \d+\) is a lone UTF-16 high surrogate \(U\+D835\)/],
+    [
+      'a high half alone',
+      '<string>x&#55349;y</string>',
+      /the character reference &#55349; \(at line 1, column \d+\) is a lone UTF-16 high surrogate \(U\+D835\)/,
+    ],
     ['a low half alone', '<string>&#xDEFC;</string>', /&#xDEFC; .* lone UTF-16 low surrogate \(U\+DEFC\)/],
     ['two high halves', '<string>&#55349;&#55349;</string>', /&#55349; .*high surrogate.*a low half/],
     ['a high half, text, a low half', '<string>&#55349; &#57084;</string>', /lone UTF-16 high surrogate/],
@@ -261,6 +291,8 @@ describe('what other XML-RPC stacks write', () => {
     const bytes = Buffer.from(wrap('<string>Ménière</string>').replace('<?xml version="1.0"?>', ''), 'latin1');
     expect(decodeMethodResponse(bytes, { charset: 'ISO-8859-1' })).toEqual({ kind: 'value', value: 'Ménière' });
     expect(protocolError(bytes).message).toMatch(/not valid UTF-8 \(and declares no other encoding\)/);
-    expect(() => decodeMethodResponse(bytes, { charset: 'koi8-r' })).toThrow(/the Content-Type header names the encoding "koi8-r", which is not supported/);
+    expect(() => decodeMethodResponse(bytes, { charset: 'koi8-r' })).toThrow(
+      /the Content-Type header names the encoding "koi8-r", which is not supported/,
+    );
   });
 });

@@ -42,7 +42,12 @@ export class AnnotatorClient {
    * Sends the article and reads the answer, validated against `context` (the text as sent,
    * the tasks asked). Never throws: every failure is an outcome.
    */
-  call(server: AnnotatorServer, article: ArticleForCall, context: AnswerContext, opts: AnnotatorCallOptions): Promise<CallOutcome<AnswerText>> {
+  call(
+    server: AnnotatorServer,
+    article: ArticleForCall,
+    context: AnswerContext,
+    opts: AnnotatorCallOptions,
+  ): Promise<CallOutcome<AnswerText>> {
     const protocol = protocolOf(server.protocol);
     return callHttp(
       {

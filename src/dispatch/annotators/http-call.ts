@@ -70,7 +70,13 @@ export async function callHttp<V>(req: HttpCallRequest<V>, dispatcher?: Dispatch
   const progress = startProgress(target, req.body);
 
   const deadline = startDeadline(req.deadlineMs, req.signal);
-  const outgoing: Outgoing = { body: req.body, contentType: req.contentType, accept: req.accept, dispatcher: dispatcher ?? defaultAgent(), signal: deadline.signal };
+  const outgoing: Outgoing = {
+    body: req.body,
+    contentType: req.contentType,
+    accept: req.accept,
+    dispatcher: dispatcher ?? defaultAgent(),
+    signal: deadline.signal,
+  };
   try {
     const posted = await send(outgoing, 'POST', progress);
     const answered = req.polling ? await untilAnswered(posted, outgoing, req.polling, progress) : { ok: true as const, value: posted };

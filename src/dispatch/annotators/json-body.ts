@@ -5,7 +5,9 @@ import { AnswerFormatError } from './outcome.ts';
 
 export function parseJsonAnswer(body: Buffer, charset: string | undefined, protocol: string): unknown {
   if (charset && !/^utf-?8$/i.test(charset)) {
-    throw new AnswerFormatError(`the answer declares charset ${charset}; a JSON answer is UTF-8 (send Content-Type: application/json; charset=utf-8)`);
+    throw new AnswerFormatError(
+      `the answer declares charset ${charset}; a JSON answer is UTF-8 (send Content-Type: application/json; charset=utf-8)`,
+    );
   }
   // A byte-order mark is dropped by the decoding.
   const text = strictUtf8(body);
@@ -14,7 +16,9 @@ export function parseJsonAnswer(body: Buffer, charset: string | undefined, proto
   if (start === '') throw new AnswerFormatError('the answer is empty; a JSON object was expected');
   if (start[0] === '<') {
     const what = /^<\?xml|^<methodResponse/i.test(start) ? 'XML (an XML-RPC answer?)' : 'XML or HTML';
-    throw new AnswerFormatError(`the answer is ${what}, not JSON: is the server registered with the right protocol (this one is "${protocol}"; XML-RPC servers are "xmlrpc")?`);
+    throw new AnswerFormatError(
+      `the answer is ${what}, not JSON: is the server registered with the right protocol (this one is "${protocol}"; XML-RPC servers are "xmlrpc")?`,
+    );
   }
   try {
     return JSON.parse(text);

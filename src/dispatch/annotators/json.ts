@@ -29,7 +29,7 @@ function faultOf(value: unknown): DecodedAnswer | undefined {
 export const json = defineProtocol({
   name: NAME,
   label: 'JSON',
-  summary: 'POST application/json {text, given?, article?, tasks?} answered by a JSON object with the XML-RPC answer\'s keys',
+  summary: "POST application/json {text, given?, article?, tasks?} answered by a JSON object with the XML-RPC answer's keys",
   usesMethod: false,
   contentType: 'application/json; charset=utf-8',
   accept: 'application/json',

@@ -19,7 +19,10 @@ export function sendsGiven(server: { tasks: readonly TaskName[] | readonly strin
 export function describeParams(server: { tasks: readonly TaskName[] | readonly string[]; sendMetadata: boolean }): string {
   const params = ['text (the article)'];
   const given = GIVEN_FAMILIES.filter((f) => (server.tasks as readonly string[]).includes(f.name));
-  if (given.length > 0) params.push(`given (${given.map((f) => f.given!.description).join(', ')}: the server is registered for ${given.map((f) => f.name).join(' and ')})`);
+  if (given.length > 0)
+    params.push(
+      `given (${given.map((f) => f.given!.description).join(', ')}: the server is registered for ${given.map((f) => f.name).join(' and ')})`,
+    );
   if (server.sendMetadata) params.push('meta (a struct {article, tasks}: the server asked for it at registration)');
   return `${params.length} parameter${params.length === 1 ? '' : 's'}: ${params.join(', ')}`;
 }

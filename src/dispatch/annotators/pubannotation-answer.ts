@@ -47,12 +47,15 @@ function firstDifference(a: string, b: string): number {
 function textDifference(answered: string, sent: string): string {
   const at = firstDifference(answered, sent);
   const crs = answered.split('\r').length - 1;
-  if (crs === 0) return `the answer's text differs from the text sent (first at character ${at}): spans must refer to the text exactly as sent`;
+  if (crs === 0)
+    return `the answer's text differs from the text sent (first at character ${at}): spans must refer to the text exactly as sent`;
   // The meta-server sends a CR before a LF as a space and a lone CR as a LF, one for one;
   // a server may also have read the text back with CR LF line ends of its own.
   const asSent = answered.replace(/\r\n/g, ' \n').replace(/\r/g, '\n');
   const only = asSent === sent || answered.replace(/\r\n/g, '\n') === sent;
-  const alone = only ? 'the carriage returns are the only difference' : `the texts differ otherwise too (first at character ${firstDifference(asSent, sent)} of the text sent)`;
+  const alone = only
+    ? 'the carriage returns are the only difference'
+    : `the texts differ otherwise too (first at character ${firstDifference(asSent, sent)} of the text sent)`;
   return `the answer's text has ${plural(crs, 'carriage return')} (CR) and the text sent has none: ${alone}. The meta-server never sends CR (a CR before a LF goes as a space, a lone CR as a LF, one for one), so the server read its text elsewhere or added them; spans must refer to the text exactly as sent`;
 }
 
@@ -109,7 +112,10 @@ function attributesOf(layer: Layer, warnings: ValidationIssue[]): Map<string, Re
   if (ignored.size > 0) {
     const total = [...ignored.values()].reduce((s, n) => s + n, 0);
     const preds = [...ignored.keys()].map((p) => JSON.stringify(p)).join(', ');
-    warnings.push({ path: `${layer.prefix}attributes`, message: `${plural(total, 'attribute')}${layer.named} ignored (pred ${preds}): only confidence, rank and section are read` });
+    warnings.push({
+      path: `${layer.prefix}attributes`,
+      message: `${plural(total, 'attribute')}${layer.named} ignored (pred ${preds}): only confidence, rank and section are read`,
+    });
   }
   return byDenotation;
 }
@@ -137,14 +143,18 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
     }
     for (const [key, word, why] of DROPPED) {
       const list = layer.body[key];
-      if (Array.isArray(list) && list.length > 0) warnings.push({ path: `${layer.prefix}${key}`, message: `${plural(list.length, word)}${layer.named} ignored: ${why}` });
+      if (Array.isArray(list) && list.length > 0)
+        warnings.push({ path: `${layer.prefix}${key}`, message: `${plural(list.length, word)}${layer.named} ignored: ${why}` });
     }
     const attributes = attributesOf(layer, warnings);
     denotations.forEach((d, i) => {
       const path = `${layer.prefix}denotations[${i}]`;
       if (isObject(d) && Array.isArray(d.span)) {
         // PubAnnotation's "bagging" form of a discontinuous span: a mention here is one span.
-        warnings.push({ path: `${path}.span`, message: `a discontinuous span (${d.span.length} pieces)${layer.named} dropped: a mention is one span of text` });
+        warnings.push({
+          path: `${path}.span`,
+          message: `a discontinuous span (${d.span.length} pieces)${layer.named} dropped: a mention is one span of text`,
+        });
         return;
       }
       const item = mentionOf(d, path, text, errors);
@@ -161,11 +171,17 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
   }
   if (unusedScores.length > 0) {
     const named = unusedScores.slice(0, 5).join(', ') + (unusedScores.length > 5 ? ', …' : '');
-    warnings.push({ path: `${unusedScores[0].replace(/ .*$/, '')}.score`, message: `${plural(unusedScores.length, 'score')} not read as a confidence (a number in (0, 1]): ${named}` });
+    warnings.push({
+      path: `${unusedScores[0].replace(/ .*$/, '')}.score`,
+      message: `${plural(unusedScores.length, 'score')} not read as a confidence (a number in (0, 1]): ${named}`,
+    });
   }
   if (untyped.length > 0) {
     const named = untyped.slice(0, 5).join(', ') + (untyped.length > 5 ? ', …' : '');
-    warnings.push({ path: `${untyped[0]}.obj`, message: `${plural(untyped.length, 'denotation')} without a type ("obj" null or absent: ${named}) kept as untyped mentions` });
+    warnings.push({
+      path: `${untyped[0]}.obj`,
+      message: `${plural(untyped.length, 'denotation')} without a type ("obj" null or absent: ${named}) kept as untyped mentions`,
+    });
   }
   return { value: { [mention.answerKey]: mentions }, errors, warnings, denotationOf };
 }
@@ -178,7 +194,10 @@ function mentionOf(d: unknown, path: string, text: CodePointText, errors: Valida
   }
   const { begin, end } = d.span;
   if (!isIndex(begin) || !isIndex(end)) {
-    errors.push({ path: `${path}.span`, message: `begin and end must be whole numbers ≥ 0 (character positions in the text), got ${JSON.stringify(d.span).slice(0, 80)}` });
+    errors.push({
+      path: `${path}.span`,
+      message: `begin and end must be whole numbers ≥ 0 (character positions in the text), got ${JSON.stringify(d.span).slice(0, 80)}`,
+    });
     return undefined;
   }
   if (end <= begin) {
@@ -186,7 +205,10 @@ function mentionOf(d: unknown, path: string, text: CodePointText, errors: Valida
     return undefined;
   }
   if (end > text.length) {
-    errors.push({ path: `${path}.span`, message: `the span [${begin}, ${end}) runs past the end of the text (${text.length} characters, counted as code points)` });
+    errors.push({
+      path: `${path}.span`,
+      message: `the span [${begin}, ${end}) runs past the end of the text (${text.length} characters, counted as code points)`,
+    });
     return undefined;
   }
   if (d.obj !== undefined && d.obj !== null && typeof d.obj !== 'string') {

@@ -23,7 +23,8 @@ const NAME = 'pubannotation';
 export const pubannotation = defineProtocol({
   name: NAME,
   label: 'PubAnnotation',
-  summary: "PubAnnotation's annotation-server API: POST {text}, PubAnnotation JSON back (denotations → MENTION), synchronous or asynchronous (303 See Other, polled)",
+  summary:
+    "PubAnnotation's annotation-server API: POST {text}, PubAnnotation JSON back (denotations → MENTION), synchronous or asynchronous (303 See Other, polled)",
   // Denotations are mentions: the one family this protocol can answer.
   tasks: [mention.name],
   usesMethod: false,
@@ -37,7 +38,8 @@ export const pubannotation = defineProtocol({
     gone: {
       status: 410,
       kind: 'fault',
-      detail: (location) => `the result at ${location} is gone (410 Gone): the server removed it before it was fetched; the article is sent again if attempts remain`,
+      detail: (location) =>
+        `the result at ${location} is gone (410 Gone): the server removed it before it was fetched; the article is sent again if attempts remain`,
     },
   },
   encode(parts) {
@@ -47,7 +49,11 @@ export const pubannotation = defineProtocol({
   },
   decode(body, charset, text) {
     const { value, errors, warnings, denotationOf } = mentionsOfPubAnnotation(parseJsonAnswer(body, charset, NAME), text);
-    const renamePath = (path: string) => path.replace(new RegExp(`^${mention.answerKey}\\[(\\d+)\\]`), (whole, k: string) => denotationOf[Number(k)] ?? whole).replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.offset$/, '$1.span').replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.type$/, '$1.obj');
+    const renamePath = (path: string) =>
+      path
+        .replace(new RegExp(`^${mention.answerKey}\\[(\\d+)\\]`), (whole, k: string) => denotationOf[Number(k)] ?? whole)
+        .replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.offset$/, '$1.span')
+        .replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.type$/, '$1.obj');
     return { kind: 'value', value, errors, warnings, renamePath };
   },
   hint(call) {

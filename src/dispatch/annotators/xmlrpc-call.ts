@@ -42,5 +42,8 @@ export interface CallRequest<V = XmlRpcValue> {
 
 export function callXmlRpc<V = XmlRpcValue>(req: CallRequest<V>, dispatcher?: Dispatcher): Promise<CallOutcome<V>> {
   const decode = req.decode ?? ((body: Buffer, charset: string | undefined) => decodeMethodResponse(body, { charset }) as Decoded<V>);
-  return callHttp({ ...req, decode: withFormatErrors(decode, xmlRpcFormatError), contentType: 'text/xml; charset=utf-8', expects: XMLRPC_EXPECTS }, dispatcher);
+  return callHttp(
+    { ...req, decode: withFormatErrors(decode, xmlRpcFormatError), contentType: 'text/xml; charset=utf-8', expects: XMLRPC_EXPECTS },
+    dispatcher,
+  );
 }

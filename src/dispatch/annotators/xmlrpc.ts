@@ -60,7 +60,9 @@ export const xmlrpc = defineProtocol({
   decode(body, charset) {
     const first = body.subarray(0, 64).toString('latin1').trimStart()[0];
     if (first === '{' || first === '[') {
-      throw new AnswerFormatError('the answer is JSON, not an XML-RPC methodResponse: a server that answers JSON is registered with protocol "json" or "pubannotation"');
+      throw new AnswerFormatError(
+        'the answer is JSON, not an XML-RPC methodResponse: a server that answers JSON is registered with protocol "json" or "pubannotation"',
+      );
     }
     return decodeMethodResponse(body, { charset });
   },

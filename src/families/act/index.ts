@@ -29,15 +29,30 @@ export const act = defineFamily({
   exports: {},
   tsv: {
     write: (docs) => writeClassificationTsv(docs.map((d) => ({ id: d.id, relevant: d.result.relevant, confidence: d.result.confidence }))),
-    read: (text, o) => readClassificationTsv(text, o).map((l): { id: string; result: ActResult } => ({ id: l.id, result: { relevant: l.relevant, confidence: l.confidence } })),
+    read: (text, o) =>
+      readClassificationTsv(text, o).map((l): { id: string; result: ActResult } => ({
+        id: l.id,
+        result: { relevant: l.relevant, confidence: l.confidence },
+      })),
   },
   web: {
-    answer: { kind: 'verdict', heading: 'Relevance (ACT)', verdict: (r: ActResult) => ({ positive: r.relevant, confidence: r.confidence }) },
+    answer: {
+      kind: 'verdict',
+      heading: 'Relevance (ACT)',
+      verdict: (r: ActResult) => ({ positive: r.relevant, confidence: r.confidence }),
+    },
     consensus: (c) => ({
       summary: `ACT: ${c.relevant ? 'relevant' : 'not relevant'} (share ${share(c.confidence)}; weight ${c.support.relevant} for, ${c.support.irrelevant} against)`,
     }),
     leaderboard: {
-      columns: [['accuracy', 'Accuracy'], ['sensitivity', 'Sensitivity'], ['specificity', 'Specificity'], ['mcc', 'MCC'], ['pAtFullR', 'P at full R'], ['aucIPR', 'AUC iP/R']],
+      columns: [
+        ['accuracy', 'Accuracy'],
+        ['sensitivity', 'Sensitivity'],
+        ['specificity', 'Specificity'],
+        ['mcc', 'MCC'],
+        ['pAtFullR', 'P at full R'],
+        ['aucIPR', 'AUC iP/R'],
+      ],
       scatter: { x: 'aucIPR', y: 'mcc', yLabel: 'MCC', yDomain: [-1, 1] },
     },
     preselected: ['server', 'challenge'],

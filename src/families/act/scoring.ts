@@ -4,7 +4,14 @@
 
 import { runName } from '../../scoring/score-files.ts';
 import {
-  classificationRunTsv, orderModeOf, parseActGold, parseActRun, scoreActRun, type ActEntry, type ActGold, type OrderMode,
+  classificationRunTsv,
+  orderModeOf,
+  parseActGold,
+  parseActRun,
+  scoreActRun,
+  type ActEntry,
+  type ActGold,
+  type OrderMode,
 } from '../../scoring/index.ts';
 import { needText } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';

@@ -12,7 +12,11 @@ export function biocExports<R>(task: string, codec: BiocTaskCodec<R>): { 'bioc-x
   const articles = (docs: ReadonlyArray<ExportDoc<R>>, run: string): ExportArticle[] =>
     docs.map((d) => ({ id: d.id, text: d.text, sections: d.sections, answers: [{ server: run, result: { [task]: d.result } }] }));
   return {
-    'bioc-xml': (docs, o) => ({ files: [{ name: `${o.run}.${task}.bioc.xml`, content: exportBiocXml(articles(docs, o.run), codecs, { source: 'metaserver' }) }] }),
-    'bioc-json': (docs, o) => ({ files: [{ name: `${o.run}.${task}.bioc.json`, content: exportBiocJson(articles(docs, o.run), codecs, { source: 'metaserver' }) }] }),
+    'bioc-xml': (docs, o) => ({
+      files: [{ name: `${o.run}.${task}.bioc.xml`, content: exportBiocXml(articles(docs, o.run), codecs, { source: 'metaserver' }) }],
+    }),
+    'bioc-json': (docs, o) => ({
+      files: [{ name: `${o.run}.${task}.bioc.json`, content: exportBiocJson(articles(docs, o.run), codecs, { source: 'metaserver' }) }],
+    }),
   };
 }

@@ -6,7 +6,11 @@ import type { CorpusAnnotation, CorpusDocument } from '../../formats/bioc-corpus
 import type { FamilyCorpus } from '../family.ts';
 
 /** The ids of an infon value: several may be joined by `;`, `,` or `|` (PubTator, BC5CDR). */
-export const idsOf = (value: string | undefined): string[] => (value ?? '').split(/[;,|]/).map((s) => s.trim()).filter((s) => s !== '' && s !== '-');
+export const idsOf = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(/[;,|]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '' && s !== '-');
 
 export interface IdPicker {
   takes: string;
@@ -37,7 +41,10 @@ export function corpusIds(picker: IdPicker): FamilyCorpus {
           }
         }
       }
-      const warnings = unusable.size > 0 ? [`${unusable.size} id(s) are not ${picker.what} and were left out (${[...unusable].slice(0, 5).join(', ')})`] : [];
+      const warnings =
+        unusable.size > 0
+          ? [`${unusable.size} id(s) are not ${picker.what} and were left out (${[...unusable].slice(0, 5).join(', ')})`]
+          : [];
       return { body: lines.length > 0 ? `${lines.join('\n')}\n` : '', warnings };
     },
   };

@@ -7,7 +7,16 @@
 // order. A family says only how an entry is read and how an item is resolved.
 
 import { keepBestRanked } from '../../tasks/accessions.ts';
-import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report, type Struct } from '../../tasks/checks.ts';
+import {
+  checkArray,
+  checkConfidence,
+  checkRank,
+  checkStruct,
+  checkUniqueRanks,
+  type FieldSpec,
+  type Report,
+  type Struct,
+} from '../../tasks/checks.ts';
 import { fillRanks } from '../../tasks/ranking.ts';
 
 /** An item of the list as sent: its position (for messages), and its rank and confidence when given. */
@@ -75,9 +84,18 @@ export interface KeepSpec<T> {
 }
 
 /** The second pass: ranks filled in, items resolved, one per identity (the better ranked), in rank order. */
-export function keepRankedAnswer<T extends ListedItem>(parsed: T[], spec: Pick<RankedAnswerSpec<unknown>, 'key' | 'noun'>, keep: KeepSpec<T>, report: Report): (T & { rank: number })[] {
+export function keepRankedAnswer<T extends ListedItem>(
+  parsed: T[],
+  spec: Pick<RankedAnswerSpec<unknown>, 'key' | 'noun'>,
+  keep: KeepSpec<T>,
+  report: Report,
+): (T & { rank: number })[] {
   const filled = fillRanks(parsed);
-  if (filled.partial) report.warn(spec.key, `some ${spec.noun} have a rank and others not: the unranked ones were ranked after them, by confidence then list order`);
+  if (filled.partial)
+    report.warn(
+      spec.key,
+      `some ${spec.noun} have a rank and others not: the unranked ones were ranked after them, by confidence then list order`,
+    );
   const kept: (T & { rank: number })[] = [];
   parsed.forEach((item, i) => {
     const resolved = keep.resolve(item, i);

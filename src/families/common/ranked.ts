@@ -9,8 +9,18 @@ import { positiveNumber, runName, type ScoreFlag } from '../../scoring/score-fil
 import { rankedVote, type RankedSupport, type TaskVote } from '../../scoring/vote-tally.ts';
 import { readRankedTsv, writeRankedTsv } from '../../formats/tsv.ts';
 import {
-  orderModeOf, parseHomonymOrthologMap, parseOrganismMap, parseRankedGold, parseRankedRun, rankedRunTsv,
-  scoreRankedRun, type GoldItems, type OrderMode, type RankedEntry, type RankedLayout, type RankedRun,
+  orderModeOf,
+  parseHomonymOrthologMap,
+  parseOrganismMap,
+  parseRankedGold,
+  parseRankedRun,
+  rankedRunTsv,
+  scoreRankedRun,
+  type GoldItems,
+  type OrderMode,
+  type RankedEntry,
+  type RankedLayout,
+  type RankedRun,
 } from '../../scoring/index.ts';
 import type { FamilyConsensus, FamilyScoring, FamilyWeb, ScoreOption, TsvFile } from '../family.ts';
 import { needText } from './upload.ts';
@@ -66,7 +76,12 @@ export function rankedScoring<Item extends RankedItem>(
       let line = 0;
       for (const a of answers) {
         const items = (a.value as Item[] | null) ?? [];
-        const entries: RankedEntry[] = items.map((item) => ({ key: spec.keyOf(item), rank: item.rank, confidence: item.confidence, line: ++line }));
+        const entries: RankedEntry[] = items.map((item) => ({
+          key: spec.keyOf(item),
+          rank: item.rank,
+          confidence: item.confidence,
+          line: ++line,
+        }));
         // A document answered with an empty list has no results, as a run file without lines for it.
         if (entries.length > 0) run.set(a.doc, entries);
       }
@@ -74,8 +89,14 @@ export function rankedScoring<Item extends RankedItem>(
     },
     score(gold, data, s) {
       const { documents: _perDocument, ...metrics } = scoreRankedRun(gold, data.run, {
-        task, mode: data.mode, all: s.all === true, cutoff: s.cutoff, beta: s.beta,
-        orthologMap: s.orthologMap, organismMap: s.organismMap, organismMapFile: s.organismMapFile,
+        task,
+        mode: data.mode,
+        all: s.all === true,
+        cutoff: s.cutoff,
+        beta: s.beta,
+        orthologMap: s.orthologMap,
+        organismMap: s.organismMap,
+        organismMapFile: s.organismMapFile,
       });
       return { metrics };
     },
@@ -91,8 +112,14 @@ export function rankedScoring<Item extends RankedItem>(
         const orthologMap = flags.ho ? parseHomonymOrthologMap(await files.read(flags.ho), { file: flags.ho }) : undefined;
         const organismMap = flags.of ? parseOrganismMap(await files.read(flags.of), { file: flags.of }) : undefined;
         const options = {
-          task, mode, all: flags.all === true, cutoff: positiveNumber(flags.cutoff, '--cutoff', true), orthologMap, organismMap,
-          organismMapFile: flags.of, beta: positiveNumber(flags.beta, '--beta', false),
+          task,
+          mode,
+          all: flags.all === true,
+          cutoff: positiveNumber(flags.cutoff, '--cutoff', true),
+          orthologMap,
+          organismMap,
+          organismMapFile: flags.of,
+          beta: positiveNumber(flags.beta, '--beta', false),
         };
         const scored = [];
         for (const file of runs) {
@@ -130,16 +157,26 @@ export function rankedConsensus<Item extends RankedItem>(spec: RankedSpec<Item>)
 /** Answers as BC II.5 result files (formats, import tooling). */
 export function rankedTsvFile<Item extends RankedItem>(spec: RankedSpec<Item>): TsvFile<Item[]> {
   return {
-    write: (docs) => writeRankedTsv(docs.map((d) => ({ id: d.id, items: d.result.map((i) => ({ key: spec.keyOf(i), rank: i.rank, confidence: i.confidence })) }))),
-    read: (text, o) => readRankedTsv(text, spec.layout, o).map((d) => ({ id: d.id, result: d.items.map((l) => spec.itemOf(l.key, l.rank, l.confidence)) })),
+    write: (docs) =>
+      writeRankedTsv(
+        docs.map((d) => ({ id: d.id, items: d.result.map((i) => ({ key: spec.keyOf(i), rank: i.rank, confidence: i.confidence })) })),
+      ),
+    read: (text, o) =>
+      readRankedTsv(text, spec.layout, o).map((d) => ({ id: d.id, result: d.items.map((l) => spec.itemOf(l.key, l.rank, l.confidence)) })),
   };
 }
 
 /** The BC II.5 tables' columns and plots of ranked tasks (Tables 4-5, Figs 2-3). */
 export const RANKED_LEADERBOARD: FamilyWeb<unknown, unknown>['leaderboard'] = {
   columns: [
-    ['macro.p', 'P'], ['macro.r', 'R'], ['macro.f', 'F'], ['macro.aucIPR', 'AUC iP/R'],
-    ['micro.p', 'micro P'], ['micro.r', 'micro R'], ['micro.f', 'micro F'], ['micro.aucIPR', 'micro AUC'],
+    ['macro.p', 'P'],
+    ['macro.r', 'R'],
+    ['macro.f', 'F'],
+    ['macro.aucIPR', 'AUC iP/R'],
+    ['micro.p', 'micro P'],
+    ['micro.r', 'micro R'],
+    ['micro.f', 'micro F'],
+    ['micro.aucIPR', 'micro AUC'],
   ],
   scatter: { x: 'macro.aucIPR', y: 'macro.f', yLabel: 'F-score', yDomain: [0, 1] },
   pr: { p: 'macro.p', r: 'macro.r' },

@@ -8,7 +8,9 @@ import { ScoringInputError } from '../../scoring/index.ts';
 /** The body as text, or a ScoringInputError saying how to send it. */
 export function needText(task: string, body: unknown, what: string): string {
   if (typeof body !== 'string') {
-    throw new ScoringInputError(`${task} ${what} must be BC II.5 tab-separated text`, { hint: 'send it with Content-Type: text/tab-separated-values' });
+    throw new ScoringInputError(`${task} ${what} must be BC II.5 tab-separated text`, {
+      hint: 'send it with Content-Type: text/tab-separated-values',
+    });
   }
   if (body.trim() === '') throw new ScoringInputError(`the ${what} is empty`, { hint: 'send one tab-separated record per line' });
   return body;

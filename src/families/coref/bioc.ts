@@ -38,7 +38,11 @@ export const corefBioc: BiocTaskCodec<CorefResult> = {
     });
     const links = from.relations.map((r) => {
       const node = (role: string) => r.nodes.find((n) => n.role === role)?.refid ?? '';
-      const link: CorefLink = { id: r.infons.id ?? r.id, anaphor: idOf.get(node('Anaphora')) ?? node('Anaphora'), antecedent: idOf.get(node('Antecedent')) ?? node('Antecedent') };
+      const link: CorefLink = {
+        id: r.infons.id ?? r.id,
+        anaphor: idOf.get(node('Anaphora')) ?? node('Anaphora'),
+        antecedent: idOf.get(node('Antecedent')) ?? node('Antecedent'),
+      };
       if (r.infons.proteins !== undefined) link.proteins = r.infons.proteins === '' ? [] : r.infons.proteins.split(',');
       return link;
     });

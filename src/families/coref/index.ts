@@ -36,9 +36,18 @@ export const coref = defineFamily({
       // mode, the task's primary figure, as in the paper's Table 3), surface mode, and how
       // many response links were not scored (the JSON download lists them with the reason).
       columns: [
-        ['mentions.protein.p', 'Mention P'], ['mentions.protein.r', 'Mention R'], ['mentions.protein.f', 'Mention F'],
-        ['protein.response', 'Resp'], ['protein.tp', 'C'], ['protein.p', 'P'], ['protein.r', 'R'], ['protein.f', 'F'],
-        ['surface.p', 'Surface P'], ['surface.r', 'Surface R'], ['surface.f', 'Surface F'], ['droppedLinks', 'Links not scored'],
+        ['mentions.protein.p', 'Mention P'],
+        ['mentions.protein.r', 'Mention R'],
+        ['mentions.protein.f', 'Mention F'],
+        ['protein.response', 'Resp'],
+        ['protein.tp', 'C'],
+        ['protein.p', 'P'],
+        ['protein.r', 'R'],
+        ['protein.f', 'F'],
+        ['surface.p', 'Surface P'],
+        ['surface.r', 'Surface R'],
+        ['surface.f', 'Surface F'],
+        ['droppedLinks', 'Links not scored'],
       ],
       pr: { p: 'protein.p', r: 'protein.r' },
     },

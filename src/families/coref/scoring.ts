@@ -6,7 +6,15 @@
 import { join } from 'node:path';
 import { runName, UsageError } from '../../scoring/score-files.ts';
 import {
-  ScoringInputError, compareIds, parseA1, parseA2, scoreCoref, type CorefAnnotation, type CorefDocumentInput, type Expression, type Protein,
+  ScoringInputError,
+  compareIds,
+  parseA1,
+  parseA2,
+  scoreCoref,
+  type CorefAnnotation,
+  type CorefDocumentInput,
+  type Expression,
+  type Protein,
 } from '../../scoring/index.ts';
 import { jsonDocuments } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
@@ -19,7 +27,11 @@ export interface CorefGoldDocument {
   gold: CorefAnnotation;
 }
 
-function corefDocuments(body: unknown, what: string, needA1: boolean): Map<string, { proteins?: Map<string, Protein>; annotation: CorefAnnotation }> {
+function corefDocuments(
+  body: unknown,
+  what: string,
+  needA1: boolean,
+): Map<string, { proteins?: Map<string, Protein>; annotation: CorefAnnotation }> {
   const docs = new Map<string, { proteins?: Map<string, Protein>; annotation: CorefAnnotation }>();
   for (const [id, doc] of jsonDocuments(TASK, body, what, needA1 ? ['a1', 'a2'] : ['a2'])) {
     docs.set(id, {
@@ -61,7 +73,13 @@ export const corefScoring: FamilyScoring<Map<string, CorefGoldDocument>, Map<str
         expressions.set(e.id, expression);
       }
       // `line` only places errors; the link's position stands in for it.
-      const links = result.links.map((l, i) => ({ id: l.id, anaphor: l.anaphor, antecedent: l.antecedent, antecedents: [l.antecedent], line: i + 1 }));
+      const links = result.links.map((l, i) => ({
+        id: l.id,
+        anaphor: l.anaphor,
+        antecedent: l.antecedent,
+        antecedents: [l.antecedent],
+        line: i + 1,
+      }));
       docs.set(a.doc, { expressions, links });
     }
     return docs;
@@ -88,14 +106,24 @@ export const corefScoring: FamilyScoring<Map<string, CorefGoldDocument>, Map<str
       const goldNames = (await files.listDir(goldDir)) ?? [];
       const givenNames = new Set((await files.listDir(givenDir)) ?? []);
       const docs = goldNames.filter((n) => n.endsWith('.a2')).map((n) => n.slice(0, -3));
-      if (docs.length === 0) throw new ScoringInputError('holds no .a2 files', { file: goldDir, hint: '--gold must be a directory of <doc>.a2 files' });
+      if (docs.length === 0)
+        throw new ScoringInputError('holds no .a2 files', { file: goldDir, hint: '--gold must be a directory of <doc>.a2 files' });
       const prepared = [];
       for (const doc of docs) {
         const a1Dir = givenNames.has(`${doc}.a1`) ? givenDir : goldNames.includes(`${doc}.a1`) ? goldDir : undefined;
-        if (!a1Dir) throw new ScoringInputError(`no ${doc}.a1 with the given proteins`, { file: givenDir, hint: '--given must hold <doc>.a1 for every gold document' });
+        if (!a1Dir)
+          throw new ScoringInputError(`no ${doc}.a1 with the given proteins`, {
+            file: givenDir,
+            hint: '--given must hold <doc>.a1 for every gold document',
+          });
         const a1File = join(a1Dir, `${doc}.a1`);
         const goldFile = join(goldDir, `${doc}.a2`);
-        prepared.push({ doc, goldFile, proteins: parseA1(await files.read(a1File), { file: a1File }), gold: parseA2(await files.read(goldFile), { file: goldFile }) });
+        prepared.push({
+          doc,
+          goldFile,
+          proteins: parseA1(await files.read(a1File), { file: a1File }),
+          gold: parseA2(await files.read(goldFile), { file: goldFile }),
+        });
       }
       const scored = [];
       for (const dir of runs) {
@@ -105,14 +133,19 @@ export const corefScoring: FamilyScoring<Map<string, CorefGoldDocument>, Map<str
           const responseFile = join(dir, `${p.doc}.a2`);
           // A document the run left out is an empty response: its gold links and expressions
           // are all missed (the official scorer does not score such a document).
-          const response = names.has(`${p.doc}.a2`) ? parseA2(await files.read(responseFile), { file: responseFile }) : { expressions: new Map(), links: [] };
+          const response = names.has(`${p.doc}.a2`)
+            ? parseA2(await files.read(responseFile), { file: responseFile })
+            : { expressions: new Map(), links: [] };
           inputs.push({ ...p, response, responseFile });
         }
         const { droppedLinks, ...metrics } = scoreCoref(inputs);
         const run = runName(dir);
         // As the official scorer prints "Invalid response link … removed", on stderr here so
         // that stdout stays one report in the chosen format.
-        files.note(run, droppedLinks.map((d) => d.message));
+        files.note(
+          run,
+          droppedLinks.map((d) => d.message),
+        );
         scored.push({ run, metrics, droppedLinks });
       }
       return scored;

@@ -33,24 +33,43 @@ function givenIds(given: string | undefined): Set<string> {
 const show = (s: string): string => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 /** Checks a span against the text; returns its text, or undefined after an error. */
-function checkSpan(text: CodePointText, start: number, end: number, sent: string, path: string, what: string, report: Report): string | undefined {
+function checkSpan(
+  text: CodePointText,
+  start: number,
+  end: number,
+  sent: string,
+  path: string,
+  what: string,
+  report: Report,
+): string | undefined {
   if (start >= end) {
     report.error(path, `${what} [${start}, ${end}) is empty or reversed`);
     return undefined;
   }
   if (end > text.length) {
-    report.error(path, `${what} [${start}, ${end}) runs past the end of the text (${text.length} code points)${offsetHint(text, sent, start)}`);
+    report.error(
+      path,
+      `${what} [${start}, ${end}) runs past the end of the text (${text.length} code points)${offsetHint(text, sent, start)}`,
+    );
     return undefined;
   }
   const actual = text.slice(start, end);
   if (actual !== sent) {
-    report.error(path, `${what} text ${show(sent)} differs from the text at [${start}, ${end}), which is ${show(actual)} (offsets count Unicode code points)${offsetHint(text, sent, start)}`);
+    report.error(
+      path,
+      `${what} text ${show(sent)} differs from the text at [${start}, ${end}), which is ${show(actual)} (offsets count Unicode code points)${offsetHint(text, sent, start)}`,
+    );
     return undefined;
   }
   return actual;
 }
 
-function parseExpression(match: RegExpExecArray, text: CodePointText, path: string, report: Report): CorefExpression | 'protein' | undefined {
+function parseExpression(
+  match: RegExpExecArray,
+  text: CodePointText,
+  path: string,
+  report: Report,
+): CorefExpression | 'protein' | undefined {
   const [, id, type, s, e, sent, minS, minE, minSent] = match;
   if (type !== 'Exp' && type !== 'Protein') {
     report.error(path, `${id} has type ${show(type)}; COREF expressions are "Exp" (or "Protein" for a given protein)`);
@@ -94,7 +113,11 @@ function parseLink(match: RegExpExecArray, path: string, report: Report): CorefL
     return undefined;
   }
   const link: CorefLink = { id, anaphor: roles.anaphor, antecedent: roles.antecedent };
-  if (bracket !== undefined) link.proteins = bracket.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  if (bracket !== undefined)
+    link.proteins = bracket
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
   return link;
 }
 
@@ -124,7 +147,10 @@ export function validateCoref(value: unknown, input: TaskInput, report: Report):
     const expression = EXPRESSION.exec(line);
     const link = expression ? null : LINK.exec(line);
     if (!expression && !link) {
-      report.error(path, `${show(line)} does not parse: expected "Tn<TAB>Exp START END<TAB>TEXT[<TAB>START END<TAB>TEXT]" or "Rn<TAB>Coref Anaphora:Tn Antecedent:Tm [Tp, …]"`);
+      report.error(
+        path,
+        `${show(line)} does not parse: expected "Tn<TAB>Exp START END<TAB>TEXT[<TAB>START END<TAB>TEXT]" or "Rn<TAB>Coref Anaphora:Tn Antecedent:Tm [Tp, …]"`,
+      );
       return;
     }
     definedAt.set(id, path);
@@ -147,7 +173,10 @@ export function validateCoref(value: unknown, input: TaskInput, report: Report):
     const named = [link.anaphor, link.antecedent, ...(link.proteins ?? [])];
     const undefinedIds = named.filter((ref) => !defined.has(ref) && !(ref.startsWith('T') && definedAt.has(ref)));
     if (undefinedIds.length > 0) {
-      report.error(path, `${link.id} names ${undefinedIds.join(', ')}, defined neither by a T line of the answer nor among the given proteins`);
+      report.error(
+        path,
+        `${link.id} names ${undefinedIds.join(', ')}, defined neither by a T line of the answer nor among the given proteins`,
+      );
     } else if (link.anaphor === link.antecedent) {
       report.warn(path, `${link.id} links ${link.anaphor} to itself; dropped`);
     } else kept.push(link);

@@ -25,7 +25,14 @@ export const int = defineFamily({
   counting: { count: 'items' },
   wire: {
     toWire: (items: NormalizationItem[]) =>
-      items.map((i) => ({ dbid: i.accession, dbname: 'UniProt', rank: i.rank, confidence: double(i.confidence), taxid: i.taxid, evidence: i.evidence })),
+      items.map((i) => ({
+        dbid: i.accession,
+        dbname: 'UniProt',
+        rank: i.rank,
+        confidence: double(i.confidence),
+        taxid: i.taxid,
+        evidence: i.evidence,
+      })),
     help: 'normalizations [{dbid, dbname, rank, confidence?, taxid?, evidence?}]',
   },
   scoring: {
@@ -38,7 +45,10 @@ export const int = defineFamily({
     corpus: corpusIds({
       takes: 'the accessions of every "UniProt" infon and of identifiers written "UniProt:<accession>"',
       candidates: (a) => [...idsOf(a.infons.UniProt), ...idsOf(a.infons.identifier).filter((id) => /^uniprot(kb)?:/i.test(id))],
-      normalise: (raw) => /^(?:uniprot(?:kb)?:)?([A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2}|[OPQ][0-9][A-Z0-9]{3}[0-9])(?:-\d+)?$/i.exec(raw)?.[1]?.toUpperCase(),
+      normalise: (raw) =>
+        /^(?:uniprot(?:kb)?:)?([A-NR-Z][0-9](?:[A-Z][A-Z0-9]{2}[0-9]){1,2}|[OPQ][0-9][A-Z0-9]{3}[0-9])(?:-\d+)?$/i
+          .exec(raw)?.[1]
+          ?.toUpperCase(),
       what: 'UniProt accessions',
     }),
   },
@@ -46,7 +56,11 @@ export const int = defineFamily({
   exports: {},
   tsv: rankedTsvFile(spec),
   web: {
-    answer: { kind: 'list', heading: 'INT: proteins', items: (items) => items.map((i) => ({ label: i.accession, href: uniprotEntry(i.accession), confidence: i.confidence })) },
+    answer: {
+      kind: 'list',
+      heading: 'INT: proteins',
+      items: (items) => items.map((i) => ({ label: i.accession, href: uniprotEntry(i.accession), confidence: i.confidence })),
+    },
     consensus: (vote) => ({
       heading: 'INT',
       items: vote.items.map((i) => ({ label: i.accession, href: uniprotEntry(i.accession), share: i.share, servers: i.servers.length })),

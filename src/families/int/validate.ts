@@ -35,7 +35,10 @@ const SPEC: RankedAnswerSpec<Fields> = {
   read(fields, path, report) {
     const dbid = typeof fields.dbid === 'string' ? checkAccession(fields.dbid, `${path}.dbid`, report) : undefined;
     if (typeof fields.dbname === 'string' && !UNIPROT_NAMES.has(fields.dbname.trim().toLowerCase())) {
-      report.error(`${path}.dbname`, `${JSON.stringify(fields.dbname)} is not UniProt: dbid must be a UniProt accession (send dbname "UniProt" or leave it out)`);
+      report.error(
+        `${path}.dbname`,
+        `${JSON.stringify(fields.dbname)} is not UniProt: dbid must be a UniProt accession (send dbname "UniProt" or leave it out)`,
+      );
     }
     if (dbid === undefined) return undefined;
     return {
@@ -49,15 +52,23 @@ const SPEC: RankedAnswerSpec<Fields> = {
 export function validateInt(value: unknown, input: TaskInput, report: Report): NormalizationItem[] | undefined {
   const parsed = readRankedAnswer(value, SPEC, report);
   if (!parsed) return undefined;
-  const found = lookupAccessions(parsed.map((item) => item.accession), input.accessions);
-  const distinct = keepRankedAnswer(parsed, SPEC, {
-    resolve: (item, i) => {
-      const accession = resolveAccession(item.accession, `${KEY}[${item.index}].dbid`, input.accessions, report, 'item', found?.[i]);
-      return accession === undefined ? undefined : { ...item, accession };
+  const found = lookupAccessions(
+    parsed.map((item) => item.accession),
+    input.accessions,
+  );
+  const distinct = keepRankedAnswer(
+    parsed,
+    SPEC,
+    {
+      resolve: (item, i) => {
+        const accession = resolveAccession(item.accession, `${KEY}[${item.index}].dbid`, input.accessions, report, 'item', found?.[i]);
+        return accession === undefined ? undefined : { ...item, accession };
+      },
+      identity: (item) => item.accession,
+      field: 'dbid',
     },
-    identity: (item) => item.accession,
-    field: 'dbid',
-  }, report);
+    report,
+  );
   return distinct.map((item) => ({
     accession: item.accession,
     rank: item.rank,

@@ -25,7 +25,8 @@ export const ipt = defineFamily({
   validate: validateIpt,
   counting: { count: 'items' },
   wire: {
-    toWire: (pairs: PairItem[]) => pairs.map((p) => ({ a: p.a, b: p.b, rank: p.rank, confidence: double(p.confidence), evidence: p.evidence })),
+    toWire: (pairs: PairItem[]) =>
+      pairs.map((p) => ({ a: p.a, b: p.b, rank: p.rank, confidence: double(p.confidence), evidence: p.evidence })),
     help: 'pairs [{a, b, rank, confidence?, evidence?}]',
   },
   scoring: rankedScoring(spec, {
@@ -37,8 +38,15 @@ export const ipt = defineFamily({
   exports: {},
   tsv: rankedTsvFile(spec),
   web: {
-    answer: { kind: 'list', heading: 'IPT: interacting pairs', items: (pairs) => pairs.map((p) => ({ label: `${p.a} – ${p.b}`, confidence: p.confidence })) },
-    consensus: (vote) => ({ heading: 'IPT', items: vote.items.map((p) => ({ label: `${p.a} – ${p.b}`, share: p.share, servers: p.servers.length })) }),
+    answer: {
+      kind: 'list',
+      heading: 'IPT: interacting pairs',
+      items: (pairs) => pairs.map((p) => ({ label: `${p.a} – ${p.b}`, confidence: p.confidence })),
+    },
+    consensus: (vote) => ({
+      heading: 'IPT',
+      items: vote.items.map((p) => ({ label: `${p.a} – ${p.b}`, share: p.share, servers: p.servers.length })),
+    }),
     leaderboard: RANKED_LEADERBOARD,
     preselected: ['server', 'challenge'],
   },

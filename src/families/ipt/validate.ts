@@ -44,7 +44,10 @@ const SPEC: RankedAnswerSpec<Fields> = {
     return {
       fields: { a, b, evidence: fields.evidence as string | undefined },
       id: pairLabel(a, b),
-      repeated: (first) => [path, `the pair ${a}–${b} is already given in ${KEY}[${first}] (pairs are unordered: A–B and B–A are the same); give each pair once`],
+      repeated: (first) => [
+        path,
+        `the pair ${a}–${b} is already given in ${KEY}[${first}] (pairs are unordered: A–B and B–A are the same); give each pair once`,
+      ],
     };
   },
 };
@@ -53,20 +56,28 @@ export function validateIpt(value: unknown, input: TaskInput, report: Report): P
   const parsed = readRankedAnswer(value, SPEC, report);
   if (!parsed) return undefined;
   // Both sides of every pair in one batched lookup: found[2i] is pair i's a, found[2i+1] its b.
-  const found = lookupAccessions(parsed.flatMap((pair) => [pair.a, pair.b]), input.accessions);
-  const distinct = keepRankedAnswer(parsed, SPEC, {
-    resolve: (pair, i) => {
-      const path = `${KEY}[${pair.index}]`;
-      const a = resolveAccession(pair.a, `${path}.a`, input.accessions, report, 'pair', found?.[2 * i]);
-      // Resolve b even when a is dropped, so the team hears about both.
-      const b = resolveAccession(pair.b, `${path}.b`, input.accessions, report, 'pair', found?.[2 * i + 1]);
-      if (a === undefined || b === undefined) return undefined;
-      const [low, high] = ordered(a, b);
-      return { ...pair, a: low, b: high };
+  const found = lookupAccessions(
+    parsed.flatMap((pair) => [pair.a, pair.b]),
+    input.accessions,
+  );
+  const distinct = keepRankedAnswer(
+    parsed,
+    SPEC,
+    {
+      resolve: (pair, i) => {
+        const path = `${KEY}[${pair.index}]`;
+        const a = resolveAccession(pair.a, `${path}.a`, input.accessions, report, 'pair', found?.[2 * i]);
+        // Resolve b even when a is dropped, so the team hears about both.
+        const b = resolveAccession(pair.b, `${path}.b`, input.accessions, report, 'pair', found?.[2 * i + 1]);
+        if (a === undefined || b === undefined) return undefined;
+        const [low, high] = ordered(a, b);
+        return { ...pair, a: low, b: high };
+      },
+      identity: (pair) => pairLabel(pair.a, pair.b),
+      field: 'a',
     },
-    identity: (pair) => pairLabel(pair.a, pair.b),
-    field: 'a',
-  }, report);
+    report,
+  );
   return distinct.map((pair) => ({
     a: pair.a,
     b: pair.b,

@@ -14,7 +14,15 @@ export function voteMentions(answers: ReadonlyArray<WeightedAnswer<MentionItem[]
   const kept = candidates.filter((c) => passes(c.support, threshold, total));
   kept.sort((x, y) => x.first.start - y.first.start || x.first.end - y.first.end || compareIds(x.first.type ?? '', y.first.type ?? ''));
   const items = kept.map((c) => {
-    const item: MentionConsensusItem = { start: c.first.start, end: c.first.end, text: c.first.text, confidence: c.support / total, support: c.support, share: c.support / total, servers: c.servers };
+    const item: MentionConsensusItem = {
+      start: c.first.start,
+      end: c.first.end,
+      text: c.first.text,
+      confidence: c.support / total,
+      support: c.support,
+      share: c.support / total,
+      servers: c.servers,
+    };
     if (c.first.type !== undefined) item.type = c.first.type;
     const conf = meanConfidence(c.servers);
     if (conf !== undefined) item.meanConfidence = conf;

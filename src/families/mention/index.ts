@@ -25,7 +25,8 @@ export const mention = defineFamily({
   validate: validateMention,
   counting: { count: 'items' },
   wire: {
-    toWire: (mentions: MentionItem[]) => mentions.map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: double(m.confidence), section: m.section })),
+    toWire: (mentions: MentionItem[]) =>
+      mentions.map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: double(m.confidence), section: m.section })),
     help: 'mentions [{offset, mention, type?, confidence?, section?}] (offsets in code points)',
   },
   scoring: { ...mentionScoring, corpus: mentionCorpus },
@@ -35,11 +36,17 @@ export const mention = defineFamily({
     brat: (docs) => ({
       files: docs.flatMap((d) => {
         const doc = exportBrat(d.text, d.result);
-        return [{ name: `${d.id}.txt`, content: doc.txt }, { name: `${d.id}.ann`, content: doc.ann }];
+        return [
+          { name: `${d.id}.txt`, content: doc.txt },
+          { name: `${d.id}.ann`, content: doc.ann },
+        ];
       }),
     }),
     pubannotation: (docs, o) => ({
-      files: docs.map((d) => ({ name: `${d.id}.json`, content: `${JSON.stringify(exportPubAnnotation(d.text, d.result, { sourcedb: o.sourcedb, sourceid: d.id }), null, 2)}\n` })),
+      files: docs.map((d) => ({
+        name: `${d.id}.json`,
+        content: `${JSON.stringify(exportPubAnnotation(d.text, d.result, { sourcedb: o.sourcedb, sourceid: d.id }), null, 2)}\n`,
+      })),
     }),
     bio: (docs, o) => {
       // One CoNLL file, each document headed by a -DOCSTART- line, in organiser-id order.
@@ -48,7 +55,19 @@ export const mention = defineFamily({
     },
     // One PubTator file, documents in organiser-id order; an untyped mention is written as "Mention".
     pubtator: (docs, o) => ({
-      files: [{ name: `${o.run}.${TASK}.pubtator`, content: writePubTator(docs.map((d) => ({ id: d.id, text: d.text, sections: d.sections, annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION })) }))) }],
+      files: [
+        {
+          name: `${o.run}.${TASK}.pubtator`,
+          content: writePubTator(
+            docs.map((d) => ({
+              id: d.id,
+              text: d.text,
+              sections: d.sections,
+              annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION })),
+            })),
+          ),
+        },
+      ],
     }),
   },
   bioc: mentionBioc,
@@ -61,8 +80,19 @@ export const mention = defineFamily({
     // Strict, left and right match, each P/R/F and its counts; the same per entity type below.
     leaderboard: {
       groups: {
-        groups: [['strict', 'Strict'], ['left', 'Left'], ['right', 'Right']],
-        figures: [['p', 'P'], ['r', 'R'], ['f', 'F'], ['tp', 'TP'], ['fp', 'FP'], ['fn', 'FN']],
+        groups: [
+          ['strict', 'Strict'],
+          ['left', 'Left'],
+          ['right', 'Right'],
+        ],
+        figures: [
+          ['p', 'P'],
+          ['r', 'R'],
+          ['f', 'F'],
+          ['tp', 'TP'],
+          ['fp', 'FP'],
+          ['fn', 'FN'],
+        ],
         breakdown: { key: 'perType', label: 'entity type' },
       },
       pr: { p: 'strict.p', r: 'strict.r' },

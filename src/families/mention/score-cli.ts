@@ -8,9 +8,19 @@ import { runName, type ScoreFiles, type ScoreFlags } from '../../scoring/score-f
 import { FormatError } from '../../formats/common.ts';
 import { readCorpusFile } from '../../formats/corpus-file.ts';
 import { UNTYPED } from './types.ts';
-import { ScoringInputError, checkBioAlignment, parseBio, parseBratMentions, scoreMentions, type BioDocument, type Mention, type ScoreReport } from '../../scoring/index.ts';
+import {
+  ScoringInputError,
+  checkBioAlignment,
+  parseBio,
+  parseBratMentions,
+  scoreMentions,
+  type BioDocument,
+  type Mention,
+  type ScoreReport,
+} from '../../scoring/index.ts';
 
-type MentionSource = { kind: 'brat'; dir: boolean; mentions: Mention[]; docs: Set<string> } | { kind: 'bio'; doc: BioDocument; file: string };
+type MentionSource =
+  { kind: 'brat'; dir: boolean; mentions: Mention[]; docs: Set<string> } | { kind: 'bio'; doc: BioDocument; file: string };
 const BIO_EXTENSIONS = /\.(bio|conll|iob|tsv)$/i;
 const BRAT_LINE = /^T\S*\t\S+ \d+ \d+/m;
 
@@ -23,10 +33,13 @@ function corpusMentions(text: string, file: string): MentionSource {
   try {
     documents = readCorpusFile(text, file);
   } catch (err) {
-    if (err instanceof FormatError) throw new ScoringInputError(err.message, { file, hint: 'give a BioC XML/JSON or PubTator file whose annotations fit their text' });
+    if (err instanceof FormatError)
+      throw new ScoringInputError(err.message, { file, hint: 'give a BioC XML/JSON or PubTator file whose annotations fit their text' });
     throw err;
   }
-  const mentions = documents.flatMap((d) => d.annotations.flatMap((a) => (a.start === undefined ? [] : [{ doc: d.id, start: a.start, end: a.end!, type: a.type ?? UNTYPED }])));
+  const mentions = documents.flatMap((d) =>
+    d.annotations.flatMap((a) => (a.start === undefined ? [] : [{ doc: d.id, start: a.start, end: a.end!, type: a.type ?? UNTYPED }])),
+  );
   return { kind: 'brat', dir: true, mentions, docs: new Set(documents.map((d) => d.id)) };
 }
 

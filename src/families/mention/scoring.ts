@@ -12,7 +12,6 @@ import { UNTYPED, type MentionItem } from './types.ts';
 
 const TASK = 'MENTION';
 
-
 export interface MentionGold {
   mentions: Mention[];
   docs: Set<string>;
@@ -39,7 +38,8 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
   onlineRun(answers) {
     const mentions: Mention[] = [];
     for (const a of answers) {
-      for (const m of (a.value as MentionItem[] | null) ?? []) mentions.push({ doc: a.doc, start: m.start, end: m.end, type: m.type ?? UNTYPED });
+      for (const m of (a.value as MentionItem[] | null) ?? [])
+        mentions.push({ doc: a.doc, start: m.start, end: m.end, type: m.type ?? UNTYPED });
     }
     return mentions;
   },

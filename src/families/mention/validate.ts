@@ -55,12 +55,18 @@ export function validateMention(value: unknown, input: TaskInput, report: Report
     }
     const end = offset + codePointLength(mention);
     if (end > text.length) {
-      report.error(`${path}.offset`, `the span [${offset}, ${end}) runs past the end of the text (${text.length} code points)${offsetHint(text, mention, offset)}`);
+      report.error(
+        `${path}.offset`,
+        `the span [${offset}, ${end}) runs past the end of the text (${text.length} code points)${offsetHint(text, mention, offset)}`,
+      );
       return;
     }
     const actual = text.slice(offset, end);
     if (actual !== mention) {
-      report.error(`${path}.mention`, `${show(mention)} differs from the text at offset ${offset}, which is ${show(actual)}${offsetHint(text, mention, offset)}`);
+      report.error(
+        `${path}.mention`,
+        `${show(mention)} differs from the text at offset ${offset}, which is ${show(actual)}${offsetHint(text, mention, offset)}`,
+      );
       return;
     }
     sentAt.push(index);

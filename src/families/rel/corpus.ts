@@ -8,7 +8,11 @@ import type { FamilyCorpus } from '../family.ts';
 
 function entitiesTsv(documents: readonly CorpusDocument[]): string {
   return documents
-    .flatMap((d) => d.annotations.flatMap((a) => (a.start === undefined ? [] : [`${d.id}\t${a.id}\t${a.type ?? ''}\t${a.start}\t${a.end}\t${a.text.replace(/[\t\n]/g, ' ')}\n`])))
+    .flatMap((d) =>
+      d.annotations.flatMap((a) =>
+        a.start === undefined ? [] : [`${d.id}\t${a.id}\t${a.type ?? ''}\t${a.start}\t${a.end}\t${a.text.replace(/[\t\n]/g, ' ')}\n`],
+      ),
+    )
     .join('');
 }
 
@@ -17,7 +21,9 @@ function relationsOf(documents: readonly CorpusDocument[]): { tsv: string; warni
   const lines = documents.flatMap((d) =>
     d.relations.flatMap((r) => {
       if (r.args.length !== 2 || !r.type) {
-        warnings.push(`document ${d.id}: relation ${r.id} has ${r.type ? `${r.args.length} nodes` : 'no type'}; a REL relation has a type and two nodes, so it is left out`);
+        warnings.push(
+          `document ${d.id}: relation ${r.id} has ${r.type ? `${r.args.length} nodes` : 'no type'}; a REL relation has a type and two nodes, so it is left out`,
+        );
         return [];
       }
       return [`${d.id}\t${r.type}\tArg1:${r.args[0]}\tArg2:${r.args[1]}\n`];

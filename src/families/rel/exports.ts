@@ -16,13 +16,15 @@ import type { RelGivenEntity, RelItem, RelResult } from './types.ts';
 
 const TASK = 'REL';
 
-const byPosition = (a: RelGivenEntity, b: RelGivenEntity): number => a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byPosition = (a: RelGivenEntity, b: RelGivenEntity): number =>
+  a.start - b.start || a.end - b.end || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export const relBioc: BiocTaskCodec<RelResult> = {
   task: TASK,
   write(result, out) {
     const refOf = new Map<string, string>();
-    for (const e of [...result.entities].sort(byPosition)) refOf.set(e.id, out.annotate(e.start, e.end, e.text, { type: e.type, id: e.id }));
+    for (const e of [...result.entities].sort(byPosition))
+      refOf.set(e.id, out.annotate(e.start, e.end, e.text, { type: e.type, id: e.id }));
     result.relations.forEach((r, i) => {
       const infons: Infons = { type: r.type, id: `R${i + 1}` };
       setOptional(infons, 'confidence', r.confidence);
@@ -57,17 +59,27 @@ export const relBioc: BiocTaskCodec<RelResult> = {
 export const relBrat: FamilyExport<RelResult> = (docs) => ({
   files: docs.flatMap((d) => {
     const entities = [...d.result.entities].sort(byPosition);
-    const doc = exportBrat(d.text, entities.map((e) => ({ start: e.start, end: e.end, text: e.text, type: e.type })));
+    const doc = exportBrat(
+      d.text,
+      entities.map((e) => ({ start: e.start, end: e.end, text: e.text, type: e.type })),
+    );
     const tOf = new Map(entities.map((e, i) => [e.id, `T${i + 1}`]));
     const lines = d.result.relations.map((r, i) => `R${i + 1}\t${r.type} Arg1:${tOf.get(r.arg1)} Arg2:${tOf.get(r.arg2)}\n`);
-    return [{ name: `${d.id}.txt`, content: doc.txt }, { name: `${d.id}.ann`, content: doc.ann + lines.join('') }];
+    return [
+      { name: `${d.id}.txt`, content: doc.txt },
+      { name: `${d.id}.ann`, content: doc.ann + lines.join('') },
+    ];
   }),
 });
 
 export const relPubAnnotation: FamilyExport<RelResult> = (docs, o) => ({
   files: docs.map((d) => {
     const entities = [...d.result.entities].sort(byPosition);
-    const doc = exportPubAnnotation(d.text, entities.map((e) => ({ start: e.start, end: e.end, text: e.text, type: e.type })), { sourcedb: o.sourcedb, sourceid: d.id });
+    const doc = exportPubAnnotation(
+      d.text,
+      entities.map((e) => ({ start: e.start, end: e.end, text: e.text, type: e.type })),
+      { sourcedb: o.sourcedb, sourceid: d.id },
+    );
     // Denotations keep the given ids, so that relations name the entities as the article did.
     const idOf = new Map(entities.map((e, i) => [`T${i + 1}`, e.id]));
     doc.denotations = (doc.denotations ?? []).map((den) => ({ ...den, id: idOf.get(den.id) ?? den.id }));

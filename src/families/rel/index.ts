@@ -42,7 +42,14 @@ export const rel = defineFamily({
   validate: validateRel,
   counting: { count: 'items', in: ['relations'] },
   wire: {
-    toWire: (result: RelResult) => result.relations.map((r) => ({ type: r.type, arg1: r.arg1, arg2: r.arg2, ...(r.rank !== undefined ? { rank: r.rank } : {}), ...(r.confidence !== undefined ? { confidence: double(r.confidence) } : {}) })),
+    toWire: (result: RelResult) =>
+      result.relations.map((r) => ({
+        type: r.type,
+        arg1: r.arg1,
+        arg2: r.arg2,
+        ...(r.rank !== undefined ? { rank: r.rank } : {}),
+        ...(r.confidence !== undefined ? { confidence: double(r.confidence) } : {}),
+      })),
     help: 'relations [{type, arg1, arg2, confidence?, rank?}]',
   },
   scoring: { ...relScoring, corpus: relCorpus },
@@ -53,15 +60,34 @@ export const rel = defineFamily({
     answer: {
       kind: 'list',
       heading: 'REL: relations',
-      items: (result) => result.relations.map((r) => ({ label: r.type, marks: relationMarks(r, result.entities), detail: relationLabel(r, result.entities), confidence: r.confidence })),
+      items: (result) =>
+        result.relations.map((r) => ({
+          label: r.type,
+          marks: relationMarks(r, result.entities),
+          detail: relationLabel(r, result.entities),
+          confidence: r.confidence,
+        })),
     },
     consensus: (vote) => ({
       heading: TASK,
-      items: vote.items.map((r) => ({ label: r.type, marks: relationMarks(r, vote.entities), detail: relationLabel(r, vote.entities), share: r.share, servers: r.servers.length })),
+      items: vote.items.map((r) => ({
+        label: r.type,
+        marks: relationMarks(r, vote.entities),
+        detail: relationLabel(r, vote.entities),
+        share: r.share,
+        servers: r.servers.length,
+      })),
     }),
     leaderboard: {
       // As the official library prints them: micro-averaged P, R, F over every type.
-      columns: [['micro.p', 'P'], ['micro.r', 'R'], ['micro.f', 'F'], ['micro.tp', 'TP'], ['micro.fp', 'FP'], ['micro.fn', 'FN']],
+      columns: [
+        ['micro.p', 'P'],
+        ['micro.r', 'R'],
+        ['micro.f', 'F'],
+        ['micro.tp', 'TP'],
+        ['micro.fp', 'FP'],
+        ['micro.fn', 'FN'],
+      ],
       pr: { p: 'micro.p', r: 'micro.r' },
     },
   },

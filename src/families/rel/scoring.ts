@@ -5,8 +5,18 @@
 
 import { runName, UsageError } from '../../scoring/score-files.ts';
 import {
-  DRUGPROT_CHEMICAL, DRUGPROT_GENE, DRUGPROT_RELATION_TYPES, ScoringInputError, emptyRelNotes, parsePmids, parseRelEntities, parseRelRelations, scoreRelations,
-  type RelEntity, type RelReadNotes, type RelRelation,
+  DRUGPROT_CHEMICAL,
+  DRUGPROT_GENE,
+  DRUGPROT_RELATION_TYPES,
+  ScoringInputError,
+  emptyRelNotes,
+  parsePmids,
+  parseRelEntities,
+  parseRelRelations,
+  scoreRelations,
+  type RelEntity,
+  type RelReadNotes,
+  type RelRelation,
 } from '../../scoring/index.ts';
 import type { FamilyScoring } from '../family.ts';
 import type { RelResult } from './types.ts';
@@ -17,13 +27,16 @@ export interface RelGold {
   pmids?: Set<string>;
 }
 
-const GOLD_FORM = '{"entities": "<DrugProt entities TSV>", "relations": "<DrugProt relations TSV>", "pmids"?: "<one pmid a line>"} (runs: {"relations": "…"})';
+const GOLD_FORM =
+  '{"entities": "<DrugProt entities TSV>", "relations": "<DrugProt relations TSV>", "pmids"?: "<one pmid a line>"} (runs: {"relations": "…"})';
 
 function field(body: unknown, name: string, what: string, required: boolean): string | undefined {
   const value = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)[name] : undefined;
   if (value === undefined && !required) return undefined;
   if (typeof value !== 'string') {
-    throw new ScoringInputError(`the REL ${what} needs "${name}" as a string`, { hint: `send JSON of the form ${GOLD_FORM} with Content-Type: application/json` });
+    throw new ScoringInputError(`the REL ${what} needs "${name}" as a string`, {
+      hint: `send JSON of the form ${GOLD_FORM} with Content-Type: application/json`,
+    });
   }
   return value;
 }
@@ -41,8 +54,12 @@ function describeNotes(side: string, n: RelReadNotes): string[] {
   if (n.offList) notes.push(`${side}: ${n.offList} relation line(s) of documents not in the pmids list left out`);
   if (n.unknownType) notes.push(`${side}: ${n.unknownType} relation line(s) of a type that is not scored left out`);
   if (n.duplicates) notes.push(`${side}: ${n.duplicates} repeated relation line(s) counted once`);
-  if (n.notChemicalGene) notes.push(`${side}: ${n.notChemicalGene} relation line(s) not joining one CHEMICAL and one other entity left out`);
-  if (n.keptSingleBadLine) notes.push(`${side}: one relation line does not join one CHEMICAL and one other entity; kept, as the official library keeps a single one`);
+  if (n.notChemicalGene)
+    notes.push(`${side}: ${n.notChemicalGene} relation line(s) not joining one CHEMICAL and one other entity left out`);
+  if (n.keptSingleBadLine)
+    notes.push(
+      `${side}: one relation line does not join one CHEMICAL and one other entity; kept, as the official library keeps a single one`,
+    );
   if (n.notOnPair) notes.push(`${side}: ${n.notOnPair} relation(s) not on a (CHEMICAL, GENE) pair of the entities file, not scored`);
   return notes;
 }
@@ -53,7 +70,9 @@ function unpairedTypesWarning(entities: readonly RelEntity[], file: string): str
   for (const e of entities) if (e.type !== DRUGPROT_CHEMICAL && e.type !== DRUGPROT_GENE) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
   if (counts.size === 0) return [];
   const listed = [...counts].map(([type, n]) => `${n} ${type}`).join(', ');
-  return [`${file}: ${listed} entit${[...counts.values()].reduce((a, b) => a + b) === 1 ? 'y' : 'ies'} make no pairs: the DrugProt library pairs CHEMICAL with GENE only (write GENE-Y and GENE-N as GENE to score relations on them)`];
+  return [
+    `${file}: ${listed} entit${[...counts.values()].reduce((a, b) => a + b) === 1 ? 'y' : 'ies'} make no pairs: the DrugProt library pairs CHEMICAL with GENE only (write GENE-Y and GENE-N as GENE to score relations on them)`,
+  ];
 }
 
 export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
@@ -67,16 +86,32 @@ export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
     const pmidsText = field(body, 'pmids', 'gold standard', false);
     const pmids = pmidsText === undefined ? undefined : parsePmids(pmidsText);
     const documents = new Set(entities.map((e) => e.pmid));
-    if (documents.size === 0) throw new ScoringInputError('the REL gold standard has no entities', { hint: 'send the DrugProt entities file of the gold documents' });
-    return { gold: { entities, relations, pmids }, documents: documents.size, items: relations.length, warnings: unpairedTypesWarning(entities, 'entities') };
+    if (documents.size === 0)
+      throw new ScoringInputError('the REL gold standard has no entities', {
+        hint: 'send the DrugProt entities file of the gold documents',
+      });
+    return {
+      gold: { entities, relations, pmids },
+      documents: documents.size,
+      items: relations.length,
+      warnings: unpairedTypesWarning(entities, 'entities'),
+    };
   },
   goldDocuments: (gold) => gold.pmids ?? new Set(gold.entities.map((e) => e.pmid)),
   parseRun: (body) => ({ run: parseRelRelations(field(body, 'relations', 'run', true)!, { file: 'relations' }), warnings: [] }),
   onlineRun(answers) {
-    return answers.flatMap((a) => ((a.value as RelResult | null)?.relations ?? []).map((r) => ({ pmid: a.doc, type: r.type, arg1: r.arg1, arg2: r.arg2 })));
+    return answers.flatMap((a) =>
+      ((a.value as RelResult | null)?.relations ?? []).map((r) => ({ pmid: a.doc, type: r.type, arg1: r.arg1, arg2: r.arg2 })),
+    );
   },
   score(gold, run) {
-    const { micro, perType, ...rest } = scoreRelations({ entities: gold.entities, gold: gold.relations, predicted: run, pmids: gold.pmids, types: typesFor(gold.relations) });
+    const { micro, perType, ...rest } = scoreRelations({
+      entities: gold.entities,
+      gold: gold.relations,
+      predicted: run,
+      pmids: gold.pmids,
+      types: typesFor(gold.relations),
+    });
     return { metrics: { micro, perType, ...rest } };
   },
   exportTsv: (run) => run.map((r) => `${r.pmid}\t${r.type}\tArg1:${r.arg1}\tArg2:${r.arg2}\n`).join(''),
@@ -102,7 +137,10 @@ export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
         const score = scoreRelations({ entities, gold, predicted, pmids: keep }, notes);
         const run = runName(path);
         files.note(run, [...(scored.length === 0 ? describeNotes('gold', notes.gold) : []), ...describeNotes('run', notes.predicted)]);
-        scored.push({ run, metrics: { micro: score.micro, perType: score.perType, gold: score.gold, predicted: score.predicted, pairs: score.pairs } });
+        scored.push({
+          run,
+          metrics: { micro: score.micro, perType: score.perType, gold: score.gold, predicted: score.predicted, pairs: score.pairs },
+        });
       }
       return scored;
     },

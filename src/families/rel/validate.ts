@@ -59,7 +59,10 @@ export function validateRel(value: unknown, input: TaskInput, report: Report): R
       if (!entity) {
         argsKnown = false;
         const known = [...given.keys()];
-        report.error(`${path}.${arg}`, `${show(id)} is not a given entity of this article (${known.length === 0 ? 'it has none' : `given: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}`}); name an entity by the id it was sent with`);
+        report.error(
+          `${path}.${arg}`,
+          `${show(id)} is not a given entity of this article (${known.length === 0 ? 'it has none' : `given: ${known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''}`}); name an entity by the id it was sent with`,
+        );
         continue;
       }
       const types = allowed[arg];

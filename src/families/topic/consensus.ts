@@ -34,9 +34,18 @@ export function voteTopics(answers: ReadonlyArray<WeightedAnswer<TopicResult>>, 
     .filter((c) => passes(c.support, threshold, total))
     .map((c): TopicVoteItem => {
       const confidence = meanConfidence(c.servers);
-      return { label: c.key, support: c.support, share: c.support / total, ...(confidence !== undefined ? { meanConfidence: confidence } : {}), servers: c.servers };
+      return {
+        label: c.key,
+        support: c.support,
+        share: c.support / total,
+        ...(confidence !== undefined ? { meanConfidence: confidence } : {}),
+        servers: c.servers,
+      };
     });
-  items.sort((x, y) => y.support - x.support || (y.meanConfidence ?? 0) - (x.meanConfidence ?? 0) || (x.label < y.label ? -1 : x.label > y.label ? 1 : 0));
+  items.sort(
+    (x, y) =>
+      y.support - x.support || (y.meanConfidence ?? 0) - (x.meanConfidence ?? 0) || (x.label < y.label ? -1 : x.label > y.label ? 1 : 0),
+  );
   return { total, items };
 }
 

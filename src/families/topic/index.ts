@@ -16,22 +16,34 @@ import { TOPIC_KEY, validateTopic } from './validate.ts';
 
 const TASK = 'TOPIC';
 
-
 /** The figures the track's script prints, as leaderboard columns: each average line, the instance-based lines, then each label's F1 (the gold standard's labels, in its order). */
 const TOPIC_COLUMNS: ReadonlyArray<readonly [string, string]> = [
-  ['micro.p', 'micro P'], ['micro.r', 'micro R'], ['micro.f', 'micro F1'],
-  ['macro.p', 'macro P'], ['macro.r', 'macro R'], ['macro.f', 'macro F1'],
-  ['weighted.p', 'weighted P'], ['weighted.r', 'weighted R'], ['weighted.f', 'weighted F1'],
-  ['samples.p', 'samples P'], ['samples.r', 'samples R'], ['samples.f', 'samples F1'],
-  ['instance.p', 'instance P'], ['instance.r', 'instance R'], ['instance.f', 'instance F1'],
+  ['micro.p', 'micro P'],
+  ['micro.r', 'micro R'],
+  ['micro.f', 'micro F1'],
+  ['macro.p', 'macro P'],
+  ['macro.r', 'macro R'],
+  ['macro.f', 'macro F1'],
+  ['weighted.p', 'weighted P'],
+  ['weighted.r', 'weighted R'],
+  ['weighted.f', 'weighted F1'],
+  ['samples.p', 'samples P'],
+  ['samples.r', 'samples R'],
+  ['samples.f', 'samples F1'],
+  ['instance.p', 'instance P'],
+  ['instance.r', 'instance R'],
+  ['instance.f', 'instance F1'],
 ];
 const PER_LABEL_F = /^perLabel\.(.+)\.f$/;
 
 function topicColumns(figures: readonly string[]): ReadonlyArray<readonly [string, string]> {
-  return [...TOPIC_COLUMNS, ...figures.flatMap((key) => {
-    const label = PER_LABEL_F.exec(key)?.[1];
-    return label === undefined ? [] : [[key, `${label} F1`] as const];
-  })];
+  return [
+    ...TOPIC_COLUMNS,
+    ...figures.flatMap((key) => {
+      const label = PER_LABEL_F.exec(key)?.[1];
+      return label === undefined ? [] : [[key, `${label} F1`] as const];
+    }),
+  ];
 }
 
 export const topic = defineFamily({
@@ -41,7 +53,8 @@ export const topic = defineFamily({
   validate: validateTopic,
   counting: { count: 'items' },
   wire: {
-    toWire: (topics: TopicResult) => topics.map((t) => ({ label: t.label, ...(t.confidence !== undefined ? { confidence: double(t.confidence) } : {}) })),
+    toWire: (topics: TopicResult) =>
+      topics.map((t) => ({ label: t.label, ...(t.confidence !== undefined ? { confidence: double(t.confidence) } : {}) })),
     help: 'topics [{label, confidence?}]',
   },
   scoring: topicScoring,
@@ -49,7 +62,12 @@ export const topic = defineFamily({
   exports: biocExports(TASK, topicBioc),
   bioc: topicBioc,
   web: {
-    answer: { kind: 'labels', heading: 'Topics (TOPIC)', items: (topics: TopicResult) => topics.map((t) => ({ label: t.label, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) })) },
+    answer: {
+      kind: 'labels',
+      heading: 'Topics (TOPIC)',
+      items: (topics: TopicResult) =>
+        topics.map((t) => ({ label: t.label, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) })),
+    },
     consensus: (vote) => ({
       heading: TASK,
       items: vote.items.map((t) => ({ label: t.label, share: t.share, servers: t.servers.length })),

@@ -54,7 +54,15 @@ function corpusTopics(documents: readonly CorpusDocument[], context?: UploadCont
     }
     body += `${doc.id}\t${[...labels].join(';')}\n`;
   }
-  const warnings = unknown.size > 0 ? [`${unknown.size} topic(s) are not labels of this challenge and were left out (${[...unknown].slice(0, 5).map((l) => JSON.stringify(l)).join(', ')})`] : [];
+  const warnings =
+    unknown.size > 0
+      ? [
+          `${unknown.size} topic(s) are not labels of this challenge and were left out (${[...unknown]
+            .slice(0, 5)
+            .map((l) => JSON.stringify(l))
+            .join(', ')})`,
+        ]
+      : [];
   return { body, warnings };
 }
 
@@ -70,11 +78,18 @@ export const topicScoring: FamilyScoring<TopicSet, TopicSet> = {
     for (const doc of gold.docs.values()) items += doc.labels.size;
     // The wide form names its own labels: scored so, but servers' answers are checked against the challenge's.
     const others = gold.labels.length !== labels.length || gold.labels.some((l) => !labels.includes(l));
-    const warnings = others ? [`the gold standard's labels (${gold.labels.join(', ')}) are not this challenge's (${labels.join(', ')}), which servers' answers are checked against; set the challenge's topicLabels to the gold standard's`] : [];
+    const warnings = others
+      ? [
+          `the gold standard's labels (${gold.labels.join(', ')}) are not this challenge's (${labels.join(', ')}), which servers' answers are checked against; set the challenge's topicLabels to the gold standard's`,
+        ]
+      : [];
     return { gold, documents: gold.docs.size, items, warnings };
   },
   goldDocuments: (gold) => gold.docs.keys(),
-  parseRun: (body, _columns, context) => ({ run: readTopics(needText(TASK, body, 'run'), { file: 'run', role: 'run', labels: topicLabelsOf(context) }), warnings: [] }),
+  parseRun: (body, _columns, context) => ({
+    run: readTopics(needText(TASK, body, 'run'), { file: 'run', role: 'run', labels: topicLabelsOf(context) }),
+    warnings: [],
+  }),
   onlineRun: topicRunOf,
   score: (gold, run) => ({ metrics: { ...scoreTopics(gold, run, { missing: 'none' }) } }),
   exportTsv: topicRunTsv,

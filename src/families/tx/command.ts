@@ -29,7 +29,7 @@ async function build(o: BuildOptions, io: CommandIo): Promise<number> {
     return 2;
   }
   if (o.release.trim() === '') {
-    io.stderr('error: --release is empty; name the taxdump release, e.g. its date as NCBI\'s archive names it (2024-06-01)\n');
+    io.stderr("error: --release is empty; name the taxdump release, e.g. its date as NCBI's archive names it (2024-06-01)\n");
     return 2;
   }
   const started = Date.now();
@@ -38,8 +38,12 @@ async function build(o: BuildOptions, io: CommandIo): Promise<number> {
     io.stderr(`warning: ${summary.skipped.count} line(s) skipped (not TAB|-separated taxon ids), e.g.:\n`);
     for (const example of summary.skipped.examples) io.stderr(`  ${example}\n`);
   }
-  if (summary.mergesLeftOut > 0) io.stderr(`warning: ${summary.mergesLeftOut} merge(s) left out: they lead to no current taxon, or the old id is itself a current taxon\n`);
-  if (summary.deletionsLeftOut > 0) io.stderr(`warning: ${summary.deletionsLeftOut} deleted id(s) left out: they are current taxa or merged ids\n`);
+  if (summary.mergesLeftOut > 0)
+    io.stderr(
+      `warning: ${summary.mergesLeftOut} merge(s) left out: they lead to no current taxon, or the old id is itself a current taxon\n`,
+    );
+  if (summary.deletionsLeftOut > 0)
+    io.stderr(`warning: ${summary.deletionsLeftOut} deleted id(s) left out: they are current taxa or merged ids\n`);
   if (summary.taxa === 0) {
     io.stderr(`error: no taxon found in ${o.nodes}; expected NCBI's nodes.dmp ("tax_id<TAB>|<TAB>parent tax_id<TAB>|<TAB>rank…")\n`);
     return 1;
@@ -82,7 +86,10 @@ export async function runTaxonomyCommand(argv: string[], io: CommandIo = PROCESS
     .requiredOption('--nodes <file>', 'nodes.dmp: the current taxa')
     .option('--merged <file>', 'merged.dmp: ids merged into another taxon')
     .option('--delnodes <file>', 'delnodes.dmp: deleted ids')
-    .requiredOption('--release <name>', "the release's name, shown in warnings and /healthz (the taxdump holds no version: name it, e.g. 2024-06-01 for taxdmp_2024-06-01)")
+    .requiredOption(
+      '--release <name>',
+      "the release's name, shown in warnings and /healthz (the taxdump holds no version: name it, e.g. 2024-06-01 for taxdmp_2024-06-01)",
+    )
     .option('--date <YYYY-MM-DD>', "the release's date, when known")
     .requiredOption('--out <file>', 'index file to write')
     .action(async (o: BuildOptions) => {

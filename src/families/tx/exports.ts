@@ -39,7 +39,14 @@ export function taxonPubAnnotation(docs: ReadonlyArray<ExportDoc<TaxonItem[]>>, 
   return {
     files: docs.map((d) => {
       const end = codePointLength(d.text);
-      const whole = d.result.map((t) => ({ start: 0, end, text: d.text, type: `NCBITaxon:${t.taxid}`, rank: t.rank, ...(t.confidence !== undefined ? { confidence: t.confidence } : {}) }));
+      const whole = d.result.map((t) => ({
+        start: 0,
+        end,
+        text: d.text,
+        type: `NCBITaxon:${t.taxid}`,
+        rank: t.rank,
+        ...(t.confidence !== undefined ? { confidence: t.confidence } : {}),
+      }));
       const doc = exportPubAnnotation(d.text, whole, { sourcedb: o.sourcedb, sourceid: d.id });
       return { name: `${d.id}.json`, content: `${JSON.stringify(doc, null, 2)}\n` };
     }),
@@ -51,7 +58,12 @@ export function taxonPubTator(docs: ReadonlyArray<ExportDoc<TaxonItem[]>>, o: { 
   const documents = docs.map((d) => {
     const end = codePointLength(d.text);
     const taxa = [...d.result].sort((x, y) => x.rank - y.rank);
-    return { id: d.id, text: d.text, sections: d.sections, annotations: taxa.map((t) => ({ start: 0, end, type: 'Species', identifier: String(t.taxid) })) };
+    return {
+      id: d.id,
+      text: d.text,
+      sections: d.sections,
+      annotations: taxa.map((t) => ({ start: 0, end, type: 'Species', identifier: String(t.taxid) })),
+    };
   });
   return { files: [{ name: `${o.run}.TX.pubtator`, content: writePubTator(documents) }] };
 }

@@ -50,11 +50,19 @@ export const tx = defineFamily({
     help: 'taxons [{taxid, rank, confidence?}]',
   },
   scoring: {
-    ...rankedScoring(spec, { options: ['all', 'cutoff', 'beta'], flags: ['columns', 'all', 'cutoff', 'beta'], goldForm: 'docid<TAB>taxid' }),
+    ...rankedScoring(spec, {
+      options: ['all', 'cutoff', 'beta'],
+      flags: ['columns', 'all', 'cutoff', 'beta'],
+      goldForm: 'docid<TAB>taxid',
+    }),
     // Corpus gold: the taxa of species annotations (PubTator's Species, BioC's NCBI Taxonomy).
     corpus: corpusIds({
-      takes: 'the taxids of annotations typed Species, Organism or Taxon (identifier infon or PubTator id column) and of every "NCBI Taxonomy" infon',
-      candidates: (a) => [...(/^(species|organism|taxon)$/i.test(a.type ?? '') ? idsOf(a.infons.identifier) : []), ...idsOf(a.infons['NCBI Taxonomy'])],
+      takes:
+        'the taxids of annotations typed Species, Organism or Taxon (identifier infon or PubTator id column) and of every "NCBI Taxonomy" infon',
+      candidates: (a) => [
+        ...(/^(species|organism|taxon)$/i.test(a.type ?? '') ? idsOf(a.infons.identifier) : []),
+        ...idsOf(a.infons['NCBI Taxonomy']),
+      ],
       normalise: (raw) => /^(?:NCBITaxon:|taxon:|NCBI:txid|txid|tax:)?([1-9]\d{0,9})$/i.exec(raw)?.[1],
       what: 'NCBI Taxonomy ids',
     }),
@@ -64,7 +72,11 @@ export const tx = defineFamily({
   bioc: taxonBioc,
   tsv: rankedTsvFile(spec),
   web: {
-    answer: { kind: 'list', heading: 'TX: species', items: (taxa) => taxa.map((t) => ({ label: String(t.taxid), href: taxonomyEntry(t.taxid), confidence: t.confidence })) },
+    answer: {
+      kind: 'list',
+      heading: 'TX: species',
+      items: (taxa) => taxa.map((t) => ({ label: String(t.taxid), href: taxonomyEntry(t.taxid), confidence: t.confidence })),
+    },
     consensus: (vote) => ({
       heading: TASK,
       items: vote.items.map((t) => ({ label: String(t.taxid), href: taxonomyEntry(t.taxid), share: t.share, servers: t.servers.length })),

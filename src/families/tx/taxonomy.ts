@@ -47,7 +47,12 @@ export class TaxonomyIndex {
   readonly release: TaxonomyRelease & { taxa: number; merged: number; deleted: number };
 
   constructor(private readonly contents: TaxonomyContents) {
-    this.release = { ...contents.release, taxa: contents.taxa.length, merged: contents.mergedFrom.length, deleted: contents.deleted.length };
+    this.release = {
+      ...contents.release,
+      taxa: contents.taxa.length,
+      merged: contents.mergedFrom.length,
+      deleted: contents.deleted.length,
+    };
   }
 
   lookup(taxid: number): TaxonStatus {
@@ -60,18 +65,34 @@ export class TaxonomyIndex {
 }
 
 export function writeTaxonomyIndex(path: string, contents: TaxonomyContents): number {
-  const header: Header = { release: contents.release, taxa: contents.taxa.length, merged: contents.mergedFrom.length, deleted: contents.deleted.length };
-  return writeSectionFile(path, FORMAT, { ...header }, {
-    taxa: contents.taxa,
-    mergedFrom: contents.mergedFrom,
-    mergedInto: contents.mergedInto,
-    deleted: contents.deleted,
-  });
+  const header: Header = {
+    release: contents.release,
+    taxa: contents.taxa.length,
+    merged: contents.mergedFrom.length,
+    deleted: contents.deleted.length,
+  };
+  return writeSectionFile(
+    path,
+    FORMAT,
+    { ...header },
+    {
+      taxa: contents.taxa,
+      mergedFrom: contents.mergedFrom,
+      mergedInto: contents.mergedInto,
+      deleted: contents.deleted,
+    },
+  );
 }
 
 export function loadTaxonomyIndex(path: string): TaxonomyIndex {
   const memory = readWholeFile(path, FORMAT);
   const file = parseSectionFile<Header>(memory, FORMAT, path);
   const u32 = (name: string) => file.view(name, (o, n) => new Uint32Array(memory, o, n), 4);
-  return new TaxonomyIndex({ release: file.header.release, taxa: u32('taxa'), mergedFrom: u32('mergedFrom'), mergedInto: u32('mergedInto'), deleted: u32('deleted') });
+  return new TaxonomyIndex({
+    release: file.header.release,
+    taxa: u32('taxa'),
+    mergedFrom: u32('mergedFrom'),
+    mergedInto: u32('mergedInto'),
+    deleted: u32('deleted'),
+  });
 }

@@ -57,21 +57,34 @@ const SPEC: RankedAnswerSpec<Fields> = {
   read(fields, path, report) {
     const taxid = typeof fields.taxid === 'number' ? checkTaxid(fields.taxid, `${path}.taxid`, report) : undefined;
     if (taxid === undefined) return undefined;
-    return { fields: { taxid }, id: taxid, repeated: (first) => [`${path}.taxid`, `${taxid} is already given in ${TX_KEY}[${first}]; give each taxon once`] };
+    return {
+      fields: { taxid },
+      id: taxid,
+      repeated: (first) => [`${path}.taxid`, `${taxid} is already given in ${TX_KEY}[${first}]; give each taxon once`],
+    };
   },
 };
 
 export function validateTx(value: unknown, _input: TaskInput, report: Report, taxonomy: TaxonomyIndex | null): TaxonItem[] | undefined {
   const parsed = readRankedAnswer(value, SPEC, report);
   if (!parsed) return undefined;
-  const distinct = keepRankedAnswer(parsed, SPEC, {
-    resolve: (item) => {
-      const taxid = taxonomy ? resolve(item, `${TX_KEY}[${item.index}].taxid`, taxonomy, report) : item.taxid;
-      return taxid === undefined ? undefined : { ...item, taxid };
+  const distinct = keepRankedAnswer(
+    parsed,
+    SPEC,
+    {
+      resolve: (item) => {
+        const taxid = taxonomy ? resolve(item, `${TX_KEY}[${item.index}].taxid`, taxonomy, report) : item.taxid;
+        return taxid === undefined ? undefined : { ...item, taxid };
+      },
+      identity: (item) => String(item.taxid),
+      field: 'taxid',
+      mapped: 'merged taxa',
     },
-    identity: (item) => String(item.taxid),
-    field: 'taxid',
-    mapped: 'merged taxa',
-  }, report);
-  return distinct.map((item) => ({ taxid: item.taxid, rank: item.rank, ...(item.confidence !== undefined ? { confidence: item.confidence } : {}) }));
+    report,
+  );
+  return distinct.map((item) => ({
+    taxid: item.taxid,
+    rank: item.rank,
+    ...(item.confidence !== undefined ? { confidence: item.confidence } : {}),
+  }));
 }

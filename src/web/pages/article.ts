@@ -43,7 +43,9 @@ type View<K extends AnswerView<unknown>['kind']> = Extract<AnswerView<unknown>, 
 
 /** The families whose answers pages show in this way, each with its view; of the challenge's tasks only, when given. */
 function viewing<K extends AnswerView<unknown>['kind']>(kind: K, tasks?: readonly string[]): Array<{ name: string; view: View<K> }> {
-  return ALL_FAMILIES.flatMap((f) => (f.web.answer?.kind === kind && (!tasks || tasks.includes(f.name)) ? [{ name: f.name, view: f.web.answer as View<K> }] : []));
+  return ALL_FAMILIES.flatMap((f) =>
+    f.web.answer?.kind === kind && (!tasks || tasks.includes(f.name)) ? [{ name: f.name, view: f.web.answer as View<K> }] : [],
+  );
 }
 
 /** More servers than this: the servers table starts folded, under a one-line summary. */
@@ -58,7 +60,9 @@ ${fragment(`/fragments/articles/${encodeURIComponent(id)}`, { pollMs: 2000, labe
 
 /** Verdicts as one bar: the positive share on the left, the negative on the right. */
 function verdictBar(task: string, view: View<'verdict'>, servers: ServerAnswer[], labels: Map<number, string>): SafeHtml {
-  const verdicts = servers.flatMap((s) => (s.result?.[task] === undefined ? [] : [{ name: labels.get(s.serverId) ?? s.name, ...view.verdict(s.result[task]) }]));
+  const verdicts = servers.flatMap((s) =>
+    s.result?.[task] === undefined ? [] : [{ name: labels.get(s.serverId) ?? s.name, ...view.verdict(s.result[task]) }],
+  );
   if (verdicts.length === 0) return html`<p>No ${task} verdicts yet.</p>`;
   const positive = verdicts.filter((v) => v.positive).length;
   const negative = verdicts.length - positive;
@@ -78,13 +82,23 @@ function itemHtml(i: WebItem, text = ''): SafeHtml {
 }
 
 /** Each server's items in a card of its own: numbered when they are ranked, else (`labels`) not. */
-function serverCards(task: string, view: View<'list' | 'labels'>, servers: ServerAnswer[], labels: Map<number, string>, text: string): SafeHtml {
+function serverCards(
+  task: string,
+  view: View<'list' | 'labels'>,
+  servers: ServerAnswer[],
+  labels: Map<number, string>,
+  text: string,
+): SafeHtml {
   const answering = servers.filter((s) => s.result?.[task] !== undefined);
   if (answering.length === 0) return html`<p>No server has answered this task yet.</p>`;
   return html`<div class="columns">${answering.map((s) => {
     const items = view.items(s.result![task]).map((i) => itemHtml(i, text));
     return html`<section class="list-card"><h4>${labels.get(s.serverId) ?? s.name}</h4>${
-      items.length === 0 ? html`<p>none</p>` : view.kind === 'list' ? html`<ol class="compact">${items}</ol>` : html`<ul class="compact">${items}</ul>`
+      items.length === 0
+        ? html`<p>none</p>`
+        : view.kind === 'list'
+          ? html`<ol class="compact">${items}</ol>`
+          : html`<ul class="compact">${items}</ul>`
     }</section>`;
   })}</div>`;
 }
@@ -99,7 +113,9 @@ function consensusSection(c: NonNullable<ArticleJson['consensus']>, text: string
     const vote = c[f.name];
     const shown = vote === undefined || !f.web.consensus ? undefined : f.web.consensus(vote);
     if (!shown) return [];
-    return 'summary' in shown ? [html`<p>${shown.summary}</p>`] : [html`<h3>${shown.heading}</h3><ul class="compact">${shown.items.map((i) => itemHtml(i, text))}</ul>`];
+    return 'summary' in shown
+      ? [html`<p>${shown.summary}</p>`]
+      : [html`<h3>${shown.heading}</h3><ul class="compact">${shown.items.map((i) => itemHtml(i, text))}</ul>`];
   });
   return html`<section aria-labelledby="consensus-heading"><h2 id="consensus-heading">Consensus${c.threshold !== undefined ? ` (threshold ${c.threshold})` : ''}</h2>
 ${parts}
@@ -109,7 +125,9 @@ ${parts}
 /** "name (team)", the server id added where two would still read alike. */
 export function serverLabels(servers: readonly Pick<ServerAnswer, 'serverId' | 'name' | 'team'>[]): Map<number, string> {
   const plain = servers.map((s) => `${s.name} (${s.team})`);
-  return new Map(servers.map((s, i) => [s.serverId, plain.filter((p) => p === plain[i]).length > 1 ? `${plain[i]} #${s.serverId}` : plain[i]]));
+  return new Map(
+    servers.map((s, i) => [s.serverId, plain.filter((p) => p === plain[i]).length > 1 ? `${plain[i]} #${s.serverId}` : plain[i]]),
+  );
 }
 
 /** Each server with mentions, then the consensus (hidden at first) when there is one. */
@@ -125,7 +143,12 @@ function viewerSources(a: ArticleJson, labels: Map<number, string>, tasks?: read
     return Array.isArray(vote?.items) ? view.spans(vote.items) : [];
   });
   if (a.consensus && spanViews.some(({ name }) => a.consensus?.[name] !== undefined)) {
-    sources.push({ label: `Consensus (voting${a.consensus.threshold !== undefined ? `, threshold ${a.consensus.threshold}` : ''})`, shown: false, consensus: true, mentions: voted });
+    sources.push({
+      label: `Consensus (voting${a.consensus.threshold !== undefined ? `, threshold ${a.consensus.threshold}` : ''})`,
+      shown: false,
+      consensus: true,
+      mentions: voted,
+    });
   }
   return sources;
 }
@@ -208,9 +231,13 @@ ${labelSets.map(({ name, view }) => {
   const id = `${name.toLowerCase()}-heading`;
   return html`<section aria-labelledby="${id}"><h2 id="${id}">${view.heading}</h2>${serverCards(name, view, a.servers, labels, a.text)}</section>`;
 })}
-${lists.length > 0 ? html`<section aria-labelledby="lists-heading"><h2 id="lists-heading">Ranked lists</h2>
+${
+  lists.length > 0
+    ? html`<section aria-labelledby="lists-heading"><h2 id="lists-heading">Ranked lists</h2>
 ${lists.map(({ name, view }) => rankedList(name, view, a.servers, labels, a.text))}
-</section>` : ''}
+</section>`
+    : ''
+}
 ${a.consensus ? consensusSection(a.consensus, a.text) : ''}
 ${viewerSection(a, labels, tasks)}
 ${serversSection(a)}
@@ -233,7 +260,10 @@ ${apiForm({
   then: 'goto:/articles/{id}',
   label: 'Submit the article',
   id: 'submit-article',
-  fields: html`${select('submit', 'format', 'Format', [['text', 'Plain text'], ['xml', 'JATS XML']])}${textArea('submit', 'content', 'Article', { rows: 8, required: true })}`,
+  fields: html`${select('submit', 'format', 'Format', [
+    ['text', 'Plain text'],
+    ['xml', 'JATS XML'],
+  ])}${textArea('submit', 'content', 'Article', { rows: 8, required: true })}`,
 })}
 </section>
 ${challenges.length > 0 ? html`<section aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2><ul>${challenges.map((c) => html`<li>${c.name} <span class="muted">(${c.slug}, ${c.phase}; ${c.tasks.join(', ')})</span>${c.phase !== 'closed' ? '' : c.leaderboardPublished ? html` — leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}` : html` <span class="muted">— leaderboards not published yet</span>`}</li>`)}</ul></section>` : ''}`;

@@ -4,7 +4,13 @@ import { html, type SafeHtml } from '../html.ts';
 import { apiForm, fragment, NEEDS_TOKEN, textArea, textField, tokenBox } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import { tasksWith } from '../../families/registry.ts';
-import { ARTICLE_STATES, SERVER_OUTCOMES, type ArticleListRow, type ArticleListState, type ServerOutcome } from '../../articles/list-routes.ts';
+import {
+  ARTICLE_STATES,
+  SERVER_OUTCOMES,
+  type ArticleListRow,
+  type ArticleListState,
+  type ServerOutcome,
+} from '../../articles/list-routes.ts';
 
 export const ARTICLES_PAGE_SIZE = 100;
 
@@ -15,7 +21,11 @@ const STATE_WORDS: Record<ArticleListState, string> = {
   failed: 'settled, some failed',
 };
 
-const OUTCOME_WORDS: Record<ServerOutcome, string> = { answered: 'answered', failed: 'failed for good', pending: 'not answered or failed yet' };
+const OUTCOME_WORDS: Record<ServerOutcome, string> = {
+  answered: 'answered',
+  failed: 'failed for good',
+  pending: 'not answered or failed yet',
+};
 
 /** One server's outcome to filter the list on (?server=ID&outcome=…). */
 export interface ServerOutcomeFilter {
@@ -34,7 +44,12 @@ const filterQuery = (state: ArticleListState | null, by: ServerOutcomeFilter | n
   ...(by ? { server: String(by.server), outcome: by.outcome } : {}),
 });
 
-export function articlesPageBody(c: Challenge, state: ArticleListState | null, offset: number, by: ServerOutcomeFilter | null = null): SafeHtml {
+export function articlesPageBody(
+  c: Challenge,
+  state: ArticleListState | null,
+  offset: number,
+  by: ServerOutcomeFilter | null = null,
+): SafeHtml {
   const query = new URLSearchParams({ ...filterQuery(state, by), ...(offset ? { offset: String(offset) } : {}) }).toString();
   return html`<h1>Articles of ${c.name} <span class="muted">(${c.slug})</span></h1>
 <p><a href="/organiser">Back to the organiser page</a> · <a href="/challenges/${c.slug}/settings">Settings</a></p>
@@ -65,7 +80,8 @@ export function articlesFragment(list: ArticleListJson): SafeHtml {
     return html`<p data-final-count="0">${list.state ? `No article is ${list.state} (${STATE_WORDS[list.state]})` : list.server ? 'No article' : 'No articles loaded yet'}${by}.</p>`;
   }
   const filter = filterQuery(list.state, list.server ? { server: list.server.id, outcome: list.server.outcome } : null);
-  const link = (offset: number) => `/challenges/${list.challenge}/articles?${new URLSearchParams({ ...filter, offset: String(offset) }).toString()}`;
+  const link = (offset: number) =>
+    `/challenges/${list.challenge}/articles?${new URLSearchParams({ ...filter, offset: String(offset) }).toString()}`;
   const last = list.offset + list.articles.length;
   return html`<p>Articles ${list.offset + 1}–${last} of ${list.total}${list.state ? ` ${list.state}` : ''}${by}.</p>
 <div class="table-scroll"><table class="articles"><caption>Articles and how far the servers got</caption>
@@ -102,16 +118,30 @@ ${mapsSection(c)}`;
 
 /** The scoring maps the leaderboard options ho and of need, for the tasks that take them. */
 const MAPS = [
-  { kind: 'ho', option: 'ho', title: 'Homonym-ortholog map', form: 'gold_accession<TAB>acc1,acc2,… (one line per gold accession; the accessions that count as the same protein)' },
-  { kind: 'of', option: 'of', title: 'Organism map', form: 'accession<TAB>taxon_id (one line per accession; answers of another organism than the gold\'s are left out)' },
+  {
+    kind: 'ho',
+    option: 'ho',
+    title: 'Homonym-ortholog map',
+    form: 'gold_accession<TAB>acc1,acc2,… (one line per gold accession; the accessions that count as the same protein)',
+  },
+  {
+    kind: 'of',
+    option: 'of',
+    title: 'Organism map',
+    form: "accession<TAB>taxon_id (one line per accession; answers of another organism than the gold's are left out)",
+  },
 ] as const;
 
 function mapsSection(c: Challenge): SafeHtml | '' {
-  const wanted = MAPS.map((m) => ({ ...m, tasks: tasksWith((f) => f.scoring.options.includes(m.option)).filter((t) => c.tasks.includes(t)) })).filter((m) => m.tasks.length > 0);
+  const wanted = MAPS.map((m) => ({
+    ...m,
+    tasks: tasksWith((f) => f.scoring.options.includes(m.option)).filter((t) => c.tasks.includes(t)),
+  })).filter((m) => m.tasks.length > 0);
   if (wanted.length === 0) return '';
   return html`<section class="card" aria-labelledby="maps-heading"><h2 id="maps-heading">Scoring maps</h2>
 <p>The leaderboard options "homonym-ortholog" (ho) and "organism filter" (of) score with these maps. Loading a map replaces the one loaded before; the leaderboards use the new one at once.</p>
-${wanted.map((m) => html`<h3 id="map-${m.kind}-heading">${m.title} <span class="muted">(${m.kind}, for ${m.tasks.join(', ')})</span></h3>
+${wanted.map(
+  (m) => html`<h3 id="map-${m.kind}-heading">${m.title} <span class="muted">(${m.kind}, for ${m.tasks.join(', ')})</span></h3>
 ${apiForm({
   api: `/api/challenges/${c.slug}/maps/${m.kind}`,
   method: 'PUT',
@@ -120,6 +150,7 @@ ${apiForm({
   label: `Load the ${m.title.toLowerCase()}`,
   id: `load-map-${m.kind}`,
   fields: textArea(`map-${m.kind}`, 'body', `${m.title} (tab-separated)`, { rows: 6, required: true, hint: m.form }),
-})}`)}
+})}`,
+)}
 </section>`;
 }

@@ -32,8 +32,10 @@ const DESCRIBED: Record<string, (value: unknown) => string> = {
 
 /** " (first 5 results per document; organism filter)" for the options the API echoed; "" for none. */
 export function optionsSentence(options: Record<string, unknown>): string {
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the options the API echoes are numbers, strings and booleans
-  const parts = Object.entries(options).flatMap(([k, v]) => (v === false || v === undefined ? [] : [DESCRIBED[k]?.(v) ?? `${k} ${String(v)}`]));
+  const parts = Object.entries(options).flatMap(([k, v]) =>
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the options the API echoes are numbers, strings and booleans
+    v === false || v === undefined ? [] : [DESCRIBED[k]?.(v) ?? `${k} ${String(v)}`],
+  );
   return parts.length ? ` (${parts.join('; ')})` : '';
 }
 
@@ -44,21 +46,77 @@ function checkbox(name: string, label: string, hint: string, query: Record<strin
   return html`<div class="check-field"><span class="check"><input type="checkbox" id="${id}" name="${name}" value="1"${flagOn(query[name]) ? html` checked` : ''} aria-describedby="${id}-hint"><label for="${id}">${label}</label></span><p class="hint" id="${id}-hint">${hint}</p></div>`;
 }
 
-function numberField(name: string, label: string, hint: string, query: Record<string, string | undefined>, o: { min: string; step: string }): SafeHtml {
+function numberField(
+  name: string,
+  label: string,
+  hint: string,
+  query: Record<string, string | undefined>,
+  o: { min: string; step: string },
+): SafeHtml {
   const id = `board-${name}`;
   return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="number" min="${o.min}" step="${o.step}" inputmode="decimal" value="${query[name] ?? ''}" aria-describedby="${id}-hint"><p class="hint" id="${id}-hint">${hint}</p></div>`;
 }
 
 /** Only the options the task's family takes; consensus rows where the family votes. */
-export function leaderboardOptionsForm(slug: string, task: string, options: readonly ScoreOption[], consensus: boolean, query: Record<string, string | undefined>): SafeHtml {
+export function leaderboardOptionsForm(
+  slug: string,
+  task: string,
+  options: readonly ScoreOption[],
+  consensus: boolean,
+  query: Record<string, string | undefined>,
+): SafeHtml {
   const fields: SafeHtml[] = [];
-  if (options.includes('cutoff')) fields.push(numberField('cutoff', 'Cut-off (results per document)', 'Score only the first k results of each document; empty: all of them.', query, { min: '1', step: '1' }));
-  if (options.includes('beta')) fields.push(numberField('beta', 'β for F-beta', 'Also report the macro F-beta (the BC II.5 user-centric figure used β = 10); empty: none.', query, { min: '0', step: 'any' }));
-  if (options.includes('all')) fields.push(checkbox('all', 'Evaluate every gold document', 'Also count gold documents a run has no result for (as misses).', query));
-  if (options.includes('ho')) fields.push(checkbox('ho', 'Homonym-ortholog mapping', 'Count an accession as its mapped homonym or ortholog (needs the map the organiser loads on the challenge\'s Settings page).', query));
-  if (options.includes('of')) fields.push(checkbox('of', 'Organism filter', 'Score only proteins of the organisms in the organism map (needs the map the organiser loads on the challenge\'s Settings page).', query));
-  if (options.includes('singleClass')) fields.push(checkbox('singleClass', 'Single class', 'Ignore entity types: a mention matches whatever its type.', query));
-  if (consensus) fields.push(checkbox('consensus', 'Add the consensus', 'Add the servers\' voting consensus (and the latest trained ensemble, where there is one) as runs of kind C.', query));
+  if (options.includes('cutoff'))
+    fields.push(
+      numberField(
+        'cutoff',
+        'Cut-off (results per document)',
+        'Score only the first k results of each document; empty: all of them.',
+        query,
+        { min: '1', step: '1' },
+      ),
+    );
+  if (options.includes('beta'))
+    fields.push(
+      numberField(
+        'beta',
+        'β for F-beta',
+        'Also report the macro F-beta (the BC II.5 user-centric figure used β = 10); empty: none.',
+        query,
+        { min: '0', step: 'any' },
+      ),
+    );
+  if (options.includes('all'))
+    fields.push(checkbox('all', 'Evaluate every gold document', 'Also count gold documents a run has no result for (as misses).', query));
+  if (options.includes('ho'))
+    fields.push(
+      checkbox(
+        'ho',
+        'Homonym-ortholog mapping',
+        "Count an accession as its mapped homonym or ortholog (needs the map the organiser loads on the challenge's Settings page).",
+        query,
+      ),
+    );
+  if (options.includes('of'))
+    fields.push(
+      checkbox(
+        'of',
+        'Organism filter',
+        "Score only proteins of the organisms in the organism map (needs the map the organiser loads on the challenge's Settings page).",
+        query,
+      ),
+    );
+  if (options.includes('singleClass'))
+    fields.push(checkbox('singleClass', 'Single class', 'Ignore entity types: a mention matches whatever its type.', query));
+  if (consensus)
+    fields.push(
+      checkbox(
+        'consensus',
+        'Add the consensus',
+        "Add the servers' voting consensus (and the latest trained ensemble, where there is one) as runs of kind C.",
+        query,
+      ),
+    );
   if (fields.length === 0) return html``;
   const path = `/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}`;
   return html`<form class="card board-options" method="get" action="${path}" aria-labelledby="board-options-heading"><h2 id="board-options-heading">Options</h2>

@@ -16,7 +16,11 @@ import { leaderboardOptionsForm, optionsSentence, scoreQueryString } from './lea
 
 /** A leaderboard row as the scores API answers it. */
 type Row = LeaderboardRow;
-export interface BoardJson { task: string; options: Record<string, unknown>; runs: Row[] }
+export interface BoardJson {
+  task: string;
+  options: Record<string, unknown>;
+  runs: Row[];
+}
 
 /** A column computed from the row's list of response links not scored (COREF). */
 const DROPPED = 'droppedLinks';
@@ -27,11 +31,21 @@ type Layout = FamilyWeb<unknown, unknown>['leaderboard'];
 function layoutOf(task: string): { web: Layout; exportable: boolean; options: readonly ScoreOption[]; consensus: boolean } {
   if (!isTaskName(task)) return { web: {}, exportable: false, options: [], consensus: false };
   const family = familyOf(task);
-  return { web: family.web.leaderboard, exportable: family.scoring.exportTsv !== undefined, options: family.scoring.options, consensus: family.consensus !== undefined };
+  return {
+    web: family.web.leaderboard,
+    exportable: family.scoring.exportTsv !== undefined,
+    options: family.scoring.options,
+    consensus: family.consensus !== undefined,
+  };
 }
 
 /** `published`: the challenge is closed and its leaderboards are out, so a visitor needs no token. */
-export function leaderboardPageBody(slug: string, task: string, query: Record<string, string | undefined> = {}, published = false): SafeHtml {
+export function leaderboardPageBody(
+  slug: string,
+  task: string,
+  query: Record<string, string | undefined> = {},
+  published = false,
+): SafeHtml {
   const qs = scoreQueryString(query);
   const api = `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${qs}`;
   const tsv = `${api}${qs ? '&' : '?'}format=tsv`;
@@ -66,7 +80,10 @@ function cell(key: string, value: unknown): string {
   return Number.isFinite(value) ? value.toFixed(3) : '—';
 }
 
-interface Scored { row: Row; flat: Map<string, unknown> }
+interface Scored {
+  row: Row;
+  flat: Map<string, unknown>;
+}
 
 /** Plotted runs: the ranked ones only (a server that never answered has no point). */
 function points(rows: Scored[], x: string, y: string): ScatterPoint[] {
@@ -82,13 +99,22 @@ const neverAnswered = (row: Row) => row.kind === 'S' && row.answered === 0;
 
 /** The run, then what it is: the server and its team, an offline file, or the consensus. */
 function runHeader(row: Row): SafeHtml {
-  const what = row.kind === 'S' ? `server ${row.serverName ?? `#${row.server ?? '?'}`} of ${row.team}` : row.kind === 'R' ? `offline run of ${row.team}` : 'consensus of the servers';
+  const what =
+    row.kind === 'S'
+      ? `server ${row.serverName ?? `#${row.server ?? '?'}`} of ${row.team}`
+      : row.kind === 'R'
+        ? `offline run of ${row.team}`
+        : 'consensus of the servers';
   return html`<th scope="row"><span class="run-name">${row.run}</span> <span class="run-what">${what}</span></th>`;
 }
 
 /** Whose online runs the caller may export (the export route's rule): every one, or its own team's. */
 export type ExportRight = { all: true } | { team: string };
-interface Exports { slug: string; task: string; right: ExportRight }
+interface Exports {
+  slug: string;
+  task: string;
+  right: ExportRight;
+}
 
 function exportCell(e: Exports, row: Row): SafeHtml {
   const { slug, task } = e;
@@ -99,20 +125,35 @@ function exportCell(e: Exports, row: Row): SafeHtml {
 /** Figures of a row, or a cell saying why there are none. */
 function figureCells(row: Row, flat: Map<string, unknown>, keys: readonly string[]): SafeHtml {
   if (row.error) return html`<td colspan="${keys.length}" class="error">Could not be scored: ${row.error}</td>`;
-  if (neverAnswered(row)) return html`<td colspan="${keys.length}" class="never" data-never-answered>Never answered: this server sent no answer for this task, so it is not ranked.</td>`;
+  if (neverAnswered(row))
+    return html`<td colspan="${keys.length}" class="never" data-never-answered>Never answered: this server sent no answer for this task, so it is not ranked.</td>`;
   return html`${keys.map((key) => html`<td>${cell(key, flat.get(key))}</td>`)}`;
 }
 
 function flatTable(board: BoardJson, rows: Scored[], columns: ReadonlyArray<readonly [string, string]>, exports: Exports | null): SafeHtml {
   return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${board.task} results (scrolls sideways)"><table class="leaderboard"><caption>${board.task} results${optionsSentence(board.options)}</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Team</th>${columns.map(([, label]) => html`<th scope="col">${label}</th>`)}${exports ? html`<th scope="col">Export</th>` : ''}</tr></thead>
-<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, columns.map(([k]) => k))}${exports ? exportCell(exports, row) : ''}</tr>`)}</tbody></table></div>`;
+<tbody>${rows.map(
+    ({ row, flat }) =>
+      html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(
+        row,
+        flat,
+        columns.map(([k]) => k),
+      )}${exports ? exportCell(exports, row) : ''}</tr>`,
+  )}</tbody></table></div>`;
 }
 
 type Groups = NonNullable<Layout['groups']>;
 
 /** Two header rows: the groups (strict, left, right), then each group's figures. */
-function groupedTable(caption: SafeHtml | string, rows: Scored[], g: Groups, prefix: string, exports: Exports | null, id: string): SafeHtml {
+function groupedTable(
+  caption: SafeHtml | string,
+  rows: Scored[],
+  g: Groups,
+  prefix: string,
+  exports: Exports | null,
+  id: string,
+): SafeHtml {
   const keys = g.groups.flatMap(([group]) => g.figures.map(([figure]) => `${prefix}${group}.${figure}`));
   return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption"><table class="leaderboard grouped" id="${id}"><caption id="${id}-caption">${caption}</caption>
 <colgroup span="3"></colgroup>${g.groups.map(() => html`<colgroup class="figure-group" span="${g.figures.length}"></colgroup>`)}
@@ -181,10 +222,13 @@ export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentO
   if (web.groups) table = groupedTables(board, rows, web.groups, exports);
   else {
     const figures = [...new Set(rows.flatMap((r) => [...r.flat.keys()]))];
-    const columns = [...(typeof web.columns === 'function' ? web.columns(figures) : web.columns ?? figures.map((k): [string, string] => [k, k]))];
+    const columns = [
+      ...(typeof web.columns === 'function' ? web.columns(figures) : (web.columns ?? figures.map((k): [string, string] => [k, k]))),
+    ];
     // F-beta is reported only when asked for (`beta`): its column appears then.
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- beta is a number
-    if (web.columns && rows.some((r) => typeof r.flat.get('fBeta') === 'number')) columns.push(['fBeta', `F-beta (β=${String(board.options.beta ?? '')})`]);
+    if (web.columns && rows.some((r) => typeof r.flat.get('fBeta') === 'number'))
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- beta is a number
+      columns.push(['fBeta', `F-beta (β=${String(board.options.beta ?? '')})`]);
     table = flatTable(board, rows, columns, exports);
   }
   const { scatter, pr } = web;

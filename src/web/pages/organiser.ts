@@ -1,7 +1,18 @@
 // The organiser page: challenges with their phase, loading articles and gold standards,
 // every server of every challenge at a glance, and links to the leaderboards.
 import { html, type SafeHtml } from '../html.ts';
-import { apiForm, challengeSelect, fragment, NEEDS_TOKEN, preselected, tokenBox, select, taskBoxes, textArea, textField } from '../layout.ts';
+import {
+  apiForm,
+  challengeSelect,
+  fragment,
+  NEEDS_TOKEN,
+  preselected,
+  tokenBox,
+  select,
+  taskBoxes,
+  textArea,
+  textField,
+} from '../layout.ts';
 import { decimal, duration, failsEverything, percent } from '../figures.ts';
 import { timeElement } from '../time.ts';
 import type { ReliabilityFigures } from '../../reliability/figures.ts';
@@ -35,7 +46,17 @@ ${apiForm({
   label: 'Load the articles',
   id: 'load-articles',
   fields: html`${select('articles', 'challenge', 'Challenge', choices)}
-${select('articles', 'format', 'Format', [['json', 'JSON: {"articles": [{"id", "text" or "xml"}]} or a list'], ['text', 'One article, plain text'], ['xml', 'One article, JATS XML']], { formatSwitch: true })}
+${select(
+  'articles',
+  'format',
+  'Format',
+  [
+    ['json', 'JSON: {"articles": [{"id", "text" or "xml"}]} or a list'],
+    ['text', 'One article, plain text'],
+    ['xml', 'One article, JATS XML'],
+  ],
+  { formatSwitch: true },
+)}
 <div data-needs-id hidden>${textField('articles', 'id', 'Article id (for one article)')}</div>
 ${textArea('articles', 'content', 'Articles', { rows: 8, required: true })}`,
 })}
@@ -49,7 +70,12 @@ ${apiForm({
   label: 'Load the gold standard',
   id: 'load-gold',
   fields: html`${challengeSelect('gold', challenges)}
-${select('gold', 'task', 'Task', TASK_NAMES.map((t): [string, string] => [t, t]))}
+${select(
+  'gold',
+  'task',
+  'Task',
+  TASK_NAMES.map((t): [string, string] => [t, t]),
+)}
 ${textArea('gold', 'body', 'Gold standard', { rows: 8, required: true, hint: goldHint() })}`,
 })}
 </section>
@@ -75,7 +101,10 @@ ${textField('challenge', 'serversPerTeam', 'Servers per team (optional)', { type
 }
 
 interface GlanceServer {
-  id: number; name: string; team: string; state: string;
+  id: number;
+  name: string;
+  team: string;
+  state: string;
   progress?: { queued: number; active: number; done: number; failed: number };
   reliability?: ReliabilityFigures;
 }
@@ -95,7 +124,7 @@ function phaseForm(c: Challenge): SafeHtml {
 <input type="hidden" name="slug" value="${c.slug}">
 <label for="${id}">Phase</label>
 <select id="${id}" name="phase">${['setup', 'test', 'closed'].map((p) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${p}</option>`)}</select>
-${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened${c.leaderboardPublished ? '; reopening withdraws the leaderboards\' publication' : ''})</label>` : ''}
+${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened${c.leaderboardPublished ? "; reopening withdraws the leaderboards' publication" : ''})</label>` : ''}
 <button type="submit" id="${id}-apply">Change phase</button>
 <span class="status" role="status" data-status></span>
 </form>`;
@@ -115,10 +144,10 @@ function serversTable(slug: string, servers: ChallengeGlance['servers']): SafeHt
 <div class="table-scroll"><table class="glance"><caption>Servers of ${slug} at a glance</caption>
 <thead><tr><th scope="col">Server</th><th scope="col">Team</th><th scope="col">State</th><th scope="col">Articles finished</th><th scope="col">Success rate</th><th scope="col">Mean response</th><th scope="col"><abbr title="mean time between failures">MTBF</abbr></th><th scope="col"><abbr title="mean time to repair">MTTR</abbr></th><th scope="col">Failing now</th><th scope="col">Answers per document</th></tr></thead>
 <tbody>${servers.map((s) => {
-  const r = s.reliability;
-  const all = failsEverything(r);
-  return html`<tr${all ? html` class="fails-all"` : ''} data-server-row="${s.id}"><th scope="row"><a href="/servers/${s.id}?as=organiser">${s.name}</a></th><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span>${all ? html` <strong class="error">fails every article</strong>` : ''}</td><td>${progressCell(s.progress)}</td><td data-figure="success">${percent(r?.successRate)}</td><td>${duration(r?.artMs)}</td><td>${duration(r?.mtbfMs)}</td><td>${duration(r?.mttrMs)}</td><td data-figure="failing">${r ? (r.failingNow ? html`<strong class="error">yes</strong>` : 'no') : '—'}</td><td>${decimal(r?.mad)}</td></tr>`;
-})}</tbody></table></div>`;
+    const r = s.reliability;
+    const all = failsEverything(r);
+    return html`<tr${all ? html` class="fails-all"` : ''} data-server-row="${s.id}"><th scope="row"><a href="/servers/${s.id}?as=organiser">${s.name}</a></th><td>${s.team}</td><td><span class="state state-${s.state}">${s.state}</span>${all ? html` <strong class="error">fails every article</strong>` : ''}</td><td>${progressCell(s.progress)}</td><td data-figure="success">${percent(r?.successRate)}</td><td>${duration(r?.artMs)}</td><td>${duration(r?.mtbfMs)}</td><td>${duration(r?.mttrMs)}</td><td data-figure="failing">${r ? (r.failingNow ? html`<strong class="error">yes</strong>` : 'no') : '—'}</td><td>${decimal(r?.mad)}</td></tr>`;
+  })}</tbody></table></div>`;
 }
 
 /** A closed challenge, folded: what it is, its links and its phase form, not its servers. */
@@ -132,11 +161,14 @@ export function organiserFragment(glances: ChallengeGlance[], opts: { showClosed
   if (glances.length === 0) return html`<p>No challenges yet.</p>`;
   const folded = glances.filter((g) => g.folded);
   const shown = glances.filter((g) => !g.folded);
-  const closedLine = folded.length > 0
-    ? html`<section class="challenge closed-challenges" aria-labelledby="closed-heading"><h3 id="closed-heading">Closed challenges (${folded.length})</h3>
+  const closedLine =
+    folded.length > 0
+      ? html`<section class="challenge closed-challenges" aria-labelledby="closed-heading"><h3 id="closed-heading">Closed challenges (${folded.length})</h3>
 <p><a href="/organiser?closed=show">Show their servers too</a></p>
 <ul class="folded">${folded.map((g) => foldedChallenge(g.challenge))}</ul></section>`
-    : opts.showClosed && glances.some((g) => g.challenge.phase === 'closed') ? html`<p><a href="/organiser">Fold the closed challenges</a></p>` : '';
+      : opts.showClosed && glances.some((g) => g.challenge.phase === 'closed')
+        ? html`<p><a href="/organiser">Fold the closed challenges</a></p>`
+        : '';
   return html`${shown.map(({ challenge: c, servers }) => {
     const suite = suiteName(c.slug);
     return html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>

@@ -65,12 +65,15 @@ ${report.classes.map((c) => classRow(c, c.key)).join('\n')}
 </tbody>
 </table></div>
 <h${headingLevel}>False positives on fp sentences</h${headingLevel}>
-${fps.length === 0 ? '<p>None.</p>' : `<div class="table-scroll"><table class="suite-report">
+${
+  fps.length === 0
+    ? '<p>None.</p>'
+    : `<div class="table-scroll"><table class="suite-report">
 <caption>${esc(report.fpSentences.withFalsePositives)} of ${esc(report.fpSentences.items)} fp sentences drew ${esc(report.fpSentences.mentions)} mention(s)</caption>
 <thead><tr><th scope="col">Item</th><th scope="col">Mention</th><th scope="col">Sentence</th></tr></thead>
 <tbody>
 ${fps.map(({ f, m }) => `<tr><th scope="row">${esc(f.id)}</th><td>${esc(m.text)}</td><td class="sentence">${marked(f.text, [m])}</td></tr>`).join('\n')}
 </tbody>
-</table></div>`}`;
+</table></div>`
+}`;
 }
-

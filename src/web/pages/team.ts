@@ -54,14 +54,32 @@ ${apiForm({
   label: 'Upload the run',
   id: 'upload-run',
   fields: html`${challengeSelect('run', open)}
-${select('run', 'task', 'Task', TASK_NAMES.map((t): [string, string] => [t, t]))}
-${select('run', 'columns', 'Columns after the id and the answer', COLUMN_LAYOUTS.map((c): [string, string] => [c, c]))}
+${select(
+  'run',
+  'task',
+  'Task',
+  TASK_NAMES.map((t): [string, string] => [t, t]),
+)}
+${select(
+  'run',
+  'columns',
+  'Columns after the id and the answer',
+  COLUMN_LAYOUTS.map((c): [string, string] => [c, c]),
+)}
 ${textArea('run', 'body', 'Run', { rows: 8, required: true, hint: 'The BC II.5 tab-separated run file (MENTION and COREF: the JSON form).' })}`,
 })}
 </section>`;
 }
 
-interface ServerRow { id: number; name: string; challenge: string; state: string; url: string; tasks: string[]; check: { outcome: string } | null }
+interface ServerRow {
+  id: number;
+  name: string;
+  challenge: string;
+  state: string;
+  url: string;
+  tasks: string[];
+  check: { outcome: string } | null;
+}
 
 export function teamServersFragment(lists: Array<{ challenge: Challenge; servers: ServerRow[] }>): SafeHtml {
   const rows = lists.flatMap((l) => l.servers);
@@ -71,8 +89,10 @@ export function teamServersFragment(lists: Array<{ challenge: Challenge; servers
 <tbody>${rows.map((s) => html`<tr><td><a href="/servers/${s.id}">${s.name}</a></td><td>${s.challenge.startsWith('suite-') ? html`<a href="/testsuites/${s.challenge.slice(6)}">${s.challenge}</a>` : s.challenge}</td><td><span class="state state-${s.state}">${s.state}</span></td><td>${s.check?.outcome ?? '—'}</td><td>${s.tasks.join(', ')}</td><td>${s.url ? html`<code>${s.url}</code>` : 'pull (agent)'}</td></tr>`)}</tbody></table></div>`;
 }
 
-
-interface Issue { path: string; message: string }
+interface Issue {
+  path: string;
+  message: string;
+}
 export interface ServerJson {
   id: number;
   name: string;
@@ -87,10 +107,21 @@ export interface ServerJson {
   progress: { queued: number; active: number; done: number; failed: number };
   timing: { p50Ms: number | null; p95Ms: number | null; meanMs: number | null; answered: number };
   histogram?: HistogramBar[];
-  errors: Array<{ article: string; articleId: string; attempt: number; kind: string; detail: string | null; errors: Issue[] | null; at: string }>;
+  errors: Array<{
+    article: string;
+    articleId: string;
+    attempt: number;
+    kind: string;
+    detail: string | null;
+    errors: Issue[] | null;
+    at: string;
+  }>;
   /** How many newest failed attempts were skipped before `errors`. */
   errorsOffset?: number;
-  failuresByKind?: Record<string, { count: number; firstAt: string; lastAt: string; example: { article: string; articleId: string; detail: string | null; hint: string } }>;
+  failuresByKind?: Record<
+    string,
+    { count: number; firstAt: string; lastAt: string; example: { article: string; articleId: string; detail: string | null; hint: string } }
+  >;
   /** A setup check started in the background is still running. */
   checkRunning?: boolean;
   reliability?: ReliabilityFigures;
@@ -126,7 +157,12 @@ function issues(list: Issue[] | null | undefined): SafeHtml | '' {
 
 function progressSection(p: ServerJson['progress']): SafeHtml {
   const total = p.queued + p.active + p.done + p.failed;
-  const entries: Array<[keyof ServerJson['progress'], string]> = [['queued', 'Queued'], ['active', 'Active'], ['done', 'Done'], ['failed', 'Failed']];
+  const entries: Array<[keyof ServerJson['progress'], string]> = [
+    ['queued', 'Queued'],
+    ['active', 'Active'],
+    ['done', 'Done'],
+    ['failed', 'Failed'],
+  ];
   return html`<section aria-labelledby="progress-heading"><h2 id="progress-heading">Progress</h2>
 <dl class="figures">${entries.map(([key, label]) => html`<div class="figure figure-${key}"><dt>${label}</dt><dd data-progress="${key}">${p[key]}</dd></div>`)}</dl>
 <label class="progress-label" for="progress-bar">${p.done + p.failed} of ${total} articles finished</label>
@@ -138,9 +174,10 @@ function progressSection(p: ServerJson['progress']): SafeHtml {
 function failureKinds(s: ServerJson): SafeHtml | '' {
   const kinds = Object.entries(s.failuresByKind ?? {});
   if (kinds.length === 0) return '';
-  const lost = s.progress.failed > 0
-    ? html`<p><a href="/challenges/${s.challenge}/articles?server=${String(s.id)}&amp;outcome=failed" data-lost-articles>The ${s.progress.failed} ${s.progress.failed === 1 ? 'article' : 'articles'} this server failed for good</a> (the organiser's list).</p>`
-    : '';
+  const lost =
+    s.progress.failed > 0
+      ? html`<p><a href="/challenges/${s.challenge}/articles?server=${String(s.id)}&amp;outcome=failed" data-lost-articles>The ${s.progress.failed} ${s.progress.failed === 1 ? 'article' : 'articles'} this server failed for good</a> (the organiser's list).</p>`
+      : '';
   return html`<div class="table-scroll"><table class="failure-kinds"><caption>Failed attempts by kind, the most frequent first</caption>
 <thead><tr><th scope="col">Kind</th><th scope="col">Attempts</th><th scope="col">First</th><th scope="col">Last</th><th scope="col">Latest example</th><th scope="col">What to do</th></tr></thead>
 <tbody>${kinds.map(([kind, k]) => html`<tr data-failure-kind="${kind}"><th scope="row"><span class="kind">${kind}</span></th><td data-count>${k.count}</td><td>${timeElement(k.firstAt)}</td><td>${timeElement(k.lastAt)}</td><td><a href="/articles/${k.example.articleId}">${k.example.article}</a>${k.example.detail ? html`: ${k.example.detail}` : ''}</td><td>${k.example.hint}</td></tr>`)}</tbody></table></div>
@@ -152,7 +189,8 @@ function runsAlike(errors: ServerJson['errors']): Array<{ first: ServerJson['err
   const runs: Array<{ first: ServerJson['errors'][number]; more: number }> = [];
   for (const e of errors) {
     const last = runs.at(-1);
-    if (last && last.first.kind === e.kind && last.first.detail === e.detail && !e.errors?.length && !last.first.errors?.length) last.more++;
+    if (last && last.first.kind === e.kind && last.first.detail === e.detail && !e.errors?.length && !last.first.errors?.length)
+      last.more++;
     else runs.push({ first: e, more: 0 });
   }
   return runs;
@@ -179,14 +217,21 @@ function reliabilitySection(s: ServerJson): SafeHtml | '' {
 /** The last check in words; "running" while a background check has not stored its result. */
 function checkLine(s: ServerJson, checkDeadlineSeconds?: number): SafeHtml {
   const c = s.check;
-  const deadline = checkDeadlineSeconds ? `within the check's deadline of ${checkDeadlineSeconds} s` : 'within the check\'s deadline';
-  if (s.checkRunning) return html`<p data-check="running">Setup check: <strong>running</strong> — the server is being called with a sample article; the result appears here ${deadline}, when the server answers or the deadline passes.</p>`;
+  const deadline = checkDeadlineSeconds ? `within the check's deadline of ${checkDeadlineSeconds} s` : "within the check's deadline";
+  if (s.checkRunning)
+    return html`<p data-check="running">Setup check: <strong>running</strong> — the server is being called with a sample article; the result appears here ${deadline}, when the server answers or the deadline passes.</p>`;
   if (!c) return html`<p data-check="none">Setup check: not run yet. Use "Check now".</p>`;
-  if (c.outcome === 'waiting') return html`<p data-check="waiting">Setup check: <strong>waiting for the agent</strong> — it passes once your agent has taken the sample article and answered it validly.</p>`;
+  if (c.outcome === 'waiting')
+    return html`<p data-check="waiting">Setup check: <strong>waiting for the agent</strong> — it passes once your agent has taken the sample article and answered it validly.</p>`;
   return html`<p data-check="${c.ok ? 'ok' : 'failed'}">Setup check: ${c.ok ? html`<strong class="ok">passed</strong> — the server answered the sample article correctly` : html`<strong class="error">failed (${c.outcome})</strong> — ${checkOutcomeWords(c.outcome)}`} after ${(c.ms / 1000).toFixed(2)} s, on ${timeElement(c.at)}.${c.detail ? html` Detail: ${c.detail}` : ''}</p>`;
 }
 
-interface AgentJson { connected: boolean; lastPollAt: string | null; lastLeaseAt: string | null; leasesHeld: number }
+interface AgentJson {
+  connected: boolean;
+  lastPollAt: string | null;
+  lastLeaseAt: string | null;
+  leasesHeld: number;
+}
 
 const when = (iso: string | null) => (iso ? timeElement(iso) : 'never');
 
@@ -199,14 +244,22 @@ function agentLine(a: AgentJson | undefined): SafeHtml {
 /** What a failed check's outcome means, and what to look at. */
 function checkOutcomeWords(outcome: string): string {
   switch (outcome) {
-    case 'timeout': return 'the server did not answer before the check deadline; is it busy or stuck?';
-    case 'connection': return 'the server could not be reached; check the URL, the port and that it is running';
-    case 'http': return 'the server answered with an HTTP error status';
-    case 'protocol': return 'the answer is not a valid XML-RPC response';
-    case 'fault': return 'the server answered with an XML-RPC fault';
-    case 'invalid': return 'the answer does not follow the task\'s format (see the problems listed)';
-    case 'waiting': return 'waiting for the agent to take the sample article';
-    default: return 'see the detail';
+    case 'timeout':
+      return 'the server did not answer before the check deadline; is it busy or stuck?';
+    case 'connection':
+      return 'the server could not be reached; check the URL, the port and that it is running';
+    case 'http':
+      return 'the server answered with an HTTP error status';
+    case 'protocol':
+      return 'the answer is not a valid XML-RPC response';
+    case 'fault':
+      return 'the server answered with an XML-RPC fault';
+    case 'invalid':
+      return "the answer does not follow the task's format (see the problems listed)";
+    case 'waiting':
+      return 'waiting for the agent to take the sample article';
+    default:
+      return 'see the detail';
   }
 }
 
@@ -246,7 +299,8 @@ export function exportFragment(s: ServerJson, formatsFor: (task: string) => Expo
   if (groups.length === 0) return html`<p>None of this server's tasks has an export format.</p>`;
   return html`<form class="export-form" data-export="/api/challenges/${s.challenge}/export/{task}/{format}?server=${s.id}" id="export-form">
 <div class="field"><label for="export-what">Task and format</label><select id="export-what" name="what">${groups.map(
-    (g) => html`<optgroup label="${g.task}">${g.formats.map((f) => html`<option value="${g.task}/${f}">${g.task}: ${FORMAT_WORDS[f]}</option>`)}</optgroup>`,
+    (g) =>
+      html`<optgroup label="${g.task}">${g.formats.map((f) => html`<option value="${g.task}/${f}">${g.task}: ${FORMAT_WORDS[f]}</option>`)}</optgroup>`,
   )}</select></div>
 <span class="check"><input type="checkbox" id="export-archive" name="archive"><label for="export-archive">Always as one .tar.gz archive (formats with a file per article come so anyway)</label></span>
 <div class="buttons"><button type="submit">Download</button></div>

@@ -15,7 +15,15 @@ export interface SuiteProgressJson {
   name: string;
   items: number;
   done: boolean;
-  servers: Array<{ sourceServerId: number; serverId: number; name: string; team: string; state: string; progress: { queued: number; active: number; done: number; failed: number }; finished: boolean }>;
+  servers: Array<{
+    sourceServerId: number;
+    serverId: number;
+    name: string;
+    team: string;
+    state: string;
+    progress: { queued: number; active: number; done: number; failed: number };
+    finished: boolean;
+  }>;
 }
 
 export function testsuiteFragment(run: SuiteProgressJson, chosen: number, report: string): SafeHtml {

@@ -13,7 +13,6 @@ function span(part: string): string {
   return `${start} ${start + Array.from(part).length}`;
 }
 
-
 const coref = (lines: string | unknown) =>
   validateAnswer({ coref: Array.isArray(lines) ? lines.join('\n') : lines }, context({ tasks: ['COREF'], text: TEXT, given: GIVEN }));
 
@@ -62,16 +61,28 @@ describe('COREF: standoff lines', () => {
     [['T5 Exp 48 53 which'], /^coref\[line 1\]: "T5 Exp 48 53 which" does not parse: expected/],
     [['R1\tCoref T4 T3'], /^coref\[line 1\]: .* does not parse/],
     [['T5\tExp 48 abc\twhich'], /^coref\[line 1\]: .* does not parse/],
-    [['T5\tExp 80 95\tDNA.'], /^coref\[line 1\]: T5 \[80, 95\) runs past the end of the text \(86 code points\); the nearest occurrence is at offset 82 \(offsets count Unicode code points\)$/],
+    [
+      ['T5\tExp 80 95\tDNA.'],
+      /^coref\[line 1\]: T5 \[80, 95\) runs past the end of the text \(86 code points\); the nearest occurrence is at offset 82 \(offsets count Unicode code points\)$/,
+    ],
     [['T5\tExp 53 48\twhich'], /^coref\[line 1\]: T5 \[53, 48\) is empty or reversed$/],
     [['T5\tExp 49 54\twhich'], /^coref\[line 1\]: T5 text "which" differs from the text at \[49, 54\), which is "hich "/],
-    [['T5\tExp 3 46\tthe NF-kappa B transcription factor complex\t30 50\tcomplex'], /minimal boundary \[30, 50\) of T5 lies outside its span \[3, 46\)/],
-    [['T5\tExp 3 46\tthe NF-kappa B transcription factor complex\t39 46\tcomplez'], /the minimal boundary of T5 text "complez" differs from the text at \[39, 46\), which is "complex"/],
+    [
+      ['T5\tExp 3 46\tthe NF-kappa B transcription factor complex\t30 50\tcomplex'],
+      /minimal boundary \[30, 50\) of T5 lies outside its span \[3, 46\)/,
+    ],
+    [
+      ['T5\tExp 3 46\tthe NF-kappa B transcription factor complex\t39 46\tcomplez'],
+      /the minimal boundary of T5 text "complez" differs from the text at \[39, 46\), which is "complex"/,
+    ],
     [['T5\tEntity 48 53\twhich'], /T5 has type "Entity"; COREF expressions are "Exp"/],
     [[T4, 'R1\tEquiv Anaphora:T4 Antecedent:T1'], /^coref\[line 2\]: R1 has type "Equiv"; COREF links are "Coref"/],
     [[T4, 'R1\tCoref Anaphora:T4'], /^coref\[line 2\]: R1: a link needs both Anaphora:Tn and Antecedent:Tm/],
     [[T4, 'R1\tCoref Anaphora:T4 Cause:T1'], /^coref\[line 2\]: R1: unexpected argument "Cause:T1"/],
-    [[T4, 'R1\tCoref Anaphora:T4 Antecedent:T9'], /^coref\[line 2\]: R1 names T9, defined neither by a T line of the answer nor among the given proteins$/],
+    [
+      [T4, 'R1\tCoref Anaphora:T4 Antecedent:T9'],
+      /^coref\[line 2\]: R1 names T9, defined neither by a T line of the answer nor among the given proteins$/,
+    ],
     [[T3, T4, 'R1\tCoref Anaphora:T4 Antecedent:T3 [T1, T77]'], /^coref\[line 3\]: R1 names T77, defined neither/],
     [[T4, T4], /^coref\[line 2\]: T4 is defined twice \(coref\[line 1\]\)/],
     [['T1\tExp 48 53\twhich'], /^coref\[line 1\]: T1 is defined twice \(among the given proteins\)/],

@@ -6,8 +6,7 @@ const release = fakeRelease(['P12345', 'P69905', 'P68871', 'A0A023GPI8', 'Q9ZFS6
   Q00001: ['P12345'],
   P00001: ['P69905', 'P68871'],
 });
-const int = (normalizations: unknown, accessions = release) =>
-  validateAnswer({ normalizations }, context({ tasks: ['INT'], accessions }));
+const int = (normalizations: unknown, accessions = release) => validateAnswer({ normalizations }, context({ tasks: ['INT'], accessions }));
 
 describe('INT: normalizations', () => {
   it('normalises a valid list: accession, rank, optional fields; sorted by rank', () => {
@@ -72,7 +71,9 @@ describe('INT: normalizations', () => {
   });
 
   it('refuses a normalizations value that is not an array', () => {
-    expect(issues(int({ dbid: 'P12345' }).errors)).toEqual([expect.stringMatching(/^normalizations: expected an array of structs .* got struct$/)]);
+    expect(issues(int({ dbid: 'P12345' }).errors)).toEqual([
+      expect.stringMatching(/^normalizations: expected an array of structs .* got struct$/),
+    ]);
   });
 
   it('accepts dbname UniProt in any case, and UniProtKB', () => {
@@ -81,11 +82,17 @@ describe('INT: normalizations', () => {
 
   it('refuses the same accession twice', () => {
     const answer = int([{ dbid: 'P12345' }, { dbid: 'Q9ZFS6' }, { dbid: 'P12345' }]);
-    expect(issues(answer.errors)).toEqual(['normalizations[2].dbid: P12345 is already given in normalizations[0]; give each accession once']);
+    expect(issues(answer.errors)).toEqual([
+      'normalizations[2].dbid: P12345 is already given in normalizations[0]; give each accession once',
+    ]);
   });
 
   it('refuses duplicated ranks, naming the first user', () => {
-    const answer = int([{ dbid: 'P12345', rank: 1 }, { dbid: 'Q9ZFS6', rank: 2 }, { dbid: 'P69905', rank: 1 }]);
+    const answer = int([
+      { dbid: 'P12345', rank: 1 },
+      { dbid: 'Q9ZFS6', rank: 2 },
+      { dbid: 'P69905', rank: 1 },
+    ]);
     expect(issues(answer.errors)).toEqual(['normalizations[2].rank: rank 1 is already used by normalizations[0]']);
   });
 
@@ -127,11 +134,16 @@ describe('INT: normalizations', () => {
   it('drops a secondary accession of several entries, with a warning listing them', () => {
     const answer = int([{ dbid: 'P00001' }]);
     expect(answer.result.INT).toEqual([]);
-    expect(answer.warnings[0].message).toMatch(/P00001 is a secondary accession of 2 entries .*\(P69905, P68871\); ambiguous, item dropped/);
+    expect(answer.warnings[0].message).toMatch(
+      /P00001 is a secondary accession of 2 entries .*\(P69905, P68871\); ambiguous, item dropped/,
+    );
   });
 
   it('keeps the better-ranked item when a mapped accession repeats another', () => {
-    const answer = int([{ dbid: 'Q00001', rank: 1 }, { dbid: 'P12345', rank: 2 }]);
+    const answer = int([
+      { dbid: 'Q00001', rank: 1 },
+      { dbid: 'P12345', rank: 2 },
+    ]);
     expect(answer.errors).toEqual([]);
     expect(answer.result.INT).toEqual([{ accession: 'P12345', rank: 1 }]);
     expect(answer.warnings.map((w) => w.path)).toEqual(['normalizations[0].dbid', 'normalizations[1].dbid']);

@@ -26,7 +26,10 @@ describe('IPT: pairs', () => {
   });
 
   it('refuses the same unordered pair twice (A–B then B–A)', () => {
-    const answer = ipt([{ a: 'P12345', b: 'Q9ZFS6' }, { a: 'Q9ZFS6', b: 'P12345' }]);
+    const answer = ipt([
+      { a: 'P12345', b: 'Q9ZFS6' },
+      { a: 'Q9ZFS6', b: 'P12345' },
+    ]);
     expect(answer.errors).toHaveLength(1);
     expect(answer.errors[0].path).toBe('pairs[1]');
     expect(answer.errors[0].message).toMatch(/already given in pairs\[0\]/);
@@ -43,25 +46,37 @@ describe('IPT: pairs', () => {
   });
 
   it('refuses duplicated ranks', () => {
-    const answer = ipt([{ a: 'P12345', b: 'Q9ZFS6', rank: 4 }, { a: 'P12345', b: 'P12345', rank: 4 }]);
+    const answer = ipt([
+      { a: 'P12345', b: 'Q9ZFS6', rank: 4 },
+      { a: 'P12345', b: 'P12345', rank: 4 },
+    ]);
     expect(issues(answer.errors)).toEqual(['pairs[1].rank: rank 4 is already used by pairs[0]']);
   });
 
   it('drops a pair with an accession not in the release, warning about each unknown member', () => {
-    const answer = ipt([{ a: 'P99999', b: 'O99999' }, { a: 'P12345', b: 'Q9ZFS6' }]);
+    const answer = ipt([
+      { a: 'P99999', b: 'O99999' },
+      { a: 'P12345', b: 'Q9ZFS6' },
+    ]);
     expect(answer.result.IPT).toEqual([{ a: 'P12345', b: 'Q9ZFS6', rank: 2 }]);
     expect(answer.warnings.map((w) => w.path)).toEqual(['pairs[0].a', 'pairs[0].b']);
     expect(answer.warnings[0].message).toMatch(/release R1.*pair dropped/);
   });
 
   it('maps secondaries, re-orders the pair, and drops one-to-many secondaries', () => {
-    const answer = ipt([{ a: 'Q9ZFS6', b: 'Q00001' }, { a: 'P00001', b: 'P12345' }]);
+    const answer = ipt([
+      { a: 'Q9ZFS6', b: 'Q00001' },
+      { a: 'P00001', b: 'P12345' },
+    ]);
     expect(answer.result.IPT).toEqual([{ a: 'P12345', b: 'Q9ZFS6', rank: 1 }]);
     expect(answer.warnings.map((w) => w.path)).toEqual(['pairs[0].b', 'pairs[1].a']);
   });
 
   it('keeps the better-ranked pair when mapping makes two pairs equal', () => {
-    const answer = ipt([{ a: 'Q00001', b: 'Q9ZFS6', rank: 2 }, { a: 'Q9ZFS6', b: 'P12345', rank: 1 }]);
+    const answer = ipt([
+      { a: 'Q00001', b: 'Q9ZFS6', rank: 2 },
+      { a: 'Q9ZFS6', b: 'P12345', rank: 1 },
+    ]);
     expect(answer.errors).toEqual([]);
     expect(answer.result.IPT).toEqual([{ a: 'P12345', b: 'Q9ZFS6', rank: 1 }]);
     expect(answer.warnings.at(-1)?.message).toMatch(/this item \(rank 2\) repeats pairs\[1\]/);

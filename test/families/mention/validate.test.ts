@@ -39,9 +39,13 @@ describe('MENTION: code-point offsets', () => {
     expect(hint({ offset: 15, mention: 'BRCA1' })).toBe(
       'mentions[0].mention: "BRCA1" differs from the text at offset 15, which is "\\nand "; it occurs at offset 10 (offsets count Unicode code points): 15 is where it starts counted in UTF-8 bytes',
     );
-    expect(hint({ offset: 11, mention: 'BRCA1' })).toMatch(/; it occurs at offset 10 \(offsets count Unicode code points\): 11 is where it starts counted in UTF-16 units/);
+    expect(hint({ offset: 11, mention: 'BRCA1' })).toMatch(
+      /; it occurs at offset 10 \(offsets count Unicode code points\): 11 is where it starts counted in UTF-16 units/,
+    );
     // the second p53 starts at code point 25 after four LFs: 29 if each line end were CR LF (and byte 30 in UTF-8)
-    expect(hint({ offset: 29, mention: 'p53' })).toMatch(/; it occurs at offset 25 .*: 29 is where it starts if every line end counts two characters \(CR LF\), but the text as sent ends its lines with LF alone$/);
+    expect(hint({ offset: 29, mention: 'p53' })).toMatch(
+      /; it occurs at offset 25 .*: 29 is where it starts if every line end counts two characters \(CR LF\), but the text as sent ends its lines with LF alone$/,
+    );
     expect(hint({ offset: 30, mention: 'p53' })).toMatch(/; it occurs at offset 25 .*: 30 is where it starts counted in UTF-8 bytes$/);
     expect(hint({ offset: 33, mention: 'p53' })).toMatch(/; the nearest occurrence is at offset 25 \(offsets count Unicode code points\)$/);
     // past the end: byte offsets in a text with many multi-byte characters
@@ -82,9 +86,14 @@ describe('MENTION: code-point offsets', () => {
   });
 
   it('refuses duplicated ranks and keeps valid ranks in the result', () => {
-    expect(issues(mentions([{ offset: 18, mention: 'IL-2', rank: 1 }, { offset: 16, mention: '😀', rank: 1 }]).errors)).toEqual([
-      'mentions[1].rank: rank 1 is already used by mentions[0]',
-    ]);
+    expect(
+      issues(
+        mentions([
+          { offset: 18, mention: 'IL-2', rank: 1 },
+          { offset: 16, mention: '😀', rank: 1 },
+        ]).errors,
+      ),
+    ).toEqual(['mentions[1].rank: rank 1 is already used by mentions[0]']);
     expect(mentions([{ offset: 18, mention: 'IL-2', rank: 3 }]).result.MENTION?.[0].rank).toBe(3);
   });
 
@@ -97,7 +106,10 @@ describe('MENTION: code-point offsets', () => {
   });
 
   it('drops a repeated span and type with a warning', () => {
-    const answer = mentions([{ offset: 18, mention: 'IL-2' }, { offset: 18, mention: 'IL-2', confidence: 0.5 }]);
+    const answer = mentions([
+      { offset: 18, mention: 'IL-2' },
+      { offset: 18, mention: 'IL-2', confidence: 0.5 },
+    ]);
     expect(answer.errors).toEqual([]);
     expect(answer.result.MENTION).toHaveLength(1);
     expect(issues(answer.warnings)).toEqual(['mentions[1]: repeats mentions[0] (same span [18, 22) and type); dropped']);

@@ -11,7 +11,8 @@ export const TEXT = 'Aspirin inhibits COX-2 but not COX-1.';
 export const GIVEN_DRUGPROT = '1\tT1\tCHEMICAL\t0\t7\tAspirin\n1\tT2\tGENE\t17\t22\tCOX-2\n1\tT3\tGENE\t31\t36\tCOX-1\n';
 const GIVEN_STANDOFF = 'T1\tCHEMICAL 0 7\tAspirin\nT2\tGENE 17 22\tCOX-2\nT3\tGENE 31 36\tCOX-1\n';
 
-const rel = (relations: unknown, o: Partial<ValidationContext> = {}) => validateAnswer({ relations }, context({ tasks: ['REL'], text: TEXT, given: GIVEN_DRUGPROT, ...o }));
+const rel = (relations: unknown, o: Partial<ValidationContext> = {}) =>
+  validateAnswer({ relations }, context({ tasks: ['REL'], text: TEXT, given: GIVEN_DRUGPROT, ...o }));
 
 describe('REL answers', () => {
   it('keeps relations on given entities, with the entities they name', () => {
@@ -38,7 +39,9 @@ describe('REL answers', () => {
     ]);
     expect(answer.result.REL).toBeUndefined();
     expect(issues(answer.errors)).toEqual([
-      expect.stringMatching(/^relations\[0\]\.type: "CAUSES" is not a relation type of this challenge \(INDIRECT-DOWNREGULATOR, .*PART-OF\)$/),
+      expect.stringMatching(
+        /^relations\[0\]\.type: "CAUSES" is not a relation type of this challenge \(INDIRECT-DOWNREGULATOR, .*PART-OF\)$/,
+      ),
       'relations[1].arg2: "T9" is not a given entity of this article (given: T1, T2, T3); name an entity by the id it was sent with',
       'relations[3]: repeats relations[2] (INHIBITOR T1 → T3); give each relation once',
     ]);
@@ -55,15 +58,21 @@ describe('REL answers', () => {
   });
 
   it('checks the struct, confidence and rank as every ranked answer', () => {
-    expect(issues(rel([{ type: 'INHIBITOR', arg1: 'T1' }, 'x', { type: 'INHIBITOR', arg1: 'T1', arg2: 'T3', confidence: 2 }]).errors)).toEqual([
+    expect(
+      issues(rel([{ type: 'INHIBITOR', arg1: 'T1' }, 'x', { type: 'INHIBITOR', arg1: 'T1', arg2: 'T3', confidence: 2 }]).errors),
+    ).toEqual([
       'relations[0].arg2: required field is missing',
       'relations[1]: expected a struct, got string "x"',
       'relations[2].confidence: 2 is not in (0,1]',
     ]);
-    expect(issues(rel('INHIBITOR').errors)).toEqual([expect.stringMatching(/^relations: expected an array of structs \{type, arg1, arg2, confidence\?, rank\?\}/)]);
+    expect(issues(rel('INHIBITOR').errors)).toEqual([
+      expect.stringMatching(/^relations: expected an array of structs \{type, arg1, arg2, confidence\?, rank\?\}/),
+    ]);
   });
 
   it('says the article has no given entities when it has none', () => {
-    expect(issues(rel([{ type: 'INHIBITOR', arg1: 'T1', arg2: 'T2' }], { given: '' }).errors)[0]).toMatch(/"T1" is not a given entity of this article \(it has none\)/);
+    expect(issues(rel([{ type: 'INHIBITOR', arg1: 'T1', arg2: 'T2' }], { given: '' }).errors)[0]).toMatch(
+      /"T1" is not a given entity of this article \(it has none\)/,
+    );
   });
 });

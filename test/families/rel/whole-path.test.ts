@@ -21,7 +21,8 @@ const ARTICLES = [
   { id: 'R1', text: R1, given: 'T1\tCHEMICAL 0 7\tAspirin\nT2\tGENE 17 22\tCOX-2\nT3\tGENE 31 36\tCOX-1' },
   { id: 'R2', text: R2, given: 'T1\tCHEMICAL 0 6\tL-NMMA\nT2\tGENE 17 21\tiNOS' },
 ];
-const ENTITIES = 'R1\tT1\tCHEMICAL\t0\t7\tAspirin\nR1\tT2\tGENE\t17\t22\tCOX-2\nR1\tT3\tGENE\t31\t36\tCOX-1\nR2\tT1\tCHEMICAL\t0\t6\tL-NMMA\nR2\tT2\tGENE\t17\t21\tiNOS\n';
+const ENTITIES =
+  'R1\tT1\tCHEMICAL\t0\t7\tAspirin\nR1\tT2\tGENE\t17\t22\tCOX-2\nR1\tT3\tGENE\t31\t36\tCOX-1\nR2\tT1\tCHEMICAL\t0\t6\tL-NMMA\nR2\tT2\tGENE\t17\t21\tiNOS\n';
 const GOLD = { entities: ENTITIES, relations: 'R1\tINHIBITOR\tArg1:T1\tArg2:T2\nR2\tINDIRECT-UPREGULATOR\tArg1:T1\tArg2:T2\n' };
 // By hand. Pairs: R1 (T1,T2) cell 0, (T1,T3) cell 1; R2 starts at R1's last index, so its
 // (T1,T2) is cell 1 too. Gold: INHIBITOR {0}, INDIRECT-UPREGULATOR {1}. Servers:
@@ -41,33 +42,67 @@ const servers: number[] = [];
 const liveServers: number[] = [];
 
 async function finished(serverId: number, n: number): Promise<void> {
-  await waitFor(`${n} answers of server ${serverId}`, async () => {
-    const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
-    return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
-  }, 30_000);
+  await waitFor(
+    `${n} answers of server ${serverId}`,
+    async () => {
+      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
+      return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
+    },
+    30_000,
+  );
 }
 
 beforeAll(async () => {
   xmlrpcSample = await startSampleServer({ port: 0 });
   jsonSample = await startSampleServer({ port: 0, protocol: 'json' });
   ms = await startTestMetaserver();
-  expect((await ms.request('POST', '/api/challenges', { slug: 'drugprot', name: 'DrugProt', tasks: ['REL'], timeoutSeconds: 10 }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (await ms.request('POST', '/api/challenges', { slug: 'drugprot', name: 'DrugProt', tasks: ['REL'], timeoutSeconds: 10 }, ADMIN_TOKEN))
+      .status,
+  ).toBe(201);
   expect((await ms.request('POST', '/api/challenges/drugprot/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
   team = (await ms.request('POST', '/api/teams', { name: 'Relations team', contact: 'rel@example.org' })).body;
   // A challenge with its own relation types and argument types: the sample's answers break both.
-  const strict = { slug: 'drugprot-strict', name: 'Strict', tasks: ['REL'], timeoutSeconds: 10, maxAttempts: 1, relationTypes: ['ACTIVATOR'], relationArguments: { arg1: ['GENE'] } };
+  const strict = {
+    slug: 'drugprot-strict',
+    name: 'Strict',
+    tasks: ['REL'],
+    timeoutSeconds: 10,
+    maxAttempts: 1,
+    relationTypes: ['ACTIVATOR'],
+    relationArguments: { arg1: ['GENE'] },
+  };
   expect((await ms.request('POST', '/api/challenges', strict, ADMIN_TOKEN)).status).toBe(201);
   expect((await ms.request('POST', '/api/challenges/drugprot-strict/articles', { articles: [ARTICLES[0]] }, ADMIN_TOKEN)).status).toBe(202);
-  for (const [slug, list] of [['drugprot', servers], ['live', liveServers]] as const) {
-    for (const [sample, protocol] of [[xmlrpcSample, 'xmlrpc'], [jsonSample, 'json']] as const) {
-      const server = await ms.request('POST', `/api/challenges/${slug}/servers`, { name: `sample-${protocol}`, url: sample.url, tasks: ['REL'], protocol }, team.token);
+  for (const [slug, list] of [
+    ['drugprot', servers],
+    ['live', liveServers],
+  ] as const) {
+    for (const [sample, protocol] of [
+      [xmlrpcSample, 'xmlrpc'],
+      [jsonSample, 'json'],
+    ] as const) {
+      const server = await ms.request(
+        'POST',
+        `/api/challenges/${slug}/servers`,
+        { name: `sample-${protocol}`, url: sample.url, tasks: ['REL'], protocol },
+        team.token,
+      );
       expect(server.status, JSON.stringify(server.body)).toBe(201);
       expect(server.body.check).toMatchObject({ ok: true, outcome: 'ok' });
       list.push(server.body.id);
     }
   }
-  strictServer = (await ms.request('POST', '/api/challenges/drugprot-strict/servers', { name: 'sample', url: xmlrpcSample.url, tasks: ['REL'] }, team.token)).body.id;
-  for (const id of [...servers, ...liveServers, strictServer]) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team.token)).status).toBe(200);
+  strictServer = (
+    await ms.request(
+      'POST',
+      '/api/challenges/drugprot-strict/servers',
+      { name: 'sample', url: xmlrpcSample.url, tasks: ['REL'] },
+      team.token,
+    )
+  ).body.id;
+  for (const id of [...servers, ...liveServers, strictServer])
+    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team.token)).status).toBe(200);
   for (const id of servers) await finished(id, ARTICLES.length);
   await finished(strictServer, 1);
 }, 60_000);
@@ -92,14 +127,34 @@ describe('REL through dispatch', () => {
         [id],
       );
       expect(rows.map((r) => [r.id, r.result])).toEqual([
-        ['R1', { REL: {
-          relations: [{ type: 'INHIBITOR', arg1: 'T1', arg2: 'T2', rank: 1, confidence: 1 / 2 }, { type: 'INHIBITOR', arg1: 'T1', arg2: 'T3', rank: 2, confidence: 1 / 3 }],
-          entities: [{ id: 'T1', type: 'CHEMICAL', start: 0, end: 7, text: 'Aspirin' }, { id: 'T2', type: 'GENE', start: 17, end: 22, text: 'COX-2' }, { id: 'T3', type: 'GENE', start: 31, end: 36, text: 'COX-1' }],
-        } }],
-        ['R2', { REL: {
-          relations: [{ type: 'ACTIVATOR', arg1: 'T1', arg2: 'T2', rank: 1, confidence: 1 / 2 }],
-          entities: [{ id: 'T1', type: 'CHEMICAL', start: 0, end: 6, text: 'L-NMMA' }, { id: 'T2', type: 'GENE', start: 17, end: 21, text: 'iNOS' }],
-        } }],
+        [
+          'R1',
+          {
+            REL: {
+              relations: [
+                { type: 'INHIBITOR', arg1: 'T1', arg2: 'T2', rank: 1, confidence: 1 / 2 },
+                { type: 'INHIBITOR', arg1: 'T1', arg2: 'T3', rank: 2, confidence: 1 / 3 },
+              ],
+              entities: [
+                { id: 'T1', type: 'CHEMICAL', start: 0, end: 7, text: 'Aspirin' },
+                { id: 'T2', type: 'GENE', start: 17, end: 22, text: 'COX-2' },
+                { id: 'T3', type: 'GENE', start: 31, end: 36, text: 'COX-1' },
+              ],
+            },
+          },
+        ],
+        [
+          'R2',
+          {
+            REL: {
+              relations: [{ type: 'ACTIVATOR', arg1: 'T1', arg2: 'T2', rank: 1, confidence: 1 / 2 }],
+              entities: [
+                { id: 'T1', type: 'CHEMICAL', start: 0, end: 6, text: 'L-NMMA' },
+                { id: 'T2', type: 'GENE', start: 17, end: 21, text: 'iNOS' },
+              ],
+            },
+          },
+        ],
       ]);
     }
     // Reliability counts the stored relations: 2 + 1 over 2 documents.
@@ -109,16 +164,30 @@ describe('REL through dispatch', () => {
 
 describe("a challenge's relation types and argument types", () => {
   it('are kept, shown and changed like the other settings', async () => {
-    expect((await ms.request('GET', '/api/challenges/drugprot-strict', undefined, ADMIN_TOKEN)).body).toMatchObject({ relationTypes: ['ACTIVATOR'], relationArguments: { arg1: ['GENE'] } });
-    expect((await ms.request('GET', '/api/challenges/drugprot', undefined, ADMIN_TOKEN)).body).toMatchObject({ relationTypes: [], relationArguments: {} });
-    const patched = await ms.request('PATCH', '/api/challenges/drugprot-strict', { relationArguments: { arg1: ['GENE'], arg2: ['CHEMICAL'] } }, ADMIN_TOKEN);
+    expect((await ms.request('GET', '/api/challenges/drugprot-strict', undefined, ADMIN_TOKEN)).body).toMatchObject({
+      relationTypes: ['ACTIVATOR'],
+      relationArguments: { arg1: ['GENE'] },
+    });
+    expect((await ms.request('GET', '/api/challenges/drugprot', undefined, ADMIN_TOKEN)).body).toMatchObject({
+      relationTypes: [],
+      relationArguments: {},
+    });
+    const patched = await ms.request(
+      'PATCH',
+      '/api/challenges/drugprot-strict',
+      { relationArguments: { arg1: ['GENE'], arg2: ['CHEMICAL'] } },
+      ADMIN_TOKEN,
+    );
     expect(patched.body).toMatchObject({ relationTypes: ['ACTIVATOR'], relationArguments: { arg1: ['GENE'], arg2: ['CHEMICAL'] } });
     const bad = await ms.request('PATCH', '/api/challenges/drugprot-strict', { relationArguments: { arg3: ['GENE'] } }, ADMIN_TOKEN);
     expect(bad.status).toBe(400);
   });
 
   it('refuse, through dispatch, the answers that break them, each error at its path', async () => {
-    const rows = await ms.database.db.query<{ outcome: string; errors: Array<{ path: string; message: string }> }>('select outcome, errors from attempts where server_id = $1', [strictServer]);
+    const rows = await ms.database.db.query<{ outcome: string; errors: Array<{ path: string; message: string }> }>(
+      'select outcome, errors from attempts where server_id = $1',
+      [strictServer],
+    );
     expect(rows.map((r) => r.outcome)).toEqual(['invalid']);
     expect(rows[0].errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
       'relations[0].type: "INHIBITOR" is not a relation type of this challenge (ACTIVATOR)',
@@ -144,7 +213,11 @@ describe('the REL leaderboard', () => {
   });
 
   it('shows the micro columns and the export link on the web page', async () => {
-    const page = await ms.app!.inject({ method: 'GET', url: '/fragments/challenges/drugprot/leaderboard/REL', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const page = await ms.app!.inject({
+      method: 'GET',
+      url: '/fragments/challenges/drugprot/leaderboard/REL',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const headers = [...page.body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
     expect(headers).toEqual(['Run', 'Kind', 'Team', 'P', 'R', 'F', 'TP', 'FP', 'FN', 'Export']);
     expect(page.body).toContain(`data-download="/api/challenges/drugprot/export/REL?server=${servers[0]}"`);
@@ -169,7 +242,14 @@ describe('REL exports', () => {
     const bioc = JSON.parse((await ms.request('GET', path('bioc-json'), undefined, ADMIN_TOKEN)).body.files[0].content);
     const r2 = bioc.documents.find((d: { id: string }) => d.id === 'R2');
     expect(r2.relations).toEqual([
-      { id: 'a1.3', infons: { server: `T${team.id}_S1`, task: 'REL', type: 'ACTIVATOR', id: 'R1', confidence: '0.5', rank: '1' }, nodes: [{ refid: 'a1.1', role: 'Arg1' }, { refid: 'a1.2', role: 'Arg2' }] },
+      {
+        id: 'a1.3',
+        infons: { server: `T${team.id}_S1`, task: 'REL', type: 'ACTIVATOR', id: 'R1', confidence: '0.5', rank: '1' },
+        nodes: [
+          { refid: 'a1.1', role: 'Arg1' },
+          { refid: 'a1.2', role: 'Arg2' },
+        ],
+      },
     ]);
   });
 });
@@ -181,25 +261,52 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
     const posted = await ms.request('POST', '/api/articles', { text: R1, given: ARTICLES[0].given });
     expect(posted.status).toBe(202);
     articleId = posted.body.id;
-    await waitFor('both live answers', async () => {
-      const res = await ms.request('GET', `/api/articles/${articleId}`);
-      return res.status === 200 ? res.body : undefined;
-    }, 30_000);
+    await waitFor(
+      'both live answers',
+      async () => {
+        const res = await ms.request('GET', `/api/articles/${articleId}`);
+        return res.status === 200 ? res.body : undefined;
+      },
+      30_000,
+    );
   });
 
   async function xmlrpc(method: string, params: Array<string | number>) {
-    const res = await ms.app!.inject({ method: 'POST', url: '/xmlrpc', headers: { 'content-type': 'text/xml' }, payload: encodeMethodCall(method, params) });
+    const res = await ms.app!.inject({
+      method: 'POST',
+      url: '/xmlrpc',
+      headers: { 'content-type': 'text/xml' },
+      payload: encodeMethodCall(method, params),
+    });
     return decodeMethodResponse(res.body);
   }
 
   it("serves a server's answer as `relations`, and the vote through Consensus.getConsensus", async () => {
     expect(await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]])).toEqual({
       kind: 'value',
-      value: { relations: [{ type: 'INHIBITOR', arg1: 'T1', arg2: 'T2', rank: 1, confidence: 0.5 }, { type: 'INHIBITOR', arg1: 'T1', arg2: 'T3', rank: 2, confidence: 1 / 3 }] },
+      value: {
+        relations: [
+          { type: 'INHIBITOR', arg1: 'T1', arg2: 'T2', rank: 1, confidence: 0.5 },
+          { type: 'INHIBITOR', arg1: 'T1', arg2: 'T3', rank: 2, confidence: 1 / 3 },
+        ],
+      },
     });
     const view = (await ms.request('GET', `/api/articles/${articleId}`)).body;
-    expect(view.consensus.REL.items.map((i: { type: string; arg2: string; share: number }) => [i.type, i.arg2, i.share])).toEqual([['INHIBITOR', 'T2', 1], ['INHIBITOR', 'T3', 1]]);
-    expect(await xmlrpc('Consensus.getConsensus', [articleId])).toMatchObject({ kind: 'value', value: { vote: { relations: [{ type: 'INHIBITOR', arg1: 'T1', arg2: 'T2', rank: 1 }, { arg2: 'T3', rank: 2 }] } } });
+    expect(view.consensus.REL.items.map((i: { type: string; arg2: string; share: number }) => [i.type, i.arg2, i.share])).toEqual([
+      ['INHIBITOR', 'T2', 1],
+      ['INHIBITOR', 'T3', 1],
+    ]);
+    expect(await xmlrpc('Consensus.getConsensus', [articleId])).toMatchObject({
+      kind: 'value',
+      value: {
+        vote: {
+          relations: [
+            { type: 'INHIBITOR', arg1: 'T1', arg2: 'T2', rank: 1 },
+            { arg2: 'T3', rank: 2 },
+          ],
+        },
+      },
+    });
   });
 
   it("shows each server's relations, their mentions named, on the article page", async () => {
@@ -228,7 +335,8 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
         await page.locator('mark.item-arg').first().waitFor({ timeout: 20_000 });
         const overflow = await page.evaluate<number>('document.documentElement.scrollWidth');
         if (overflow > width) problems.push(`@${width}: the page scrolls sideways (${overflow} px wide)`);
-        for (const v of await axeViolations(page)) problems.push(`@${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
+        for (const v of await axeViolations(page))
+          problems.push(`@${width}: axe ${v.id} (${v.impact}): ${v.help} — ${v.targets.join(' | ')}`);
       }
       expect([...problems, ...errors]).toEqual([]);
     } finally {

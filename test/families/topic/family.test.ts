@@ -12,7 +12,8 @@ import { validateAnswer } from '../../../src/families/validate.ts';
 import { context } from '../../tasks/helpers.ts';
 import { score } from '../../support/score-cli.ts';
 
-const validate = (topics: unknown, topicLabels?: string[]) => validateAnswer({ topics }, context({ tasks: ['TOPIC'], ...(topicLabels ? { topicLabels } : {}) }));
+const validate = (topics: unknown, topicLabels?: string[]) =>
+  validateAnswer({ topics }, context({ tasks: ['TOPIC'], ...(topicLabels ? { topicLabels } : {}) }));
 // Two hallmarks of cancer (HoC), as a challenge of other labels would name them.
 const HALLMARKS = ['Sustaining proliferative signaling', 'Evading growth suppressors'];
 
@@ -31,7 +32,14 @@ describe('TOPIC answers', () => {
   });
 
   it('refuses an unknown label, a label twice, a bad confidence and a wrong shape, each at its path', () => {
-    const answer = validate([{ label: 'Treatment' }, { label: 'Vaccines' }, { label: 'Treatment', confidence: 0.5 }, { label: 'Diagnosis', confidence: 1.5 }, 'Mechanism', { confidence: 0.3 }]);
+    const answer = validate([
+      { label: 'Treatment' },
+      { label: 'Vaccines' },
+      { label: 'Treatment', confidence: 0.5 },
+      { label: 'Diagnosis', confidence: 1.5 },
+      'Mechanism',
+      { confidence: 0.3 },
+    ]);
     expect(answer.errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
       'topics[1].label: "Vaccines" is not a label of this challenge (labels: Treatment, Diagnosis, Prevention, Mechanism, Transmission, Epidemic Forecasting, Case Report)',
       'topics[2].label: "Treatment" is already given in topics[0]; give each label once',
@@ -40,12 +48,16 @@ describe('TOPIC answers', () => {
       'topics[5].label: required field is missing',
     ]);
     expect(answer.result.TOPIC).toBeUndefined();
-    expect(validate({ label: 'Treatment' }).errors).toEqual([{ path: 'topics', message: 'expected an array of structs {label, confidence?}, got struct' }]);
+    expect(validate({ label: 'Treatment' }).errors).toEqual([
+      { path: 'topics', message: 'expected an array of structs {label, confidence?}, got struct' },
+    ]);
   });
 
   it("checks against the challenge's labels when it names them; none named: LitCovid's", () => {
     expect(validate([{ label: 'Evading growth suppressors' }], HALLMARKS).errors).toEqual([]);
-    expect(validate([{ label: 'Treatment' }], HALLMARKS).errors[0].message).toBe('"Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)');
+    expect(validate([{ label: 'Treatment' }], HALLMARKS).errors[0].message).toBe(
+      '"Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)',
+    );
     expect(validate([{ label: 'Treatment' }], []).errors).toEqual([]);
   });
 });
@@ -62,8 +74,14 @@ describe('the TOPIC vote', () => {
     );
     // Weight 4: Mechanism 3/4, Treatment 2/4 (passes 0.5), Diagnosis 1/4 (does not).
     expect(vote.total).toBe(4);
-    expect(vote.items.map((i) => [i.label, i.share])).toEqual([['Mechanism', 0.75], ['Treatment', 0.5]]);
-    expect(topic.consensus!.asResult(vote)).toEqual([{ label: 'Mechanism', confidence: 0.75 }, { label: 'Treatment', confidence: 0.5 }]);
+    expect(vote.items.map((i) => [i.label, i.share])).toEqual([
+      ['Mechanism', 0.75],
+      ['Treatment', 0.5],
+    ]);
+    expect(topic.consensus!.asResult(vote)).toEqual([
+      { label: 'Mechanism', confidence: 0.75 },
+      { label: 'Treatment', confidence: 0.5 },
+    ]);
   });
 });
 
@@ -93,11 +111,17 @@ describe("a challenge's own labels on the leaderboard", () => {
   it('reads list-form gold and runs with them, refusing LitCovid labels there', () => {
     const gold = topic.scoring.parseGold('PMID,label\n1,Evading growth suppressors\n2,\n', ctx);
     expect(gold).toMatchObject({ documents: 2, items: 1, warnings: [] });
-    const run = topic.scoring.parseRun('1\tEvading growth suppressors;Sustaining proliferative signaling\n2\t\n', 'rank,confidence', ctx).run;
+    const run = topic.scoring.parseRun(
+      '1\tEvading growth suppressors;Sustaining proliferative signaling\n2\t\n',
+      'rank,confidence',
+      ctx,
+    ).run;
     expect(topic.scoring.score(gold.gold, run, {}).metrics).toMatchObject({ micro: { p: 1 / 2, r: 1 } });
     expect(() => topic.scoring.parseGold('1,Treatment\n', ctx)).toThrow('unknown label "Treatment"');
     // Without a challenge's set (or with an empty one): LitCovid's.
-    expect(() => topic.scoring.parseRun('1\tEvading growth suppressors\n', 'rank,confidence', { topicLabels: [] })).toThrow('unknown label "Evading growth suppressors"');
+    expect(() => topic.scoring.parseRun('1\tEvading growth suppressors\n', 'rank,confidence', { topicLabels: [] })).toThrow(
+      'unknown label "Evading growth suppressors"',
+    );
   });
 
   it("warns when a wide gold standard's header names other labels than the challenge's", () => {
@@ -109,8 +133,13 @@ describe("a challenge's own labels on the leaderboard", () => {
   });
 
   it('takes corpus topics of its set, leaving the others out with a warning', () => {
-    const doc = (id: string, labels: string[]) => ({ id, annotations: labels.map((identifier) => ({ type: 'Topic', infons: { identifier } })) });
-    const documents = [doc('1', ['Evading growth suppressors', 'Treatment']), doc('2', [])] as unknown as Parameters<NonNullable<typeof topic.scoring.corpus>['gold']>[0];
+    const doc = (id: string, labels: string[]) => ({
+      id,
+      annotations: labels.map((identifier) => ({ type: 'Topic', infons: { identifier } })),
+    });
+    const documents = [doc('1', ['Evading growth suppressors', 'Treatment']), doc('2', [])] as unknown as Parameters<
+      NonNullable<typeof topic.scoring.corpus>['gold']
+    >[0];
     expect(topic.scoring.corpus!.gold(documents, ctx)).toEqual({
       body: '1\tEvading growth suppressors\n2\t\n',
       warnings: ['1 topic(s) are not labels of this challenge and were left out ("Treatment")'],
@@ -119,16 +148,31 @@ describe("a challenge's own labels on the leaderboard", () => {
 
   it("shows each of the gold standard's labels as an F1 column, in its order", () => {
     const columns = topic.web.leaderboard.columns as (figures: readonly string[]) => ReadonlyArray<readonly [string, string]>;
-    const shown = columns(['micro.f', 'perLabel.Evading growth suppressors.p', 'perLabel.Evading growth suppressors.f', 'perLabel.Sustaining proliferative signaling.f']);
-    expect(shown.slice(0, 3)).toEqual([['micro.p', 'micro P'], ['micro.r', 'micro R'], ['micro.f', 'micro F1']]);
-    expect(shown.slice(15)).toEqual([['perLabel.Evading growth suppressors.f', 'Evading growth suppressors F1'], ['perLabel.Sustaining proliferative signaling.f', 'Sustaining proliferative signaling F1']]);
+    const shown = columns([
+      'micro.f',
+      'perLabel.Evading growth suppressors.p',
+      'perLabel.Evading growth suppressors.f',
+      'perLabel.Sustaining proliferative signaling.f',
+    ]);
+    expect(shown.slice(0, 3)).toEqual([
+      ['micro.p', 'micro P'],
+      ['micro.r', 'micro R'],
+      ['micro.f', 'micro F1'],
+    ]);
+    expect(shown.slice(15)).toEqual([
+      ['perLabel.Evading growth suppressors.f', 'Evading growth suppressors F1'],
+      ['perLabel.Sustaining proliferative signaling.f', 'Sustaining proliferative signaling F1'],
+    ]);
   });
 });
 
 describe('metaserver score TOPIC', () => {
-  it("reports runs[i].metrics.{macro,micro,instance}.{p,r,f} and per label, from either form", async () => {
+  it('reports runs[i].metrics.{macro,micro,instance}.{p,r,f} and per label, from either form', async () => {
     await writeFile(join(dir, 'gold.csv'), 'PMID,label\n10,Treatment;Mechanism\n11,Prevention\n');
-    await writeFile(join(dir, 'wide.csv'), 'PMID,Treatment,Diagnosis,Prevention,Mechanism,Transmission,Epidemic Forecasting,Case Report\n11,0,0,0.9,0,0,0,0\n10,0.8,0,0,0.2,0,0,0\n');
+    await writeFile(
+      join(dir, 'wide.csv'),
+      'PMID,Treatment,Diagnosis,Prevention,Mechanism,Transmission,Epidemic Forecasting,Case Report\n11,0,0,0.9,0,0,0,0\n10,0.8,0,0,0.2,0,0,0\n',
+    );
     await writeFile(join(dir, 'list.tsv'), '10\tTreatment\n11\tPrevention\n');
     const { code, out, err } = await score('TOPIC', '--gold', join(dir, 'gold.csv'), join(dir, 'wide.csv'), join(dir, 'list.tsv'));
     expect(err).toBe('');

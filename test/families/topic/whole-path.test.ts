@@ -53,34 +53,53 @@ const servers: number[] = [];
 const liveServers: number[] = [];
 
 async function finished(serverId: number, n: number): Promise<void> {
-  await waitFor(`${n} answers of server ${serverId}`, async () => {
-    const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
-    return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
-  }, 45_000);
+  await waitFor(
+    `${n} answers of server ${serverId}`,
+    async () => {
+      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
+      return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
+    },
+    45_000,
+  );
 }
 
 beforeAll(async () => {
   sample = await startSampleServer({ port: 0 });
   ms = await startTestMetaserver();
-  expect((await ms.request('POST', '/api/challenges', { slug: 'litcovid', name: 'LitCovid', tasks: ['TOPIC'], timeoutSeconds: 10 }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (await ms.request('POST', '/api/challenges', { slug: 'litcovid', name: 'LitCovid', tasks: ['TOPIC'], timeoutSeconds: 10 }, ADMIN_TOKEN))
+      .status,
+  ).toBe(201);
   const loaded = await ms.request('POST', '/api/challenges/litcovid/articles', { articles: ARTICLES }, ADMIN_TOKEN);
   expect(loaded.status).toBe(202);
   teams = [];
   for (const n of [1, 2]) {
     const team = (await ms.request('POST', '/api/teams', { name: `Topic team ${n}`, contact: `t${n}@example.org` })).body;
     teams.push(team);
-    const server = await ms.request('POST', '/api/challenges/litcovid/servers', { name: 'sample', url: sample.url, tasks: ['TOPIC'] }, team.token);
+    const server = await ms.request(
+      'POST',
+      '/api/challenges/litcovid/servers',
+      { name: 'sample', url: sample.url, tasks: ['TOPIC'] },
+      team.token,
+    );
     expect(server.status).toBe(201);
     expect(server.body.check).toMatchObject({ ok: true });
     servers.push(server.body.id);
-    const live = await ms.request('POST', '/api/challenges/live/servers', { name: 'sample', url: sample.url, tasks: ['TOPIC'] }, team.token);
+    const live = await ms.request(
+      'POST',
+      '/api/challenges/live/servers',
+      { name: 'sample', url: sample.url, tasks: ['TOPIC'] },
+      team.token,
+    );
     expect(live.status).toBe(201);
     liveServers.push(live.body.id);
   }
   const hallmarks = { slug: 'hallmarks', name: 'Hallmarks', tasks: ['TOPIC'], timeoutSeconds: 10, maxAttempts: 1, topicLabels: HALLMARKS };
   expect((await ms.request('POST', '/api/challenges', hallmarks, ADMIN_TOKEN)).status).toBe(201);
   expect((await ms.request('POST', '/api/challenges/hallmarks/articles', { articles: [ARTICLES[0]] }, ADMIN_TOKEN)).status).toBe(202);
-  hallmarksServer = (await ms.request('POST', '/api/challenges/hallmarks/servers', { name: 'sample', url: sample.url, tasks: ['TOPIC'] }, teams[0].token)).body.id;
+  hallmarksServer = (
+    await ms.request('POST', '/api/challenges/hallmarks/servers', { name: 'sample', url: sample.url, tasks: ['TOPIC'] }, teams[0].token)
+  ).body.id;
   for (const [i, id] of [...servers, ...liveServers, hallmarksServer].entries()) {
     expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
   }
@@ -101,7 +120,16 @@ describe('TOPIC through dispatch', () => {
     );
     expect(rows.map((r) => [r.id, r.result])).toEqual([
       ['A1', { TOPIC: [{ label: 'Treatment', confidence: 2 / 3 }] }],
-      ['A2', { TOPIC: [{ label: 'Prevention', confidence: 0.5 }, { label: 'Transmission', confidence: 0.5 }, { label: 'Case Report', confidence: 0.5 }] }],
+      [
+        'A2',
+        {
+          TOPIC: [
+            { label: 'Prevention', confidence: 0.5 },
+            { label: 'Transmission', confidence: 0.5 },
+            { label: 'Case Report', confidence: 0.5 },
+          ],
+        },
+      ],
       ['A3', { TOPIC: [] }],
     ]);
     // Reliability counts the stored labels: 1 + 3 + 0 over 3 documents.
@@ -113,14 +141,22 @@ describe("a challenge's own TOPIC labels", () => {
   it('are kept, shown and changed like the other settings; a label with a separator is refused', async () => {
     expect((await ms.request('GET', '/api/challenges/hallmarks', undefined, ADMIN_TOKEN)).body).toMatchObject({ topicLabels: HALLMARKS });
     expect((await ms.request('GET', '/api/challenges/litcovid', undefined, ADMIN_TOKEN)).body).toMatchObject({ topicLabels: [] });
-    const patched = await ms.request('PATCH', '/api/challenges/hallmarks', { topicLabels: [...HALLMARKS, 'Avoiding immune destruction'] }, ADMIN_TOKEN);
+    const patched = await ms.request(
+      'PATCH',
+      '/api/challenges/hallmarks',
+      { topicLabels: [...HALLMARKS, 'Avoiding immune destruction'] },
+      ADMIN_TOKEN,
+    );
     expect(patched.body).toMatchObject({ topicLabels: [...HALLMARKS, 'Avoiding immune destruction'] });
     expect((await ms.request('PATCH', '/api/challenges/hallmarks', { topicLabels: ['A;B'] }, ADMIN_TOKEN)).status).toBe(400);
     expect((await ms.request('PATCH', '/api/challenges/hallmarks', { topicLabels: HALLMARKS }, ADMIN_TOKEN)).status).toBe(200);
   });
 
   it('refuse, through dispatch, the LitCovid label the sample answers', async () => {
-    const rows = await ms.database.db.query<{ outcome: string; errors: Array<{ path: string; message: string }> }>('select outcome, errors from attempts where server_id = $1', [hallmarksServer]);
+    const rows = await ms.database.db.query<{ outcome: string; errors: Array<{ path: string; message: string }> }>(
+      'select outcome, errors from attempts where server_id = $1',
+      [hallmarksServer],
+    );
     expect(rows.map((r) => r.outcome)).toEqual(['invalid']);
     expect(rows[0].errors.map((e) => `${e.path}: ${e.message}`)).toEqual([
       'topics[0].label: "Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)',
@@ -128,15 +164,30 @@ describe("a challenge's own TOPIC labels", () => {
   });
 
   it('are the labels of its list-form gold and runs, and its leaderboard columns', async () => {
-    const gold = await send(ms, 'PUT', '/api/challenges/hallmarks/gold/TOPIC', { body: 'PMID,label\nA1,Evading growth suppressors\n', token: ADMIN_TOKEN });
+    const gold = await send(ms, 'PUT', '/api/challenges/hallmarks/gold/TOPIC', {
+      body: 'PMID,label\nA1,Evading growth suppressors\n',
+      token: ADMIN_TOKEN,
+    });
     expect(gold.json).toMatchObject({ documents: 1, items: 1, warnings: [] });
-    expect((await send(ms, 'POST', '/api/challenges/hallmarks/runs/TOPIC', { body: 'A1\tTreatment\n', token: teams[0].token })).status).toBe(400);
-    expect((await send(ms, 'POST', '/api/challenges/hallmarks/runs/TOPIC', { body: 'A1\tEvading growth suppressors\n', token: teams[0].token })).status).toBe(201);
+    expect(
+      (await send(ms, 'POST', '/api/challenges/hallmarks/runs/TOPIC', { body: 'A1\tTreatment\n', token: teams[0].token })).status,
+    ).toBe(400);
+    expect(
+      (await send(ms, 'POST', '/api/challenges/hallmarks/runs/TOPIC', { body: 'A1\tEvading growth suppressors\n', token: teams[0].token }))
+        .status,
+    ).toBe(201);
     const board = await send(ms, 'GET', '/api/challenges/hallmarks/scores/TOPIC', { token: ADMIN_TOKEN });
     expectFigures(board.json.runs.find((r: { kind: string }) => r.kind === 'R').metrics, { micro: { p: 1, r: 1, f: 1 } });
-    const page = await ms.app!.inject({ method: 'GET', url: '/fragments/challenges/hallmarks/leaderboard/TOPIC', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const page = await ms.app!.inject({
+      method: 'GET',
+      url: '/fragments/challenges/hallmarks/leaderboard/TOPIC',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const headers = [...page.body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
-    expect(headers.filter((h) => /^[A-Z].* F1$/.test(h))).toEqual(['Sustaining proliferative signaling F1', 'Evading growth suppressors F1']);
+    expect(headers.filter((h) => /^[A-Z].* F1$/.test(h))).toEqual([
+      'Sustaining proliferative signaling F1',
+      'Evading growth suppressors F1',
+    ]);
   });
 
   it('are what metaserver check-server --topic-labels judges answers against', async () => {
@@ -152,7 +203,9 @@ describe("a challenge's own TOPIC labels", () => {
       const strict = await check('--topic-labels', HALLMARKS.join(','));
       expect(strict.code).toBe(1);
       expect(strict.articles[0]).toMatchObject({ outcome: 'invalid' });
-      expect(strict.articles[0].detail).toContain('topics[0].label: "Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)');
+      expect(strict.articles[0].detail).toContain(
+        'topics[0].label: "Treatment" is not a label of this challenge (labels: Sustaining proliferative signaling, Evading growth suppressors)',
+      );
     } finally {
       await answering.close();
     }
@@ -169,15 +222,26 @@ describe('the TOPIC leaderboard', () => {
     expect(board.status).toBe(200);
     // Best micro F first: the offline run (1), then the S and C rows (1/2), ties by run name.
     expect(board.json.runs.map((r: { run: string; kind: string }) => `${r.kind} ${r.run}`)).toEqual([
-      `R T${teams[1].id}_R1`, `S T${teams[0].id}_S1`, `S T${teams[1].id}_S1`, 'C consensus-vote',
+      `R T${teams[1].id}_R1`,
+      `S T${teams[0].id}_S1`,
+      `S T${teams[1].id}_S1`,
+      'C consensus-vote',
     ]);
     // Case Report at exactly 0.5 is not predicted (the script's preds > 0.5).
-    expectFigures(board.json.runs[0].metrics, { micro: { p: 1, r: 1, f: 1 }, macro: { p: 4 / 7, r: 4 / 7, f: 4 / 7 }, instance: { p: 1, r: 1, f: 1 } });
+    expectFigures(board.json.runs[0].metrics, {
+      micro: { p: 1, r: 1, f: 1 },
+      macro: { p: 4 / 7, r: 4 / 7, f: 4 / 7 },
+      instance: { p: 1, r: 1, f: 1 },
+    });
     for (const row of board.json.runs.slice(1)) expectFigures(row.metrics, S_TOPIC);
   });
 
   it("shows the script's figures as columns, the P/R plot and the export on the web page", async () => {
-    const page = await ms.app!.inject({ method: 'GET', url: '/fragments/challenges/litcovid/leaderboard/TOPIC', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const page = await ms.app!.inject({
+      method: 'GET',
+      url: '/fragments/challenges/litcovid/leaderboard/TOPIC',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const headers = [...page.body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
     expect(headers.slice(0, 9)).toEqual(['Run', 'Kind', 'Team', 'micro P', 'micro R', 'micro F1', 'macro P', 'macro R', 'macro F1']);
     expect(headers).toContain('instance F1');
@@ -192,7 +256,9 @@ describe('TOPIC exports', () => {
 
   it('writes the online run in the list form, which metaserver score reads', async () => {
     const expected = 'A1\tTreatment\nA2\tPrevention;Transmission;Case Report\nA3\t\n';
-    expect((await send(ms, 'GET', `/api/challenges/litcovid/export/TOPIC?server=${servers[0]}`, { token: ADMIN_TOKEN })).text).toBe(expected);
+    expect((await send(ms, 'GET', `/api/challenges/litcovid/export/TOPIC?server=${servers[0]}`, { token: ADMIN_TOKEN })).text).toBe(
+      expected,
+    );
     expect((await ms.request('GET', path('tsv'), undefined, ADMIN_TOKEN)).body.files[0].content).toBe(expected);
   });
 
@@ -200,7 +266,12 @@ describe('TOPIC exports', () => {
     const bioc = await ms.request('GET', path('bioc-json'), undefined, ADMIN_TOKEN);
     const a1 = JSON.parse(bioc.body.files[0].content).documents.find((d: { id: string }) => d.id === 'A1');
     expect(a1.passages[0].annotations).toEqual([
-      { id: 'a1.1', infons: { server: `T${teams[0].id}_S1`, task: 'TOPIC', type: 'Topic', identifier: 'Treatment', confidence: String(2 / 3) }, locations: [], text: '' },
+      {
+        id: 'a1.1',
+        infons: { server: `T${teams[0].id}_S1`, task: 'TOPIC', type: 'Topic', identifier: 'Treatment', confidence: String(2 / 3) },
+        locations: [],
+        text: '',
+      },
     ]);
     const brat = await ms.request('GET', path('brat'), undefined, ADMIN_TOKEN);
     expect(brat.status).toBe(400);
@@ -209,7 +280,11 @@ describe('TOPIC exports', () => {
 
   it('reads that BioC back as a run (a corpus upload), which scores as the online run', async () => {
     const bioc = (await ms.request('GET', path('bioc-json'), undefined, ADMIN_TOKEN)).body.files[0].content;
-    const run = await send(ms, 'POST', '/api/challenges/litcovid/runs/TOPIC', { body: bioc, type: 'application/json', token: teams[0].token });
+    const run = await send(ms, 'POST', '/api/challenges/litcovid/runs/TOPIC', {
+      body: bioc,
+      type: 'application/json',
+      token: teams[0].token,
+    });
     expect(run.status).toBe(201);
     const board = await send(ms, 'GET', '/api/challenges/litcovid/scores/TOPIC', { token: ADMIN_TOKEN });
     const row = board.json.runs.find((r: { run: string }) => r.run === `T${teams[0].id}_R1`);
@@ -222,39 +297,76 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
 
   beforeAll(async () => {
     articleId = (await ms.request('POST', '/api/articles', { text: 'Treatment to prevent transmission.' })).body.id;
-    await waitFor('both live answers', async () => {
-      const res = await ms.request('GET', `/api/articles/${articleId}`);
-      return res.status === 200 ? res.body : undefined;
-    }, 45_000);
+    await waitFor(
+      'both live answers',
+      async () => {
+        const res = await ms.request('GET', `/api/articles/${articleId}`);
+        return res.status === 200 ? res.body : undefined;
+      },
+      45_000,
+    );
   });
 
   async function xmlrpc(method: string, params: Array<string | number>) {
-    const res = await ms.app!.inject({ method: 'POST', url: '/xmlrpc', headers: { 'content-type': 'text/xml' }, payload: encodeMethodCall(method, params) });
+    const res = await ms.app!.inject({
+      method: 'POST',
+      url: '/xmlrpc',
+      headers: { 'content-type': 'text/xml' },
+      payload: encodeMethodCall(method, params),
+    });
     return { xml: res.body, decoded: decodeMethodResponse(res.body) };
   }
 
   it("serves a server's answer as `topics`, confidences as doubles", async () => {
     const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
-    expect(decoded).toEqual({ kind: 'value', value: { topics: [{ label: 'Treatment', confidence: 0.5 }, { label: 'Prevention', confidence: 0.5 }, { label: 'Transmission', confidence: 0.5 }] } });
+    expect(decoded).toEqual({
+      kind: 'value',
+      value: {
+        topics: [
+          { label: 'Treatment', confidence: 0.5 },
+          { label: 'Prevention', confidence: 0.5 },
+          { label: 'Transmission', confidence: 0.5 },
+        ],
+      },
+    });
     expect(xml).toContain('<name>confidence</name><value><double>0.5</double></value>');
     expect((await xmlrpc('system.methodHelp', ['Annotations.getAnnotation'])).xml).toContain('topics [{label, confidence?}]');
   });
 
   it('votes on the labels of the two servers, in the article view and through Consensus.getConsensus', async () => {
     const view = (await ms.request('GET', `/api/articles/${articleId}`)).body;
-    expect(view.consensus.TOPIC.items.map((i: { label: string; share: number }) => [i.label, i.share])).toEqual([['Prevention', 1], ['Transmission', 1], ['Treatment', 1]]);
+    expect(view.consensus.TOPIC.items.map((i: { label: string; share: number }) => [i.label, i.share])).toEqual([
+      ['Prevention', 1],
+      ['Transmission', 1],
+      ['Treatment', 1],
+    ]);
     const { decoded } = await xmlrpc('Consensus.getConsensus', [articleId]);
-    expect(decoded).toMatchObject({ kind: 'value', value: { vote: { topics: [{ label: 'Prevention', confidence: 1 }, { label: 'Transmission', confidence: 1 }, { label: 'Treatment', confidence: 1 }] } } });
+    expect(decoded).toMatchObject({
+      kind: 'value',
+      value: {
+        vote: {
+          topics: [
+            { label: 'Prevention', confidence: 1 },
+            { label: 'Transmission', confidence: 1 },
+            { label: 'Treatment', confidence: 1 },
+          ],
+        },
+      },
+    });
   });
 
   it("lists each server's labels as topics (not a ranked list) and the consensus on the article page", async () => {
     const page = await ms.app!.inject({ method: 'GET', url: `/fragments/articles/${articleId}` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<section aria-labelledby="topic-heading"><h2 id="topic-heading">Topics (TOPIC)</h2>');
-    expect(page.body).toContain('<ul class="compact"><li>Treatment <span class="muted">0.50</span></li><li>Prevention <span class="muted">0.50</span></li>');
+    expect(page.body).toContain(
+      '<ul class="compact"><li>Treatment <span class="muted">0.50</span></li><li>Prevention <span class="muted">0.50</span></li>',
+    );
     expect(page.body).toContain('<a href="#topic-heading">Topics (TOPIC)</a>');
     // Not numbered among the ranked lists (INT, IPT, TX, REL of the on-demand challenge).
     expect(page.body).not.toContain('<ol class="compact"><li>Treatment');
-    expect(page.body).toMatch(/<h3>TOPIC<\/h3><ul class="compact"><li>Prevention <span class="muted">[^<]*share 1\.00, 2 server\(s\)<\/span><\/li>/);
+    expect(page.body).toMatch(
+      /<h3>TOPIC<\/h3><ul class="compact"><li>Prevention <span class="muted">[^<]*share 1\.00, 2 server\(s\)<\/span><\/li>/,
+    );
   });
 });

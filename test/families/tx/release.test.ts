@@ -18,7 +18,10 @@ const DELNODES = join(TAXDUMP, 'delnodes.dmp');
 
 async function build(args: string[]) {
   const out = { stdout: '', stderr: '' };
-  const code = await runTaxonomyCommand(['build', ...args], { stdout: (s) => void (out.stdout += s), stderr: (s) => void (out.stderr += s) });
+  const code = await runTaxonomyCommand(['build', ...args], {
+    stdout: (s) => void (out.stdout += s),
+    stderr: (s) => void (out.stderr += s),
+  });
   return { code, ...out };
 }
 
@@ -29,12 +32,16 @@ describe('the release name', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/required option '--release <name>' not specified/);
     expect(existsSync(out)).toBe(false);
-    expect((await build(['--nodes', NODES, '--release', ' ', '--out', out])).stderr).toMatch(/--release is empty; name the taxdump release/);
-    expect((await build(['--nodes', NODES, '--release', 'R', '--date', 'June 2024', '--out', out])).stderr).toMatch(/--date June 2024 is not YYYY-MM-DD/);
+    expect((await build(['--nodes', NODES, '--release', ' ', '--out', out])).stderr).toMatch(
+      /--release is empty; name the taxdump release/,
+    );
+    expect((await build(['--nodes', NODES, '--release', 'R', '--date', 'June 2024', '--out', out])).stderr).toMatch(
+      /--date June 2024 is not YYYY-MM-DD/,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
-  it('is what was given, whatever the files\' modification times: two builds of the same dump a year apart are the same file', async () => {
+  it("is what was given, whatever the files' modification times: two builds of the same dump a year apart are the same file", async () => {
     const nodes = join(dir, 'nodes.dmp');
     copyFileSync(NODES, nodes);
     const first = join(dir, 'first.idx');
@@ -60,16 +67,28 @@ describe('a dump file in the wrong place', () => {
     expect(existsSync(out)).toBe(false);
   };
 
-  it('merged.dmp as --delnodes: refused, naming delnodes.dmp\'s one column and what the file looks like', async () => {
-    await refused(['--nodes', NODES, '--delnodes', MERGED], new RegExp(
-      `error: ${MERGED.replace(/[.\\/]/g, '\\$&')} \\(given as --delnodes\\) is not delnodes\\.dmp: line 1 has 2 columns \\(3000001\\t\\|\\t10090\\t\\|\\); it looks like merged\\.dmp; delnodes\\.dmp has 1 column: tax_id`,
-    ));
+  it("merged.dmp as --delnodes: refused, naming delnodes.dmp's one column and what the file looks like", async () => {
+    await refused(
+      ['--nodes', NODES, '--delnodes', MERGED],
+      new RegExp(
+        `error: ${MERGED.replace(/[.\\/]/g, '\\$&')} \\(given as --delnodes\\) is not delnodes\\.dmp: line 1 has 2 columns \\(3000001\\t\\|\\t10090\\t\\|\\); it looks like merged\\.dmp; delnodes\\.dmp has 1 column: tax_id`,
+      ),
+    );
   });
 
   it('delnodes.dmp as --merged, nodes.dmp as --merged, merged.dmp as --nodes: each refused with the columns expected', async () => {
-    await refused(['--nodes', NODES, '--merged', DELNODES], /\(given as --merged\) is not merged\.dmp: line 1 has 1 column \(3000100\t\|\); it looks like delnodes\.dmp; merged\.dmp has 2 columns: old_tax_id \| new_tax_id/);
-    await refused(['--nodes', NODES, '--merged', NODES], /\(given as --merged\) is not merged\.dmp: line 1 has 13 columns .*it looks like nodes\.dmp; merged\.dmp has 2 columns/);
-    await refused(['--nodes', MERGED], /\(given as --nodes\) is not nodes\.dmp: line 1 has 2 columns .*; nodes\.dmp has 13 columns \(18 in new_taxdump\): tax_id \| parent tax_id \| rank/);
+    await refused(
+      ['--nodes', NODES, '--merged', DELNODES],
+      /\(given as --merged\) is not merged\.dmp: line 1 has 1 column \(3000100\t\|\); it looks like delnodes\.dmp; merged\.dmp has 2 columns: old_tax_id \| new_tax_id/,
+    );
+    await refused(
+      ['--nodes', NODES, '--merged', NODES],
+      /\(given as --merged\) is not merged\.dmp: line 1 has 13 columns .*it looks like nodes\.dmp; merged\.dmp has 2 columns/,
+    );
+    await refused(
+      ['--nodes', MERGED],
+      /\(given as --nodes\) is not nodes\.dmp: line 1 has 2 columns .*; nodes\.dmp has 13 columns \(18 in new_taxdump\): tax_id \| parent tax_id \| rank/,
+    );
   });
 
   it('names.dmp as --nodes: refused as what it looks like; a header line before the first taxon is skipped, not taken for the kind', async () => {

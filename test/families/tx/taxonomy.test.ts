@@ -68,7 +68,9 @@ describe('building the index from nodes.dmp, merged.dmp and delnodes.dmp', () =>
   it('refuses a file that is not an index, saying how to make one', () => {
     const bogus = join(built.dir, 'bogus.idx');
     copyFileSync(join(TAXDUMP, 'nodes.dmp'), bogus);
-    expect(() => loadTaxonomyIndex(bogus)).toThrow(/is not a metaserver NCBI Taxonomy index \(bad magic\); rebuild it with "metaserver taxonomy build"/);
+    expect(() => loadTaxonomyIndex(bogus)).toThrow(
+      /is not a metaserver NCBI Taxonomy index \(bad magic\); rebuild it with "metaserver taxonomy build"/,
+    );
   });
 });
 
@@ -77,25 +79,43 @@ describe('metaserver taxonomy', () => {
     const out = join(built.dir, 'cli.idx');
     const build = captured();
     const code = await runTaxonomyCommand(
-      ['build', '--nodes', join(TAXDUMP, 'nodes.dmp'), '--merged', join(TAXDUMP, 'merged.dmp'), '--delnodes', join(TAXDUMP, 'delnodes.dmp'), '--release', '2024-05', '--out', out],
+      [
+        'build',
+        '--nodes',
+        join(TAXDUMP, 'nodes.dmp'),
+        '--merged',
+        join(TAXDUMP, 'merged.dmp'),
+        '--delnodes',
+        join(TAXDUMP, 'delnodes.dmp'),
+        '--release',
+        '2024-05',
+        '--out',
+        out,
+      ],
       build.io,
     );
     expect(code).toBe(0);
-    expect(build.out.stdout).toMatch(new RegExp(`^wrote ${out.replace(/[.\\/]/g, '\\$&')}: release 2024-05, 12 taxa, 2 merged ids, 2 deleted ids`));
+    expect(build.out.stdout).toMatch(
+      new RegExp(`^wrote ${out.replace(/[.\\/]/g, '\\$&')}: release 2024-05, 12 taxa, 2 merged ids, 2 deleted ids`),
+    );
     expect(build.out.stderr).toMatch(/1 line\(s\) skipped/);
     expect(build.out.stderr).toMatch(/2 merge\(s\) left out/);
     expect(build.out.stderr).toMatch(/1 deleted id\(s\) left out/);
 
     const found = captured();
     expect(await runTaxonomyCommand(['lookup', '--index', out, '9606', '3000002', '3000100', '42', 'x9'], found.io)).toBe(1);
-    expect(found.out.stdout).toBe('9606\tcurrent\n3000002\tmerged\t10090\n3000100\tdeleted\n42\tunknown\nx9\tinvalid\tnot a taxon id (a positive integer)\n');
+    expect(found.out.stdout).toBe(
+      '9606\tcurrent\n3000002\tmerged\t10090\n3000100\tdeleted\n42\tunknown\nx9\tinvalid\tnot a taxon id (a positive integer)\n',
+    );
     expect(found.out.stderr).toBe('(NCBI Taxonomy release 2024-05)\n');
     expect(await runTaxonomyCommand(['lookup', '--index', out, '9606', '562'], captured().io)).toBe(0);
   });
 
   it('is a command of the metaserver program, brought by the TX family', async () => {
     const bin = new URL('../../../bin/metaserver.js', import.meta.url).pathname;
-    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'taxonomy', 'lookup', '--index', built.path, '10090'], { env: { ...process.env, METASERVER_NO_BUNDLE: '1' } });
+    const { stdout } = await promisify(execFile)(process.execPath, [bin, 'taxonomy', 'lookup', '--index', built.path, '10090'], {
+      env: { ...process.env, METASERVER_NO_BUNDLE: '1' },
+    });
     expect(stdout).toBe('10090\tcurrent\n');
     const help = await promisify(execFile)(process.execPath, [bin, '--help'], { env: { ...process.env, METASERVER_NO_BUNDLE: '1' } });
     expect(help.stdout).toMatch(/taxonomy \[args\.\.\.\] +build or query an NCBI Taxonomy release index for TX/);
@@ -109,7 +129,12 @@ describe('metaserver taxonomy', () => {
     expect(run.out.stderr).toMatch(/error: no taxon found in .*empty\.dmp/);
     expect(await runTaxonomyCommand(['build', '--out', join(built.dir, 'x.idx')], captured().io)).toBe(2);
     const missing = captured();
-    expect(await runTaxonomyCommand(['build', '--nodes', join(built.dir, 'missing.dmp'), '--release', 'R', '--out', join(built.dir, 'x.idx')], missing.io)).toBe(1);
+    expect(
+      await runTaxonomyCommand(
+        ['build', '--nodes', join(built.dir, 'missing.dmp'), '--release', 'R', '--out', join(built.dir, 'x.idx')],
+        missing.io,
+      ),
+    ).toBe(1);
     expect(missing.out.stderr).toMatch(/error: .*missing\.dmp/);
   });
 });

@@ -24,15 +24,27 @@ describe('TX without a release index: the integer check only', () => {
     ]);
     expect(answer.errors).toEqual([]);
     expect(answer.warnings).toEqual([]);
-    expect(answer.result.TX).toEqual([{ taxid: 9606, rank: 1 }, { taxid: 10090, rank: 2, confidence: 0.25 }]);
+    expect(answer.result.TX).toEqual([
+      { taxid: 9606, rank: 1 },
+      { taxid: 10090, rank: 2, confidence: 0.25 },
+    ]);
   });
 
   it('keeps any positive id, current or not, since nothing says otherwise', () => {
-    expect(tx([{ taxid: 3000100 }, { taxid: 42424242 }]).result.TX).toEqual([{ taxid: 3000100, rank: 1 }, { taxid: 42424242, rank: 2 }]);
+    expect(tx([{ taxid: 3000100 }, { taxid: 42424242 }]).result.TX).toEqual([
+      { taxid: 3000100, rank: 1 },
+      { taxid: 42424242, rank: 2 },
+    ]);
   });
 
   it('fills ranks as INT does: confidence descending, ties by list order; list order without either', () => {
-    expect(tx([{ taxid: 562, confidence: 0.3 }, { taxid: 9606, confidence: 0.9 }, { taxid: 4932, confidence: 0.3 }]).result.TX?.map((t) => [t.taxid, t.rank])).toEqual([
+    expect(
+      tx([
+        { taxid: 562, confidence: 0.3 },
+        { taxid: 9606, confidence: 0.9 },
+        { taxid: 4932, confidence: 0.3 },
+      ]).result.TX?.map((t) => [t.taxid, t.rank]),
+    ).toEqual([
       [9606, 1],
       [562, 2],
       [4932, 3],
@@ -42,8 +54,13 @@ describe('TX without a release index: the integer check only', () => {
 
   it('warns when only some taxa have ranks and ranks the others after the highest given one', () => {
     const answer = tx([{ taxid: 562, rank: 4 }, { taxid: 9606 }]);
-    expect(issues(answer.warnings)).toEqual(['taxons: some taxa have a rank and others not: the unranked ones were ranked after them, by confidence then list order']);
-    expect(answer.result.TX).toEqual([{ taxid: 562, rank: 4 }, { taxid: 9606, rank: 5 }]);
+    expect(issues(answer.warnings)).toEqual([
+      'taxons: some taxa have a rank and others not: the unranked ones were ranked after them, by confidence then list order',
+    ]);
+    expect(answer.result.TX).toEqual([
+      { taxid: 562, rank: 4 },
+      { taxid: 9606, rank: 5 },
+    ]);
   });
 
   it.each([
@@ -64,8 +81,17 @@ describe('TX without a release index: the integer check only', () => {
   });
 
   it('refuses a taxon given twice, and a rank used twice, naming the first use', () => {
-    expect(issues(tx([{ taxid: 9606 }, { taxid: 9606 }]).errors)).toEqual(['taxons[1].taxid: 9606 is already given in taxons[0]; give each taxon once']);
-    expect(issues(tx([{ taxid: 9606, rank: 1 }, { taxid: 562, rank: 1 }]).errors)).toEqual(['taxons[1].rank: rank 1 is already used by taxons[0]']);
+    expect(issues(tx([{ taxid: 9606 }, { taxid: 9606 }]).errors)).toEqual([
+      'taxons[1].taxid: 9606 is already given in taxons[0]; give each taxon once',
+    ]);
+    expect(
+      issues(
+        tx([
+          { taxid: 9606, rank: 1 },
+          { taxid: 562, rank: 1 },
+        ]).errors,
+      ),
+    ).toEqual(['taxons[1].rank: rank 1 is already used by taxons[0]']);
   });
 
   it('refuses a value that is not an array; reads nil as no result; warns about unknown fields', () => {
@@ -88,13 +114,28 @@ describe('TX without a release index: the integer check only', () => {
 
 describe('TX with a release index', () => {
   it('keeps current taxa as sent, without a word', () => {
-    const answer = tx([{ taxid: 9606, rank: 1 }, { taxid: 562, rank: 2 }], built.index);
+    const answer = tx(
+      [
+        { taxid: 9606, rank: 1 },
+        { taxid: 562, rank: 2 },
+      ],
+      built.index,
+    );
     expect(answer.warnings).toEqual([]);
-    expect(answer.result.TX).toEqual([{ taxid: 9606, rank: 1 }, { taxid: 562, rank: 2 }]);
+    expect(answer.result.TX).toEqual([
+      { taxid: 9606, rank: 1 },
+      { taxid: 562, rank: 2 },
+    ]);
   });
 
   it('maps a merged id to the taxon it became, through a chain of merges, with a warning naming the release', () => {
-    const answer = tx([{ taxid: 3000002, rank: 1, confidence: 0.5 }, { taxid: 3000001, rank: 2 }], built.index);
+    const answer = tx(
+      [
+        { taxid: 3000002, rank: 1, confidence: 0.5 },
+        { taxid: 3000001, rank: 2 },
+      ],
+      built.index,
+    );
     expect(issues(answer.warnings)).toEqual([
       `taxons[0].taxid: 3000002 was merged into 10090 in NCBI Taxonomy release ${RELEASE}; mapped to 10090`,
       `taxons[1].taxid: 3000001 was merged into 10090 in NCBI Taxonomy release ${RELEASE}; mapped to 10090`,
@@ -104,7 +145,13 @@ describe('TX with a release index', () => {
   });
 
   it('keeps the better-ranked item when a merged id repeats a current one, whichever comes first', () => {
-    const answer = tx([{ taxid: 3000001, rank: 3 }, { taxid: 10090, rank: 2 }], built.index);
+    const answer = tx(
+      [
+        { taxid: 3000001, rank: 3 },
+        { taxid: 10090, rank: 2 },
+      ],
+      built.index,
+    );
     expect(answer.result.TX).toEqual([{ taxid: 10090, rank: 2 }]);
     expect(answer.warnings.at(-1)?.path).toBe('taxons[0].taxid');
   });

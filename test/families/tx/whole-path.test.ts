@@ -24,7 +24,13 @@ const ARTICLES = [
   { id: 'A2', text: 'Yeast and Escherichia coli grew together.' },
   { id: 'A3', text: 'The unicorn and the dragon met Mus musculus.' },
 ];
-const GOLD = tsv([['A1', '9606'], ['A2', '562'], ['A2', '4932'], ['A3', '10090'], ['A3', '9606']]);
+const GOLD = tsv([
+  ['A1', '9606'],
+  ['A2', '562'],
+  ['A2', '4932'],
+  ['A3', '10090'],
+  ['A3', '9606'],
+]);
 // By hand. A1 [9606 ✓, 10090 ✗] of gold 1: P 1/2, R 1, F 2/3; curve (1, 1), (1/2, 1) → AUC 1.
 // A2 [4932 ✓, 562 ✓] of 2: P = R = F = 1; curve (1, 1/2), (1, 1) → AUC 1.
 // A3 [10090 ✓] of 2: P 1, R 1/2, F 2/3; AUC 1·1/2 = 1/2.
@@ -32,12 +38,19 @@ const GOLD = tsv([['A1', '9606'], ['A2', '562'], ['A2', '4932'], ['A3', '10090']
 // Micro (gold 5): level 1 three hits of 3 → (P 1, R 3/5); level 2 A1 ✗ A2 ✓ → (4/5, 4/5).
 // P = R = F = 4/5; AUC 1·3/5 + 4/5·(4/5 − 3/5) = 19/25.
 const S_TX = {
-  evaluatedDocs: 3, tp: 4, fp: 1, fn: 1,
+  evaluatedDocs: 3,
+  tp: 4,
+  fp: 1,
+  fn: 1,
   macro: { p: 5 / 6, r: 5 / 6, f: 7 / 9, aucIPR: 5 / 6 },
   micro: { p: 4 / 5, r: 4 / 5, f: 4 / 5, aucIPR: 19 / 25 },
 };
 // An offline run: A1 [9606 ✓], A3 [9606 ✓, 10090 ✓] → both documents all 1 (A2 is not in it).
-const RUN = tsv([['A1', '9606', '1', '0.9'], ['A3', '9606', '1', '0.8'], ['A3', '10090', '2', '0.7']]);
+const RUN = tsv([
+  ['A1', '9606', '1', '0.9'],
+  ['A3', '9606', '1', '0.8'],
+  ['A3', '10090', '2', '0.7'],
+]);
 const R_TX = { evaluatedDocs: 2, tp: 3, fp: 0, fn: 0, macro: { p: 1, r: 1, f: 1, aucIPR: 1 } };
 
 interface Tagger {
@@ -69,24 +82,36 @@ const servers: number[] = [];
 const liveServers: number[] = [];
 
 async function finished(serverId: number, n: number): Promise<void> {
-  await waitFor(`${n} answers of server ${serverId}`, async () => {
-    const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
-    return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
-  }, 45_000);
+  await waitFor(
+    `${n} answers of server ${serverId}`,
+    async () => {
+      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
+      return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
+    },
+    45_000,
+  );
 }
 
 beforeAll(async () => {
   index = await buildFixtureIndex();
   tagger = await startTagger();
   ms = await startTestMetaserver({ config: { taxonomyIndex: index.path } });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'species', name: 'Species', tasks: ['TX'], timeoutSeconds: 10 }, ADMIN_TOKEN)).status).toBe(201);
+  expect(
+    (await ms.request('POST', '/api/challenges', { slug: 'species', name: 'Species', tasks: ['TX'], timeoutSeconds: 10 }, ADMIN_TOKEN))
+      .status,
+  ).toBe(201);
   const loaded = await ms.request('POST', '/api/challenges/species/articles', { articles: ARTICLES }, ADMIN_TOKEN);
   expect(loaded.status).toBe(202);
   teams = [];
   for (const n of [1, 2]) {
     const team = (await ms.request('POST', '/api/teams', { name: `Species team ${n}`, contact: `s${n}@example.org` })).body;
     teams.push(team);
-    const server = await ms.request('POST', '/api/challenges/species/servers', { name: 'tagger', url: tagger.url, tasks: ['TX'] }, team.token);
+    const server = await ms.request(
+      'POST',
+      '/api/challenges/species/servers',
+      { name: 'tagger', url: tagger.url, tasks: ['TX'] },
+      team.token,
+    );
     expect(server.status).toBe(201);
     // The setup article mentions yeast: a valid TX answer.
     expect(server.body.check).toMatchObject({ ok: true, outcome: 'ok' });
@@ -118,8 +143,24 @@ describe('TX through dispatch', () => {
       [servers[0]],
     );
     expect(rows.map((r) => [r.id, r.result])).toEqual([
-      ['A1', { TX: [{ taxid: 9606, rank: 1, confidence: 1 }, { taxid: 10090, rank: 2, confidence: 0.5 }] }],
-      ['A2', { TX: [{ taxid: 4932, rank: 1, confidence: 1 }, { taxid: 562, rank: 2, confidence: 0.5 }] }],
+      [
+        'A1',
+        {
+          TX: [
+            { taxid: 9606, rank: 1, confidence: 1 },
+            { taxid: 10090, rank: 2, confidence: 0.5 },
+          ],
+        },
+      ],
+      [
+        'A2',
+        {
+          TX: [
+            { taxid: 4932, rank: 1, confidence: 1 },
+            { taxid: 562, rank: 2, confidence: 0.5 },
+          ],
+        },
+      ],
       ['A3', { TX: [{ taxid: 10090, rank: 3, confidence: 1 / 3 }] }],
     ]);
     expect(rows[2].warnings.map((w) => `${w.path}: ${w.message}`)).toEqual([
@@ -142,7 +183,10 @@ describe('the TX leaderboard', () => {
     expect(board.status).toBe(200);
     // Best macro F first: the offline run (1), then the S and C rows (7/9), ties by run name.
     expect(board.json.runs.map((r: { run: string; kind: string }) => `${r.kind} ${r.run}`)).toEqual([
-      `R T${teams[1].id}_R1`, `S T${teams[0].id}_S1`, `S T${teams[1].id}_S1`, 'C consensus-vote',
+      `R T${teams[1].id}_R1`,
+      `S T${teams[0].id}_S1`,
+      `S T${teams[1].id}_S1`,
+      'C consensus-vote',
     ]);
     expectFigures(board.json.runs[0].metrics, R_TX);
     // The two servers answer alike, so the vote keeps every taxon with share 1, in the same order.
@@ -167,7 +211,11 @@ describe('the TX leaderboard', () => {
   });
 
   it('shows the table with the ranked columns, the plots and the TSV export on the web page', async () => {
-    const page = await ms.app!.inject({ method: 'GET', url: '/fragments/challenges/species/leaderboard/TX', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const page = await ms.app!.inject({
+      method: 'GET',
+      url: '/fragments/challenges/species/leaderboard/TX',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const headers = [...page.body.matchAll(/<th scope="col">([^<]*)<\/th>/g)].map((m) => m[1]);
     expect(headers).toEqual(['Run', 'Kind', 'Team', 'P', 'R', 'F', 'AUC iP/R', 'micro P', 'micro R', 'micro F', 'micro AUC', 'Export']);
     expect(page.body).toContain(`data-download="/api/challenges/species/export/TX?server=${servers[0]}"`);
@@ -190,7 +238,12 @@ describe('TX exports', () => {
     const collection = JSON.parse(bioc.body.files[0].content);
     const a3 = collection.documents.find((d: { id: string }) => d.id === 'A3');
     expect(a3.passages[0].annotations).toEqual([
-      { id: 'a1.1', infons: { server: `T${teams[0].id}_S1`, task: 'TX', type: 'Species', identifier: '10090', rank: '3', confidence: String(1 / 3) }, locations: [], text: '' },
+      {
+        id: 'a1.1',
+        infons: { server: `T${teams[0].id}_S1`, task: 'TX', type: 'Species', identifier: '10090', rank: '3', confidence: String(1 / 3) },
+        locations: [],
+        text: '',
+      },
     ]);
     const pub = await ms.request('GET', `${path('pubannotation')}&sourcedb=species`, undefined, ADMIN_TOKEN);
     expect(pub.body.files.map((f: { name: string }) => f.name)).toEqual(['A1.json', 'A2.json', 'A3.json']);
@@ -209,20 +262,37 @@ describe('TX on demand: article view, consensus and the BCMS read API', () => {
 
   beforeAll(async () => {
     articleId = (await ms.request('POST', '/api/articles', { text: 'Human and yeast, and a unicorn.' })).body.id;
-    await waitFor('both live answers', async () => {
-      const res = await ms.request('GET', `/api/articles/${articleId}`);
-      return res.status === 200 ? res.body : undefined;
-    }, 45_000);
+    await waitFor(
+      'both live answers',
+      async () => {
+        const res = await ms.request('GET', `/api/articles/${articleId}`);
+        return res.status === 200 ? res.body : undefined;
+      },
+      45_000,
+    );
   });
 
   async function xmlrpc(method: string, params: Array<string | number>) {
-    const res = await ms.app!.inject({ method: 'POST', url: '/xmlrpc', headers: { 'content-type': 'text/xml' }, payload: encodeMethodCall(method, params) });
+    const res = await ms.app!.inject({
+      method: 'POST',
+      url: '/xmlrpc',
+      headers: { 'content-type': 'text/xml' },
+      payload: encodeMethodCall(method, params),
+    });
     return { xml: res.body, decoded: decodeMethodResponse(res.body) };
   }
 
-  it('serves a server\'s answer as `taxons`, taxids and ranks as ints, confidences as doubles', async () => {
+  it("serves a server's answer as `taxons`, taxids and ranks as ints, confidences as doubles", async () => {
     const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
-    expect(decoded).toEqual({ kind: 'value', value: { taxons: [{ taxid: 9606, rank: 1, confidence: 1 }, { taxid: 4932, rank: 2, confidence: 0.5 }] } });
+    expect(decoded).toEqual({
+      kind: 'value',
+      value: {
+        taxons: [
+          { taxid: 9606, rank: 1, confidence: 1 },
+          { taxid: 4932, rank: 2, confidence: 0.5 },
+        ],
+      },
+    });
     expect(xml).toContain('<name>taxid</name><value><int>9606</int></value>');
     expect(xml).toContain('<name>confidence</name><value><double>1.0</double></value>');
     expect((await xmlrpc('system.methodHelp', ['Annotations.getAnnotation'])).xml).toContain('taxons [{taxid, rank, confidence?}]');
@@ -230,16 +300,31 @@ describe('TX on demand: article view, consensus and the BCMS read API', () => {
 
   it('votes on the taxa of the two servers, in the article view and through Consensus.getConsensus', async () => {
     const view = (await ms.request('GET', `/api/articles/${articleId}`)).body;
-    expect(view.consensus.TX.items.map((i: { taxid: number; share: number }) => [i.taxid, i.share])).toEqual([[9606, 1], [4932, 1]]);
+    expect(view.consensus.TX.items.map((i: { taxid: number; share: number }) => [i.taxid, i.share])).toEqual([
+      [9606, 1],
+      [4932, 1],
+    ]);
     const { decoded } = await xmlrpc('Consensus.getConsensus', [articleId]);
-    expect(decoded).toMatchObject({ kind: 'value', value: { vote: { taxons: [{ taxid: 9606, rank: 1 }, { taxid: 4932, rank: 2 }] } } });
+    expect(decoded).toMatchObject({
+      kind: 'value',
+      value: {
+        vote: {
+          taxons: [
+            { taxid: 9606, rank: 1 },
+            { taxid: 4932, rank: 2 },
+          ],
+        },
+      },
+    });
   });
 
-  it('shows each server\'s taxa with links to NCBI Taxonomy on the article page', async () => {
+  it("shows each server's taxa with links to NCBI Taxonomy on the article page", async () => {
     const page = await ms.app!.inject({ method: 'GET', url: `/fragments/articles/${articleId}` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('<h3>TX: species</h3>');
     expect(page.body).toContain('<a href="https://www.ncbi.nlm.nih.gov/Taxonomy/Browser/wwwtax.cgi?id=9606" rel="external">9606</a>');
-    expect(page.body).toMatch(/<h3>TX<\/h3><ul class="compact"><li><a href="[^"]+id=9606" rel="external">9606<\/a> <span class="muted">share 1\.00, 2 server\(s\)<\/span><\/li>/);
+    expect(page.body).toMatch(
+      /<h3>TX<\/h3><ul class="compact"><li><a href="[^"]+id=9606" rel="external">9606<\/a> <span class="muted">share 1\.00, 2 server\(s\)<\/span><\/li>/,
+    );
   });
 });

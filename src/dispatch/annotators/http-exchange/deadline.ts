@@ -22,10 +22,13 @@ export interface Deadline {
 export function startDeadline(ms: number, cancel?: AbortSignal): Deadline {
   const controller = new AbortController();
   let expired = false;
-  const timer = setTimeout(() => {
-    expired = true;
-    controller.abort();
-  }, Math.max(1, ms));
+  const timer = setTimeout(
+    () => {
+      expired = true;
+      controller.abort();
+    },
+    Math.max(1, ms),
+  );
   const onCancel = (): void => controller.abort();
   if (cancel?.aborted) onCancel();
   else cancel?.addEventListener('abort', onCancel, { once: true });

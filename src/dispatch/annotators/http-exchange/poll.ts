@@ -47,7 +47,14 @@ function follow(response: Response, from: URL): Step<URL> {
   const location = headerOf(response.headers, 'location');
   const httpStatus = response.statusCode;
   if (!location) {
-    return { ok: false, failure: { kind: 'protocol', detail: `the server at ${from.host} answered 303 See Other without a Location header: an asynchronous answer must say where its result will be`, httpStatus } };
+    return {
+      ok: false,
+      failure: {
+        kind: 'protocol',
+        detail: `the server at ${from.host} answered 303 See Other without a Location header: an asynchronous answer must say where its result will be`,
+        httpStatus,
+      },
+    };
   }
   try {
     const next = new URL(location, from);
@@ -55,7 +62,14 @@ function follow(response: Response, from: URL): Step<URL> {
   } catch {
     // not a URL: refused below, as a non-http one is
   }
-  return { ok: false, failure: { kind: 'protocol', detail: `the server at ${from.host} answered 303 See Other with the Location "${location.slice(0, 200)}", which is not an http:// or https:// URL`, httpStatus } };
+  return {
+    ok: false,
+    failure: {
+      kind: 'protocol',
+      detail: `the server at ${from.host} answered 303 See Other with the Location "${location.slice(0, 200)}", which is not an http:// or https:// URL`,
+      httpStatus,
+    },
+  };
 }
 
 /** What a response means in an asynchronous exchange; "not ready" and "gone" only from a poll, not from the POST. */

@@ -33,7 +33,11 @@ function charsetOf(contentType: string | string[] | undefined): string | undefin
 }
 
 function excerptOf(body: Buffer): string {
-  const text = body.toString('utf8').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = body
+    .toString('utf8')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
@@ -61,7 +65,12 @@ export async function drain(response: Response, progress: Progress): Promise<Buf
  * asynchronous exchange read before it. When the whole answer is in, the deadline stops:
  * decoding it is our time, not the server's.
  */
-export async function readAnswer(response: Response, rules: AnswerRules, deadline: Deadline, progress: Progress): Promise<Step<AnswerBody>> {
+export async function readAnswer(
+  response: Response,
+  rules: AnswerRules,
+  deadline: Deadline,
+  progress: Progress,
+): Promise<Step<AnswerBody>> {
   const status = response.statusCode;
   const limit = status === 200 ? rules.maxResponseBytes : EXCERPT_BYTES;
   const declared = Number(response.headers['content-length']);
@@ -77,11 +86,24 @@ export async function readAnswer(response: Response, rules: AnswerRules, deadlin
     const reason = STATUS_CODES[status] ?? 'unknown status';
     const shown = excerptOf(body.subarray(0, EXCERPT_BYTES));
     const where = progress.polling ? ` when polling ${progress.at.href}` : '';
-    return { ok: false, failure: { kind: 'http', detail: `HTTP ${status} ${reason}${where}${shown ? `: ${shown}` : ''} (${rules.expects})`, httpStatus: status } };
+    return {
+      ok: false,
+      failure: {
+        kind: 'http',
+        detail: `HTTP ${status} ${reason}${where}${shown ? `: ${shown}` : ''} (${rules.expects})`,
+        httpStatus: status,
+      },
+    };
   }
   if (overLimit) {
     deadline.abort();
-    return { ok: false, failure: { kind: 'protocol', detail: `the answer exceeded the cap of ${limit} bytes and was cut off; send smaller answers or ask the organisers to raise the cap` } };
+    return {
+      ok: false,
+      failure: {
+        kind: 'protocol',
+        detail: `the answer exceeded the cap of ${limit} bytes and was cut off; send smaller answers or ask the organisers to raise the cap`,
+      },
+    };
   }
   progress.receivedAt = performance.now();
   deadline.stop();

@@ -15,7 +15,12 @@ function deadlineDetail(deadlineMs: number, progress: Progress): string {
     const asked = `${polling.notReady} poll${polling.notReady === 1 ? '' : 's'} answered "not ready" so far`;
     return `${head}the answer was asynchronous: ${polling.waiting ? 'waiting to poll' : 'polling'} ${progress.at.href}; ${asked})`;
   }
-  return head + (headersSeen ? `${bytesReceived} byte${bytesReceived === 1 ? '' : 's'} of the answer received so far)` : 'no response headers received)');
+  return (
+    head +
+    (headersSeen
+      ? `${bytesReceived} byte${bytesReceived === 1 ? '' : 's'} of the answer received so far)`
+      : 'no response headers received)')
+  );
 }
 
 /**
@@ -24,7 +29,11 @@ function deadlineDetail(deadlineMs: number, progress: Progress): string {
  */
 export function failureOfThrown(err: unknown, deadline: Deadline, progress: Progress): StepFailure {
   if (deadline.expired) return { kind: 'timeout', detail: deadlineDetail(deadline.ms, progress) };
-  if (deadline.cancelled) return { kind: 'connection', detail: 'cancelled by the meta-server before the answer was complete (it is stopping or the job was withdrawn)' };
+  if (deadline.cancelled)
+    return {
+      kind: 'connection',
+      detail: 'cancelled by the meta-server before the answer was complete (it is stopping or the job was withdrawn)',
+    };
   if (err instanceof AnswerFormatError) return { kind: 'protocol', detail: err.message };
   const described = describeTransportError(err, progress.at, progress.headersSeen, progress.bytesReceived);
   if (described.kind !== 'connection' || !described.beforeConnect) progress.bytesSent = progress.bodyBytes;
