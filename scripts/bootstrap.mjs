@@ -85,6 +85,14 @@ if (command === 'test') {
     console.error('metaserver: lint failed (see above); fix it, or run `npm run lint` to see it alone.');
     process.exit(lint.status ?? 1);
   }
+  // The code stays as Prettier writes it (.prettierrc.json): a change formatted otherwise is
+  // named here, before the suite runs, with the command that formats it.
+  const prettier = join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
+  const format = spawnSync(process.execPath, [prettier, '--check', '--log-level', 'warn', '.'], { cwd: root, stdio: 'inherit' });
+  if (format.status !== 0) {
+    console.error('metaserver: the files above are not formatted; run `npm run format` (Prettier) and commit the result.');
+    process.exit(format.status ?? 1);
+  }
   // The whole suite is measured against the coverage floor (vitest.config.ts); a run of
   // chosen tests (`npm test -- test/api`) is not, as it covers only part of the code.
   const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');

@@ -356,14 +356,12 @@ export function articleRoutes(ctx: AppContext): FastifyPluginAsync {
         // Also for an article there already: a client repeating its request after a crash gets it queued.
         const queued = await ctx.dispatch.articlesAdded(live, [id]);
         reply.header('location', absoluteUrlOf(request, ctx.config, `/api/articles/${id}`));
-        return reply
-          .status(202)
-          .send({
-            id,
-            statusUrl: `/api/articles/${id}`,
-            queued,
-            ...(queued ? {} : { notice: queuedLaterNotice('the article is stored') }),
-          });
+        return reply.status(202).send({
+          id,
+          statusUrl: `/api/articles/${id}`,
+          queued,
+          ...(queued ? {} : { notice: queuedLaterNotice('the article is stored') }),
+        });
       },
     );
 

@@ -112,15 +112,13 @@ function expectedCells(metrics: Record<string, Record<string, number>>): string[
 }
 
 async function rowsOf(p: Page, table = '#board-main') {
-  return await p
-    .locator(`${table} tbody tr`)
-    .evaluateAll((trs) =>
-      trs.map((tr) => ({
-        run: tr.querySelector('.run-name')?.textContent,
-        what: tr.querySelector('.run-what')?.textContent,
-        cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
-      })),
-    );
+  return await p.locator(`${table} tbody tr`).evaluateAll((trs) =>
+    trs.map((tr) => ({
+      run: tr.querySelector('.run-name')?.textContent,
+      what: tr.querySelector('.run-what')?.textContent,
+      cells: [...tr.querySelectorAll('td')].map((td) => td.textContent),
+    })),
+  );
 }
 
 describe('the leaderboard page', () => {
