@@ -153,25 +153,12 @@ export class DispatchStore {
     return n;
   }
 
-  async hasAnswer(articleId: string, serverId: number): Promise<boolean> {
-    return await this.write('look up an answer', async () => {
-      return (await this.db.query('select 1 from answers where article_id = $1 and server_id = $2', [articleId, serverId])).length > 0;
-    });
-  }
-
   /**
-   * Records the start of an attempt and returns its number. An earlier attempt left without
-   * an outcome belonged to a worker that died; it is marked interrupted now.
-   */
-  async beginAttempt(articleId: string, serverId: number): Promise<number | 'closed'> {
-    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: false })) as
-      number | 'closed';
-  }
-
-  /**
-   * beginAttempt, unless the answer is stored already (a job delivered twice: a worker died
-   * after storing): then null, and nothing is written. 'closed' (nothing written either):
-   * the article's challenge is closed, checked in the same statement as the write.
+   * Records the start of an attempt and returns its number; an earlier attempt left without
+   * an outcome belonged to a worker that died, and is marked interrupted now. When the answer
+   * is stored already (a job delivered twice: a worker died after storing): null, and nothing
+   * is written. 'closed' (nothing written either): the article's challenge is closed, checked
+   * in the same statement as the write.
    */
   async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null | 'closed'> {
     return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as
