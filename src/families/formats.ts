@@ -5,10 +5,15 @@
 import { exportBiocJson as writeJson, importBiocJson as readJson } from '../formats/bioc-json.ts';
 import type { AnyBiocCodec, BiocOptions } from '../formats/bioc-model.ts';
 import { exportBiocXml as writeXml, importBiocXml as readXml } from '../formats/bioc-xml.ts';
-import { FormatError, type ExportArticle, type RunDocument } from '../formats/common.ts';
+import { FormatError, type ExportArticle as FormatArticle, type RunDocument as FormatRunDocument } from '../formats/common.ts';
 import type { TsvExport, TsvImportOptions } from '../formats/tsv.ts';
 import type { TsvFile } from './family.ts';
-import { ALL_FAMILIES, familyOf, tasksWith, type TaskName } from './registry.ts';
+import { ALL_FAMILIES, familyOf, tasksWith, type AnswerResult, type TaskName } from './registry.ts';
+
+/** An article with its answers as the families type them (the formats know them by shape only). */
+export type ExportArticle = FormatArticle<AnswerResult>;
+/** One document of one server's run, its result typed by the families. */
+export type RunDocument = FormatRunDocument<AnswerResult>;
 
 /** The tasks that have a BC II.5 result file. */
 const TSV_TASKS: readonly TaskName[] = tasksWith((f) => f.tsv);
@@ -37,9 +42,11 @@ export function importTsv(task: TaskName, text: string, options: TsvImportOption
 
 const BIOC_CODECS: readonly AnyBiocCodec[] = ALL_FAMILIES.flatMap((f) => (f.bioc ? [f.bioc] : []));
 
-export const exportBiocXml = (articles: readonly ExportArticle[], options: BiocOptions = {}): string =>
+// The readers fill each task's key with what that family's own codec read, so the results
+// are the families' AnswerResult; the format modules can only say so by shape.
+export const exportBiocXml = (articles: readonly FormatArticle[], options: BiocOptions = {}): string =>
   writeXml(articles, BIOC_CODECS, options);
-export const importBiocXml = (xml: string): ExportArticle[] => readXml(xml, BIOC_CODECS);
-export const exportBiocJson = (articles: readonly ExportArticle[], options: BiocOptions = {}): string =>
+export const importBiocXml = (xml: string): ExportArticle[] => readXml(xml, BIOC_CODECS) as ExportArticle[];
+export const exportBiocJson = (articles: readonly FormatArticle[], options: BiocOptions = {}): string =>
   writeJson(articles, BIOC_CODECS, options);
-export const importBiocJson = (json: string): ExportArticle[] => readJson(json, BIOC_CODECS);
+export const importBiocJson = (json: string): ExportArticle[] => readJson(json, BIOC_CODECS) as ExportArticle[];

@@ -2,7 +2,6 @@
 // throw for input they cannot read or write (so callers answer "your file is wrong", not
 // "bug"), and the optional mention fields that some formats can only carry as notes.
 
-import type { AnswerResult } from '../families/registry.ts';
 import type { MentionItem } from '../families/mention/types.ts';
 
 export class FormatError extends Error {
@@ -16,10 +15,17 @@ export class FormatError extends Error {
   }
 }
 
+/**
+ * The results of one answer, by task: the families' `AnswerResult`. Named here by shape only,
+ * so the formats (a floor below the families) need not import the registry; the families
+ * read and write their own key.
+ */
+export type TaskResults = { readonly MENTION?: readonly MentionItem[]; readonly [task: string]: unknown };
+
 /** One server's validated answer for an article, named by a label such as `server-3` or a run name. */
-export interface ExportAnswer {
+export interface ExportAnswer<R extends object = TaskResults> {
   server: string;
-  result: AnswerResult;
+  result: R;
 }
 
 /**
@@ -39,22 +45,22 @@ export interface ArticleSection {
  * One article: its id, its text exactly as sent (offsets count its code points), its
  * answers; `sections` when it came from a corpus (exports write its passages so).
  */
-export interface ExportArticle {
+export interface ExportArticle<R extends object = TaskResults> {
   id: string;
   text: string;
-  answers: ExportAnswer[];
+  answers: ExportAnswer<R>[];
   sections?: readonly ArticleSection[];
 }
 
 /** One document of one server's run: what TSV export and import work on. */
-export interface RunDocument {
+export interface RunDocument<R extends object = TaskResults> {
   id: string;
-  result: AnswerResult;
+  result: R;
 }
 
 /** The documents of `server`'s run, in article order (articles it did not answer are left out). */
-export function runOf(articles: readonly ExportArticle[], server: string): RunDocument[] {
-  const run: RunDocument[] = [];
+export function runOf<R extends object>(articles: readonly ExportArticle<R>[], server: string): RunDocument<R>[] {
+  const run: RunDocument<R>[] = [];
   for (const article of articles) {
     const answer = article.answers.find((a) => a.server === server);
     if (answer) run.push({ id: article.id, result: answer.result });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FormatError, runOf, type ExportArticle, type RunDocument } from '../../src/formats/common.ts';
-import { exportTsv, importTsv } from '../../src/families/formats.ts';
+import { FormatError, runOf } from '../../src/formats/common.ts';
+import { exportTsv, importTsv, type ExportArticle, type RunDocument } from '../../src/families/formats.ts';
 import { parseIntGold, scoreRankedRun } from '../../src/scoring/index.ts';
 
 const run: RunDocument[] = [
