@@ -16,20 +16,9 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../../src/shared/prng.ts';
 
 const LABELS = ['Treatment', 'Diagnosis', 'Prevention', 'Mechanism', 'Transmission', 'Epidemic Forecasting', 'Case Report'];
-
-/** mulberry32: a small seeded generator, enough for test cases. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function parseArgs(argv: string[]): { out: string; count: number; seed: number } {
   const out = argv.find((a, i) => !a.startsWith('--') && !argv[i - 1]?.startsWith('--'));
@@ -46,7 +35,7 @@ function parseArgs(argv: string[]): { out: string; count: number; seed: number }
 
 function main(): void {
   const { out, count, seed } = parseArgs(process.argv.slice(2));
-  const random = generator(seed);
+  const random = mulberry32(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
   const shuffle = <T>(items: T[]): T[] => {
     for (let i = items.length - 1; i > 0; i--) {
