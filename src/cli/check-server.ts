@@ -39,6 +39,14 @@ function parseTasks(value: string): TaskName[] {
   return [...new Set(tasks)] as TaskName[];
 }
 
+/** A comma-separated list option (`--mention-types A,B`): its items; absent: none given. */
+function listOption(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
+}
+
 function parseSeconds(value: string): number {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds greater than 0');
@@ -166,18 +174,11 @@ export async function runCheckServerCommand(
     // No release indexes: accession patterns only (the meta-server may also look them up in a UniProt release).
     answers: new AnswerReader(),
     publicUrlsOnly: false,
-    mentionTypes: options.mentionTypes
-      ?.split(',')
-      .map((t) => t.trim())
-      .filter(Boolean),
-    relationTypes: options.relationTypes
-      ?.split(',')
-      .map((t) => t.trim())
-      .filter(Boolean),
-    topicLabels: options.topicLabels
-      ?.split(',')
-      .map((t) => t.trim())
-      .filter(Boolean),
+    rules: {
+      mentionTypes: listOption(options.mentionTypes),
+      relationTypes: listOption(options.relationTypes),
+      topicLabels: listOption(options.topicLabels),
+    },
   };
   const rows: Row[] = [];
   const articles = checkArticles();

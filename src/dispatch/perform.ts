@@ -26,6 +26,7 @@ import { AnnotatorClient } from './annotators/client.ts';
 import type { CallOutcome } from './annotators/outcome.ts';
 import type { DispatchStore, FinishedAttempt } from './store.ts';
 import { settleVerdict } from './settle.ts';
+import { challengeRules } from '../families/family.ts';
 
 export interface PerformDeps {
   log: Logger;
@@ -139,10 +140,7 @@ export class JobPerformer {
       tasks: article.tasks ? server.tasks.filter((t) => article.tasks!.includes(t)) : server.tasks,
       text: article.text,
       given: article.given,
-      mentionTypes: challenge.mentionTypes,
-      relationTypes: challenge.relationTypes,
-      relationArguments: challenge.relationArguments,
-      topicLabels: challenge.topicLabels,
+      ...challengeRules(challenge),
     };
     const call = await this.call(server, article, challenge.timeoutSeconds * 1000, context, signal);
     const attempt: FinishedAttempt = {

@@ -41,6 +41,20 @@ export interface ValidationContext {
   lookups?: FamilyLookups;
 }
 
+/**
+ * What a challenge tells validation about its tasks: its mention types, REL's relation and
+ * argument types, TOPIC's labels. One named part of the context, picked from a challenge by
+ * `challengeRules`, so a new per-challenge setting reaches dispatch, the pull protocol and
+ * the setup check by being added here and there, not in each of them.
+ */
+export type ChallengeRules = Pick<ValidationContext, 'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels'>;
+
+/** The challenge's rules for validation (a challenge row, or anything that has them). */
+export function challengeRules(challenge: ChallengeRules): ChallengeRules {
+  const { mentionTypes, relationTypes, relationArguments, topicLabels } = challenge;
+  return { mentionTypes, relationTypes, relationArguments, topicLabels };
+}
+
 /** Loaded indexes by task name, as `loadFamilyLookups` builds them at start. */
 export type FamilyLookups = Readonly<Record<string, unknown>>;
 

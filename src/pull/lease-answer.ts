@@ -2,7 +2,6 @@
 // same `given` rule: dispatch/annotators/parts.ts), and the answer, read by the JSON
 // protocol's decoder and the same validators as every other answer, judged as dispatch
 // judges a call (dispatch/judge.ts).
-import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import type { AnswerContext, AnswerText } from '../dispatch/answer-reading.ts';
@@ -13,6 +12,7 @@ import { judgeCall, type Verdict } from '../dispatch/judge.ts';
 import type { TaskName } from '../families/registry.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { LeaseRecord } from './lease-records.ts';
+import { challengeRules, type ChallengeRules } from '../families/family.ts';
 
 /** The article of a lease: `id` only to servers registered with sendMetadata, `given` only to COREF servers. */
 export interface LeaseArticle {
@@ -65,17 +65,14 @@ export async function judgeLeaseAnswer(
   lease: LeaseRecord,
   article: ArticleForLease,
   server: AnnotationServer,
-  challenge: Pick<Challenge, 'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels'>,
+  challenge: ChallengeRules,
   body: Buffer,
 ): Promise<{ verdict: Verdict; ms: number }> {
   const context: AnswerContext = {
     tasks: tasksAsked(article, server),
     text: article.text,
     given: article.given,
-    mentionTypes: challenge.mentionTypes,
-    relationTypes: challenge.relationTypes,
-    relationArguments: challenge.relationArguments,
-    topicLabels: challenge.topicLabels,
+    ...challengeRules(challenge),
   };
   const counters = { ms: Date.now() - lease.startedAt, bytesSent: lease.bytesSent, bytesReceived: body.length };
   let call: CallOutcome<AnswerText>;

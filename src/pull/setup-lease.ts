@@ -4,7 +4,7 @@
 // its answer, judged as the setup check judges a called server's.
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer, ServerCheck } from '../servers/repository.ts';
-import { CHECK_ARTICLE, CHECK_GIVEN } from '../servers/check.ts';
+import { CHECK_ARTICLE, CHECK_GIVEN, checkOf } from '../servers/check.ts';
 import { awaitsSetupAnswer } from '../servers/pull-check.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import type { Verdict } from '../dispatch/judge.ts';
@@ -62,22 +62,8 @@ export class SetupLeases {
   }
 
   private async record(lease: LeaseRecord, verdict: Verdict, ms: number): Promise<LeaseReceipt> {
-    const at = new Date().toISOString();
-    const counted = verdict.warningCount > verdict.warnings.length ? { warningCount: verdict.warningCount } : {};
-    const check: ServerCheck =
-      verdict.outcome === 'ok'
-        ? { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings, ...counted }
-        : {
-            ok: false,
-            reachable: true,
-            at,
-            ms,
-            outcome: verdict.outcome,
-            detail: verdict.detail,
-            errors: verdict.errors,
-            warnings: verdict.warnings,
-            ...counted,
-          };
+    // Whatever came back was an answer (or the agent's fault report): the server was reachable.
+    const check = checkOf(verdict, ms);
     await this.deps.saveCheck(lease.serverId, check);
     await this.deps.records.dropSetup(lease.serverId);
     const { errors, errorCount, warnings, warningCount } = verdict;

@@ -3,13 +3,13 @@
 // would judge it (`metaserver check-server` sends more articles the same way).
 // Registration succeeds whatever the result; teams register before their servers are up.
 import type { Dispatcher } from 'undici';
-import type { Challenge } from '../challenges/repository.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import { judgeCall, type Verdict } from '../dispatch/judge.ts';
 import { RequestBodies } from '../dispatch/request-body.ts';
 import { AnnotatorClient } from '../dispatch/annotators/client.ts';
 import { policedAgent } from '../dispatch/annotators/policed-agent.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
+import { challengeRules, type ChallengeRules } from '../families/family.ts';
 
 /** Includes a character outside the Basic Multilingual Plane, so offset bugs show up at setup. */
 export const CHECK_ARTICLE = [
@@ -32,10 +32,8 @@ export interface CheckOptions {
   /** Reads answers as dispatch does: a big one off the event loop, against the same release indexes. */
   answers: AnswerReader;
   publicUrlsOnly: boolean;
-  mentionTypes?: string[];
-  relationTypes?: string[];
-  relationArguments?: { arg1?: string[]; arg2?: string[] };
-  topicLabels?: string[];
+  /** The challenge's rules for its tasks (none: any mention type, DrugProt's relations, LitCovid's labels). */
+  rules?: ChallengeRules;
   /**
    * Connections to use instead of the shared policed ones. Several articles sent one after
    * the other to a server that serves one connection at a time (Perl's HTTP::Daemon) need
@@ -66,10 +64,7 @@ export async function checkArticle(
     tasks: server.tasks,
     text: article.text,
     given: article.given,
-    mentionTypes: opts.mentionTypes,
-    relationTypes: opts.relationTypes,
-    relationArguments: opts.relationArguments,
-    topicLabels: opts.topicLabels,
+    ...opts.rules,
   };
   const call = await client.call(server, { ...article, organiserId: article.id }, context, {
     deadlineMs: opts.deadlineMs,
@@ -78,25 +73,26 @@ export async function checkArticle(
   return { verdict: judgeCall(call, server), ms: call.ms };
 }
 
-export async function checkServer(
-  server: ServerToCheck,
-  challenge: Pick<Challenge, 'tasks' | 'mentionTypes'> & Partial<Pick<Challenge, 'relationTypes' | 'relationArguments' | 'topicLabels'>>,
-  opts: CheckOptions,
-): Promise<ServerCheck> {
+export async function checkServer(server: ServerToCheck, challenge: ChallengeRules, opts: CheckOptions): Promise<ServerCheck> {
   const at = new Date().toISOString();
   const { verdict, ms } = await checkArticle(
     server,
     { id: 'setup-check', text: CHECK_ARTICLE, given: CHECK_GIVEN },
     {
       ...opts,
-      mentionTypes: challenge.mentionTypes,
-      relationTypes: challenge.relationTypes,
-      relationArguments: challenge.relationArguments,
-      topicLabels: challenge.topicLabels,
+      rules: challengeRules(challenge),
     },
   );
-  // The first errors and warnings are shown and kept (their numbers too): a server answering
-  // the sample article with 100,000 wrong mentions gets its point across with those.
+  return checkOf(verdict, ms, at);
+}
+
+/**
+ * The stored setup check of a verdict on the sample article, for a called server and for a
+ * pull server's agent alike. The first errors and warnings are shown and kept (their numbers
+ * too): a server answering the sample article with 100,000 wrong mentions gets its point
+ * across with those. A server that answered at all was reachable.
+ */
+export function checkOf(verdict: Verdict, ms: number, at = new Date().toISOString()): ServerCheck {
   const counted = verdict.warningCount > verdict.warnings.length ? { warningCount: verdict.warningCount } : {};
   if (verdict.outcome === 'ok')
     return { ok: true, reachable: true, at, ms, outcome: 'ok', errors: [], warnings: verdict.warnings, ...counted };
