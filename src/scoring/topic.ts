@@ -5,6 +5,7 @@
 // "TOPIC: the official script's rules", for each rule and where it comes from.
 
 import { ScoringInputError } from './errors.ts';
+import { f1, safeRatio } from './metrics.ts';
 
 /** One document's topics: the labels it has (gold) or predicts (a run), with confidences if given. */
 export interface TopicDoc {
@@ -282,10 +283,9 @@ function roundHalfEven(y: number): number {
 
 /** sklearn 0.24.2: P and R are 0 where their denominator is 0; F = 2PR/(P+R), 0 where P+R = 0. */
 function prf(tp: number, predicted: number, gold: number): TopicPrf {
-  const p = predicted === 0 ? 0 : tp / predicted;
-  const r = gold === 0 ? 0 : tp / gold;
-  const denominator = p + r;
-  return { p, r, f: (2 * p * r) / (denominator === 0 ? 1 : denominator) };
+  const p = safeRatio(tp, predicted);
+  const r = safeRatio(tp, gold);
+  return { p, r, f: f1(p, r) };
 }
 
 /** np.average(values, weights): Σ(v·w) / Σw, numpy's summation. */
