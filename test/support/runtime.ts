@@ -10,6 +10,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import { createLogger } from '../../src/log.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
+import { decodeMethodResponse, encodeMethodCall, type DecodedResponse, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 import { newInstallationId, pgliteTemplateDump } from './pglite-template.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
@@ -76,6 +77,8 @@ export interface TestMetaserver extends Runtime {
   config: Config;
   database: TestDatabase;
   request<T = any>(method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
+  /** One call of the BCMS read API (POST /xmlrpc): the answer as sent and decoded. */
+  xmlrpc(method: string, params?: XmlRpcValue[]): Promise<{ status: number; xml: string; decoded: DecodedResponse }>;
   stop(): Promise<void>;
 }
 
@@ -97,6 +100,15 @@ export async function startTestMetaserver(
         headers: token ? { authorization: `Bearer ${token}` } : {},
       });
       return { status: res.statusCode, body: (res.body ? res.json() : undefined) as never };
+    },
+    async xmlrpc(method, params = []) {
+      const res = await runtime.app!.inject({
+        method: 'POST',
+        url: '/xmlrpc',
+        headers: { 'content-type': 'text/xml' },
+        payload: encodeMethodCall(method, params),
+      });
+      return { status: res.statusCode, xml: res.body, decoded: decodeMethodResponse(res.body) };
     },
     async stop() {
       await runtime.close();

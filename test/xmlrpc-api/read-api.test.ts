@@ -5,7 +5,7 @@
 // clients of real XML-RPC libraries are in clients.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerToWire } from '../../src/bcms/index.ts';
-import { decodeMethodResponse, encodeMethodCall, encodeMethodResponse, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
+import { encodeMethodResponse, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 import { refusedPort } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 
@@ -41,14 +41,9 @@ describe('BCMS read API rules', () => {
   let modelId: number;
 
   async function call(method: string, params: XmlRpcValue[] = []) {
-    const res = await ms.app!.inject({
-      method: 'POST',
-      url: '/xmlrpc',
-      headers: { 'content-type': 'text/xml' },
-      payload: encodeMethodCall(method, params),
-    });
-    expect(res.statusCode).toBe(200);
-    return { xml: res.body, decoded: decodeMethodResponse(res.body) };
+    const res = await ms.xmlrpc(method, params);
+    expect(res.status).toBe(200);
+    return res;
   }
   const value = async (method: string, params: XmlRpcValue[] = []) => {
     const { decoded } = await call(method, params);

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestParts } from '../../../src/dispatch/annotators/parts.ts';
 import { startSampleServer, type SampleServer } from '../../../src/sample/server.ts';
-import { decodeMethodResponse, encodeMethodCall } from '../../../src/xmlrpc/codec.ts';
 import { expectFigures, send } from '../../leaderboard/helpers.ts';
 import { axeViolations, collectPageErrors, launchChromium, pageSettled } from '../../support/browser.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
@@ -271,18 +270,8 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
     );
   });
 
-  async function xmlrpc(method: string, params: Array<string | number>) {
-    const res = await ms.app!.inject({
-      method: 'POST',
-      url: '/xmlrpc',
-      headers: { 'content-type': 'text/xml' },
-      payload: encodeMethodCall(method, params),
-    });
-    return decodeMethodResponse(res.body);
-  }
-
   it("serves a server's answer as `relations`, and the vote through Consensus.getConsensus", async () => {
-    expect(await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]])).toEqual({
+    expect((await ms.xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]])).decoded).toEqual({
       kind: 'value',
       value: {
         relations: [
@@ -296,7 +285,7 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
       ['INHIBITOR', 'T2', 1],
       ['INHIBITOR', 'T3', 1],
     ]);
-    expect(await xmlrpc('Consensus.getConsensus', [articleId])).toMatchObject({
+    expect((await ms.xmlrpc('Consensus.getConsensus', [articleId])).decoded).toMatchObject({
       kind: 'value',
       value: {
         vote: {

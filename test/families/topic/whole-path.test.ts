@@ -8,7 +8,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheckServerCommand } from '../../../src/cli/check-server.ts';
 import { startSampleServer, type SampleServer } from '../../../src/sample/server.ts';
-import { decodeMethodResponse, encodeMethodCall } from '../../../src/xmlrpc/codec.ts';
 import { expectFigures, send } from '../../leaderboard/helpers.ts';
 import { startFaultyServer } from '../../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
@@ -307,18 +306,8 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
     );
   });
 
-  async function xmlrpc(method: string, params: Array<string | number>) {
-    const res = await ms.app!.inject({
-      method: 'POST',
-      url: '/xmlrpc',
-      headers: { 'content-type': 'text/xml' },
-      payload: encodeMethodCall(method, params),
-    });
-    return { xml: res.body, decoded: decodeMethodResponse(res.body) };
-  }
-
   it("serves a server's answer as `topics`, confidences as doubles", async () => {
-    const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
+    const { xml, decoded } = await ms.xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
     expect(decoded).toEqual({
       kind: 'value',
       value: {
@@ -330,7 +319,7 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
       },
     });
     expect(xml).toContain('<name>confidence</name><value><double>0.5</double></value>');
-    expect((await xmlrpc('system.methodHelp', ['Annotations.getAnnotation'])).xml).toContain('topics [{label, confidence?}]');
+    expect((await ms.xmlrpc('system.methodHelp', ['Annotations.getAnnotation'])).xml).toContain('topics [{label, confidence?}]');
   });
 
   it('votes on the labels of the two servers, in the article view and through Consensus.getConsensus', async () => {
@@ -340,7 +329,7 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
       ['Transmission', 1],
       ['Treatment', 1],
     ]);
-    const { decoded } = await xmlrpc('Consensus.getConsensus', [articleId]);
+    const { decoded } = await ms.xmlrpc('Consensus.getConsensus', [articleId]);
     expect(decoded).toMatchObject({
       kind: 'value',
       value: {

@@ -9,7 +9,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeMethodResponse, encodeMethodCall } from '../../../src/xmlrpc/codec.ts';
 import { expectFigures, send, tsv } from '../../leaderboard/helpers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
 import { buildFixtureIndex, RELEASE, type BuiltIndex } from './helpers.ts';
@@ -272,18 +271,8 @@ describe('TX on demand: article view, consensus and the BCMS read API', () => {
     );
   });
 
-  async function xmlrpc(method: string, params: Array<string | number>) {
-    const res = await ms.app!.inject({
-      method: 'POST',
-      url: '/xmlrpc',
-      headers: { 'content-type': 'text/xml' },
-      payload: encodeMethodCall(method, params),
-    });
-    return { xml: res.body, decoded: decodeMethodResponse(res.body) };
-  }
-
   it("serves a server's answer as `taxons`, taxids and ranks as ints, confidences as doubles", async () => {
-    const { xml, decoded } = await xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
+    const { xml, decoded } = await ms.xmlrpc('Annotations.getAnnotation', [articleId, liveServers[0]]);
     expect(decoded).toEqual({
       kind: 'value',
       value: {
@@ -295,7 +284,7 @@ describe('TX on demand: article view, consensus and the BCMS read API', () => {
     });
     expect(xml).toContain('<name>taxid</name><value><int>9606</int></value>');
     expect(xml).toContain('<name>confidence</name><value><double>1.0</double></value>');
-    expect((await xmlrpc('system.methodHelp', ['Annotations.getAnnotation'])).xml).toContain('taxons [{taxid, rank, confidence?}]');
+    expect((await ms.xmlrpc('system.methodHelp', ['Annotations.getAnnotation'])).xml).toContain('taxons [{taxid, rank, confidence?}]');
   });
 
   it('votes on the taxa of the two servers, in the article view and through Consensus.getConsensus', async () => {
@@ -304,7 +293,7 @@ describe('TX on demand: article view, consensus and the BCMS read API', () => {
       [9606, 1],
       [4932, 1],
     ]);
-    const { decoded } = await xmlrpc('Consensus.getConsensus', [articleId]);
+    const { decoded } = await ms.xmlrpc('Consensus.getConsensus', [articleId]);
     expect(decoded).toMatchObject({
       kind: 'value',
       value: {
