@@ -132,3 +132,27 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Waits until a server has settled `n` articles (answered or failed for good), as its status page counts them. */
+export async function serverSettled(ms: TestMetaserver, serverId: number, n: number, timeoutMs = 45_000): Promise<void> {
+  await waitFor(
+    `${n} answers of server ${serverId}`,
+    async () => {
+      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
+      return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** Waits until an on-demand article is answered by every live server (its view answers 200, not 202). */
+export async function articleAnswered(ms: TestMetaserver, articleId: string, timeoutMs = 45_000): Promise<unknown> {
+  return await waitFor(
+    `the answers to article ${articleId}`,
+    async () => {
+      const res = await ms.request('GET', `/api/articles/${articleId}`);
+      return res.status === 200 ? res.body : undefined;
+    },
+    timeoutMs,
+  );
+}

@@ -9,7 +9,7 @@ import { requestParts } from '../../../src/dispatch/annotators/parts.ts';
 import { startSampleServer, type SampleServer } from '../../../src/sample/server.ts';
 import { expectFigures, send } from '../../leaderboard/helpers.ts';
 import { axeViolations, collectPageErrors, launchChromium, pageSettled } from '../../support/browser.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
+import { ADMIN_TOKEN, articleAnswered, serverSettled, startTestMetaserver, type TestMetaserver } from '../../support/runtime.ts';
 
 // The sample rule: a CHEMICAL, then a GENE, with "inhibit" or "activat" between them.
 //   R1 → INHIBITOR T1–T2 (rank 1, 1/2), INHIBITOR T1–T3 (rank 2, 1/3)
@@ -39,17 +39,6 @@ let team: { id: number; token: string };
 let strictServer: number;
 const servers: number[] = [];
 const liveServers: number[] = [];
-
-async function finished(serverId: number, n: number): Promise<void> {
-  await waitFor(
-    `${n} answers of server ${serverId}`,
-    async () => {
-      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
-      return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
-    },
-    30_000,
-  );
-}
 
 beforeAll(async () => {
   xmlrpcSample = await startSampleServer({ port: 0 });
@@ -102,8 +91,8 @@ beforeAll(async () => {
   ).body.id;
   for (const id of [...servers, ...liveServers, strictServer])
     expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team.token)).status).toBe(200);
-  for (const id of servers) await finished(id, ARTICLES.length);
-  await finished(strictServer, 1);
+  for (const id of servers) await serverSettled(ms, id, ARTICLES.length, 30_000);
+  await serverSettled(ms, strictServer, 1, 30_000);
 }, 60_000);
 
 afterAll(async () => {
@@ -260,14 +249,7 @@ describe('REL on demand: article view, consensus and the BCMS read API', () => {
     const posted = await ms.request('POST', '/api/articles', { text: R1, given: ARTICLES[0].given });
     expect(posted.status).toBe(202);
     articleId = posted.body.id;
-    await waitFor(
-      'both live answers',
-      async () => {
-        const res = await ms.request('GET', `/api/articles/${articleId}`);
-        return res.status === 200 ? res.body : undefined;
-      },
-      30_000,
-    );
+    await articleAnswered(ms, articleId, 30_000);
   });
 
   it("serves a server's answer as `relations`, and the vote through Consensus.getConsensus", async () => {

@@ -10,7 +10,7 @@ import { runCheckServerCommand } from '../../../src/cli/check-server.ts';
 import { startSampleServer, type SampleServer } from '../../../src/sample/server.ts';
 import { expectFigures, send } from '../../leaderboard/helpers.ts';
 import { startFaultyServer } from '../../support/faulty-servers.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
+import { ADMIN_TOKEN, articleAnswered, serverSettled, startTestMetaserver, type TestMetaserver } from '../../support/runtime.ts';
 
 // The sample answers (src/sample/annotator.ts), confidence n/(n+1) for n occurrences of a stem:
 //   A1 Treatment (2/3)
@@ -50,17 +50,6 @@ let hallmarksServer: number;
 const HALLMARKS = ['Sustaining proliferative signaling', 'Evading growth suppressors'];
 const servers: number[] = [];
 const liveServers: number[] = [];
-
-async function finished(serverId: number, n: number): Promise<void> {
-  await waitFor(
-    `${n} answers of server ${serverId}`,
-    async () => {
-      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
-      return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
-    },
-    45_000,
-  );
-}
 
 beforeAll(async () => {
   sample = await startSampleServer({ port: 0 });
@@ -102,8 +91,8 @@ beforeAll(async () => {
   for (const [i, id] of [...servers, ...liveServers, hallmarksServer].entries()) {
     expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
   }
-  for (const id of servers) await finished(id, ARTICLES.length);
-  await finished(hallmarksServer, 1);
+  for (const id of servers) await serverSettled(ms, id, ARTICLES.length);
+  await serverSettled(ms, hallmarksServer, 1);
 }, 90_000);
 
 afterAll(async () => {
@@ -296,14 +285,7 @@ describe('TOPIC on demand: article view, consensus and the BCMS read API', () =>
 
   beforeAll(async () => {
     articleId = (await ms.request('POST', '/api/articles', { text: 'Treatment to prevent transmission.' })).body.id;
-    await waitFor(
-      'both live answers',
-      async () => {
-        const res = await ms.request('GET', `/api/articles/${articleId}`);
-        return res.status === 200 ? res.body : undefined;
-      },
-      45_000,
-    );
+    await articleAnswered(ms, articleId);
   });
 
   it("serves a server's answer as `topics`, confidences as doubles", async () => {

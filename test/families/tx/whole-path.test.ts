@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectFigures, send, tsv } from '../../leaderboard/helpers.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../../support/runtime.ts';
+import { ADMIN_TOKEN, articleAnswered, serverSettled, startTestMetaserver, type TestMetaserver } from '../../support/runtime.ts';
 import { buildFixtureIndex, RELEASE, type BuiltIndex } from './helpers.ts';
 
 // The tagger answers (taxid, rank, confidence 1/rank), the index maps or drops:
@@ -80,17 +80,6 @@ let teams: Array<{ id: number; token: string }>;
 const servers: number[] = [];
 const liveServers: number[] = [];
 
-async function finished(serverId: number, n: number): Promise<void> {
-  await waitFor(
-    `${n} answers of server ${serverId}`,
-    async () => {
-      const res = await ms.request('GET', `/api/servers/${serverId}`, undefined, ADMIN_TOKEN);
-      return res.body.progress.done + res.body.progress.failed === n ? true : undefined;
-    },
-    45_000,
-  );
-}
-
 beforeAll(async () => {
   index = await buildFixtureIndex();
   tagger = await startTagger();
@@ -122,7 +111,7 @@ beforeAll(async () => {
   for (const [i, id] of [...servers, ...liveServers].entries()) {
     expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
   }
-  for (const id of servers) await finished(id, ARTICLES.length);
+  for (const id of servers) await serverSettled(ms, id, ARTICLES.length);
 }, 90_000);
 
 afterAll(async () => {
@@ -261,14 +250,7 @@ describe('TX on demand: article view, consensus and the BCMS read API', () => {
 
   beforeAll(async () => {
     articleId = (await ms.request('POST', '/api/articles', { text: 'Human and yeast, and a unicorn.' })).body.id;
-    await waitFor(
-      'both live answers',
-      async () => {
-        const res = await ms.request('GET', `/api/articles/${articleId}`);
-        return res.status === 200 ? res.body : undefined;
-      },
-      45_000,
-    );
+    await articleAnswered(ms, articleId);
   });
 
   it("serves a server's answer as `taxons`, taxids and ranks as ints, confidences as doubles", async () => {
