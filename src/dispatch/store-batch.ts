@@ -27,7 +27,7 @@ export interface FinishedAttempt {
 }
 
 export type DispatchWrite =
-  | { kind: 'begin'; articleId: string; serverId: number; unlessAnswered: boolean }
+  | { kind: 'begin'; articleId: string; serverId: number }
   | {
       kind: 'finish';
       attempt: FinishedAttempt;
@@ -67,7 +67,9 @@ export async function writeDispatchBatch(db: Pick<Database, 'script' | 'kind'>, 
   const finishes: object[] = [];
   ops.forEach((op, i) => {
     if (op.kind === 'begin') {
-      begins.push({ i, article_id: op.articleId, server_id: op.serverId, unless_answered: op.unlessAnswered });
+      // Every attempt starts only if no answer is stored yet (a redelivered job writes nothing);
+      // the database function (migration 005) still takes the choice per row.
+      begins.push({ i, article_id: op.articleId, server_id: op.serverId, unless_answered: true });
       return;
     }
     const a = op.attempt;

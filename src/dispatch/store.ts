@@ -161,8 +161,7 @@ export class DispatchStore {
    * in the same statement as the write.
    */
   async beginAttemptUnlessAnswered(articleId: string, serverId: number): Promise<number | null | 'closed'> {
-    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId, unlessAnswered: true })) as
-      number | null | 'closed';
+    return (await this.writes.submit(deliveryKey(articleId, serverId), { kind: 'begin', articleId, serverId })) as number | null | 'closed';
   }
 
   /**
