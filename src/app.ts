@@ -16,20 +16,7 @@ import { ApiError } from './http/api-error.ts';
 import { registerJsonParser, registerPlainTextParser } from './http/json-body.ts';
 import { RequestLogController } from './http/request-log.ts';
 import { enforceDeclaredAccess } from './auth/access.ts';
-import { healthRoutes } from './health/routes.ts';
-import { challengeRoutes } from './challenges/routes.ts';
-import { teamRoutes } from './teams/routes.ts';
-import { whoamiRoutes } from './auth/whoami-routes.ts';
-import { serverRoutes } from './servers/routes.ts';
-import { articleRoutes } from './articles/routes.ts';
-import { leaderboardRoutes } from './leaderboard/routes.ts';
-import { xmlrpcApi } from './bcms/public-api.ts';
-import { observabilityRoutes } from './metrics/routes.ts';
-import { reliabilityRoutes } from './reliability/routes.ts';
-import { webRoutes } from './web/routes.ts';
-import { testsuiteRoutes } from './testsuites/routes.ts';
-import { backupRoutes } from './backup/routes.ts';
-import { pullRoutes } from './pull/routes.ts';
+import { registerRoutes } from './app-routes.ts';
 
 export type App = FastifyInstance;
 
@@ -96,19 +83,6 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     servers: [{ url: publicBaseOf(request, ctx.config) }],
   }));
 
-  await app.register(healthRoutes(ctx));
-  await app.register(challengeRoutes(ctx), { prefix: '/api' });
-  await app.register(teamRoutes(ctx), { prefix: '/api' });
-  await app.register(whoamiRoutes(ctx), { prefix: '/api' });
-  await app.register(serverRoutes(ctx), { prefix: '/api' });
-  await app.register(articleRoutes(ctx), { prefix: '/api' });
-  await app.register(leaderboardRoutes(ctx), { prefix: '/api' });
-  await app.register(xmlrpcApi(ctx));
-  await app.register(observabilityRoutes(ctx));
-  await app.register(reliabilityRoutes(ctx));
-  await app.register(webRoutes(ctx));
-  await app.register(testsuiteRoutes(ctx));
-  await app.register(backupRoutes(ctx), { prefix: '/api' });
-  if (ctx.leases) await app.register(pullRoutes(ctx, ctx.leases), { prefix: '/api' });
+  await registerRoutes(app, ctx);
   return app;
 }
