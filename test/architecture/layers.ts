@@ -13,8 +13,8 @@ export interface Layer {
   members: ReadonlyArray<string | RegExp>;
 }
 
-/** Routes files face HTTP: they stand at the top, whatever folder holds them. */
-const ROUTES = /(^|\/|-)routes\.ts$/;
+/** Route modules (the plugin, its schemas, its handlers) face HTTP: they stand at the top, whatever folder holds them. */
+const ROUTES = /(^|\/|-)(routes|route-schemas|route-handlers)\.ts$/;
 
 /** The floors, ground first. Nothing imports (at run time) from a floor above its own. */
 export const LAYERS: readonly Layer[] = [
