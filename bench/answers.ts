@@ -8,7 +8,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { SaxesParser } from 'saxes';
 import { AnswerReader, INLINE_BELOW_BYTES } from '../src/dispatch/answer-reader.ts';
-import { readAnswerNow, type AnswerContext } from '../src/dispatch/answer-reading.ts';
+import { readAnswerNow, type AnswerContext } from '../src/dispatch/decode-and-validate.ts';
 import { bigMentionAnswer } from '../test/support/big-answer.ts';
 
 /** No release indexes: accession patterns only. */

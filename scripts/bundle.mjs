@@ -89,7 +89,7 @@ export async function ensureBundle() {
   try {
     await build({
       // The reading thread for big answers is a script of its own (src/dispatch/answer-reader.ts).
-      entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'dispatch', 'answer-thread.ts')],
+      entryPoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'dispatch', 'reading-thread.ts')],
       bundle: true,
       platform: 'node',
       format: 'esm',

@@ -1,6 +1,6 @@
 // `metaserver check-server URL [--protocol …] [--tasks …] [--method …]`: what a team runs on its own
 // machine before registering. Sends the setup article and the hard articles
-// (servers/check-articles.ts) one after the other, exactly as dispatch would, judges each
+// (servers/setup-check/probe-articles.ts) one after the other, exactly as dispatch would, judges each
 // answer as dispatch would, and prints what failed with the hints and the response times.
 // Exit status 0 only when every answer is valid.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
@@ -9,8 +9,8 @@ import { describeParams } from '../dispatch/request-body.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
 import { DEFAULT_PROTOCOL, PROTOCOL_NAMES, protocolOf, type ProtocolName } from '../dispatch/annotators/registry.ts';
 import { protocolProblem } from '../servers/protocol-field.ts';
-import { checkArticles, type CheckArticle } from '../servers/check-articles.ts';
-import { checkArticle, type ArticleCheck } from '../servers/check.ts';
+import { checkArticles, type CheckArticle } from '../servers/setup-check/probe-articles.ts';
+import { checkArticle, type ArticleCheck } from '../servers/setup-check/call-server.ts';
 import { AnswerReader } from '../dispatch/answer-reader.ts';
 import type { Verdict } from '../dispatch/judge.ts';
 import { policedLookup, urlProblem } from '../http/url-policy.ts';

@@ -18,8 +18,8 @@ import type { FamilyLookups } from '../families/family.ts';
 import type { AccessionLookup, IndexContents } from '../uniprot/index.ts';
 import { XmlRpcProtocolError } from '../xmlrpc/errors.ts';
 import { AnswerFormatError, type Decoded } from './annotators/outcome.ts';
-import { readAnswerNow, type AnswerContext, type AnswerText, type ReleaseIndexes } from './answer-reading.ts';
-import type { ThreadReply, ThreadRequest } from './answer-thread.ts';
+import { readAnswerNow, type AnswerContext, type AnswerText, type ReleaseIndexes } from './decode-and-validate.ts';
+import type { ThreadReply, ThreadRequest } from './reading-thread.ts';
 
 /** Answers smaller than this are read on the main thread (at ~30 MB/s, under 10 ms). */
 export const INLINE_BELOW_BYTES = 256 * 1024;
@@ -99,8 +99,8 @@ interface ThreadData {
 }
 
 function startWorker(workerData: ThreadData): Worker {
-  if (!import.meta.filename.endsWith('.ts')) return new Worker(join(import.meta.dirname, 'answer-thread.mjs'), { workerData });
-  const entry = new URL('./answer-thread.ts', import.meta.url).href;
+  if (!import.meta.filename.endsWith('.ts')) return new Worker(join(import.meta.dirname, 'reading-thread.mjs'), { workerData });
+  const entry = new URL('./reading-thread.ts', import.meta.url).href;
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((tsx) => tsx.register()).then(() => import(${JSON.stringify(entry)}))`;
   return new Worker(boot, { eval: true, workerData });

@@ -1,4 +1,4 @@
-import type { AttemptOutcome } from './store.ts';
+import type { AttemptOutcome } from './dispatch-store.ts';
 
 /** Thrown from a job so BullMQ reissues it with back-off; the attempt is already recorded. */
 export class AttemptFailedError extends Error {

@@ -4,7 +4,7 @@
 // answer-reader.ts) with errors is `invalid`, its first errors named in the detail.
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { CallOutcome, FailureKind } from './annotators/outcome.ts';
-import type { AnswerText } from './answer-reading.ts';
+import type { AnswerText } from './decode-and-validate.ts';
 import { failureHint, type ServerForHint } from './hints.ts';
 
 /** The first errors and warnings (FIRST_ISSUES at most) and how many there are in all. */

@@ -13,7 +13,7 @@ import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AnswerReader } from './answer-reader.ts';
-import type { AnswerContext, AnswerText } from './answer-reading.ts';
+import type { AnswerContext, AnswerText } from './decode-and-validate.ts';
 import { createPolicedAgent } from './annotators/policed-agent.ts';
 import { dispatchMetrics } from './dispatch-metrics.ts';
 import { isConnectionError } from '../db/retry.ts';
@@ -24,7 +24,7 @@ import { LoadingCache } from '../shared/loading-cache.ts';
 import { RequestBodies, type ArticleForCall } from './request-body.ts';
 import { AnnotatorClient } from './annotators/client.ts';
 import type { CallOutcome } from './annotators/outcome.ts';
-import type { DispatchStore, FinishedAttempt } from './store.ts';
+import type { DispatchStore, FinishedAttempt } from './dispatch-store.ts';
 import { settleVerdict } from './settle.ts';
 import { challengeRules } from '../families/family.ts';
 

@@ -14,7 +14,7 @@ import type { ChallengeRepository } from '../challenges/repository.ts';
 import type { ServerRepository } from '../servers/repository.ts';
 import type { DispatchQueues } from './queues.ts';
 import { queueName } from './queues.ts';
-import type { DispatchStore } from './store.ts';
+import type { DispatchStore } from './dispatch-store.ts';
 
 /** The prefix of every release before the installation's own (migration 006). */
 const OLD_PREFIX = 'metaserver';

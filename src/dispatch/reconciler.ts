@@ -16,7 +16,7 @@ import type { Logger } from '../log.ts';
 import type { ChallengeRepository, Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
 import type { DispatchService } from './service.ts';
-import type { DispatchStore } from './store.ts';
+import type { DispatchStore } from './dispatch-store.ts';
 import { withinTime } from '../shared/timeout.ts';
 
 export interface ReconcileReport {

@@ -17,7 +17,7 @@ import type { AnnotationServer, ServerRepository } from '../servers/repository.t
 import { ServiceUnavailableError } from '../http/unavailable.ts';
 import { withinTime } from '../shared/timeout.ts';
 import { DispatchQueues } from './queues.ts';
-import type { DispatchStore } from './store.ts';
+import type { DispatchStore } from './dispatch-store.ts';
 import { SERVERS_CHANGED_CHANNEL } from './worker-pool.ts';
 
 /** How long a request waits for its queue step before answering anyway (the reconciler finishes it). */

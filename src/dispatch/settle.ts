@@ -4,7 +4,7 @@
 // queued again or failed for good. 'closed': the challenge closed meanwhile, nothing stored.
 import { RawJson } from '../shared/raw-json.ts';
 import type { Verdict } from './judge.ts';
-import type { AttemptOutcome, DispatchStore, FinishedAttempt } from './store.ts';
+import type { AttemptOutcome, DispatchStore, FinishedAttempt } from './dispatch-store.ts';
 
 export type Settlement =
   { kind: 'stored'; fresh: boolean } | { kind: 'closed' } | { kind: 'failed'; outcome: AttemptOutcome; detail: string; final: boolean };

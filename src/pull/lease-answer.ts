@@ -4,7 +4,7 @@
 // judges a call (dispatch/judge.ts).
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
-import type { AnswerContext, AnswerText } from '../dispatch/answer-reading.ts';
+import type { AnswerContext, AnswerText } from '../dispatch/decode-and-validate.ts';
 import { requestParts } from '../dispatch/annotators/parts.ts';
 import { PULL_WIRE_PROTOCOL } from '../dispatch/annotators/registry.ts';
 import type { CallOutcome } from '../dispatch/annotators/outcome.ts';

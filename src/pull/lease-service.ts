@@ -15,7 +15,7 @@ import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
-import type { DispatchStore, FinishedAttempt } from '../dispatch/store.ts';
+import type { DispatchStore, FinishedAttempt } from '../dispatch/dispatch-store.ts';
 import { DISPATCH_WORKER_OPTIONS, queueName, type DispatchJob } from '../dispatch/queues.ts';
 import { AttemptFailedError } from '../dispatch/errors.ts';
 import { settleVerdict } from '../dispatch/settle.ts';

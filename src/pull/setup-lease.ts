@@ -1,11 +1,11 @@
-// The setup check of a pull server: while its check waits for the agent (servers/pull-check.ts),
+// The setup check of a pull server: while its check waits for the agent (servers/setup-check/agent-wait.ts),
 // the first lease an agent takes is the sample article of the setup check — even while the
 // server is paused, since teams check before they start — and the check is the verdict on
 // its answer, judged as the setup check judges a called server's.
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer, ServerCheck } from '../servers/repository.ts';
-import { CHECK_ARTICLE, CHECK_GIVEN, checkOf } from '../servers/check.ts';
-import { awaitsSetupAnswer } from '../servers/pull-check.ts';
+import { CHECK_ARTICLE, CHECK_GIVEN, checkOf } from '../servers/setup-check/call-server.ts';
+import { awaitsSetupAnswer } from '../servers/setup-check/agent-wait.ts';
 import type { AnswerReader } from '../dispatch/answer-reader.ts';
 import type { Verdict } from '../dispatch/judge.ts';
 import { newLeaseId, type LeaseRecord, type LeaseRecords } from './lease-records.ts';

@@ -16,8 +16,8 @@ import type { TaskName } from '../families/registry.ts';
 import { badRequest, conflict } from '../http/api-error.ts';
 import { protocolProblem } from './protocol-field.ts';
 import type { AnnotationServer, ServerCheck } from './repository.ts';
-import type { RunningCheck } from './running-check-repository.ts';
-import { SetupChecks, type SetupCheckDependencies } from './setup-checks.ts';
+import type { RunningCheck } from './setup-check/running-check-repository.ts';
+import { SetupCheckRunner, type SetupCheckDependencies } from './setup-check/runner.ts';
 import { resolvedUrlProblem } from '../http/url-policy.ts';
 
 interface Log {
@@ -60,12 +60,12 @@ export interface LifecycleDependencies extends SetupCheckDependencies {
 
 export class ServerLifecycle {
   // Setup checks are claimed in the database, so every API process shows a running one and
-  // none calls the server a second time meanwhile (setup-checks.ts).
-  private readonly checks: SetupChecks;
+  // none calls the server a second time meanwhile (setup-check/runner.ts).
+  private readonly checks: SetupCheckRunner;
   private readonly listeners = new Set<() => void>();
 
   constructor(private readonly deps: LifecycleDependencies) {
-    this.checks = new SetupChecks(deps, () => this.changed());
+    this.checks = new SetupCheckRunner(deps, () => this.changed());
   }
 
   /**

@@ -24,9 +24,9 @@ const FILES = sourceFiles();
 
 /** Files that hold SQL without being named a repository, and why. */
 const SQL_ALLOWED: Record<string, string> = {
-  'src/dispatch/store.ts':
+  'src/dispatch/dispatch-store.ts':
     'DispatchStore is the repository of deliveries, attempts and answers; it is named for its group commit and retries',
-  'src/dispatch/store-batch.ts': "DispatchStore's batched write (one script per group commit)",
+  'src/dispatch/write-batch.ts': "DispatchStore's batched write (one script per group commit)",
 };
 
 /** Files that serve HTTP: they get the AppContext and must find only repositories and services there. */
@@ -164,7 +164,7 @@ describe('the floors of the house (layers.ts)', () => {
     expect(layerOf('src/tasks/names.ts')).toBe(0);
     expect(layerOf('src/xmlrpc/codec.ts')).toBe(0);
     expect(layerOf('src/families/registry.ts')).toBe(2);
-    expect(layerOf('src/servers/check.ts')).toBe(3);
+    expect(layerOf('src/servers/setup-check/call-server.ts')).toBe(3);
     expect(layerOf('src/servers/routes.ts')).toBe(4);
     const climb = upwardImports([
       { path: 'src/shared/x.ts', text: "import { r } from '../families/registry.ts';" },

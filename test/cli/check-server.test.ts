@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheckServerCommand } from '../../src/cli/check-server.ts';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
-import { checkArticles } from '../../src/servers/check-articles.ts';
+import { checkArticles } from '../../src/servers/setup-check/probe-articles.ts';
 import { refusedPort, startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 
 let sample: SampleServer;

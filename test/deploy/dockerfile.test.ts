@@ -113,7 +113,7 @@ describe.skipIf(!databaseUrl)('the Docker image, laid out and run without Docker
     // Built at image build time, where the image says, and complete: the reading thread too.
     expect(env.METASERVER_BUNDLE_DIR).toBeTruthy();
     expect(existsSync(join(root, env.METASERVER_BUNDLE_DIR, 'main.mjs'))).toBe(true);
-    expect(existsSync(join(root, env.METASERVER_BUNDLE_DIR, 'answer-thread.mjs'))).toBe(true);
+    expect(existsSync(join(root, env.METASERVER_BUNDLE_DIR, 'reading-thread.mjs'))).toBe(true);
   });
 
   it('api and worker start from the bundle and dispatch an article to an annotation server, stored once', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { retryAfterMs } from '../../src/dispatch/annotators/http-call.ts';
 import { AnswerFormatError } from '../../src/dispatch/annotators/outcome.ts';
 import { DEFAULT_PROTOCOL, PROTOCOL_NAMES, protocolOf } from '../../src/dispatch/annotators/registry.ts';
-import { readAnswerNow } from '../../src/dispatch/answer-reading.ts';
+import { readAnswerNow } from '../../src/dispatch/decode-and-validate.ts';
 import { RequestBodies } from '../../src/dispatch/request-body.ts';
 
 const TEXT = '𝛼-syn binds BRCA1.';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerReader } from '../../src/dispatch/answer-reader.ts';
-import { readAnswerNow, type AnswerContext } from '../../src/dispatch/answer-reading.ts';
+import { readAnswerNow, type AnswerContext } from '../../src/dispatch/decode-and-validate.ts';
 import { encodeMethodResponse } from '../../src/xmlrpc/codec.ts';
 import { bigMentionAnswer } from '../support/big-answer.ts';
 

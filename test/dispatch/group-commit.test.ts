@@ -2,7 +2,7 @@
 // its own result, one bad write fails alone, and two writes of one pair never share a batch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GroupCommit } from '../../src/dispatch/group-commit.ts';
-import { DispatchStore, type FinishedAttempt } from '../../src/dispatch/store.ts';
+import { DispatchStore, type FinishedAttempt } from '../../src/dispatch/dispatch-store.ts';
 import { openTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/runtime.ts';
 
 describe('GroupCommit', () => {

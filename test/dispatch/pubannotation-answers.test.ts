@@ -5,7 +5,7 @@
 // why the answer's text is not the text sent.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readAnswerNow } from '../../src/dispatch/answer-reading.ts';
+import { readAnswerNow } from '../../src/dispatch/decode-and-validate.ts';
 
 const fixture = (name: string) =>
   JSON.parse(readFileSync(new URL(`../fixtures/pubannotation/${name}`, import.meta.url), 'utf8')) as Record<string, unknown> & {

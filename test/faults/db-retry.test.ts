@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/db/database.ts';
 import { isConnectionError, withDbRetry } from '../../src/db/retry.ts';
-import { DispatchStore } from '../../src/dispatch/store.ts';
+import { DispatchStore } from '../../src/dispatch/dispatch-store.ts';
 import { ArticleRepository } from '../../src/articles/repository.ts';
 import { ChallengeRepository } from '../../src/challenges/repository.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textAsSent } from '../../src/articles/input.ts';
 import { AnswerReader } from '../../src/dispatch/answer-reader.ts';
-import { CHECK_ARTICLE, checkArticle, type ServerToCheck } from '../../src/servers/check.ts';
+import { CHECK_ARTICLE, checkArticle, type ServerToCheck } from '../../src/servers/setup-check/call-server.ts';
 import { codePointLength } from '../../src/shared/code-points.ts';
 import { request } from 'undici';
 import { callXmlRpc, createServerAgent } from '../../src/dispatch/annotators/xmlrpc-call.ts';

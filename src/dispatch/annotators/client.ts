@@ -7,7 +7,7 @@
 // of the dispatcher given, asynchronous polling — is the same for all.
 import type { Dispatcher } from 'undici';
 import type { AnswerReader } from '../answer-reader.ts';
-import type { AnswerContext, AnswerText } from '../answer-reading.ts';
+import type { AnswerContext, AnswerText } from '../decode-and-validate.ts';
 import { RequestBodies, type ArticleForCall, type ServerForCall } from '../request-body.ts';
 import { callHttp } from './http-call.ts';
 import { withFormatErrors, type CallOutcome } from './outcome.ts';

@@ -6,7 +6,7 @@ import { loadLookupsFrom } from '../families/lookups.ts';
 import { UniprotIndex, type IndexContents } from '../uniprot/index.ts';
 import { XmlRpcProtocolError } from '../xmlrpc/errors.ts';
 import { AnswerFormatError } from './annotators/outcome.ts';
-import { readAnswerNow, type AnswerContext } from './answer-reading.ts';
+import { readAnswerNow, type AnswerContext } from './decode-and-validate.ts';
 
 export interface ThreadRequest {
   id: number;

@@ -6,14 +6,14 @@
 // the running one (its answer, "the check runs; the status shows its result", is true).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Config } from '../config.ts';
-import type { ChallengeRepository } from '../challenges/repository.ts';
-import type { AnswerReader } from '../dispatch/answer-reader.ts';
-import { conflict } from '../http/api-error.ts';
-import { checkServer } from './check.ts';
-import { isPulled } from '../dispatch/annotators/registry.ts';
-import { waitingForAgentCheck } from './pull-check.ts';
-import type { AnnotationServer, ServerCheck, ServerRepository } from './repository.ts';
+import type { Config } from '../../config.ts';
+import type { ChallengeRepository } from '../../challenges/repository.ts';
+import type { AnswerReader } from '../../dispatch/answer-reader.ts';
+import { conflict } from '../../http/api-error.ts';
+import { checkServer } from './call-server.ts';
+import { isPulled } from '../../dispatch/annotators/registry.ts';
+import { waitingForAgentCheck } from './agent-wait.ts';
+import type { AnnotationServer, ServerCheck, ServerRepository } from '../repository.ts';
 import type { RunningCheck, RunningCheckRepository } from './running-check-repository.ts';
 
 interface Log {
@@ -28,7 +28,7 @@ export interface SetupCheckDependencies {
   answers: AnswerReader;
 }
 
-export class SetupChecks {
+export class SetupCheckRunner {
   /** This API process (and app: tests build several in one process), as the database records it. */
   readonly process = `${hostname()} pid ${process.pid} app ${randomBytes(3).toString('hex')}`;
 
@@ -93,7 +93,7 @@ export class SetupChecks {
 
   private async check(server: AnnotationServer): Promise<ServerCheck> {
     if (isPulled(server)) {
-      // Nothing to call: the check waits for the agent to take the sample article (pull-check.ts).
+      // Nothing to call: the check waits for the agent to take the sample article (agent-wait.ts).
       const waiting = waitingForAgentCheck();
       await this.ctx.repos.servers.saveCheck(server.id, waiting);
       return waiting;

@@ -3,9 +3,9 @@
 // markup and control characters, a long article, a single character. Each goes through
 // the same edge as an article loaded into a challenge (textAsSent), so the server sees
 // exactly what dispatch would send it.
-import { textAsSent } from '../articles/input.ts';
-import { CodePointText } from '../shared/code-points.ts';
-import { CHECK_ARTICLE, CHECK_GIVEN } from './check.ts';
+import { textAsSent } from '../../articles/input.ts';
+import { CodePointText } from '../../shared/code-points.ts';
+import { CHECK_ARTICLE, CHECK_GIVEN } from './call-server.ts';
 
 export interface CheckArticle {
   id: string;

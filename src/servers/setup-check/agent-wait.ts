@@ -1,7 +1,7 @@
 // The setup check of a pull server: the meta-server cannot call it, so the check waits for
 // the server's agent to take the sample article on lease (src/pull/setup-lease.ts); until
 // then the check says so, and once the answer comes it is judged like any other check.
-import type { ServerCheck } from './repository.ts';
+import type { ServerCheck } from '../repository.ts';
 
 const WAITING_FOR_AGENT = 'waiting';
 

@@ -9,7 +9,7 @@ import { stringifyWithRaw, type RawJson } from '../shared/raw-json.ts';
 import type { DeliveryState } from '../articles/status.ts';
 import type { FailureKind } from './annotators/outcome.ts';
 
-// The attempt types live here, not in store.ts (which re-exports them): store.ts builds on
+// The attempt types live here, not in dispatch-store.ts (which re-exports them): the store builds on
 // this file, and a type import back would close a circle.
 export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
 

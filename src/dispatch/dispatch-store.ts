@@ -18,9 +18,9 @@ import {
   type DispatchWrite,
   type DispatchWriteResult,
   type FinishedAttempt,
-} from './store-batch.ts';
+} from './write-batch.ts';
 
-export type { AttemptOutcome, FinishedAttempt } from './store-batch.ts';
+export type { AttemptOutcome, FinishedAttempt } from './write-batch.ts';
 export type { DeliveryState } from '../articles/status.ts';
 
 export interface AttemptRecord {

@@ -3,13 +3,13 @@
 // would judge it (`metaserver check-server` sends more articles the same way).
 // Registration succeeds whatever the result; teams register before their servers are up.
 import type { Dispatcher } from 'undici';
-import type { AnswerReader } from '../dispatch/answer-reader.ts';
-import { judgeCall, type Verdict } from '../dispatch/judge.ts';
-import { RequestBodies } from '../dispatch/request-body.ts';
-import { AnnotatorClient } from '../dispatch/annotators/client.ts';
-import { policedAgent } from '../dispatch/annotators/policed-agent.ts';
-import type { AnnotationServer, ServerCheck } from './repository.ts';
-import { challengeRules, type ChallengeRules } from '../families/family.ts';
+import type { AnswerReader } from '../../dispatch/answer-reader.ts';
+import { judgeCall, type Verdict } from '../../dispatch/judge.ts';
+import { RequestBodies } from '../../dispatch/request-body.ts';
+import { AnnotatorClient } from '../../dispatch/annotators/client.ts';
+import { policedAgent } from '../../dispatch/annotators/policed-agent.ts';
+import type { AnnotationServer, ServerCheck } from '../repository.ts';
+import { challengeRules, type ChallengeRules } from '../../families/family.ts';
 
 /** Includes a character outside the Basic Multilingual Plane, so offset bugs show up at setup. */
 export const CHECK_ARTICLE = [

@@ -1,7 +1,7 @@
 // Setup checks in progress, shared by every API process through the database (migration
 // 011): claimed before the server is called, released when the result is stored, and
 // expired when the process that claimed one died before releasing it.
-import type { Queryable } from '../db/database.ts';
+import type { Queryable } from '../../db/database.ts';
 
 export interface RunningCheck {
   serverId: number;
