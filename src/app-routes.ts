@@ -6,12 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { healthRoutes } from './health/routes.ts';
 import { challengeRoutes } from './challenges/routes.ts';
+import type { ChallengeRouteDeps } from './challenges/route-handlers.ts';
 import { teamRoutes } from './teams/routes.ts';
 import { whoamiRoutes } from './auth/whoami-routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import type { ServerRouteDeps } from './servers/route-handlers.ts';
 import { articleRoutes } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
+import type { LeaderboardRouteDeps } from './leaderboard/route-handlers.ts';
 import { xmlrpcApi } from './bcms/public-api.ts';
 import { observabilityRoutes } from './metrics/routes.ts';
 import { reliabilityRoutes } from './reliability/routes.ts';
@@ -19,26 +21,40 @@ import { webRoutes } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
 import { backupRoutes } from './backup/routes.ts';
 import { pullRoutes } from './pull/routes.ts';
+import type { PullRouteDeps } from './pull/route-handlers.ts';
+import type { LeaseService } from './pull/lease-service.ts';
 
 const API = { prefix: '/api' };
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(healthRoutes(ctx));
-  await app.register(challengeRoutes(ctx), API);
+  await app.register(challengeRoutes(challengeDeps(ctx)), API);
   await app.register(teamRoutes(ctx), API);
   await app.register(whoamiRoutes(ctx), API);
   await app.register(serverRoutes(serverDeps(ctx)), API);
   await app.register(articleRoutes(ctx), API);
-  await app.register(leaderboardRoutes(ctx), API);
+  await app.register(leaderboardRoutes(leaderboardDeps(ctx)), API);
   await app.register(xmlrpcApi(ctx));
   await app.register(observabilityRoutes(ctx));
   await app.register(reliabilityRoutes(ctx));
   await app.register(webRoutes(ctx));
   await app.register(testsuiteRoutes(ctx));
   await app.register(backupRoutes(ctx), API);
-  if (ctx.leases) await app.register(pullRoutes(ctx, ctx.leases), API);
+  if (ctx.leases) await app.register(pullRoutes(pullDeps(ctx, ctx.leases)), API);
 }
 
 function serverDeps(ctx: AppContext): ServerRouteDeps {
   return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, lifecycle: ctx.servers };
+}
+
+function challengeDeps(ctx: AppContext): ChallengeRouteDeps {
+  return { config: ctx.config, challenges: ctx.repos.challenges, dispatch: ctx.dispatch };
+}
+
+function leaderboardDeps(ctx: AppContext): LeaderboardRouteDeps {
+  return { challenges: ctx.repos.challenges, leaderboard: ctx.leaderboard, accessions: ctx.accessions };
+}
+
+function pullDeps(ctx: AppContext, leases: LeaseService): PullRouteDeps {
+  return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, leases };
 }

@@ -1,0 +1,83 @@
+// What each of the challenges' routes does (routes.ts registers them, route-schemas.ts types
+// them): create, list, show and change a challenge. A phase change reaches the queues
+// through dispatch; when Redis is down the change is stored and the answer is a 202.
+import type { Config } from '../config.ts';
+import { ApiError, conflict, notFound } from '../http/api-error.ts';
+import { queuedLaterNotice } from '../http/unavailable.ts';
+import { absoluteUrlOf } from '../http/public-url.ts';
+import type { RouteHandler } from '../http/route-types.ts';
+import type { DispatchService } from '../dispatch/service.ts';
+import type { Challenge, ChallengeRepository } from './repository.ts';
+import { challengeOf } from './lookup.ts';
+import type * as S from './route-schemas.ts';
+
+/** What the challenges' routes need, handed over by the composition root. */
+export interface ChallengeRouteDeps {
+  config: Pick<Config, 'publicUrl'>;
+  challenges: Pick<ChallengeRepository, 'create' | 'list' | 'bySlug' | 'change' | 'counts' | 'phaseHistory'>;
+  dispatch: Pick<DispatchService, 'phaseChanged'>;
+}
+
+export class ChallengeHandlers {
+  constructor(private readonly deps: ChallengeRouteDeps) {}
+
+  /** A challenge as the API shows it: with its counts. */
+  private async view(c: Challenge) {
+    return { ...c, counts: await this.deps.challenges.counts(c.id) };
+  }
+
+  /** One challenge with its phase history (who changed the phase, when, from where). */
+  private async detail(c: Challenge) {
+    return { ...(await this.view(c)), phaseHistory: await this.deps.challenges.phaseHistory(c.id) };
+  }
+
+  readonly create: RouteHandler<typeof S.CreateChallenge> = async (request, reply) => {
+    const created = await this.deps.challenges.create(request.body);
+    if (!created) throw conflict(`a challenge with slug "${request.body.slug}" exists already; choose another slug`);
+    reply.header('location', absoluteUrlOf(request, this.deps.config, `/api/challenges/${encodeURIComponent(created.slug)}`));
+    return reply.status(201).send(await this.view(created));
+  };
+
+  readonly list: RouteHandler<typeof S.ListChallenges> = async () => {
+    return await Promise.all((await this.deps.challenges.list()).map((c) => this.view(c)));
+  };
+
+  readonly show: RouteHandler<typeof S.ChallengeBySlug> = async (request) => {
+    const c = await challengeOf(this.deps.challenges, request.params);
+    return await this.detail(c);
+  };
+
+  readonly change: RouteHandler<typeof S.ChangeChallenge> = async (request, reply) => {
+    const { challenges, dispatch } = this.deps;
+    const before = await challengeOf(challenges, request.params);
+    const { phase, reopen, ...settings } = request.body;
+    if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
+      throw new ApiError('closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
+    }
+    const closedAfter = (phase ?? before.phase) === 'closed';
+    if (settings.leaderboardPublished === true && !closedAfter) {
+      throw new ApiError(
+        'not_closed',
+        `leaderboards are published once the challenge is closed; "${before.slug}" is in phase "${phase ?? before.phase}": close it first (PATCH {"phase": "closed"})`,
+      );
+    }
+    // Reopening withdraws a publication: the answers may change until the next close. The
+    // answer says so (publicationWithdrawn), so the organiser is never left unaware.
+    const withdrawn = !closedAfter && before.leaderboardPublished;
+    if (withdrawn) settings.leaderboardPublished = false;
+    const after = await challenges.change(
+      before.slug,
+      settings,
+      phase !== undefined ? { to: phase, by: 'organiser', address: request.ip } : undefined,
+    );
+    if (!after) throw notFound(`challenge "${request.params.slug}"`);
+    let queued = true;
+    if (after.phase !== before.phase) {
+      queued = await dispatch.phaseChanged(after);
+      request.log.info({ challenge: after.slug, from: before.phase, to: after.phase, queued }, 'challenge phase changed');
+    }
+    const view = { ...(await this.detail(after)), ...(withdrawn ? { publicationWithdrawn: true } : {}) };
+    if (queued) return view;
+    return reply.status(202).send({ ...view, notice: queuedLaterNotice('the new phase is stored') });
+  };
+}

@@ -1,0 +1,109 @@
+// What each of the scoring routes does (routes.ts registers them, route-schemas.ts types
+// them): find the challenge, check who may read or send what, hand the body to the
+// leaderboard service and answer with what it returns. Parsing and scoring are the service's.
+import type { Static } from 'typebox';
+import { checkAccess, principalOf, teamOf } from '../auth/access.ts';
+import type { Principal } from '../auth/principal.ts';
+import { challengeOf } from '../challenges/lookup.ts';
+import { refuseWhenClosed } from '../challenges/frozen.ts';
+import type { Challenge, ChallengeRepository } from '../challenges/repository.ts';
+import { ApiError, badRequest } from '../http/api-error.ts';
+import type { RouteHandler } from '../http/route-types.ts';
+import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
+import { familyOf, type TaskName } from '../families/registry.ts';
+import type { AccessionLookup } from '../uniprot/index.ts';
+import { leaderboardTsv } from './leaderboard.ts';
+import type { LeaderboardService, ScoreRequest } from './service.ts';
+import type * as S from './route-schemas.ts';
+
+const TSV = 'text/tab-separated-values; charset=utf-8';
+
+/** What the scoring routes need, handed over by the composition root. */
+export interface LeaderboardRouteDeps {
+  challenges: Pick<ChallengeRepository, 'bySlug'>;
+  leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'leaderboard'>;
+  /** The UniProt release gold lines are checked against, when one is loaded. */
+  accessions: AccessionLookup | null;
+}
+
+const flag = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
+
+/** Who may read a leaderboard: everyone once published, teams once closed, the organiser always. */
+function checkMayRead(principal: Principal, challenge: Challenge): void {
+  // Published leaderboards of a closed challenge are for everyone; otherwise a token is needed.
+  const published = challenge.phase === 'closed' && challenge.leaderboardPublished;
+  if (!published) checkAccess('participant', principal);
+  if (principal.role === 'team' && challenge.phase !== 'closed') {
+    throw new ApiError(
+      'not_published',
+      `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`,
+    );
+  }
+}
+
+/** The scoring options the query asks for; one the task's family does not take is a 400. */
+function scoreRequestOf(task: TaskName, q: Static<typeof S.Scores.querystring>): ScoreRequest {
+  const wanted: ScoreRequest = {
+    all: flag(q.all),
+    cutoff: q.cutoff === undefined ? undefined : Number(q.cutoff),
+    beta: q.beta === undefined ? undefined : Number(q.beta),
+    ho: flag(q.ho),
+    of: flag(q.of),
+    singleClass: flag(q.singleClass),
+  };
+  for (const [name, value] of Object.entries(wanted)) {
+    if (value !== undefined && !familyOf(task).scoring.options.includes(name as keyof ScoreRequest))
+      throw badRequest(`${name} does not apply to ${task}; leave it out`);
+  }
+  if (wanted.beta !== undefined && !(wanted.beta > 0)) throw badRequest('beta must be a positive number');
+  return wanted;
+}
+
+export class LeaderboardHandlers {
+  constructor(private readonly deps: LeaderboardRouteDeps) {}
+
+  readonly putGold: RouteHandler<typeof S.PutGold> = async (request) => {
+    const { task } = request.params;
+    const challenge = await challengeOf(this.deps.challenges, request.params);
+    const { documents, items, warnings, unknownDocuments, unknownDocumentIds, replaced } = await this.deps.leaderboard.putGold(
+      challenge,
+      task,
+      request.body,
+      request.query.format,
+      this.deps.accessions,
+    );
+    request.log.info({ challenge: challenge.slug, task, documents, items, replaced: replaced !== null }, 'gold standard loaded');
+    return { task, documents, items, unknownDocuments, unknownDocumentIds, warnings, replaced };
+  };
+
+  readonly putMap: RouteHandler<typeof S.PutMap> = async (request) => {
+    const challenge = await challengeOf(this.deps.challenges, request.params);
+    return { kind: request.params.kind, entries: await this.deps.leaderboard.putMap(challenge, request.params.kind, request.body) };
+  };
+
+  readonly addRun: RouteHandler<typeof S.AddRun> = async (request, reply) => {
+    const principal = teamOf(request);
+    const { task } = request.params;
+    const challenge = await challengeOf(this.deps.challenges, request.params);
+    refuseWhenClosed(challenge, 'no runs are accepted');
+    const columns = (request.query.columns ?? 'rank,confidence') as ColumnLayout;
+    if (!COLUMN_LAYOUTS.includes(columns))
+      throw badRequest(`columns must be one of ${COLUMN_LAYOUTS.join(' | ')}, not "${request.query.columns}"`);
+    const run = await this.deps.leaderboard.addRun(challenge, principal.teamId, task, columns, request.body, request.query.format);
+    request.log.info({ challenge: challenge.slug, task, team: principal.teamId, run: run.name }, 'offline run stored');
+    return reply.status(201).send({ runId: run.id, run: run.name, n: run.n, warnings: run.warnings });
+  };
+
+  readonly scores: RouteHandler<typeof S.Scores> = async (request, reply) => {
+    const principal = principalOf(request);
+    const { task } = request.params;
+    const challenge = await challengeOf(this.deps.challenges, request.params);
+    checkMayRead(principal, challenge);
+    const wanted = scoreRequestOf(task, request.query);
+    const options = Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
+    // The consensus rows (kind C) are extra runs, not a scoring option: not echoed in options.
+    const board = await this.deps.leaderboard.leaderboard(challenge, task, wanted, options, flag(request.query.consensus) === true);
+    if (request.query.format === 'tsv') return reply.type(TSV).send(leaderboardTsv(board));
+    return board;
+  };
+}

@@ -1,0 +1,125 @@
+// The schemas of the scoring routes (routes.ts): what each route takes and answers, as
+// fastify validates it and /openapi.json publishes it. One constant per route, named for
+// what the route does, holds its whole schema; the bodies and answers they share come first.
+import { Type } from 'typebox';
+import { Described, ListOf, Open, responses, SlugParams, TaskParams } from '../http/schemas.ts';
+import { COLUMN_LAYOUTS } from '../scoring/index.ts';
+import type { ScoreOption } from '../families/family.ts';
+import { tasksWith } from '../families/registry.ts';
+
+/** The media types of the bodies sent as TSV or text (gold, maps, runs). */
+const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
+/** BioC XML corpora (gold, runs) are read as text like the TSV files; BioC JSON lines too. */
+const XML_TYPES = ['application/xml', 'text/xml'];
+const JSON_LINES_TYPES = ['application/x-ndjson', 'application/jsonl'];
+/** Every body the routes read as text (with the plugin's own strict UTF-8 parser). */
+export const TEXT_BODY_TYPES = [...TEXT_TYPES, ...XML_TYPES, ...JSON_LINES_TYPES];
+const BODY_TYPES = [...TEXT_BODY_TYPES, 'application/json'];
+
+const MapParams = Type.Object({ slug: SlugParams.properties.slug, kind: Type.Union([Type.Literal('ho'), Type.Literal('of')]) });
+const Flag = Type.Union([Type.Literal('0'), Type.Literal('1'), Type.Literal('true'), Type.Literal('false')]);
+const taking = (option: ScoreOption): string => tasksWith((f) => f.scoring.options.includes(option)).join('/');
+const ScoreQuery = Type.Object(
+  {
+    cutoff: Type.Optional(
+      Type.String({ pattern: '^[1-9][0-9]{0,6}$', description: `${taking('cutoff')}: keep the first k results per document` }),
+    ),
+    all: Type.Optional(Flag),
+    ho: Type.Optional(Flag),
+    of: Type.Optional(Flag),
+    beta: Type.Optional(
+      Type.String({ pattern: '^([0-9]+\\.?[0-9]*|\\.[0-9]+)$', description: `${taking('beta')}: also report macro F-beta` }),
+    ),
+    singleClass: Type.Optional(Flag),
+    format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('tsv')])),
+    consensus: Type.Optional(Flag),
+  },
+  { additionalProperties: false },
+);
+const CorpusFormat = Type.Optional(
+  Type.Union([Type.Literal('bioc'), Type.Literal('pubtator')], {
+    description: 'the body is a corpus: BioC (XML or JSON) or PubTator text; told from the body when left out',
+  }),
+);
+const RunQuery = Type.Object(
+  { columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })), format: CorpusFormat },
+  { additionalProperties: false },
+);
+const GoldQuery = Type.Object({ format: CorpusFormat }, { additionalProperties: false });
+
+const GoldAnswer = Open({
+  task: Type.String(),
+  documents: Type.Integer(),
+  items: Type.Integer(),
+  unknownDocuments: Type.Integer({ description: 'gold documents that are not articles of the challenge' }),
+  warnings: Described('what was accepted with a warning'),
+  replaced: Type.Union([Open({ documents: Type.Integer(), items: Type.Integer(), loadedAt: Type.String() }), Type.Null()], {
+    description: 'the gold standard this load replaced (its counts and when it was loaded), or null when there was none',
+  }),
+});
+const RunAnswer = Open({
+  runId: Type.Integer(),
+  run: Type.String({ description: 'the run name on the leaderboard' }),
+  n: Type.Integer(),
+  warnings: Described('what was accepted with a warning'),
+});
+const Board = Open({
+  task: Type.String(),
+  options: Described('the scoring options applied'),
+  runs: ListOf({
+    run: Type.String(),
+    team: Type.String(),
+    server: Type.Optional(Type.Integer()),
+    serverName: Type.Optional(Type.String({ description: "S rows: the server's name" })),
+    answered: Type.Optional(
+      Type.Integer({
+        description: 'S rows: challenge articles the server answered for the task (0: never answered, listed after the ranked runs)',
+      }),
+    ),
+    kind: Type.String({ description: "S: a server's online run; R: an offline run; C: a consensus" }),
+    metrics: Type.Optional(Described('the figures of the task family, as `metaserver score` reports them')),
+    droppedLinks: Type.Optional(Described('links not scored and why (COREF)')),
+    error: Type.Optional(Type.String({ description: 'why this run could not be scored (instead of metrics)' })),
+  }),
+});
+
+const TAGS = ['scoring'];
+
+export const PutGold = {
+  tags: TAGS,
+  summary: "Load or replace the gold standard of a task (organiser): the family's own form, or a BioC / PubTator corpus",
+  params: TaskParams,
+  querystring: GoldQuery,
+  consumes: BODY_TYPES,
+  response: responses({ 200: GoldAnswer }),
+};
+
+export const PutMap = {
+  tags: TAGS,
+  summary: 'Load or replace the homonym-ortholog (ho) or organism (of) map (organiser)',
+  params: MapParams,
+  consumes: TEXT_TYPES,
+  response: responses({ 200: Open({ kind: Type.String(), entries: Type.Integer() }) }),
+};
+
+export const AddRun = {
+  tags: TAGS,
+  summary: 'Upload an offline run (team; at most 5 per task)',
+  params: TaskParams,
+  querystring: RunQuery,
+  consumes: BODY_TYPES,
+  response: responses({ 201: RunAnswer }),
+};
+
+export const Scores = {
+  tags: TAGS,
+  summary: 'The leaderboard of a task (organiser; teams once the challenge is closed; everyone once the organiser publishes it)',
+  params: TaskParams,
+  querystring: ScoreQuery,
+  response: responses({
+    200: {
+      description: 'the leaderboard, as JSON or (format=tsv) as a TSV table',
+      content: { 'application/json': { schema: Board }, 'text/tab-separated-values': { schema: Type.String() } },
+    },
+  }),
+};

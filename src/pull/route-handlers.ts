@@ -1,0 +1,113 @@
+// What each of the pull protocol's routes does (routes.ts registers them, route-schemas.ts
+// types them): find the pull server or the lease, check that the caller may touch it, hand
+// it to the lease service and map its receipt to a status code. Leasing itself is
+// lease-service.ts.
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config.ts';
+import { canSee, principalOf } from '../auth/access.ts';
+import { ApiError, conflict, notFound } from '../http/api-error.ts';
+import type { RouteHandler } from '../http/route-types.ts';
+import { isPulled, PULL_PROTOCOL } from '../dispatch/annotators/registry.ts';
+import type { ChallengeRepository } from '../challenges/repository.ts';
+import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
+import type { LeaseRecord } from './lease-records.ts';
+import type { LeaseService } from './lease-service.ts';
+import type { LeaseReceipt } from './lease-answer.ts';
+import { MAX_WAIT_SECONDS } from './route-schemas.ts';
+import type * as S from './route-schemas.ts';
+
+/** What the pull protocol's routes need, handed over by the composition root. */
+export interface PullRouteDeps {
+  config: Pick<Config, 'leaseRequestsPerMinute' | 'maxAnswerBytes'>;
+  challenges: Pick<ChallengeRepository, 'byId'>;
+  servers: Pick<ServerRepository, 'byId'>;
+  leases: Pick<LeaseService, 'records' | 'take' | 'answer' | 'fail' | 'release' | 'expire'>;
+}
+
+/** The answer to a settled lease: its receipt when stored, otherwise the error that says why not. */
+function receiptReply(receipt: LeaseReceipt): LeaseReceipt {
+  if (receipt.outcome === 'closed') throw new ApiError('closed', receipt.detail ?? 'the challenge is closed', receipt);
+  if (receipt.outcome === 'ok') return receipt;
+  const left = receipt.final ? 'no attempt is left' : 'the article is offered again after the back-off';
+  throw new ApiError('answer_refused', `the answer was not stored (${receipt.outcome}): ${receipt.detail ?? ''}; ${left}`, receipt);
+}
+
+export class PullHandlers {
+  constructor(private readonly deps: PullRouteDeps) {}
+
+  /** The server, if the caller may see it and it pulls its articles; another team gets the 404 of a missing one. */
+  private async pullServer(request: FastifyRequest, id: number): Promise<AnnotationServer> {
+    const server = await this.deps.servers.byId(id);
+    if (!server || !canSee(principalOf(request), server.teamId)) throw notFound(`annotation server ${id}`);
+    if (!isPulled(server)) {
+      throw conflict(
+        `server ${id} has protocol "${server.protocol}": the meta-server sends it the articles; leases are for servers registered with protocol "${PULL_PROTOCOL}"`,
+      );
+    }
+    return server;
+  }
+
+  /** The lease, claimed by this request: it alone settles it. Unknown, settled or expired: 409 and nothing stored. */
+  private async claimedLease(request: FastifyRequest, id: string): Promise<{ lease: LeaseRecord; server: AnnotationServer }> {
+    const { leases, servers } = this.deps;
+    const gone = () =>
+      new ApiError(
+        'lease_gone',
+        `lease ${id} is not held: it is unknown, already answered, given back or expired; nothing was stored — take a new lease`,
+      );
+    const lease = await leases.records.peek(id);
+    if (!lease) throw gone();
+    const server = await servers.byId(lease.serverId);
+    if (!server || !canSee(principalOf(request), server.teamId)) throw notFound(`lease ${id}`);
+    if (!(await leases.records.claim(lease))) throw gone();
+    if (Date.now() > lease.deadline) {
+      await leases.expire(lease);
+      throw new ApiError(
+        'lease_gone',
+        `lease ${id} expired at ${new Date(lease.deadline).toISOString()}: the attempt counts as a timeout and the article is offered again; nothing was stored`,
+      );
+    }
+    return { lease, server };
+  }
+
+  readonly take: RouteHandler<typeof S.TakeLease> = async (request, reply) => {
+    const { servers, challenges, leases } = this.deps;
+    const id = Number(request.params.id);
+    await this.pullServer(request, id);
+    const wait = request.query.wait === undefined ? 30 : Number(request.query.wait);
+    if (wait > MAX_WAIT_SECONDS) throw new ApiError('bad_request', `wait is at most ${MAX_WAIT_SECONDS} seconds; ask again after a 204`);
+    let left = false;
+    reply.raw.once('close', () => {
+      left = true;
+    });
+    const offer = await leases.take(
+      async () => {
+        const server = await servers.byId(id);
+        const challenge = server ? await challenges.byId(server.challengeId) : null;
+        return server && challenge ? { server, challenge } : null;
+      },
+      wait * 1000,
+      () => left,
+    );
+    if (!offer) return reply.status(204).send();
+    request.log.debug({ serverId: id, lease: offer.lease.slice(0, 6) }, 'article leased');
+    return offer;
+  };
+
+  readonly answer: RouteHandler<typeof S.AnswerLease> = async (request) => {
+    const { lease, server } = await this.claimedLease(request, request.params.lease);
+    const challenge = (await this.deps.challenges.byId(server.challengeId))!;
+    return receiptReply(await this.deps.leases.answer(lease, server, challenge, Buffer.from(JSON.stringify(request.body))));
+  };
+
+  readonly fail: RouteHandler<typeof S.FailLease> = async (request) => {
+    const { lease } = await this.claimedLease(request, request.params.lease);
+    return await this.deps.leases.fail(lease, request.body.message);
+  };
+
+  readonly release: RouteHandler<typeof S.ReleaseLease> = async (request, reply) => {
+    const { lease } = await this.claimedLease(request, request.params.lease);
+    await this.deps.leases.release(lease);
+    return reply.status(204).send();
+  };
+}

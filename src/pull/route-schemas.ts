@@ -1,0 +1,89 @@
+// The schemas of the pull protocol's routes (routes.ts): what each route takes and answers,
+// as fastify validates it and /openapi.json publishes it. One constant per route, named for
+// what the route does, holds its whole schema; the bodies and answers they share come first.
+import { Type } from 'typebox';
+import { Described, NoContent, Open, responses, ServerIdParams } from '../http/schemas.ts';
+import { LEASE_ID_PATTERN } from './lease-records.ts';
+
+/** The longest a lease request waits for work. */
+export const MAX_WAIT_SECONDS = 60;
+
+const LeaseParams = Type.Object({
+  lease: Type.String({ pattern: LEASE_ID_PATTERN, description: 'the lease id, as the lease answered it' }),
+});
+const WaitQuery = Type.Object(
+  {
+    wait: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,2}(\\.[0-9]{1,3})?$',
+        description: `seconds to wait for work before answering 204 (0–${MAX_WAIT_SECONDS}, default 30)`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+const Offer = Open({
+  lease: Type.String({ description: 'the lease id: answer, fail or give back the article with it' }),
+  deadline: Type.String({ description: 'ISO 8601: an answer after this is refused and the attempt counts as a timeout' }),
+  article: Open(
+    {
+      id: Type.Optional(Type.String({ description: 'the article id (servers registered with sendMetadata)' })),
+      text: Type.String(),
+      given: Type.Optional(Type.String({ description: 'the given annotations (COREF servers)' })),
+      tasks: Type.Array(Type.String(), { description: 'the tasks to answer' }),
+    },
+    "the JSON protocol's request",
+  ),
+});
+const Receipt = Open({
+  stored: Type.Boolean(),
+  outcome: Type.String({ description: 'ok, or why the answer was not stored' }),
+  detail: Type.Optional(Type.String()),
+  attempt: Type.Integer(),
+  final: Type.Boolean({ description: 'no attempt is left: the article is not offered again' }),
+  errors: Described('the first validation errors {path, message}'),
+  errorCount: Type.Integer(),
+  warnings: Described('the first validation warnings {path, message}'),
+  warningCount: Type.Integer(),
+});
+const FailBody = Type.Object(
+  { message: Type.String({ minLength: 1, maxLength: 4000, description: "what went wrong, as the team's server said it" }) },
+  { additionalProperties: false },
+);
+const AnswerBody = Type.Object(
+  {},
+  { additionalProperties: true, description: 'the JSON protocol\'s answer: an object with the XML-RPC answer\'s keys (or {"error": …})' },
+);
+
+const TAGS = ['pull'];
+
+export const TakeLease = {
+  tags: TAGS,
+  summary: 'Take an article on lease for a pull server (its agent); waits up to ?wait seconds, 204 when there is no work',
+  params: ServerIdParams,
+  querystring: WaitQuery,
+  response: responses({ 200: Offer, 204: NoContent }),
+};
+
+export const AnswerLease = {
+  tags: TAGS,
+  summary: "Answer a leased article with the JSON protocol's answer; judged and stored exactly once (422 with the errors when not valid)",
+  params: LeaseParams,
+  body: AnswerBody,
+  response: responses({ 200: Receipt }),
+};
+
+export const FailLease = {
+  tags: TAGS,
+  summary: "Report that the team's server failed on a leased article: recorded as a fault attempt",
+  params: LeaseParams,
+  body: FailBody,
+  response: responses({ 200: Receipt }),
+};
+
+export const ReleaseLease = {
+  tags: TAGS,
+  summary: 'Give a leased article back (the agent is stopping): not a failed attempt; it is offered again at once',
+  params: LeaseParams,
+  response: responses({ 204: NoContent }),
+};
