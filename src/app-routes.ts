@@ -4,10 +4,10 @@
 // dependencies (ServerRouteDeps, …) and never sees the rest.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
-import { healthRoutes } from './health/routes.ts';
+import { healthRoutes, type HealthRouteDeps } from './health/routes.ts';
 import { challengeRoutes } from './challenges/routes.ts';
 import type { ChallengeRouteDeps } from './challenges/route-handlers.ts';
-import { teamRoutes } from './teams/routes.ts';
+import { teamRoutes, type TeamRouteDeps } from './teams/routes.ts';
 import { whoamiRoutes } from './auth/whoami-routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import type { ServerRouteDeps } from './servers/route-handlers.ts';
@@ -15,11 +15,13 @@ import { articleRoutes } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import type { LeaderboardRouteDeps } from './leaderboard/route-handlers.ts';
 import { xmlrpcApi } from './bcms/public-api.ts';
-import { observabilityRoutes } from './metrics/routes.ts';
-import { reliabilityRoutes } from './reliability/routes.ts';
+import type { BcmsDeps } from './bcms/index.ts';
+import { ensembleView } from './articles/ensemble-view.ts';
+import { observabilityRoutes, type MetricsRouteDeps } from './metrics/routes.ts';
+import { reliabilityRoutes, type ReliabilityRouteDeps } from './reliability/routes.ts';
 import { webRoutes } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
-import { backupRoutes } from './backup/routes.ts';
+import { backupRoutes, type BackupRouteDeps } from './backup/routes.ts';
 import { pullRoutes } from './pull/routes.ts';
 import type { PullRouteDeps } from './pull/route-handlers.ts';
 import type { LeaseService } from './pull/lease-service.ts';
@@ -27,19 +29,19 @@ import type { LeaseService } from './pull/lease-service.ts';
 const API = { prefix: '/api' };
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(healthRoutes(ctx));
+  await app.register(healthRoutes(healthDeps(ctx)));
   await app.register(challengeRoutes(challengeDeps(ctx)), API);
-  await app.register(teamRoutes(ctx), API);
-  await app.register(whoamiRoutes(ctx), API);
+  await app.register(teamRoutes(teamDeps(ctx)), API);
+  await app.register(whoamiRoutes(), API);
   await app.register(serverRoutes(serverDeps(ctx)), API);
   await app.register(articleRoutes(ctx), API);
   await app.register(leaderboardRoutes(leaderboardDeps(ctx)), API);
-  await app.register(xmlrpcApi(ctx));
-  await app.register(observabilityRoutes(ctx));
-  await app.register(reliabilityRoutes(ctx));
+  await app.register(xmlrpcApi(bcmsDeps(ctx)));
+  await app.register(observabilityRoutes(metricsDeps(ctx)));
+  await app.register(reliabilityRoutes(reliabilityDeps(ctx)));
   await app.register(webRoutes(ctx));
   await app.register(testsuiteRoutes(ctx));
-  await app.register(backupRoutes(ctx), API);
+  await app.register(backupRoutes(backupDeps(ctx)), API);
   if (ctx.leases) await app.register(pullRoutes(pullDeps(ctx, ctx.leases)), API);
 }
 
@@ -57,4 +59,36 @@ function leaderboardDeps(ctx: AppContext): LeaderboardRouteDeps {
 
 function pullDeps(ctx: AppContext, leases: LeaseService): PullRouteDeps {
   return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, leases };
+}
+
+function healthDeps(ctx: AppContext): HealthRouteDeps {
+  return { pingRedis: () => ctx.pingRedis(), settings: ctx.repos.settings, accessions: ctx.accessions, lookups: ctx.lookups };
+}
+
+function teamDeps(ctx: AppContext): TeamRouteDeps {
+  return { config: ctx.config, teams: ctx.repos.teams };
+}
+
+function bcmsDeps(ctx: AppContext): BcmsDeps {
+  const { challenges, articles, answers, servers, models } = ctx.repos;
+  return {
+    challenges,
+    articles,
+    answers,
+    servers,
+    models,
+    ensembleView: (article, shown, modelId) => ensembleView(ctx, article, shown, modelId),
+  };
+}
+
+function metricsDeps(ctx: AppContext): MetricsRouteDeps {
+  return { servers: ctx.repos.servers, dispatch: ctx.dispatch };
+}
+
+function reliabilityDeps(ctx: AppContext): ReliabilityRouteDeps {
+  return { challenges: ctx.repos.challenges, reliability: ctx.repos.reliability };
+}
+
+function backupDeps(ctx: AppContext): BackupRouteDeps {
+  return { dumpDatabase: ctx.dumpDatabase };
 }

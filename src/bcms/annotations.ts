@@ -1,6 +1,6 @@
 // Annotations.*: the stored answers of one article, as BCMS served them.
-import type { AppContext } from '../app-context.ts';
-import { servedArticle } from './articles.ts';
+import type { AnswerRepository } from '../articles/answer-repository.ts';
+import { servedArticle, type ServedArticles } from './articles.ts';
 import { Fault, FAULT } from './faults.ts';
 import { serverIdParam, type BcmsMethod } from './method.ts';
 import { answerToWire, WIRE_HELP } from './wire.ts';
@@ -14,15 +14,20 @@ const SIGNATURES = (result: string, ...more: string[]) => [
   [result, 'string', ...more],
 ];
 
-export function annotationMethods(ctx: AppContext): BcmsMethod[] {
+/** What the Annotations.* methods read: the served article, then its servers' stored answers. */
+export interface AnnotationRepositories extends ServedArticles {
+  answers: Pick<AnswerRepository, 'serverStates'>;
+}
+
+export function annotationMethods(repos: AnnotationRepositories): BcmsMethod[] {
   const list: BcmsMethod = {
     name: 'Annotations.getAnnotationServerList',
     usage: 'Annotations.getAnnotationServerList(article: int|string) → array of int',
     signatures: SIGNATURES('array'),
     help: `The ids of the servers the article was sent to (answered, failed or still working). ${ARTICLE_HELP} Resources.getServer(id) describes each server.`,
     async run([ref]) {
-      const article = await servedArticle(ctx, ref, list.usage);
-      return (await ctx.repos.answers.serverStates(article.id)).map((s) => s.serverId);
+      const article = await servedArticle(repos, ref, list.usage);
+      return (await repos.answers.serverStates(article.id)).map((s) => s.serverId);
     },
   };
   const all: BcmsMethod = {
@@ -31,8 +36,8 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     signatures: SIGNATURES('struct'),
     help: `Every stored answer to the article: a struct of server id → result struct (servers that have not answered are left out). ${ARTICLE_HELP} ${RESULT_HELP}`,
     async run([ref]) {
-      const article = await servedArticle(ctx, ref, all.usage);
-      const servers = await ctx.repos.answers.serverStates(article.id);
+      const article = await servedArticle(repos, ref, all.usage);
+      const servers = await repos.answers.serverStates(article.id);
       return Object.fromEntries(servers.flatMap((s) => (s.result ? [[String(s.serverId), answerToWire(s.result)]] : [])));
     },
   };
@@ -42,9 +47,9 @@ export function annotationMethods(ctx: AppContext): BcmsMethod[] {
     signatures: SIGNATURES('struct', 'int'),
     help: `One server's stored answer to the article: a result struct. ${ARTICLE_HELP} ${RESULT_HELP}`,
     async run([ref, serverParam]) {
-      const article = await servedArticle(ctx, ref, one.usage);
+      const article = await servedArticle(repos, ref, one.usage);
       const serverId = serverIdParam(serverParam, one.usage);
-      const server = (await ctx.repos.answers.serverStates(article.id)).find((s) => s.serverId === serverId);
+      const server = (await repos.answers.serverStates(article.id)).find((s) => s.serverId === serverId);
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an article reference is a string or an int
       const shown = typeof ref === 'string' ? JSON.stringify(ref) : String(ref);
       if (!server) {

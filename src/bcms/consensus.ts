@@ -8,21 +8,34 @@
 // consensus confidences (the voting share, the ensemble's probability). A method with no
 // result for the article (fewer than two chosen servers answered; none of the ensemble's
 // servers answered) gives an empty struct.
-import type { AppContext } from '../app-context.ts';
 import { voteView } from '../articles/consensus.ts';
-import { ensembleView } from '../articles/ensemble-view.ts';
+import type { EnsembleView } from '../articles/ensemble-view.ts';
 import type { Article } from '../articles/repository.ts';
 import type { ArticleServerState } from '../articles/status.ts';
+import type { ChallengeRepository } from '../challenges/repository.ts';
+import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
 import { consensusAsResult } from '../consensus/index.ts';
 import { ENSEMBLE_TASKS } from '../consensus/ensemble.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { AnswerResult } from '../families/registry.ts';
 import type { EncodableValue } from '../xmlrpc/codec.ts';
+import type { AnnotationRepositories } from './annotations.ts';
 import { servedArticle } from './articles.ts';
-import { readConsensusOptions } from './consensus-options.ts';
+import { readConsensusOptions, type ConsensusOptions } from './consensus-options.ts';
 import { Fault, FAULT } from './faults.ts';
 import type { BcmsMethod } from './method.ts';
 import { answerToWire } from './wire.ts';
+
+/**
+ * What the Consensus.* methods read: the served article and its answers, the closed
+ * challenges and their latest models; and the article view's ensemble consensus, by name.
+ */
+export interface ConsensusDeps extends AnnotationRepositories {
+  challenges: Pick<ChallengeRepository, 'bySlug' | 'list'>;
+  models: Pick<EnsembleModelRepository, 'latest'>;
+  /** A stored ensemble model applied to the article's shown answers (articles/ensemble-view.ts). */
+  ensembleView(article: Article, shown: readonly ArticleServerState[], modelId: number): Promise<EnsembleView>;
+}
 
 export interface ConsensusMethod {
   id: string;
@@ -41,10 +54,10 @@ const VOTE: ConsensusMethod = {
   name: "Weighted voting over the servers' answers (options: servers, weights, threshold)",
 };
 
-async function consensusMethods(ctx: AppContext): Promise<ConsensusMethod[]> {
-  const models = ctx.repos.models;
+async function consensusMethods(deps: ConsensusDeps): Promise<ConsensusMethod[]> {
+  const models = deps.models;
   const methods = [VOTE];
-  for (const challenge of await ctx.repos.challenges.list()) {
+  for (const challenge of await deps.challenges.list()) {
     if (challenge.phase !== 'closed') continue;
     for (const task of ENSEMBLE_TASKS) {
       if (!challenge.tasks.includes(task)) continue;
@@ -71,14 +84,14 @@ function unknownMethod(id: string, known: ConsensusMethod[]): Fault {
   );
 }
 
-export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
+export function consensusMethodsApi(deps: ConsensusDeps): BcmsMethod[] {
   const list: BcmsMethod = {
     name: 'Consensus.getConsensusMethods',
     usage: 'Consensus.getConsensusMethods() → array of string',
     signatures: [['array']],
     help: 'The ids of the consensus methods: "vote" (weighted majority voting) and "ensemble:<challenge>:<task>" for each trained ensemble of a closed challenge.',
     async run() {
-      return (await consensusMethods(ctx)).map((m) => m.id);
+      return (await consensusMethods(deps)).map((m) => m.id);
     },
   };
   const one: BcmsMethod = {
@@ -88,7 +101,7 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
     help: 'One consensus method: {provider, method, name, id}.',
     async run([id]) {
       if (typeof id !== 'string') throw new Fault(FAULT.badParams, `the method id is a string: send ${one.usage}`);
-      const known = await consensusMethods(ctx);
+      const known = await consensusMethods(deps);
       const method = known.find((m) => m.id === id);
       if (!method) throw unknownMethod(id, known);
       return describe(method);
@@ -110,33 +123,18 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
       'Options: servers (default: all the article was sent to), methods (default: all), weights (server id → weight, default 1; ' +
       'voting only), threshold (percent of the total weight an item needs, default 50; voting only).',
     async run([ref, optionsParam]) {
-      const article = await servedArticle(ctx, ref, consensus.usage);
+      const article = await servedArticle(deps, ref, consensus.usage);
       const options = readConsensusOptions(optionsParam, consensus.usage);
-      const known = await consensusMethods(ctx);
+      const known = await consensusMethods(deps);
       const chosen = (options.methods ?? known.map((m) => m.id)).map((id) => {
         const method = known.find((m) => m.id === id);
         if (!method) throw unknownMethod(id, known);
         return method;
       });
-      const states = await ctx.repos.answers.serverStates(article.id);
-      for (const id of options.servers ?? []) {
-        if (!states.some((s) => s.serverId === id)) {
-          throw new Fault(
-            FAULT.unknownServer,
-            `servers: the article was not sent to server ${id}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`,
-          );
-        }
-      }
-      const shown = options.servers ? states.filter((s) => options.servers!.includes(s.serverId)) : states;
+      const shown = chosenServers(await deps.answers.serverStates(article.id), options);
       const results: Record<string, EncodableValue> = {};
       for (const method of chosen) {
-        let result: AnswerResult | undefined;
-        if (method.modelId === undefined) {
-          const vote = voteView(shown, { weights: options.weights, threshold: options.threshold });
-          result = vote && consensusAsResult(vote);
-        } else {
-          result = await ensembleResult(ctx, article, shown, method.modelId);
-        }
+        const result = await methodResult(deps, article, shown, method, options);
         results[method.id] = result ? answerToWire(result) : {};
       }
       return results;
@@ -145,14 +143,40 @@ export function consensusMethodsApi(ctx: AppContext): BcmsMethod[] {
   return [list, one, consensus];
 }
 
+/** The answers of the servers the options choose (all the article was sent to by default); naming another is a fault. */
+function chosenServers(states: ArticleServerState[], options: ConsensusOptions): ArticleServerState[] {
+  for (const id of options.servers ?? []) {
+    if (!states.some((s) => s.serverId === id)) {
+      throw new Fault(
+        FAULT.unknownServer,
+        `servers: the article was not sent to server ${id}; Annotations.getAnnotationServerList(article) lists the servers it was sent to`,
+      );
+    }
+  }
+  return options.servers ? states.filter((s) => options.servers!.includes(s.serverId)) : states;
+}
+
+/** One consensus method's result over the chosen answers: weighted voting, or a stored ensemble model. */
+async function methodResult(
+  deps: ConsensusDeps,
+  article: Article,
+  shown: ArticleServerState[],
+  method: ConsensusMethod,
+  options: ConsensusOptions,
+): Promise<AnswerResult | undefined> {
+  if (method.modelId !== undefined) return await ensembleResult(deps, article, shown, method.modelId);
+  const vote = voteView(shown, { weights: options.weights, threshold: options.threshold });
+  return vote && consensusAsResult(vote);
+}
+
 async function ensembleResult(
-  ctx: AppContext,
+  deps: ConsensusDeps,
   article: Article,
   shown: ArticleServerState[],
   modelId: number,
 ): Promise<AnswerResult | undefined> {
   try {
-    const { method: _method, model: _model, runs: _runs, ...result } = await ensembleView(ctx, article, shown, modelId);
+    const { method: _method, model: _model, runs: _runs, ...result } = await deps.ensembleView(article, shown, modelId);
     return result;
   } catch (err) {
     // 409: none of the ensemble's servers answered this article: no result, not an error.

@@ -1,9 +1,8 @@
 // Resources.*: the annotation servers behind the served articles — those registered for
 // on-demand annotation (the live challenge). Never their URLs: only what a reader needs
 // to tell the servers apart and credit them.
-import type { AppContext } from '../app-context.ts';
-import { LIVE_SLUG } from '../challenges/repository.ts';
-import type { AnnotationServer } from '../servers/repository.ts';
+import { LIVE_SLUG, type ChallengeRepository } from '../challenges/repository.ts';
+import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
 import { Fault, FAULT } from './faults.ts';
 import { serverIdParam, type BcmsMethod } from './method.ts';
 
@@ -13,10 +12,16 @@ function serverStruct(s: AnnotationServer) {
   return { id: s.id, name: s.name, team: s.team, tasks: [...s.tasks], state: s.state };
 }
 
-export function resourceMethods(ctx: AppContext): BcmsMethod[] {
+/** What the Resources.* methods read: the live challenge and its servers. */
+export interface ResourceRepositories {
+  challenges: Pick<ChallengeRepository, 'bySlug'>;
+  servers: Pick<ServerRepository, 'byId' | 'listByChallenge'>;
+}
+
+export function resourceMethods(repos: ResourceRepositories): BcmsMethod[] {
   async function liveServers(): Promise<AnnotationServer[]> {
-    const live = await ctx.repos.challenges.bySlug(LIVE_SLUG);
-    return live ? await ctx.repos.servers.listByChallenge(live.id) : [];
+    const live = await repos.challenges.bySlug(LIVE_SLUG);
+    return live ? await repos.servers.listByChallenge(live.id) : [];
   }
 
   const list: BcmsMethod = {
@@ -35,7 +40,7 @@ export function resourceMethods(ctx: AppContext): BcmsMethod[] {
     help: `One annotation server. ${SERVER_HELP}`,
     async run([idParam]) {
       const id = serverIdParam(idParam, one.usage);
-      const server = await ctx.repos.servers.byId(id);
+      const server = await repos.servers.byId(id);
       if (!server || server.challenge !== LIVE_SLUG)
         throw new Fault(FAULT.unknownServer, `no on-demand annotation server has id ${id}; Resources.getServerList() lists them`);
       return serverStruct(server);

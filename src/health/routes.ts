@@ -1,9 +1,25 @@
+// GET /healthz: whether Redis and the database answer, and which lookup releases are loaded.
+// The plugin takes the two checks and the loaded releases by name from the composition root.
 import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppContext } from '../app-context.ts';
 import { Described, Open, responses } from '../http/schemas.ts';
+import type { RouteHandler } from '../http/route-types.ts';
+import type { SettingsRepository } from '../db/settings-repository.ts';
+import type { AccessionLookup } from '../uniprot/index.ts';
+import type { FamilyLookups } from '../families/family.ts';
 import { withinTime } from '../shared/timeout.ts';
 import { lookupReleases } from '../families/lookups.ts';
+
+/** What /healthz checks and reports, handed over by the composition root. */
+export interface HealthRouteDeps {
+  /** Whether the queue store answers. */
+  pingRedis(): Promise<boolean>;
+  /** The database's own check. */
+  settings: Pick<SettingsRepository, 'ping'>;
+  accessions: Pick<AccessionLookup, 'release'> | null;
+  lookups: FamilyLookups;
+}
 
 /**
  * How long Redis and the database have to answer. The Redis connection queues commands
@@ -19,42 +35,45 @@ const Health = Open({
   uniprot: Described('the loaded UniProt release, or null'),
   indexes: Described('the release of each loaded lookup index'),
 });
+const HealthCheck = {
+  tags: ['health'],
+  summary: 'Whether Redis and the database answer',
+  response: responses({ 200: Health, 503: Health }),
+};
 
-export function healthRoutes(ctx: AppContext): FastifyPluginAsync {
-  return async (app) => {
-    /**
-     * The check under way: requests that arrive meanwhile share it instead of sending a
-     * ping and a query each (monitors and load balancers may poll many times a second), so
-     * an answer is never older than one check.
-     */
-    let running: Promise<{ redis: boolean; database: boolean }> | undefined;
-    const check = () =>
-      (running ??= Promise.all([
-        withinTime(ctx.pingRedis(), CHECK_TIMEOUT_MS, false),
-        withinTime(ctx.repos.settings.ping(), CHECK_TIMEOUT_MS, false),
-      ])
-        .then(([redis, database]) => ({ redis, database }))
-        .finally(() => {
-          running = undefined;
-        }));
+function healthHandler(deps: HealthRouteDeps): RouteHandler<typeof HealthCheck> {
+  /**
+   * The check under way: requests that arrive meanwhile share it instead of sending a
+   * ping and a query each (monitors and load balancers may poll many times a second), so
+   * an answer is never older than one check.
+   */
+  let running: Promise<{ redis: boolean; database: boolean }> | undefined;
+  const check = () =>
+    (running ??= Promise.all([
+      withinTime(deps.pingRedis(), CHECK_TIMEOUT_MS, false),
+      withinTime(deps.settings.ping(), CHECK_TIMEOUT_MS, false),
+    ])
+      .then(([redis, database]) => ({ redis, database }))
+      .finally(() => {
+        running = undefined;
+      }));
 
-    app.get(
-      '/healthz',
-      {
-        schema: { tags: ['health'], summary: 'Whether Redis and the database answer', response: responses({ 200: Health, 503: Health }) },
-        config: { access: 'public' },
-      },
-      async (_request, reply) => {
-        const { redis, database } = await check();
-        const body = {
-          status: redis && database ? 'ok' : 'unavailable',
-          redis: redis ? 'ok' : 'unreachable',
-          database: database ? 'ok' : 'unreachable',
-          uniprot: ctx.accessions ? ctx.accessions.release : null,
-          indexes: lookupReleases(ctx.lookups),
-        };
-        return reply.status(redis && database ? 200 : 503).send(body);
-      },
-    );
+  return async (_request, reply) => {
+    const { redis, database } = await check();
+    const body = {
+      status: redis && database ? 'ok' : 'unavailable',
+      redis: redis ? 'ok' : 'unreachable',
+      database: database ? 'ok' : 'unreachable',
+      uniprot: deps.accessions ? deps.accessions.release : null,
+      indexes: lookupReleases(deps.lookups),
+    };
+    return reply.status(redis && database ? 200 : 503).send(body);
+  };
+}
+
+export function healthRoutes(deps: HealthRouteDeps): FastifyPluginAsync {
+  return async (base) => {
+    const app = base.withTypeProvider<TypeBoxTypeProvider>();
+    app.get('/healthz', { schema: HealthCheck, config: { access: 'public' } }, healthHandler(deps));
   };
 }

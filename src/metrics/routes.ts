@@ -6,16 +6,30 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Gauge, Registry } from 'prom-client';
-import type { AppContext } from '../app-context.ts';
 import { responses, TextBody } from '../http/schemas.ts';
+import type { RouteHandler } from '../http/route-types.ts';
 import { dispatchMetrics } from '../dispatch/dispatch-metrics.ts';
-import { QUEUE_WAIT_MS } from '../dispatch/service.ts';
+import type { DispatchQueues } from '../dispatch/queues.ts';
+import { QUEUE_WAIT_MS, type DispatchService } from '../dispatch/service.ts';
+import type { ServerRepository } from '../servers/repository.ts';
 import { withinTime } from '../shared/timeout.ts';
+
+/** What /metrics reads, handed over by the composition root: every server, and its queue's counts while Redis is up. */
+export interface MetricsRouteDeps {
+  servers: Pick<ServerRepository, 'listAll'>;
+  dispatch: Pick<DispatchService, 'redisReady'> & { queues: Pick<DispatchQueues, 'counts'> };
+}
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
 
+const Metrics = {
+  tags: ['operations'],
+  summary: 'Prometheus metrics (organiser)',
+  response: responses({ 200: TextBody('text/plain', 'Prometheus text exposition format') }),
+};
+
 /** Queue depths are read from Redis at scrape time, so they hold across all worker processes. */
-function queueRegistry(ctx: AppContext): Registry {
+function queueRegistry({ servers, dispatch }: MetricsRouteDeps): Registry {
   const registry = new Registry();
   new Gauge({
     name: 'metaserver_queue_jobs',
@@ -25,9 +39,9 @@ function queueRegistry(ctx: AppContext): Registry {
     async collect() {
       this.reset();
       // Left out while Redis is down or silent: a scrape must not hang on it (and says so by their absence).
-      if (!ctx.dispatch.redisReady()) return;
-      const servers = await ctx.repos.servers.listAll();
-      const read = Promise.all(servers.map(async (s) => [s.id, await ctx.dispatch.queues.counts(s.id)] as const));
+      if (!dispatch.redisReady()) return;
+      const all = await servers.listAll();
+      const read = Promise.all(all.map(async (s) => [s.id, await dispatch.queues.counts(s.id)] as const));
       for (const [id, counts] of (await withinTime(read, QUEUE_WAIT_MS, null)) ?? []) {
         for (const state of QUEUE_STATES) this.labels(String(id), state).set(counts[state] ?? 0);
       }
@@ -36,25 +50,17 @@ function queueRegistry(ctx: AppContext): Registry {
   return registry;
 }
 
-export function observabilityRoutes(ctx: AppContext): FastifyPluginAsync {
+/** The queue gauges of every server, then this process's dispatch metrics. */
+function metricsHandler(queues: Registry): RouteHandler<typeof Metrics> {
+  return async (_request, reply) => {
+    const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
+    return reply.type(dispatchMetrics.registry.contentType).send(text);
+  };
+}
+
+export function observabilityRoutes(deps: MetricsRouteDeps): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    const queues = queueRegistry(ctx);
-
-    app.get(
-      '/metrics',
-      {
-        schema: {
-          tags: ['operations'],
-          summary: 'Prometheus metrics (organiser)',
-          response: responses({ 200: TextBody('text/plain', 'Prometheus text exposition format') }),
-        },
-        config: { access: 'admin' },
-      },
-      async (_request, reply) => {
-        const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
-        return reply.type(dispatchMetrics.registry.contentType).send(text);
-      },
-    );
+    app.get('/metrics', { schema: Metrics, config: { access: 'admin' } }, metricsHandler(queueRegistry(deps)));
   };
 }
