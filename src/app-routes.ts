@@ -15,8 +15,9 @@ import { leaderboardRoutes } from './leaderboard/routes.ts';
 import { xmlrpcApi } from './bcms/public-api.ts';
 import { observabilityRoutes } from './metrics/routes.ts';
 import { reliabilityRoutes } from './reliability/routes.ts';
-import { webRoutes } from './web/routes.ts';
+import { webRoutes, type WebRouteDeps } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
+import type { TestsuiteRouteDeps } from './testsuites/route-handlers.ts';
 import { backupRoutes } from './backup/routes.ts';
 import { pullRoutes } from './pull/routes.ts';
 
@@ -33,12 +34,22 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(xmlrpcApi(ctx));
   await app.register(observabilityRoutes(ctx));
   await app.register(reliabilityRoutes(ctx));
-  await app.register(webRoutes(ctx));
-  await app.register(testsuiteRoutes(ctx));
+  await app.register(webRoutes(webDeps(ctx)));
+  await app.register(testsuiteRoutes(testsuiteDeps(ctx)));
   await app.register(backupRoutes(ctx), API);
   if (ctx.leases) await app.register(pullRoutes(ctx, ctx.leases), API);
 }
 
 function serverDeps(ctx: AppContext): ServerRouteDeps {
   return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, lifecycle: ctx.servers };
+}
+
+function webDeps(ctx: AppContext): WebRouteDeps {
+  const { challenges, servers, serverStatus, reliability } = ctx.repos;
+  return { config: ctx.config, challenges, auth: ctx.auth, glance: { challenges, servers, serverStatus, reliability } };
+}
+
+function testsuiteDeps(ctx: AppContext): TestsuiteRouteDeps {
+  const { challenges, servers, serverStatus, suiteRuns } = ctx.repos;
+  return { config: ctx.config, challenges, servers, serverStatus, suiteRuns, dispatch: ctx.dispatch };
 }
