@@ -19,8 +19,9 @@ import type { BcmsDeps } from './bcms/index.ts';
 import { ensembleView } from './articles/ensemble-view.ts';
 import { observabilityRoutes, type MetricsRouteDeps } from './metrics/routes.ts';
 import { reliabilityRoutes, type ReliabilityRouteDeps } from './reliability/routes.ts';
-import { webRoutes } from './web/routes.ts';
+import { webRoutes, type WebRouteDeps } from './web/routes.ts';
 import { testsuiteRoutes } from './testsuites/routes.ts';
+import type { TestsuiteRouteDeps } from './testsuites/route-handlers.ts';
 import { backupRoutes, type BackupRouteDeps } from './backup/routes.ts';
 import { pullRoutes } from './pull/routes.ts';
 import type { PullRouteDeps } from './pull/route-handlers.ts';
@@ -39,8 +40,8 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(xmlrpcApi(bcmsDeps(ctx)));
   await app.register(observabilityRoutes(metricsDeps(ctx)));
   await app.register(reliabilityRoutes(reliabilityDeps(ctx)));
-  await app.register(webRoutes(ctx));
-  await app.register(testsuiteRoutes(ctx));
+  await app.register(webRoutes(webDeps(ctx)));
+  await app.register(testsuiteRoutes(testsuiteDeps(ctx)));
   await app.register(backupRoutes(backupDeps(ctx)), API);
   if (ctx.leases) await app.register(pullRoutes(pullDeps(ctx, ctx.leases)), API);
 }
@@ -91,4 +92,14 @@ function reliabilityDeps(ctx: AppContext): ReliabilityRouteDeps {
 
 function backupDeps(ctx: AppContext): BackupRouteDeps {
   return { dumpDatabase: ctx.dumpDatabase };
+}
+
+function webDeps(ctx: AppContext): WebRouteDeps {
+  const { challenges, servers, serverStatus, reliability } = ctx.repos;
+  return { config: ctx.config, challenges, auth: ctx.auth, glance: { challenges, servers, serverStatus, reliability } };
+}
+
+function testsuiteDeps(ctx: AppContext): TestsuiteRouteDeps {
+  const { challenges, servers, serverStatus, suiteRuns } = ctx.repos;
+  return { config: ctx.config, challenges, servers, serverStatus, suiteRuns, dispatch: ctx.dispatch };
 }

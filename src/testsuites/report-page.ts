@@ -1,15 +1,12 @@
-// GET /testsuites/:name/report?server=…: the test-suite report as one small HTML page,
-// rendered on the server without a template engine — the class table worst first and
-// the false positives on fp sentences. Every interpolated string goes through `esc`;
-// nothing from a suite or an answer is trusted. Same access rule as the JSON report.
+// The page of GET /testsuites/:name/report?server=… (route-handlers.ts answers it, under
+// the JSON report's access rule): the test-suite report as one small HTML page, rendered on
+// the server without a template engine — the class table worst first and the false
+// positives on fp sentences. Every interpolated string goes through `esc`; nothing from a
+// suite or an answer is trusted.
 
-import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../app-context.ts';
-import { principalOf } from '../auth/access.ts';
 import { escapeHtml } from '../web/html.ts';
 import { reportSections, type ShownReport } from '../web/pages/suite-report.ts';
-import { NameParams, ReportQuerystring, runReport, type RunReport } from './run-report.ts';
+import type { RunReport } from './run-report.ts';
 
 const esc = (value: string | number): string => escapeHtml(String(value));
 
@@ -23,7 +20,8 @@ const toShown = (r: RunReport): ShownReport => ({
   report: r.report,
 });
 
-function renderReportPage(r: RunReport): string {
+/** The whole page, doctype to the end. */
+export function renderReportPage(r: RunReport): string {
   const title = `Test suite ${r.run.name} — ${r.copy.server.name}`;
   return `<!DOCTYPE html>
 <html lang="en">
@@ -51,16 +49,4 @@ ${reportSections(toShown(r))}
 </body>
 </html>
 `;
-}
-
-export function reportPageRoute(base: FastifyInstance, ctx: AppContext): void {
-  const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '/testsuites/:name/report',
-    { schema: { hide: true, params: NameParams, querystring: ReportQuerystring }, config: { access: 'owner' } },
-    async (request, reply) => {
-      const result = await runReport(ctx, principalOf(request), request.params.name, request.query);
-      return reply.header('content-type', 'text/html; charset=utf-8').send(renderReportPage(result));
-    },
-  );
 }

@@ -3,46 +3,39 @@
 // stored for one server copy. Items without an answer yet are scored as answering
 // nothing and listed as pending, so a report read mid-run says how provisional it is.
 
-import { Type } from 'typebox';
-import type { AppContext } from '../app-context.ts';
 import type { Principal } from '../auth/principal.ts';
 import { canSee } from '../auth/access.ts';
 import { ApiError, badRequest, notFound } from '../http/api-error.ts';
-import { ServerId } from '../http/schemas.ts';
-import type { AnnotationServer } from '../servers/repository.ts';
-import type { ServerProgress } from '../servers/status-repository.ts';
+import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
+import type { ServerProgress, ServerStatusRepository } from '../servers/status-repository.ts';
 import { SPEC_BY_KEY } from './feature-specs.ts';
 import { buildReport, type SuiteReport } from './report.ts';
-import type { RunCopy, StoredRun } from './run-repository.ts';
+import type { RunCopy, StoredRun, SuiteRunRepository } from './run-repository.ts';
 import { itemsOfDocument } from './suite-document.ts';
 import type { GeneratedItem } from './types.ts';
 
-/** The run's challenge slug is `suite-<name>`, which must fit the challenge slug rule. */
-export const SuiteName = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,56}$', description: 'lower-case letters, digits and hyphens' });
-export const NameParams = Type.Object({ name: SuiteName });
-
-export const ReportQuerystring = Type.Object({
-  server: Type.Optional(ServerId),
-  by: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Array(Type.String({ maxLength: 500 }), { maxItems: 20 })])),
-  singles: Type.Optional(Type.String({ maxLength: 2000 })),
-  format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('tsv')])),
-});
+/** What reading a run and its report needs, handed over by the routes. */
+export interface RunReportDeps {
+  suiteRuns: Pick<SuiteRunRepository, 'byName' | 'answers'>;
+  servers: Pick<ServerRepository, 'byId'>;
+  serverStatus: Pick<ServerStatusRepository, 'progress'>;
+}
 
 export interface VisibleCopy extends RunCopy {
   server: AnnotationServer;
 }
 
-export async function loadRun(ctx: AppContext, name: string): Promise<StoredRun> {
-  const run = await ctx.repos.suiteRuns.byName(name);
+export async function loadRun(deps: Pick<RunReportDeps, 'suiteRuns'>, name: string): Promise<StoredRun> {
+  const run = await deps.suiteRuns.byName(name);
   if (!run) throw notFound(`test suite "${name}"`);
   return run;
 }
 
 /** The organiser sees every copy; a team only its own. A team with none gets the 404 of a missing suite. */
-export async function visibleCopies(ctx: AppContext, principal: Principal, run: StoredRun): Promise<VisibleCopy[]> {
+export async function visibleCopies(deps: Pick<RunReportDeps, 'servers'>, principal: Principal, run: StoredRun): Promise<VisibleCopy[]> {
   const all: VisibleCopy[] = [];
   for (const c of run.copies) {
-    const server = await ctx.repos.servers.byId(c.serverId);
+    const server = await deps.servers.byId(c.serverId);
     if (server) all.push({ ...c, server });
   }
   const shown = all.filter((c) => canSee(principal, c.server.teamId));
@@ -81,9 +74,9 @@ export interface ReportQuery {
   singles?: string;
 }
 
-export async function runReport(ctx: AppContext, principal: Principal, name: string, query: ReportQuery): Promise<RunReport> {
-  const run = await loadRun(ctx, name);
-  const copies = await visibleCopies(ctx, principal, run);
+export async function runReport(deps: RunReportDeps, principal: Principal, name: string, query: ReportQuery): Promise<RunReport> {
+  const run = await loadRun(deps, name);
+  const copies = await visibleCopies(deps, principal, run);
   let copy: VisibleCopy | undefined;
   if (query.server === undefined) {
     if (copies.length > 1)
@@ -108,10 +101,9 @@ export async function runReport(ctx: AppContext, principal: Principal, name: str
   } catch (error) {
     throw new ApiError('internal', `the stored suite "${name}" cannot be read: ${(error as Error).message}`);
   }
-  const repo = ctx.repos.suiteRuns;
   const [answers, progress] = await Promise.all([
-    repo.answers(run.challengeId, copy.serverId),
-    ctx.repos.serverStatus.progress(copy.serverId),
+    deps.suiteRuns.answers(run.challengeId, copy.serverId),
+    deps.serverStatus.progress(copy.serverId),
   ]);
   const report = buildReport(items, answers, { by, ...(singles?.length ? { singles } : {}) });
   return { run, copy: copy, items, progress, report };

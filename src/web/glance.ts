@@ -6,9 +6,11 @@
 // Open challenges come first; closed ones are folded to one line each unless asked for
 // (?closed=show). It used to build each server's full status (its error list and histogram
 // included) to show one row: 0.9–2 s per refresh with two challenges of 20 servers.
-import type { AppContext } from '../app-context.ts';
-import type { Challenge } from '../challenges/repository.ts';
+import type { Challenge, ChallengeRepository } from '../challenges/repository.ts';
 import type { ReliabilityFigures } from '../reliability/figures.ts';
+import type { ReliabilityRepository } from '../reliability/repository.ts';
+import type { ServerRepository } from '../servers/repository.ts';
+import type { ServerStatusRepository } from '../servers/status-repository.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { GLANCE_POLL_MS, type ChallengeGlance } from './pages/organiser.ts';
 
@@ -17,22 +19,30 @@ export interface Glance {
   challenges: ChallengeGlance[];
 }
 
-export function glanceReader(ctx: AppContext): (opts: { showClosed: boolean }) => Promise<Glance> {
+/** What the glance reads: the challenges and their counts, their servers, progress and reliability. */
+export interface GlanceRepositories {
+  challenges: Pick<ChallengeRepository, 'list' | 'counts'>;
+  servers: Pick<ServerRepository, 'listByChallenge'>;
+  serverStatus: Pick<ServerStatusRepository, 'challengeProgress'>;
+  reliability: Pick<ReliabilityRepository, 'challenge'>;
+}
+
+export function glanceReader(repos: GlanceRepositories): (opts: { showClosed: boolean }) => Promise<Glance> {
   // Refreshed in the background once older than one poll; kept a minute at most, so an
   // organiser coming back after a while waits once for fresh figures.
   const reliability = new LoadingCache<number, Map<number, ReliabilityFigures>>(64, 60_000, GLANCE_POLL_MS - 1000);
   const figuresOf = async (challengeId: number) =>
     (await reliability.get(
       challengeId,
-      async (id) => new Map((await ctx.repos.reliability.challenge(id)).map((r) => [r.serverId, r.reliability])),
+      async (id) => new Map((await repos.reliability.challenge(id)).map((r) => [r.serverId, r.reliability])),
     ))!;
 
   async function challengeGlance(challenge: Challenge, full: boolean): Promise<ChallengeGlance> {
-    const counts = await ctx.repos.challenges.counts(challenge.id);
+    const counts = await repos.challenges.counts(challenge.id);
     if (!full) return { challenge: { ...challenge, counts }, servers: [], folded: true };
     const [servers, progress, figures] = await Promise.all([
-      ctx.repos.servers.listByChallenge(challenge.id),
-      ctx.repos.serverStatus.challengeProgress(challenge.id),
+      repos.servers.listByChallenge(challenge.id),
+      repos.serverStatus.challengeProgress(challenge.id),
       figuresOf(challenge.id),
     ]);
     return {
@@ -49,7 +59,7 @@ export function glanceReader(ctx: AppContext): (opts: { showClosed: boolean }) =
   }
 
   return async ({ showClosed }) => {
-    const all = await ctx.repos.challenges.list();
+    const all = await repos.challenges.list();
     const open = all.filter((c) => c.phase !== 'closed');
     const closed = all.filter((c) => c.phase === 'closed');
     const challenges = [];
