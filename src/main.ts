@@ -52,13 +52,11 @@ function printConfig(config: Config): void {
   }
 }
 
-async function main(argv: string[]): Promise<number> {
-  const program = new Command('metaserver')
-    .description('BioCreative-style annotation meta-server')
-    .showHelpAfterError()
-    .enablePositionalOptions();
+/** Keeps the exit code a command's action leaves for main; a service leaves none and runs on. */
+type Finish = (code: number) => void;
 
-  let exitCode: number | undefined;
+/** The commands that run or prepare this installation: its services, its migrations, its settings. */
+function registerServiceCommands(program: Command, finish: Finish): void {
   program
     .command('serve', { isDefault: true })
     .description('run the HTTP API and the queue workers in one process')
@@ -92,16 +90,19 @@ async function main(argv: string[]): Promise<number> {
       const { createLogger } = await import('./log.ts');
       const db = await openDatabase(config, createLogger(config));
       await db.close();
-      exitCode = 0;
+      finish(0);
     });
   program
     .command('config')
     .description('print every setting, its value and its environment variable')
     .action(() => {
       printConfig(loadConfig());
-      exitCode = 0;
+      finish(0);
     });
-  // Domain commands parse their own options; each is loaded only when it is used.
+}
+
+/** Domain commands parse their own options; each is loaded only when it is used. */
+function registerDomainCommands(program: Command, finish: Finish): void {
   const delegate = (name: string, description: string, run: (args: string[]) => Promise<number>) =>
     program
       .command(name)
@@ -110,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
       .helpOption(false)
       .argument('[args...]')
       .action(async (args: string[]) => {
-        exitCode = await run(args);
+        finish(await run(args));
       });
   delegate('sample-server', 'run the sample XML-RPC annotation server', async (args) =>
     (await import('./cli/sample-server.ts')).runSampleServerCommand(args),
@@ -160,7 +161,19 @@ async function main(argv: string[]): Promise<number> {
   // Commands of the task families (e.g. building a release index they validate against).
   for (const family of ALL_FAMILIES)
     for (const command of family.commands ?? []) delegate(command.name, command.description, (args) => command.run(args));
+}
 
+async function main(argv: string[]): Promise<number> {
+  const program = new Command('metaserver')
+    .description('BioCreative-style annotation meta-server')
+    .showHelpAfterError()
+    .enablePositionalOptions();
+  let exitCode: number | undefined;
+  const finish: Finish = (code) => {
+    exitCode = code;
+  };
+  registerServiceCommands(program, finish);
+  registerDomainCommands(program, finish);
   await program.parseAsync(argv, { from: 'user' });
   return exitCode ?? -1;
 }

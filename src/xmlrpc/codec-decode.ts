@@ -4,6 +4,7 @@
 // checked strictly as it goes: every element must be allowed where it appears, every
 // scalar must parse and fit, and errors name the line, column and value path, e.g.
 // `at line 1, column 210: param 1 › struct member "mentions" › array item 0`.
+import type { SaxesParser } from 'saxes';
 import type { DecodedCall, DecodedResponse, XmlRpcStruct, XmlRpcValue } from './codec-values.ts';
 import { createStrictParser, MAX_VALUE_DEPTH, positionOf, prepareDocument, runParser } from './codec-parse.ts';
 import { decodeScalar, SCALAR_TYPES, show } from './codec-scalars.ts';
@@ -39,13 +40,34 @@ const ALLOWED: Record<string, (child: string) => boolean> = {
 const SINGLE_CHILD = new Set(['methodResponse', 'param', 'fault', 'value', 'array']);
 const TEXT_IS_DATA = new Set(['value', 'name', 'methodName', ...SCALAR_TYPES]);
 
-function decodeDocument(input: string | Buffer, rootName: 'methodResponse' | 'methodCall', charset?: string): Frame {
-  const text = prepareDocument(input, charset);
-  const parser = createStrictParser();
-  const stack: Frame[] = [];
-  let root: Frame | undefined;
+/**
+ * One document's decoding, fed by the parser's events: the stack of open elements, each
+ * checked against its parent as it opens and turned into its value as it closes.
+ */
+class DocumentDecoder {
+  private readonly stack: Frame[] = [];
+  /** The root element, once it has closed: the whole document read. */
+  root: Frame | undefined;
 
-  const pathOfStack = (): string => {
+  constructor(
+    private readonly parser: SaxesParser,
+    private readonly rootName: 'methodResponse' | 'methodCall',
+  ) {
+    parser.on('opentag', ({ name }) => this.open(name));
+    parser.on('text', this.takeText);
+    parser.on('cdata', this.takeText);
+    parser.on('closetag', () => this.close());
+  }
+
+  /** Throws the error of the element being read, with where it is (an arrow: decodeScalar calls it too). */
+  private readonly fail = (message: string): never => {
+    const path = this.pathOfStack();
+    throw new XmlRpcProtocolError(`${message} (at ${positionOf(this.parser)}${path ? `: ${path}` : ''})`);
+  };
+
+  /** The value path of the open elements, e.g. `param 1 › struct member "mentions" › array item 0`. */
+  private pathOfStack(): string {
+    const stack = this.stack;
     const steps: string[] = [];
     for (let i = 0; i < stack.length; i++) {
       const f = stack[i];
@@ -56,89 +78,106 @@ function decodeDocument(input: string | Buffer, rootName: 'methodResponse' | 'me
       else if (f.name === 'member' && f.memberName !== undefined) steps.push(`struct member ${show(f.memberName)}`);
     }
     return steps.join(' › ');
-  };
-  const fail = (message: string): never => {
-    const path = pathOfStack();
-    throw new XmlRpcProtocolError(`${message} (at ${positionOf(parser)}${path ? `: ${path}` : ''})`);
-  };
-  const deliverToValue = (parent: Frame, value: XmlRpcValue): void => {
-    parent.value = value;
-    parent.hasValue = true;
-  };
+  }
 
-  parser.on('opentag', ({ name }) => {
-    const parent = stack[stack.length - 1];
+  private open(name: string): void {
+    const parent = this.stack[this.stack.length - 1];
     if (!parent) {
-      if (name !== rootName) throw new XmlRpcProtocolError(`not an XML-RPC ${rootName}: the root element is <${name}>`);
-      stack.push({ name, text: '', children: 0, depth: 0, hasValue: false });
+      if (name !== this.rootName) throw new XmlRpcProtocolError(`not an XML-RPC ${this.rootName}: the root element is <${name}>`);
+      this.stack.push({ name, text: '', children: 0, depth: 0, hasValue: false });
       return;
     }
-    const allowed = ALLOWED[parent.name];
-    if (!allowed) fail(`<${parent.name}> must contain text only, found <${name}>`);
-    if (!allowed(name))
-      fail(parent.name === 'value' ? `<${name}> is not an XML-RPC type` : `<${name}> is not allowed inside <${parent.name}>`);
-    parent.children += 1;
-    if (SINGLE_CHILD.has(parent.name) && parent.children > 1)
-      fail(`<${parent.name}> must contain exactly one element; found another <${name}>`);
-    if (parent.name === 'member' && parent.children > 2) fail('<member> must contain one <name> and one <value>');
-    if (parent.name === 'methodCall' && (parent.children > 2 || (parent.children === 1) !== (name === 'methodName'))) {
-      fail('<methodCall> must hold <methodName> first and then at most one <params>');
-    }
+    this.checkChild(parent, name);
     const depth = name === 'value' ? parent.depth + 1 : parent.depth;
-    if (depth > MAX_VALUE_DEPTH) fail(`values are nested deeper than ${MAX_VALUE_DEPTH} levels`);
+    if (depth > MAX_VALUE_DEPTH) this.fail(`values are nested deeper than ${MAX_VALUE_DEPTH} levels`);
     const frame: Frame = { name, text: '', children: 0, depth, hasValue: false };
     if (name === 'data' || name === 'params') frame.items = [];
     if (name === 'struct') frame.struct = Object.create(null) as XmlRpcStruct;
-    stack.push(frame);
-  });
+    this.stack.push(frame);
+  }
 
-  const onText = (chunk: string): void => {
-    const frame = stack[stack.length - 1];
+  /** Refuses an element its parent may not hold there (and counts it among the parent's children). */
+  private checkChild(parent: Frame, name: string): void {
+    const allowed = ALLOWED[parent.name];
+    if (!allowed) this.fail(`<${parent.name}> must contain text only, found <${name}>`);
+    if (!allowed(name))
+      this.fail(parent.name === 'value' ? `<${name}> is not an XML-RPC type` : `<${name}> is not allowed inside <${parent.name}>`);
+    parent.children += 1;
+    if (SINGLE_CHILD.has(parent.name) && parent.children > 1)
+      this.fail(`<${parent.name}> must contain exactly one element; found another <${name}>`);
+    if (parent.name === 'member' && parent.children > 2) this.fail('<member> must contain one <name> and one <value>');
+    if (parent.name === 'methodCall' && (parent.children > 2 || (parent.children === 1) !== (name === 'methodName'))) {
+      this.fail('<methodCall> must hold <methodName> first and then at most one <params>');
+    }
+  }
+
+  /** Text and CDATA alike (an arrow: the parser calls it). */
+  private readonly takeText = (chunk: string): void => {
+    const frame = this.stack[this.stack.length - 1];
     if (!frame) return; // whitespace around the root; saxes refuses anything else there
     if (TEXT_IS_DATA.has(frame.name)) frame.text += chunk;
-    else if (chunk.trim() !== '') fail(`unexpected text ${show(chunk.trim())} inside <${frame.name}>`);
+    else if (chunk.trim() !== '') this.fail(`unexpected text ${show(chunk.trim())} inside <${frame.name}>`);
   };
-  parser.on('text', onText);
-  parser.on('cdata', onText);
 
-  parser.on('closetag', () => {
-    const f = stack[stack.length - 1];
-    const parent: Frame | undefined = stack[stack.length - 2];
-    if (SCALAR_TYPES.has(f.name)) deliverToValue(parent, decodeScalar(f.name, f.text, fail));
+  private close(): void {
+    const f = this.stack[this.stack.length - 1];
+    const parent: Frame | undefined = this.stack[this.stack.length - 2];
+    if (SCALAR_TYPES.has(f.name)) deliverToValue(parent, decodeScalar(f.name, f.text, this.fail));
     else if (f.name === 'array') {
-      if (!f.hasValue) fail('<array> must contain <data>');
+      if (!f.hasValue) this.fail('<array> must contain <data>');
       deliverToValue(parent, f.value!);
     } else if (f.name === 'data') deliverToValue(parent, f.items!);
     else if (f.name === 'struct') deliverToValue(parent, f.struct!);
-    else if (f.name === 'value') {
-      if (f.hasValue && f.text.trim() !== '') fail(`unexpected text ${show(f.text.trim())} next to the type element in <value>`);
-      const value = f.hasValue ? f.value! : f.text; // untyped <value>text</value> is a string
-      if (parent.name === 'data') parent.items!.push(value);
-      else if (parent.hasValue) fail(`<${parent.name}> must contain one <value>`);
-      else deliverToValue(parent, value);
-    } else if (f.name === 'name') {
-      if (parent.memberName !== undefined) fail('<member> must contain one <name> and one <value>');
-      parent.memberName = f.text;
-    } else if (f.name === 'member') {
-      if (f.memberName === undefined || !f.hasValue) fail('<member> must contain one <name> and one <value>');
-      if (Object.hasOwn(parent.struct!, f.memberName!)) fail('the struct has this member twice');
-      parent.struct![f.memberName!] = f.value!;
-    } else if (f.name === 'param' || f.name === 'fault') {
-      if (!f.hasValue) fail(`<${f.name}> must contain one <value>`);
-      if (f.name === 'param') parent.items!.push(f.value!);
-      else {
-        parent.isFault = true;
-        parent.value = f.value;
-      }
-    } else if (f.name === 'params') parent.params = f.items;
+    else if (f.name === 'value') this.closeValue(f, parent);
+    else if (f.name === 'name' || f.name === 'member') this.closeMemberPart(f, parent);
+    else if (f.name === 'param' || f.name === 'fault') this.closeParamOrFault(f, parent);
+    else if (f.name === 'params') parent.params = f.items;
     else if (f.name === 'methodName') parent.method = f.text.trim();
-    else root = f;
-    stack.pop();
-  });
+    else this.root = f;
+    this.stack.pop();
+  }
 
+  private closeValue(f: Frame, parent: Frame): void {
+    if (f.hasValue && f.text.trim() !== '') this.fail(`unexpected text ${show(f.text.trim())} next to the type element in <value>`);
+    const value = f.hasValue ? f.value! : f.text; // untyped <value>text</value> is a string
+    if (parent.name === 'data') parent.items!.push(value);
+    else if (parent.hasValue) this.fail(`<${parent.name}> must contain one <value>`);
+    else deliverToValue(parent, value);
+  }
+
+  private closeMemberPart(f: Frame, parent: Frame): void {
+    if (f.name === 'name') {
+      if (parent.memberName !== undefined) this.fail('<member> must contain one <name> and one <value>');
+      parent.memberName = f.text;
+      return;
+    }
+    if (f.memberName === undefined || !f.hasValue) this.fail('<member> must contain one <name> and one <value>');
+    if (Object.hasOwn(parent.struct!, f.memberName!)) this.fail('the struct has this member twice');
+    parent.struct![f.memberName!] = f.value!;
+  }
+
+  private closeParamOrFault(f: Frame, parent: Frame): void {
+    if (!f.hasValue) this.fail(`<${f.name}> must contain one <value>`);
+    if (f.name === 'param') parent.items!.push(f.value!);
+    else {
+      parent.isFault = true;
+      parent.value = f.value;
+    }
+  }
+}
+
+function deliverToValue(parent: Frame, value: XmlRpcValue): void {
+  parent.value = value;
+  parent.hasValue = true;
+}
+
+function decodeDocument(input: string | Buffer, rootName: 'methodResponse' | 'methodCall', charset?: string): Frame {
+  const text = prepareDocument(input, charset);
+  const parser = createStrictParser();
+  const decoder = new DocumentDecoder(parser, rootName);
   runParser(parser, text);
-  if (!root) throw new XmlRpcProtocolError('the document has no root element');
-  return root;
+  if (!decoder.root) throw new XmlRpcProtocolError('the document has no root element');
+  return decoder.root;
 }
 
 export interface DecodeOptions {

@@ -79,6 +79,8 @@ export const LAYERS: readonly Layer[] = [
       'src/app.ts',
       'src/app-context.ts',
       'src/runtime.ts',
+      'src/runtime-open.ts',
+      'src/runtime-workers.ts',
       'src/main.ts',
     ],
   },
