@@ -10,7 +10,7 @@ import type { SettingsRepository } from './db/settings-repository.ts';
 import type { AnswerReader } from './dispatch/answer-reader.ts';
 import { isPulled } from './dispatch/annotators/registry.ts';
 import { JobPerformer } from './dispatch/perform.ts';
-import type { DispatchStore } from './dispatch/store.ts';
+import type { DispatchStore } from './dispatch/dispatch-store.ts';
 import { WorkerPool } from './dispatch/worker-pool.ts';
 import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
 import type { ServerRepository } from './servers/repository.ts';
