@@ -10,7 +10,7 @@ import { teamRoutes } from './teams/routes.ts';
 import { whoamiRoutes } from './auth/whoami-routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import type { ServerRouteDeps } from './servers/route-handlers.ts';
-import { articleRoutes } from './articles/routes.ts';
+import { articleRoutes, type ArticleRouteDeps } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import { xmlrpcApi } from './bcms/public-api.ts';
 import { observabilityRoutes } from './metrics/routes.ts';
@@ -28,7 +28,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(teamRoutes(ctx), API);
   await app.register(whoamiRoutes(ctx), API);
   await app.register(serverRoutes(serverDeps(ctx)), API);
-  await app.register(articleRoutes(ctx), API);
+  await app.register(articleRoutes(articleDeps(ctx)), API);
   await app.register(leaderboardRoutes(ctx), API);
   await app.register(xmlrpcApi(ctx));
   await app.register(observabilityRoutes(ctx));
@@ -41,4 +41,19 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
 function serverDeps(ctx: AppContext): ServerRouteDeps {
   return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, lifecycle: ctx.servers };
+}
+
+function articleDeps(ctx: AppContext): ArticleRouteDeps {
+  const { challenges, articles, servers, answers, store, models } = ctx.repos;
+  return {
+    config: ctx.config,
+    challenges,
+    articles,
+    servers,
+    answers,
+    store,
+    models,
+    dispatch: ctx.dispatch,
+    leaderboard: ctx.leaderboard,
+  };
 }
