@@ -1,7 +1,8 @@
 // The routes of the app, in the order they are registered (which is the order of
 // /openapi.json), each plugin given what it needs out of the application context, by name.
-// This file and app.ts are the only ones the context's shape reaches: a plugin names its
-// dependencies (ServerRouteDeps, …) and never sees the rest.
+// This file, app.ts and runtime.ts (which builds the context) are the only ones the
+// context's shape reaches: a plugin names its dependencies (ServerRouteDeps, …) and never
+// sees the rest (test/architecture/sizes.test.ts keeps it so).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { healthRoutes, type HealthRouteDeps } from './health/routes.ts';
@@ -11,12 +12,12 @@ import { teamRoutes, type TeamRouteDeps } from './teams/routes.ts';
 import { whoamiRoutes } from './auth/whoami-routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import type { ServerRouteDeps } from './servers/route-handlers.ts';
-import { articleRoutes } from './articles/routes.ts';
+import { articleRoutes, type ArticleRouteDeps } from './articles/routes.ts';
+import { ensembleView } from './articles/ensemble-view.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import type { LeaderboardRouteDeps } from './leaderboard/route-handlers.ts';
 import { xmlrpcApi } from './bcms/public-api.ts';
 import type { BcmsDeps } from './bcms/index.ts';
-import { ensembleView } from './articles/ensemble-view.ts';
 import { observabilityRoutes, type MetricsRouteDeps } from './metrics/routes.ts';
 import { reliabilityRoutes, type ReliabilityRouteDeps } from './reliability/routes.ts';
 import { webRoutes, type WebRouteDeps } from './web/routes.ts';
@@ -35,7 +36,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(teamRoutes(teamDeps(ctx)), API);
   await app.register(whoamiRoutes(), API);
   await app.register(serverRoutes(serverDeps(ctx)), API);
-  await app.register(articleRoutes(ctx), API);
+  await app.register(articleRoutes(articleDeps(ctx)), API);
   await app.register(leaderboardRoutes(leaderboardDeps(ctx)), API);
   await app.register(xmlrpcApi(bcmsDeps(ctx)));
   await app.register(observabilityRoutes(metricsDeps(ctx)));
@@ -43,31 +44,43 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(webRoutes(webDeps(ctx)));
   await app.register(testsuiteRoutes(testsuiteDeps(ctx)));
   await app.register(backupRoutes(backupDeps(ctx)), API);
+  // Leases are taken where the pull protocol is served: API processes only.
   if (ctx.leases) await app.register(pullRoutes(pullDeps(ctx, ctx.leases)), API);
-}
-
-function serverDeps(ctx: AppContext): ServerRouteDeps {
-  return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, lifecycle: ctx.servers };
-}
-
-function challengeDeps(ctx: AppContext): ChallengeRouteDeps {
-  return { config: ctx.config, challenges: ctx.repos.challenges, dispatch: ctx.dispatch };
-}
-
-function leaderboardDeps(ctx: AppContext): LeaderboardRouteDeps {
-  return { challenges: ctx.repos.challenges, leaderboard: ctx.leaderboard, accessions: ctx.accessions };
-}
-
-function pullDeps(ctx: AppContext, leases: LeaseService): PullRouteDeps {
-  return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, leases };
 }
 
 function healthDeps(ctx: AppContext): HealthRouteDeps {
   return { pingRedis: () => ctx.pingRedis(), settings: ctx.repos.settings, accessions: ctx.accessions, lookups: ctx.lookups };
 }
 
+function challengeDeps(ctx: AppContext): ChallengeRouteDeps {
+  return { config: ctx.config, challenges: ctx.repos.challenges, dispatch: ctx.dispatch };
+}
+
 function teamDeps(ctx: AppContext): TeamRouteDeps {
   return { config: ctx.config, teams: ctx.repos.teams };
+}
+
+function serverDeps(ctx: AppContext): ServerRouteDeps {
+  return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, lifecycle: ctx.servers };
+}
+
+function articleDeps(ctx: AppContext): ArticleRouteDeps {
+  const { challenges, articles, servers, answers, store, models } = ctx.repos;
+  return {
+    config: ctx.config,
+    challenges,
+    articles,
+    servers,
+    answers,
+    store,
+    models,
+    dispatch: ctx.dispatch,
+    leaderboard: ctx.leaderboard,
+  };
+}
+
+function leaderboardDeps(ctx: AppContext): LeaderboardRouteDeps {
+  return { challenges: ctx.repos.challenges, leaderboard: ctx.leaderboard, accessions: ctx.accessions };
 }
 
 function bcmsDeps(ctx: AppContext): BcmsDeps {
@@ -78,7 +91,7 @@ function bcmsDeps(ctx: AppContext): BcmsDeps {
     answers,
     servers,
     models,
-    ensembleView: (article, shown, modelId) => ensembleView(ctx, article, shown, modelId),
+    ensembleView: (article, shown, modelId) => ensembleView({ models, servers }, article, shown, modelId),
   };
 }
 
@@ -90,10 +103,6 @@ function reliabilityDeps(ctx: AppContext): ReliabilityRouteDeps {
   return { challenges: ctx.repos.challenges, reliability: ctx.repos.reliability };
 }
 
-function backupDeps(ctx: AppContext): BackupRouteDeps {
-  return { dumpDatabase: ctx.dumpDatabase };
-}
-
 function webDeps(ctx: AppContext): WebRouteDeps {
   const { challenges, servers, serverStatus, reliability } = ctx.repos;
   return { config: ctx.config, challenges, auth: ctx.auth, glance: { challenges, servers, serverStatus, reliability } };
@@ -102,4 +111,12 @@ function webDeps(ctx: AppContext): WebRouteDeps {
 function testsuiteDeps(ctx: AppContext): TestsuiteRouteDeps {
   const { challenges, servers, serverStatus, suiteRuns } = ctx.repos;
   return { config: ctx.config, challenges, servers, serverStatus, suiteRuns, dispatch: ctx.dispatch };
+}
+
+function backupDeps(ctx: AppContext): BackupRouteDeps {
+  return { dumpDatabase: ctx.dumpDatabase };
+}
+
+function pullDeps(ctx: AppContext, leases: LeaseService): PullRouteDeps {
+  return { config: ctx.config, challenges: ctx.repos.challenges, servers: ctx.repos.servers, leases };
 }

@@ -3,8 +3,9 @@
 // so a model trained on a challenge applies to live articles of the same teams' servers.
 // Only the servers the caller may see contribute; a run with no shown answer counts as
 // silent (all-zero features), as in training.
-import type { AppContext } from '../app-context.ts';
 import { ensembleResult, type EnsembleTask } from '../consensus/index.ts';
+import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
+import type { ServerRepository } from '../servers/repository.ts';
 import { ApiError, notFound } from '../http/api-error.ts';
 import type { AnswerResult } from '../families/registry.ts';
 import type { Article } from './repository.ts';
@@ -18,15 +19,21 @@ export type EnsembleView = {
   runs: Record<string, number | null>;
 } & AnswerResult;
 
+/** The repositories it reads: the stored models, and the servers that stand for their runs. */
+export interface EnsembleViewDeps {
+  models: Pick<EnsembleModelRepository, 'byId'>;
+  servers: Pick<ServerRepository, 'listByChallenge'>;
+}
+
 export async function ensembleView(
-  ctx: AppContext,
+  deps: EnsembleViewDeps,
   article: Article,
   shown: readonly ArticleServerState[],
   modelId: number,
 ): Promise<EnsembleView> {
-  const stored = await ctx.repos.models.byId(modelId);
+  const stored = await deps.models.byId(modelId);
   if (!stored) throw notFound(`ensemble model ${modelId}`);
-  const servers = await ctx.repos.servers.listByChallenge(article.challengeId);
+  const servers = await deps.servers.listByChallenge(article.challengeId);
   const byName = new Map(servers.map((s) => [s.runName, s.id]));
   const answers = new Map(shown.flatMap((s) => (s.result ? [[s.serverId, s.result] as const] : [])));
   const runs: Record<string, AnswerResult | undefined> = {};

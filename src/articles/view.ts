@@ -1,5 +1,11 @@
 // What `GET /api/articles/:id` answers, built in one place: the route sends it, and the
 // completion callback posts exactly the same JSON (so a client can use one parser for both).
+// Which servers a caller may see of an article is decided here too, once, for every route
+// that shows answers (the article, its consensus, one server's response).
+import type { Principal } from '../auth/principal.ts';
+import { LIVE_SLUG } from '../challenges/repository.ts';
+import { notFound } from '../http/api-error.ts';
+import type { ServerRepository } from '../servers/repository.ts';
 import type { AnswerRepository } from './answer-repository.ts';
 import { voteView, type ParsedVote, type VoteView } from './consensus.ts';
 import type { Article } from './repository.ts';
@@ -24,6 +30,22 @@ export interface ArticleView {
 
 /** Whether a server (by its team) may be shown to the caller. */
 export type TeamFilter = (teamId: number) => boolean;
+
+/**
+ * Live articles are public; a challenge article needs the organiser or a team taking part
+ * (which sees its own servers only). Anyone else gets the same 404 as for a missing article.
+ */
+export async function visibleServerFilter(
+  servers: Pick<ServerRepository, 'teamHasServerIn'>,
+  principal: Principal,
+  article: Article,
+): Promise<TeamFilter> {
+  if (article.challenge === LIVE_SLUG || principal.role === 'admin') return () => true;
+  if (principal.role === 'team' && (await servers.teamHasServerIn(principal.teamId, article.challengeId))) {
+    return (teamId) => teamId === principal.teamId;
+  }
+  throw notFound(`article ${article.id}`);
+}
 
 const DEFAULT_VOTE: ParsedVote = { weights: {}, threshold: 0.5 };
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportFiles } from '../../src/articles/export-routes.ts';
+import { exportFiles } from '../../src/articles/export-formats.ts';
 import { exportA2, importA2 } from '../../src/formats/a1a2.ts';
 import { BIO_DOCUMENT_START, exportBioDocuments, importBio } from '../../src/formats/bio.ts';
 import { BratText, exportBrat, importBrat } from '../../src/formats/brat.ts';

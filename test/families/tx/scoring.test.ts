@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportFiles } from '../../../src/articles/export-routes.ts';
+import { exportFiles } from '../../../src/articles/export-formats.ts';
 import { ensembleResult, trainEnsemble, type EnsembleDocument } from '../../../src/consensus/ensemble.ts';
 import { consensusAsResult, voteConsensus, type VoteInput } from '../../../src/consensus/voting.ts';
 import { exportBiocXml, exportTsv, importBiocXml, importTsv } from '../../../src/families/formats.ts';

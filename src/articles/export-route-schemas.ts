@@ -1,0 +1,64 @@
+// The schemas of the export routes (export-routes.ts): what each route takes and answers,
+// as fastify validates it and /openapi.json publishes it. One constant per route, named for
+// what the route does, holds its whole schema; the parameters and the answer come first.
+import { Type } from 'typebox';
+import { Described, ListOf, Open, responses, ServerId, TaskParams, TextBody } from '../http/schemas.ts';
+import { EXPORT_FORMATS } from './export-formats.ts';
+
+const Params = Type.Object({
+  ...TaskParams.properties,
+  format: Type.Union(EXPORT_FORMATS.map((f) => Type.Literal(f))),
+});
+const TsvQuery = Type.Object({ server: ServerId }, { additionalProperties: false });
+const Query = Type.Object(
+  {
+    server: ServerId,
+    sourcedb: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^\\S+$',
+        description: "PubAnnotation's sourcedb (default: the challenge slug)",
+      }),
+    ),
+    archive: Type.Optional(Type.Literal('tar.gz', { description: 'the files as one gzip-compressed tar' })),
+  },
+  { additionalProperties: false },
+);
+
+const ExportAnswer = Open(
+  {
+    challenge: Type.String(),
+    task: Type.String(),
+    server: Type.Integer(),
+    run: Type.String(),
+    format: Type.String(),
+    files: ListOf({ name: Type.String(), content: Type.String() }),
+    mentionsLeftOut: Type.Optional(Described('BIO: mentions left out because they overlapped kept ones')),
+  },
+  'the files as JSON; with archive=tar.gz the same files as one application/gzip tar instead',
+);
+
+export const ExportAnswers = {
+  tags: ['articles'],
+  summary: "A server's answers for a task in an export format (organiser or the server's team)",
+  params: Params,
+  querystring: Query,
+  response: responses({
+    200: {
+      description: 'the files as JSON, or with archive=tar.gz as one gzip-compressed tar',
+      content: {
+        'application/json': { schema: ExportAnswer },
+        'application/gzip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+      },
+    },
+  }),
+};
+
+export const ExportRunTsv = {
+  tags: ['scoring'],
+  summary: "A server's online run as a BC II.5 TSV result file (organiser or the server's team)",
+  params: TaskParams,
+  querystring: TsvQuery,
+  response: responses({ 200: TextBody('text/tab-separated-values', 'the BC II.5 result file') }),
+};
