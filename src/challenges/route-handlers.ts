@@ -6,7 +6,6 @@ import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 import type { RouteHandler } from '../http/route-types.ts';
-import type { DispatchService } from '../dispatch/service.ts';
 import type { Challenge, ChallengeRepository } from './repository.ts';
 import { challengeOf } from './lookup.ts';
 import type * as S from './route-schemas.ts';
@@ -15,7 +14,12 @@ import type * as S from './route-schemas.ts';
 export interface ChallengeRouteDeps {
   config: Pick<Config, 'publicUrl'>;
   challenges: Pick<ChallengeRepository, 'create' | 'list' | 'bySlug' | 'change' | 'counts' | 'phaseHistory'>;
-  dispatch: Pick<DispatchService, 'phaseChanged'>;
+  /**
+   * Dispatch's `phaseChanged` (dispatch/service.ts), named by shape: dispatch builds on the
+   * challenges, not the other way. False when Redis did not answer (the change reaches the
+   * queues later).
+   */
+  dispatch: { phaseChanged(challenge: Challenge): Promise<boolean> };
 }
 
 export class ChallengeHandlers {

@@ -29,8 +29,9 @@ const SQL_ALLOWED: Record<string, string> = {
   'src/dispatch/write-batch.ts': "DispatchStore's batched write (one script per group commit)",
 };
 
-/** Files that serve HTTP: they get the AppContext and must find only repositories and services there. */
-const isHttpFace = (path: string) => /(^|\/|-)routes\.ts$/.test(path) || path.startsWith('src/web/') || path.startsWith('src/bcms/');
+/** Files that serve HTTP: they are handed repositories and services, never the database handle. */
+const isHttpFace = (path: string) =>
+  /(^|\/|-)(routes|route-schemas|route-handlers)\.ts$/.test(path) || path.startsWith('src/web/') || path.startsWith('src/bcms/');
 
 describe('one door to the database', () => {
   it('finds the SQL detector working (it sees the repositories)', () => {

@@ -38,7 +38,9 @@ function nameOf(node: ts.FunctionLikeDeclaration, source: ts.SourceFile): string
   // `const f = (…) => …`, `x: (…) => …`, `export default function`, or a call's argument.
   while (up && !ts.isSourceFile(up)) {
     if (ts.isVariableDeclaration(up) && ts.isIdentifier(up.name)) return up.name.text;
-    if (ts.isPropertyAssignment(up) || ts.isPropertyDeclaration(up)) return up.name.getText(source);
+    if (ts.isPropertyDeclaration(up))
+      return `${ts.isClassLike(up.parent) ? (up.parent.name?.text ?? 'class') : 'class'}.${up.name.getText(source)}`;
+    if (ts.isPropertyAssignment(up)) return up.name.getText(source);
     if (ts.isExportAssignment(up)) return 'default';
     up = up.parent;
   }
