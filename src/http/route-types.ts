@@ -28,3 +28,11 @@ export type RouteHandler<S extends FastifySchema> = RouteHandlerMethod<
 export type RouteRequest<S extends FastifySchema> = Parameters<RouteHandler<S>>[0];
 /** The reply a handler of the route whose schema is S answers through. */
 export type RouteReply<S extends FastifySchema> = Parameters<RouteHandler<S>>[1];
+
+/** A handler of a route with no schema (the pages), whose request reads the params and query string G declares. */
+export type DeclaredRouteHandler<G extends RouteGenericInterface = RouteGenericInterface> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  G
+>;

@@ -4,24 +4,14 @@
 // here is the one option every web route shares and, as types, the params and query string
 // each route reads (with the type of a handler typed by them, and the one query value two
 // routes read alike).
-import type {
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-  RouteGenericInterface,
-  RouteHandlerMethod,
-} from 'fastify';
+import type { RouteGenericInterface } from 'fastify';
+import type { DeclaredRouteHandler } from '../http/route-types.ts';
 
 /** Pages and fragments are public: fragments call the API with the caller's token, which decides what they show. */
 export const HIDDEN = { schema: { hide: true }, config: { access: 'public' as const } };
 
 /** A handler of a web route whose request reads the params and query string of G. */
-export type WebHandler<G extends RouteGenericInterface = RouteGenericInterface> = RouteHandlerMethod<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  G
->;
+export type WebHandler<G extends RouteGenericInterface = RouteGenericInterface> = DeclaredRouteHandler<G>;
 
 /** `?closed=show`: closed challenges unfolded on the organiser's page and glance. */
 export interface OrganiserRequest {
