@@ -12,18 +12,12 @@ let serverOfA: number;
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false, config: { openTeamRegistration: true } });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'access', name: 'Access', tasks: ['INT'] }, ADMIN_TOKEN)).status).toBe(201);
-  teamA = (await ms.request('POST', '/api/teams', { name: 'Access A', contact: 'a@example.org' })).body;
-  teamB = (await ms.request('POST', '/api/teams', { name: 'Access B', contact: 'b@example.org' })).body;
+  await ms.challenge('access', { name: 'Access' });
+  teamA = await ms.team('Access A');
+  teamB = await ms.team('Access B');
   // Nothing listens on the discard port: the check fails, the server is registered all the same.
-  const server = await ms.request(
-    'POST',
-    '/api/challenges/access/servers',
-    { name: 'a1', url: 'http://127.0.0.1:9/', tasks: ['INT'] },
-    teamA.token,
-  );
-  expect(server.status).toBe(201);
-  serverOfA = server.body.id;
+  const server = await ms.server('access', teamA.token, { name: 'a1', url: 'http://127.0.0.1:9/' });
+  serverOfA = server.id;
 });
 afterAll(async () => {
   await ms?.stop();

@@ -17,18 +17,16 @@ afterAll(async () => {
 
 describe('the article response cache', () => {
   it('answers polls within the window from the first response, per caller and query; access checks still hold', async () => {
-    await ms.request('POST', '/api/challenges', { slug: 'ac', name: 'Cache', tasks: ['INT'] }, ADMIN_TOKEN);
-    const ids = (
-      await ms.request('POST', '/api/challenges/ac/articles', { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53.' }] }, ADMIN_TOKEN)
-    ).body.ids;
-    const team = (await ms.request('POST', '/api/teams', { name: 'Servers', contact: 's@example.org' })).body.token;
-    const outsider = (await ms.request('POST', '/api/teams', { name: 'Outsiders', contact: 'o@example.org' })).body.token;
-    const server = (await ms.request('POST', '/api/challenges/ac/servers', { name: 's', url: sample.url, tasks: ['INT'] }, team)).body;
+    await ms.challenge('ac', { name: 'Cache' });
+    const ids = (await ms.articles('ac', [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53.' }])).ids;
+    const team = (await ms.team('Servers')).token;
+    const outsider = (await ms.team('Outsiders')).token;
+    const server = await ms.server('ac', team, { name: 's', url: sample.url });
 
     const first = await ms.request('GET', `/api/articles/${ids.A1}`, undefined, ADMIN_TOKEN);
     expect(first.status).toBe(202);
     expect(first.body.text).toBe('BRCA1 (P38398) binds TP53.');
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, team);
+    await ms.startServer(server.id, team);
     await waitFor('the answer', async () =>
       (await ms.database.db.query('select 1 from answers where article_id = $1', [ids.A1])).length > 0 ? true : undefined,
     );

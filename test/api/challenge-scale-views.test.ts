@@ -20,32 +20,16 @@ beforeAll(async () => {
   ms = await startTestMetaserver();
   sample = await startSampleServer({ port: 0 });
   broken = await startFaultyServer({ kind: 'http', status: 500 });
-  expect(
-    (
-      await ms.request(
-        'POST',
-        '/api/challenges',
-        { slug: 'sv', name: 'Views', tasks: ['INT'], maxAttempts: 1, retryDelaySeconds: 0 },
-        ADMIN_TOKEN,
-      )
-    ).status,
-  ).toBe(201);
-  expect((await ms.request('POST', '/api/challenges', { slug: 'old', name: 'Old one', tasks: ['INT'] }, ADMIN_TOKEN)).status).toBe(201);
-  team = (await ms.request('POST', '/api/teams', { name: 'Views team', contact: 'v@example.org' })).body.token;
-  const register = async (slug: string, name: string, url: string) =>
-    (await ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['INT'] }, team)).body.id as number;
-  ids.good = await register('sv', 'good', sample.url);
-  ids.broken = await register('sv', 'broken', broken.url);
-  ids.idle = await register('sv', 'idle', sample.url);
-  ids.other = await register('old', 'elsewhere', sample.url);
-  const loaded = await ms.request(
-    'POST',
-    '/api/challenges/sv/articles',
-    { articles: ['A1', 'A2', 'A3'].map((id) => ({ id, text: `${id}: BRCA1 (P38398) binds TP53.` })) },
-    ADMIN_TOKEN,
-  );
-  articleIds = loaded.body.ids;
-  for (const id of [ids.good, ids.broken]) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team)).status).toBe(200);
+  await ms.challenge('sv', { name: 'Views', maxAttempts: 1, retryDelaySeconds: 0 });
+  await ms.challenge('old', { name: 'Old one' });
+  team = (await ms.team('Views team')).token;
+  ids.good = (await ms.server('sv', team, { name: 'good', url: sample.url })).id;
+  ids.broken = (await ms.server('sv', team, { name: 'broken', url: broken.url })).id;
+  ids.idle = (await ms.server('sv', team, { name: 'idle', url: sample.url })).id;
+  ids.other = (await ms.server('old', team, { name: 'elsewhere', url: sample.url })).id;
+  const articles = ['A1', 'A2', 'A3'].map((id) => ({ id, text: `${id}: BRCA1 (P38398) binds TP53.` }));
+  articleIds = (await ms.articles('sv', articles)).ids;
+  for (const id of [ids.good, ids.broken]) await ms.startServer(id, team);
   await waitFor(
     '6 settled pairs',
     async () => {
@@ -94,10 +78,8 @@ describe('article states that say what happened', () => {
     });
     expect(fragment.body).toContain(`<span data-article-progress>${row.summary}</span>`);
     // A team sees its own servers' states, not counts over the others'.
-    const other = (await ms.request('POST', '/api/teams', { name: 'Other team', contact: 'o@example.org' })).body.token;
-    expect(
-      (await ms.request('POST', '/api/challenges/sv/servers', { name: 'theirs', url: sample.url, tasks: ['INT'] }, other)).status,
-    ).toBe(201);
+    const other = (await ms.team('Other team')).token;
+    await ms.server('sv', other, { name: 'theirs', url: sample.url });
     const theirs = await ms.request('GET', `/api/articles/${articleIds.A2}?text=false`, undefined, other);
     expect(theirs.body.progress).toBeUndefined();
   });

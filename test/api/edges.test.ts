@@ -8,7 +8,7 @@ let ms: TestMetaserver;
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'edge', name: 'Edge', tasks: ['INT'] }, ADMIN_TOKEN)).status).toBe(201);
+  await ms.challenge('edge', { name: 'Edge' });
 });
 afterAll(async () => {
   await ms?.stop();
@@ -50,7 +50,7 @@ describe('the HTTP edge', () => {
 
   it('requires the organiser token for organiser routes', async () => {
     expect((await ms.request('POST', '/api/challenges', { slug: 'x1', name: 'x', tasks: ['INT'] })).status).toBe(401);
-    const team = (await ms.request('POST', '/api/teams', { name: 'Edge team', contact: 'e@example.org' })).body;
+    const team = await ms.team('Edge team');
     const res = await ms.request('POST', '/api/challenges', { slug: 'x1', name: 'x', tasks: ['INT'] }, team.token);
     expect(res.status).toBe(403);
     expect((await ms.request('GET', '/api/challenges/x1')).status).toBe(404);
@@ -145,7 +145,7 @@ describe('the HTTP edge', () => {
   });
 
   it('refuses server URLs that are not http(s) or point at link-local/metadata addresses', async () => {
-    const team = (await ms.request('POST', '/api/teams', { name: 'URL team', contact: 'u@example.org' })).body;
+    const team = await ms.team('URL team');
     for (const url of ['ftp://example.org/', 'http://169.254.169.254/latest/meta-data', 'http://[fe80::1]/', 'not a url']) {
       const res = await ms.request('POST', '/api/challenges/edge/servers', { name: `s-${url.length}`, url, tasks: ['INT'] }, team.token);
       expect(res.status, url).toBe(400);

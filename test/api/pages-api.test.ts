@@ -14,32 +14,12 @@ beforeAll(async () => {
   ms = await startTestMetaserver({ config: { checkTimeoutSeconds: 2 } });
   sample = await startSampleServer({ port: 0 });
   hanging = await startFaultyServer({ kind: 'hang' });
-  expect(
-    (
-      await ms.request(
-        'POST',
-        '/api/challenges',
-        { slug: 'pg', name: 'Pages', tasks: ['INT'], maxAttempts: 1, retryDelaySeconds: 0 },
-        ADMIN_TOKEN,
-      )
-    ).status,
-  ).toBe(201);
-  expect(
-    (
-      await ms.request(
-        'POST',
-        '/api/challenges/pg/articles',
-        {
-          articles: [
-            { id: 'A1', text: 'BRCA1 (P38398).' },
-            { id: 'A2', text: 'TP53 (P04637).' },
-          ],
-        },
-        ADMIN_TOKEN,
-      )
-    ).status,
-  ).toBe(202);
-  team = (await ms.request('POST', '/api/teams', { name: 'Pages team', contact: 'p@example.org' })).body.token;
+  await ms.challenge('pg', { name: 'Pages', maxAttempts: 1, retryDelaySeconds: 0 });
+  await ms.articles('pg', [
+    { id: 'A1', text: 'BRCA1 (P38398).' },
+    { id: 'A2', text: 'TP53 (P04637).' },
+  ]);
+  team = (await ms.team('Pages team')).token;
 }, 60_000);
 
 afterAll(async () => {

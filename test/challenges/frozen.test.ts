@@ -32,9 +32,9 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
   beforeAll(async () => {
     database = await openTestDatabase(kind);
     ms = await startTestMetaserver({ database });
-    const team = await ms.request('POST', '/api/teams', { name: `Frozen ${kind}`, contact: 'f@example.org' });
-    token = team.body.token;
-    teamId = team.body.id;
+    const team = await ms.team(`Frozen ${kind}`);
+    token = team.token;
+    teamId = team.id;
   });
   afterAll(async () => {
     await ms?.stop();
@@ -43,19 +43,9 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
   });
 
   async function challenge(slug: string, articles: number, settings: Record<string, unknown> = {}) {
-    expect(
-      (await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['INT'], serversPerTeam: 10, ...settings }, ADMIN_TOKEN))
-        .status,
-    ).toBe(201);
+    await ms.challenge(slug, { serversPerTeam: 10, ...settings });
     const list = Array.from({ length: articles }, (_, i) => ({ id: `${slug}-${i}`, text: `Article ${i}: BRCA1 (P38398) binds TP53.` }));
-    if (articles > 0)
-      expect((await ms.request('POST', `/api/challenges/${slug}/articles`, { articles: list }, ADMIN_TOKEN)).status).toBe(202);
-  }
-
-  async function register(slug: string, name: string, url: string, concurrency = 1): Promise<{ id: number; runName: string }> {
-    const res = await ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['INT'], concurrency }, token);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body;
+    if (articles > 0) await ms.articles(slug, list);
   }
 
   it('refuses every change to servers and runs, for teams and the organiser, with a sentence saying so', async () => {
@@ -63,12 +53,12 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     const failing = await startFaultyServer({ kind: 'http', status: 500 });
     servers.push(good, failing);
     await challenge('frz', 2, { maxAttempts: 1, retryDelaySeconds: 0 });
-    const running = await register('frz', 'running', good.url);
-    const broken = await register('frz', 'broken', failing.url);
-    const idle = await register('frz', 'idle', good.url);
+    const running = await ms.server('frz', token, { name: 'running', url: good.url });
+    const broken = await ms.server('frz', token, { name: 'broken', url: failing.url });
+    const idle = await ms.server('frz', token, { name: 'idle', url: good.url });
     idleId = idle.id;
-    expect((await ms.request('POST', `/api/servers/${running.id}/start`, undefined, token)).status).toBe(200);
-    expect((await ms.request('POST', `/api/servers/${broken.id}/start`, undefined, token)).status).toBe(200);
+    await ms.startServer(running.id, token);
+    await ms.startServer(broken.id, token);
     const db = ms.database.db;
     await waitFor('both servers settled', async () => {
       const rows = await db.query<{ n: number }>(
@@ -134,12 +124,12 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     const good = await startFaultyServer({ kind: 'good' });
     servers.push(good);
     await challenge('names', 0);
-    const a = await register('names', 'a', good.url);
-    const b = await register('names', 'b', good.url);
-    const c = await register('names', 'c', good.url);
+    const a = await ms.server('names', token, { name: 'a', url: good.url });
+    const b = await ms.server('names', token, { name: 'b', url: good.url });
+    const c = await ms.server('names', token, { name: 'c', url: good.url });
     expect([a.runName, b.runName, c.runName]).toEqual([`T${teamId}_S1`, `T${teamId}_S2`, `T${teamId}_S3`]);
     expect((await ms.request('DELETE', `/api/servers/${b.id}`, undefined, token)).status).toBe(204);
-    const d = await register('names', 'd', good.url);
+    const d = await ms.server('names', token, { name: 'd', url: good.url });
     const listed = (await ms.request('GET', '/api/challenges/names/servers', undefined, token)).body as Array<{
       id: number;
       runName: string;
@@ -165,8 +155,8 @@ describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
     const gate = await gatedServer((_call, text) => text.startsWith('Article') && ++articleCalls <= 2);
     servers.push(gate.server);
     await challenge('crash', ARTICLES, { timeoutSeconds: 30, maxAttempts: 2, retryDelaySeconds: 0 });
-    const server = await register('crash', 'gated', gate.server.url, 2);
-    expect((await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token)).status).toBe(200);
+    const server = await ms.server('crash', token, { name: 'gated', url: gate.server.url, concurrency: 2 });
+    await ms.startServer(server.id, token);
     await waitFor('two requests in flight', async () => (gate.held === 2 ? true : undefined));
 
     // What PATCH commits before its queue step, and nothing more: the queue stays resumed.

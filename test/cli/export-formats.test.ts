@@ -12,6 +12,7 @@ import { importBrat } from '../../src/formats/brat.ts';
 import type { MentionItem } from '../../src/families/mention/types.ts';
 import type { XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 import { readBrat } from '../support/brat-reader.ts';
+import { captured } from '../support/captured-io.ts';
 import { conlleval, evalbio, pasteGoldAndRun } from '../support/conll-evaluators.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
@@ -57,29 +58,15 @@ describe('exports of stored answers, read by the tools', () => {
     tagger = await startFaultyServer({ kind: 'custom', handler: answer });
     ms = await startTestMetaserver();
     address = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
-    await ms.request('POST', '/api/challenges', { slug: 'anem', name: 'AnEM', tasks: ['MENTION', 'COREF'] }, ADMIN_TOKEN);
-    const team = await ms.request('POST', '/api/teams', { name: 'Formats team', contact: 'f@example.org' });
-    serverId = (
-      await ms.request(
-        'POST',
-        '/api/challenges/anem/servers',
-        { name: 'tagger', url: tagger.url, tasks: ['MENTION', 'COREF'] },
-        team.body.token,
-      )
-    ).body.id;
-    await ms.request('POST', `/api/servers/${serverId}/start`, undefined, team.body.token);
-    const loaded = await ms.request(
-      'POST',
-      '/api/challenges/anem/articles',
-      {
-        articles: [
-          { id: 'PMC3', text: TEXT_AS_LOADED },
-          { id: 'PMC10', text: COREF_TEXT, given: GIVEN },
-        ],
-      },
-      ADMIN_TOKEN,
-    );
-    for (const id of Object.values<string>(loaded.body.ids)) {
+    await ms.challenge('anem', { name: 'AnEM', tasks: ['MENTION', 'COREF'] });
+    const team = await ms.team('Formats team');
+    serverId = (await ms.server('anem', team.token, { name: 'tagger', url: tagger.url, tasks: ['MENTION', 'COREF'] })).id;
+    await ms.startServer(serverId, team.token);
+    const loaded = await ms.articles('anem', [
+      { id: 'PMC3', text: TEXT_AS_LOADED },
+      { id: 'PMC10', text: COREF_TEXT, given: GIVEN },
+    ]);
+    for (const id of Object.values<string>(loaded.ids)) {
       await waitFor(`article ${id} to be answered`, async () => {
         const res = await ms.request('GET', `/api/articles/${id}`, undefined, ADMIN_TOKEN);
         return res.status === 200 && res.body.servers?.[0]?.result ? res.body : undefined;
@@ -95,7 +82,7 @@ describe('exports of stored answers, read by the tools', () => {
   });
 
   const run = async (args: string[]) => {
-    const io = { out: '', err: '', env: {}, stdout: (s: string) => void (io.out += s), stderr: (s: string) => void (io.err += s) };
+    const io = captured();
     const code = await runExportCommand([...common, ...args], io);
     return { code, err: io.err };
   };

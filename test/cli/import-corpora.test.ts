@@ -8,17 +8,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runImportCommand, type ImportIo } from '../../src/cli/import.ts';
+import { runImportCommand } from '../../src/cli/import.ts';
 import { readCorpusFile } from '../../src/formats/corpus-file.ts';
 import { jatsToText } from '../../src/formats/jats.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
+import { captured } from '../support/captured-io.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
-
-function captured(env: NodeJS.ProcessEnv): ImportIo & { out: string; err: string } {
-  const io = { out: '', err: '', isTty: false, env, stdout: (s: string) => void (io.out += s), stderr: (s: string) => void (io.err += s) };
-  return io;
-}
 
 describe('metaserver import of corpora and PMC packages', () => {
   let ms: TestMetaserver;
@@ -29,7 +25,7 @@ describe('metaserver import of corpora and PMC packages', () => {
     ms = await startTestMetaserver({ workers: false });
     const address = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
     env = { METASERVER_URL: address, METASERVER_ADMIN_TOKEN: ADMIN_TOKEN };
-    await ms.request('POST', '/api/challenges', { slug: 'corpus', name: 'Corpus', tasks: ['MENTION'] }, ADMIN_TOKEN);
+    await ms.challenge('corpus', { name: 'Corpus', tasks: ['MENTION'] });
     dir = mkdtempSync(join(tmpdir(), 'metaserver-corpora-'));
     copyFileSync(join(fixtures, 'bioc', 'bioc-python-everything.xml'), join(dir, 'everything.bioc.xml'));
     copyFileSync(join(fixtures, 'pubtator', 'cdr-sample-4.txt'), join(dir, 'cdr.txt'));

@@ -7,16 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExportCommand } from '../../src/cli/export.ts';
-import { runImportCommand, type ImportIo } from '../../src/cli/import.ts';
+import { runImportCommand } from '../../src/cli/import.ts';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { captured } from '../support/captured-io.ts';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'metaserver.js');
-
-function captured(env: NodeJS.ProcessEnv = {}): ImportIo & { out: string; err: string } {
-  const io = { out: '', err: '', isTty: false, env, stdout: (s: string) => void (io.out += s), stderr: (s: string) => void (io.err += s) };
-  return io;
-}
 
 describe('metaserver import / export', () => {
   let ms: TestMetaserver;
@@ -29,16 +25,11 @@ describe('metaserver import / export', () => {
     ms = await startTestMetaserver();
     sample = await startSampleServer({ port: 0 });
     address = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
-    await ms.request('POST', '/api/challenges', { slug: 'cli', name: 'CLI', tasks: ['ACT', 'INT', 'MENTION'] }, ADMIN_TOKEN);
-    const team = await ms.request('POST', '/api/teams', { name: 'CLI team', contact: 'c@example.org' });
-    const server = await ms.request(
-      'POST',
-      '/api/challenges/cli/servers',
-      { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'MENTION'] },
-      team.body.token,
-    );
-    serverId = server.body.id;
-    await ms.request('POST', `/api/servers/${serverId}/start`, undefined, team.body.token);
+    await ms.challenge('cli', { name: 'CLI', tasks: ['ACT', 'INT', 'MENTION'] });
+    const team = await ms.team('CLI team');
+    const server = await ms.server('cli', team.token, { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'MENTION'] });
+    serverId = server.id;
+    await ms.startServer(serverId, team.token);
     dir = mkdtempSync(join(tmpdir(), 'metaserver-cli-'));
     writeFileSync(join(dir, 'PMC1.txt'), 'BRCA1 binds TP53 (P04637) and 𝛼-synuclein (P37840).\n');
     writeFileSync(join(dir, 'PMC3.txt'), 'No proteins here.\n');

@@ -95,14 +95,10 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     } else original = await openTestDatabase('postgres');
     stops.push(() => original.drop()); // after the meta-server using it has stopped
     const a = await start(original, await freshRedis());
-    expect(
-      (await a.request('POST', '/api/challenges', { slug: 'bk', name: 'Backup', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status,
-    ).toBe(201);
-    const team = (await a.request('POST', '/api/teams', { name: 'Backup team', contact: 'b@example.org' })).body;
-    const serverId = (
-      await a.request('POST', '/api/challenges/bk/servers', { name: 'gated', url: gate.server.url, tasks: ['INT'] }, team.token)
-    ).body.id as number;
-    expect((await a.request('POST', '/api/challenges/bk/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
+    await a.challenge('bk', { name: 'Backup', maxAttempts: 1 });
+    const team = await a.team('Backup team');
+    const serverId = (await a.server('bk', team.token, { name: 'gated', url: gate.server.url })).id as number;
+    await a.articles('bk', ARTICLES);
     const gold = await a.app!.inject({
       method: 'PUT',
       url: '/api/challenges/bk/gold/INT',
@@ -110,7 +106,7 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
     });
     expect(gold.statusCode, gold.body).toBe(200);
-    expect((await a.request('POST', `/api/servers/${serverId}/start`, undefined, team.token)).status).toBe(200);
+    await a.startServer(serverId, team.token);
     await done(a, serverId, 2);
     await waitFor('a call in flight', async () => (gate.held === 1 ? true : undefined));
 
@@ -187,7 +183,7 @@ describe('POST /api/admin/backup', () => {
   });
 
   it("is the organiser's; a PGlite installation answers its dump, a PostgreSQL one says to use pg_dump", async () => {
-    const team = (await ms.request('POST', '/api/teams', { name: 'Curious', contact: 'c@example.org' })).body;
+    const team = await ms.team('Curious');
     expect((await ms.request('POST', '/api/admin/backup')).status).toBe(401);
     expect((await ms.request('POST', '/api/admin/backup', undefined, team.token)).status).toBe(403);
     const res = await ms.app!.inject({ method: 'POST', url: '/api/admin/backup', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });

@@ -5,13 +5,13 @@
 // a killed process is taken over with a log line, and a stopped installation backs up.
 // (A first start makes a PGlite database: seconds on an idle machine, longer on a loaded
 // one, hence the generous deadlines.)
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { seedDataDir } from '../support/pglite-template.ts';
 import { installationEnv, runCli, startCli, type CliProcess } from './cli-process.ts';
+import { goneProcess } from '../support/gone-process.ts';
 
 const dirs: string[] = [];
 const running: CliProcess[] = [];
@@ -44,12 +44,6 @@ function snapshot(dir: string): Record<string, string> {
   };
   walk(dir);
   return out;
-}
-
-async function goneProcess(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  await new Promise((r) => child.once('exit', r));
-  return child.pid!;
 }
 
 afterEach(async () => {

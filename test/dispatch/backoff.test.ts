@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffDelayMs, MAX_BACKOFF_MS } from '../../src/dispatch/queues.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
 describe('backoffDelayMs', () => {
   it('doubles from the base delay and stops at 10 minutes', () => {
@@ -29,18 +29,12 @@ describe('back-off through the queue', () => {
   });
 
   it('waits at least the configured delay, doubled, between attempts', async () => {
-    const created = await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug: 'bo', name: 'Backoff', tasks: ['INT'], maxAttempts: 3, retryDelaySeconds: 0.3 },
-      ADMIN_TOKEN,
-    );
-    expect(created.body).toMatchObject({ retryDelaySeconds: 0.3 });
-    const token = (await ms.request('POST', '/api/teams', { name: 'Backoff team', contact: 'b@example.org' })).body.token;
-    const ids = (await ms.request('POST', '/api/challenges/bo/articles', { articles: [{ id: 'B1', text: 'BRCA1' }] }, ADMIN_TOKEN)).body
-      .ids;
-    const server = (await ms.request('POST', '/api/challenges/bo/servers', { name: 'down', url: failing.url, tasks: ['INT'] }, token)).body;
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const created = await ms.challenge('bo', { name: 'Backoff', maxAttempts: 3, retryDelaySeconds: 0.3 });
+    expect(created).toMatchObject({ retryDelaySeconds: 0.3 });
+    const token = (await ms.team('Backoff team')).token;
+    const ids = (await ms.articles('bo', [{ id: 'B1', text: 'BRCA1' }])).ids;
+    const server = await ms.server('bo', token, { name: 'down', url: failing.url });
+    await ms.startServer(server.id, token);
     const attempts = await waitFor('three attempts', async () => {
       const res = await ms.request('GET', `/api/articles/${ids.B1}/responses/${server.id}`, undefined, token);
       return res.body?.attempts?.length === 3 && res.body.attempts[2].outcome ? res.body.attempts : undefined;

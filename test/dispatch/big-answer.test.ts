@@ -14,7 +14,7 @@ import { bigMentionAnswer } from '../support/big-answer.ts';
 
 /** No release indexes: accession patterns only. */
 const NO_INDEXES = { accessions: null, lookups: {} };
-import { ADMIN_TOKEN, startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
 /** The longest stall of the event loop while fn runs, in ms. */
 async function longestStall<T>(fn: () => Promise<T>): Promise<{ stallMs: number; value: T }> {
@@ -95,13 +95,13 @@ describe.each(testDatabaseKinds())('dispatching a 100,000-mention answer (%s)', 
   });
 
   it('stores it exactly as sent while the event loop keeps answering', async () => {
-    await ms.request('POST', '/api/challenges', { slug: 'big', name: 'Big', tasks: ['MENTION'], timeoutSeconds: 60 }, ADMIN_TOKEN);
-    await ms.request('POST', '/api/challenges/big/articles', { articles: [{ id: 'B1', text: big.text }] }, ADMIN_TOKEN);
-    const token = (await ms.request('POST', '/api/teams', { name: 'Big team', contact: 'b@example.org' })).body.token;
-    const server = (await ms.request('POST', '/api/challenges/big/servers', { name: 'big', url, tasks: ['MENTION'] }, token)).body;
+    await ms.challenge('big', { name: 'Big', tasks: ['MENTION'], timeoutSeconds: 60 });
+    await ms.articles('big', [{ id: 'B1', text: big.text }]);
+    const token = (await ms.team('Big team')).token;
+    const server = await ms.server('big', token, { name: 'big', url, tasks: ['MENTION'] });
     expect(server.check.ok).toBe(true);
     const { stallMs } = await longestStall(async () => {
-      await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+      await ms.startServer(server.id, token);
       await waitFor(
         'the answer stored',
         async () => ((await ms.database.db.query(`select 1 from answers`)).length === 1 ? true : undefined),

@@ -24,32 +24,18 @@ describe.each(testDatabaseKinds())('dispatch through the TypeScript sample serve
   });
 
   it('registers, starts, sends the article and stores the answer once with code-point offsets', async () => {
-    const created = await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug: 'c1', name: 'C1', tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
-      ADMIN_TOKEN,
-    );
-    expect(created.status).toBe(201);
-    const team = await ms.request('POST', '/api/teams', { name: 'Team A', contact: 'a@example.org' });
-    expect(team.status).toBe(201);
-    expect(team.body.token).toMatch(/^mst_/);
+    await ms.challenge('c1', { name: 'C1', tasks: ['ACT', 'INT', 'IPT', 'MENTION'] });
+    const team = await ms.team('Team A');
+    expect(team.token).toMatch(/^mst_/);
 
-    const server = await ms.request(
-      'POST',
-      '/api/challenges/c1/servers',
-      { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
-      team.body.token,
-    );
-    expect(server.status).toBe(201);
-    expect(server.body.state).toBe('paused');
-    expect(server.body.check).toMatchObject({ ok: true, reachable: true, outcome: 'ok' });
+    const server = await ms.server('c1', team.token, { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] });
+    expect(server.state).toBe('paused');
+    expect(server.check).toMatchObject({ ok: true, reachable: true, outcome: 'ok' });
 
-    const loaded = await ms.request('POST', '/api/challenges/c1/articles', { articles: [{ id: 'PMC1', text: TEXT }] }, ADMIN_TOKEN);
-    expect(loaded.status).toBe(202);
-    const articleId = loaded.body.ids.PMC1 as string;
+    const loaded = await ms.articles('c1', [{ id: 'PMC1', text: TEXT }]);
+    const articleId = loaded.ids.PMC1;
 
-    const started = await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, team.body.token);
+    const started = await ms.request('POST', `/api/servers/${server.id}/start`, undefined, team.token);
     expect(started.body).toMatchObject({ state: 'active' });
     expect(started.status).toBe(200);
     expect(started.body.state).toBe('active');
@@ -60,7 +46,7 @@ describe.each(testDatabaseKinds())('dispatch through the TypeScript sample serve
     });
     expect(article.status).toBe('done');
     const entry = article.servers[0];
-    expect(entry).toMatchObject({ serverId: server.body.id, state: 'done', attempts: 1 });
+    expect(entry).toMatchObject({ serverId: server.id, state: 'done', attempts: 1 });
     const mentions = entry.result.MENTION as Array<{ start: number; end: number; text: string }>;
     expect(mentions.length).toBeGreaterThan(0);
     for (const m of mentions) expect(codePointSlice(TEXT, m.start, m.end)).toBe(m.text);
@@ -70,7 +56,7 @@ describe.each(testDatabaseKinds())('dispatch through the TypeScript sample serve
     expect(TEXT.indexOf('BRCA1')).toBe(24);
     expect(entry.result.INT.map((i: { accession: string }) => i.accession)).toEqual(['P37840', 'P38398']);
 
-    const response = await ms.request('GET', `/api/articles/${articleId}/responses/${server.body.id}`, undefined, team.body.token);
+    const response = await ms.request('GET', `/api/articles/${articleId}/responses/${server.id}`, undefined, team.token);
     expect(response.status).toBe(200);
     expect(response.body.attempts).toHaveLength(1);
     expect(response.body.attempts[0]).toMatchObject({ n: 1, outcome: 'ok' });
@@ -78,7 +64,7 @@ describe.each(testDatabaseKinds())('dispatch through the TypeScript sample serve
     const answers = await ms.database.db.query<{ n: number }>('select count(*)::int as n from answers where article_id = $1', [articleId]);
     expect(answers[0].n).toBe(1);
 
-    const status = await ms.request('GET', `/api/servers/${server.body.id}`, undefined, team.body.token);
+    const status = await ms.request('GET', `/api/servers/${server.id}`, undefined, team.token);
     expect(status.body.progress).toEqual({ queued: 0, active: 0, done: 1, failed: 0 });
     expect(status.body.timing.answered).toBe(1);
   });

@@ -12,44 +12,31 @@ const servers: FaultyServer[] = [];
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ config: { checkTimeoutSeconds: 1, maxAnswerBytes: 4096 } });
-  const c = await ms.request(
-    'POST',
-    '/api/challenges',
-    {
-      slug: 'faults',
-      name: 'Faults',
-      tasks: ['INT', 'MENTION'],
-      timeoutSeconds: 1,
-      maxAttempts: 2,
-      retryDelaySeconds: 0,
-      serversPerTeam: 20,
-    },
-    ADMIN_TOKEN,
-  );
-  expect(c.status).toBe(201);
-  token = (await ms.request('POST', '/api/teams', { name: 'Faulty', contact: 'f@example.org' })).body.token;
-  await ms.request(
-    'POST',
-    '/api/challenges/faults/articles',
-    { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53.' }] },
-    ADMIN_TOKEN,
-  );
+  await ms.challenge('faults', {
+    name: 'Faults',
+    tasks: ['INT', 'MENTION'],
+    timeoutSeconds: 1,
+    maxAttempts: 2,
+    retryDelaySeconds: 0,
+    serversPerTeam: 20,
+  });
+  token = (await ms.team('Faulty')).token;
+  await ms.articles('faults', [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53.' }]);
 });
 afterAll(async () => {
   await ms?.stop();
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function register(name: string, url: string) {
-  const res = await ms.request('POST', '/api/challenges/faults/servers', { name, url, tasks: ['INT', 'MENTION'] }, token);
-  expect(res.status).toBe(201);
-  return res.body as { id: number; check: { ok: boolean; outcome: string } };
-}
-
 async function serverWith(name: string, behaviour: Behaviour) {
   const s = await startFaultyServer(behaviour);
   servers.push(s);
-  return { faulty: s, server: await register(name, s.url) };
+  const server: { id: number; check: { ok: boolean; outcome: string } } = await ms.server('faults', token, {
+    name,
+    url: s.url,
+    tasks: ['INT', 'MENTION'],
+  });
+  return { faulty: s, server };
 }
 
 /** The status page's parts are read concurrently, so wait for the error report to catch up too. */
@@ -65,7 +52,7 @@ describe('retries through the dispatcher', () => {
   it('an invalid answer keeps its full error list with the attempt, shown in the error report', async () => {
     const { server } = await serverWith('wrong types', { kind: 'wrongTypes' });
     expect(server.check.ok).toBe(false);
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    await ms.startServer(server.id, token);
     const status = await settled(server.id, 2);
     expect(status.progress).toEqual({ queued: 0, active: 0, done: 0, failed: 1 });
     expect(status.errors.map((e: { attempt: number }) => e.attempt).sort()).toEqual([1, 2]);
@@ -77,7 +64,7 @@ describe('retries through the dispatcher', () => {
   it('flaky then good: stored on a later attempt, every attempt recorded', async () => {
     // The setup check is the first request, so 2 failures make attempt 1 fail and attempt 2 succeed.
     const { server, faulty } = await serverWith('flaky', { kind: 'flaky', failures: 2 });
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    await ms.startServer(server.id, token);
     const status = await settled(server.id);
     expect(status.progress.done).toBe(1);
     const article = (await ms.request('GET', '/api/challenges/faults/articles/A1', undefined, ADMIN_TOKEN)).body;
@@ -89,7 +76,7 @@ describe('retries through the dispatcher', () => {
 
   it('retry-failed sends failed articles again', async () => {
     const { server } = await serverWith('fails then retried', { kind: 'http', status: 502 });
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    await ms.startServer(server.id, token);
     await settled(server.id, 2);
     const retried = await ms.request('POST', `/api/servers/${server.id}/retry-failed`, undefined, token);
     expect(retried.body.requeued).toBe(1);

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { EVENTS_KEPT, jobId } from '../../src/dispatch/queues.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import { openTestDatabase, startTestMetaserver, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
 
 describe('finished jobs leave Redis', () => {
   let redis: PrivateRedis;
@@ -59,25 +59,13 @@ describe('finished jobs leave Redis', () => {
 
   it('a settled challenge leaves no finished job in Redis, answered or failed for good', async () => {
     const api = await start(true);
-    token = (await api.request('POST', '/api/teams', { name: 'Fin', contact: 'f@example.org' })).body.token;
-    expect(
-      (
-        await api.request(
-          'POST',
-          '/api/challenges',
-          { slug: 'fin', name: 'fin', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 },
-          ADMIN_TOKEN,
-        )
-      ).status,
-    ).toBe(201);
-    ids.good = (await api.request('POST', '/api/challenges/fin/servers', { name: 'good', url: good.url, tasks: ['INT'] }, token)).body
-      .id as number;
-    ids.broken = (await api.request('POST', '/api/challenges/fin/servers', { name: 'broken', url: broken.url, tasks: ['INT'] }, token)).body
-      .id as number;
+    token = (await api.team('Fin')).token;
+    await api.challenge('fin', { maxAttempts: 2, retryDelaySeconds: 0 });
+    ids.good = (await api.server('fin', token, { name: 'good', url: good.url })).id as number;
+    ids.broken = (await api.server('fin', token, { name: 'broken', url: broken.url })).id as number;
     const articles = Array.from({ length: 6 }, (_, i) => ({ id: `F${i}`, text: `Finished ${i}: BRCA1 (P38398) binds TP53.` }));
-    expect((await api.request('POST', '/api/challenges/fin/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
-    for (const id of [ids.good, ids.broken])
-      expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    await api.articles('fin', articles);
+    for (const id of [ids.good, ids.broken]) await api.startServer(id, token);
 
     await waitFor('12 settled pairs', async () => ((await settledPairs()) === 12 ? true : undefined), 30_000);
     expect(await count(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [ids.good])).toBe(6);
@@ -117,14 +105,7 @@ describe('finished jobs leave Redis', () => {
   it('the reconciler still re-creates the job of an unsettled pair that Redis lost', async () => {
     // No worker runs: the new article's jobs wait in Redis, their deliveries are queued.
     const api = await start(false);
-    const loaded = await api.request(
-      'POST',
-      '/api/challenges/fin/articles',
-      { articles: [{ id: 'LOST', text: 'Lost: SNCA (P37840).' }] },
-      ADMIN_TOKEN,
-    );
-    expect(loaded.status).toBe(202);
-    const articleId = loaded.body.ids.LOST as string;
+    const articleId = (await api.articles('fin', [{ id: 'LOST', text: 'Lost: SNCA (P37840).' }])).ids.LOST;
     // The route may answer before its queue step ends (Redis slow on a loaded machine).
     await waitFor(
       'the new job waiting',

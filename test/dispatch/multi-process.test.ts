@@ -18,7 +18,7 @@ describe.skipIf(!enabled)('worker processes sharing Redis and PostgreSQL', () =>
 
   beforeAll(async () => {
     ms = await startTestMetaserver({ workers: false });
-    token = (await ms.request('POST', '/api/teams', { name: 'Multi', contact: 'm@example.org' })).body.token;
+    token = (await ms.team('Multi')).token;
   });
   afterAll(async () => {
     for (const w of workers) w.kill('SIGKILL');
@@ -48,20 +48,13 @@ describe.skipIf(!enabled)('worker processes sharing Redis and PostgreSQL', () =>
       },
     });
     servers.push(slow);
-    await ms.request('POST', '/api/challenges', { slug: 'conc', name: 'Concurrency', tasks: ['INT', 'MENTION'] }, ADMIN_TOKEN);
+    await ms.challenge('conc', { name: 'Concurrency', tasks: ['INT', 'MENTION'] });
     const articles = Array.from({ length: 12 }, (_, i) => ({ id: `C${i}`, text: `Article ${i}: BRCA1 (P38398) binds TP53.` }));
-    await ms.request('POST', '/api/challenges/conc/articles', { articles }, ADMIN_TOKEN);
-    const server = (
-      await ms.request(
-        'POST',
-        '/api/challenges/conc/servers',
-        { name: 'slow', url: slow.url, tasks: ['INT', 'MENTION'], concurrency: 2 },
-        token,
-      )
-    ).body;
+    await ms.articles('conc', articles);
+    const server = await ms.server('conc', token, { name: 'slow', url: slow.url, tasks: ['INT', 'MENTION'], concurrency: 2 });
     workers.push(await startWorkerProcess(ms.config, ms.database.url!), await startWorkerProcess(ms.config, ms.database.url!));
     maxInFlight = 0; // the setup check ran alone
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    await ms.startServer(server.id, token);
     await waitFor(
       'all 12 answers',
       async () => {
@@ -98,15 +91,12 @@ describe.skipIf(!enabled)('worker processes sharing Redis and PostgreSQL', () =>
       w.kill('SIGTERM');
       await w.exited;
     }
-    await ms.request('POST', '/api/challenges', { slug: 'kill', name: 'Kill', tasks: ['INT'], timeoutSeconds: 60 }, ADMIN_TOKEN);
-    const ids = (
-      await ms.request('POST', '/api/challenges/kill/articles', { articles: [{ id: 'K1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN)
-    ).body.ids;
-    const server = (await ms.request('POST', '/api/challenges/kill/servers', { name: 'victim', url: server1.url, tasks: ['INT'] }, token))
-      .body;
+    await ms.challenge('kill', { name: 'Kill', timeoutSeconds: 60 });
+    const ids = (await ms.articles('kill', [{ id: 'K1', text: 'BRCA1 (P38398).' }])).ids;
+    const server = await ms.server('kill', token, { name: 'victim', url: server1.url });
     const doomed = await startWorkerProcess(ms.config, ms.database.url!);
     workers.push(doomed);
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    await ms.startServer(server.id, token);
     await arrived;
     doomed.kill('SIGKILL');
     expect(await doomed.exited).toBe('SIGKILL');

@@ -26,17 +26,8 @@ const speakers: Speaker[] = [];
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ config: { checkTimeoutSeconds: 10 } });
-  expect(
-    (
-      await ms.request(
-        'POST',
-        '/api/challenges',
-        { slug: 'protocols', name: 'Protocols', tasks: ['MENTION', 'INT'], serversPerTeam: 20 },
-        ADMIN_TOKEN,
-      )
-    ).status,
-  ).toBe(201);
-  token = (await ms.request('POST', '/api/teams', { name: 'Polyglots', contact: 'p@example.org' })).body.token;
+  await ms.challenge('protocols', { name: 'Protocols', tasks: ['MENTION', 'INT'], serversPerTeam: 20 });
+  token = (await ms.team('Polyglots')).token;
   const ts = async (protocol: 'xmlrpc' | 'json' | 'pubannotation', async = false) => {
     const s = await startSampleServer({ port: 0, protocol, async });
     samples.push(s);
@@ -67,16 +58,10 @@ describe('one challenge, every protocol', () => {
   it('each passes the setup check and stores the same MENTION answer', async () => {
     const ids: number[] = [];
     for (const s of speakers) {
-      const res = await ms.request(
-        'POST',
-        '/api/challenges/protocols/servers',
-        { name: s.name, url: s.url(), tasks: ['MENTION'], protocol: s.protocol },
-        token,
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      expect(res.body.protocol).toBe(s.protocol);
-      expect(res.body.check, s.name).toMatchObject({ ok: true, outcome: 'ok', errors: [] });
-      ids.push(res.body.id);
+      const res = await ms.server('protocols', token, { name: s.name, url: s.url(), tasks: ['MENTION'], protocol: s.protocol });
+      expect(res.protocol).toBe(s.protocol);
+      expect(res.check, s.name).toMatchObject({ ok: true, outcome: 'ok', errors: [] });
+      ids.push(res.id);
     }
     const listed = (await ms.request('GET', '/api/challenges/protocols/servers', undefined, token)).body as Array<{
       name: string;
@@ -86,9 +71,8 @@ describe('one challenge, every protocol', () => {
       Object.fromEntries(speakers.map((s) => [s.name, s.protocol])),
     );
 
-    const article = (await ms.request('POST', '/api/challenges/protocols/articles', { articles: [{ id: 'P1', text: TEXT }] }, ADMIN_TOKEN))
-      .body.ids.P1;
-    for (const id of ids) expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    const article = (await ms.articles('protocols', [{ id: 'P1', text: TEXT }])).ids.P1;
+    for (const id of ids) await ms.startServer(id, token);
     const answered = await waitFor(
       'every server to answer',
       async () => {

@@ -20,14 +20,12 @@ afterAll(async () => {
 
 describe('dispatch to the Python sample server', () => {
   it('stores its answer with code-point offsets equal to the TypeScript annotator', async () => {
-    await ms.request('POST', '/api/challenges', { slug: 'py', name: 'Py', tasks: ['ACT', 'INT', 'MENTION'] }, ADMIN_TOKEN);
-    const token = (await ms.request('POST', '/api/teams', { name: 'Py team', contact: 'py@example.org' })).body.token;
-    const server = (
-      await ms.request('POST', '/api/challenges/py/servers', { name: 'python', url: python.url, tasks: ['ACT', 'INT', 'MENTION'] }, token)
-    ).body;
+    await ms.challenge('py', { name: 'Py', tasks: ['ACT', 'INT', 'MENTION'] });
+    const token = (await ms.team('Py team')).token;
+    const server = await ms.server('py', token, { name: 'python', url: python.url, tasks: ['ACT', 'INT', 'MENTION'] });
     expect(server.check.ok).toBe(true);
-    const ids = (await ms.request('POST', '/api/challenges/py/articles', { articles: [{ id: 'P1', text: TEXT }] }, ADMIN_TOKEN)).body.ids;
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const ids = (await ms.articles('py', [{ id: 'P1', text: TEXT }])).ids;
+    await ms.startServer(server.id, token);
     const article = await waitFor('the answer', async () => {
       const res = await ms.request('GET', `/api/articles/${ids.P1}`, undefined, ADMIN_TOKEN);
       return res.status === 200 ? res.body : undefined;

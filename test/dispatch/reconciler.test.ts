@@ -9,7 +9,6 @@ import { LIVE_SLUG } from '../../src/challenges/repository.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import {
-  ADMIN_TOKEN,
   openTestDatabase,
   startTestMetaserver,
   testDatabaseKinds,
@@ -64,16 +63,12 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
 
   it('a start queues the articles an API committed and died before queueing', async () => {
     const api = await start(false);
-    const token = (await api.request('POST', '/api/teams', { name: 'Rec', contact: 'r@example.org' })).body.token;
-    expect(
-      (await api.request('POST', '/api/challenges', { slug: 'rec', name: 'rec', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status,
-    ).toBe(201);
+    const token = (await api.team('Rec')).token;
+    await api.challenge('rec', { maxAttempts: 1 });
     const ids: number[] = [];
     for (const slug of ['rec', LIVE_SLUG]) {
-      const id = (
-        await api.request('POST', `/api/challenges/${slug}/servers`, { name: `s-${slug}`, url: server.url, tasks: ['INT'] }, token)
-      ).body.id as number;
-      expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+      const id = (await api.server(slug, token, { name: `s-${slug}`, url: server.url })).id as number;
+      await api.startServer(id, token);
       ids.push(id);
     }
     // What the routes commit before their queue step, and nothing more: a load and a submission.
@@ -104,16 +99,13 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
 
   it('a start queues again the unsettled deliveries whose jobs Redis lost', async () => {
     const api = await start(false);
-    const token = (await api.request('POST', '/api/teams', { name: 'Lost', contact: 'l@example.org' })).body.token;
-    expect(
-      (await api.request('POST', '/api/challenges', { slug: 'lost', name: 'lost', tasks: ['INT'], maxAttempts: 1 }, ADMIN_TOKEN)).status,
-    ).toBe(201);
+    const token = (await api.team('Lost')).token;
+    await api.challenge('lost', { maxAttempts: 1 });
     const articles = Array.from({ length: 10 }, (_, i) => ({ id: `L${i}`, text: `Lost ${i}: SNCA (P37840).` }));
-    expect((await api.request('POST', '/api/challenges/lost/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
-    const id = (await api.request('POST', '/api/challenges/lost/servers', { name: 'lost', url: server.url, tasks: ['INT'] }, token)).body
-      .id as number;
+    await api.articles('lost', articles);
+    const id = (await api.server('lost', token, { name: 'lost', url: server.url })).id as number;
     // No worker runs: the jobs wait in Redis, the deliveries are queued.
-    expect((await api.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    await api.startServer(id, token);
     expect((await api.ctx.dispatch.queues.counts(id)).waiting).toBe(10);
     // Redis loses its data (as when it restarts without its append-only file).
     const client = new Redis(redis.url);

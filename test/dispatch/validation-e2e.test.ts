@@ -26,14 +26,9 @@ beforeAll(async () => {
     release: { name: 'TEST_2024', date: '2024-01-01' },
   });
   ms = await startTestMetaserver({ config: { uniprotIndex: index, checkTimeoutSeconds: 2 } });
-  await ms.request(
-    'POST',
-    '/api/challenges',
-    { slug: 'val', name: 'Validation', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 },
-    ADMIN_TOKEN,
-  );
-  await ms.request('POST', '/api/challenges/val/articles', { articles: [{ id: 'V1', text: 'Haemoglobin and p53.' }] }, ADMIN_TOKEN);
-  token = (await ms.request('POST', '/api/teams', { name: 'Validators', contact: 'v@example.org' })).body.token;
+  await ms.challenge('val', { name: 'Validation', maxAttempts: 2, retryDelaySeconds: 0 });
+  await ms.articles('val', [{ id: 'V1', text: 'Haemoglobin and p53.' }]);
+  token = (await ms.team('Validators')).token;
 });
 afterAll(async () => {
   await ms?.stop();
@@ -44,8 +39,8 @@ afterAll(async () => {
 async function run(name: string, normalizations: unknown[]) {
   const s = await startFaultyServer({ kind: 'custom', handler: () => ({ normalizations: normalizations as never }) });
   servers.push(s);
-  const server = (await ms.request('POST', '/api/challenges/val/servers', { name, url: s.url, tasks: ['INT'] }, token)).body;
-  await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+  const server = await ms.server('val', token, { name, url: s.url });
+  await ms.startServer(server.id, token);
   return await waitFor(`${name} to settle`, async () => {
     const res = await ms.request('GET', `/api/servers/${server.id}`, undefined, token);
     return res.body.progress.done + res.body.progress.failed === 1 ? res.body : undefined;

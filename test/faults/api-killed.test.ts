@@ -51,28 +51,12 @@ describe.skipIf(!process.env.DATABASE_URL)('an API process killed while Redis is
   }
 
   it('everything it accepted is dispatched once Redis is back, each answer stored once', async () => {
-    const token = (await ms.request('POST', '/api/teams', { name: 'Killed API', contact: 'k@example.org' })).body.token;
-    expect(
-      (
-        await ms.request(
-          'POST',
-          '/api/challenges',
-          { slug: 'ak', name: 'ak', tasks: ['INT'], maxAttempts: 2, retryDelaySeconds: 0 },
-          ADMIN_TOKEN,
-        )
-      ).status,
-    ).toBe(201);
+    const token = (await ms.team('Killed API')).token;
+    await ms.challenge('ak', { maxAttempts: 2, retryDelaySeconds: 0 });
     const servers: number[] = [];
     for (const slug of ['ak', 'live']) {
-      const id = (
-        await ms.request(
-          'POST',
-          `/api/challenges/${slug}/servers`,
-          { name: `k-${slug}`, url: good.url, tasks: ['INT'], concurrency: 4 },
-          token,
-        )
-      ).body.id as number;
-      expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+      const id = (await ms.server(slug, token, { name: `k-${slug}`, url: good.url, concurrency: 4 })).id as number;
+      await ms.startServer(id, token);
       servers.push(id);
     }
     const api = await startApi();

@@ -9,7 +9,7 @@ import { ArticleRepository } from '../../src/articles/repository.ts';
 import { ChallengeRepository } from '../../src/challenges/repository.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { flakyDatabase, InjectedDbError, type FlakyDatabase } from '../support/flaky-db.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
+import { openTestDatabase, startTestMetaserver, waitFor, type TestDatabase, type TestMetaserver } from '../support/runtime.ts';
 import { queueEmptied } from '../support/finished-jobs.ts';
 import { annotate } from '../../src/sample/annotator.ts';
 
@@ -142,24 +142,11 @@ describe('a job whose database writes fail for good', () => {
         return annotate(text, given);
       },
     });
-    await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug: 'dbdown', name: 'DB down', tasks: ['INT'], timeoutSeconds: 5, maxAttempts: 1 },
-      ADMIN_TOKEN,
-    );
-    const ids = (
-      await ms.request(
-        'POST',
-        '/api/challenges/dbdown/articles',
-        { articles: [{ id: 'D1', text: 'BRCA1 (P38398) binds TP53.' }] },
-        ADMIN_TOKEN,
-      )
-    ).body.ids;
-    const token = (await ms.request('POST', '/api/teams', { name: 'DB team', contact: 'd@example.org' })).body.token;
-    const registered = await ms.request('POST', '/api/challenges/dbdown/servers', { name: 'fine', url: server.url, tasks: ['INT'] }, token);
-    const id = registered.body.id as number;
-    await ms.request('POST', `/api/servers/${id}/start`, undefined, token);
+    await ms.challenge('dbdown', { name: 'DB down', timeoutSeconds: 5, maxAttempts: 1 });
+    const ids = (await ms.articles('dbdown', [{ id: 'D1', text: 'BRCA1 (P38398) binds TP53.' }])).ids;
+    const token = (await ms.team('DB team')).token;
+    const id = (await ms.server('dbdown', token, { name: 'fine', url: server.url })).id as number;
+    await ms.startServer(id, token);
     await waitFor(
       'the answer',
       async () => {

@@ -1,9 +1,8 @@
 // Shared set-up of the fault suite: one meta-server with workers, a team, and helpers that
 // register a misbehaving loopback server, start it and wait until its one article settles,
 // then read what was recorded straight from the database and the BullMQ queue.
-import { expect } from 'vitest';
 import { startFaultyServer, type Behaviour, type FaultyServer } from '../support/faulty-servers.ts';
-import { ADMIN_TOKEN, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { waitFor, type TestMetaserver } from '../support/runtime.ts';
 
 export interface Settled {
   state: string;
@@ -21,26 +20,16 @@ export class FaultBench {
   constructor(readonly ms: TestMetaserver) {}
 
   async team(name: string): Promise<void> {
-    const res = await this.ms.request('POST', '/api/teams', { name, contact: 'faults@example.org' });
-    expect(res.status).toBe(201);
-    this.token = res.body.token;
+    this.token = (await this.ms.team(name)).token;
   }
 
   async challenge(slug: string, settings: Record<string, unknown>, articles: Array<{ id: string; text: string }>): Promise<void> {
-    const c = await this.ms.request(
-      'POST',
-      '/api/challenges',
-      { slug, name: slug, tasks: ['INT', 'MENTION'], serversPerTeam: 50, ...settings },
-      ADMIN_TOKEN,
-    );
-    expect(c.status).toBe(201);
-    expect((await this.ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).status).toBe(202);
+    await this.ms.challenge(slug, { tasks: ['INT', 'MENTION'], serversPerTeam: 50, ...settings });
+    await this.ms.articles(slug, articles);
   }
 
   async register(slug: string, name: string, url: string): Promise<number> {
-    const res = await this.ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['INT', 'MENTION'] }, this.token);
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body.id as number;
+    return (await this.ms.server(slug, this.token, { name, url, tasks: ['INT', 'MENTION'] })).id;
   }
 
   async faulty(behaviour: Behaviour, port?: number): Promise<FaultyServer> {
@@ -50,7 +39,7 @@ export class FaultBench {
   }
 
   async start(serverId: number): Promise<void> {
-    expect((await this.ms.request('POST', `/api/servers/${serverId}/start`, undefined, this.token)).status).toBe(200);
+    await this.ms.startServer(serverId, this.token);
   }
 
   /** Waits until every delivery of the server is done or failed AND its queue holds no job that could still run. */

@@ -34,17 +34,6 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.close()));
 });
 
-async function register(
-  slug: string,
-  name: string,
-  url: string,
-  protocol: string,
-): Promise<{ id: number; check: { ok: boolean; outcome: string; detail?: string } }> {
-  const res = await ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['MENTION'], protocol }, bench.token);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
 async function faulty(protocol: JsonProtocol, behaviour: JsonBehaviour): Promise<FaultyJsonServer> {
   const s = await startFaultyJsonServer(protocol, behaviour);
   servers.push(s);
@@ -207,7 +196,12 @@ cases.push(
 describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
   it.each(cases)('$name → failed, $kind on each attempt', async ({ name, protocol, behaviour, kind, detail, polls }) => {
     const server = await faulty(protocol, behaviour);
-    const { id, check } = await register(kind === 'timeout' ? 'ptimeout' : 'pfaults', name, server.url, protocol);
+    const { id, check } = await ms.server(kind === 'timeout' ? 'ptimeout' : 'pfaults', bench.token, {
+      name,
+      url: server.url,
+      tasks: ['MENTION'],
+      protocol,
+    });
     expect(check).toMatchObject({ ok: false, outcome: kind });
     expect(check.detail).toMatch(detail);
     await bench.start(id);
@@ -225,7 +219,12 @@ describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
   it('connection refused, for each protocol', async () => {
     for (const protocol of ['json', 'pubannotation']) {
       const port = await refusedPort();
-      const { id, check } = await register('pfaults', `refused ${protocol}`, `http://127.0.0.1:${port}/annotate`, protocol);
+      const { id, check } = await ms.server('pfaults', bench.token, {
+        name: `refused ${protocol}`,
+        url: `http://127.0.0.1:${port}/annotate`,
+        tasks: ['MENTION'],
+        protocol,
+      });
       expect(check).toMatchObject({ ok: false, reachable: false, outcome: 'connection' });
       await bench.start(id);
       const s = await bench.settled(id);
@@ -236,7 +235,12 @@ describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
 
   it('async: "not ready" twice, then the result: stored on attempt 1, the polls one attempt', async () => {
     const server = await faulty('pubannotation', { kind: 'async', retryAfter: '0', notReady: 2, poll: 'good' });
-    const { id, check } = await register('pgood', 'not ready twice', server.url, 'pubannotation');
+    const { id, check } = await ms.server('pgood', bench.token, {
+      name: 'not ready twice',
+      url: server.url,
+      tasks: ['MENTION'],
+      protocol: 'pubannotation',
+    });
     expect(check).toMatchObject({ ok: true, outcome: 'ok' });
     expect(server.gets).toBe(3);
     await bench.start(id);
@@ -250,7 +254,12 @@ describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
   it('async: the size cap is on the answer, not on the "not ready" bodies before it', async () => {
     // Three "not ready" bodies of ~2 KB each: together past the 4096-byte cap, the answer alone under it.
     const server = await faulty('pubannotation', { kind: 'async', retryAfter: '0', notReady: 3, notReadyBytes: 2000, poll: 'good' });
-    const { id, check } = await register('pgood', 'big not-ready bodies', server.url, 'pubannotation');
+    const { id, check } = await ms.server('pgood', bench.token, {
+      name: 'big not-ready bodies',
+      url: server.url,
+      tasks: ['MENTION'],
+      protocol: 'pubannotation',
+    });
     expect(check).toMatchObject({ ok: true, outcome: 'ok' });
     await bench.start(id);
     const s = await bench.settled(id);
@@ -260,7 +269,12 @@ describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
   it('a server registered with the wrong protocol: the detail says which to use', async () => {
     // A JSON server registered as XML-RPC…
     const json = await faulty('json', { kind: 'good' });
-    const asXmlRpc = await register('pfaults', 'json as xmlrpc', json.url, 'xmlrpc');
+    const asXmlRpc = await ms.server('pfaults', bench.token, {
+      name: 'json as xmlrpc',
+      url: json.url,
+      tasks: ['MENTION'],
+      protocol: 'xmlrpc',
+    });
     expect(asXmlRpc.check.outcome).toBe('protocol');
     expect(asXmlRpc.check.detail).toMatch(
       /the answer is JSON, not an XML-RPC methodResponse: a server that answers JSON is registered with protocol "json" or "pubannotation"/,
@@ -268,14 +282,24 @@ describe.concurrent('misbehaving JSON and PubAnnotation servers', () => {
     // …and an XML-RPC server registered as JSON.
     const xmlrpc = await startFaultyServer({ kind: 'good' });
     servers.push(xmlrpc);
-    const asJson = await register('pfaults', 'xmlrpc as json', xmlrpc.url, 'json');
+    const asJson = await ms.server('pfaults', bench.token, {
+      name: 'xmlrpc as json',
+      url: xmlrpc.url,
+      tasks: ['MENTION'],
+      protocol: 'json',
+    });
     expect(asJson.check.outcome).toBe('protocol');
     expect(asJson.check.detail).toMatch(
       /the answer is XML \(an XML-RPC answer\?\), not JSON: is the server registered with the right protocol \(this one is "json"; XML-RPC servers are "xmlrpc"\)/,
     );
     // An asynchronous server registered as JSON: the 303 is an unexpected status, with the hint.
     const async = await faulty('pubannotation', { kind: 'async', retryAfter: '0', poll: 'good' });
-    const asyncAsJson = await register('pfaults', 'async as json', async.url, 'json');
+    const asyncAsJson = await ms.server('pfaults', bench.token, {
+      name: 'async as json',
+      url: async.url,
+      tasks: ['MENTION'],
+      protocol: 'json',
+    });
     expect(asyncAsJson.check).toMatchObject({ outcome: 'http' });
     expect(asyncAsJson.check.detail).toMatch(/^HTTP 303 See Other .*registered with protocol "pubannotation"/);
   });

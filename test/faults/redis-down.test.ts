@@ -46,28 +46,16 @@ describe.each(testDatabaseKinds())('requests while Redis is down (%s)', (kind) =
     ms = await startTestMetaserver({ database, config: { redisUrl: redis.url } });
     good = await startFaultyServer({ kind: 'good' });
     failing = await startFaultyServer({ kind: 'http', status: 503 });
-    token = (await ms.request('POST', '/api/teams', { name: `Down ${kind}`, contact: 'd@example.org' })).body.token;
-    expect(
-      (
-        await ms.request(
-          'POST',
-          '/api/challenges',
-          { slug: 'rd', name: 'Redis down', tasks: ['INT'], timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 },
-          ADMIN_TOKEN,
-        )
-      ).status,
-    ).toBe(201);
+    token = (await ms.team(`Down ${kind}`)).token;
+    await ms.challenge('rd', { name: 'Redis down', timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 });
     const first = Array.from({ length: 3 }, (_, i) => ({ id: `F${i}`, text: `First ${i}: BRCA1 (P38398).` }));
-    expect((await ms.request('POST', '/api/challenges/rd/articles', { articles: first }, ADMIN_TOKEN)).status).toBe(202);
-    const register = async (slug: string, name: string, url: string) =>
-      (await ms.request('POST', `/api/challenges/${slug}/servers`, { name, url, tasks: ['INT'], concurrency: 4 }, token)).body.id as number;
-    ids.steady = await register('rd', 'steady', good.url);
-    ids.late = await register('rd', 'late', good.url);
-    ids.idle = await register('rd', 'idle', good.url);
-    ids.broken = await register('rd', 'broken', failing.url);
-    ids.live = await register('live', 'live', good.url);
-    for (const id of [ids.steady, ids.broken, ids.live])
-      expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    await ms.articles('rd', first);
+    ids.steady = (await ms.server('rd', token, { name: 'steady', url: good.url, concurrency: 4 })).id;
+    ids.late = (await ms.server('rd', token, { name: 'late', url: good.url, concurrency: 4 })).id;
+    ids.idle = (await ms.server('rd', token, { name: 'idle', url: good.url, concurrency: 4 })).id;
+    ids.broken = (await ms.server('rd', token, { name: 'broken', url: failing.url, concurrency: 4 })).id;
+    ids.live = (await ms.server('live', token, { name: 'live', url: good.url, concurrency: 4 })).id;
+    for (const id of [ids.steady, ids.broken, ids.live]) await ms.startServer(id, token);
     await waitFor('the first articles settled', async () => ((await doneCount(ids.steady)) === 3 ? true : undefined));
     await waitFor('the failing server failed them', async () => {
       const rows = await database.db.query<{ n: number }>(

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { annotate } from '../../src/sample/annotator.ts';
 
 const ARTICLES = 30;
@@ -31,19 +31,12 @@ describe('Redis restarted during a run', () => {
         return annotate(text, given);
       },
     });
-    await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug: 'redis', name: 'Redis', tasks: ['INT'], timeoutSeconds: 5, maxAttempts: 3, retryDelaySeconds: 1 },
-      ADMIN_TOKEN,
-    );
+    await ms.challenge('redis', { name: 'Redis', timeoutSeconds: 5, maxAttempts: 3, retryDelaySeconds: 1 });
     const articles = Array.from({ length: ARTICLES }, (_, i) => ({ id: `R${i}`, text: `Article ${i}: BRCA1 (P38398) binds TP53.` }));
-    expect((await ms.request('POST', '/api/challenges/redis/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
-    const token = (await ms.request('POST', '/api/teams', { name: 'Redis team', contact: 'r@example.org' })).body.token;
-    const id = (
-      await ms.request('POST', '/api/challenges/redis/servers', { name: 'steady', url: server.url, tasks: ['INT'], concurrency: 2 }, token)
-    ).body.id as number;
-    await ms.request('POST', `/api/servers/${id}/start`, undefined, token);
+    await ms.articles('redis', articles);
+    const token = (await ms.team('Redis team')).token;
+    const id = (await ms.server('redis', token, { name: 'steady', url: server.url, concurrency: 2 })).id as number;
+    await ms.startServer(id, token);
     const db = ms.database.db;
     const done = async () =>
       (await db.query<{ n: number }>(`select count(*)::int as n from deliveries where server_id = $1 and state = 'done'`, [id]))[0].n;

@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultyServer } from '../support/faulty-servers.ts';
 import { gatedServer } from '../support/gated-server.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { startWorkerProcess, type WorkerProcess } from '../support/worker-process.ts';
 
 describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request', () => {
@@ -17,7 +17,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
 
   beforeAll(async () => {
     ms = await startTestMetaserver({ workers: false });
-    token = (await ms.request('POST', '/api/teams', { name: 'Signals', contact: 's@example.org' })).body.token;
+    token = (await ms.team('Signals')).token;
   });
   // Worker processes consume every server's queue: none may outlive its test.
   afterEach(async () => {
@@ -31,19 +31,10 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
   });
 
   async function setup(slug: string, n: number, url: string, concurrency: number) {
-    await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug, name: slug, tasks: ['INT'], timeoutSeconds: 60, maxAttempts: 2, retryDelaySeconds: 0 },
-      ADMIN_TOKEN,
-    );
+    await ms.challenge(slug, { timeoutSeconds: 60, maxAttempts: 2, retryDelaySeconds: 0 });
     const articles = Array.from({ length: n }, (_, i) => ({ id: `${slug}${i}`, text: `Article ${i}: BRCA1 (P38398).` }));
-    const ids = (await ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).body.ids as Record<
-      string,
-      string
-    >;
-    const server = (await ms.request('POST', `/api/challenges/${slug}/servers`, { name: slug, url, tasks: ['INT'], concurrency }, token))
-      .body;
+    const ids = (await ms.articles(slug, articles)).ids;
+    const server = await ms.server(slug, token, { name: slug, url, concurrency });
     return { ids, serverId: server.id as number };
   }
 
@@ -84,7 +75,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
     const { serverId } = await setup('kill', 6, gate.server.url, 3);
     const doomed = await startWorkerProcess(ms.config, ms.database.url!);
     workers.push(doomed);
-    await ms.request('POST', `/api/servers/${serverId}/start`, undefined, token);
+    await ms.startServer(serverId, token);
     await waitFor('three requests in flight', async () => (gate.held === 3 ? true : undefined));
     doomed.kill('SIGKILL');
     expect(await doomed.exited).toBe('SIGKILL');
@@ -102,7 +93,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
     const { serverId, ids } = await setup('term', 2, gate.server.url, 1);
     const worker = await startWorkerProcess(ms.config, ms.database.url!, { METASERVER_SHUTDOWN_GRACE_MS: '20000' });
     workers.push(worker);
-    await ms.request('POST', `/api/servers/${serverId}/start`, undefined, token);
+    await ms.startServer(serverId, token);
     await waitFor('the request in flight', async () => (gate.held === 1 ? true : undefined));
     worker.kill('SIGTERM');
     await waitFor('the worker to begin stopping', async () => (worker.lines.some((l) => l.includes('"msg":"stopping')) ? true : undefined));
@@ -126,7 +117,7 @@ describe.skipIf(!process.env.DATABASE_URL)('worker processes stopped mid-request
     const { serverId } = await setup('grace', 1, gate.server.url, 1);
     const worker = await startWorkerProcess(ms.config, ms.database.url!, { METASERVER_SHUTDOWN_GRACE_MS: '500' });
     workers.push(worker);
-    await ms.request('POST', `/api/servers/${serverId}/start`, undefined, token);
+    await ms.startServer(serverId, token);
     await waitFor('the request in flight', async () => (gate.held === 1 ? true : undefined));
     worker.kill('SIGTERM');
     expect(await worker.exited).toBe(0);

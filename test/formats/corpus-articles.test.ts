@@ -17,7 +17,7 @@ let ms: TestMetaserver;
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
   for (const slug of ['cdr', 'py', 'batch', 'skip', 'raw', 'lines']) {
-    expect((await ms.request('POST', '/api/challenges', { slug, name: slug, tasks: ['MENTION'] }, ADMIN_TOKEN)).status).toBe(201);
+    await ms.challenge(slug, { tasks: ['MENTION'] });
   }
 });
 afterAll(async () => {

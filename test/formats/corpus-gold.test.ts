@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 import { expectFigures, send } from '../leaderboard/helpers.ts';
+import { storedGold } from '../support/stored-gold.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', name), 'utf8');
 const CDR = fixture('pubtator/cdr-sample-4.txt');
@@ -15,18 +16,13 @@ let team: { token: string };
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
-  expect(
-    (await ms.request('POST', '/api/challenges', { slug: 'gold', name: 'Gold', tasks: ['MENTION', 'TX', 'INT'] }, ADMIN_TOKEN)).status,
-  ).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/gold/articles', { pubtator: CDR }, ADMIN_TOKEN)).status).toBe(202);
-  team = (await ms.request('POST', '/api/teams', { name: 'Corpus team', contact: 'c@example.org' })).body;
+  await ms.challenge('gold', { name: 'Gold', tasks: ['MENTION', 'TX', 'INT'] });
+  await ms.articles('gold', { pubtator: CDR });
+  team = await ms.team('Corpus team');
 });
 afterAll(async () => {
   await ms?.stop();
 });
-
-const storedGold = async (task: string) =>
-  (await ms.database.db.query<{ body: string }>('select body from gold_standards where task = $1', [task]))[0]?.body;
 
 describe('gold standards from the corpus', () => {
   it('MENTION gold from PubTator text: every annotation line is a mention of its type; relations named as left out', async () => {
@@ -34,7 +30,7 @@ describe('gold standards from the corpus', () => {
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ documents: 4, items: 65, unknownDocuments: 0 });
     expect(res.json.warnings).toEqual([expect.stringMatching(/11 relation\(s\) were left out/)]);
-    const gold = JSON.parse(await storedGold('MENTION'));
+    const gold = JSON.parse((await storedGold(ms, 'gold', 'MENTION'))!);
     expect(gold.documents['354896'].ann.split('\n')[1]).toBe('T2\tDisease 18 34\tcardiac asystole');
   });
 
@@ -59,7 +55,7 @@ describe('gold standards from the corpus', () => {
   it('MENTION gold from BioC JSON (the PubTator API document), TX gold from its Species annotations', async () => {
     const doc = JSON.parse(fixture('bioc/pubtator-api-34546791.json'));
     doc.id = '34546791';
-    expect((await ms.request('POST', '/api/challenges/gold/articles', { bioc: doc }, ADMIN_TOKEN)).status).toBe(202);
+    await ms.articles('gold', { bioc: doc });
     const mention = await send(ms, 'PUT', '/api/challenges/gold/gold/MENTION', { body: doc, token: ADMIN_TOKEN });
     expect(mention.status).toBe(200);
     const annotations = doc.passages.flatMap((p: { annotations: unknown[] }) => p.annotations).length;
@@ -71,7 +67,7 @@ describe('gold standards from the corpus', () => {
     });
     expect(tx.status).toBe(200);
     expect(tx.json).toMatchObject({ documents: 1, items: 1, unknownDocuments: 0 });
-    expect(await storedGold('TX')).toBe('34546791\t10090\n');
+    expect(await storedGold(ms, 'gold', 'TX')).toBe('34546791\t10090\n');
   });
 
   it('TX gold from a corpus without species, INT gold from PubTator gene ids: refused, saying what the task takes', async () => {
@@ -79,11 +75,11 @@ describe('gold standards from the corpus', () => {
     expect(tx.status).toBe(400);
     expect(tx.json.error.code).toBe('invalid_corpus');
     expect(tx.json.error.message).toMatch(/holds no annotation TX can use .*Species/);
-    expect(await storedGold('TX')).toBe('34546791\t10090\n');
+    expect(await storedGold(ms, 'gold', 'TX')).toBe('34546791\t10090\n');
   });
 
   it('BioC XML gold (content type application/xml) with a document whose annotation does not fit its text: refused naming it, nothing stored', async () => {
-    const before = await storedGold('MENTION');
+    const before = await storedGold(ms, 'gold', 'MENTION');
     const xml = fixture('bioc/bioc-python-everything.xml').replace('<text>测试</text>', '<text>测验</text>');
     const res = await send(ms, 'PUT', '/api/challenges/gold/gold/MENTION', { body: xml, type: 'application/xml', token: ADMIN_TOKEN });
     expect(res.status).toBe(400);
@@ -91,7 +87,7 @@ describe('gold standards from the corpus', () => {
       code: 'invalid_corpus',
       details: [{ document: '2', reason: expect.stringContaining('annotation 4 says its text is "测验"') }],
     });
-    expect(await storedGold('MENTION')).toBe(before);
+    expect(await storedGold(ms, 'gold', 'MENTION')).toBe(before);
   });
 
   it('gold as BioC JSON lines (application/x-ndjson, or text/plain): every line read; a bad line refused by its number, nothing stored', async () => {
@@ -100,7 +96,7 @@ describe('gold standards from the corpus', () => {
     const tx = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', { body: lines, type: 'application/x-ndjson', token: ADMIN_TOKEN });
     expect(tx.status, tx.text).toBe(200);
     expect(tx.json).toMatchObject({ documents: 2, items: 2, unknownDocuments: 1 });
-    const before = await storedGold('TX');
+    const before = await storedGold(ms, 'gold', 'TX');
     const bad = await send(ms, 'PUT', '/api/challenges/gold/gold/TX', {
       body: `${lines}{"id": "x",\n`,
       type: 'text/plain',
@@ -108,6 +104,6 @@ describe('gold standards from the corpus', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: 'invalid_corpus', message: expect.stringMatching(/line 3: not JSON/) });
-    expect(await storedGold('TX')).toBe(before);
+    expect(await storedGold(ms, 'gold', 'TX')).toBe(before);
   });
 });

@@ -65,25 +65,15 @@ describe('a BioC corpus from loading to leaderboard and export', () => {
   it('loads, annotates, scores and exports', { timeout: 60_000 }, async () => {
     const doc = JSON.parse(readFileSync(join(fixtures, 'bioc', 'pubtator-api-34546791.json'), 'utf8'));
     doc.id = '34546791'; // the file names the article by its DOI, which holds a "/"
-    expect(
-      (await ms.request('POST', '/api/challenges', { slug: 'journey', name: 'Journey', tasks: ['MENTION'] }, ADMIN_TOKEN)).status,
-    ).toBe(201);
-    expect(
-      (await ms.request('POST', '/api/challenges/journey/articles', { bioc: doc, file: 'pubtator-api.json' }, ADMIN_TOKEN)).status,
-    ).toBe(202);
+    await ms.challenge('journey', { name: 'Journey', tasks: ['MENTION'] });
+    await ms.articles('journey', { bioc: doc, file: 'pubtator-api.json' });
     const gold = await send(ms, 'PUT', '/api/challenges/journey/gold/MENTION', { body: doc, token: ADMIN_TOKEN });
     expect(gold.json).toMatchObject({ documents: 1, items: 41, unknownDocuments: 0 });
 
-    const team = (await ms.request('POST', '/api/teams', { name: 'Taggers', contact: 't@example.org' })).body;
-    const registered = await ms.request(
-      'POST',
-      '/api/challenges/journey/servers',
-      { name: 'words', url, protocol: 'pubannotation', tasks: ['MENTION'] },
-      team.token,
-    );
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    const serverId = registered.body.id;
-    await ms.request('POST', `/api/servers/${serverId}/start`, undefined, team.token);
+    const team = await ms.team('Taggers');
+    const registered = await ms.server('journey', team.token, { name: 'words', url, protocol: 'pubannotation', tasks: ['MENTION'] });
+    const serverId = registered.id;
+    await ms.startServer(serverId, team.token);
     await waitFor('the answer', async () => {
       const a = (await ms.request('GET', '/api/challenges/journey/articles/34546791?text=false', undefined, ADMIN_TOKEN)).body;
       return a.status === 'done' ? a : undefined;

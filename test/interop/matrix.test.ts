@@ -183,43 +183,26 @@ describe('real XML-RPC stacks × six kinds of article, through the whole path', 
   it('stores exactly what each server computed, or records the failure with its cause', async () => {
     // COREF is in the challenge, as in a live one, but no server here is registered for it:
     // none may be sent `given` (each handler takes one parameter).
-    const created = await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug: 'interop', name: 'Interop', tasks: ['ACT', 'MENTION', 'COREF'], maxAttempts: 1, timeoutSeconds: 60 },
-      ADMIN_TOKEN,
-    );
-    expect(created.status).toBe(201);
+    await ms.challenge('interop', { name: 'Interop', tasks: ['ACT', 'MENTION', 'COREF'], maxAttempts: 1, timeoutSeconds: 60 });
     const servers = new Map<string, { id: number; token: string }>();
     for (const stack of STACKS) {
-      const token = (await ms.request('POST', '/api/teams', { name: `${stack.name} team`, contact: 'team@example.org' })).body.token;
-      const res = await ms.request(
-        'POST',
-        '/api/challenges/interop/servers',
-        { name: stack.name, url: running.get(stack.name)!.url, tasks: ['ACT', 'MENTION'] },
-        token,
-      );
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      servers.set(stack.name, { id: res.body.id, token });
+      const token = (await ms.team(`${stack.name} team`)).token;
+      const server = await ms.server('interop', token, { name: stack.name, url: running.get(stack.name)!.url, tasks: ['ACT', 'MENTION'] });
+      servers.set(stack.name, { id: server.id, token });
       const expected = expectedFor(stack, 'setup', CHECK_ARTICLE);
-      table.get(stack.name)!['setup check'] = cell(res.body.check.outcome, res.body.check.detail);
-      expect({ stack: stack.name, outcome: res.body.check.outcome }).toEqual({ stack: stack.name, outcome: expected.outcome });
-      if (expected.detail) expect(res.body.check.detail).toMatch(expected.detail);
+      table.get(stack.name)!['setup check'] = cell(server.check.outcome, server.check.detail);
+      expect({ stack: stack.name, outcome: server.check.outcome }).toEqual({ stack: stack.name, outcome: expected.outcome });
+      if (expected.detail) expect(server.check.detail).toMatch(expected.detail);
     }
-    const loaded = await ms.request(
-      'POST',
-      '/api/challenges/interop/articles',
-      { articles: MATRIX_ARTICLES.map((a) => ({ id: a.id, text: a.raw })) },
-      ADMIN_TOKEN,
-    );
-    expect(loaded.status).toBe(202);
-    for (const s of servers.values()) expect((await ms.request('POST', `/api/servers/${s.id}/start`, undefined, s.token)).status).toBe(200);
+    const articles = MATRIX_ARTICLES.map((a) => ({ id: a.id, text: a.raw }));
+    const loaded = await ms.articles('interop', articles);
+    for (const s of servers.values()) await ms.startServer(s.id, s.token);
 
     for (const article of MATRIX_ARTICLES) {
       const view = await waitFor(
         `every server's answer to the ${article.kind} article`,
         async () => {
-          const res = await ms.request('GET', `/api/articles/${loaded.body.ids[article.id]}`, undefined, ADMIN_TOKEN);
+          const res = await ms.request('GET', `/api/articles/${loaded.ids[article.id]}`, undefined, ADMIN_TOKEN);
           return res.body.status === 'done' ? res.body : undefined;
         },
         120_000,

@@ -10,18 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../src/uniprot/build.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 import { send } from './helpers.ts';
+import { storedGold } from '../support/stored-gold.ts';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'uniprot');
 const dir = mkdtempSync(join(tmpdir(), 'gold-checks-'));
 let ms: TestMetaserver;
 
-async function storedGold(task: string): Promise<string | undefined> {
-  const rows = await ms.database.db.query<{ body: string }>(
-    'select g.body from gold_standards g join challenges c on c.id = g.challenge_id where c.slug = $1 and g.task = $2',
-    ['gc', task],
-  );
-  return rows[0]?.body;
-}
 const putGold = (task: string, body: string) => send(ms, 'PUT', `/api/challenges/gc/gold/${task}`, { body, token: ADMIN_TOKEN });
 
 beforeAll(async () => {
@@ -33,9 +27,7 @@ beforeAll(async () => {
     release: { name: 'TEST_2024' },
   });
   ms = await startTestMetaserver({ workers: false, config: { uniprotIndex: index } });
-  expect(
-    (await ms.request('POST', '/api/challenges', { slug: 'gc', name: 'Gold checks', tasks: ['ACT', 'INT', 'IPT'] }, ADMIN_TOKEN)).status,
-  ).toBe(201);
+  await ms.challenge('gc', { name: 'Gold checks', tasks: ['ACT', 'INT', 'IPT'] });
 });
 afterAll(async () => {
   await ms?.stop();
@@ -50,14 +42,14 @@ describe('gold standard checks', () => {
     expect(bad.json.error.message).toMatch(/line 2: expected 2 tab-separated columns \(docid, classification\), found 3/);
     expect(bad.json.error.message).toMatch(/nothing was stored/);
     expect(bad.json.error.details).toMatchObject({ line: 2 });
-    expect(await storedGold('ACT')).toBe('d1\t1\nd2\t0\n');
+    expect(await storedGold(ms, 'gc', 'ACT')).toBe('d1\t1\nd2\t0\n');
   });
 
   it('refuses BRCA1 as an INT accession, as a server answer with it is refused', async () => {
     const bad = await putGold('INT', 'd1\tP12345\nd2\tBRCA1\n');
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/line 2: column 2 \(accession\): "BRCA1" does not match the UniProt accession pattern/);
-    expect(await storedGold('INT')).toBeUndefined();
+    expect(await storedGold(ms, 'gc', 'INT')).toBeUndefined();
     // An isoform in an IPT pair: the second accession column, named.
     const pair = await putGold('IPT', 'd1\tP12345\tP04637-2\n');
     expect(pair.status).toBe(400);
@@ -77,6 +69,6 @@ describe('gold standard checks', () => {
       expect.stringMatching(/^line 2: Q00001 is a secondary accession in UniProt release TEST_2024 \(primary P12345\)/),
       expect.stringMatching(/^line 3: O99999 is not an accession of UniProt release TEST_2024/),
     ]);
-    expect(await storedGold('INT')).toBe('d1\tP12345\nd1\tQ00001\nd2\tO99999\n');
+    expect(await storedGold(ms, 'gc', 'INT')).toBe('d1\tP12345\nd1\tQ00001\nd2\tO99999\n');
   });
 });

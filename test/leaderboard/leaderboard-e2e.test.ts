@@ -89,21 +89,13 @@ let serverId: number;
 beforeAll(async () => {
   ms = await startTestMetaserver();
   sample = await startSampleServer({ port: 0 });
-  expect(
-    (await ms.request('POST', '/api/challenges', { slug: 'lb', name: 'Leaderboard', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status,
-  ).toBe(201);
-  teamA = (await ms.request('POST', '/api/teams', { name: 'Team A', contact: 'a@example.org' })).body;
-  teamB = (await ms.request('POST', '/api/teams', { name: 'Team B', contact: 'b@example.org' })).body;
-  const server = await ms.request(
-    'POST',
-    '/api/challenges/lb/servers',
-    { name: 'sample', url: sample.url, tasks: ['ACT', 'INT'] },
-    teamA.token,
-  );
-  expect(server.status).toBe(201);
-  serverId = server.body.id;
-  expect((await ms.request('POST', '/api/challenges/lb/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
-  expect((await ms.request('POST', `/api/servers/${serverId}/start`, undefined, teamA.token)).status).toBe(200);
+  await ms.challenge('lb', { name: 'Leaderboard', tasks: ['ACT', 'INT'] });
+  teamA = await ms.team('Team A');
+  teamB = await ms.team('Team B');
+  const server = await ms.server('lb', teamA.token, { name: 'sample', url: sample.url, tasks: ['ACT', 'INT'] });
+  serverId = server.id;
+  await ms.articles('lb', ARTICLES);
+  await ms.startServer(serverId, teamA.token);
   await waitFor(
     'all four answers',
     async () => {

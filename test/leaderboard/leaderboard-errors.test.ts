@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 import { expectFigures, send, tsv } from './helpers.ts';
+import { storedGold } from '../support/stored-gold.ts';
 
 const GOLD = tsv([
   ['d1', 'P37840'],
@@ -13,24 +14,14 @@ const GOLD = tsv([
 let ms: TestMetaserver;
 let team: { id: number; token: string };
 
-async function storedGold(task: string): Promise<string | undefined> {
-  const rows = await ms.database.db.query<{ body: string }>(
-    'select g.body from gold_standards g join challenges c on c.id = g.challenge_id where c.slug = $1 and g.task = $2',
-    ['errs', task],
-  );
-  return rows[0]?.body;
-}
-
 async function offlineRuns(): Promise<number> {
   return (await ms.database.db.query<{ n: number }>('select count(*)::int as n from offline_runs'))[0].n;
 }
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
-  expect(
-    (await ms.request('POST', '/api/challenges', { slug: 'errs', name: 'Errors', tasks: ['INT', 'IPT', 'MENTION'] }, ADMIN_TOKEN)).status,
-  ).toBe(201);
-  team = (await ms.request('POST', '/api/teams', { name: 'Team E', contact: 'e@example.org' })).body;
+  await ms.challenge('errs', { name: 'Errors', tasks: ['INT', 'IPT', 'MENTION'] });
+  team = await ms.team('Team E');
   expect((await send(ms, 'PUT', '/api/challenges/errs/gold/INT', { body: GOLD, token: ADMIN_TOKEN })).status).toBe(200);
 });
 afterAll(async () => {
@@ -43,14 +34,14 @@ describe('gold standard uploads', () => {
     expect(bad.status).toBe(400);
     expect(bad.json.error.message).toMatch(/line 3/);
     expect(bad.json.error.details).toMatchObject({ line: 3 });
-    expect(await storedGold('INT')).toBe(GOLD);
+    expect(await storedGold(ms, 'errs', 'INT')).toBe(GOLD);
   });
 
   it('replaces the gold wholly', async () => {
     const next = tsv([['d9', 'Q13547']]);
     const res = await send(ms, 'PUT', '/api/challenges/errs/gold/INT', { body: next, token: ADMIN_TOKEN });
     expect(res.json).toMatchObject({ documents: 1, items: 1, unknownDocuments: 1 });
-    expect(await storedGold('INT')).toBe(next);
+    expect(await storedGold(ms, 'errs', 'INT')).toBe(next);
     expect((await send(ms, 'PUT', '/api/challenges/errs/gold/INT', { body: GOLD, token: ADMIN_TOKEN })).status).toBe(200);
   });
 
@@ -63,7 +54,7 @@ describe('gold standard uploads', () => {
     const json = await send(ms, 'PUT', '/api/challenges/errs/gold/INT', { body: { documents: {} }, token: ADMIN_TOKEN });
     expect(json.status).toBe(400);
     expect(json.json.error.message).toMatch(/text\/tab-separated-values/);
-    expect(await storedGold('INT')).toBe(GOLD);
+    expect(await storedGold(ms, 'errs', 'INT')).toBe(GOLD);
     // Plain text is strict UTF-8 everywhere, not only on the scoring routes (a route without a
     // body schema, POST /api/admin/backup, took bad bytes when fastify's default parser stayed).
     const elsewhere = await send(ms, 'POST', '/api/teams', { body: bytes, type: 'text/plain', token: ADMIN_TOKEN });

@@ -16,14 +16,10 @@ let serverId = 0;
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ workers: false });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'pub', name: 'Publication', tasks: ['INT'] }, ADMIN_TOKEN)).status).toBe(201);
-  expect(
-    (await ms.request('POST', '/api/challenges/pub/articles', { articles: [{ id: 'd1', text: 'BRCA1 (P38398) binds.' }] }, ADMIN_TOKEN))
-      .status,
-  ).toBe(202);
-  team = (await ms.request('POST', '/api/teams', { name: 'Publishers', contact: 'p@example.org' })).body.token;
-  serverId = (await ms.request('POST', '/api/challenges/pub/servers', { name: 'never', url: 'http://127.0.0.1:9/', tasks: ['INT'] }, team))
-    .body.id;
+  await ms.challenge('pub', { name: 'Publication' });
+  await ms.articles('pub', [{ id: 'd1', text: 'BRCA1 (P38398) binds.' }]);
+  team = (await ms.team('Publishers')).token;
+  serverId = (await ms.server('pub', team, { name: 'never', url: 'http://127.0.0.1:9/' })).id;
   expect((await send(ms, 'PUT', '/api/challenges/pub/gold/INT', { body: tsv([['d1', 'P38398']]), token: ADMIN_TOKEN })).status).toBe(200);
 });
 afterAll(async () => {

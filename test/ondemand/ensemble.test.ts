@@ -20,28 +20,24 @@ describe('trained ensemble and consensus leaderboard rows', () => {
 
   beforeAll(async () => {
     ms = await startTestMetaserver({ workers: false });
-    await ms.request('POST', '/api/challenges', { slug: 'ens', name: 'Ensemble', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN);
-    const loaded = await ms.request(
-      'POST',
-      '/api/challenges/ens/articles',
-      { articles: DOCS.map((id) => ({ id, text: `Article ${id}.` })) },
-      ADMIN_TOKEN,
-    );
-    Object.assign(articleIds, loaded.body.ids);
+    await ms.challenge('ens', { name: 'Ensemble', tasks: ['ACT', 'INT'] });
+    const articles = DOCS.map((id) => ({ id, text: `Article ${id}.` }));
+    const loaded = await ms.articles('ens', articles);
+    Object.assign(articleIds, loaded.ids);
     const url = `http://127.0.0.1:${await refusedPort()}/`;
     for (const name of ['A', 'B', 'C'] as const) {
-      const team = await ms.request('POST', '/api/teams', { name: `Team ${name}`, contact: 'e@example.org' });
-      const server = await ms.request('POST', '/api/challenges/ens/servers', { name, url, tasks: ['INT'] }, team.body.token);
-      runNames.push(`T${team.body.id}_S1`);
+      const team = await ms.team(`Team ${name}`);
+      const server = await ms.server('ens', team.token, { name, url });
+      runNames.push(`T${team.id}_S1`);
       for (const [i, doc] of DOCS.entries()) {
         const items = answersOf(name, i + 1).map((accession, k) => ({ accession, rank: k + 1, confidence: 1 / (k + 2) }));
         await ms.database.db.query(
           'insert into answers (article_id, server_id, result, attempt_n, ms, bytes) values ($1, $2, $3, 1, 1, 1)',
-          [articleIds[doc], server.body.id, JSON.stringify({ INT: items })],
+          [articleIds[doc], server.id, JSON.stringify({ INT: items })],
         );
         await ms.database.db.query(
           "insert into deliveries (article_id, server_id, state, attempts, last_outcome) values ($1, $2, 'done', 1, 'ok')",
-          [articleIds[doc], server.body.id],
+          [articleIds[doc], server.id],
         );
       }
     }

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { annotate } from '../../src/sample/annotator.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
-import { ADMIN_TOKEN, startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
 const started: TestMetaserver[] = [];
 const servers: FaultyServer[] = [];
@@ -43,10 +43,8 @@ describe('the on-demand size limit', () => {
     const huge = await submit(ms, 'x'.repeat(200_000)); // over 6 × 10,000 + 64 KiB: refused while reading
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error.code).toBe('body_too_large');
-    await ms.request('POST', '/api/challenges', { slug: 'sz', name: 'Size', tasks: ['INT'] }, ADMIN_TOKEN);
-    expect(
-      (await ms.request('POST', '/api/challenges/sz/articles', { articles: [{ id: 'L1', text: 'x'.repeat(40_000) }] }, ADMIN_TOKEN)).status,
-    ).toBe(202);
+    await ms.challenge('sz', { name: 'Size' });
+    await ms.articles('sz', [{ id: 'L1', text: 'x'.repeat(40_000) }]);
   });
 
   it('the default is 1 MiB', async () => {
@@ -72,9 +70,9 @@ describe.each(testDatabaseKinds())('on-demand articles waiting (%s)', (databaseK
       databaseKind,
       config: { onDemandPendingPerClient: 3, onDemandPendingTotal: 5, submitRateLimitPerMinute: 1000 },
     });
-    const team = (await ms.request('POST', '/api/teams', { name: 'Live team', contact: 'l@example.org' })).body.token;
-    const server = (await ms.request('POST', '/api/challenges/live/servers', { name: 'held', url: held.url, tasks: ['INT'] }, team)).body;
-    expect((await ms.request('POST', `/api/servers/${server.id}/start`, undefined, team)).status).toBe(200);
+    const team = (await ms.team('Live team')).token;
+    const server = await ms.server('live', team, { name: 'held', url: held.url });
+    await ms.startServer(server.id, team);
 
     // Ten at once from one address: exactly three get in.
     const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => submit(ms, `HOLD BRCA1 burst ${i}`, { ip: '10.0.0.1' })));
@@ -119,7 +117,7 @@ describe('who a client is', () => {
     expect((await submit(ms, 'b', { ip: '2001:db8:1:2:ffff::9' })).statusCode).toBe(202);
     expect((await submit(ms, 'c', { ip: '2001:db8:1:2:abcd::1' })).statusCode).toBe(429); // same /64
     expect((await submit(ms, 'd', { ip: '2001:db8:1:3::1' })).statusCode).toBe(202); // next /64
-    const team = (await ms.request('POST', '/api/teams', { name: 'Roaming', contact: 'r@example.org' })).body.token;
+    const team = (await ms.team('Roaming')).token;
     expect((await submit(ms, 'e', { token: team, ip: '10.1.0.1' })).statusCode).toBe(202);
     expect((await submit(ms, 'f', { token: team, ip: '10.1.0.2' })).statusCode).toBe(202);
     expect((await submit(ms, 'g', { token: team, ip: '10.1.0.3' })).statusCode).toBe(429);

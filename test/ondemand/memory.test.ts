@@ -76,11 +76,9 @@ describe.each(testDatabaseKinds())('memory kept per on-demand article (%s)', (da
     for (const name of ['one', 'two']) {
       const server = await startSampleServer({ port: 0 });
       servers.push(server);
-      const token = (await ms.request('POST', '/api/teams', { name: `memory ${name}`, contact: 'm@example.org' })).body.token;
-      const registered = (
-        await ms.request('POST', '/api/challenges/live/servers', { name, url: server.url, tasks: ['INT', 'MENTION'] }, token)
-      ).body;
-      await ms.request('POST', `/api/servers/${registered.id}/start`, undefined, token);
+      const token = (await ms.team(`memory ${name}`)).token;
+      const registered = await ms.server('live', token, { name, url: server.url, tasks: ['INT', 'MENTION'] });
+      await ms.startServer(registered.id, token);
     }
     const sentence = 'The 𝛼-synuclein (P37840) protein binds BRCA1 (P38398) in human cells. ';
     const article = (i: number) => `${i}`.padEnd(8) + sentence.repeat(Math.floor((MiB - 8) / Buffer.byteLength(sentence)));

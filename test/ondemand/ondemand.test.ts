@@ -36,11 +36,10 @@ describe('on-demand article: consensus and callback', () => {
       startReceiver(),
     ]);
     for (const [i, url] of [sample.url, python.url, third.url].entries()) {
-      const team = await ms.request('POST', '/api/teams', { name: `Team ${i}`, contact: `t${i}@example.org` });
-      const server = await ms.request('POST', '/api/challenges/live/servers', { name: `s${i}`, url, tasks: TASKS }, team.body.token);
-      expect(server.status).toBe(201);
-      expect((await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, team.body.token)).status).toBe(200);
-      ids.push(server.body.id);
+      const team = await ms.team(`Team ${i}`);
+      const server = await ms.server('live', team.token, { name: `s${i}`, url, tasks: TASKS });
+      await ms.startServer(server.id, team.token);
+      ids.push(server.id);
     }
     connection = new Redis(ms.redis.url, { maxRetriesPerRequest: null });
     queue = new Queue(CALLBACK_QUEUE, { connection, prefix: ms.config.queuePrefix });

@@ -53,18 +53,16 @@ async function storedOnce(serverId: number, articleIds: string[]) {
 
 describe('metaserver agent --forward next to the Python sample server', () => {
   it('answers 200 articles exactly once each, with publicUrlsOnly on', async () => {
-    await ms.request('POST', '/api/challenges', { slug: 'fw', name: 'Firewalled', tasks: TASKS }, ADMIN_TOKEN);
-    token = (await ms.request('POST', '/api/teams', { name: 'Behind NAT', contact: 'nat@example.org' })).body.token;
+    await ms.challenge('fw', { name: 'Firewalled', tasks: TASKS });
+    token = (await ms.team('Behind NAT')).token;
     // The sample server on loopback cannot be registered as a reachable server here…
     const refused = await ms.request('POST', '/api/challenges/fw/servers', { name: 'direct', url: python.url, tasks: TASKS }, token);
     expect(refused.status).toBe(400);
     // …so the team registers a pull server and runs the agent beside its server.
-    const server = (
-      await ms.request('POST', '/api/challenges/fw/servers', { name: 'pulled', protocol: 'pull', tasks: TASKS, concurrency: 4 }, token)
-    ).body;
+    const server = await ms.server('fw', token, { name: 'pulled', protocol: 'pull', tasks: TASKS, concurrency: 4 });
     pullId = server.id;
     const articles = Array.from({ length: 200 }, (_, i) => ({ id: `N${i}`, text: text(i) }));
-    ids = (await ms.request('POST', '/api/challenges/fw/articles', { articles }, ADMIN_TOKEN)).body.ids;
+    ids = (await ms.articles('fw', articles)).ids;
     agent = await startAgentProcess([
       '--url',
       `http://127.0.0.1:${port}`,
@@ -83,7 +81,7 @@ describe('metaserver agent --forward next to the Python sample server', () => {
       const check = (await ms.request('GET', `/api/servers/${pullId}`, undefined, token)).body.check;
       return check?.ok ? check : undefined;
     });
-    expect((await ms.request('POST', `/api/servers/${pullId}/start`, undefined, token)).status).toBe(200);
+    await ms.startServer(pullId, token);
     await waitFor(
       '200 answers',
       async () => {
@@ -108,7 +106,7 @@ describe('metaserver agent --forward next to the Python sample server', () => {
     });
     await listen(ms, port);
     const more = Array.from({ length: 20 }, (_, i) => ({ id: `M${i}`, text: text(1000 + i) }));
-    const added = (await ms.request('POST', '/api/challenges/fw/articles', { articles: more }, ADMIN_TOKEN)).body.ids;
+    const added = (await ms.articles('fw', more)).ids;
     const all = { ...ids, ...added };
     await waitFor(
       'the articles loaded after the restart answered',
@@ -121,11 +119,9 @@ describe('metaserver agent --forward next to the Python sample server', () => {
     await storedOnce(pullId, Object.values(added));
     expect(agent!.lines.some((l) => /trying again in/.test(l))).toBe(true);
 
-    const direct = (
-      await ms.request('POST', '/api/challenges/fw/servers', { name: 'direct', url: python.url, tasks: TASKS, concurrency: 4 }, token)
-    ).body;
+    const direct = await ms.server('fw', token, { name: 'direct', url: python.url, tasks: TASKS, concurrency: 4 });
     expect(direct.check.ok).toBe(true);
-    await ms.request('POST', `/api/servers/${direct.id}/start`, undefined, token);
+    await ms.startServer(direct.id, token);
     await waitFor(
       'the xmlrpc registration answered too',
       async () => {

@@ -49,7 +49,7 @@ beforeAll(async () => {
   ms = await startTestMetaserver({ config: { publicUrlsOnly: true, leasePollIntervalMs: 50, leaseSweepIntervalMs: 200 } });
   await ms.app!.listen({ port: 0, host: '127.0.0.1' });
   metaUrl = `http://127.0.0.1:${(ms.app!.server.address() as { port: number }).port}`;
-  token = (await ms.request('POST', '/api/teams', { name: 'Faulty', contact: 'f@example.org' })).body.token;
+  token = (await ms.team('Faulty')).token;
 });
 afterAll(async () => {
   for (const a of agents) a.kill('SIGKILL');
@@ -80,20 +80,13 @@ async function agentFor(serverId: number, concurrency: number): Promise<AgentPro
 
 /** A challenge of `n` articles and a started pull server whose setup check has passed (answered here, not by an agent). */
 async function scenario(slug: string, n: number, settings: Record<string, unknown>, concurrency: number) {
-  await ms.request(
-    'POST',
-    '/api/challenges',
-    { slug, name: slug, tasks: TASKS, retryDelaySeconds: 0, maxAttempts: 5, ...settings },
-    ADMIN_TOKEN,
-  );
-  const server = (
-    await ms.request('POST', `/api/challenges/${slug}/servers`, { name: slug, protocol: 'pull', tasks: TASKS, concurrency }, token)
-  ).body;
+  await ms.challenge(slug, { tasks: TASKS, retryDelaySeconds: 0, maxAttempts: 5, ...settings });
+  const server = await ms.server(slug, token, { name: slug, protocol: 'pull', tasks: TASKS, concurrency });
   const setup = (await ms.request('POST', `/api/servers/${server.id}/leases?wait=1`, undefined, token)).body;
   expect((await ms.request('POST', `/api/leases/${setup.lease}/answer`, annotate(setup.article.text), token)).status).toBe(200);
   const articles = Array.from({ length: n }, (_, i) => ({ id: `${slug}${i}`, text: `${slug} ${i}: BRCA1 (P38398) and TP53 (P04637).` }));
-  const ids: string[] = Object.values((await ms.request('POST', `/api/challenges/${slug}/articles`, { articles }, ADMIN_TOKEN)).body.ids);
-  await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+  const ids: string[] = Object.values((await ms.articles(slug, articles)).ids);
+  await ms.startServer(server.id, token);
   return { serverId: server.id as number, ids };
 }
 
@@ -171,15 +164,13 @@ describe('agent faults', () => {
   it('the Python agent (standard library only) answers through the Python sample server, and gives back on SIGTERM', async () => {
     const python = await startPythonServer();
     try {
-      await ms.request('POST', '/api/challenges', { slug: 'py', name: 'py', tasks: TASKS }, ADMIN_TOKEN);
-      const server = (
-        await ms.request('POST', '/api/challenges/py/servers', { name: 'py', protocol: 'pull', tasks: TASKS, concurrency: 2 }, token)
-      ).body;
+      await ms.challenge('py', { tasks: TASKS });
+      const server = await ms.server('py', token, { name: 'py', protocol: 'pull', tasks: TASKS, concurrency: 2 });
       const articles = Array.from({ length: 30 }, (_, i) => ({
         id: `py${i}`,
         text: `py ${i}: 😀 BRCA1 (P38398) binds TP53 (P04637) ${'IL2R '.repeat(i % 3)}`,
       }));
-      await ms.request('POST', '/api/challenges/py/articles', { articles }, ADMIN_TOKEN);
+      await ms.articles('py', articles);
       const child = spawn(
         'python3',
         [
@@ -208,7 +199,7 @@ describe('agent faults', () => {
           async () => ((await status(server.id)).check?.ok ? true : undefined),
           20_000,
         );
-        await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+        await ms.startServer(server.id, token);
         await waitFor('30 answers', async () => ((await status(server.id)).progress.done === 30 ? true : undefined), 40_000);
         expect((await status(server.id)).timing.answered).toBe(30);
         child.kill('SIGTERM');

@@ -20,14 +20,9 @@ beforeAll(async () => {
       leaseRequestsPerMinute: 60,
     },
   });
-  await ms.request(
-    'POST',
-    '/api/challenges',
-    { slug: 'pl', name: 'Pull', tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 },
-    ADMIN_TOKEN,
-  );
-  token = (await ms.request('POST', '/api/teams', { name: 'Pullers', contact: 'p@example.org' })).body.token;
-  other = (await ms.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
+  await ms.challenge('pl', { name: 'Pull', tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 });
+  token = (await ms.team('Pullers')).token;
+  other = (await ms.team('Others')).token;
 });
 afterAll(async () => {
   await ms?.stop();
@@ -38,21 +33,8 @@ const answerOf = (text: string) => annotate(text);
 
 /** Each test its own challenge: articles loaded go to every active server of theirs. */
 async function register(name: string, extra: Record<string, unknown> = {}) {
-  const created = await ms.request(
-    'POST',
-    '/api/challenges',
-    { slug: name, name, tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 },
-    ADMIN_TOKEN,
-  );
-  expect(created.status).toBe(201);
-  const res = await ms.request(
-    'POST',
-    `/api/challenges/${name}/servers`,
-    { name, tasks: ['ACT', 'INT', 'MENTION'], protocol: 'pull', ...extra },
-    token,
-  );
-  expect(res.status).toBe(201);
-  return res.body;
+  await ms.challenge(name, { tasks: ['ACT', 'INT', 'MENTION'], timeoutSeconds: 2, retryDelaySeconds: 0, maxAttempts: 3 });
+  return await ms.server(name, token, { name, tasks: ['ACT', 'INT', 'MENTION'], protocol: 'pull', ...extra });
 }
 
 /** Takes the setup lease and answers it validly, so the queue's articles come next. */
@@ -98,15 +80,8 @@ describe('leases', () => {
   it('store an answer once; the answered lease and forged ids are refused with 409', async () => {
     const server = await register('main', { concurrency: 2 });
     await passSetup(server.id);
-    const ids = (
-      await ms.request(
-        'POST',
-        '/api/challenges/main/articles',
-        { articles: [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53 (P04637).' }] },
-        ADMIN_TOKEN,
-      )
-    ).body.ids;
-    expect((await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token)).status).toBe(200);
+    const ids = (await ms.articles('main', [{ id: 'A1', text: 'BRCA1 (P38398) binds TP53 (P04637).' }])).ids;
+    await ms.startServer(server.id, token);
     const got = await lease(server.id, token, '5');
     expect(got.status).toBe(200);
     expect(got.body.lease).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -135,10 +110,8 @@ describe('leases', () => {
   it('refuse a late answer: the lease timed out, the article is offered again and stored once', async () => {
     const server = await register('late');
     await passSetup(server.id);
-    const ids = (
-      await ms.request('POST', '/api/challenges/late/articles', { articles: [{ id: 'L1', text: 'IL2R (P01589) here.' }] }, ADMIN_TOKEN)
-    ).body.ids;
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const ids = (await ms.articles('late', [{ id: 'L1', text: 'IL2R (P01589) here.' }])).ids;
+    await ms.startServer(server.id, token);
     const first = await lease(server.id, token, '5');
     expect(first.status).toBe(200);
     // The challenge's timeout is 2 s; the sweeper settles the lease as a timeout.
@@ -163,10 +136,8 @@ describe('leases', () => {
   it('refuse an invalid answer with 422 and its errors, a huge one with 413, and store neither', async () => {
     const server = await register('bad', { concurrency: 2 });
     await passSetup(server.id);
-    const ids = (
-      await ms.request('POST', '/api/challenges/bad/articles', { articles: [{ id: 'B1', text: 'Nothing here at all.' }] }, ADMIN_TOKEN)
-    ).body.ids;
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const ids = (await ms.articles('bad', [{ id: 'B1', text: 'Nothing here at all.' }])).ids;
+    await ms.startServer(server.id, token);
     const got = await lease(server.id, token, '5');
     const huge = await ms.request('POST', `/api/leases/${got.body.lease}/answer`, { mentions: 'x'.repeat(100 * 1024) }, token);
     expect(huge.status).toBe(413);
@@ -186,10 +157,9 @@ describe('leases', () => {
   });
 
   it('refuse a flood of lease requests with 429 and Retry-After, in the error shape, leasing nothing', async () => {
-    const flooder = (await ms.request('POST', '/api/teams', { name: 'Flood', contact: 'f@example.org' })).body.token;
-    await ms.request('POST', '/api/challenges', { slug: 'flood', name: 'flood', tasks: ['ACT'] }, ADMIN_TOKEN);
-    const server = (await ms.request('POST', '/api/challenges/flood/servers', { name: 'f', protocol: 'pull', tasks: ['ACT'] }, flooder))
-      .body;
+    const flooder = (await ms.team('Flood')).token;
+    await ms.challenge('flood', { tasks: ['ACT'] });
+    const server = await ms.server('flood', flooder, { name: 'f', protocol: 'pull', tasks: ['ACT'] });
     const answers = await Promise.all(
       Array.from({ length: 70 }, () =>
         ms.app!.inject({ method: 'POST', url: `/api/servers/${server.id}/leases?wait=0`, headers: { authorization: `Bearer ${flooder}` } }),

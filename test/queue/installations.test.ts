@@ -7,7 +7,6 @@ import { inject, afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { gatedServer } from '../support/gated-server.ts';
 import {
-  ADMIN_TOKEN,
   openTestDatabase,
   startTestMetaserver,
   testDatabaseKinds,
@@ -71,38 +70,20 @@ describe.each(testDatabaseKinds())('two installations on one Redis (%s)', (kind)
   it('both dispatching at once, each sends its own articles only, and all of them', async () => {
     const servers = await Promise.all(
       installs.map(async (ms, i) => {
-        expect(
-          (
-            await ms.request(
-              'POST',
-              '/api/challenges',
-              { slug: 'same', name: 'Same slug', tasks: ['INT'], timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 },
-              ADMIN_TOKEN,
-            )
-          ).status,
-        ).toBe(201);
+        await ms.challenge('same', { name: 'Same slug', timeoutSeconds: 10, maxAttempts: 1, retryDelaySeconds: 0 });
         const articles = Array.from({ length: ARTICLES }, (_, k) => ({
           id: `A${k}`,
           text: `Install ${i} article ${k}: BRCA1 (P38398) binds TP53.`,
         }));
-        expect((await ms.request('POST', '/api/challenges/same/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
-        const token = (await ms.request('POST', '/api/teams', { name: 'Team', contact: 't@example.org' })).body.token;
-        const server = (
-          await ms.request(
-            'POST',
-            '/api/challenges/same/servers',
-            { name: 's', url: gates[i].server.url, tasks: ['INT'], concurrency: 2 },
-            token,
-          )
-        ).body;
+        await ms.articles('same', articles);
+        const token = (await ms.team('Team')).token;
+        const server = await ms.server('same', token, { name: 's', url: gates[i].server.url, concurrency: 2 });
         return { server, token };
       }),
     );
     // Both installations have a server 1: the same queue name, `server-1`.
     expect(servers.map((s) => s.server.id)).toEqual([1, 1]);
-    await Promise.all(
-      installs.map((ms, i) => ms.request('POST', `/api/servers/${servers[i].server.id}/start`, undefined, servers[i].token)),
-    );
+    await Promise.all(installs.map((ms, i) => ms.startServer(servers[i].server.id, servers[i].token)));
     for (const ms of installs) {
       await waitFor(
         'every article answered in each installation',

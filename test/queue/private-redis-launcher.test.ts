@@ -12,6 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { processCommand } from '../../src/queue/data-dir-lock.ts';
 import { pingRedis } from '../../src/queue/redis-launcher.ts';
 import { waitFor } from '../support/runtime.ts';
+import { goneProcess } from '../support/gone-process.ts';
 
 const OWNER = join(dirname(fileURLToPath(import.meta.url)), '..', 'support', 'redis-owner.ts');
 const dirs: string[] = [];
@@ -38,13 +39,6 @@ function dataDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'metaserver-launcher-'));
   dirs.push(dir);
   return dir;
-}
-
-/** The pid of a process that has exited. */
-async function goneProcess(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  await new Promise((r) => child.once('exit', r));
-  return child.pid!;
 }
 
 const redisPid = (dir: string) => Number(readFileSync(join(dir, 'redis', 'redis.pid'), 'utf8').trim());

@@ -14,11 +14,12 @@ const TEXTS = ['BRCA1 (P38398) binds TP53.', 'SNCA (P37840) and BRCA1 (P38398).'
 beforeAll(async () => {
   ms = await startTestMetaserver();
   good = await startFaultyServer({ kind: 'good' });
-  await ms.request('POST', '/api/challenges', { slug: 'rel', name: 'Rel', tasks: ['INT'], timeoutSeconds: 5 }, ADMIN_TOKEN);
-  await ms.request('POST', '/api/challenges/rel/articles', { articles: TEXTS.map((text, i) => ({ id: `R${i}`, text })) }, ADMIN_TOKEN);
-  token = (await ms.request('POST', '/api/teams', { name: 'Rel team', contact: 'r@example.org' })).body.token;
-  serverId = (await ms.request('POST', '/api/challenges/rel/servers', { name: 'good', url: good.url, tasks: ['INT'] }, token)).body.id;
-  await ms.request('POST', `/api/servers/${serverId}/start`, undefined, token);
+  await ms.challenge('rel', { name: 'Rel', timeoutSeconds: 5 });
+  const articles = TEXTS.map((text, i) => ({ id: `R${i}`, text }));
+  await ms.articles('rel', articles);
+  token = (await ms.team('Rel team')).token;
+  serverId = (await ms.server('rel', token, { name: 'good', url: good.url })).id;
+  await ms.startServer(serverId, token);
   await waitFor('both answers', async () => {
     const rows = await ms.database.db.query(`select 1 from deliveries where server_id = $1 and state = 'done'`, [serverId]);
     return rows.length === 2 ? true : undefined;

@@ -128,23 +128,21 @@ describe('the sample servers through the whole path', () => {
   });
 
   it('stores from Perl, Ruby and Python exactly the answer stored from the TypeScript sample', async () => {
-    await ms.request('POST', '/api/challenges', { slug: 'samples', name: 'Samples', tasks: TASKS, maxAttempts: 1 }, ADMIN_TOKEN);
+    await ms.challenge('samples', { name: 'Samples', tasks: TASKS, maxAttempts: 1 });
     const ids: Record<string, number> = {};
     const urls = { typescript: sample.url, python: python.url, perl: servers.perl!.url, ruby: servers.ruby!.url };
     for (const [name, url] of Object.entries(urls)) {
-      const team = await ms.request('POST', '/api/teams', { name: `Team ${name}`, contact: `${name}@example.org` });
-      const server = await ms.request('POST', '/api/challenges/samples/servers', { name, url, tasks: TASKS }, team.body.token);
-      expect(server.status).toBe(201);
-      expect(server.body.check).toMatchObject({ ok: true, reachable: true });
-      expect((await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, team.body.token)).status).toBe(200);
-      ids[name] = server.body.id;
+      const team = await ms.team(`Team ${name}`);
+      const server = await ms.server('samples', team.token, { name, url, tasks: TASKS });
+      expect(server.check).toMatchObject({ ok: true, reachable: true });
+      await ms.startServer(server.id, team.token);
+      ids[name] = server.id;
     }
-    const loaded = await ms.request('POST', '/api/challenges/samples/articles', { articles: ARTICLES }, ADMIN_TOKEN);
-    expect(loaded.status).toBe(202);
+    const loaded = await ms.articles('samples', ARTICLES);
 
     for (const article of ARTICLES) {
       const view = await waitFor(`every server's answer to ${article.id}`, async () => {
-        const res = await ms.request('GET', `/api/articles/${loaded.body.ids[article.id]}`, undefined, ADMIN_TOKEN);
+        const res = await ms.request('GET', `/api/articles/${loaded.ids[article.id]}`, undefined, ADMIN_TOKEN);
         return res.status === 200 ? res.body : undefined;
       });
       const stored = Object.fromEntries(view.servers.map((s: { serverId: number; state: string; result: unknown }) => [s.serverId, s]));

@@ -77,14 +77,11 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
   beforeAll(async () => {
     ms = await startTestMetaserver({ workers: false, databaseKind, config: { submitRateLimitPerMinute: 10_000 } });
     good = await startFaultyServer({ kind: 'good' });
-    await call('POST', '/api/challenges', JSON.stringify({ slug: 'hx', name: 'Hostile', tasks: ['INT', 'MENTION'] }));
-    const loaded = (
-      await call('POST', '/api/challenges/hx/articles', JSON.stringify({ articles: [{ id: 'H1', text: 'BRCA1 (P38398) binds TP53.' }] }))
-    ).body;
-    const team = (await ms.request('POST', '/api/teams', { name: 'Hostile team', contact: 'h@example.org' })).body.token;
-    const server = await ms.request('POST', '/api/challenges/hx/servers', { name: 'main', url: good.url, tasks: ['INT'] }, team);
-    expect(server.status).toBe(201);
-    const id = server.body.id as number;
+    await ms.challenge('hx', { name: 'Hostile', tasks: ['INT', 'MENTION'] });
+    const loaded = await ms.articles('hx', [{ id: 'H1', text: 'BRCA1 (P38398) binds TP53.' }]);
+    const team = (await ms.team('Hostile team')).token;
+    const server = await ms.server('hx', team, { name: 'main', url: good.url });
+    const id = server.id as number;
     fixture = {
       slug: 'hx',
       serverA: id,

@@ -24,27 +24,21 @@ async function call(method: string, url: string, role: Role, body?: unknown, con
   return { status: res.statusCode, body: res.headers['content-type']?.toString().includes('json') ? res.json() : res.body };
 }
 
-async function register(role: Role, name: string): Promise<number> {
-  const res = await call('POST', '/api/challenges/iso/servers', role, { name, url: good.url, tasks: ['INT'] });
-  expect(res.status).toBe(201);
-  return res.body.id;
-}
+const register = async (role: Role, name: string): Promise<number> => (await ms.server('iso', tokens[role]!, { name, url: good.url })).id;
 
 beforeAll(async () => {
   ms = await startTestMetaserver({ config: { submitRateLimitPerMinute: 1000 } });
   good = await startFaultyServer({ kind: 'good' });
-  await call('POST', '/api/challenges', 'admin', { slug: 'iso', name: 'Iso', tasks: ['INT'], serversPerTeam: 50, timeoutSeconds: 5 });
-  const loaded = await call('POST', '/api/challenges/iso/articles', 'admin', {
-    articles: [{ id: 'I1', text: 'BRCA1 (P38398) binds TP53.' }],
-  });
+  await ms.challenge('iso', { name: 'Iso', serversPerTeam: 50, timeoutSeconds: 5 });
+  const loaded = await ms.articles('iso', [{ id: 'I1', text: 'BRCA1 (P38398) binds TP53.' }]);
   await call('PATCH', '/api/challenges/iso', 'admin', { phase: 'test' });
-  tokens.teamA = (await call('POST', '/api/teams', 'anonymous', { name: 'Team A', contact: 'a@example.org' })).body.token;
-  tokens.teamB = (await call('POST', '/api/teams', 'anonymous', { name: 'Team B', contact: 'b@example.org' })).body.token;
+  tokens.teamA = (await ms.team('Team A')).token;
+  tokens.teamB = (await ms.team('Team B')).token;
   const serverA = await register('teamA', 'A main');
   serverB = await register('teamB', 'B main');
   const deletable = { anonymous: 0, teamA: 0, teamB: 0, admin: 0 } as Record<Role, number>;
   for (const role of ROLES) deletable[role] = await register('teamA', `A deletable ${role}`);
-  for (const id of [serverA, serverB]) await call('POST', `/api/servers/${id}/start`, id === serverA ? 'teamA' : 'teamB');
+  for (const id of [serverA, serverB]) await ms.startServer(id, id === serverA ? tokens.teamA : tokens.teamB);
   await waitFor('both answers', async () => {
     const rows = await ms.database.db.query(`select 1 from deliveries where state = 'done'`);
     return rows.length === 2 ? true : undefined;
@@ -54,7 +48,7 @@ beforeAll(async () => {
     serverA,
     serverB,
     deletable,
-    articleId: loaded.body.ids.I1,
+    articleId: loaded.ids.I1,
     organiserId: 'I1',
     goodUrl: good.url,
     unique: () => String(++counter),

@@ -114,14 +114,9 @@ describe('server URLs', () => {
     started.push(ms);
     const target = await startFaultyServer({ kind: 'good' });
     servers.push(target);
-    await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug: 'dns', name: 'DNS', tasks: ['INT'], timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 },
-      ADMIN_TOKEN,
-    );
-    await ms.request('POST', '/api/challenges/dns/articles', { articles: [{ id: 'N1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN);
-    const token = (await ms.request('POST', '/api/teams', { name: 'DNS team', contact: 'd@example.org' })).body.token;
+    await ms.challenge('dns', { name: 'DNS', timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 });
+    await ms.articles('dns', [{ id: 'N1', text: 'BRCA1 (P38398).' }]);
+    const token = (await ms.team('DNS team')).token;
     // Registration refuses it outright, after resolving the name …
     const refused = await ms.request(
       'POST',
@@ -139,7 +134,7 @@ describe('server URLs', () => {
       [challenge.id, team[0].id, `http://${REBOUND}:${target.port}/RPC2`],
     );
     const id = rows[0].id;
-    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    await ms.startServer(id, token);
     const failed = await waitFor('the refused attempts', async () => {
       const d = await ms.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [
         id,
@@ -191,17 +186,11 @@ describe('server URLs', () => {
     started.push(ms);
     const target = await startFaultyServer({ kind: 'good' });
     servers.push(target);
-    await ms.request('POST', '/api/challenges', { slug: 'repoint', name: 'Re-pointed', tasks: ['INT'], timeoutSeconds: 2 }, ADMIN_TOKEN);
-    const token = (await ms.request('POST', '/api/teams', { name: 'Re-point team', contact: 'r@example.org' })).body.token;
+    await ms.challenge('repoint', { name: 'Re-pointed', timeoutSeconds: 2 });
+    const token = (await ms.team('Re-point team')).token;
     // Registration sees a public address and accepts the server; its first check already connects to loopback.
-    const registered = await ms.request(
-      'POST',
-      '/api/challenges/repoint/servers',
-      { name: 'moved', url: `http://${REPOINTED}:${target.port}/RPC2`, tasks: ['INT'] },
-      token,
-    );
-    expect(registered.status).toBe(201);
-    const checked = await ms.request('POST', `/api/servers/${registered.body.id}/check`, undefined, token);
+    const registered = await ms.server('repoint', token, { name: 'moved', url: `http://${REPOINTED}:${target.port}/RPC2` });
+    const checked = await ms.request('POST', `/api/servers/${registered.id}/check`, undefined, token);
     expect(checked.status).toBe(200);
     expect(checked.body.check).toMatchObject({ ok: false, reachable: false, outcome: 'connection' });
     expect(checked.body.check.detail).toBe(

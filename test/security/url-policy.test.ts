@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { postCallback } from '../../src/callbacks/service.ts';
 import { hostProblem, urlProblem } from '../../src/http/url-policy.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
-import { ADMIN_TOKEN, openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { openTestDatabase, startTestMetaserver, testDatabaseKinds, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
 const servers: FaultyServer[] = [];
 afterAll(async () => {
@@ -77,23 +77,12 @@ describe.each(testDatabaseKinds())('a loopback server registered before publicUr
     databases.push(database);
     // A private deployment: the loopback server is registered and checked.
     const before = await startTestMetaserver({ workers: false, database, config: { publicUrlsOnly: false } });
-    await before.request(
-      'POST',
-      '/api/challenges',
-      { slug: 'pol', name: 'Policy', tasks: ['INT'], timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 },
-      ADMIN_TOKEN,
-    );
-    await before.request('POST', '/api/challenges/pol/articles', { articles: [{ id: 'P1', text: 'BRCA1 (P38398).' }] }, ADMIN_TOKEN);
-    const token = (await before.request('POST', '/api/teams', { name: 'Policy team', contact: 'p@example.org' })).body.token;
-    const registered = await before.request(
-      'POST',
-      '/api/challenges/pol/servers',
-      { name: 'local', url: target.url, tasks: ['INT'] },
-      token,
-    );
-    expect(registered.status).toBe(201);
-    expect(registered.body.check.ok).toBe(true);
-    const id = registered.body.id as number;
+    await before.challenge('pol', { name: 'Policy', timeoutSeconds: 2, maxAttempts: 2, retryDelaySeconds: 0 });
+    await before.articles('pol', [{ id: 'P1', text: 'BRCA1 (P38398).' }]);
+    const token = (await before.team('Policy team')).token;
+    const registered = await before.server('pol', token, { name: 'local', url: target.url });
+    expect(registered.check.ok).toBe(true);
+    const id = registered.id as number;
     await before.stop();
     const reached = target.requests;
 
@@ -105,7 +94,7 @@ describe.each(testDatabaseKinds())('a loopback server registered before publicUr
     expect(checked.status).toBe(200);
     expect(checked.body.check).toMatchObject({ ok: false, reachable: false, outcome: 'connection', detail: refusal });
 
-    expect((await after.request('POST', `/api/servers/${id}/start`, undefined, token)).status).toBe(200);
+    await after.startServer(id, token);
     await waitFor('the refused delivery', async () => {
       const d = await after.database.db.query<{ state: string }>(`select state from deliveries where server_id = $1 and state = 'failed'`, [
         id,

@@ -31,8 +31,8 @@ describe.each(testDatabaseKinds())('setup-check state shared by API processes on
         return annotate(text, given);
       },
     });
-    await a.request('POST', '/api/challenges', { slug: 'sc', name: 'Shared checks', tasks: ['INT'] }, a.config.adminToken);
-    team = (await a.request('POST', '/api/teams', { name: 'Checkers', contact: 'c@example.org' })).body.token;
+    await a.challenge('sc', { name: 'Shared checks' });
+    team = (await a.team('Checkers')).token;
   });
   afterAll(async () => {
     await b?.stop();
@@ -93,9 +93,7 @@ describe.each(testDatabaseKinds())('setup-check state shared by API processes on
   }, 30_000);
 
   it('a claim left by a process that died counts until it expires, then a check takes it over', async () => {
-    const id = (
-      await a.request('POST', '/api/challenges/sc/servers?background=true', { name: 'orphaned', url: gated.url, tasks: ['INT'] }, team)
-    ).body.id as number;
+    const id = (await a.server('sc', team, { name: 'orphaned', url: gated.url }, { background: true })).id as number;
     const before = gated.requests;
     await waitFor('the setup call', async () => (gated.requests === before + 1 ? true : undefined));
     // The process "dies": its claim stays, but its check never ends (the gate stays shut for it).

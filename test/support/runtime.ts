@@ -12,6 +12,7 @@ import { createLogger } from '../../src/log.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { decodeMethodResponse, encodeMethodCall, type DecodedResponse, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 import { newInstallationId, pgliteTemplateDump } from './pglite-template.ts';
+import { setupRequests, type SetupRequests } from './setup-requests.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -73,7 +74,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   );
 }
 
-export interface TestMetaserver extends Runtime {
+/** Also the setup requests (setup-requests.ts): ms.team(), ms.challenge(), ms.articles(), ms.server(), ms.startServer(). */
+export interface TestMetaserver extends Runtime, SetupRequests {
   config: Config;
   database: TestDatabase;
   request<T = any>(method: string, url: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
@@ -88,19 +90,21 @@ export async function startTestMetaserver(
   const config = testConfig(opts.config);
   const database = opts.database ?? (await openTestDatabase(opts.databaseKind));
   const runtime = await createRuntime({ config, log: createLogger(config), db: database.db, api: true, workers: opts.workers ?? true });
+  const request: TestMetaserver['request'] = async (method, url, body, token) => {
+    const res = await runtime.app!.inject({
+      method: method as 'GET',
+      url,
+      payload: body === undefined ? undefined : (body as object),
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    return { status: res.statusCode, body: (res.body ? res.json() : undefined) as never };
+  };
   return {
     ...runtime,
     config,
     database,
-    async request(method, url, body, token) {
-      const res = await runtime.app!.inject({
-        method: method as 'GET',
-        url,
-        payload: body === undefined ? undefined : (body as object),
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      });
-      return { status: res.statusCode, body: (res.body ? res.json() : undefined) as never };
-    },
+    request,
+    ...setupRequests(request, config.adminToken),
     async xmlrpc(method, params = []) {
       const res = await runtime.app!.inject({
         method: 'POST',

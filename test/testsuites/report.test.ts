@@ -1,38 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { loadBuiltInCatalogue } from '../../src/testsuites/catalogue-io.ts';
-import { SPEC_BY_KEY, valuesOf } from '../../src/testsuites/feature-specs.ts';
 import { generateSuite } from '../../src/testsuites/generate.ts';
-import { buildReport, formatReportTsv, type ClassScore } from '../../src/testsuites/report.ts';
+import { buildReport, formatReportTsv } from '../../src/testsuites/report.ts';
 import type { MentionItem } from '../../src/families/mention/types.ts';
 import type { GeneratedItem } from '../../src/testsuites/types.ts';
+import { inClass, isFault } from './run-helpers.ts';
 
-/** The two faults of the deliberately flawed tagger (otherwise it answers the gold). */
-function isFault(item: GeneratedItem, slot: number): boolean {
-  const f = item.entityFeatures!;
-  const lowerInitialSymbolAtStart =
-    f.kind === 'symbol' && valuesOf(f.case).includes('lower-initial') && item.slots[slot].position.includes('I');
-  return lowerInitialSymbolAtStart || f.function_word === true;
-}
-
+/** The deliberately flawed tagger: it misses its two faults (isFault) and otherwise answers the gold. */
 function flawedTagger(item: GeneratedItem): MentionItem[] {
   const found = item.mentions.filter((_, i) => !isFault(item, i));
   const qol = item.text.indexOf('QoL');
   if (item.type === 'fp' && qol >= 0) found.push({ start: qol, end: qol + 3, text: 'QoL', type: 'gene' });
   return found;
-}
-
-function inClass(item: GeneratedItem, slot: number, c: ClassScore): boolean {
-  return Object.entries(c.features).every(([key, value]) => {
-    const scope = SPEC_BY_KEY.get(key)!.scope;
-    const s = item.slots[slot];
-    const values =
-      scope === 'slot'
-        ? key === 'slot.position'
-          ? s.position
-          : [key === 'slot.left' ? s.left : s.right]
-        : valuesOf(scope === 'entity' ? item.entityFeatures![key] : item.sentenceFeatures[key]);
-    return values.includes(value);
-  });
 }
 
 describe('test-suite report', () => {

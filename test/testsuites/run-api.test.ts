@@ -27,11 +27,11 @@ describe('test-suite run API', () => {
     // Answers every text: tags "QoL" (a false positive on the bait sentence) and nothing else.
     tagger = await startFaultyServer({ kind: 'custom', handler: (text) => ({ mentions: baitMentions(text) }) });
     ms = await startTestMetaserver();
-    await ms.request('POST', '/api/challenges', { slug: 'c2', name: 'C2', tasks: ['ACT', 'MENTION'] }, ADMIN_TOKEN);
-    team = (await ms.request('POST', '/api/teams', { name: 'Team one', contact: 'a@example.org' })).body.token;
-    otherTeam = (await ms.request('POST', '/api/teams', { name: 'Team two', contact: 'b@example.org' })).body.token;
-    taggerId = (await ms.request('POST', '/api/challenges/c2/servers', { name: 'qol', url: tagger.url, tasks: ['MENTION'] }, team)).body.id;
-    actOnlyId = (await ms.request('POST', '/api/challenges/c2/servers', { name: 'act', url: tagger.url, tasks: ['ACT'] }, team)).body.id;
+    await ms.challenge('c2', { name: 'C2', tasks: ['ACT', 'MENTION'] });
+    team = (await ms.team('Team one')).token;
+    otherTeam = (await ms.team('Team two')).token;
+    taggerId = (await ms.server('c2', team, { name: 'qol', url: tagger.url, tasks: ['MENTION'] })).id;
+    actOnlyId = (await ms.server('c2', team, { name: 'act', url: tagger.url, tasks: ['ACT'] })).id;
     baseUrl = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
   }, 120_000);
   afterAll(async () => {

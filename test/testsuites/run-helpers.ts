@@ -1,5 +1,5 @@
-// What the run tests share: the two faults of the deliberately flawed tagger (the same as
-// in report.test.ts) and class membership computed independently of the report code.
+// What the run and report tests share: the two faults of the deliberately flawed tagger and
+// class membership computed independently of the report code.
 import { SPEC_BY_KEY, valuesOf } from '../../src/testsuites/feature-specs.ts';
 import type { ClassScore } from '../../src/testsuites/report.ts';
 import type { GeneratedItem } from '../../src/testsuites/types.ts';

@@ -44,24 +44,10 @@ describe('a test suite run through dispatch', () => {
     flawed = await startFaultyServer({ kind: 'custom', handler: answer(true) });
     perfect = await startFaultyServer({ kind: 'custom', handler: answer(false) });
     ms = await startTestMetaserver();
-    expect(
-      (
-        await ms.request(
-          'POST',
-          '/api/challenges',
-          { slug: 'c1', name: 'C1', tasks: ['ACT', 'MENTION'], retryDelaySeconds: 0 },
-          ADMIN_TOKEN,
-        )
-      ).status,
-    ).toBe(201);
-    teamToken = (await ms.request('POST', '/api/teams', { name: 'Taggers', contact: 't@example.org' })).body.token;
-    const register = async (name: string, url: string, tasks: string[]) => {
-      const res = await ms.request('POST', '/api/challenges/c1/servers', { name, url, tasks, concurrency: 4 }, teamToken);
-      expect(res.status).toBe(201);
-      return res.body.id as number;
-    };
-    flawedId = await register('flawed', flawed.url, ['MENTION']);
-    perfectId = await register('perfect', perfect.url, ['MENTION']);
+    await ms.challenge('c1', { name: 'C1', tasks: ['ACT', 'MENTION'], retryDelaySeconds: 0 });
+    teamToken = (await ms.team('Taggers')).token;
+    flawedId = (await ms.server('c1', teamToken, { name: 'flawed', url: flawed.url, tasks: ['MENTION'], concurrency: 4 })).id;
+    perfectId = (await ms.server('c1', teamToken, { name: 'perfect', url: perfect.url, tasks: ['MENTION'], concurrency: 4 })).id;
   }, 120_000);
   afterAll(async () => {
     await ms?.stop();

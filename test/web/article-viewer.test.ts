@@ -58,15 +58,9 @@ beforeAll(async () => {
     ['Alpha Lab', alphaServer.url],
     ['Beta Lab', betaServer.url],
   ] as const) {
-    const token = (await ms.request('POST', '/api/teams', { name: team, contact: 'lab@example.org' })).body.token;
-    const server = await ms.request(
-      'POST',
-      '/api/challenges/live/servers',
-      { name: 'tagger', url, tasks: ['MENTION', 'INT', 'TX'] },
-      token,
-    );
-    expect(server.status, JSON.stringify(server.body)).toBe(201);
-    expect((await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, token)).status).toBe(200);
+    const token = (await ms.team(team)).token;
+    const server = await ms.server('live', token, { name: 'tagger', url, tasks: ['MENTION', 'INT', 'TX'] });
+    await ms.startServer(server.id, token);
   }
   // axe-core's runner needs a page of an explicit context.
   page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
@@ -258,10 +252,9 @@ describe('the annotation viewer', () => {
       },
     });
     try {
-      const token = (await ms.request('POST', '/api/teams', { name: 'Gamma Lab', contact: 'lab@example.org' })).body.token;
-      const server = await ms.request('POST', '/api/challenges/live/servers', { name: 'tagger', url: slow.url, tasks: ['MENTION'] }, token);
-      expect(server.status, JSON.stringify(server.body)).toBe(201);
-      await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, token);
+      const token = (await ms.team('Gamma Lab')).token;
+      const server = await ms.server('live', token, { name: 'tagger', url: slow.url, tasks: ['MENTION'] });
+      await ms.startServer(server.id, token);
       const submitted = await ms.request('POST', '/api/articles', { text: TEXT });
       await waitFor('alpha and beta answered', async () => {
         const view = (await ms.request('GET', `/api/articles/${submitted.body.id}?text=false`)).body;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
-import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
+import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { axeViolations, collectPageErrors, launchChromium, pageSettled, screenshot } from '../support/browser.ts';
 
 /** What the pages are shown with: ids made by the setup below. */
@@ -75,50 +75,35 @@ async function forEachPage(visit: (p: PageCase) => Promise<void>, lanes = 3): Pr
   );
 }
 
-/** Polls the API until the predicate holds (the servers work in the background). */
-async function until(what: string, read: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!(await read())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 beforeAll(async () => {
   browser = await launchChromium();
   ms = await startTestMetaserver();
   base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
   sample = await startSampleServer({ port: 0 });
   failing = await startFaultyServer({ kind: 'http', status: 500 });
-  expect(
-    (
-      await ms.request(
-        'POST',
-        '/api/challenges',
-        { slug: 'bc', name: 'BC pages', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 1, retryDelaySeconds: 0 },
-        ADMIN_TOKEN,
-      )
-    ).status,
-  ).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/bc/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
-  const team = await ms.request('POST', '/api/teams', { name: 'Page team', contact: 'pages@example.org' });
-  const token = team.body.token as string;
+  await ms.challenge('bc', { name: 'BC pages', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 1, retryDelaySeconds: 0 });
+  await ms.articles('bc', ARTICLES);
+  const token = (await ms.team('Page team')).token;
   const servers: number[] = [];
   for (const [name, url] of [
     ['sample', sample.url],
     ['broken', failing.url],
   ]) {
-    const s = await ms.request('POST', '/api/challenges/bc/servers', { name, url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] }, token);
-    expect(s.status).toBe(201);
-    expect((await ms.request('POST', `/api/servers/${s.body.id}/start`, undefined, token)).status).toBe(200);
-    servers.push(s.body.id);
+    const s = await ms.server('bc', token, { name, url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] });
+    await ms.startServer(s.id, token);
+    servers.push(s.id);
   }
-  await until('both servers finished', async () => {
-    const done = await Promise.all(
-      servers.map(async (id) => (await ms.request('GET', `/api/servers/${id}`, undefined, token)).body.progress),
-    );
-    return done.every((p) => p.done + p.failed === ARTICLES.length);
-  });
+  // The servers work in the background.
+  await waitFor(
+    'both servers finished',
+    async () => {
+      const done = await Promise.all(
+        servers.map(async (id) => (await ms.request('GET', `/api/servers/${id}`, undefined, token)).body.progress),
+      );
+      return done.every((p) => p.done + p.failed === ARTICLES.length) ? true : undefined;
+    },
+    30_000,
+  );
   const gold = await ms.app!.inject({
     method: 'PUT',
     url: '/api/challenges/bc/gold/INT',
@@ -130,14 +115,8 @@ beforeAll(async () => {
   const suite = await ms.request('POST', '/api/testsuites', { name: 'pages', servers: [servers[0]], sample: 4, seed: 1 }, token);
   expect(suite.status).toBe(201);
   // A pull server (no URL; its page tells whether an agent is connected), left paused.
-  const pull = await ms.request(
-    'POST',
-    '/api/challenges/bc/servers',
-    { name: 'behind a firewall', protocol: 'pull', tasks: ['ACT', 'INT'] },
-    token,
-  );
-  expect(pull.status).toBe(201);
-  fixture = { serverId: servers[0], articleId: article.body.id, suite: 'pages', pullServerId: pull.body.id };
+  const pull = await ms.server('bc', token, { name: 'behind a firewall', protocol: 'pull', tasks: ['ACT', 'INT'] });
+  fixture = { serverId: servers[0], articleId: article.body.id, suite: 'pages', pullServerId: pull.id };
   // Both roles' tokens in every page's browser, each under its own key.
   tokens = { organiser: ADMIN_TOKEN, team: token };
 }, 180_000);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
-import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
+import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { axeViolations, collectPageErrors, launchChromium } from '../support/browser.ts';
 import { reportSections } from '../../src/web/pages/suite-report.ts';
 
@@ -30,14 +30,6 @@ const faulty: FaultyServer[] = [];
 let hanging: FaultyServer;
 const team = { a: '', b: '' };
 const servers = { failing: 0, hanging: 0 };
-
-async function until(what: string, read: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + 60_000;
-  while (!(await read())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A fresh browser context holding these tokens; its page collects console errors, 4xx included. */
 async function open(
@@ -74,50 +66,35 @@ beforeAll(async () => {
     ['pub', ['INT']],
     ['suite-x', ['MENTION']],
   ] as const) {
-    const created = await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug, name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 },
-      ADMIN_TOKEN,
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await ms.challenge(slug, { name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 });
   }
-  team.a = (await ms.request('POST', '/api/teams', { name: 'Team A', contact: 'a@example.org' })).body.token;
-  team.b = (await ms.request('POST', '/api/teams', { name: 'Team B', contact: 'b@example.org' })).body.token;
+  team.a = (await ms.team('Team A')).token;
+  team.b = (await ms.team('Team B')).token;
   for (let i = 0; i < 2; i++) {
     const server = await startFaultyServer({ kind: 'http', status: 500 });
     faulty.push(server);
-    const s = await ms.request(
-      'POST',
-      '/api/challenges/lm/servers',
-      { name: `broken${i + 1}`, url: server.url, tasks: ['ACT', 'INT'] },
-      team.a,
-    );
-    expect(s.status).toBe(201);
-    expect((await ms.request('POST', `/api/servers/${s.body.id}/start`, undefined, team.a)).status).toBe(200);
-    servers.failing ||= s.body.id;
+    const s = await ms.server('lm', team.a, { name: `broken${i + 1}`, url: server.url, tasks: ['ACT', 'INT'] });
+    await ms.startServer(s.id, team.a);
+    servers.failing ||= s.id;
   }
-  expect((await ms.request('POST', '/api/challenges/lm/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
-  await until('both broken servers failed every article', async () => {
-    const all = (await ms.request('GET', '/api/challenges/lm/reliability', undefined, ADMIN_TOKEN)).body.servers as Array<{
-      reliability: { successRate: number | null; attempts?: number };
-    }>;
-    const status = await ms.request('GET', `/api/servers/${servers.failing}`, undefined, team.a);
-    return (
-      all.length === 2 &&
-      status.body.progress.failed === ARTICLES.length &&
-      (await ms.request('GET', `/api/servers/${servers.failing + 1}`, undefined, team.a)).body.progress.failed === ARTICLES.length
-    );
-  });
-  hanging = await startFaultyServer({ kind: 'hang' });
-  const h = await ms.request(
-    'POST',
-    '/api/challenges/lm/servers?background=true',
-    { name: 'hangs', url: hanging.url, tasks: ['ACT'] },
-    team.a,
+  await ms.articles('lm', ARTICLES);
+  await waitFor(
+    'both broken servers failed every article',
+    async () => {
+      const all = (await ms.request('GET', '/api/challenges/lm/reliability', undefined, ADMIN_TOKEN)).body.servers as Array<{
+        reliability: { successRate: number | null; attempts?: number };
+      }>;
+      const status = await ms.request('GET', `/api/servers/${servers.failing}`, undefined, team.a);
+      const failedAll =
+        all.length === 2 &&
+        status.body.progress.failed === ARTICLES.length &&
+        (await ms.request('GET', `/api/servers/${servers.failing + 1}`, undefined, team.a)).body.progress.failed === ARTICLES.length;
+      return failedAll ? true : undefined;
+    },
+    60_000,
   );
-  expect(h.status).toBe(201);
-  servers.hanging = h.body.id;
+  hanging = await startFaultyServer({ kind: 'hang' });
+  servers.hanging = (await ms.server('lm', team.a, { name: 'hangs', url: hanging.url, tasks: ['ACT'] }, { background: true })).id;
   // "pub": INT gold, closed and published.
   expect(
     (

@@ -51,24 +51,17 @@ beforeAll(async () => {
     await startFaultyServer({ kind: 'custom', handler: (text) => beta(text) }),
     await startFaultyServer({ kind: 'http', status: 500 }),
   );
-  const created = await ms.request(
-    'POST',
-    '/api/challenges',
-    { slug: 'read', name: 'Reading', tasks: ['MENTION'], maxAttempts: 1, retryDelaySeconds: 0 },
-    ADMIN_TOKEN,
-  );
-  expect(created.status).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/read/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
+  await ms.challenge('read', { name: 'Reading', tasks: ['MENTION'], maxAttempts: 1, retryDelaySeconds: 0 });
+  await ms.articles('read', ARTICLES);
   const teams = [
     ['Alpha Lab', 'tagger'],
     ['Beta Lab', 'tagger'],
     ['Gamma Lab', 'broken'],
   ] as const;
   for (const [i, [team, name]] of teams.entries()) {
-    const token = (await ms.request('POST', '/api/teams', { name: team, contact: 'lab@example.org' })).body.token;
-    const server = await ms.request('POST', '/api/challenges/read/servers', { name, url: servers[i].url, tasks: ['MENTION'] }, token);
-    expect(server.status, JSON.stringify(server.body)).toBe(201);
-    expect((await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, token)).status).toBe(200);
+    const token = (await ms.team(team)).token;
+    const server = await ms.server('read', token, { name, url: servers[i].url, tasks: ['MENTION'] });
+    await ms.startServer(server.id, token);
   }
   for (const { id } of ARTICLES) {
     await waitFor(

@@ -50,15 +50,9 @@ beforeAll(async () => {
     ['bc', ['ACT', 'INT', 'IPT', 'MENTION']],
     ['intonly', ['INT']],
   ] as const) {
-    const created = await ms.request(
-      'POST',
-      '/api/challenges',
-      { slug, name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 },
-      ADMIN_TOKEN,
-    );
-    expect(created.status).toBe(201);
+    await ms.challenge(slug, { name: `Challenge ${slug}`, tasks, maxAttempts: 1, retryDelaySeconds: 0 });
   }
-  expect((await ms.request('POST', '/api/challenges/bc/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
+  await ms.articles('bc', ARTICLES);
   context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
   pageErrors = collectPageErrors(page);
@@ -104,16 +98,10 @@ describe('roles and messages', () => {
     await page.locator('[data-token-status]', { hasText: /^Using team "Two roles"'s token/ }).waitFor(WAIT);
 
     // The team registers a server; the organiser page still sees it, with the organiser token.
-    const created = await ms.request(
-      'POST',
-      '/api/challenges/bc/servers',
-      { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
-      teamToken,
-    );
-    expect(created.status).toBe(201);
+    const created = await ms.server('bc', teamToken, { name: 'sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] });
     await page.goto(`${base}/organiser`);
     await page.locator('[data-token-status]', { hasText: /^Using the organiser's token/ }).waitFor(WAIT);
-    await page.locator(`tr[data-server-row="${created.body.id}"]`).waitFor(WAIT);
+    await page.locator(`tr[data-server-row="${created.id}"]`).waitFor(WAIT);
     expect(await page.locator('#phase-bc').count()).toBe(1);
 
     // The team token pasted on the organiser page is kept as the team's, and said so (not green).
@@ -209,19 +197,18 @@ describe('roles and messages', () => {
 
 describe('organisers: the challenge at a glance, live', () => {
   it('refreshes by itself, shows figures in seconds and per cent, and makes a server that fails everything stand out', async () => {
-    const broken = await ms.request('POST', '/api/challenges/bc/servers', { name: 'broken', url: failing.url, tasks: ['INT'] }, teamToken);
-    expect(broken.status).toBe(201);
+    const broken = await ms.server('bc', teamToken, { name: 'broken', url: failing.url });
     const good = (await ms.request('GET', '/api/challenges/bc/servers', undefined, teamToken)).body.find(
       (s: { name: string }) => s.name === 'sample',
     );
     await page.goto(`${base}/organiser`);
-    const brokenRow = page.locator(`tr[data-server-row="${broken.body.id}"]`);
+    const brokenRow = page.locator(`tr[data-server-row="${broken.id}"]`);
     await brokenRow.waitFor(WAIT);
     expect(await brokenRow.getAttribute('class')).toBeNull();
     // Started behind the page's back: the glance shows the outcome without a reload.
-    expect((await ms.request('POST', `/api/servers/${broken.body.id}/start`, undefined, teamToken)).status).toBe(200);
-    expect((await ms.request('POST', `/api/servers/${good.id}/start`, undefined, teamToken)).status).toBe(200);
-    await page.locator(`tr.fails-all[data-server-row="${broken.body.id}"]`).waitFor(WAIT);
+    await ms.startServer(broken.id, teamToken);
+    await ms.startServer(good.id, teamToken);
+    await page.locator(`tr.fails-all[data-server-row="${broken.id}"]`).waitFor(WAIT);
     expect(await brokenRow.locator('[data-figure="success"]').textContent()).toBe('0.0 %');
     expect(await brokenRow.locator('[data-figure="failing"]').textContent()).toBe('yes');
     expect(await page.locator('[data-fails-all="bc"]').textContent()).toMatch(

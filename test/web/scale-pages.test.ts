@@ -45,32 +45,21 @@ beforeAll(async () => {
   browser = await launchChromium();
   ms = await startTestMetaserver();
   const base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
-  expect(
-    (
-      await ms.request(
-        'POST',
-        '/api/challenges',
-        { slug: 'wide', name: 'Wide', tasks: ['ACT', 'INT', 'IPT'], maxAttempts: 1, retryDelaySeconds: 0, serversPerTeam: 50 },
-        ADMIN_TOKEN,
-      )
-    ).status,
-  ).toBe(201);
-  const loaded = await ms.request('POST', '/api/challenges/wide/articles', { articles: ARTICLES }, ADMIN_TOKEN);
-  articleId = loaded.body.ids.S1;
-  const token = (await ms.request('POST', '/api/teams', { name: 'Wide Lab', contact: 'w@example.org' })).body.token;
+  await ms.challenge('wide', { name: 'Wide', tasks: ['ACT', 'INT', 'IPT'], maxAttempts: 1, retryDelaySeconds: 0, serversPerTeam: 50 });
+  const loaded = await ms.articles('wide', ARTICLES);
+  articleId = loaded.ids.S1;
+  const token = (await ms.team('Wide Lab')).token;
   for (let k = 0; k <= RUNS; k++) {
     const broken = k === RUNS;
     const server = await startFaultyServer(broken ? { kind: 'http', status: 500 } : { kind: 'custom', handler: () => answerOf(k) });
     servers.push(server);
-    const registered = await ms.request(
-      'POST',
-      '/api/challenges/wide/servers',
-      { name: broken ? 'broken' : `tagger-${String(k + 1).padStart(2, '0')}`, url: server.url, tasks: ['ACT', 'INT', 'IPT'] },
-      token,
-    );
-    expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    if (broken) brokenId = registered.body.id;
-    expect((await ms.request('POST', `/api/servers/${registered.body.id}/start`, undefined, token)).status).toBe(200);
+    const registered = await ms.server('wide', token, {
+      name: broken ? 'broken' : `tagger-${String(k + 1).padStart(2, '0')}`,
+      url: server.url,
+      tasks: ['ACT', 'INT', 'IPT'],
+    });
+    if (broken) brokenId = registered.id;
+    await ms.startServer(registered.id, token);
   }
   await waitFor(
     'every pair settled',

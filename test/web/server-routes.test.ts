@@ -12,13 +12,11 @@ let other: string;
 beforeAll(async () => {
   ms = await startTestMetaserver({ config: { statusCacheMs: 0 } });
   sample = await startSampleServer({ port: 0 });
-  expect((await ms.request('POST', '/api/challenges', { slug: 'del', name: 'Delete', tasks: ['ACT', 'INT'] }, ADMIN_TOKEN)).status).toBe(
-    201,
-  );
-  token = (await ms.request('POST', '/api/teams', { name: 'Deleters', contact: 'd@example.org' })).body.token;
-  other = (await ms.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
+  await ms.challenge('del', { name: 'Delete', tasks: ['ACT', 'INT'] });
+  token = (await ms.team('Deleters')).token;
+  other = (await ms.team('Others')).token;
   const articles = [1, 2].map((i) => ({ id: `D${i}`, text: `Article ${i}: BRCA1 (P38398) binds.` }));
-  expect((await ms.request('POST', '/api/challenges/del/articles', { articles }, ADMIN_TOKEN)).status).toBe(202);
+  await ms.articles('del', articles);
 });
 afterAll(async () => {
   await ms?.stop();
@@ -35,9 +33,8 @@ const count = async (table: string, serverId: number) =>
 
 describe('DELETE /api/servers/:id', () => {
   it('refuses an active server, then deletes the paused one with its deliveries, attempts, answers and queue', async () => {
-    const server = (await ms.request('POST', '/api/challenges/del/servers', { name: 's', url: sample.url, tasks: ['ACT', 'INT'] }, token))
-      .body;
-    await ms.request('POST', `/api/servers/${server.id}/start`, undefined, token);
+    const server = await ms.server('del', token, { name: 's', url: sample.url, tasks: ['ACT', 'INT'] });
+    await ms.startServer(server.id, token);
     const status = await waitFor('both articles answered', async () => {
       const res = await ms.request('GET', `/api/servers/${server.id}`, undefined, token);
       return res.body.progress.done === 2 ? res.body : undefined;
@@ -68,16 +65,14 @@ describe('DELETE /api/servers/:id', () => {
   });
 
   it('lets the organiser delete any paused server', async () => {
-    const server = (
-      await ms.request('POST', '/api/challenges/del/servers', { name: 'admin-deletes', url: sample.url, tasks: ['ACT'] }, other)
-    ).body;
+    const server = await ms.server('del', other, { name: 'admin-deletes', url: sample.url, tasks: ['ACT'] });
     expect((await ms.request('DELETE', `/api/servers/${server.id}`, undefined, ADMIN_TOKEN)).status).toBe(204);
   });
 });
 
 describe('web routes', () => {
   it('serves the pages with security headers, escapes stored names, and hides them from OpenAPI', async () => {
-    await ms.request('POST', '/api/challenges', { slug: 'esc', name: '<script>alert(1)</script>', tasks: ['ACT'] }, ADMIN_TOKEN);
+    await ms.challenge('esc', { name: '<script>alert(1)</script>', tasks: ['ACT'] });
     const home = await ms.app!.inject({ method: 'GET', url: '/' });
     expect(home.statusCode).toBe(200);
     expect(home.headers['content-type']).toMatch(/^text\/html/);
@@ -125,24 +120,18 @@ describe('GET /api/servers/:id status figures', () => {
   it('are kept for statusCacheMs per server and caller; a change through the API drops them at once', async () => {
     const cached = await startTestMetaserver({ config: { statusCacheMs: 60_000 } });
     try {
-      await cached.request('POST', '/api/challenges', { slug: 'cache', name: 'Cache', tasks: ['INT'] }, ADMIN_TOKEN);
-      const team = (await cached.request('POST', '/api/teams', { name: 'Cachers', contact: 'c@example.org' })).body.token;
-      const server = (await cached.request('POST', '/api/challenges/cache/servers', { name: 'c', url: sample.url, tasks: ['INT'] }, team))
-        .body;
+      await cached.challenge('cache', { name: 'Cache' });
+      const team = (await cached.team('Cachers')).token;
+      const server = await cached.server('cache', team, { name: 'c', url: sample.url });
       const before = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
       expect(before.state).toBe('paused');
-      await cached.request('POST', `/api/servers/${server.id}/start`, undefined, team);
+      await cached.startServer(server.id, team);
       const started = (await cached.request('GET', `/api/servers/${server.id}`, undefined, team)).body;
       expect(started.state).toBe('active'); // the start dropped the kept response
       expect(started.progress).toEqual({ queued: 0, active: 0, done: 0, failed: 0 });
       // The organiser's view is kept apart from the team's.
       expect((await cached.request('GET', `/api/servers/${server.id}`, undefined, ADMIN_TOKEN)).body.progress.done).toBe(0);
-      await cached.request(
-        'POST',
-        '/api/challenges/cache/articles',
-        { articles: [{ id: 'C1', text: 'BRCA1 (P38398) binds.' }] },
-        ADMIN_TOKEN,
-      );
+      await cached.articles('cache', [{ id: 'C1', text: 'BRCA1 (P38398) binds.' }]);
       await waitFor('the answer', async () =>
         (await cached.database.db.query(`select 1 from answers where server_id = $1`, [server.id])).length > 0 ? true : undefined,
       );
@@ -153,15 +142,15 @@ describe('GET /api/servers/:id status figures', () => {
       expect(paused.state).toBe('paused');
       expect(paused.progress.done).toBe(1); // computed again after the change
       // Another team still gets a 404, never the kept response.
-      const other = (await cached.request('POST', '/api/teams', { name: 'Others', contact: 'o@example.org' })).body.token;
+      const other = (await cached.team('Others')).token;
       expect((await cached.request('GET', `/api/servers/${server.id}`, undefined, other)).status).toBe(404);
     } finally {
       await cached.stop();
     }
     // With statusCacheMs 0 (the other metaserver of this file) every request computes them.
-    const s = (await ms.request('POST', '/api/challenges/del/servers', { name: 'fresh', url: sample.url, tasks: ['INT'] }, token)).body;
+    const s = await ms.server('del', token, { name: 'fresh', url: sample.url });
     expect((await ms.request('GET', `/api/servers/${s.id}`, undefined, token)).body.progress.queued).toBe(0);
-    await ms.request('POST', `/api/servers/${s.id}/start`, undefined, token);
+    await ms.startServer(s.id, token);
     await waitFor('both answers', async () => ((await count('answers', s.id)) === 2 ? true : undefined));
     expect((await ms.request('GET', `/api/servers/${s.id}`, undefined, token)).body.progress.done).toBe(2);
   });

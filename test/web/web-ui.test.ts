@@ -38,15 +38,13 @@ beforeAll(async () => {
   base = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
   sample = await startSampleServer({ port: 0 });
   faulty = await startFaultyServer({ kind: 'http', status: 500 });
-  const created = await ms.request(
-    'POST',
-    '/api/challenges',
-    { slug: 'bc', name: 'BC web', tasks: ['ACT', 'INT', 'IPT', 'MENTION'], maxAttempts: 2, retryDelaySeconds: 0 },
-    ADMIN_TOKEN,
-  );
-  expect(created.status).toBe(201);
-  const loaded = await ms.request('POST', '/api/challenges/bc/articles', { articles: ARTICLES }, ADMIN_TOKEN);
-  expect(loaded.status).toBe(202);
+  await ms.challenge('bc', {
+    name: 'BC web',
+    tasks: ['ACT', 'INT', 'IPT', 'MENTION'],
+    maxAttempts: 2,
+    retryDelaySeconds: 0,
+  });
+  await ms.articles('bc', ARTICLES);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   pageErrors = collectPageErrors(page);
 }, 120_000);
@@ -100,14 +98,8 @@ describe('the web interface in headless Chromium', () => {
   }, 120_000);
 
   it('(c) the article page highlights exactly the mentions, counted in code points', async () => {
-    const live = await ms.request(
-      'POST',
-      '/api/challenges/live/servers',
-      { name: 'live-sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] },
-      teamToken,
-    );
-    expect(live.status).toBe(201);
-    expect((await ms.request('POST', `/api/servers/${live.body.id}/start`, undefined, teamToken)).status).toBe(200);
+    const live = await ms.server('live', teamToken, { name: 'live-sample', url: sample.url, tasks: ['ACT', 'INT', 'IPT', 'MENTION'] });
+    await ms.startServer(live.id, teamToken);
 
     await page.goto(`${base}/`);
     await page.fill('#submit-content', LIVE_TEXT);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPythonServer, type PythonServer } from '../support/python-server.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { disagreeingAnswer } from '../ondemand/helpers.ts';
 
 const TEXT =
@@ -77,10 +77,10 @@ describe('BCMS read API through Python, Perl and Ruby XML-RPC clients', () => {
       startFaultyServer({ kind: 'custom', handler: disagreeingAnswer }),
     ]);
     for (const [i, url] of [sample.url, python.url, third.url].entries()) {
-      const team = await ms.request('POST', '/api/teams', { name: `X team ${i}`, contact: 'x@example.org' });
-      const server = await ms.request('POST', '/api/challenges/live/servers', { name: `x${i}`, url, tasks: TASKS }, team.body.token);
-      await ms.request('POST', `/api/servers/${server.body.id}/start`, undefined, team.body.token);
-      ids.push(server.body.id);
+      const team = await ms.team(`X team ${i}`);
+      const server = await ms.server('live', team.token, { name: `x${i}`, url, tasks: TASKS });
+      await ms.startServer(server.id, team.token);
+      ids.push(server.id);
     }
     const submitted = await ms.request('POST', '/api/articles', { text: TEXT, id: String(PMID) });
     const articleId = submitted.body.id as string;
@@ -88,13 +88,8 @@ describe('BCMS read API through Python, Perl and Ruby XML-RPC clients', () => {
       const res = await ms.request('GET', `/api/articles/${articleId}`);
       return res.status === 200 ? res.body : undefined;
     });
-    await ms.request('POST', '/api/challenges', { slug: 'hidden', name: 'Hidden', tasks: ['ACT'] }, ADMIN_TOKEN);
-    const loaded = await ms.request(
-      'POST',
-      '/api/challenges/hidden/articles',
-      { articles: [{ id: 'D1', text: 'not public' }] },
-      ADMIN_TOKEN,
-    );
+    await ms.challenge('hidden', { name: 'Hidden', tasks: ['ACT'] });
+    const loaded = await ms.articles('hidden', [{ id: 'D1', text: 'not public' }]);
     // The disagreeing server weighs 3 of 5 and an item needs 60 %: only what it found survives.
     const [typescriptId, pythonId, thirdId] = ids;
     // The REST consensus for each option set the clients send; `servers` there is weight 0
@@ -108,7 +103,7 @@ describe('BCMS read API through Python, Perl and Ruby XML-RPC clients', () => {
       url: `${address}/xmlrpc`,
       article: articleId,
       pmid: PMID,
-      hidden: loaded.body.ids.D1,
+      hidden: loaded.ids.D1,
       weighted: { methods: ['vote'], weights: { [String(thirdId)]: 3 }, threshold: 60 },
       pair: { servers: [typescriptId, pythonId] },
     };

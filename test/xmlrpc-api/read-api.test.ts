@@ -58,14 +58,10 @@ describe('BCMS read API rules', () => {
   beforeAll(async () => {
     ms = await startTestMetaserver({ workers: false });
     const db = ms.database.db;
-    await ms.request('POST', '/api/challenges', { slug: 'ens', name: 'Ensemble', tasks: ['INT'] }, ADMIN_TOKEN);
-    const loaded = await ms.request(
-      'POST',
-      '/api/challenges/ens/articles',
-      { articles: DOCS.map((id) => ({ id, text: `Article ${id}.` })) },
-      ADMIN_TOKEN,
-    );
-    hiddenArticle = loaded.body.ids.D1;
+    await ms.challenge('ens', { name: 'Ensemble' });
+    const articles = DOCS.map((id) => ({ id, text: `Article ${id}.` }));
+    const loaded = await ms.articles('ens', articles);
+    hiddenArticle = loaded.ids.D1;
     const url = `http://127.0.0.1:${await refusedPort()}/`;
     const seed = async (article: string, server: number, result: object | null, state = 'done') => {
       await db.query("insert into deliveries (article_id, server_id, state, attempts, last_outcome) values ($1, $2, $3, 1, 'ok')", [
@@ -81,20 +77,15 @@ describe('BCMS read API rules', () => {
         ]);
     };
     for (const n of [0, 1, 2]) {
-      const team = await ms.request('POST', '/api/teams', { name: `Team ${n}`, contact: 'e@example.org' });
+      const team = await ms.team(`Team ${n}`);
       // Each team's first server of each challenge: run T<team>_S1 in both.
-      const trained = await ms.request('POST', '/api/challenges/ens/servers', { name: `ens${n}`, url, tasks: ['INT'] }, team.body.token);
-      const live = await ms.request(
-        'POST',
-        '/api/challenges/live/servers',
-        { name: `live${n}`, url, tasks: ['INT', 'MENTION'] },
-        team.body.token,
-      );
-      teams.push(team.body.id);
-      challengeServers.push(trained.body.id);
-      liveServers.push(live.body.id);
+      const trained = await ms.server('ens', team.token, { name: `ens${n}`, url });
+      const live = await ms.server('live', team.token, { name: `live${n}`, url, tasks: ['INT', 'MENTION'] });
+      teams.push(team.id);
+      challengeServers.push(trained.id);
+      liveServers.push(live.id);
       for (const [i, doc] of DOCS.entries()) {
-        await seed(loaded.body.ids[doc], trained.body.id, {
+        await seed(loaded.ids[doc], trained.id, {
           INT: trainingAnswer(n, i + 1).map((accession, k) => ({ accession, rank: k + 1, confidence: 1 / (k + 2) })),
         });
       }

@@ -44,24 +44,19 @@ beforeAll(async () => {
   xmlrpcSample = await startSampleServer({ port: 0 });
   jsonSample = await startSampleServer({ port: 0, protocol: 'json' });
   ms = await startTestMetaserver();
-  expect(
-    (await ms.request('POST', '/api/challenges', { slug: 'drugprot', name: 'DrugProt', tasks: ['REL'], timeoutSeconds: 10 }, ADMIN_TOKEN))
-      .status,
-  ).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/drugprot/articles', { articles: ARTICLES }, ADMIN_TOKEN)).status).toBe(202);
-  team = (await ms.request('POST', '/api/teams', { name: 'Relations team', contact: 'rel@example.org' })).body;
+  await ms.challenge('drugprot', { name: 'DrugProt', tasks: ['REL'], timeoutSeconds: 10 });
+  await ms.articles('drugprot', ARTICLES);
+  team = await ms.team('Relations team');
   // A challenge with its own relation types and argument types: the sample's answers break both.
-  const strict = {
-    slug: 'drugprot-strict',
+  await ms.challenge('drugprot-strict', {
     name: 'Strict',
     tasks: ['REL'],
     timeoutSeconds: 10,
     maxAttempts: 1,
     relationTypes: ['ACTIVATOR'],
     relationArguments: { arg1: ['GENE'] },
-  };
-  expect((await ms.request('POST', '/api/challenges', strict, ADMIN_TOKEN)).status).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/drugprot-strict/articles', { articles: [ARTICLES[0]] }, ADMIN_TOKEN)).status).toBe(202);
+  });
+  await ms.articles('drugprot-strict', [ARTICLES[0]]);
   for (const [slug, list] of [
     ['drugprot', servers],
     ['live', liveServers],
@@ -70,27 +65,13 @@ beforeAll(async () => {
       [xmlrpcSample, 'xmlrpc'],
       [jsonSample, 'json'],
     ] as const) {
-      const server = await ms.request(
-        'POST',
-        `/api/challenges/${slug}/servers`,
-        { name: `sample-${protocol}`, url: sample.url, tasks: ['REL'], protocol },
-        team.token,
-      );
-      expect(server.status, JSON.stringify(server.body)).toBe(201);
-      expect(server.body.check).toMatchObject({ ok: true, outcome: 'ok' });
-      list.push(server.body.id);
+      const server = await ms.server(slug, team.token, { name: `sample-${protocol}`, url: sample.url, tasks: ['REL'], protocol });
+      expect(server.check).toMatchObject({ ok: true, outcome: 'ok' });
+      list.push(server.id);
     }
   }
-  strictServer = (
-    await ms.request(
-      'POST',
-      '/api/challenges/drugprot-strict/servers',
-      { name: 'sample', url: xmlrpcSample.url, tasks: ['REL'] },
-      team.token,
-    )
-  ).body.id;
-  for (const id of [...servers, ...liveServers, strictServer])
-    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, team.token)).status).toBe(200);
+  strictServer = (await ms.server('drugprot-strict', team.token, { name: 'sample', url: xmlrpcSample.url, tasks: ['REL'] })).id;
+  for (const id of [...servers, ...liveServers, strictServer]) await ms.startServer(id, team.token);
   for (const id of servers) await serverSettled(ms, id, ARTICLES.length, 30_000);
   await serverSettled(ms, strictServer, 1, 30_000);
 }, 60_000);

@@ -54,42 +54,23 @@ const liveServers: number[] = [];
 beforeAll(async () => {
   sample = await startSampleServer({ port: 0 });
   ms = await startTestMetaserver();
-  expect(
-    (await ms.request('POST', '/api/challenges', { slug: 'litcovid', name: 'LitCovid', tasks: ['TOPIC'], timeoutSeconds: 10 }, ADMIN_TOKEN))
-      .status,
-  ).toBe(201);
-  const loaded = await ms.request('POST', '/api/challenges/litcovid/articles', { articles: ARTICLES }, ADMIN_TOKEN);
-  expect(loaded.status).toBe(202);
+  await ms.challenge('litcovid', { name: 'LitCovid', tasks: ['TOPIC'], timeoutSeconds: 10 });
+  await ms.articles('litcovid', ARTICLES);
   teams = [];
   for (const n of [1, 2]) {
-    const team = (await ms.request('POST', '/api/teams', { name: `Topic team ${n}`, contact: `t${n}@example.org` })).body;
+    const team = await ms.team(`Topic team ${n}`);
     teams.push(team);
-    const server = await ms.request(
-      'POST',
-      '/api/challenges/litcovid/servers',
-      { name: 'sample', url: sample.url, tasks: ['TOPIC'] },
-      team.token,
-    );
-    expect(server.status).toBe(201);
-    expect(server.body.check).toMatchObject({ ok: true });
-    servers.push(server.body.id);
-    const live = await ms.request(
-      'POST',
-      '/api/challenges/live/servers',
-      { name: 'sample', url: sample.url, tasks: ['TOPIC'] },
-      team.token,
-    );
-    expect(live.status).toBe(201);
-    liveServers.push(live.body.id);
+    const server = await ms.server('litcovid', team.token, { name: 'sample', url: sample.url, tasks: ['TOPIC'] });
+    expect(server.check).toMatchObject({ ok: true });
+    servers.push(server.id);
+    const live = await ms.server('live', team.token, { name: 'sample', url: sample.url, tasks: ['TOPIC'] });
+    liveServers.push(live.id);
   }
-  const hallmarks = { slug: 'hallmarks', name: 'Hallmarks', tasks: ['TOPIC'], timeoutSeconds: 10, maxAttempts: 1, topicLabels: HALLMARKS };
-  expect((await ms.request('POST', '/api/challenges', hallmarks, ADMIN_TOKEN)).status).toBe(201);
-  expect((await ms.request('POST', '/api/challenges/hallmarks/articles', { articles: [ARTICLES[0]] }, ADMIN_TOKEN)).status).toBe(202);
-  hallmarksServer = (
-    await ms.request('POST', '/api/challenges/hallmarks/servers', { name: 'sample', url: sample.url, tasks: ['TOPIC'] }, teams[0].token)
-  ).body.id;
+  await ms.challenge('hallmarks', { name: 'Hallmarks', tasks: ['TOPIC'], timeoutSeconds: 10, maxAttempts: 1, topicLabels: HALLMARKS });
+  await ms.articles('hallmarks', [ARTICLES[0]]);
+  hallmarksServer = (await ms.server('hallmarks', teams[0].token, { name: 'sample', url: sample.url, tasks: ['TOPIC'] })).id;
   for (const [i, id] of [...servers, ...liveServers, hallmarksServer].entries()) {
-    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
+    await ms.startServer(id, teams[i % 2].token);
   }
   for (const id of servers) await serverSettled(ms, id, ARTICLES.length);
   await serverSettled(ms, hallmarksServer, 1);

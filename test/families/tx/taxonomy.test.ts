@@ -11,17 +11,13 @@ import { buildTaxonomyIndex } from '../../../src/families/tx/build.ts';
 import { runTaxonomyCommand } from '../../../src/families/tx/command.ts';
 import { loadTaxonomyIndex } from '../../../src/families/tx/taxonomy.ts';
 import { buildFixtureIndex, RELEASE, TAXDUMP, type BuiltIndex } from './helpers.ts';
+import { captured } from '../../support/captured-io.ts';
 
 let built: BuiltIndex;
 beforeAll(async () => {
   built = await buildFixtureIndex();
 });
 afterAll(() => built.remove());
-
-function captured() {
-  const out = { stdout: '', stderr: '' };
-  return { out, io: { stdout: (s: string) => void (out.stdout += s), stderr: (s: string) => void (out.stderr += s) } };
-}
 
 describe('building the index from nodes.dmp, merged.dmp and delnodes.dmp', () => {
   it('holds the current taxa, the merges resolved to current taxa, and the deletions', () => {
@@ -92,23 +88,23 @@ describe('metaserver taxonomy', () => {
         '--out',
         out,
       ],
-      build.io,
+      build,
     );
     expect(code).toBe(0);
-    expect(build.out.stdout).toMatch(
+    expect(build.out).toMatch(
       new RegExp(`^wrote ${out.replace(/[.\\/]/g, '\\$&')}: release 2024-05, 12 taxa, 2 merged ids, 2 deleted ids`),
     );
-    expect(build.out.stderr).toMatch(/1 line\(s\) skipped/);
-    expect(build.out.stderr).toMatch(/2 merge\(s\) left out/);
-    expect(build.out.stderr).toMatch(/1 deleted id\(s\) left out/);
+    expect(build.err).toMatch(/1 line\(s\) skipped/);
+    expect(build.err).toMatch(/2 merge\(s\) left out/);
+    expect(build.err).toMatch(/1 deleted id\(s\) left out/);
 
     const found = captured();
-    expect(await runTaxonomyCommand(['lookup', '--index', out, '9606', '3000002', '3000100', '42', 'x9'], found.io)).toBe(1);
-    expect(found.out.stdout).toBe(
+    expect(await runTaxonomyCommand(['lookup', '--index', out, '9606', '3000002', '3000100', '42', 'x9'], found)).toBe(1);
+    expect(found.out).toBe(
       '9606\tcurrent\n3000002\tmerged\t10090\n3000100\tdeleted\n42\tunknown\nx9\tinvalid\tnot a taxon id (a positive integer)\n',
     );
-    expect(found.out.stderr).toBe('(NCBI Taxonomy release 2024-05)\n');
-    expect(await runTaxonomyCommand(['lookup', '--index', out, '9606', '562'], captured().io)).toBe(0);
+    expect(found.err).toBe('(NCBI Taxonomy release 2024-05)\n');
+    expect(await runTaxonomyCommand(['lookup', '--index', out, '9606', '562'], captured())).toBe(0);
   });
 
   it('is a command of the metaserver program, brought by the TX family', async () => {
@@ -125,16 +121,16 @@ describe('metaserver taxonomy', () => {
     const empty = join(built.dir, 'empty.dmp');
     writeFileSync(empty, 'tax_id\t|\tparent\t|\n');
     const run = captured();
-    expect(await runTaxonomyCommand(['build', '--nodes', empty, '--release', 'R', '--out', join(built.dir, 'empty.idx')], run.io)).toBe(1);
-    expect(run.out.stderr).toMatch(/error: no taxon found in .*empty\.dmp/);
-    expect(await runTaxonomyCommand(['build', '--out', join(built.dir, 'x.idx')], captured().io)).toBe(2);
+    expect(await runTaxonomyCommand(['build', '--nodes', empty, '--release', 'R', '--out', join(built.dir, 'empty.idx')], run)).toBe(1);
+    expect(run.err).toMatch(/error: no taxon found in .*empty\.dmp/);
+    expect(await runTaxonomyCommand(['build', '--out', join(built.dir, 'x.idx')], captured())).toBe(2);
     const missing = captured();
     expect(
       await runTaxonomyCommand(
         ['build', '--nodes', join(built.dir, 'missing.dmp'), '--release', 'R', '--out', join(built.dir, 'x.idx')],
-        missing.io,
+        missing,
       ),
     ).toBe(1);
-    expect(missing.out.stderr).toMatch(/error: .*missing\.dmp/);
+    expect(missing.err).toMatch(/error: .*missing\.dmp/);
   });
 });

@@ -84,32 +84,21 @@ beforeAll(async () => {
   index = await buildFixtureIndex();
   tagger = await startTagger();
   ms = await startTestMetaserver({ config: { taxonomyIndex: index.path } });
-  expect(
-    (await ms.request('POST', '/api/challenges', { slug: 'species', name: 'Species', tasks: ['TX'], timeoutSeconds: 10 }, ADMIN_TOKEN))
-      .status,
-  ).toBe(201);
-  const loaded = await ms.request('POST', '/api/challenges/species/articles', { articles: ARTICLES }, ADMIN_TOKEN);
-  expect(loaded.status).toBe(202);
+  await ms.challenge('species', { name: 'Species', tasks: ['TX'], timeoutSeconds: 10 });
+  await ms.articles('species', ARTICLES);
   teams = [];
   for (const n of [1, 2]) {
-    const team = (await ms.request('POST', '/api/teams', { name: `Species team ${n}`, contact: `s${n}@example.org` })).body;
+    const team = await ms.team(`Species team ${n}`);
     teams.push(team);
-    const server = await ms.request(
-      'POST',
-      '/api/challenges/species/servers',
-      { name: 'tagger', url: tagger.url, tasks: ['TX'] },
-      team.token,
-    );
-    expect(server.status).toBe(201);
+    const server = await ms.server('species', team.token, { name: 'tagger', url: tagger.url, tasks: ['TX'] });
     // The setup article mentions yeast: a valid TX answer.
-    expect(server.body.check).toMatchObject({ ok: true, outcome: 'ok' });
-    servers.push(server.body.id);
-    const live = await ms.request('POST', '/api/challenges/live/servers', { name: 'tagger', url: tagger.url, tasks: ['TX'] }, team.token);
-    expect(live.status).toBe(201);
-    liveServers.push(live.body.id);
+    expect(server.check).toMatchObject({ ok: true, outcome: 'ok' });
+    servers.push(server.id);
+    const live = await ms.server('live', team.token, { name: 'tagger', url: tagger.url, tasks: ['TX'] });
+    liveServers.push(live.id);
   }
   for (const [i, id] of [...servers, ...liveServers].entries()) {
-    expect((await ms.request('POST', `/api/servers/${id}/start`, undefined, teams[i % 2].token)).status).toBe(200);
+    await ms.startServer(id, teams[i % 2].token);
   }
   for (const id of servers) await serverSettled(ms, id, ARTICLES.length);
 }, 90_000);
