@@ -19,9 +19,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import * as S from './export-route-schemas.ts';
 import { exportAnswersHandler, exportRunTsvHandler, type ExportRouteDeps } from './export-route-handlers.ts';
 
-// The pages' export form and the command line name the formats from here, with the routes that write them.
-export { EXPORT_FORMATS, formatsFor } from './export-formats.ts';
-
 export function challengeExportRoutes(deps: ExportRouteDeps): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();

@@ -20,9 +20,6 @@ import type { ServerRepository } from '../servers/repository.ts';
 import type { ArticleRepository } from './repository.ts';
 import * as S from './route-schemas.ts';
 
-// The pages name the states and outcomes from here, with the route that filters on them.
-export { ARTICLE_STATES, SERVER_OUTCOMES, type ArticleListRow, type ArticleListState, type ServerOutcome } from './repository.ts';
-
 /** What the list needs, handed over by the composition root. */
 export interface ArticleListDeps {
   challenges: Pick<ChallengeRepository, 'bySlug'>;

@@ -10,7 +10,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { EXPORT_FORMATS } from '../articles/export-routes.ts';
+import { EXPORT_FORMATS } from '../articles/export-formats.ts';
 import { TASK_NAMES } from '../families/registry.ts';
 import { tarGz } from '../formats/index.ts';
 import { ApiCallError, apiTarget, callApi } from './api-client.ts';

@@ -6,8 +6,8 @@
 import type { Config } from '../config.ts';
 import type { Authenticator } from '../auth/principal.ts';
 import type { ChallengeRepository } from '../challenges/repository.ts';
-import { ARTICLE_STATES, type ArticleListState } from '../articles/list-routes.ts';
-import { formatsFor } from '../articles/export-routes.ts';
+import { ARTICLE_STATES, type ArticleListState } from '../articles/repository.ts';
+import { formatsFor } from '../articles/export-formats.ts';
 import type { SuiteReport } from '../testsuites/report.ts';
 import { html } from './html.ts';
 import { answered, apiError, sendFragment, type InProcessApi } from './html-answers.ts';

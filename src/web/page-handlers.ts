@@ -5,7 +5,7 @@
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ChallengeRepository } from '../challenges/repository.ts';
-import { ARTICLE_STATES } from '../articles/list-routes.ts';
+import { ARTICLE_STATES } from '../articles/repository.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 import type { SafeHtml } from './html.ts';
 import { answered, SECURITY_HEADERS, type InProcessApi } from './html-answers.ts';

@@ -10,7 +10,7 @@ import {
   type ArticleListRow,
   type ArticleListState,
   type ServerOutcome,
-} from '../../articles/list-routes.ts';
+} from '../../articles/repository.ts';
 
 export const ARTICLES_PAGE_SIZE = 100;
 
