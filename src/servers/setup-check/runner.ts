@@ -33,13 +33,13 @@ export class SetupCheckRunner {
   readonly process = `${hostname()} pid ${process.pid} app ${randomBytes(3).toString('hex')}`;
 
   constructor(
-    private readonly ctx: SetupCheckDependencies,
+    private readonly deps: SetupCheckDependencies,
     /** Called when a check starts or ends (the routes drop the status responses they keep). */
     private readonly changed: () => void,
   ) {}
 
   private get deadlineMs(): number {
-    return this.ctx.config.checkTimeoutSeconds * 1000;
+    return this.deps.config.checkTimeoutSeconds * 1000;
   }
 
   /**
@@ -52,12 +52,12 @@ export class SetupCheckRunner {
   }
 
   async running(serverId: number): Promise<RunningCheck | null> {
-    return await this.ctx.repos.runningChecks.running(serverId);
+    return await this.deps.repos.runningChecks.running(serverId);
   }
 
   /** Checks the server now and returns the stored result; 409 while another check of it runs. */
   async runNow(server: AnnotationServer, log: Log): Promise<ServerCheck> {
-    const claim = await this.ctx.repos.runningChecks.claim(server.id, this.process, this.claimMs);
+    const claim = await this.deps.repos.runningChecks.claim(server.id, this.process, this.claimMs);
     if (!claim.claimed) {
       log.info({ serverId: server.id, runningIn: claim.check.process }, 'setup check refused: one is running');
       throw conflict(
@@ -76,7 +76,7 @@ export class SetupCheckRunner {
 
   /** Starts a check that runs after the answer, or joins the one running; the check that runs either way. */
   async startInBackground(server: AnnotationServer, log: Log): Promise<RunningCheck> {
-    const claim = await this.ctx.repos.runningChecks.claim(server.id, this.process, this.claimMs);
+    const claim = await this.deps.repos.runningChecks.claim(server.id, this.process, this.claimMs);
     if (!claim.claimed) return claim.check;
     this.changed();
     // A check against a server that hangs takes the whole check deadline (30 s by default): a form must not wait for it.
@@ -88,30 +88,30 @@ export class SetupCheckRunner {
 
   /** On shutdown: checks this process still runs are no longer running anywhere. */
   async close(): Promise<void> {
-    await this.ctx.repos.runningChecks.releaseAll(this.process);
+    await this.deps.repos.runningChecks.releaseAll(this.process);
   }
 
   private async check(server: AnnotationServer): Promise<ServerCheck> {
     if (isPulled(server)) {
       // Nothing to call: the check waits for the agent to take the sample article (agent-wait.ts).
       const waiting = waitingForAgentCheck();
-      await this.ctx.repos.servers.saveCheck(server.id, waiting);
+      await this.deps.repos.servers.saveCheck(server.id, waiting);
       return waiting;
     }
-    const challenge = (await this.ctx.repos.challenges.byId(server.challengeId))!;
+    const challenge = (await this.deps.repos.challenges.byId(server.challengeId))!;
     const check = await checkServer(server, challenge, {
       deadlineMs: this.deadlineMs,
-      maxAnswerBytes: this.ctx.config.maxAnswerBytes,
-      answers: this.ctx.answers,
-      publicUrlsOnly: this.ctx.config.publicUrlsOnly,
+      maxAnswerBytes: this.deps.config.maxAnswerBytes,
+      answers: this.deps.answers,
+      publicUrlsOnly: this.deps.config.publicUrlsOnly,
     });
-    await this.ctx.repos.servers.saveCheck(server.id, check);
+    await this.deps.repos.servers.saveCheck(server.id, check);
     return check;
   }
 
   private async release(serverId: number, log: Log): Promise<void> {
     try {
-      await this.ctx.repos.runningChecks.release(serverId, this.process);
+      await this.deps.repos.runningChecks.release(serverId, this.process);
     } catch (err) {
       // The claim then expires on its own.
       log.error({ err, serverId }, 'could not mark the setup check as ended');
