@@ -13,7 +13,6 @@ import { whoamiRoutes } from './auth/whoami-routes.ts';
 import { serverRoutes } from './servers/routes.ts';
 import type { ServerRouteDeps } from './servers/route-handlers.ts';
 import { articleRoutes, type ArticleRouteDeps } from './articles/routes.ts';
-import { ensembleView } from './articles/ensemble-view.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
 import type { LeaderboardRouteDeps } from './leaderboard/route-handlers.ts';
 import { xmlrpcApi } from './bcms/public-api.ts';
@@ -85,14 +84,7 @@ function leaderboardDeps(ctx: AppContext): LeaderboardRouteDeps {
 
 function bcmsDeps(ctx: AppContext): BcmsDeps {
   const { challenges, articles, answers, servers, models } = ctx.repos;
-  return {
-    challenges,
-    articles,
-    answers,
-    servers,
-    models,
-    ensembleView: (article, shown, modelId) => ensembleView({ models, servers }, article, shown, modelId),
-  };
+  return { challenges, articles, answers, servers, models };
 }
 
 function metricsDeps(ctx: AppContext): MetricsRouteDeps {

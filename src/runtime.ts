@@ -15,7 +15,7 @@ import type { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
 import { CallbackService } from './callbacks/service.ts';
 import { Reconciler } from './dispatch/reconciler.ts';
-import { queuePrefix } from './queue/prefix.ts';
+import { queuePrefix, type PrefixSource } from './queue/prefix.ts';
 import { moveFromOldPrefix } from './dispatch/prefix-move.ts';
 import { LeaderboardService } from './leaderboard/service.ts';
 import { LeaseService } from './pull/lease-service.ts';
@@ -56,7 +56,7 @@ async function prepareRepositories(
   given: Config,
   db: Database,
   log: Logger,
-): Promise<{ repos: Repositories; config: Config; prefixSource: 'METASERVER_QUEUE_PREFIX' | 'installation' }> {
+): Promise<{ repos: Repositories; config: Config; prefixSource: PrefixSource }> {
   const repos = createRepositories(db, {
     cacheBytes: given.cacheMaxBytes,
     writeRetry: { retries: given.databaseWriteRetries },

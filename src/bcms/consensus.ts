@@ -9,7 +9,7 @@
 // result for the article (fewer than two chosen servers answered; none of the ensemble's
 // servers answered) gives an empty struct.
 import { voteView } from '../articles/consensus.ts';
-import type { EnsembleView } from '../articles/ensemble-view.ts';
+import { ensembleView, type EnsembleViewDeps } from '../articles/ensemble-view.ts';
 import type { Article } from '../articles/repository.ts';
 import type { ArticleServerState } from '../articles/status.ts';
 import type { ChallengeRepository } from '../challenges/repository.ts';
@@ -28,13 +28,12 @@ import { answerToWire } from './wire.ts';
 
 /**
  * What the Consensus.* methods read: the served article and its answers, the closed
- * challenges and their latest models; and the article view's ensemble consensus, by name.
+ * challenges and their latest models, and what the article view's ensemble consensus reads
+ * (articles/ensemble-view.ts: a model by id, the servers of the article's challenge).
  */
-export interface ConsensusDeps extends AnnotationRepositories {
+export interface ConsensusDeps extends AnnotationRepositories, EnsembleViewDeps {
   challenges: Pick<ChallengeRepository, 'bySlug' | 'list'>;
-  models: Pick<EnsembleModelRepository, 'latest'>;
-  /** A stored ensemble model applied to the article's shown answers (articles/ensemble-view.ts). */
-  ensembleView(article: Article, shown: readonly ArticleServerState[], modelId: number): Promise<EnsembleView>;
+  models: Pick<EnsembleModelRepository, 'latest' | 'byId'>;
 }
 
 export interface ConsensusMethod {
@@ -176,7 +175,7 @@ async function ensembleResult(
   modelId: number,
 ): Promise<AnswerResult | undefined> {
   try {
-    const { method: _method, model: _model, runs: _runs, ...result } = await deps.ensembleView(article, shown, modelId);
+    const { method: _method, model: _model, runs: _runs, ...result } = await ensembleView(deps, article, shown, modelId);
     return result;
   } catch (err) {
     // 409: none of the ensemble's servers answered this article: no result, not an error.

@@ -4,10 +4,10 @@
 // server) never see each other's keys. METASERVER_QUEUE_PREFIX, when set, overrides it.
 import type { SettingsRepository } from '../db/settings-repository.ts';
 
-export async function queuePrefix(
-  configured: string,
-  settings: SettingsRepository,
-): Promise<{ prefix: string; source: 'METASERVER_QUEUE_PREFIX' | 'installation' }> {
+/** Where the prefix came from: the setting, or the installation's id. */
+export type PrefixSource = 'METASERVER_QUEUE_PREFIX' | 'installation';
+
+export async function queuePrefix(configured: string, settings: SettingsRepository): Promise<{ prefix: string; source: PrefixSource }> {
   if (configured) return { prefix: configured, source: 'METASERVER_QUEUE_PREFIX' };
   return { prefix: `metaserver-${(await settings.installationId()).slice(0, 12)}`, source: 'installation' };
 }
