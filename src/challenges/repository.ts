@@ -20,6 +20,10 @@ export interface Challenge {
   relationArguments: RelationArguments;
   /** TOPIC: the label set (empty: LitCovid's seven). */
   topicLabels: string[];
+  /** MENTION: the namespaces each entity type's concept ids may have (`*`: other types; empty: any). */
+  mentionNamespaces: Record<string, string[]>;
+  /** CREL: the relation types between concepts (empty: BioRED's eight and BC5CDR's CID). */
+  conceptRelationTypes: string[];
   /** The organiser published the leaderboards to everyone (shown without a token while closed). */
   leaderboardPublished: boolean;
   createdAt: Date;
@@ -47,6 +51,8 @@ export type ChallengeSettings = Pick<
   | 'relationTypes'
   | 'relationArguments'
   | 'topicLabels'
+  | 'mentionNamespaces'
+  | 'conceptRelationTypes'
 >;
 
 /** The entity types allowed as each argument of a relation (REL). */
@@ -69,6 +75,8 @@ interface ChallengeRow {
   relation_types?: string[];
   relation_arguments?: RelationArguments;
   topic_labels?: string[];
+  mention_namespaces?: Record<string, string[]>;
+  concept_relation_types?: string[];
   leaderboard_published: boolean;
   created_at: Date;
   phase_changed_at: Date | null;
@@ -90,6 +98,8 @@ function toChallenge(r: ChallengeRow): Challenge {
     relationTypes: r.relation_types ?? [],
     relationArguments: r.relation_arguments ?? {},
     topicLabels: r.topic_labels ?? [],
+    mentionNamespaces: r.mention_namespaces ?? {},
+    conceptRelationTypes: r.concept_relation_types ?? [],
     leaderboardPublished: r.leaderboard_published ?? false,
     createdAt: r.created_at,
     phaseChangedAt: r.phase_changed_at,
@@ -107,9 +117,11 @@ export class ChallengeRepository {
 
   async create(c: Pick<Challenge, 'slug' | 'name' | 'tasks'> & Partial<ChallengeSettings>): Promise<Challenge | null> {
     const rows = await this.db.query<ChallengeRow>(
-      `insert into challenges (slug, name, tasks, timeout_seconds, max_attempts, retry_delay_seconds, servers_per_team, mention_types, relation_types, relation_arguments, topic_labels)
+      `insert into challenges (slug, name, tasks, timeout_seconds, max_attempts, retry_delay_seconds, servers_per_team, mention_types, relation_types, relation_arguments, topic_labels,
+                               mention_namespaces, concept_relation_types)
        values ($1, $2, $3, coalesce($4::int, 600), coalesce($5::int, 3), coalesce($6::float8, 30), coalesce($7::int, 5), coalesce($8::text[], '{}'),
-               coalesce($9::text[], '{}'), coalesce($10::jsonb, '{}'::jsonb), coalesce($11::text[], '{}'))
+               coalesce($9::text[], '{}'), coalesce($10::jsonb, '{}'::jsonb), coalesce($11::text[], '{}'), coalesce($12::jsonb, '{}'::jsonb),
+               coalesce($13::text[], '{}'))
        on conflict (slug) do nothing returning *`,
       [
         c.slug,
@@ -123,6 +135,8 @@ export class ChallengeRepository {
         c.relationTypes ?? null,
         c.relationArguments ? JSON.stringify(c.relationArguments) : null,
         c.topicLabels ?? null,
+        c.mentionNamespaces ? JSON.stringify(c.mentionNamespaces) : null,
+        c.conceptRelationTypes ?? null,
       ],
     );
     return rows[0] ? toChallenge(rows[0]) : null;
@@ -219,6 +233,8 @@ export class ChallengeRepository {
       relation_types: patch.relationTypes,
       relation_arguments: patch.relationArguments === undefined ? undefined : JSON.stringify(patch.relationArguments),
       topic_labels: patch.topicLabels,
+      mention_namespaces: patch.mentionNamespaces === undefined ? undefined : JSON.stringify(patch.mentionNamespaces),
+      concept_relation_types: patch.conceptRelationTypes,
       leaderboard_published: patch.leaderboardPublished,
     };
     const set = Object.entries(columns).filter(([, v]) => v !== undefined);

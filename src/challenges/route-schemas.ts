@@ -40,6 +40,25 @@ const Settings = {
       description: "TOPIC: the labels servers may answer, gold standards and runs hold (empty: LitCovid's seven, Treatment … Case Report)",
     }),
   ),
+  mentionNamespaces: Type.Optional(
+    Type.Record(
+      Type.String({ minLength: 1, maxLength: 100 }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 50, pattern: '^[^\\s:|,;]+$' }), { minItems: 1, maxItems: 20, uniqueItems: true }),
+      {
+        maxProperties: 100,
+        description:
+          'MENTION: the namespaces each entity type\'s concept ids may have, e.g. {"Chemical": ["MESH"], "Disease": ["MESH", "OMIM"], "Gene": ["NCBIGene"]}; "*" for the other types (absent: any well-formed NS:accession)',
+      },
+    ),
+  ),
+  conceptRelationTypes: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^\\t|]+$' }), {
+      maxItems: 200,
+      uniqueItems: true,
+      description:
+        "CREL: the relation types between concepts servers may answer (empty: BioRED's eight, Association … Drug_Interaction, and BC5CDR's CID)",
+    }),
+  ),
 };
 
 const CreateBody = Type.Object(
@@ -80,6 +99,8 @@ const ChallengeAnswer = Open({
   relationTypes: Type.Array(Type.String()),
   relationArguments: Open({ arg1: Type.Optional(Type.Array(Type.String())), arg2: Type.Optional(Type.Array(Type.String())) }),
   topicLabels: Type.Array(Type.String()),
+  mentionNamespaces: Type.Record(Type.String(), Type.Array(Type.String())),
+  conceptRelationTypes: Type.Array(Type.String()),
   createdAt: Described('when it was created (ISO 8601)'),
   phaseChangedAt: Described('the latest phase change (ISO 8601), or null'),
   phaseChangedBy: Described('who made the latest phase change, or null'),

@@ -4,7 +4,8 @@
 // scored, 1 a bad input file, 2 a bad command line.
 
 import { Command, CommanderError, Option } from 'commander';
-import { ALL_FAMILIES, TASK_NAMES, familyOf, isTaskName, type TaskName } from '../families/registry.ts';
+import { ALL_FAMILIES } from '../families/registry.ts';
+import type { FamilyScoreCli } from '../families/family.ts';
 import { COLUMN_LAYOUTS, REPORT_FORMATS, ScoringInputError, formatReport } from '../scoring/index.ts';
 import { ScoreFiles, UsageError, type ScoreFlag, type ScoreFlags, type ScoreIo } from '../scoring/score-files.ts';
 
@@ -25,17 +26,25 @@ const FLAGS: readonly ScoreFlag[] = [
   'lenient',
 ];
 
-/** "INT/IPT: " — the tasks a flag applies to, as its help text starts. */
+/** Every scorer `metaserver score` knows: each task's own, then the other scorers the families add (NORM, CID). */
+const SCORERS: ReadonlyMap<string, FamilyScoreCli> = new Map([
+  ...ALL_FAMILIES.map((f) => [f.name, f.scoring.cli] as const),
+  ...ALL_FAMILIES.flatMap((f) => Object.entries(f.scoring.scorers ?? {})),
+]);
+const SCORER_NAMES = [...SCORERS.keys()];
+
+/** "INT/IPT: " — the scorers a flag applies to, as its help text starts. */
 const forTasks = (flag: ScoreFlag): string =>
-  `${ALL_FAMILIES.filter((f) => f.scoring.cli.flags.includes(flag))
-    .map((f) => f.name)
+  `${[...SCORERS]
+    .filter(([, cli]) => cli.flags.includes(flag))
+    .map(([name]) => name)
     .join('/')}: `;
 
 function buildProgram(io: ScoreIo): Command {
   return new Command('score')
-    .description(`Score runs against a gold standard (${TASK_NAMES.join(', ')}).`)
-    .argument('<task>', TASK_NAMES.join(' | '))
-    .argument('<runs...>', `run files (${ALL_FAMILIES.map((f) => `${f.name}: ${f.scoring.cli.runs}`).join('; ')})`)
+    .description(`Score runs against a gold standard (${SCORER_NAMES.join(', ')}).`)
+    .argument('<task>', SCORER_NAMES.join(' | '))
+    .argument('<runs...>', `run files (${[...SCORERS].map(([name, cli]) => `${name}: ${cli.runs}`).join('; ')})`)
     .option('--gold <path>', 'gold standard file or directory')
     .option('--given <dir>', `${forTasks('given')}directory of <doc>.a1 files with the given proteins`)
     .option('--entities <path>', `${forTasks('entities')}entities file (pmid<TAB>T1<TAB>CHEMICAL<TAB>start<TAB>end<TAB>text)`)
@@ -64,16 +73,18 @@ function buildProgram(io: ScoreIo): Command {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 }
 
-function checkUsage(task: string, o: ScoreFlags, program: Command): asserts task is TaskName {
-  if (!isTaskName(task)) throw new UsageError(`unknown task "${task}"; use one of ${TASK_NAMES.join(', ')}`);
+/** The scorer named on the command line, its flags checked. */
+function checkUsage(task: string, o: ScoreFlags, program: Command): FamilyScoreCli {
+  const cli = SCORERS.get(task);
+  if (!cli) throw new UsageError(`unknown task "${task}"; use one of ${SCORER_NAMES.join(', ')}`);
   if (!o.gold) throw new UsageError('--gold is required');
-  const cli = familyOf(task).scoring.cli;
   cli.check?.(o);
   for (const name of FLAGS) {
     if (program.getOptionValueSource(name) === 'cli' && !cli.flags.includes(name)) {
       throw new UsageError(`${FLAG[name] ?? `--${name}`} does not apply to ${task}`);
     }
   }
+  return cli;
 }
 
 export async function runScoreCommand(argv: string[], io: ScoreIo): Promise<number> {
@@ -92,8 +103,7 @@ export async function runScoreCommand(argv: string[], io: ScoreIo): Promise<numb
     (run, messages) => messages.forEach((m) => io.stderr(`note: ${run}: ${m}\n`)),
   );
   try {
-    checkUsage(task, o, program);
-    const cli = familyOf(task).scoring.cli;
+    const cli = checkUsage(task, o, program);
     const scored = await cli.score(runs, o, files);
     const options = Object.fromEntries(
       ['gold', ...cli.flags]

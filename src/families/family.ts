@@ -15,6 +15,7 @@ import type { EncodableValue } from '../xmlrpc/codec.ts';
 import type { BiocTaskCodec } from '../formats/bioc-model.ts';
 import type { CorpusDocument } from '../formats/bioc-corpus.ts';
 import type { ArticleSection } from '../formats/common.ts';
+import type { NamespaceRules } from '../tasks/concept-ids.ts';
 import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../scoring/score-files.ts';
 
 // ── validation ─────────────────────────────────────────────────────────────────────────
@@ -35,6 +36,10 @@ export interface ValidationContext {
   relationArguments?: { arg1?: string[]; arg2?: string[] };
   /** TOPIC: the challenge's label set (empty or absent: LitCovid's seven). */
   topicLabels?: readonly string[];
+  /** MENTION: the namespaces each entity type's concept ids may have (`*`: other types; empty or absent: any). */
+  mentionNamespaces?: NamespaceRules;
+  /** CREL: the challenge's relation types between concepts (empty or absent: BioRED's eight and CID). */
+  conceptRelationTypes?: readonly string[];
   /** The loaded UniProt release; null: accession patterns only. */
   accessions: AccessionLookup | null;
   /** Each family's loaded release index (its `lookup`), by task name; absent: none. */
@@ -47,12 +52,15 @@ export interface ValidationContext {
  * `challengeRules`, so a new per-challenge setting reaches dispatch, the pull protocol and
  * the setup check by being added here and there, not in each of them.
  */
-export type ChallengeRules = Pick<ValidationContext, 'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels'>;
+export type ChallengeRules = Pick<
+  ValidationContext,
+  'mentionTypes' | 'relationTypes' | 'relationArguments' | 'topicLabels' | 'mentionNamespaces' | 'conceptRelationTypes'
+>;
 
 /** The challenge's rules for validation (a challenge row, or anything that has them). */
 export function challengeRules(challenge: ChallengeRules): ChallengeRules {
-  const { mentionTypes, relationTypes, relationArguments, topicLabels } = challenge;
-  return { mentionTypes, relationTypes, relationArguments, topicLabels };
+  const { mentionTypes, relationTypes, relationArguments, topicLabels, mentionNamespaces, conceptRelationTypes } = challenge;
+  return { mentionTypes, relationTypes, relationArguments, topicLabels, mentionNamespaces, conceptRelationTypes };
 }
 
 /** Loaded indexes by task name, as `loadFamilyLookups` builds them at start. */
@@ -176,6 +184,11 @@ export interface FamilyScoring<G, Run> {
   /** An online run as a tab-separated result file the official scorer reads; absent: none. */
   exportTsv?(run: Run): string;
   cli: FamilyScoreCli;
+  /**
+   * Other scorers of the family's data, by the name `metaserver score NAME` takes (MENTION:
+   * NORM, BC5CDR's and NLM-Chem's normalization figures; CREL: CID, BC5CDR's relations).
+   */
+  scorers?: Readonly<Record<string, FamilyScoreCli>>;
   /** Gold (and runs) from BioC / PubTator annotations; absent: not from a corpus. */
   corpus?: FamilyCorpus;
 }

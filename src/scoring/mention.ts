@@ -18,6 +18,8 @@ export interface Mention {
   start: number;
   end: number;
   type: string;
+  /** Concept ids (`NS:accession`, src/tasks/concept-ids.ts) when the file carries them (brat N lines, corpus id columns). */
+  ids?: string[];
 }
 
 export type MatchCriterion = 'strict' | 'left' | 'right';

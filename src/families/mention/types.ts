@@ -6,6 +6,12 @@ export interface MentionItem {
   end: number;
   text: string;
   type?: string;
+  /**
+   * The concept ids the mention is normalised to, `NS:accession` as stored
+   * (src/tasks/concept-ids.ts): several for a composite mention; absent when the server
+   * sent none (an empty list, sent, means "could not normalise" and is kept).
+   */
+  ids?: string[];
   confidence?: number;
   section?: string;
   /** Only when the server sent one (MENTION ranks are optional and never filled in). */
