@@ -34,8 +34,14 @@ export interface CorpusAnnotation {
 export interface CorpusRelation {
   id: string;
   type?: string;
-  /** The annotation ids (BioC) or concept ids (PubTator) related. */
+  /** The annotation ids (BioC nodes) or concept ids (PubTator) related. */
   args: string[];
+  /**
+   * Every infon (BioC: BC5CDR's `Chemical`/`Disease`, BioRED's `entity1`/`entity2`/`novel`
+   * name the concepts here, without nodes), or PubTator's columns after the two ids
+   * (`novelty`: BioRED's fifth column, `Novel` or `No`).
+   */
+  infons: Infons;
 }
 
 /** A passage of the document, named or not (see ArticleSection). */
@@ -102,7 +108,12 @@ function corpusDocument(doc: BiocDocument): CorpusDocument {
     checkAnnotationText(doc.id, annotation, codePoints, 'bioc');
     return { ...annotation, text: start === undefined ? a.text : codePoints.slice(start, end!) };
   });
-  const relations = allRelations(doc).map((r) => ({ id: r.id, type: r.infons.type, args: r.nodes.map((n) => n.refid) }));
+  const relations = allRelations(doc).map((r) => ({
+    id: r.id,
+    type: r.infons.type ?? r.infons.relation,
+    args: r.nodes.map((n) => n.refid),
+    infons: r.infons,
+  }));
   return { id: doc.id, text, sections, annotations, relations };
 }
 

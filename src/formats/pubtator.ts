@@ -113,7 +113,9 @@ function readBlock(block: Block, file: string): CorpusDocument {
       if (ids !== undefined && ids !== '' && ids !== '-') infons.identifier = ids;
       b.annotations.push({ id: `L${n}`, start: s, end: e, text, type, infons, line: n });
     } else if (columns.length >= 4) {
-      b.relations.push({ id: `L${n}`, type: columns[1], args: columns.slice(2, 4) });
+      // BioRED writes the relation's novelty (`Novel`, `No`) in a fifth column.
+      const infons: Record<string, string> = columns[4] !== undefined && columns[4] !== '' ? { novelty: columns[4] } : {};
+      b.relations.push({ id: `L${n}`, type: columns[1], args: columns.slice(2, 4), infons });
     } else {
       throw new FormatError(
         FORMAT,

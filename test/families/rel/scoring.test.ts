@@ -138,8 +138,8 @@ describe('REL in the leaderboard', () => {
         { id: 'T2', start: 17, end: 22, text: 'COX-2', type: 'GENE', infons: {} },
       ],
       relations: [
-        { id: 'R1', type: 'INHIBITOR', args: ['T1', 'T2'] },
-        { id: 'R2', type: 'INHIBITOR', args: ['T1'] },
+        { id: 'R1', type: 'INHIBITOR', args: ['T1', 'T2'], infons: {} },
+        { id: 'R2', type: 'INHIBITOR', args: ['T1'], infons: {} },
       ],
     };
     const { body, warnings } = rel.scoring.corpus!.gold([doc]);
