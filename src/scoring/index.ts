@@ -94,6 +94,7 @@ export { parsePmids, parseRelEntities, parseRelRelations, type RelEntity, type R
 export {
   DRUGPROT_CHEMICAL,
   DRUGPROT_GENE,
+  DRUGPROT_GENE_SUBTYPES,
   DRUGPROT_RELATION_TYPES,
   emptyRelNotes,
   scoreRelations,

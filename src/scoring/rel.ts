@@ -25,6 +25,10 @@
 //     entities give exactly one pair, sklearn takes the 13×1 matrix as one binary column
 //     and micro-averages over the classes 0 and 1: P = R = F = share of equal cells.
 //  8. Per type (binary, zero_division=0) for the types the prepared gold has.
+//
+// Where the library stops without a figure we score (README): GENE-Y and GENE-N entities
+// (the DrugProt corpus's own files) are GENE; a side with no relation left scores 0, also
+// where rule 7's one-pair reading would give the share of equal cells.
 
 import { f1, safeRatio } from './metrics.ts';
 import type { RelEntity, RelRelation } from './rel-input.ts';
@@ -50,6 +54,11 @@ export const DRUGPROT_RELATION_TYPES = [
 /** The entity types DrugProt's library pairs: a relation joins a CHEMICAL and a GENE. */
 export const DRUGPROT_CHEMICAL = 'CHEMICAL';
 export const DRUGPROT_GENE = 'GENE';
+/** The DrugProt corpus's gene types (normalisable or not); the library knows only GENE and stops on them. */
+export const DRUGPROT_GENE_SUBTYPES: readonly string[] = ['GENE-Y', 'GENE-N'];
+
+/** The type the library's pairing sees: GENE-Y and GENE-N are scored as GENE. */
+export const pairingType = (type: string): string => (DRUGPROT_GENE_SUBTYPES.includes(type) ? DRUGPROT_GENE : type);
 
 export interface RelCounts {
   tp: number;
@@ -169,9 +178,10 @@ function pairsOf(entities: readonly RelEntity[]): { docs: Map<string, DocumentPa
       docs.set(e.pmid, current);
       currentPmid = e.pmid;
     }
-    if (e.type === DRUGPROT_CHEMICAL) current!.chemicals.push(e.id);
-    else if (e.type === DRUGPROT_GENE) current!.genes.push(e.id);
-    lastType.set(`${e.pmid}-${e.id}`, e.type);
+    const type = pairingType(e.type);
+    if (type === DRUGPROT_CHEMICAL) current!.chemicals.push(e.id);
+    else if (type === DRUGPROT_GENE) current!.genes.push(e.id);
+    lastType.set(`${e.pmid}-${e.id}`, type);
   }
   const chemicals = new Set([...lastType].filter(([, type]) => type === DRUGPROT_CHEMICAL).map(([key]) => key));
   let pairs = 0;
@@ -249,8 +259,9 @@ export function scoreRelations(input: RelScoreInput, notes: { gold?: RelReadNote
     predCells += p.cells[i].size;
   });
   let micro = counts(tp, predCells, goldCells);
-  if (pairs === 1) {
+  if (pairs === 1 && gold.length > 0 && predicted.length > 0) {
     // Rule 7: one column; both classes (0 and 1) micro-averaged is the share of equal cells.
+    // (With a side empty the library stops; we keep P = R = F = 0, as everywhere else.)
     const equal = types.length - (predCells - tp) - (goldCells - tp);
     const share = safeRatio(equal, types.length);
     micro = { ...micro, p: share, r: share, f: share };

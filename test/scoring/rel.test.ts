@@ -168,4 +168,18 @@ describe('REL scoring, rule by rule', () => {
   it('scores an empty prediction 0 (the library stops with an error)', () => {
     expect(score(GOLD, []).micro).toEqual({ tp: 0, fp: 0, fn: 3, p: 0, r: 0, f: 0 });
   });
+
+  it('scores an empty prediction 0 also with one pair in the corpus, where rule 7 would give 12/13', () => {
+    const one = parseRelEntities('1\tT1\tCHEMICAL\t0\t1\tx\n1\tT2\tGENE\t2\t3\ty\n');
+    expect(score(['1\tINHIBITOR\tArg1:T1\tArg2:T2'], [], { entities: one }).micro).toEqual({ tp: 0, fp: 0, fn: 1, p: 0, r: 0, f: 0 });
+  });
+
+  it('pairs GENE-Y and GENE-N entities as GENE (the library knows only GENE and stops on them)', () => {
+    const yn = parseRelEntities('1\tT1\tCHEMICAL\t0\t1\tx\n1\tT2\tGENE-Y\t2\t3\ty\n1\tT3\tGENE-N\t4\t5\tz\n');
+    const s = score(['1\tINHIBITOR\tArg1:T1\tArg2:T2', '1\tAGONIST\tArg1:T1\tArg2:T3'], ['1\tINHIBITOR\tArg1:T1\tArg2:T2'], {
+      entities: yn,
+    });
+    expect(s.pairs).toBe(2);
+    expect(s.micro).toMatchObject({ tp: 1, fp: 0, fn: 1, p: 1, r: 0.5 });
+  });
 });
