@@ -95,6 +95,7 @@ export {
   DRUGPROT_CHEMICAL,
   DRUGPROT_GENE,
   DRUGPROT_GENE_SUBTYPES,
+  pairingTypes,
   DRUGPROT_RELATION_TYPES,
   emptyRelNotes,
   scoreRelations,

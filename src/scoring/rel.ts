@@ -27,7 +27,7 @@
 //  8. Per type (binary, zero_division=0) for the types the prepared gold has.
 //
 // Where the library stops without a figure we score (README): GENE-Y and GENE-N entities
-// (the DrugProt corpus's own files) are GENE; a side with no relation left scores 0, also
+// of a file without any GENE (the DrugProt corpus's own files) are GENE; a side with no relation left scores 0, also
 // where rule 7's one-pair reading would give the share of equal cells.
 
 import { f1, safeRatio } from './metrics.ts';
@@ -57,8 +57,16 @@ export const DRUGPROT_GENE = 'GENE';
 /** The DrugProt corpus's gene types (normalisable or not); the library knows only GENE and stops on them. */
 export const DRUGPROT_GENE_SUBTYPES: readonly string[] = ['GENE-Y', 'GENE-N'];
 
-/** The type the library's pairing sees: GENE-Y and GENE-N are scored as GENE. */
-export const pairingType = (type: string): string => (DRUGPROT_GENE_SUBTYPES.includes(type) ? DRUGPROT_GENE : type);
+/**
+ * The types the pairing sees. In a file without any GENE entity (the DrugProt corpus's own
+ * files), GENE-Y and GENE-N are GENE: the library finds no pair there and stops, so there is
+ * no figure of its to follow. In a file that also has GENE, the library runs and leaves them
+ * out with a warning, and so do we.
+ */
+export function pairingTypes(entities: readonly RelEntity[]): (type: string) => string {
+  if (entities.some((e) => e.type === DRUGPROT_GENE)) return (type) => type;
+  return (type) => (DRUGPROT_GENE_SUBTYPES.includes(type) ? DRUGPROT_GENE : type);
+}
 
 export interface RelCounts {
   tp: number;
@@ -170,6 +178,7 @@ function pairsOf(entities: readonly RelEntity[]): { docs: Map<string, DocumentPa
   const lastType = new Map<string, string>();
   let current: DocumentPairs | undefined;
   let currentPmid: string | undefined;
+  const pairingType = pairingTypes(entities);
   for (const e of entities) {
     if (e.pmid !== currentPmid) {
       // A pmid seen again after another one starts afresh: the library's dictionary keeps

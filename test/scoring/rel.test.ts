@@ -181,5 +181,8 @@ describe('REL scoring, rule by rule', () => {
     });
     expect(s.pairs).toBe(2);
     expect(s.micro).toMatchObject({ tp: 1, fp: 0, fn: 1, p: 1, r: 0.5 });
+    // A file that also has GENE: the library runs and leaves GENE-Y out; so do we (one pair, T1-T4).
+    const mixed = parseRelEntities('1\tT1\tCHEMICAL\t0\t1\tx\n1\tT2\tGENE-Y\t2\t3\ty\n1\tT4\tGENE\t4\t5\tz\n');
+    expect(score(['1\tINHIBITOR\tArg1:T1\tArg2:T2'], ['1\tINHIBITOR\tArg1:T1\tArg2:T2'], { entities: mixed }).pairs).toBe(1);
   });
 });

@@ -7,7 +7,7 @@ import { runName, UsageError } from '../../scoring/score-files.ts';
 import {
   DRUGPROT_CHEMICAL,
   DRUGPROT_GENE,
-  DRUGPROT_GENE_SUBTYPES,
+  pairingTypes,
   DRUGPROT_RELATION_TYPES,
   ScoringInputError,
   emptyRelNotes,
@@ -67,17 +67,18 @@ function describeNotes(side: string, n: RelReadNotes): string[] {
 
 /** Entities the library pairs with nothing (types other than CHEMICAL and GENE), and GENE-Y / GENE-N read as GENE, as warnings. */
 function unpairedTypesWarning(entities: readonly RelEntity[], file: string): string[] {
+  const pairingType = pairingTypes(entities);
   const counts = new Map<string, number>();
-  const subtypes = new Map<string, number>();
+  const asGene = new Map<string, number>();
   for (const e of entities) {
-    if (DRUGPROT_GENE_SUBTYPES.includes(e.type)) subtypes.set(e.type, (subtypes.get(e.type) ?? 0) + 1);
+    if (pairingType(e.type) !== e.type) asGene.set(e.type, (asGene.get(e.type) ?? 0) + 1);
     else if (e.type !== DRUGPROT_CHEMICAL && e.type !== DRUGPROT_GENE) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
   }
   const listed = (m: Map<string, number>): string => [...m].map(([type, n]) => `${n} ${type}`).join(', ');
   const warnings: string[] = [];
-  if (subtypes.size > 0)
+  if (asGene.size > 0)
     warnings.push(
-      `${file}: ${listed(subtypes)} entities scored as GENE (the DrugProt corpus types genes GENE-Y and GENE-N; the evaluation library knows only GENE and stops on them, while its README defines argument 2 as a GENE)`,
+      `${file}: ${listed(asGene)} entities scored as GENE (the DrugProt corpus types genes GENE-Y and GENE-N; the evaluation library knows only GENE and stops on such a file, while its README defines argument 2 as a GENE)`,
     );
   if (counts.size > 0)
     warnings.push(
