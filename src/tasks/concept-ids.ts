@@ -208,7 +208,7 @@ export function splitIdColumn(raw: string | undefined, type?: string): string[] 
  * or accession is empty (`MESH:`, `:D001943`). A corpus holding one is refused: read
  * leniently, `D001943|` would lose a concept without a word.
  */
-export function idColumnProblem(raw: string | undefined, type?: string): string | undefined {
+function idColumnProblem(raw: string | undefined, type?: string): string | undefined {
   if (raw === undefined || NONE.has(raw.trim())) return undefined;
   const variant = type !== undefined && DEFAULT_NAMESPACES[fold(type)] === 'HGVS';
   const parts = raw.split(variant ? /[;,]/ : /[|;,]/).map((s) => s.trim());
