@@ -13,12 +13,21 @@
 // names one per id (BC5CDR's seventh column), else the mention's text. An id that cannot be
 // read (no namespace, and a type without a default one) or is malformed for its namespace
 // is left out, counted in a warning; an id column written wrong (`D001943|`, `MESH:`)
-// refuses the document, naming its line (PubTator) or annotation (BioC).
+// refuses the document, naming its line (PubTator) or annotation (BioC). The individual
+// mentions of a composite in BC5CDR's BioC are left out (COMPOSITE_ROLE), so its BioC and
+// PubTator files give the same gold.
 import type { CorpusAnnotation, CorpusDocument } from '../../formats/bioc-corpus.ts';
 import { INDIVIDUAL_MENTIONS } from '../../formats/pubtator.ts';
 import { annotationIds, type NamespaceRules } from '../../tasks/concept-ids.ts';
 import type { CorpusConversion, FamilyCorpus, UploadContext } from '../family.ts';
 import { UNTYPED } from './types.ts';
+
+/**
+ * BC5CDR's BioC writes a composite mention ("hemorrhagic cystitis", MESH D006470|D003556)
+ * and, as annotations of their own, its individual mentions (CompositeRole
+ * IndividualMention), which its PubTator files and evaluation do not count as mentions.
+ */
+const COMPOSITE_ROLE = 'CompositeRole';
 
 const oneLine = (s: string): string => s.replace(/[\t\r\n\v\f\u2028\u2029\x85]/g, ' ');
 
@@ -60,6 +69,7 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
   const failures: Array<{ document: string; reason: string }> = [];
   const tally: IdTally = { unread: new Set(), malformed: new Set(), ids: 0 };
   let whole = 0;
+  let individual = 0;
   let relations = 0;
   const renamed = new Map<string, string>();
   const out: Record<string, { ann: string }> = {};
@@ -72,6 +82,10 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
       for (const a of doc.annotations) {
         if (a.start === undefined || a.end === undefined) {
           whole++;
+          continue;
+        }
+        if (a.infons[COMPOSITE_ROLE] === 'IndividualMention') {
+          individual++;
           continue;
         }
         let type = a.type === undefined || a.type.trim() === '' ? UNTYPED : a.type;
@@ -91,6 +105,10 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
     out[doc.id] = { ann: lines.join('\n') };
   }
   if (whole > 0) warnings.push(`${whole} annotation(s) without a location (about the whole document) are not mentions and were left out`);
+  if (individual > 0)
+    warnings.push(
+      `${individual} individual mention(s) of composite mentions (CompositeRole IndividualMention) are not mentions of their own, as in BC5CDR's PubTator files: their composite carries their ids`,
+    );
   if (relations > 0) warnings.push(`${relations} relation(s) were left out: MENTION scores mentions only`);
   for (const [from, to] of renamed) warnings.push(`type "${from}" holds white space; scored as "${to}"`);
   warnings.push(...idWarnings(tally));

@@ -60,6 +60,25 @@ describe('corpus gold and runs carry the ids as brat N lines', () => {
     ]);
   });
 
+  it("BC5CDR test set, BioC and PubTator twins: the same mentions and ids; BioC's individual mentions of composites left out", () => {
+    const fromPubTator = goldOf(fixture('pubtator/cdr-test-3.txt'));
+    const fromBioc = goldOf(fixture('bioc/cdr-test-3.xml'));
+    // The N line's text is the individual mention where PubTator's seventh column names it.
+    const shape = (c: Converted) =>
+      Object.entries(c.body.documents).map(([id, d]) => [id, d.ann.replace(/^(N\d+\tReference T\d+ \S+)\t.*$/gm, '$1')]);
+    expect(shape(fromBioc)).toEqual(shape(fromPubTator));
+    // 65 mentions: 3 with -1 (none), 2 composites of two ids, 60 of one: 64 ids.
+    expect(nLines(fromPubTator)).toHaveLength(64);
+    expect(fromPubTator.body.documents['24220752'].ann).toMatch(/^T\d+\tChemical 1027 1038\tbevacizumab$/m);
+    const composite = fromPubTator.body.documents['23949582'].ann.split('\n');
+    const t = composite.findIndex((l) => l.endsWith('\tDisease 297 317\themorrhagic cystitis'));
+    expect(composite.slice(t + 1, t + 3).map((l) => l.replace(/^N\d+\tReference T\d+ /, ''))).toEqual([
+      'MESH:D006470\themorrhagic',
+      'MESH:D003556\tcystitis',
+    ]);
+    expect(fromBioc.warnings).toContainEqual(expect.stringMatching(/^4 individual mention\(s\) of composite mentions/));
+  });
+
   it('tmVar: variant ids kept whole with their "|", rs ids as dbSNP; the RSID column stays an infon, not an id', () => {
     const docs = readPubTator(TMVAR);
     expect(docs[0].annotations[1].infons).toEqual({ type: 'DNAMutation', identifier: 'c|SUB|G|Ex2+860|C', RSID: '2234671' });
