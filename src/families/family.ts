@@ -121,6 +121,8 @@ export interface ScoreSettings {
  */
 export interface UploadContext {
   topicLabels?: readonly string[];
+  /** MENTION: the namespaces of bare accessions in a corpus, by entity type (the challenge's first accepted one). */
+  mentionNamespaces?: NamespaceRules;
 }
 
 export interface ParsedGold<G> {
@@ -161,9 +163,20 @@ export interface FamilyScoreCli {
 export interface FamilyCorpus {
   /** Which annotations are taken, in words (help texts, README). */
   takes: string;
-  gold(documents: readonly CorpusDocument[], context?: UploadContext): { body: unknown; warnings: string[] };
+  gold(documents: readonly CorpusDocument[], context?: UploadContext): CorpusConversion;
   /** Offline runs the same way; absent: runs are uploaded in the family's own form only. */
-  run?(documents: readonly CorpusDocument[], context?: UploadContext): { body: unknown; warnings: string[] };
+  run?(documents: readonly CorpusDocument[], context?: UploadContext): CorpusConversion;
+}
+
+/**
+ * A corpus turned into the family's upload body; `failures`: documents whose annotations are
+ * written wrong for the family (MENTION: an id column such as `D001943|`), which refuse the
+ * upload, each named with the reason.
+ */
+export interface CorpusConversion {
+  body: unknown;
+  warnings: string[];
+  failures?: Array<{ document: string; reason: string }>;
 }
 
 export interface FamilyScoring<G, Run> {
@@ -287,7 +300,8 @@ export interface WebItem {
 /** How a page shows one server's answer for the task. */
 export type AnswerView<R> =
   | { kind: 'verdict'; heading: string; verdict(result: R): { positive: boolean; confidence: number } }
-  | { kind: 'spans'; heading: string; spans(result: R): Array<{ start: number; end: number; text: string; type?: string }> }
+  /** Spans of the text; `ids`: the concept ids a span is normalised to (`NS:accession`), linked to their databases. */
+  | { kind: 'spans'; heading: string; spans(result: R): Array<{ start: number; end: number; text: string; type?: string; ids?: string[] }> }
   | { kind: 'list'; heading: string; items(result: R): WebItem[] }
   /** Items without an order (TOPIC's labels): a section of their own, each server's as an unordered list. */
   | { kind: 'labels'; heading: string; items(result: R): WebItem[] };

@@ -19,10 +19,13 @@
 // Choices: an untyped mention is written with type `Mention` (brat needs a type) and comes
 // back typed so; confidence, rank and section ride on an `AnnotatorNotes` line
 // (`#1<TAB>AnnotatorNotes T1<TAB>confidence=0.9 rank=2`), which brat shows and keeps.
+// Concept ids are brat's normalization lines after their T line, one per id
+// (`N1<TAB>Reference T1 MESH:D003693<TAB>text`), read back as the mention's ids.
 
 import { parseBratMentions, ScoringInputError } from '../scoring/index.ts';
 import { CodePointText } from '../shared/code-points.ts';
 import type { MentionItem } from '../families/mention/types.ts';
+import { canonicalNamespace, formatConceptId } from '../tasks/concept-ids.ts';
 import { FormatError, LINE_BREAK, extraFieldsOf, parseExtraFields, typeName, type ExportArticle } from './common.ts';
 
 export interface BratDocument {
@@ -88,16 +91,45 @@ function fragments(cps: readonly string[], start: number, end: number): Array<[n
   return parts;
 }
 
+/**
+ * brat's normalization line: `N1<TAB>Reference T1 MESH:D003693<TAB>text` (RID the
+ * namespace, EID the accession, as brat's parser splits them at the first colon).
+ */
+function normalizationLine(n: number, target: string, conceptId: string, text: string): string {
+  const colon = conceptId.indexOf(':');
+  if (colon <= 0 || /\s/.test(conceptId))
+    throw new FormatError(
+      'brat',
+      `concept id "${conceptId}" of ${target} cannot be written: brat needs NAMESPACE:accession without spaces`,
+    );
+  return `N${n}\tReference ${target} ${conceptId}\t${text.replace(/\t/g, ' ')}`;
+}
+
+/** The ids of each T line's normalization lines (`N…<TAB>Reference T1 NS:accession<TAB>…`), stored form, in file order. */
+function normalizationsOf(lines: readonly string[]): Map<string, string[]> {
+  const ids = new Map<string, string[]>();
+  for (const line of lines) {
+    const n = /^N\S*\t\S+ (\S+) ([^\s:]+):(\S+)(?:\t|$)/.exec(line);
+    if (!n) continue;
+    const id = formatConceptId({ namespace: canonicalNamespace(n[2]), accession: n[3] });
+    const list = ids.get(n[1]) ?? ids.set(n[1], []).get(n[1])!;
+    if (!list.includes(id)) list.push(id);
+  }
+  return ids;
+}
+
 export function exportBrat(text: string, mentions: readonly MentionItem[]): BratDocument {
   const view = new BratText(text);
   const lines: string[] = [];
   let notes = 0;
+  let normalizations = 0;
   mentions.forEach((m, i) => {
     const id = `T${i + 1}`;
     const parts = fragments(view.cps, view.toBrat(m.start), view.toBrat(m.end));
     const offsets = parts.map(([s, e]) => `${s} ${e}`).join(';');
     const shown = parts.map(([s, e]) => view.cps.slice(s, e).join('')).join(' ');
     lines.push(`${id}\t${typeName(m, 'brat')} ${offsets}\t${shown}`);
+    for (const conceptId of m.ids ?? []) lines.push(normalizationLine(++normalizations, id, conceptId, shown));
     const extra = extraFieldsOf(m);
     if (extra !== '') lines.push(`#${++notes}\tAnnotatorNotes ${id}\t${extra}`);
   });
@@ -131,6 +163,7 @@ export function importBrat(text: string, ann: string, options: { file?: string }
     const note = /^#\S*\tAnnotatorNotes (\S+)\t(.*)$/.exec(line);
     if (note) notes.set(note[1], note[2]);
   }
+  const normalized = normalizationsOf(lines);
   const view = new BratText(text);
   const original = new CodePointText(text);
   return spans.map((span, i) => {
@@ -142,6 +175,8 @@ export function importBrat(text: string, ann: string, options: { file?: string }
     const start = view.fromBrat(span.start);
     const end = view.fromBrat(span.end);
     const mention: MentionItem = { start, end, text: original.slice(start, end), type: span.type };
+    const conceptIds = normalized.get(ids[i]);
+    if (conceptIds) mention.ids = conceptIds;
     return Object.assign(mention, parseExtraFields(notes.get(ids[i]) ?? '', 'brat'));
   });
 }

@@ -4,7 +4,8 @@
 // document is found by sourcedb and sourceid). PubAnnotation counts characters as code
 // points, like our offsets, so spans are copied.
 //
-// Choices: an untyped mention is written with obj `Mention`; confidence, rank and section
+// Choices: an untyped mention is written with obj `Mention`; concept ids (one attribute
+// `pred: "identifier"`, `obj: "MESH:D003693"` each), confidence, rank and section
 // become PubAnnotation attributes (`{id, subj, pred, obj}`) on the denotation; mentions
 // have no relations, so `relations` is empty. Relations and other attributes are ignored
 // on import; a denotation with `"obj": null` or no `obj` is read as an untyped mention, and
@@ -46,6 +47,9 @@ export interface PubAnnotationDocument {
 
 const EXTRA = ['confidence', 'rank', 'section'] as const;
 
+/** The attribute predicate of a denotation's concept id (`NS:accession`), one attribute per id. */
+const IDENTIFIER = 'identifier';
+
 /** Where the document comes from: `sourcedb` names the collection, `sourceid` the document in it. */
 export interface PubAnnotationSource {
   sourcedb?: string;
@@ -62,6 +66,7 @@ export function exportPubAnnotation(
   mentions.forEach((m, i) => {
     const id = `T${i + 1}`;
     denotations.push({ id, span: { begin: m.start, end: m.end }, obj: typeName(m, 'pubannotation') });
+    for (const conceptId of m.ids ?? []) attributes.push({ id: `A${attributes.length + 1}`, subj: id, pred: IDENTIFIER, obj: conceptId });
     for (const pred of EXTRA) {
       const value = m[pred];
       if (value !== undefined) attributes.push({ id: `A${attributes.length + 1}`, subj: id, pred, obj: value });
@@ -121,6 +126,8 @@ export function importPubAnnotation(json: string | PubAnnotationDocument): Menti
       if (!mention) continue;
       if ((a.pred === 'confidence' || a.pred === 'rank') && typeof a.obj === 'number') mention[a.pred] = a.obj;
       else if (a.pred === 'section' && typeof a.obj === 'string') mention.section = a.obj;
+      else if (a.pred === IDENTIFIER && typeof a.obj === 'string' && !(mention.ids ?? []).includes(a.obj))
+        mention.ids = [...(mention.ids ?? []), a.obj];
     }
   }
   return mentions;

@@ -11,7 +11,8 @@
 // document's text is `title + "\n" + abstract` (the title alone when there is no
 // abstract), so every annotation keeps its offsets. The id column is kept as written
 // (`-`, empty, or several ids joined by `|`, `;` or `,`): which ids a task can use is its
-// family's choice. Columns after the sixth (BC5CDR's "individual mentions") are ignored.
+// family's choice. Columns after the sixth are kept as infons: BC5CDR's seventh
+// ("individual mentions") as `individual_mentions`, tmVar's `RSID:…` under its key.
 // Relations are kept on the document (no family scores them yet; gold intake says so).
 
 import { CodePointText } from '../shared/code-points.ts';
@@ -88,6 +89,27 @@ function blocks(content: string, file: string): Block[] {
   return found;
 }
 
+/** tmVar's `RSID:2234671` after the id column: `KEY:value`. */
+const KEYED_COLUMN = /^([A-Za-z][\w#]*):(\S.*)$/;
+
+/**
+ * The columns after the id column as infons: tmVar's `KEY:value` columns under their key
+ * (`RSID`), else the seventh as `individual_mentions` (BC5CDR: the parts of a composite
+ * mention, `renal dysfunction|hepatic dysfunction`), so an export can write them back.
+ */
+function extraColumns(columns: readonly string[]): Record<string, string> {
+  const infons: Record<string, string> = {};
+  columns.forEach((column, i) => {
+    const keyed = KEYED_COLUMN.exec(column);
+    if (keyed) infons[keyed[1]] = keyed[2];
+    else if (i === 0 && column.trim() !== '') infons[INDIVIDUAL_MENTIONS] = column;
+  });
+  return infons;
+}
+
+/** The infon holding BC5CDR's seventh column (the individual mentions of a composite). */
+export const INDIVIDUAL_MENTIONS = 'individual_mentions';
+
 function readBlock(block: Block, file: string): CorpusDocument {
   const b: Building = { id: block.id, line: block.lines[0].n, annotations: [], relations: [] };
   for (const { n, text: line } of block.lines) {
@@ -111,6 +133,7 @@ function readBlock(block: Block, file: string): CorpusDocument {
       if (e < s) throw new FormatError(FORMAT, `${where}: the end ${e} is before the start ${s}`);
       const infons: Record<string, string> = { type };
       if (ids !== undefined && ids !== '' && ids !== '-') infons.identifier = ids;
+      Object.assign(infons, extraColumns(columns.slice(6)));
       b.annotations.push({ id: `L${n}`, start: s, end: e, text, type, infons, line: n });
     } else if (columns.length >= 4) {
       // BioRED writes the relation's novelty (`Novel`, `No`) in a fifth column.
@@ -156,7 +179,8 @@ export function readPubTator(content: string, file = 'the PubTator file'): Corpu
 export interface PubTatorDocument {
   id: string;
   text: string;
-  annotations: Array<{ start: number; end: number; type: string; identifier?: string }>;
+  /** `identifier`: the id column as written; `extra`: the columns after it (BC5CDR's individual mentions). */
+  annotations: Array<{ start: number; end: number; type: string; identifier?: string; extra?: readonly string[] }>;
   relations?: Array<{ type: string; args: string[] }>;
   /** The article's sections when it came from a corpus: a title section at 0 is the title line. */
   sections?: readonly ArticleSection[];
@@ -200,7 +224,8 @@ export function writePubTator(documents: readonly PubTatorDocument[]): string {
       for (const a of sorted) {
         if (/[\t\n\r]/.test(a.type))
           throw new FormatError(FORMAT, `document ${d.id}: the type "${a.type}" cannot be written: it holds a TAB or line break`);
-        lines.push([d.id, a.start, a.end, oneLine(text.slice(a.start, a.end)), a.type, a.identifier ?? ''].join('\t'));
+        const extra = (a.extra ?? []).map(oneLine);
+        lines.push([d.id, a.start, a.end, oneLine(text.slice(a.start, a.end)), a.type, a.identifier ?? '', ...extra].join('\t'));
       }
       for (const r of d.relations ?? []) lines.push([d.id, r.type, ...r.args].join('\t'));
       return `${lines.join('\n')}\n`;

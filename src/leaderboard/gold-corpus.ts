@@ -68,6 +68,14 @@ export function corpusUpload(
     );
   }
   const converted = convert(read.documents, context);
+  if (converted.failures && converted.failures.length > 0) {
+    const first = converted.failures[0];
+    throw new ApiError(
+      'invalid_corpus',
+      `${converted.failures.length} document(s) of the ${what} hold annotations ${task} cannot read (document ${first.document}: ${first.reason}); nothing was stored`,
+      converted.failures.map((f) => ({ file, ...f })),
+    );
+  }
   if (converted.body === '')
     throw new ApiError(
       'invalid_corpus',

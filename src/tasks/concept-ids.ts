@@ -202,6 +202,27 @@ export function splitIdColumn(raw: string | undefined, type?: string): string[] 
   return parts.filter((s) => !NONE.has(s));
 }
 
+/**
+ * Why an id column or infon is written wrong, or undefined: an empty id between or after
+ * the separators of a composite (`D001943|`, `D001943||D010051`), or an id whose namespace
+ * or accession is empty (`MESH:`, `:D001943`). A corpus holding one is refused: read
+ * leniently, `D001943|` would lose a concept without a word.
+ */
+function idColumnProblem(raw: string | undefined, type?: string): string | undefined {
+  if (raw === undefined || NONE.has(raw.trim())) return undefined;
+  const variant = type !== undefined && DEFAULT_NAMESPACES[fold(type)] === 'HGVS';
+  const parts = raw.split(variant ? /[;,]/ : /[|;,]/).map((s) => s.trim());
+  if (parts.some((s) => s === ''))
+    return `"${raw}" holds an empty id (a separator with nothing on one side); join a composite's ids as D001943|D010051`;
+  for (const part of parts) {
+    const colon = part.indexOf(':');
+    if (colon < 0 || part.slice(0, colon).includes('|')) continue;
+    if (colon === 0) return `"${part}" has no namespace before ":"`;
+    if (part.slice(colon + 1).trim() === '') return `"${part}" has no accession after the namespace`;
+  }
+  return undefined;
+}
+
 /** The id as a bare accession where its namespace is the type's default (how BC5CDR writes), else `NS:accession`. */
 export function corpusForm(stored: string, type: string | undefined, rules?: NamespaceRules): string {
   const id = readConceptId(stored);
@@ -229,25 +250,31 @@ const ID_INFONS = ['identifier', 'identifiers', 'id', 'normalizedid', 'conceptid
 /**
  * The ids of a corpus annotation, stored form, and the infon key they were read from (an
  * export writes them back under it). `ids` is empty when the annotation carries none;
- * `unread` lists parts that could not be read as ids (no namespace, no type giving one).
+ * `unread` lists parts that could not be read as ids (no namespace, no type giving one),
+ * `malformed` ids read but not of their namespace's form (BioRED's `HGVS:p.P72R` beside
+ * the tmVar form), both left out of `ids`; `problem` says why the value is written wrong
+ * (idColumnProblem): a corpus holding one is refused. An id written twice counts once.
  */
 export function annotationIds(
   infons: Readonly<Record<string, string>>,
   type: string | undefined,
   rules?: NamespaceRules,
-): { ids: string[]; key?: string; unread: string[] } {
+): { ids: string[]; key?: string; unread: string[]; malformed: string[]; problem?: string } {
   for (const [key, value] of Object.entries(infons)) {
     const folded = fold(key);
     const namespace = ID_INFONS.includes(folded) ? undefined : ALIASES[folded];
     if (!ID_INFONS.includes(folded) && namespace === undefined) continue;
     const ids: string[] = [];
     const unread: string[] = [];
+    const malformed: string[] = [];
+    const problem = idColumnProblem(value, type);
     for (const part of splitIdColumn(value, type)) {
       const id = namespace !== undefined && !part.includes(':') ? { namespace, accession: part } : readConceptId(part, type, rules);
-      if (id) ids.push(formatConceptId(id));
-      else unread.push(part);
+      if (!id) unread.push(part);
+      else if (conceptIdProblem(id)) malformed.push(part);
+      else if (!ids.includes(formatConceptId(id))) ids.push(formatConceptId(id));
     }
-    return { ids, key, unread };
+    return { ids, key, unread, malformed, ...(problem !== undefined ? { problem } : {}) };
   }
-  return { ids: [], unread: [] };
+  return { ids: [], unread: [], malformed: [] };
 }

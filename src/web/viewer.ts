@@ -4,16 +4,20 @@
 // underline style per type too (never colour alone). The browser script (static/viewer.js)
 // only switches sources on and off, moves the keyboard between marks and shows who found
 // the selected mention; it never counts offsets. Offsets count Unicode code points, so the
-// text is split with Array.from and never indexed with .slice/.substring.
+// text is split with Array.from and never indexed with .slice/.substring. A mention's
+// concept ids go to the panel with their database links (conceptIdLink) and who gave each.
 import { html, join, raw, type SafeHtml } from './html.ts';
 import { taxonomyEntry, uniprotEntry } from '../families/common/entry-links.ts';
 import { isAccession } from '../uniprot/pattern.ts';
+import { conceptIdLink } from '../tasks/concept-ids.ts';
 
 export interface ViewerMention {
   start: number;
   end: number;
   text: string;
   type?: string;
+  /** Concept ids (`NS:accession`): the panel links each to its database. */
+  ids?: readonly string[];
 }
 
 /** A server (or the consensus) whose mentions can be shown. */
@@ -34,6 +38,8 @@ interface MentionKey {
   type: number;
   sources: number[];
   link?: string;
+  /** Each concept id given for the mention, with the sources that gave it. */
+  ids: Map<string, number[]>;
 }
 
 /** How many entity types get a colour and underline of their own; the others share one style. */
@@ -71,12 +77,16 @@ function collect(sources: readonly ViewerSource[], length: number): { keys: Ment
       const id = `${start}\u0000${end}\u0000${type}`;
       let key = byKey.get(id);
       if (!key) {
-        key = { start, end, text: m.text, type: t, sources: [] };
+        key = { start, end, text: m.text, type: t, sources: [], ids: new Map() };
         const link = mentionLink(m.text, type);
         if (link) key.link = link;
         byKey.set(id, key);
       }
       if (!key.sources.includes(s)) key.sources.push(s);
+      for (const id of m.ids ?? []) {
+        const by = key.ids.get(id) ?? key.ids.set(id, []).get(id)!;
+        if (!by.includes(s)) by.push(s);
+      }
     }
   });
   const keys = [...byKey.values()].sort((a, b) => a.start - b.start || a.end - b.end || a.type - b.type);
@@ -108,6 +118,17 @@ const scriptJson = (value: unknown): string =>
     .replace(/</g, '\\u003c')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+
+/**
+ * The ids of a mention for the panel: `[id, href, database, sources]` each, `href` null for
+ * a namespace without a link (an unknown one is shown as text).
+ */
+function idsData(ids: ReadonlyMap<string, number[]>): Array<[string, string | null, string | null, number[]]> {
+  return [...ids].map(([id, sources]) => {
+    const { href, database } = conceptIdLink(id);
+    return [id, href ?? null, database ?? null, sources];
+  });
+}
 
 export function buildViewer(text: string, sources: readonly ViewerSource[]): ViewerParts {
   const chars = Array.from(text);
@@ -147,7 +168,7 @@ export function buildViewer(text: string, sources: readonly ViewerSource[]): Vie
   const data = {
     sources: sources.map((s) => ({ label: s.label, consensus: s.consensus === true })),
     types,
-    mentions: keys.map((k) => [k.start, k.end, k.type, k.sources, k.text, k.link ?? null]),
+    mentions: keys.map((k) => [k.start, k.end, k.type, k.sources, k.text, k.link ?? null, idsData(k.ids)]),
   };
   return {
     text: raw(parts.join('')),

@@ -31,7 +31,30 @@ describe('gold standards from the corpus', () => {
     expect(res.json).toMatchObject({ documents: 4, items: 65, unknownDocuments: 0 });
     expect(res.json.warnings).toEqual([expect.stringMatching(/11 relation\(s\) were left out/)]);
     const gold = JSON.parse((await storedGold(ms, 'gold', 'MENTION'))!);
-    expect(gold.documents['354896'].ann.split('\n')[1]).toBe('T2\tDisease 18 34\tcardiac asystole');
+    // Each mention's ids follow its T line as brat normalization lines.
+    expect(gold.documents['354896'].ann.split('\n').slice(2, 4)).toEqual([
+      'T2\tDisease 18 34\tcardiac asystole',
+      'N2\tReference T2 MESH:D006323\tcardiac asystole',
+    ]);
+  });
+
+  it('MENTION gold whose id column is written wrong ("D001943|", "MESH:"): refused naming the document and line, nothing stored', async () => {
+    const before = await storedGold(ms, 'gold', 'MENTION');
+    for (const [column, reason] of [
+      ['D006323|', /line 19: the id identifier "D006323\|" holds an empty id/],
+      ['MESH:', /line 19: .*"MESH:" has no accession after the namespace/],
+    ] as const) {
+      const bad = CDR.replace('354896\t18\t34\tcardiac asystole\tDisease\tD006323', `354896\t18\t34\tcardiac asystole\tDisease\t${column}`);
+      expect(bad).not.toBe(CDR);
+      const res = await send(ms, 'PUT', '/api/challenges/gold/gold/MENTION', { body: bad, type: 'text/plain', token: ADMIN_TOKEN });
+      expect(res.status).toBe(400);
+      expect(res.json.error).toMatchObject({
+        code: 'invalid_corpus',
+        message: expect.stringMatching(/document 354896: .*nothing was stored/),
+        details: [{ file: 'the gold standard', document: '354896', reason: expect.stringMatching(reason) }],
+      });
+    }
+    expect(await storedGold(ms, 'gold', 'MENTION')).toBe(before);
   });
 
   it('a run as PubTator is scored against it: F checked by hand', async () => {

@@ -52,7 +52,28 @@ describe('buildViewer', () => {
       { label: 'tagger (B)', consensus: false },
       { label: 'Consensus', consensus: true },
     ]);
-    expect(json.mentions[0]).toEqual([2, 7, 0, [0, 1, 2], 'BRCA1', null]);
+    expect(json.mentions[0]).toEqual([2, 7, 0, [0, 1, 2], 'BRCA1', null, []]);
+  });
+
+  it('gives the panel each concept id with its database link (an unknown namespace as text) and who gave it', () => {
+    const withIds = (source: typeof a, ids: string[][]) => ({
+      ...source,
+      mentions: source.mentions.map((m, i) => ({ ...m, ids: ids[i] })),
+    });
+    const v = buildViewer(text, [
+      withIds(a, [['NCBIGene:672', 'MESH:D019398'], ['NCBIGene:7157']]),
+      withIds(b, [['NCBIGene:672', 'LocalDB:x1'], [], []]),
+      { ...c, mentions: [{ ...c.mentions[0], ids: ['NCBIGene:672'] }] },
+    ]);
+    const json = JSON.parse(/>(.*)<\/script>$/.exec(v.data.value)![1]);
+    expect(json.mentions[0][6]).toEqual([
+      ['NCBIGene:672', 'https://www.ncbi.nlm.nih.gov/gene/672', 'NCBI Gene', [0, 1, 2]],
+      ['MESH:D019398', 'https://meshb.nlm.nih.gov/record/ui?ui=D019398', 'MeSH', [0]],
+      ['LocalDB:x1', null, null, [1]],
+    ]);
+    // TP53 typed protein by A (with an id), gene by B (sent an empty list): two mentions, one id.
+    expect(json.mentions[1][6]).toEqual([['NCBIGene:7157', 'https://www.ncbi.nlm.nih.gov/gene/7157', 'NCBI Gene', [0]]]);
+    expect(json.mentions[2][6]).toEqual([]);
   });
 
   it('shows a mention only the hidden consensus found as plain, unfocusable text', () => {

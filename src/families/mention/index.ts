@@ -11,6 +11,7 @@ import { biocExports } from '../common/bioc.ts';
 import { double } from '../common/wire.ts';
 import { defineFamily } from '../family.ts';
 import { mentionBioc } from './bioc.ts';
+import { idColumn } from './pubtator.ts';
 import { mentionsOfVote, voteMentions } from './consensus.ts';
 import { mentionScoring } from './scoring.ts';
 import type { MentionItem } from './types.ts';
@@ -53,7 +54,8 @@ export const mention = defineFamily({
       const { bio, leftOut } = exportBioDocuments(docs.map((d) => ({ text: d.text, mentions: d.result })));
       return { files: [{ name: `${o.run}.${TASK}.bio`, content: bio }], mentionsLeftOut: leftOut };
     },
-    // One PubTator file, documents in organiser-id order; an untyped mention is written as "Mention".
+    // One PubTator file, documents in organiser-id order; an untyped mention is written as
+    // "Mention"; the id column as BC5CDR writes it (idColumn).
     pubtator: (docs, o) => ({
       files: [
         {
@@ -63,7 +65,7 @@ export const mention = defineFamily({
               id: d.id,
               text: d.text,
               sections: d.sections,
-              annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION })),
+              annotations: d.result.map((m) => ({ start: m.start, end: m.end, type: m.type ?? UNTYPED_MENTION, identifier: idColumn(m) })),
             })),
           ),
         },

@@ -12,6 +12,11 @@ export interface MentionItem {
    * sent none (an empty list, sent, means "could not normalise" and is kept).
    */
   ids?: string[];
+  /**
+   * The BioC infon key the ids were read from when it was not `identifier` (BC5CDR's
+   * `MESH`, GNormPlus's `NCBI Gene`): a BioC export writes them back under it.
+   */
+  idKey?: string;
   confidence?: number;
   section?: string;
   /** Only when the server sent one (MENTION ranks are optional and never filled in). */

@@ -90,12 +90,25 @@ function setUp(root) {
     return list;
   }
 
+  /** Each concept id: a link to its database entry (text for an unknown namespace), and who gave it. */
+  function idList(ids) {
+    const list = element('ul', { className: 'compact' });
+    for (const [id, href, database, sources] of ids) {
+      const accession = id.slice(id.indexOf(':') + 1);
+      const name = href ? element('a', { href, rel: 'external noopener' }, `${database} ${accession}`) : element('span', {}, database ? `${database} ${accession}` : id);
+      const servers = sources.filter((s) => !data.sources[s].consensus).length;
+      const kept = sources.some((s) => data.sources[s].consensus) ? ', kept by the consensus' : '';
+      list.append(element('li', {}, name, ' ', element('span', { className: 'muted' }, `(${id}; given by ${servers} server${servers === 1 ? '' : 's'}${kept})`)));
+    }
+    return list;
+  }
+
   /** Who found each mention covering the selected mark, and who did not. */
   function describe(i) {
     const servers = data.sources.map((s, n) => (s.consensus ? -1 : n)).filter((n) => n >= 0);
     const parts = [];
     for (const k of covering[i]) {
-      const [start, end, type, found, text, link] = data.mentions[k];
+      const [start, end, type, found, text, link, ids] = data.mentions[k];
       const section = element('section', { className: 'panel-mention' });
       const swatch = element('span', { className: `ann ${typeClass(type)} swatch` }, data.types[type]);
       section.append(element('p', {}, element('strong', {}, `“${text}”`), ' ', swatch, element('br'), element('span', { className: 'muted' }, `code points ${start}–${end}`)));
@@ -103,6 +116,7 @@ function setUp(root) {
         const site = link.includes('uniprot.org') ? 'UniProt entry' : 'NCBI Taxonomy entry';
         section.append(element('p', {}, element('a', { href: link, rel: 'external noopener' }, `${site} ${text}`)));
       }
+      if (ids && ids.length) section.append(element('p', {}, 'Concept identifiers:'), idList(ids));
       const foundServers = found.filter((s) => !data.sources[s].consensus);
       section.append(element('p', { className: 'found-by' }, `Found by ${foundServers.length} of ${servers.length} server${servers.length === 1 ? '' : 's'}:`));
       if (foundServers.length) section.append(sourceList(foundServers));
