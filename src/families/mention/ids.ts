@@ -47,7 +47,7 @@ export function checkMentionIds(value: unknown[], path: string, at: IdsContext, 
     const stored = formatConceptId(id);
     const first = firstAt.get(stored);
     if (first !== undefined) {
-      report.warn(itemPath, `${stored} is already given in ${path}.ids[${first}]; dropped (give each id of a mention once)`);
+      report.warn(itemPath, `${stored} is already given as ids[${first}] of this mention; dropped (give each id of a mention once)`);
       return;
     }
     firstAt.set(stored, i);

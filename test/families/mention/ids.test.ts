@@ -89,7 +89,7 @@ describe('MENTION ids: read and stored', () => {
     expect(a.errors).toEqual([]);
     expect(a.result.MENTION?.[0].ids).toEqual(['MESH:D001943', 'MESH:D010051']);
     expect(issues(a.warnings)).toEqual([
-      'mentions[0].ids[1]: MESH:D001943 is already given in mentions[0].ids[0]; dropped (give each id of a mention once)',
+      'mentions[0].ids[1]: MESH:D001943 is already given as ids[0] of this mention; dropped (give each id of a mention once)',
     ]);
   });
 
