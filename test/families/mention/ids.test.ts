@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { validateAnswer } from '../../../src/families/validate.ts';
 import { mention } from '../../../src/families/mention/index.ts';
 import { loadConceptIdLists } from '../../../src/families/mention/id-lists.ts';
-import type { NamespaceRules } from '../../../src/tasks/concept-ids.ts';
+import { NAMESPACES, type NamespaceRules } from '../../../src/tasks/concept-ids.ts';
 import { context, issues } from '../../tasks/helpers.ts';
 
 const TEXT = 'Lidocaine-induced delirium in breast and ovarian cancer with BRCA1.';
@@ -194,5 +194,13 @@ describe('MENTION ids: release lists', () => {
     );
     writeFileSync(bad, '# nothing\n');
     expect(() => loadConceptIdLists(bad)).toThrow(/no concept id found/);
+  });
+});
+
+describe('the protocol document', () => {
+  it('lists every namespace with its accession form, as NAMESPACES has them', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../../docs/annotation-server-protocol.md'), 'utf8');
+    for (const [name, ns] of Object.entries(NAMESPACES))
+      expect(doc).toContain(`| \`${name}\` | ${ns.title} | ${ns.form.replace(/\|/g, '\\|')} |`);
   });
 });
