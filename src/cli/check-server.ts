@@ -71,6 +71,16 @@ export function parseMentionNamespaces(value: string): Record<string, string[]> 
   return rules;
 }
 
+/** What the options say of the challenge, as its rules. */
+function rulesOf(options: Options) {
+  return {
+    mentionTypes: listOption(options.mentionTypes),
+    mentionNamespaces: options.mentionNamespaces,
+    relationTypes: listOption(options.relationTypes),
+    topicLabels: listOption(options.topicLabels),
+  };
+}
+
 function parseSeconds(value: string): number {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds greater than 0');
@@ -204,12 +214,7 @@ export async function runCheckServerCommand(
     // No release indexes: accession patterns only (the meta-server may also look them up in a UniProt release).
     answers: new AnswerReader(),
     publicUrlsOnly: false,
-    rules: {
-      mentionTypes: listOption(options.mentionTypes),
-      mentionNamespaces: options.mentionNamespaces,
-      relationTypes: listOption(options.relationTypes),
-      topicLabels: listOption(options.topicLabels),
-    },
+    rules: rulesOf(options),
   };
   const rows: Row[] = [];
   const articles = checkArticles();

@@ -106,7 +106,7 @@ function classify(text: string): [boolean, number] {
 }
 
 /** The sample's dictionary of concept ids: a few human genes, NCBI Gene ids. */
-export const GENE_IDS: Readonly<Record<string, string>> = {
+const GENE_IDS: Readonly<Record<string, string>> = {
   BRCA1: 'NCBIGene:672',
   BRCA2: 'NCBIGene:675',
   TP53: 'NCBIGene:7157',
