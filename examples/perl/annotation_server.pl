@@ -41,7 +41,8 @@
 #   IPT      each two consecutive accessions of that list, rank i, confidence 1/(i+1).
 #   MENTION  every word starting with an ASCII letter, made of ASCII letters and digits,
 #            with an uppercase letter and a digit, that is not an accession ("BRCA1");
-#            confidence 0.9 without lowercase letters, else 0.6; type "protein".
+#            confidence 0.9 without lowercase letters, else 0.6; type "protein"; ids
+#            ["NCBIGene:672"] when the word is in %GENE_IDS (a few human genes).
 #   COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
 #            before it (latest end, then latest start, then first listed).
 #   TX       every species of the short list %SPECIES named as a word (after lower-casing
@@ -100,6 +101,9 @@ sub classify {
     return $n > 0 ? [RPC::XML::boolean->new(1), dbl($n / ($n + 1))] : [RPC::XML::boolean->new(0), dbl(0.5)];
 }
 
+# The sample's dictionary of concept ids: a few human genes, NCBI Gene ids ("NS:accession").
+my %GENE_IDS = (BRCA1 => 'NCBIGene:672', BRCA2 => 'NCBIGene:675', TP53 => 'NCBIGene:7157', MDM2 => 'NCBIGene:4193', CD4 => 'NCBIGene:920');
+
 sub find_mentions {
     my ($text) = @_;
     my @mentions;
@@ -108,7 +112,9 @@ sub find_mentions {
         next unless $token =~ /[A-Z]/ && $token =~ /[0-9]/;
         next if $token =~ /\A$ACCESSION\z/;
         my $confidence = $token =~ /[a-z]/ ? 0.6 : 0.9;
-        push @mentions, { offset => int32($offset), mention => str($token), type => str('protein'), confidence => dbl($confidence) };
+        my %mention = (offset => int32($offset), mention => str($token), type => str('protein'), confidence => dbl($confidence));
+        $mention{ids} = [str($GENE_IDS{$token})] if exists $GENE_IDS{$token};
+        push @mentions, \%mention;
     }
     return \@mentions;
 }

@@ -19,7 +19,7 @@ and expects one struct with a key per task you answer (leave a key out to skip a
   interaction     [relevant (bool), confidence (float)]                       ACT
   normalizations  [{'dbid': UniProt accession, 'confidence', 'rank'}, ...]    INT
   pairs           [{'a': accession, 'b': accession, 'confidence', 'rank'}]    IPT
-  mentions        [{'offset', 'mention', 'type', 'confidence'}, ...]          MENTION
+  mentions        [{'offset', 'mention', 'type', 'ids'?, 'confidence'}, ...] MENTION
   coref           standoff text: 'T' Exp expressions and 'R' Coref links       COREF
   taxons          [{'taxid': NCBI Taxonomy id, 'confidence', 'rank'}, ...]    TX
   topics          [{'label': one of the challenge's labels, 'confidence'}]    TOPIC
@@ -39,7 +39,8 @@ sample annotator exactly (its tests compare both answers):
   IPT      each two consecutive accessions of that list, rank i, confidence 1/(i+1).
   MENTION  every word starting with an ASCII letter, made of ASCII letters and digits,
            with an uppercase letter and a digit, that is not an accession ("BRCA1");
-           confidence 0.9 without lowercase letters, else 0.6; type "protein".
+           confidence 0.9 without lowercase letters, else 0.6; type "protein"; ids
+           ["NCBIGene:672"] when the word is in GENE_IDS (a few human genes).
   COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
            before it (latest end, then latest start, then first listed).
   TX       every species of the short list SPECIES named as a word (after lower-casing
@@ -118,6 +119,10 @@ def classify(text: str) -> List[Any]:
     return [True, n / (n + 1)] if n > 0 else [False, 0.5]
 
 
+# The sample's dictionary of concept ids: a few human genes, NCBI Gene ids ("NS:accession").
+GENE_IDS = {"BRCA1": "NCBIGene:672", "BRCA2": "NCBIGene:675", "TP53": "NCBIGene:7157", "MDM2": "NCBIGene:4193", "CD4": "NCBIGene:920"}
+
+
 def find_mentions(text: str) -> List[Dict[str, Any]]:
     mentions = []
     for match in TOKEN.finditer(text):
@@ -128,7 +133,10 @@ def find_mentions(text: str) -> List[Dict[str, Any]]:
             continue
         confidence = 0.6 if re.search(r"[a-z]", token) else 0.9
         # match.start() already counts code points: no conversion needed in Python.
-        mentions.append({"offset": match.start(), "mention": token, "type": "protein", "confidence": confidence})
+        mention = {"offset": match.start(), "mention": token, "type": "protein", "confidence": confidence}
+        if token in GENE_IDS:
+            mention["ids"] = [GENE_IDS[token]]
+        mentions.append(mention)
     return mentions
 
 
@@ -269,6 +277,12 @@ def pubannotation(text: str, params: Dict[str, Any]) -> Dict[str, Any]:
     answer["attributes"] = [
         {"id": "A%d" % (i + 1), "subj": "T%d" % (i + 1), "pred": "confidence", "obj": m["confidence"]}
         for i, m in enumerate(mentions)
+    ]
+    # Ids as PubAnnotation serves PubTator's: an attribute pubann:denotes per id.
+    ids = [("T%d" % (i + 1), concept) for i, m in enumerate(mentions) for concept in m.get("ids", [])]
+    answer["attributes"] += [
+        {"id": "A%d" % (len(mentions) + k + 1), "subj": subj, "pred": "pubann:denotes", "obj": concept}
+        for k, (subj, concept) in enumerate(ids)
     ]
     return answer
 

@@ -45,7 +45,8 @@
 #   IPT      each two consecutive accessions of that list, rank i, confidence 1/(i+1).
 #   MENTION  every word starting with an ASCII letter, made of ASCII letters and digits,
 #            with an uppercase letter and a digit, that is not an accession ("BRCA1");
-#            confidence 0.9 without lowercase letters, else 0.6; type "protein".
+#            confidence 0.9 without lowercase letters, else 0.6; type "protein"; ids
+#            ["NCBIGene:672"] when the word is in GENE_IDS (a few human genes).
 #   COREF    each pronoun "it"/"its"/"they" is linked to the given protein ending nearest
 #            before it (latest end, then latest start, then first listed).
 #   TX       every species of the short list SPECIES named as a word (after lower-casing
@@ -98,6 +99,10 @@ def classify(text)
   n.positive? ? [true, n.to_f / (n + 1)] : [false, 0.5]
 end
 
+# The sample's dictionary of concept ids: a few human genes, NCBI Gene ids ("NS:accession").
+GENE_IDS = { 'BRCA1' => 'NCBIGene:672', 'BRCA2' => 'NCBIGene:675', 'TP53' => 'NCBIGene:7157', 'MDM2' => 'NCBIGene:4193',
+             'CD4' => 'NCBIGene:920' }.freeze
+
 def find_mentions(text)
   matches(text, TOKEN).filter_map do |m|
     token = m[0]
@@ -105,7 +110,9 @@ def find_mentions(text)
     next if token.match?(ACCESSION_ONLY)
 
     confidence = token.match?(/[a-z]/) ? 0.6 : 0.9
-    { 'offset' => m.begin(0), 'mention' => token, 'type' => 'protein', 'confidence' => confidence }
+    mention = { 'offset' => m.begin(0), 'mention' => token, 'type' => 'protein', 'confidence' => confidence }
+    mention['ids'] = [GENE_IDS[token]] if GENE_IDS.key?(token)
+    mention
   end
 end
 

@@ -4,6 +4,7 @@
 // answer as dispatch would, and prints what failed with the hints and the response times.
 // Exit status 0 only when every answer is valid.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { canonicalNamespace } from '../tasks/concept-ids.ts';
 import { loadConfig } from '../config.ts';
 import { describeParams } from '../dispatch/request-body.ts';
 import { DEFAULT_METHOD } from '../dispatch/annotators/xmlrpc.ts';
@@ -47,6 +48,39 @@ function listOption(value: string | undefined): string[] | undefined {
     .filter(Boolean);
 }
 
+/**
+ * `--mention-namespaces Chemical=MESH,Disease=MESH;OMIM,*=MESH`: entity type = its
+ * namespaces (`;` between them), pairs separated by commas, as the challenge's
+ * mentionNamespaces setting holds them.
+ */
+export function parseMentionNamespaces(value: string): Record<string, string[]> {
+  const rules: Record<string, string[]> = {};
+  for (const pair of listOption(value) ?? []) {
+    const [type, namespaces, extra] = pair.split('=').map((s) => s.trim());
+    const list =
+      namespaces
+        ?.split(';')
+        .map((n) => canonicalNamespace(n))
+        .filter(Boolean) ?? [];
+    if (!type || extra !== undefined || list.length === 0)
+      throw new InvalidArgumentError(
+        `"${pair}" is not TYPE=NS;NS: give each entity type its namespaces, as Chemical=MESH,Disease=MESH;OMIM (* for the other types)`,
+      );
+    rules[type] = list;
+  }
+  return rules;
+}
+
+/** What the options say of the challenge, as its rules. */
+function rulesOf(options: Options) {
+  return {
+    mentionTypes: listOption(options.mentionTypes),
+    mentionNamespaces: options.mentionNamespaces,
+    relationTypes: listOption(options.relationTypes),
+    topicLabels: listOption(options.topicLabels),
+  };
+}
+
 function parseSeconds(value: string): number {
   const seconds = Number(value);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds greater than 0');
@@ -60,6 +94,7 @@ interface Options {
   metadata: boolean;
   timeout: number;
   mentionTypes?: string;
+  mentionNamespaces?: Record<string, string[]>;
   relationTypes?: string;
   topicLabels?: string;
   json: boolean;
@@ -135,6 +170,11 @@ export async function runCheckServerCommand(
     .option('--metadata', 'also send the metadata struct {article, tasks}, as servers registered with sendMetadata get it', false)
     .option('--timeout <seconds>', 'deadline of each call (a challenge allows 600 s by default)', parseSeconds, 60)
     .option('--mention-types <list>', "the challenge's mention types, separated by commas (default: any type)")
+    .option(
+      '--mention-namespaces <rules>',
+      "the namespaces of each mention type's ids, as Chemical=MESH,Disease=MESH;OMIM (* for the other types; default: any namespace)",
+      parseMentionNamespaces,
+    )
     .option('--relation-types <list>', "the challenge's relation types, separated by commas (default: DrugProt's 13)")
     .option('--topic-labels <list>', "the challenge's TOPIC labels, separated by commas (default: LitCovid's seven)")
     .option('--json', 'print the results as JSON', false)
@@ -174,11 +214,7 @@ export async function runCheckServerCommand(
     // No release indexes: accession patterns only (the meta-server may also look them up in a UniProt release).
     answers: new AnswerReader(),
     publicUrlsOnly: false,
-    rules: {
-      mentionTypes: listOption(options.mentionTypes),
-      relationTypes: listOption(options.relationTypes),
-      topicLabels: listOption(options.topicLabels),
-    },
+    rules: rulesOf(options),
   };
   const rows: Row[] = [];
   const articles = checkArticles();

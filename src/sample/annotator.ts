@@ -19,8 +19,9 @@
 // MENTION `mentions`: every word that starts with an ASCII letter, consists of ASCII
 //      letters and digits, holds at least one uppercase letter and one digit and is not
 //      a UniProt accession ("BRCA1", "IL2R", not "p53", not "P37840"), in text order:
-//      {offset, mention, type: "protein", confidence: 0.9 when it has no lowercase
-//      letter, else 0.6}.
+//      {offset, mention, type: "protein", ids?, confidence: 0.9 when it has no lowercase
+//      letter, else 0.6}; `ids` ["NCBIGene:…"] when the word is one of GENE_IDS (human
+//      genes: BRCA1 672, BRCA2 675, TP53 7157, MDM2 4193, CD4 920), absent otherwise.
 // COREF `coref`: `given` is read as standoff lines `T<n>\t<Type> <start> <end>\t<text>`
 //      (other lines ignored; spans outside the text or holding tab/CR/LF ignored). Each
 //      pronoun word "it", "its", "they" (first letter either case) is linked to the given
@@ -104,6 +105,15 @@ function classify(text: string): [boolean, number] {
   return n > 0 ? [true, n / (n + 1)] : [false, 0.5];
 }
 
+/** The sample's dictionary of concept ids: a few human genes, NCBI Gene ids. */
+const GENE_IDS: Readonly<Record<string, string>> = {
+  BRCA1: 'NCBIGene:672',
+  BRCA2: 'NCBIGene:675',
+  TP53: 'NCBIGene:7157',
+  MDM2: 'NCBIGene:4193',
+  CD4: 'NCBIGene:920',
+};
+
 function findMentions(text: string): XmlRpcValue[] {
   const points = new CodePointText(text);
   const mentions: XmlRpcValue[] = [];
@@ -111,7 +121,9 @@ function findMentions(text: string): XmlRpcValue[] {
     const token = match[0];
     if (!/[A-Z]/.test(token) || !/[0-9]/.test(token) || ACCESSION_ONLY.test(token)) continue;
     const confidence = /[a-z]/.test(token) ? 0.6 : 0.9;
-    mentions.push({ offset: points.codePointIndex(match.index), mention: token, type: 'protein', confidence });
+    const mention: Record<string, XmlRpcValue> = { offset: points.codePointIndex(match.index), mention: token, type: 'protein' };
+    if (Object.hasOwn(GENE_IDS, token)) mention.ids = [GENE_IDS[token]];
+    mentions.push({ ...mention, confidence });
   }
   return mentions;
 }

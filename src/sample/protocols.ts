@@ -28,9 +28,11 @@ function paramsOf(req: IncomingMessage, body: Buffer): Record<string, unknown> |
   }
 }
 
-/** PubAnnotation JSON for the sample annotator's mentions: spans in code points, confidence as an attribute. */
+/** PubAnnotation JSON for the sample annotator's mentions: spans in code points, confidence and ids as attributes. */
 export function pubAnnotationOf(text: string, params: Record<string, unknown>): Record<string, unknown> {
-  const mentions = annotate(text).mentions as Array<{ offset: number; mention: string; type: string; confidence: number }>;
+  const mentions = annotate(text).mentions as Array<{ offset: number; mention: string; type: string; ids?: string[]; confidence: number }>;
+  // Ids as PubAnnotation serves PubTator's: an attribute pubann:denotes per id.
+  const ids = mentions.flatMap((m, i) => (m.ids ?? []).map((id) => ({ subj: `T${i + 1}`, pred: 'pubann:denotes', obj: id })));
   return {
     ...params, // the request's other fields come back as they were, as the API asks
     text,
@@ -39,7 +41,10 @@ export function pubAnnotationOf(text: string, params: Record<string, unknown>): 
       span: { begin: m.offset, end: m.offset + codePointLength(m.mention) },
       obj: m.type,
     })),
-    attributes: mentions.map((m, i) => ({ id: `A${i + 1}`, subj: `T${i + 1}`, pred: 'confidence', obj: m.confidence })),
+    attributes: [
+      ...mentions.map((m, i) => ({ id: `A${i + 1}`, subj: `T${i + 1}`, pred: 'confidence', obj: m.confidence })),
+      ...ids.map((a, k) => ({ id: `A${mentions.length + k + 1}`, ...a })),
+    ],
   };
 }
 

@@ -44,19 +44,20 @@ export function describe(value: unknown): string {
   return typeof value;
 }
 
-export type FieldKind = 'string' | 'int' | 'double';
+export type FieldKind = 'string' | 'int' | 'double' | 'array';
 
 export interface FieldSpec {
   kind: FieldKind;
   required?: boolean;
 }
 
-const KIND_NAMES: Record<FieldKind, string> = { string: 'a string', int: 'an int', double: 'a double' };
+const KIND_NAMES: Record<FieldKind, string> = { string: 'a string', int: 'an int', double: 'a double', array: 'an array' };
 
 /** Whether the value has the XML-RPC type; int and double both decode to numbers. */
 function hasKind(value: unknown, kind: FieldKind): boolean {
   if (kind === 'string') return typeof value === 'string';
   if (kind === 'int') return typeof value === 'number' && Number.isInteger(value);
+  if (kind === 'array') return Array.isArray(value);
   return typeof value === 'number';
 }
 

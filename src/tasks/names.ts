@@ -21,6 +21,13 @@ export interface FamilySetting {
 
 /** The settings each family adds (its `settings`, read from here), by task name. */
 export const FAMILY_SETTINGS = {
+  MENTION: {
+    conceptIdLists: {
+      env: 'METASERVER_CONCEPT_ID_LISTS',
+      description:
+        'Release lists of concept ids, comma-separated files: MeSH descriptor or supplementary files (XML or ASCII), NCBI gene_info files, or NS:accession lines. A mention id of a listed namespace missing from its list is a warning. Empty: ids are checked for form and namespace only.',
+    },
+  },
   TX: {
     taxonomyIndex: {
       env: 'METASERVER_TAXONOMY_INDEX',

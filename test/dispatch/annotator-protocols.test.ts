@@ -94,7 +94,10 @@ describe('reading answers', () => {
     });
     expect(value.value.firstWarnings).toEqual([
       { path: 'relations', message: '1 relation ignored: no task of this challenge reads relations' },
-      { path: 'attributes', message: '1 attribute ignored (pred "note"): only confidence, rank and section are read' },
+      {
+        path: 'attributes',
+        message: '1 attribute ignored (pred "note"): only confidence, rank, section, type and ids (denotes, identifier…) are read',
+      },
       {
         path: 'denotations[1].obj',
         message: '1 denotation without a type ("obj" null or absent: denotations[1]) kept as untyped mentions',

@@ -81,13 +81,18 @@ describe('one challenge, every protocol', () => {
       },
       30_000,
     );
-    const expected = (annotate(TEXT).mentions as Array<{ offset: number; mention: string; confidence: number }>).map((m) => ({
-      start: m.offset,
-      end: m.offset + [...m.mention].length,
-      text: m.mention,
-      type: 'protein',
-      confidence: m.confidence,
-    }));
+    // Every protocol carries the sample's gene ids too (PubAnnotation as pubann:denotes attributes).
+    const expected = (annotate(TEXT).mentions as Array<{ offset: number; mention: string; ids?: string[]; confidence: number }>).map(
+      (m) => ({
+        start: m.offset,
+        end: m.offset + [...m.mention].length,
+        text: m.mention,
+        type: 'protein',
+        ...(m.ids ? { ids: m.ids } : {}),
+        confidence: m.confidence,
+      }),
+    );
+    expect(expected.filter((m) => m.ids).map((m) => m.text)).toEqual(['BRCA1', 'TP53']);
     expect(expected.find((m) => m.text === 'BRCA1')!.start).toBe(38); // code points: 40 in UTF-16 units
     for (const server of answered.servers as Array<{ result: { MENTION: unknown } }>) expect(server.result.MENTION).toEqual(expected);
     // The API and the on-demand article page say which protocol each server speaks.

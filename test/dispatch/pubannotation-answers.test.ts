@@ -13,17 +13,17 @@ const fixture = (name: string) =>
   };
 const indexes = { accessions: null, lookups: {} };
 
-function read(body: unknown, text: string, mentionTypes?: string[]) {
+function read(body: unknown, text: string, mentionTypes?: string[], mentionNamespaces?: Record<string, string[]>) {
   const answer = readAnswerNow(
     Buffer.from(JSON.stringify(body)),
     undefined,
-    { tasks: ['MENTION'], text, given: '', ...(mentionTypes ? { mentionTypes } : {}) },
+    { tasks: ['MENTION'], text, given: '', ...(mentionTypes ? { mentionTypes } : {}), ...(mentionNamespaces ? { mentionNamespaces } : {}) },
     indexes,
     'pubannotation',
   );
   if (answer.kind !== 'value') throw new Error(`expected a value, got ${JSON.stringify(answer)}`);
   const { MENTION } = JSON.parse(answer.value.result ?? '{}') as {
-    MENTION?: Array<{ start: number; end: number; text: string; type?: string }>;
+    MENTION?: Array<{ start: number; end: number; text: string; type?: string; ids?: string[] }>;
   };
   return { mentions: MENTION ?? [], errors: answer.value.firstErrors, warnings: answer.value.firstWarnings, value: answer.value };
 }
@@ -31,7 +31,7 @@ function read(body: unknown, text: string, mentionTypes?: string[]) {
 describe('a real PubTator document as PubAnnotation serves it', () => {
   const doc = fixture('pubtator-pmc7646410-passage.json');
 
-  it('all six denotations become mentions whose text is the text at their span; the MeSH attributes are named as ignored', () => {
+  it('all six denotations become mentions whose text is the text at their span, each with the MeSH id of its pubann:denotes attribute', () => {
     const { mentions, errors, warnings } = read(doc, doc.text);
     expect(errors).toEqual([]);
     expect(mentions.map((m) => [m.text, m.type])).toEqual([
@@ -45,9 +45,16 @@ describe('a real PubTator document as PubAnnotation serves it', () => {
     const chars = [...doc.text];
     for (const m of mentions) expect(m.text).toBe(chars.slice(m.start, m.end).join(''));
     expect(mentions).toHaveLength(6);
-    expect(warnings).toEqual([
-      { path: 'attributes', message: '6 attributes ignored (pred "pubann:denotes"): only confidence, rank and section are read' },
+    // PubTator's MeSH ids, as PubAnnotation serves them: attributes with pred pubann:denotes.
+    expect(mentions.map((m) => m.ids)).toEqual([
+      ['MESH:D009202'],
+      ['MESH:D003643'],
+      ['MESH:D054058'],
+      ['MESH:D004211'],
+      ['MESH:D009205'],
+      ['MESH:D009202'],
     ]);
+    expect(warnings).toEqual([]);
   });
 
   it('a denotation with "obj": null and one without obj are kept as untyped mentions, with one warning naming both; the other four keep their type', () => {
@@ -129,7 +136,8 @@ describe('the multi-track form', () => {
     expect(warnings).toEqual([
       {
         path: 'tracks[0].attributes',
-        message: '1 attribute in tracks[0] (project "GO-BP") ignored (pred "uncertain"): only confidence, rank and section are read',
+        message:
+          '1 attribute in tracks[0] (project "GO-BP") ignored (pred "uncertain"): only confidence, rank, section, type and ids (denotes, identifier…) are read',
       },
       {
         path: 'tracks[1].relations',
@@ -190,9 +198,9 @@ describe("PubDictionaries' denotations (no id, a score of their own)", () => {
     const { mentions, errors, warnings } = read(doc, doc.text);
     expect(errors).toEqual([]);
     expect(mentions).toEqual([
-      { start: 0, end: 21, text: 'Tumor necrosis factor', type: 'https://www.ncbi.nlm.nih.gov/gene/7124', confidence: 0.92 },
-      { start: 23, end: 26, text: 'TNF', type: 'https://www.ncbi.nlm.nih.gov/gene/7124' },
-      { start: 36, end: 45, text: 'apoptosis', type: 'http://purl.obolibrary.org/obo/GO_0006915', confidence: 1 },
+      { start: 0, end: 21, text: 'Tumor necrosis factor', ids: ['NCBIGene:7124'], confidence: 0.92 },
+      { start: 23, end: 26, text: 'TNF', ids: ['NCBIGene:7124'] },
+      { start: 36, end: 45, text: 'apoptosis', ids: ['GO:0006915'], confidence: 1 },
     ]);
     expect(warnings).toEqual([
       {
@@ -200,5 +208,107 @@ describe("PubDictionaries' denotations (no id, a score of their own)", () => {
         message: '1 score not read as a confidence (a number in (0, 1]): denotations[1] ("regAbbreviation")',
       },
     ]);
+  });
+});
+
+describe('concept ids in PubAnnotation answers', () => {
+  const text = 'Lidocaine-induced delirium; water; BRCA1 in Homo sapiens.';
+  const at = (begin: number, end: number, obj?: unknown, id?: string) => ({ ...(id ? { id } : {}), span: { begin, end }, obj });
+
+  it('an obj that is an id (NS:accession or a URI of OBO, MeSH RDF, identifiers.org, NCBI) makes an untyped mention with it', () => {
+    const { mentions, errors, warnings } = read(
+      {
+        text,
+        denotations: [
+          at(0, 9, 'http://id.nlm.nih.gov/mesh/2024/D008012'),
+          at(18, 26, 'MeSH:D003693'),
+          at(28, 33, 'http://purl.obolibrary.org/obo/CHEBI_15377'),
+          at(35, 40, 'https://identifiers.org/ncbigene:672'),
+          at(44, 56, 'http://purl.obolibrary.org/obo/NCBITaxon_9606'),
+        ],
+      },
+      text,
+    );
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(mentions.map((m) => [m.text, m.type, m.ids])).toEqual([
+      ['Lidocaine', undefined, ['MESH:D008012']],
+      ['delirium', undefined, ['MESH:D003693']],
+      ['water', undefined, ['CHEBI:15377']],
+      ['BRCA1', undefined, ['NCBIGene:672']],
+      ['Homo sapiens', undefined, ['NCBITaxon:9606']],
+    ]);
+  });
+
+  it('ties of one span (PubDictionaries sends each entry) make one mention with their ids; a type attribute types it; a type obj with a namespace-named attribute keeps both', () => {
+    const { mentions, errors, warnings } = read(
+      {
+        text,
+        denotations: [at(18, 26, 'MESH:D003693', 'T1'), at(18, 26, 'OMIM:123456', 'T2'), at(35, 40, 'Gene', 'T3')],
+        attributes: [
+          { id: 'A1', subj: 'T1', pred: 'type', obj: 'Disease' },
+          { id: 'A2', subj: 'T3', pred: 'NCBI Gene', obj: '672' },
+          { id: 'A3', subj: 'T3', pred: 'identifier', obj: 'https://www.ncbi.nlm.nih.gov/gene/672' },
+        ],
+      },
+      text,
+    );
+    expect(errors).toEqual([]);
+    expect(mentions.map((m) => [m.text, m.type, m.ids])).toEqual([
+      ['delirium', 'Disease', ['MESH:D003693']],
+      ['delirium', undefined, ['OMIM:123456']],
+      ['BRCA1', 'Gene', ['NCBIGene:672']],
+    ]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      'NCBIGene:672 is already given as ids[0] of this mention; dropped (give each id of a mention once)',
+    ]);
+  });
+
+  it('untyped ties merge; a type that is a word or an unknown URI stays the type', () => {
+    const { mentions } = read(
+      {
+        text,
+        denotations: [at(18, 26, 'MESH:D003693'), at(18, 26, 'OMIM:123456'), at(0, 9, 'Chemical'), at(28, 33, 'https://example.org/x/1')],
+      },
+      text,
+    );
+    expect(mentions.map((m) => [m.text, m.type, m.ids])).toEqual([
+      ['delirium', undefined, ['MESH:D003693', 'OMIM:123456']],
+      ['Lidocaine', 'Chemical', undefined],
+      ['water', 'https://example.org/x/1', undefined],
+    ]);
+  });
+
+  it("ids are checked against the challenge's namespaces at the denotation's path; nothing stored", () => {
+    const refused = read(
+      {
+        text,
+        denotations: [at(0, 9, 'Chemical', 'T1')],
+        attributes: [{ id: 'A1', subj: 'T1', pred: 'pubann:denotes', obj: 'CHEBI:6456' }],
+      },
+      text,
+      undefined,
+      { Chemical: ['MESH'] },
+    );
+    expect(refused.errors).toEqual([
+      {
+        path: 'denotations[0].ids[0]',
+        message:
+          'namespace CHEBI ("CHEBI:6456") is not accepted for "Chemical" mentions in this challenge (accepted: MESH); send ids of those namespaces, or leave this one out',
+      },
+    ]);
+    expect(refused.mentions).toEqual([]);
+    const composite = read(
+      {
+        text,
+        denotations: [at(18, 26, 'Disease', 'T1')],
+        attributes: [{ id: 'A1', subj: 'T1', pred: 'pubann:denotes', obj: 'MESH:D003693|D001943' }],
+      },
+      text,
+    );
+    expect(composite.errors[0]).toEqual({
+      path: 'denotations[0].ids[0]',
+      message: '"MESH:D003693|D001943" joins 2 ids in one string; send each as its own item of ids: ["MESH:D003693", "MESH:D001943"]',
+    });
   });
 });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { validateAnswer } from '../../src/families/validate.ts';
+import { context } from '../tasks/helpers.ts';
 import { annotate } from '../../src/sample/annotator.ts';
 
 // Offsets in these tests are code points; `cp` finds one the way a Python team would.
@@ -37,7 +39,15 @@ describe('annotate', () => {
   it('finds gene-like mentions with code-point offsets after non-BMP characters', () => {
     const mentions = annotate(SAMPLE_TEXT).mentions as Array<{ offset: number; mention: string }>;
     expect(mentions.map((m) => m.mention)).toEqual(['BRCA1', 'IL2R']);
-    expect(mentions[0]).toEqual({ offset: cp(SAMPLE_TEXT, 'BRCA1'), mention: 'BRCA1', type: 'protein', confidence: 0.9 });
+    // BRCA1 is in the sample's dictionary of ids, IL2R is not: no ids.
+    expect(mentions[0]).toEqual({
+      offset: cp(SAMPLE_TEXT, 'BRCA1'),
+      mention: 'BRCA1',
+      type: 'protein',
+      ids: ['NCBIGene:672'],
+      confidence: 0.9,
+    });
+    expect(mentions[1]).not.toHaveProperty('ids');
     // the UTF-16 index is one larger because of the leading 𝛼: the answer must not use it
     expect(mentions[0].offset).toBe(SAMPLE_TEXT.indexOf('BRCA1') - 1);
     for (const m of mentions)
@@ -47,6 +57,25 @@ describe('annotate', () => {
           .join(''),
       ).toBe(m.mention);
     expect(annotate('Il2r1 x').mentions).toEqual([{ offset: 0, mention: 'Il2r1', type: 'protein', confidence: 0.6 }]);
+  });
+
+  it("puts its dictionary's gene ids on the mentions, valid for a challenge that accepts NCBIGene for proteins and one without namespaces", () => {
+    const text = 'TP53 and MDM2 bind CD4, not IL2R.';
+    const mentions = annotate(text).mentions as Array<{ mention: string; ids?: string[] }>;
+    expect(mentions.map((m) => [m.mention, m.ids])).toEqual([
+      ['TP53', ['NCBIGene:7157']],
+      ['MDM2', ['NCBIGene:4193']],
+      ['CD4', ['NCBIGene:920']],
+      ['IL2R', undefined],
+    ]);
+    for (const mentionNamespaces of [undefined, { protein: ['NCBIGene'] }]) {
+      const checked = validateAnswer({ mentions }, context({ tasks: ['MENTION'], text, mentionNamespaces }));
+      expect(checked.errors).toEqual([]);
+      expect(checked.result.MENTION?.map((m) => m.ids)).toEqual([['NCBIGene:7157'], ['NCBIGene:4193'], ['NCBIGene:920'], undefined]);
+    }
+    // A challenge that takes MeSH only for proteins refuses them, at their path.
+    const strict = validateAnswer({ mentions }, context({ tasks: ['MENTION'], text, mentionNamespaces: { '*': ['MESH'] } }));
+    expect(strict.errors.map((e) => e.path)).toEqual(['mentions[0].ids[0]', 'mentions[1].ids[0]', 'mentions[2].ids[0]']);
   });
 
   it('links pronouns to the nearest preceding given protein in standoff', () => {

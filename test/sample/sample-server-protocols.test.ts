@@ -53,6 +53,8 @@ describe('metaserver sample-server --protocol', () => {
         attributes: [
           { id: 'A1', subj: 'T1', pred: 'confidence', obj: 0.9 },
           { id: 'A2', subj: 'T2', pred: 'confidence', obj: 0.9 },
+          // BRCA1's id, as PubAnnotation serves PubTator's
+          { id: 'A3', subj: 'T1', pred: 'pubann:denotes', obj: 'NCBIGene:672' },
         ],
       });
       expect((await fetch(location)).status).toBe(410);

@@ -55,7 +55,13 @@ function expectedWire(result: any): Record<string, unknown> {
     confidence: i.confidence,
   }));
   wire.pairs &&= (wire.pairs as any[]).map((p) => ({ a: p.a, b: p.b, rank: p.rank, confidence: p.confidence }));
-  wire.mentions &&= (wire.mentions as any[]).map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: m.confidence }));
+  wire.mentions &&= (wire.mentions as any[]).map((m) => ({
+    offset: m.start,
+    mention: m.text,
+    type: m.type,
+    ids: m.ids,
+    confidence: m.confidence,
+  }));
   return wire;
 }
 

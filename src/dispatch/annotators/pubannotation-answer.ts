@@ -8,6 +8,28 @@
 //   (`"obj": null` or no `obj`, which some dictionary taggers send for an unresolved hit)
 //   is kept as an untyped mention, with a warning naming it: one such denotation must not
 //   cost the answer its other mentions;
+// - concept ids, where the two kinds of annotator put them:
+//   - PubDictionaries puts the dictionary entry's identifier in `obj` (its annotator,
+//     `app/models/text_annotator.rb` in github.com/pubannotation/pubdictionaries, builds
+//     `{span, obj: identifier, score, string}`; the identifier is what the dictionary's
+//     uploader wrote: `MESH:D003693`, or a URI such as
+//     `http://purl.obolibrary.org/obo/CHEBI_15377`, `http://id.nlm.nih.gov/mesh/D003693`,
+//     `https://www.ncbi.nlm.nih.gov/gene/7124`). An `obj` that reads as an id (CONCEPT_URIS
+//     below, or `NS:accession` with a namespace we know) makes an untyped mention with that
+//     id: such an annotator says what the span is, not its entity type. Denotations of one
+//     span whose `obj`s are ids (PubDictionaries sends ties so) make one mention with those
+//     ids. An `obj` that is a URI of another kind stays the type, as before.
+//   - PubAnnotation projects (PubTator's among them, as PubAnnotation serves them: see
+//     test/fixtures/pubannotation/) keep the type in `obj` and the id in an attribute
+//     `{subj: denotation, pred: "pubann:denotes", obj: "MESH:D009202"}` (PubAnnotation's
+//     documentation, "Annotation format", pubannotation.org/docs/annotation-format/:
+//     attributes are `{id, subj, pred, obj}`). Attributes whose pred (its part after a
+//     prefix `xx:`) is `denotes`, `identifier`, `id`, `dbid`, `db_id`, `concept_id` or
+//     `normalization` are read as ids; a pred naming a namespace (`MESH`, `NCBI Gene`)
+//     takes a bare accession as of that namespace. A `type` attribute gives an untyped
+//     denotation (one whose `obj` was an id) its type.
+//   The mention's ids are then checked as every protocol's are (src/families/mention/ids.ts):
+//   `denotations[4].ids[1]` counts the denotation's ids, its `obj` first, then its attributes.
 // - attributes `confidence`, `rank` and `section` on a denotation (as our export writes
 //   them), within the same track; without a confidence attribute, the denotation's own
 //   `score` (PubDictionaries sends each match's similarity there, 0–1) is its confidence;
@@ -20,8 +42,9 @@
 import { mention } from '../../families/mention/index.ts';
 import { CodePointText } from '../../shared/code-points.ts';
 import type { ValidationIssue } from '../../tasks/types.ts';
+import { idAttribute, idOfObject } from './pubannotation-ids.ts';
 
-const ATTRIBUTES = new Set(['confidence', 'rank', 'section']);
+const ATTRIBUTES = new Set(['confidence', 'rank', 'section', 'type']);
 /** Annotation kinds that no task reads, with what each is in a warning. */
 const DROPPED = [
   ['relations', 'relation', 'no task of this challenge reads relations'],
@@ -100,10 +123,14 @@ function attributesOf(layer: Layer, warnings: ValidationIssue[]): Map<string, Re
   const list = Array.isArray(layer.body.attributes) ? layer.body.attributes : [];
   const ignored = new Map<string, number>();
   for (const a of list) {
-    if (isObject(a) && typeof a.subj === 'string' && typeof a.pred === 'string' && ATTRIBUTES.has(a.pred)) {
-      const own = byDenotation.get(a.subj) ?? {};
-      own[a.pred] = a.obj;
-      byDenotation.set(a.subj, own);
+    const id = isObject(a) && typeof a.subj === 'string' && typeof a.pred === 'string' ? idAttribute(a.pred, a.obj) : undefined;
+    if (id !== undefined || (isObject(a) && typeof a.subj === 'string' && typeof a.pred === 'string' && ATTRIBUTES.has(a.pred))) {
+      const subj = (a as { subj: string }).subj;
+      const pred = (a as { pred: string }).pred;
+      const own = byDenotation.get(subj) ?? {};
+      if (id !== undefined) own.ids = [...((own.ids as unknown[] | undefined) ?? []), id];
+      else own[pred] = (a as { obj: unknown }).obj;
+      byDenotation.set(subj, own);
     } else {
       const pred = isObject(a) && typeof a.pred === 'string' ? a.pred : '(no pred)';
       ignored.set(pred, (ignored.get(pred) ?? 0) + 1);
@@ -114,7 +141,7 @@ function attributesOf(layer: Layer, warnings: ValidationIssue[]): Map<string, Re
     const preds = [...ignored.keys()].map((p) => JSON.stringify(p)).join(', ');
     warnings.push({
       path: `${layer.prefix}attributes`,
-      message: `${plural(total, 'attribute')}${layer.named} ignored (pred ${preds}): only confidence, rank and section are read`,
+      message: `${plural(total, 'attribute')}${layer.named} ignored (pred ${preds}): only confidence, rank, section, type and ids (denotes, identifier…) are read`,
     });
   }
   return byDenotation;
@@ -135,6 +162,8 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
   const untyped: string[] = [];
   /** Denotations whose own `score` is no confidence (PubDictionaries gives abbreviations a kind there). */
   const unusedScores: string[] = [];
+  /** Mentions made from an `obj` that is an id, by layer, span and type: where a tie's ids go. */
+  const ties = new Map<string, Record<string, unknown>>();
   for (const layer of layersOf(doc, errors)) {
     const denotations = layer.body.denotations ?? [];
     if (!Array.isArray(denotations)) {
@@ -159,14 +188,22 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
       }
       const item = mentionOf(d, path, text, errors);
       if (!item) return;
-      const extra = isObject(d) && typeof d.id === 'string' ? (attributes.get(d.id) ?? {}) : {};
+      const { ids: attributeIds, ...extra } = isObject(d) && typeof d.id === 'string' ? (attributes.get(d.id) ?? {}) : {};
       if (isObject(d) && d.score !== undefined && extra.confidence === undefined) {
         if (isConfidence(d.score)) item.confidence = d.score;
         else unusedScores.push(`${path} (${JSON.stringify(d.score).slice(0, 30)})`);
       }
-      mentions.push({ ...item, ...extra });
+      const mention = withIds({ ...item, ...extra }, attributeIds as unknown[] | undefined);
+      if (item.ids && !attributeIds) {
+        // PubDictionaries' ties: one span, several entries: one mention with their ids.
+        const key = `${layer.prefix}${String(item.offset)}:${String(item.mention)}:${String(mention.type)}`;
+        const earlier = ties.get(key);
+        if (earlier) return void addIds(earlier, item.ids as unknown[]);
+        ties.set(key, mention);
+      }
+      mentions.push(mention);
       denotationOf.push(path);
-      if (item.type === undefined) untyped.push(path);
+      if (mention.type === undefined && mention.ids === undefined) untyped.push(path);
     });
   }
   if (unusedScores.length > 0) {
@@ -216,6 +253,19 @@ function mentionOf(d: unknown, path: string, text: CodePointText, errors: Valida
     return undefined;
   }
   const item: Record<string, unknown> = { offset: begin, mention: text.slice(begin, end) };
-  if (typeof d.obj === 'string') item.type = d.obj;
+  const id = typeof d.obj === 'string' ? idOfObject(d.obj) : undefined;
+  if (id !== undefined) item.ids = [id];
+  else if (typeof d.obj === 'string') item.type = d.obj;
   return item;
+}
+
+/** The mention with its attributes' ids after its own (an `obj` that was an id). */
+function withIds(item: Record<string, unknown>, more: unknown[] | undefined): Record<string, unknown> {
+  if (!more) return item;
+  return { ...item, ids: [...((item.ids as unknown[] | undefined) ?? []), ...more] };
+}
+
+function addIds(mention: Record<string, unknown>, ids: unknown[]): void {
+  const own = mention.ids as unknown[];
+  for (const id of ids) if (!own.includes(id)) own.push(id);
 }

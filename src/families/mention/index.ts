@@ -16,6 +16,8 @@ import { mentionsOfVote, voteMentions } from './consensus.ts';
 import { mentionScoring } from './scoring.ts';
 import type { MentionItem } from './types.ts';
 import { validateMention } from './validate.ts';
+import { loadConceptIdLists, type ConceptIdLists } from './id-lists.ts';
+import { FAMILY_SETTINGS } from '../../tasks/names.ts';
 
 const TASK = 'MENTION';
 
@@ -27,8 +29,15 @@ export const mention = defineFamily({
   counting: { count: 'items' },
   wire: {
     toWire: (mentions: MentionItem[]) =>
-      mentions.map((m) => ({ offset: m.start, mention: m.text, type: m.type, confidence: double(m.confidence), section: m.section })),
-    help: 'mentions [{offset, mention, type?, confidence?, section?}] (offsets in code points)',
+      mentions.map((m) => ({
+        offset: m.start,
+        mention: m.text,
+        type: m.type,
+        ids: m.ids,
+        confidence: double(m.confidence),
+        section: m.section,
+      })),
+    help: 'mentions [{offset, mention, type?, ids?, confidence?, section?}] (offsets in code points; ids "NS:accession")',
   },
   scoring: { ...mentionScoring, corpus: mentionCorpus },
   consensus: { vote: voteMentions, asResult: mentionsOfVote },
@@ -100,5 +109,12 @@ export const mention = defineFamily({
       pr: { p: 'strict.p', r: 'strict.r' },
     },
     preselected: ['server'],
+  },
+  settings: FAMILY_SETTINGS.MENTION,
+  lookup: {
+    setting: 'conceptIdLists',
+    load: (paths: string): ConceptIdLists => loadConceptIdLists(paths),
+    release: (lists: ConceptIdLists) => lists.release,
+    without: 'mention ids are checked for their form and the namespaces of the challenge only',
   },
 });

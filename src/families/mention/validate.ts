@@ -1,12 +1,16 @@
-// MENTION: `mentions` = array of struct {offset, mention, type?, section?, confidence?,
-// rank?}. `offset` counts code points; text[offset, offset + length(mention)) must equal
-// `mention`. Stored as {start, end, text, …} in code points.
+// MENTION: `mentions` = array of struct {offset, mention, type?, ids?, section?,
+// confidence?, rank?}. `offset` counts code points; text[offset, offset + length(mention))
+// must equal `mention`. Stored as {start, end, text, …} in code points. `ids` are concept
+// ids `NS:accession`, checked in ids.ts against the challenge's namespaces and the
+// release lists loaded.
 
 import { checkArray, checkConfidence, checkRank, checkStruct, checkUniqueRanks, type FieldSpec, type Report } from '../../tasks/checks.ts';
 import type { TaskInput } from '../family.ts';
 import { offsetHint } from '../../tasks/offset-hint.ts';
 import { codePointLength } from '../../shared/code-points.ts';
 import type { MentionItem } from './types.ts';
+import { checkMentionIds } from './ids.ts';
+import type { ConceptIdLists } from './id-lists.ts';
 
 const KEY = 'mentions';
 
@@ -14,6 +18,7 @@ const FIELDS: Record<string, FieldSpec> = {
   offset: { kind: 'int', required: true },
   mention: { kind: 'string', required: true },
   type: { kind: 'string' },
+  ids: { kind: 'array' },
   section: { kind: 'string' },
   confidence: { kind: 'double' },
   rank: { kind: 'int' },
@@ -22,8 +27,13 @@ const FIELDS: Record<string, FieldSpec> = {
 const SHOWN = 60;
 const show = (s: string): string => JSON.stringify(s.length > SHOWN ? `${s.slice(0, SHOWN)}…` : s);
 
-export function validateMention(value: unknown, input: TaskInput, report: Report): MentionItem[] | undefined {
-  const list = checkArray(value, KEY, 'structs {offset, mention, type?, section?, confidence?}', report);
+export function validateMention(
+  value: unknown,
+  input: TaskInput,
+  report: Report,
+  lists: ConceptIdLists | null = null,
+): MentionItem[] | undefined {
+  const list = checkArray(value, KEY, 'structs {offset, mention, type?, ids?, section?, confidence?}', report);
   if (!list) return undefined;
   const text = input.codePoints;
   const types = input.mentionTypes && input.mentionTypes.length > 0 ? input.mentionTypes : null;
@@ -42,6 +52,10 @@ export function validateMention(value: unknown, input: TaskInput, report: Report
     if (type !== undefined && types && !types.includes(type)) {
       report.error(`${path}.type`, `${show(type)} is not a mention type of this challenge (${types.join(', ')})`);
     }
+    const ids =
+      fields.ids === undefined
+        ? undefined
+        : checkMentionIds(fields.ids as unknown[], path, { type, rules: input.mentionNamespaces, lists }, report);
     const offset = fields.offset as number | undefined;
     const mention = fields.mention as string | undefined;
     if (offset === undefined || mention === undefined) return;
@@ -75,6 +89,7 @@ export function validateMention(value: unknown, input: TaskInput, report: Report
       end,
       text: mention,
       ...(type !== undefined ? { type } : {}),
+      ...(ids !== undefined ? { ids } : {}),
       ...(confidence !== undefined ? { confidence } : {}),
       ...(fields.section !== undefined ? { section: fields.section as string } : {}),
       ...(ranks[index] !== undefined ? { rank: ranks[index] } : {}),
