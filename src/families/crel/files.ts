@@ -1,7 +1,8 @@
 // CREL gold standards and runs as text: PubTator lines, as BC5CDR and BioRED ship them —
 // title and abstract lines (skipped), mention lines `PMID<TAB>start<TAB>end<TAB>text<TAB>type<TAB>ids`
 // (they say which namespace a bare id of the relations is in) and relation lines
-// `PMID<TAB>Type<TAB>id1<TAB>id2[<TAB>Novel|No]`. A file of relation lines alone is read
+// `PMID<TAB>Type<TAB>id1<TAB>id2[<TAB>Novel|No]` (BC5CDR's runs put a confidence in the
+// fifth column: read and not scored). A file of relation lines alone is read
 // too when its ids are written `NS:accession`. Ids are read into the stored form: written
 // with a namespace as is; bare, in the namespace of the document's mentions carrying that
 // accession, else (a CID line) as the chemical's and the disease's MeSH ids. Every error
@@ -89,15 +90,17 @@ export function readRelationLines(text: string, file?: string): { relations: Con
     const [doc, type, id1, id2, novelty] = columns;
     const where = { file, line: n };
     if (type === '') throw new ScoringInputError('the relation type (second column) is empty', where);
-    if (novelty !== undefined && novelty !== '' && !NOVELTIES.includes(novelty as Novelty))
-      throw new ScoringInputError(`the novelty ${JSON.stringify(novelty)} is neither Novel nor No`, where);
+    // BC5CDR's runs write a confidence there, BioRED its novelty.
+    const isNovelty = NOVELTIES.includes(novelty as Novelty);
+    if (novelty !== undefined && novelty !== '' && !isNovelty && !Number.isFinite(Number(novelty)))
+      throw new ScoringInputError(`the fifth column ${JSON.stringify(novelty)} is neither a novelty (Novel, No) nor a confidence`, where);
     const relation: ConceptRelation = {
       doc,
       type,
       concept1: relationId(id1, doc, type, 0, known.get(doc), where),
       concept2: relationId(id2, doc, type, 1, known.get(doc), where),
     };
-    if (novelty) relation.novelty = novelty;
+    if (isNovelty) relation.novelty = novelty;
     return relation;
   });
   return { relations, documents };

@@ -4,7 +4,11 @@
 // (src/scoring/concept-relations.ts); `metaserver score CID` is BC5CDR's eval_relation.sh.
 
 import { FormatError } from '../../formats/common.ts';
-import { readCorpusFile } from '../../formats/corpus-file.ts';
+import type { CorpusDocument } from '../../formats/bioc-corpus.ts';
+import { readBiocJson, readBiocJsonLines } from '../../formats/bioc-json.ts';
+import { allAnnotations, allRelations, type BiocCollection } from '../../formats/bioc-model.ts';
+import { readBiocXml } from '../../formats/bioc-xml.ts';
+import { corpusFormatOf } from '../../formats/corpus-file.ts';
 import { runName, type ScoreFiles } from '../../scoring/score-files.ts';
 import { ScoringInputError, scoreBiored, type ConceptRelation, type ScoreReport } from '../../scoring/index.ts';
 import type { FamilyScoreCli, FamilyScoring } from '../family.ts';
@@ -26,19 +30,48 @@ function text(body: unknown, what: string): string {
   return body;
 }
 
+/**
+ * A BioC collection's documents as far as relations need them: annotations' ids and
+ * relations, without checking the text at each annotation's span (BC5CDR's own BioC sample
+ * holds annotations whose offsets miss their text, and its tool never looks).
+ */
+function relationDocuments(collection: BiocCollection): CorpusDocument[] {
+  return collection.documents.map((d) => ({
+    id: d.id,
+    text: '',
+    sections: [],
+    annotations: allAnnotations(d).map((a, i) => ({
+      id: a.id === '' ? `#${i + 1}` : a.id,
+      text: a.text,
+      type: a.infons.type,
+      infons: a.infons,
+    })),
+    relations: allRelations(d).map((r) => ({
+      id: r.id,
+      type: r.infons.type ?? r.infons.relation,
+      args: r.nodes.map((n) => n.refid),
+      infons: r.infons,
+    })),
+  }));
+}
+
 /** A gold or run file of `metaserver score CREL`: PubTator text, or BioC (told from the content). */
 async function relationsOfFile(files: ScoreFiles, path: string): Promise<{ relations: ConceptRelation[]; documents: Set<string> }> {
   const content = await files.read(path);
-  if (!/^\uFEFF?\s*[<{[]/.test(content)) return readRelationLines(content, path);
+  const format = corpusFormatOf(content);
+  if (format === 'pubtator') return readRelationLines(content, path);
+  let documents: CorpusDocument[];
   try {
-    const documents = readCorpusFile(content, path);
-    const { relations, warnings } = corpusRelations(documents);
-    files.warn(warnings.map((w) => `${path}: ${w}`));
-    return { relations, documents: new Set(documents.map((d) => d.id)) };
+    documents = relationDocuments(
+      format === 'bioc-xml' ? readBiocXml(content) : format === 'bioc-jsonl' ? readBiocJsonLines(content) : readBiocJson(content),
+    );
   } catch (err) {
     if (err instanceof FormatError) throw new ScoringInputError(err.message, { file: path, hint: 'give a BioC XML/JSON or PubTator file' });
     throw err;
   }
+  const { relations, warnings } = corpusRelations(documents);
+  files.warn(warnings.map((w) => `${path}: ${w}`));
+  return { relations, documents: new Set(documents.map((d) => d.id)) };
 }
 
 const crelCli: FamilyScoreCli = {
