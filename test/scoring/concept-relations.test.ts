@@ -8,6 +8,7 @@ import {
   readCidPubTator,
   scoreBiored,
   scoreCid,
+  type CidBiocRecord,
   type ConceptRelation,
 } from '../../src/scoring/index.ts';
 
@@ -85,7 +86,7 @@ describe("BC5CDR's eval_relation.sh", () => {
   });
 
   it('reads BioC relations from the relation, Chemical and Disease infons', () => {
-    const records = [
+    const records: CidBiocRecord[] = [
       { doc: '1', infons: { relation: 'CID', Chemical: 'D1', Disease: 'D2' } },
       { doc: '1', infons: { type: 'CID', Chemical: 'D1', Disease: 'D3' } },
       { doc: '2', infons: { relation: 'CID', Disease: 'D3' } },
