@@ -20,7 +20,7 @@ export const CREL_KEY = 'concept_relations';
 export const MENTIONS_KEY = 'mentions';
 
 /** BioRED's eight relation types (as its files write them), then BC5CDR's chemical-induced disease. */
-export const CREL_DEFAULT_TYPES: readonly string[] = [
+const CREL_DEFAULT_TYPES: readonly string[] = [
   'Association',
   'Positive_Correlation',
   'Negative_Correlation',
@@ -45,7 +45,7 @@ const SHOWN_IDS = 8;
 const show = (s: string): string => JSON.stringify(s.length > 60 ? `${s.slice(0, 60)}…` : s);
 
 /** The relation types a challenge takes: its own, or BioRED's eight and CID. */
-export function conceptRelationTypesOf(input: Pick<TaskInput, 'conceptRelationTypes'>): readonly string[] {
+function conceptRelationTypesOf(input: Pick<TaskInput, 'conceptRelationTypes'>): readonly string[] {
   return input.conceptRelationTypes && input.conceptRelationTypes.length > 0 ? input.conceptRelationTypes : CREL_DEFAULT_TYPES;
 }
 
