@@ -8,7 +8,6 @@ import { crel } from '../../../src/families/crel/index.ts';
 import { corpusRelations } from '../../../src/families/crel/corpus.ts';
 import { readRelationLines } from '../../../src/families/crel/files.ts';
 import type { CrelResult } from '../../../src/families/crel/types.ts';
-import type { CrelGold } from '../../../src/families/crel/scoring.ts';
 import { exportBiocXml, importBiocXml } from '../../../src/families/formats.ts';
 import { readCorpusFile } from '../../../src/formats/corpus-file.ts';
 import { readCidPubTator, ScoringInputError } from '../../../src/scoring/index.ts';
@@ -44,7 +43,7 @@ describe('CREL gold from corpora', () => {
     const body = crel.scoring.corpus!.gold(corpus('biored-test-1.txt')).body as string;
     const gold = crel.scoring.parseGold(body);
     expect(gold).toMatchObject({ documents: 1, items: 18, warnings: [] });
-    const scored = crel.scoring.score(gold.gold, (gold.gold as CrelGold).relations, {});
+    const scored = crel.scoring.score(gold.gold, (gold.gold).relations, {});
     expect((scored.metrics as { all: { f: number } }).all.f).toBe(1);
   });
 });
