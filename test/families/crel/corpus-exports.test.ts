@@ -43,7 +43,7 @@ describe('CREL gold from corpora', () => {
     const body = crel.scoring.corpus!.gold(corpus('biored-test-1.txt')).body as string;
     const gold = crel.scoring.parseGold(body);
     expect(gold).toMatchObject({ documents: 1, items: 18, warnings: [] });
-    const scored = crel.scoring.score(gold.gold, (gold.gold).relations, {});
+    const scored = crel.scoring.score(gold.gold, gold.gold.relations, {});
     expect((scored.metrics as { all: { f: number } }).all.f).toBe(1);
   });
 });
