@@ -224,6 +224,26 @@ sub find_relations {
     return \@relations;
 }
 
+# CREL: the first two distinct ids the mentions carry; CID for a chemical and a disease, else Association.
+sub find_concept_relations {
+    my ($mentions) = @_;
+    my $plain = sub { my ($v) = @_; ref $v ? $v->value : $v };
+    my @concepts;
+    for my $m (@$mentions) {
+        for my $id (map { $plain->($_) } @{ $m->{ids} || [] }) {
+            push @concepts, { id => $id, type => lc($plain->($m->{type}) // '') } unless grep { $_->{id} eq $id } @concepts;
+        }
+    }
+    return [] if @concepts < 2;
+    my ($a, $b) = @concepts;
+    my ($chemical) = grep { $_->{type} eq 'chemical' } ($a, $b);
+    my ($disease) = grep { $_->{type} eq 'disease' } ($a, $b);
+    if ($chemical && $disease && $chemical != $disease) {
+        return [{ type => str('CID'), concept1 => str($chemical->{id}), concept2 => str($disease->{id}), rank => int32(1), confidence => dbl(0.5) }];
+    }
+    return [{ type => str('Association'), concept1 => str($a->{id}), concept2 => str($b->{id}), novelty => str('Novel'), rank => int32(1), confidence => dbl(0.5) }];
+}
+
 sub annotate {
     my ($text, $given) = @_;
     my @accessions = find_accessions($text);
@@ -242,6 +262,7 @@ sub annotate {
         taxons => find_taxa($text),
         topics => find_topics($text),
         relations => find_relations($text, $given),
+        concept_relations => find_concept_relations(find_mentions($text)),
     };
 }
 

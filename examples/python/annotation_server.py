@@ -240,6 +240,23 @@ def find_relations(text: str, given: str) -> List[Dict[str, Any]]:
     return relations
 
 
+def find_concept_relations(mentions: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """CREL: the first two distinct ids the mentions carry; CID for a chemical and a disease, else Association."""
+    concepts: List[Dict[str, str]] = []
+    for m in mentions:
+        for concept_id in m.get("ids", []):
+            if all(c["id"] != concept_id for c in concepts):
+                concepts.append({"id": concept_id, "type": (m.get("type") or "").lower()})
+    if len(concepts) < 2:
+        return []
+    a, b = concepts[0], concepts[1]
+    chemical = a if a["type"] == "chemical" else b if b["type"] == "chemical" else None
+    disease = a if a["type"] == "disease" else b if b["type"] == "disease" else None
+    if chemical is not None and disease is not None and chemical is not disease:
+        return [{"type": "CID", "concept1": chemical["id"], "concept2": disease["id"], "rank": 1, "confidence": 0.5}]
+    return [{"type": "Association", "concept1": a["id"], "concept2": b["id"], "novelty": "Novel", "rank": 1, "confidence": 0.5}]
+
+
 def annotate(text: str, given: str = "") -> Dict[str, Any]:
     """Replace this with your tagger. Return only the keys of the tasks you answer."""
     accessions = find_accessions(text)
@@ -257,6 +274,7 @@ def annotate(text: str, given: str = "") -> Dict[str, Any]:
         "taxons": find_taxa(text),
         "topics": find_topics(text),
         "relations": find_relations(text, given),
+        "concept_relations": find_concept_relations(find_mentions(text)),
     }
 
 

@@ -210,6 +210,26 @@ def find_relations(text, given)
   relations
 end
 
+# CREL: the first two distinct ids the mentions carry; CID for a chemical and a disease, else Association.
+def find_concept_relations(mentions)
+  concepts = []
+  mentions.each do |m|
+    (m['ids'] || []).each do |id|
+      concepts << { 'id' => id, 'type' => (m['type'] || '').downcase } unless concepts.any? { |c| c['id'] == id }
+    end
+  end
+  return [] if concepts.length < 2
+
+  a, b = concepts
+  chemical = [a, b].find { |c| c['type'] == 'chemical' }
+  disease = [a, b].find { |c| c['type'] == 'disease' }
+  if chemical && disease && !chemical.equal?(disease)
+    return [{ 'type' => 'CID', 'concept1' => chemical['id'], 'concept2' => disease['id'], 'rank' => 1, 'confidence' => 0.5 }]
+  end
+
+  [{ 'type' => 'Association', 'concept1' => a['id'], 'concept2' => b['id'], 'novelty' => 'Novel', 'rank' => 1, 'confidence' => 0.5 }]
+end
+
 def annotate(text, given = '')
   accessions = find_accessions(text)
   {
@@ -224,7 +244,8 @@ def annotate(text, given = '')
     'coref' => coref_standoff(text, given),
     'taxons' => find_taxa(text),
     'topics' => find_topics(text),
-    'relations' => find_relations(text, given)
+    'relations' => find_relations(text, given),
+    'concept_relations' => find_concept_relations(find_mentions(text))
   }
 end
 

@@ -69,6 +69,11 @@ export type FamilyLookups = Readonly<Record<string, unknown>>;
 export interface TaskInput extends ValidationContext {
   /** The text prepared once per answer for code-point offsets. */
   codePoints: CodePointText;
+  /**
+   * The validated results of the answer's other keys, by answer key, that had no error:
+   * those a family `reads` are validated before it (CREL reads `mentions`).
+   */
+  answered?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -295,6 +300,8 @@ export interface WebItem {
   servers?: number;
   /** Spans of the article text the item is about (REL: its two mentions), shown in context, highlighted and named. */
   marks?: Array<{ start: number; end: number; label: string }>;
+  /** Further identifiers the item is about (CREL: its two concepts), each linked to its database entry when there is one. */
+  links?: Array<{ label: string; href?: string }>;
 }
 
 /** How a page shows one server's answer for the task. */
@@ -348,6 +355,11 @@ export interface TaskFamily<N extends string = string, R = unknown, G = unknown,
   /** The server is also sent the given annotations (`given`), described so. */
   given?: { description: string };
   validate(value: unknown, input: TaskInput, report: Report, lookup: L | null): R | undefined;
+  /**
+   * Answer keys of other families whose validated results this one's validator reads
+   * (`input.answered`): validated first, and even when their task was not asked.
+   */
+  reads?: readonly string[];
   counting: ItemCounting;
   /** The answer's form on the wire, as servers send it (XML-RPC struct member; plain JSON too). */
   wire: {

@@ -8,6 +8,7 @@
 
 import { act } from './act/index.ts';
 import { coref } from './coref/index.ts';
+import { crel } from './crel/index.ts';
 import type { AnyFamily, TaskFamily } from './family.ts';
 import { int } from './int/index.ts';
 import { ipt } from './ipt/index.ts';
@@ -17,7 +18,7 @@ import { topic } from './topic/index.ts';
 import { tx } from './tx/index.ts';
 import { FAMILY_SETTINGS, TASK_NAMES as LEAF_NAMES, type TaskName as LeafTaskName } from '../tasks/names.ts';
 
-export const FAMILIES = [act, int, ipt, mention, coref, tx, topic, rel] as const;
+export const FAMILIES = [act, int, ipt, mention, coref, tx, topic, rel, crel] as const;
 
 type Family = (typeof FAMILIES)[number];
 

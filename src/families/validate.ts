@@ -29,14 +29,24 @@ export function validateAnswer(value: unknown, ctx: ValidationContext): Validate
     report.error('(answer)', `expected a struct with one key per task (${answerKeys(ctx.tasks)}), got ${describe(value)}`);
     return done();
   }
-  let input: TaskInput | undefined;
-  for (const [key, field] of Object.entries(value)) {
+  let input: (TaskInput & { answered: Record<string, unknown> }) | undefined;
+  const asked = (key: string): boolean => {
+    const family = familyOfAnswerKey(key);
+    return family !== undefined && ctx.tasks.includes(family.name);
+  };
+  // Keys another asked family reads (CREL reads the mentions' ids) are validated first, and
+  // validated even when their own task was not asked: the reader needs them checked.
+  const entries = Object.entries(value);
+  const read = new Set(entries.flatMap(([key]) => (asked(key) ? (familyOfAnswerKey(key)?.reads ?? []) : [])));
+  entries.sort(([a], [b]) => Number(read.has(b)) - Number(read.has(a)));
+  for (const [key, field] of entries) {
     const family = familyOfAnswerKey(key);
     if (!family) {
       report.warn(key, `unknown key ignored (this server answers: ${answerKeys(ctx.tasks) || 'none'})`);
       continue;
     }
-    if (!ctx.tasks.includes(family.name)) {
+    const readOnly = !ctx.tasks.includes(family.name);
+    if (readOnly && !read.has(key)) {
       report.warn(key, `task ${family.name} was not asked of this server; ignored`);
       continue;
     }
@@ -45,10 +55,12 @@ export function validateAnswer(value: unknown, ctx: ValidationContext): Validate
       report.warn(key, 'nil read as no result for this task');
       continue;
     }
-    input ??= { ...ctx, codePoints: new CodePointText(ctx.text) };
+    input ??= { ...ctx, codePoints: new CodePointText(ctx.text), answered: {} };
     const errorsBefore = report.errors.length;
     const checked = family.validate(field, input, report, ctx.lookups?.[family.name] ?? null);
-    if (checked !== undefined && report.errors.length === errorsBefore) result[family.name] = checked;
+    if (checked === undefined || report.errors.length !== errorsBefore) continue;
+    input.answered[key] = checked;
+    if (!readOnly) result[family.name] = checked;
   }
   return done();
 }

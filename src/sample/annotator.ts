@@ -1,4 +1,4 @@
-// The sample annotator: a deliberately simple, deterministic tagger that answers all eight
+// The sample annotator: a deliberately simple, deterministic tagger that answers all nine
 // tasks, so a team sees a complete, valid answer and the tests have a known reference.
 // The samples under examples/ (Python, Perl, Ruby) implement exactly the same rules; tests
 // check that all of them give identical answers, so change them together.
@@ -46,6 +46,12 @@
 //      relation: "inhibit" (ASCII-case-insensitive) → INHIBITOR, else "activat" →
 //      ACTIVATOR, else none. {type, arg1: "T<chemical>", arg2: "T<gene>", rank: i,
 //      confidence: 1/(i+1)} for i = 1, 2, … in that order.
+// CREL `concept_relations`: the first two distinct ids the answer's mentions carry (in
+//      mention order, a mention's ids in their order), each with the type of the first
+//      mention carrying it. A Chemical and a Disease (either order, any case) make
+//      {type: "CID", concept1: the chemical's, concept2: the disease's}; any other two
+//      {type: "Association", concept1, concept2, novelty: "Novel"}; both with rank 1,
+//      confidence 0.5. [] when the mentions carry fewer than two ids.
 import type { XmlRpcValue } from '../xmlrpc/codec.ts';
 import { CodePointText } from '../shared/code-points.ts';
 
@@ -221,6 +227,19 @@ function findRelations(text: string, given: string): XmlRpcValue[] {
   return relations;
 }
 
+export function findConceptRelations(mentions: XmlRpcValue[]): XmlRpcValue[] {
+  const concepts: Array<{ id: string; type: string }> = [];
+  for (const m of mentions as Array<{ ids?: string[]; type?: string }>)
+    for (const id of m.ids ?? []) if (!concepts.some((c) => c.id === id)) concepts.push({ id, type: (m.type ?? '').toLowerCase() });
+  if (concepts.length < 2) return [];
+  const [a, b] = concepts;
+  const chemical = a.type === 'chemical' ? a : b.type === 'chemical' ? b : undefined;
+  const disease = a.type === 'disease' ? a : b.type === 'disease' ? b : undefined;
+  if (chemical && disease && chemical !== disease)
+    return [{ type: 'CID', concept1: chemical.id, concept2: disease.id, rank: 1, confidence: 0.5 }];
+  return [{ type: 'Association', concept1: a.id, concept2: b.id, novelty: 'Novel', rank: 1, confidence: 0.5 }];
+}
+
 /** The sample answer for one article: all eight task keys (see the rules above). */
 export function annotate(text: string, given = ''): Record<string, XmlRpcValue> {
   const accessions = findAccessions(text);
@@ -237,5 +256,6 @@ export function annotate(text: string, given = ''): Record<string, XmlRpcValue> 
     taxons: findTaxa(text),
     topics: findTopics(text),
     relations: findRelations(text, given),
+    concept_relations: findConceptRelations(findMentions(text)),
   };
 }

@@ -104,3 +104,21 @@ export {
   type RelScore,
   type RelScoreInput,
 } from './rel.ts';
+export {
+  BIORED_SETTINGS,
+  bioredKey,
+  cidConceptId,
+  cidKey,
+  countSets,
+  orderedPair,
+  readCidBioc,
+  readCidPubTator,
+  scoreBiored,
+  scoreCid,
+  type BioredScore,
+  type BioredSetting,
+  type CidBiocRecord,
+  type CidRelation,
+  type ConceptRelation,
+  type RelationCounts,
+} from './concept-relations.ts';

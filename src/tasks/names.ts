@@ -9,7 +9,7 @@
 // saying which.
 
 /** The task names, in registry order. */
-export const TASK_NAMES = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF', 'TX', 'TOPIC', 'REL'] as const;
+export const TASK_NAMES = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF', 'TX', 'TOPIC', 'REL', 'CREL'] as const;
 
 export type TaskName = (typeof TASK_NAMES)[number];
 

@@ -109,7 +109,7 @@ describe('annotate', () => {
     expect(annotate('It came first. BRCA1 later.', 'T1\tProtein 15 20\tBRCA1').coref).toBe('');
   });
 
-  it('is deterministic and answers all eight keys', () => {
+  it('is deterministic and answers all nine keys', () => {
     expect(Object.keys(annotate(''))).toEqual([
       'interaction',
       'normalizations',
@@ -119,6 +119,7 @@ describe('annotate', () => {
       'taxons',
       'topics',
       'relations',
+      'concept_relations',
     ]);
     expect(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx')).toEqual(annotate(SAMPLE_TEXT, 'T1\tProtein 0 1\tx'));
   });

@@ -77,6 +77,10 @@ function verdictBar(task: string, view: View<'verdict'>, servers: ServerAnswer[]
 /** One item: its label (a link to the database entry when there is one), then quieter details; spans it is about, in the text. */
 function itemHtml(i: WebItem, text = ''): SafeHtml {
   return html`<li>${i.href ? html`<a href="${i.href}" rel="external">${i.label}</a>` : i.label}${i.marks ? html` ${itemContext(text, i.marks)}` : ''}${i.detail !== undefined ? html` <span class="muted">${i.detail}</span>` : ''}${
+    i.links
+      ? html` ${i.links.map((l, k) => html`${k > 0 ? ', ' : ''}${l.href ? html`<a href="${l.href}" rel="external">${l.label}</a>` : l.label}`)}`
+      : ''
+  }${
     i.confidence !== undefined ? html` <span class="muted">${fmt(i.confidence, 2)}</span>` : ''
   }${i.share !== undefined ? html` <span class="muted">share ${fmt(i.share, 2)}, ${i.servers ?? 0} server(s)</span>` : ''}</li>`;
 }
