@@ -7,6 +7,7 @@
 import { parseBratMentions, scoreMentions, type Mention } from '../../scoring/index.ts';
 import { jsonDocuments } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
+import { normScoreCli } from './norm-cli.ts';
 import { scoreMentionFiles } from './score-cli.ts';
 import { UNTYPED, type MentionItem } from './types.ts';
 
@@ -53,4 +54,6 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
     runs: 'brat directories, .ann or BIO files',
     score: scoreMentionFiles,
   },
+  // BC5CDR's and NLM-Chem's normalization figures (mentions with their concept ids).
+  scorers: { NORM: normScoreCli },
 };
