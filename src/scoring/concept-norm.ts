@@ -30,7 +30,7 @@ export interface NormAnnotation {
   individual?: boolean;
 }
 
-export interface NormCounts {
+interface NormCounts {
   tp: number;
   fp: number;
   fn: number;
@@ -39,7 +39,7 @@ export interface NormCounts {
   f: number;
 }
 
-export interface NormPrf {
+interface NormPrf {
   p: number;
   r: number;
   f: number;
@@ -52,7 +52,7 @@ export interface NormScore {
   identifier: { strict: NormPrf };
 }
 
-export interface NormOptions {
+interface NormOptions {
   /** One annotation type (both tools take one); absent: every type. */
   type?: string;
 }
@@ -61,7 +61,7 @@ export interface NormOptions {
 const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
 
 /** BC5CDR's finalizeConceptId: `-1` and empty are no id; an id without `:` is a MeSH accession. */
-export function bc5cdrConceptId(written: string): string | undefined {
+function bc5cdrConceptId(written: string): string | undefined {
   if (written === '' || written === '-1') return undefined;
   return written.includes(':') ? written : `MESH:${written}`;
 }
