@@ -3,7 +3,7 @@
 // tool's own sample, whose figures the shipped jar prints.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readNormFile } from '../../src/scoring/concept-input.ts';
+import { readNormFile } from '../../src/families/mention/norm-input.ts';
 import { bc5cdrIds, scoreNorm, storedNormAnnotation, type NormAnnotation } from '../../src/scoring/concept-norm.ts';
 import { ScoringInputError } from '../../src/scoring/errors.ts';
 

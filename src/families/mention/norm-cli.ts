@@ -3,7 +3,7 @@
 // NLM-Chem's evaluate.py score them (src/scoring/concept-norm.ts).
 
 import { runName, type ScoreFiles, type ScoreFlags } from '../../scoring/score-files.ts';
-import { readNormFile, type NormFile } from '../../scoring/concept-input.ts';
+import { readNormFile, type NormFile } from './norm-input.ts';
 import { scoreNorm } from '../../scoring/concept-norm.ts';
 import type { FamilyScoreCli } from '../family.ts';
 import type { ScoreReport } from '../../scoring/index.ts';

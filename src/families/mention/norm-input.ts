@@ -1,4 +1,4 @@
-// The annotations of a corpus file (PubTator or BioC, told from the content) as NORM scores
+// NORM's reading (apart from src/scoring, which the corpus readers import): the annotations of a corpus file (PubTator or BioC, told from the content) as NORM scores
 // them (concept-norm.ts): each tool's own reading of the ids kept as written — BC5CDR's tool
 // reads PubTator's id column and BioC's `MESH` (else `OMIM`) infon, evaluate.py BioC's
 // `identifier` infon (a PubTator file is read as the BioC file it converts to: the id
@@ -6,12 +6,12 @@
 // composite id written wrong is refused with its file and line (PubTator) or annotation
 // (BioC), as the house refuses bad input; the tools would count it as written.
 
-import { FormatError } from '../formats/common.ts';
-import { corpusFormatOf, readCorpusFile } from '../formats/corpus-file.ts';
-import type { CorpusAnnotation } from '../formats/bioc-corpus.ts';
-import { conceptIdProblem, readConceptId, splitIdColumn } from '../tasks/concept-ids.ts';
-import type { NormAnnotation } from './concept-norm.ts';
-import { ScoringInputError } from './errors.ts';
+import { FormatError } from '../../formats/common.ts';
+import { corpusFormatOf, readCorpusFile } from '../../formats/corpus-file.ts';
+import type { CorpusAnnotation } from '../../formats/bioc-corpus.ts';
+import { conceptIdProblem, readConceptId, splitIdColumn } from '../../tasks/concept-ids.ts';
+import type { NormAnnotation } from '../../scoring/concept-norm.ts';
+import { ScoringInputError } from '../../scoring/errors.ts';
 
 export interface NormFile {
   annotations: NormAnnotation[];
