@@ -3,7 +3,7 @@
 // and approx, identifier strict), both fetched separately and never kept here:
 //   npx tsx scripts/differential/norm-cases.ts OUT_DIR [COUNT=300] [SEED=norm]
 // Each case folder holds gold.pubtator and run.pubtator, the same documents as BioC XML
-// (gold.xml, run.xml: the id column both as BC5CDR's `MESH` infon and as `identifier`),
+// (gold.xml, run.xml: the id column as `identifier` and, but for genes, as BC5CDR's `MESH` infon),
 // and type.txt (the one type scored, empty for every type). The cases reach every rule of
 // src/scoring/concept-norm.ts: composite ids joined by `|` or `,`, `-1`, no id column, ids
 // with and without `MESH:`, OMIM and gene ids, repeated mentions, the same span with
@@ -139,7 +139,9 @@ const xmlText = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&
 
 function biocAnnotation(a: Ann, n: number, text: string): string {
   const infons = [`<infon key="type">${a.type}</infon>`];
-  if (a.ids !== undefined) infons.push(`<infon key="MESH">${xmlText(a.ids)}</infon>`, `<infon key="identifier">${xmlText(a.ids)}</infon>`);
+  // BC5CDR's key names MeSH: a gene's bare numbers stand under `identifier` only (the jar then reads no id for it).
+  if (a.ids !== undefined && a.type !== 'Gene') infons.push(`<infon key="MESH">${xmlText(a.ids)}</infon>`);
+  if (a.ids !== undefined) infons.push(`<infon key="identifier">${xmlText(a.ids)}</infon>`);
   if (a.individual) infons.push('<infon key="CompositeRole">IndividualMention</infon>');
   return `<annotation id="${n}">${infons.join('')}<location offset="${a.start}" length="${a.end - a.start}"/><text>${xmlText(text.slice(a.start, a.end))}</text></annotation>`;
 }
