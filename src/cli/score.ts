@@ -24,6 +24,7 @@ const FLAGS: readonly ScoreFlag[] = [
   'beta',
   'singleClass',
   'lenient',
+  'type',
 ];
 
 /** Every scorer `metaserver score` knows: each task's own, then the other scorers the families add (NORM, CID). */
@@ -67,6 +68,10 @@ function buildProgram(io: ScoreIo): Command {
     .option(
       '--lenient',
       `${forTasks('lenient')}read broken BIO sequences the nearest way, with a warning (I-X after O as B-X, E-X after O as S-X, an unclosed IOBES mention as ending there)`,
+    )
+    .option(
+      '--type <type>',
+      `${forTasks('type')}score only the annotations of this type (eval_mention/eval_id's concept type, evaluate.py's --annotation_type); default every type`,
     )
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('json'))
     .exitOverride()

@@ -4,21 +4,30 @@
 // exclusive, counted over the whole file); gold and response BIO files must then hold the
 // same tokens, which checkBioAlignment verifies.
 
+import { conceptIdProblem, formatConceptId, readConceptId } from '../tasks/concept-ids.ts';
 import { ScoringInputError } from './errors.ts';
 import type { Mention } from './mention.ts';
 import type { Parsed } from './types.ts';
 
 /**
- * Text-bound annotations (`T1<TAB>Type start end<TAB>text`) of one brat `.ann` file; other
- * annotation kinds (relations, events, attributes, notes) are skipped. A discontinuous
- * span (`0 5;8 12`) counts from its first start to its last end, as one mention.
+ * Text-bound annotations (`T1<TAB>Type start end<TAB>text`) of one brat `.ann` file, with
+ * the concept ids of their normalization lines (`N1<TAB>Reference T1 MESH:D003693<TAB>name`,
+ * one line per id: several on one T for a composite mention; README "brat N lines"); other
+ * annotation kinds (relations, events, attributes, notes) are skipped. A discontinuous span
+ * (`0 5;8 12`) counts from its first start to its last end, as one mention.
  */
 export function parseBratMentions(text: string, options: { doc?: string; file?: string } = {}): Mention[] {
   const { doc = '', file } = options;
   const mentions: Mention[] = [];
+  const byId = new Map<string, Mention>();
+  const references: Array<{ target: string; id: string; line: number }> = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].replace(/\r$/, '');
+    if (line.startsWith('N')) {
+      references.push(readNormalization(line, i + 1, file));
+      continue;
+    }
     if (!line.startsWith('T')) continue;
     const fields = line.split('\t');
     const match = fields.length >= 2 ? /^(\S+) (\d+) (\d+(?:;\d+ \d+)*)$/.exec(fields[1].trim()) : null;
@@ -35,9 +44,33 @@ export function parseBratMentions(text: string, options: { doc?: string; file?: 
     if (end < start) {
       throw new ScoringInputError(`span ${start}–${end} ends before it starts`, { file, line: i + 1 });
     }
-    mentions.push({ doc, start, end, type: match[1] });
+    const mention: Mention = { doc, start, end, type: match[1] };
+    mentions.push(mention);
+    byId.set(fields[0], mention);
+  }
+  for (const r of references) {
+    const mention = byId.get(r.target);
+    if (!mention)
+      throw new ScoringInputError(`the normalization names ${r.target}, which no T line of the file is`, { file, line: r.line });
+    if (!(mention.ids ??= []).includes(r.id)) mention.ids.push(r.id);
   }
   return mentions;
+}
+
+/** One brat normalization line: `N<n><TAB>Reference T<m> RID:EID[<TAB>name]`, its id read as stored (`NS:accession`). */
+function readNormalization(line: string, n: number, file: string | undefined): { target: string; id: string; line: number } {
+  const fields = line.split('\t');
+  const match = fields.length >= 2 ? /^Reference (\S+) ([^\s:]+):(\S+)$/.exec(fields[1].trim()) : null;
+  const written = match ? readConceptId(`${match[2]}:${match[3]}`) : undefined;
+  const problem = written ? conceptIdProblem(written) : 'no RID:EID';
+  if (!match || !written || problem) {
+    throw new ScoringInputError(`malformed normalization "${line}"${match ? `: ${problem}` : ''}`, {
+      file,
+      line: n,
+      hint: 'write N<n><TAB>Reference T<m> MESH:D003693<TAB>name, one line per id of the mention',
+    });
+  }
+  return { target: match[1], id: formatConceptId(written), line: n };
 }
 
 export interface BioDocument {

@@ -26,11 +26,14 @@ export interface ScoreFlags {
   beta?: string;
   singleClass?: boolean;
   lenient?: boolean;
+  /** NORM: the one annotation type scored (both tools take one). */
+  type?: string;
   format: ReportFormat;
 }
 
 /** The flags a family may accept beyond --gold and --format. */
-export type ScoreFlag = 'given' | 'entities' | 'pmids' | 'columns' | 'all' | 'cutoff' | 'ho' | 'of' | 'beta' | 'singleClass' | 'lenient';
+export type ScoreFlag =
+  'given' | 'entities' | 'pmids' | 'columns' | 'all' | 'cutoff' | 'ho' | 'of' | 'beta' | 'singleClass' | 'lenient' | 'type';
 
 /** A mistake on the command line (exit 2), as opposed to one in a file (exit 1). */
 export class UsageError extends Error {}

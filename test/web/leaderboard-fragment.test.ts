@@ -48,3 +48,34 @@ describe('leaderboard rows', () => {
     expect(visitor).not.toContain('<th scope="col">Export</th>');
   });
 });
+
+describe('MENTION normalization groups', () => {
+  const counts = { p: 1, r: 0.5, f: 2 / 3, tp: 1, fp: 0, fn: 1 };
+  const prf = { p: 1, r: 0.5, f: 2 / 3 };
+  const groups = (metrics: Record<string, unknown>) =>
+    [
+      ...leaderboardFragment(
+        'c',
+        { task: 'MENTION', options: {}, runs: [{ run: 'T1_R1', team: 'A', kind: 'R', metrics }] },
+        {},
+      ).value.matchAll(/<th scope="colgroup"[^>]*>([^<]*)<\/th>/g),
+    ].map((m) => m[1]);
+  const base = { strict: counts, left: counts, right: counts };
+
+  it('show BC5CDR and NLM-Chem figures when the scores hold them (a gold with ids)', () => {
+    expect(groups({ ...base, mention: counts, id: counts, span: { strict: prf, approx: prf }, identifier: { strict: prf } })).toEqual([
+      'Strict match',
+      'Left match',
+      'Right match',
+      'BC5CDR mention match',
+      'BC5CDR id match',
+      'NLM-Chem span strict match',
+      'NLM-Chem span approx match',
+      'NLM-Chem identifier strict match',
+    ]);
+  });
+
+  it('are left out when no run reports them (a gold without ids)', () => {
+    expect(groups(base)).toEqual(['Strict match', 'Left match', 'Right match']);
+  });
+});

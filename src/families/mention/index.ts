@@ -95,6 +95,12 @@ export const mention = defineFamily({
           ['strict', 'Strict'],
           ['left', 'Left'],
           ['right', 'Right'],
+          // When the gold carries concept ids (src/scoring/README.md, NORM); hidden otherwise.
+          ['mention', 'BC5CDR mention'],
+          ['id', 'BC5CDR id'],
+          ['span.strict', 'NLM-Chem span strict'],
+          ['span.approx', 'NLM-Chem span approx'],
+          ['identifier.strict', 'NLM-Chem identifier strict'],
         ],
         figures: [
           ['p', 'P'],

@@ -5,8 +5,10 @@
 // alike).
 
 import { parseBratMentions, scoreMentions, type Mention } from '../../scoring/index.ts';
+import { scoreNorm, storedNormAnnotation } from '../../scoring/concept-norm.ts';
 import { jsonDocuments } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
+import { normScoreCli } from './norm-cli.ts';
 import { scoreMentionFiles } from './score-cli.ts';
 import { UNTYPED, type MentionItem } from './types.ts';
 
@@ -39,18 +41,24 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
     const mentions: Mention[] = [];
     for (const a of answers) {
       for (const m of (a.value as MentionItem[] | null) ?? [])
-        mentions.push({ doc: a.doc, start: m.start, end: m.end, type: m.type ?? UNTYPED });
+        mentions.push({ doc: a.doc, start: m.start, end: m.end, type: m.type ?? UNTYPED, ...(m.ids?.length ? { ids: m.ids } : {}) });
     }
     return mentions;
   },
   score(gold, run, s) {
     // Documents outside the gold are ignored, as for every other task.
     const response = run.filter((m) => gold.docs.has(m.doc));
-    return { metrics: { ...scoreMentions(gold.mentions, response, { singleClass: s.singleClass === true }) } };
+    const metrics = scoreMentions(gold.mentions, response, { singleClass: s.singleClass === true });
+    // A gold with concept ids is also scored as BC5CDR's and NLM-Chem's tools score normalization.
+    if (!gold.mentions.some((m) => m.ids?.length)) return { metrics: { ...metrics } };
+    const norm = scoreNorm(gold.mentions.map(storedNormAnnotation), response.map(storedNormAnnotation));
+    return { metrics: { ...metrics, mention: norm.mention, id: norm.id, span: norm.span, identifier: norm.identifier } };
   },
   cli: {
     flags: ['singleClass', 'lenient'],
     runs: 'brat directories, .ann or BIO files',
     score: scoreMentionFiles,
   },
+  // BC5CDR's and NLM-Chem's normalization figures (mentions with their concept ids).
+  scorers: { NORM: normScoreCli },
 };

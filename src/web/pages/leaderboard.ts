@@ -154,6 +154,11 @@ function groupedTable(
   exports: Exports | null,
   id: string,
 ): SafeHtml {
+  // A group no run reports (MENTION's normalization figures, for a gold without ids) is not shown.
+  const shown = g.groups.filter(([group]) =>
+    rows.some(({ flat }) => g.figures.some(([figure]) => flat.has(`${prefix}${group}.${figure}`))),
+  );
+  g = { ...g, groups: shown.length > 0 ? shown : g.groups };
   const keys = g.groups.flatMap(([group]) => g.figures.map(([figure]) => `${prefix}${group}.${figure}`));
   return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="${id}-caption"><table class="leaderboard grouped" id="${id}"><caption id="${id}-caption">${caption}</caption>
 <colgroup span="3"></colgroup>${g.groups.map(() => html`<colgroup class="figure-group" span="${g.figures.length}"></colgroup>`)}

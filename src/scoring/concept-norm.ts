@@ -1,0 +1,198 @@
+// NORM: mentions with their concept ids scored as the two official tools of the field
+// score them, rule by rule (src/scoring/README.md, "NORM"):
+//
+// - BC5CDR_Evaluation 0.0.3 (`eval_mention.sh`, `eval_id.sh`): sets of strings
+//   `doc, start, end, type` (mention) and `doc, type, concept id` (id) for the types asked;
+//   ids split on `|`, `-1` and empty dropped, a bare accession read as `MESH:` + it;
+//   predictions in a document without any gold item of the evaluation are dropped before
+//   counting; P = tp / (tp + fp), R = tp / (tp + fn), F = 2PR / (P + R) (0 where the tool
+//   divides 0 by 0 and prints NaN).
+// - NLM-Chem's `evaluate.py` (span strict / approx, identifier strict): sets of
+//   `(doc, type, span, text)` (span; zero-length annotations ignored) and
+//   `(doc, type, identifier)` with the `identifier` text split on `,` only; strict counts
+//   the two sets; approx counts each reference annotation that overlaps any predicted span
+//   of its document (any type) and each predicted one that overlaps a reference span;
+//   every figure is 0 when no annotation matches.
+
+export interface NormAnnotation {
+  doc: string;
+  /** Characters, start inclusive, end exclusive. */
+  start: number;
+  end: number;
+  type: string;
+  /** The annotation's text (NLM-Chem's span key holds it). */
+  text: string;
+  /** The ids as BC5CDR's tool reads them: the id column or the `MESH` (else `OMIM`) infon, as written. */
+  bc5cdrIds?: string;
+  /** The ids as evaluate.py reads them: the `identifier` infon (PubTator: the id column), as written. */
+  identifier?: string;
+  /** BC5CDR's BioC `CompositeRole` `IndividualMention`: its ids count, its span does not. */
+  individual?: boolean;
+}
+
+interface NormCounts {
+  tp: number;
+  fp: number;
+  fn: number;
+  p: number;
+  r: number;
+  f: number;
+}
+
+interface NormPrf {
+  p: number;
+  r: number;
+  f: number;
+}
+
+export interface NormScore {
+  mention: NormCounts;
+  id: NormCounts;
+  span: { strict: NormPrf; approx: NormPrf };
+  identifier: { strict: NormPrf };
+}
+
+interface NormOptions {
+  /** One annotation type (both tools take one); absent: every type. */
+  type?: string;
+}
+
+/** Java's division as the BC5CDR tool prints it, with 0 where it prints NaN (0/0). */
+const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
+
+/** BC5CDR's finalizeConceptId: `-1` and empty are no id; an id without `:` is a MeSH accession. */
+function bc5cdrConceptId(written: string): string | undefined {
+  if (written === '' || written === '-1') return undefined;
+  return written.includes(':') ? written : `MESH:${written}`;
+}
+
+/** The concept ids of an id column as BC5CDR's tool reads it: trimmed, split on `|`, each finalized. */
+export function bc5cdrIds(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw
+    .trim()
+    .split('|')
+    .flatMap((part) => bc5cdrConceptId(part) ?? []);
+}
+
+// NUL cannot occur in the document ids, types or ids read from text files.
+const key = (...parts: Array<string | number>): string => parts.join('\u0000');
+const docOf = (k: string): string => k.slice(0, k.indexOf('\u0000'));
+
+/** eval_mention / eval_id: counts of two key sets after dropping predictions in documents without gold keys. */
+function bc5cdrCounts(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): NormCounts {
+  const goldDocs = new Set([...gold].map(docOf));
+  const kept = [...predicted].filter((k) => goldDocs.has(docOf(k)));
+  const tp = kept.filter((k) => gold.has(k)).length;
+  const fp = kept.length - tp;
+  const fn = gold.size - tp;
+  const p = ratio(tp, tp + fp);
+  const r = ratio(tp, tp + fn);
+  return { tp, fp, fn, p, r, f: ratio(2.0 * p * r, p + r) };
+}
+
+const ofType = (annotations: readonly NormAnnotation[], type: string | undefined): NormAnnotation[] =>
+  type === undefined ? [...annotations] : annotations.filter((a) => a.type === type);
+
+function mentionKeys(annotations: readonly NormAnnotation[]): Set<string> {
+  return new Set(annotations.filter((a) => !a.individual).map((a) => key(a.doc, a.start, a.end, a.type)));
+}
+
+function idKeys(annotations: readonly NormAnnotation[]): Set<string> {
+  return new Set(annotations.flatMap((a) => bc5cdrIds(a.bc5cdrIds).map((id) => key(a.doc, a.type, id))));
+}
+
+/** evaluate.py's calculate_evaluation_result: all 0 without a true positive. */
+function chemResult(tp: number, fp: number, fn: number): NormPrf {
+  if (tp === 0) return { p: 0, r: 0, f: 0 };
+  const p = tp / (tp + fp);
+  const r = tp / (tp + fn);
+  return { p, r, f: (2.0 * p * r) / (p + r) };
+}
+
+function strictResult(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): NormPrf {
+  const tp = [...predicted].filter((k) => gold.has(k)).length;
+  return chemResult(tp, predicted.size - tp, gold.size - tp);
+}
+
+interface SpanAnnotation {
+  key: string;
+  doc: string;
+  start: number;
+  end: number;
+}
+
+/** evaluate.py's span set: zero-length annotations ignored, one entry per (doc, type, span, text). */
+function spanSet(annotations: readonly NormAnnotation[]): SpanAnnotation[] {
+  const set = new Map<string, SpanAnnotation>();
+  for (const a of annotations) {
+    if (a.end - a.start === 0) continue;
+    const k = key(a.doc, a.type, a.start, a.end, a.text);
+    if (!set.has(k)) set.set(k, { key: k, doc: a.doc, start: a.start, end: a.end });
+  }
+  return [...set.values()];
+}
+
+/** How many of `side` overlap some span of `other` in the same document (any type). */
+function overlapping(side: readonly SpanAnnotation[], other: readonly SpanAnnotation[]): number {
+  const byDoc = new Map<string, SpanAnnotation[]>();
+  for (const o of other) byDoc.set(o.doc, [...(byDoc.get(o.doc) ?? []), o]);
+  return side.filter((a) => (byDoc.get(a.doc) ?? []).some((o) => a.start < o.end && o.start < a.end)).length;
+}
+
+function approxResult(gold: readonly SpanAnnotation[], predicted: readonly SpanAnnotation[]): NormPrf {
+  const tp1 = overlapping(gold, predicted);
+  const tp2 = overlapping(predicted, gold);
+  if (tp1 + tp2 === 0) return { p: 0, r: 0, f: 0 };
+  const p = tp2 / predicted.length;
+  const r = tp1 / gold.length;
+  return { p, r, f: (2.0 * p * r) / (p + r) };
+}
+
+function identifierSet(annotations: readonly NormAnnotation[]): Set<string> {
+  return new Set(
+    annotations.flatMap((a) => (a.identifier === undefined ? [] : a.identifier.split(',').map((id) => key(a.doc, a.type, id)))),
+  );
+}
+
+/** Every NORM figure of one run against the gold. */
+export function scoreNorm(gold: readonly NormAnnotation[], run: readonly NormAnnotation[], options: NormOptions = {}): NormScore {
+  const g = ofType(gold, options.type);
+  const r = ofType(run, options.type);
+  const goldSpans = spanSet(g);
+  const runSpans = spanSet(r);
+  return {
+    mention: bc5cdrCounts(mentionKeys(g), mentionKeys(r)),
+    id: bc5cdrCounts(idKeys(g), idKeys(r)),
+    span: {
+      strict: strictResult(new Set(goldSpans.map((s) => s.key)), new Set(runSpans.map((s) => s.key))),
+      approx: approxResult(goldSpans, runSpans),
+    },
+    identifier: { strict: strictResult(identifierSet(g), identifierSet(r)) },
+  };
+}
+
+/**
+ * Mentions whose ids are stored (`NS:accession`, brat N lines, online answers) as both
+ * tools would read a file that writes each id in that form: one id per `|` (BC5CDR) and per
+ * `,` (evaluate.py); a mention without ids has no id column (not `-1`).
+ */
+export function storedNormAnnotation(m: {
+  doc: string;
+  start: number;
+  end: number;
+  type: string;
+  text?: string;
+  ids?: readonly string[];
+}): NormAnnotation {
+  const ids = m.ids && m.ids.length > 0 ? m.ids : undefined;
+  return {
+    doc: m.doc,
+    start: m.start,
+    end: m.end,
+    type: m.type,
+    text: m.text ?? '',
+    bc5cdrIds: ids?.join('|'),
+    identifier: ids?.join(','),
+  };
+}
