@@ -67,11 +67,11 @@ describe('MENTION normalization groups', () => {
       'Strict match',
       'Left match',
       'Right match',
-      'BC5CDR mention match',
-      'BC5CDR id match',
-      'NLM-Chem span strict match',
-      'NLM-Chem span approx match',
-      'NLM-Chem identifier strict match',
+      'BC5CDR mentions',
+      'BC5CDR ids (per document)',
+      'NLM-Chem span strict',
+      'NLM-Chem span approx',
+      'NLM-Chem identifier strict',
     ]);
   });
 

@@ -143,9 +143,9 @@ describe('the leaderboard page', () => {
       'Left match',
       'Right match',
     ]);
-    // Each figure's header names its group for screen readers ("Strict P"), shown as "P".
+    // Each figure's header names its group for screen readers ("Strict match P"), shown as "P".
     expect(await page.locator('#board-main thead tr').nth(1).locator('th').allTextContents()).toEqual(
-      ['Strict', 'Left', 'Right'].flatMap((g) => ['P', 'R', 'F', 'TP', 'FP', 'FN'].map((f) => `${g} ${f}`)),
+      ['Strict match', 'Left match', 'Right match'].flatMap((g) => ['P', 'R', 'F', 'TP', 'FP', 'FN'].map((f) => `${g} ${f}`)),
     );
     const api = (await ms.request('GET', '/api/challenges/read/scores/MENTION', undefined, ADMIN_TOKEN)).body;
     const rows = await rowsOf(page);

@@ -92,12 +92,12 @@ export const mention = defineFamily({
     leaderboard: {
       groups: {
         groups: [
-          ['strict', 'Strict'],
-          ['left', 'Left'],
-          ['right', 'Right'],
+          ['strict', 'Strict match'],
+          ['left', 'Left match'],
+          ['right', 'Right match'],
           // When the gold carries concept ids (src/scoring/README.md, NORM); hidden otherwise.
-          ['mention', 'BC5CDR mention'],
-          ['id', 'BC5CDR id'],
+          ['mention', 'BC5CDR mentions'],
+          ['id', 'BC5CDR ids (per document)'],
           ['span.strict', 'NLM-Chem span strict'],
           ['span.approx', 'NLM-Chem span approx'],
           ['identifier.strict', 'NLM-Chem identifier strict'],
