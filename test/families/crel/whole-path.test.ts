@@ -1,7 +1,8 @@
 // Concept ids and relations between concepts from real annotation servers to the
 // leaderboard: the TypeScript sample server, over XML-RPC and over JSON, answers gene
-// mentions with NCBI Gene ids and an Association between the first two (MENTION + CREL); a
-// pull agent answers BC5CDR's chemical-induced diseases (CREL). The answers are validated
+// mentions with NCBI Gene ids and an Association between the first two (MENTION + CREL),
+// over PubAnnotation the mentions with their ids (the protocol has no place for relations
+// between concepts); a pull agent answers BC5CDR's chemical-induced diseases (CREL). The answers are validated
 // against the challenge's namespaces and relation types, stored, voted on, scored against
 // gold uploaded as BioRED and BC5CDR ship it (PubTator), exported and read back by
 // `metaserver score`, and shown on the article page.
@@ -112,6 +113,9 @@ const RELATION_TYPES = ['Association', 'Bind', 'Positive_Correlation'];
 let ms: TestMetaserver;
 let xmlrpcSample: SampleServer;
 let jsonSample: SampleServer;
+let pubAnnotationSample: SampleServer;
+/** The PubAnnotation sample: mentions only (the protocol carries no relations between concepts). */
+let pubAnnotationServer: number;
 let team: { id: number; token: string };
 let agent: number;
 let nsStrict: number;
@@ -147,6 +151,7 @@ async function runAgent(): Promise<void> {
 beforeAll(async () => {
   xmlrpcSample = await startSampleServer({ port: 0 });
   jsonSample = await startSampleServer({ port: 0, protocol: 'json' });
+  pubAnnotationSample = await startSampleServer({ port: 0, protocol: 'pubannotation' });
   ms = await startTestMetaserver();
   team = await ms.team('Normalisers');
   const settings = { tasks: ['MENTION', 'CREL'], timeoutSeconds: 10, maxAttempts: 1 };
@@ -181,14 +186,22 @@ beforeAll(async () => {
       list.push(server.id);
     }
   }
+  const pubAnnotation = await ms.server('biored', team.token, {
+    name: 'sample-pubannotation',
+    url: pubAnnotationSample.url,
+    tasks: ['MENTION'],
+    protocol: 'pubannotation',
+  });
+  expect(pubAnnotation.check).toMatchObject({ ok: true, outcome: 'ok' });
+  pubAnnotationServer = pubAnnotation.id;
   const strict = (slug: string) => ms.server(slug, team.token, { name: 'sample', url: xmlrpcSample.url, tasks: ['MENTION', 'CREL'] });
   const ns = await strict('ns-strict');
   const type = await strict('type-strict');
   [nsStrict, typeStrict] = [ns.id, type.id];
   strictChecks.push(ns.check, type.check);
-  for (const id of [...servers, ...liveServers, nsStrict, typeStrict]) await ms.startServer(id, team.token);
+  for (const id of [...servers, pubAnnotationServer, ...liveServers, nsStrict, typeStrict]) await ms.startServer(id, team.token);
   await runAgent();
-  for (const id of servers) await serverSettled(ms, id, 2, 30_000);
+  for (const id of [...servers, pubAnnotationServer]) await serverSettled(ms, id, 2, 30_000);
   for (const id of [nsStrict, typeStrict]) await serverSettled(ms, id, 1, 30_000);
 }, 90_000);
 
@@ -196,6 +209,7 @@ afterAll(async () => {
   await ms?.stop();
   await xmlrpcSample?.close();
   await jsonSample?.close();
+  await pubAnnotationSample?.close();
 });
 
 const stored = (serverId: number) =>
@@ -232,6 +246,9 @@ describe('ids and relations through dispatch and the pull protocol', () => {
         mentions: [brca1, cd4],
       });
     }
+    // PubAnnotation's denotations with their `pubann:denotes` attributes: the same mentions, the same ids.
+    const pubAnnotation = await stored(pubAnnotationServer);
+    expect(pubAnnotation.map((r) => r.result)).toEqual((await stored(servers[0])).map((r) => ({ MENTION: r.result.MENTION })));
   });
 
   it("are refused when they break the challenge's namespaces or relation types, each at its path, nothing stored", async () => {
@@ -335,11 +352,11 @@ describe('the leaderboards, from gold as BioRED and BC5CDR ship it', () => {
     expect(cdr.json).toMatchObject({ documents: 2, items: 2 });
   });
 
-  it("MENTION: both servers' spans, types aside (the sample says protein, BioRED GeneOrGeneProduct)", async () => {
+  it("MENTION: the three servers' spans, types aside (the sample says protein, BioRED GeneOrGeneProduct)", async () => {
     const board = await send(ms, 'GET', '/api/challenges/biored/scores/MENTION?singleClass=1', { token: ADMIN_TOKEN });
     expect(board.status, board.text).toBe(200);
     mentionBoard = board.json;
-    expect(mentionBoard.runs.map((r: { kind: string }) => r.kind)).toEqual(['S', 'S']);
+    expect(mentionBoard.runs.map((r: { kind: string }) => r.kind)).toEqual(['S', 'S', 'S']);
     for (const row of mentionBoard.runs) expectFigures(row.metrics.strict, S_MENTION);
     // Typed, nothing matches: the figures do look at the type.
     const typed = await send(ms, 'GET', '/api/challenges/biored/scores/MENTION', { token: ADMIN_TOKEN });
