@@ -32,6 +32,15 @@ describe('metaserver score MENTION with corpus files', () => {
     expect(metrics.strict.f).toBeCloseTo(0.9, 12);
   });
 
+  it("reads BC5CDR's BioC as its PubTator twin: a composite's individual mentions (CompositeRole) are not mentions", async () => {
+    const pubtator = join(fixtures, 'pubtator', 'cdr-test-3.txt');
+    const bioc = join(fixtures, 'bioc', 'cdr-test-3.xml');
+    const metrics = JSON.parse((await score('MENTION', '--gold', pubtator, bioc)).out).runs[0].metrics;
+    expect(metrics.strict.fp).toBe(0);
+    expect(metrics.strict.fn).toBe(0);
+    expect(metrics.strict.tp).toBeGreaterThan(0);
+  });
+
   it('BioC gold against itself scores 100%; a BioC file whose annotation does not fit is refused naming it', async () => {
     const gold = join(fixtures, 'bioc', 'pubtator-api-34546791.json');
     const same = JSON.parse((await score('MENTION', '--gold', gold, gold)).out).runs[0].metrics;

@@ -29,6 +29,9 @@ import { UNTYPED } from './types.ts';
  */
 const COMPOSITE_ROLE = 'CompositeRole';
 
+/** An individual mention of a composite in BC5CDR's BioC: not a mention of its own. */
+export const isIndividualMention = (a: CorpusAnnotation): boolean => a.infons[COMPOSITE_ROLE] === 'IndividualMention';
+
 const oneLine = (s: string): string => s.replace(/[\t\r\n\v\f\u2028\u2029\x85]/g, ' ');
 
 /** Where the annotation is, for people: PubTator's annotation ids are `L<line>`. */
@@ -84,7 +87,7 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
           whole++;
           continue;
         }
-        if (a.infons[COMPOSITE_ROLE] === 'IndividualMention') {
+        if (isIndividualMention(a)) {
           individual++;
           continue;
         }

@@ -8,6 +8,7 @@ import { runName, type ScoreFiles, type ScoreFlags } from '../../scoring/score-f
 import { FormatError } from '../../formats/common.ts';
 import { readCorpusFile } from '../../formats/corpus-file.ts';
 import { UNTYPED } from './types.ts';
+import { isIndividualMention } from './corpus.ts';
 import {
   ScoringInputError,
   checkBioAlignment,
@@ -37,8 +38,11 @@ function corpusMentions(text: string, file: string): MentionSource {
       throw new ScoringInputError(err.message, { file, hint: 'give a BioC XML/JSON or PubTator file whose annotations fit their text' });
     throw err;
   }
+  // BC5CDR's BioC writes a composite's individual mentions as annotations too; as in gold uploads, they are not mentions.
   const mentions = documents.flatMap((d) =>
-    d.annotations.flatMap((a) => (a.start === undefined ? [] : [{ doc: d.id, start: a.start, end: a.end!, type: a.type ?? UNTYPED }])),
+    d.annotations.flatMap((a) =>
+      a.start === undefined || isIndividualMention(a) ? [] : [{ doc: d.id, start: a.start, end: a.end!, type: a.type ?? UNTYPED }],
+    ),
   );
   return { kind: 'brat', dir: true, mentions, docs: new Set(documents.map((d) => d.id)) };
 }
