@@ -32,7 +32,7 @@ const ARTICLES = [
   { id: 'SPECIES', text: SPECIES },
   { id: 'TOPICS', text: TOPICS },
 ];
-const TASKS = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF', 'TX', 'TOPIC'];
+const TASKS = ['ACT', 'INT', 'IPT', 'MENTION', 'COREF', 'TX', 'TOPIC', 'CREL'];
 const LANGUAGES: ExampleLanguage[] = ['perl', 'ruby'];
 
 const servers: Partial<Record<ExampleLanguage, ExampleServer>> = {};
@@ -162,6 +162,13 @@ describe('the sample servers through the whole path', () => {
         (annotate(article.text).taxons as Array<{ taxid: number }>).map((t) => t.taxid),
       );
       expect(reference.result.TOPIC).toEqual(annotate(article.text).topics);
+      // CREL: the first two distinct ids of the mentions, as the sample relates them (TP53 and MDM2 in ASCII).
+      expect(reference.result.CREL.relations.map((r: { concept1: string; concept2: string }) => [r.concept1, r.concept2])).toEqual(
+        (annotate(article.text).concept_relations as Array<{ concept1: string; concept2: string }>).map((r) =>
+          [r.concept1, r.concept2].sort(),
+        ),
+      );
     }
+    expect(ARTICLES.some((a) => (annotate(a.text).concept_relations as unknown[]).length > 0)).toBe(true);
   });
 });
