@@ -23,7 +23,7 @@ interface Options {
 /** Runs the command; resolves with the process exit code once the server has stopped. */
 export async function runSampleServerCommand(argv: string[]): Promise<number> {
   const program = new Command('sample-server')
-    .description('run the sample XML-RPC annotation server (answers all eight tasks with simple rules)')
+    .description('run the sample XML-RPC annotation server (answers all nine tasks with simple rules)')
     .requiredOption('--port <port>', 'TCP port to listen on (0 picks a free one)', parsePort)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--method <name>', 'XML-RPC method name to answer', DEFAULT_METHOD)
