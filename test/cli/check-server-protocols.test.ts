@@ -42,11 +42,11 @@ describe('metaserver check-server, every protocol', () => {
     expect(code).toBe(0);
   });
 
-  it('pubannotation, asynchronous: MENTION by default, every answer valid (TypeScript and Python samples)', async () => {
+  it('pubannotation, asynchronous: MENTION and CREL by default (the tasks the protocol answers), every answer valid (TypeScript and Python samples)', async () => {
     for (const url of [samples[1].url, python.url]) {
       const { code, out } = await run([url, '--protocol', 'pubannotation', '--json']);
       const report = JSON.parse(out) as { protocol: string; tasks: string[]; articles: Array<{ outcome: string }> };
-      expect(report).toMatchObject({ protocol: 'pubannotation', tasks: ['MENTION'] });
+      expect(report).toMatchObject({ protocol: 'pubannotation', tasks: ['MENTION', 'CREL'] });
       expect(report.articles.map((a) => a.outcome)).toEqual(Array(7).fill('ok'));
       expect(code).toBe(0);
     }

@@ -93,10 +93,14 @@ describe('reading answers', () => {
       ],
     });
     expect(value.value.firstWarnings).toEqual([
-      { path: 'relations', message: '1 relation ignored: no task of this challenge reads relations' },
       {
         path: 'attributes',
         message: '1 attribute ignored (pred "note"): only confidence, rank, section, type and ids (denotes, identifier…) are read',
+      },
+      {
+        path: 'relations',
+        message:
+          '1 relation ignored: only a relation (pred) between two denotations with concept ids is read, as a relation between concepts (concept_relations)',
       },
       {
         path: 'denotations[1].obj',

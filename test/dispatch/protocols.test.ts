@@ -123,7 +123,7 @@ describe('one challenge, every protocol', () => {
       token,
     );
     expect(tasks.status).toBe(400);
-    expect(tasks.body.error.message).toMatch(/PubAnnotation \(protocol "pubannotation"\) answers MENTION only, not INT/);
+    expect(tasks.body.error.message).toMatch(/PubAnnotation \(protocol "pubannotation"\) answers MENTION, CREL only, not INT/);
     const method = await ms.request(
       'POST',
       '/api/challenges/protocols/servers',

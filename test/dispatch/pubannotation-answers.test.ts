@@ -140,13 +140,14 @@ describe('the multi-track form', () => {
           '1 attribute in tracks[0] (project "GO-BP") ignored (pred "uncertain"): only confidence, rank, section, type and ids (denotes, identifier…) are read',
       },
       {
-        path: 'tracks[1].relations',
-        message: '1 relation in tracks[1] (project "GlycoBiology-GDGDB") ignored: no task of this challenge reads relations',
-      },
-      {
         path: 'tracks[1].modifications',
         message:
           '2 modifications in tracks[1] (project "GlycoBiology-GDGDB") ignored: no task of this challenge reads modifications (negation, speculation)',
+      },
+      {
+        path: 'tracks[1].relations',
+        message:
+          '1 relation in tracks[1] (project "GlycoBiology-GDGDB") ignored: only a relation (pred) between two denotations with concept ids is read, as a relation between concepts (concept_relations)',
       },
     ]);
 
@@ -173,7 +174,13 @@ describe('parts no task reads', () => {
     const { mentions, warnings, errors } = read(doc, doc.text);
     expect(errors).toEqual([]);
     expect(mentions.map((m) => m.text)).toEqual(['IRF-4', 'IFN-α', 'expression', 'induced']);
-    expect(warnings).toEqual([{ path: 'relations', message: '3 relations ignored: no task of this challenge reads relations' }]);
+    expect(warnings).toEqual([
+      {
+        path: 'relations',
+        message:
+          '3 relations ignored: only a relation (pred) between two denotations with concept ids is read, as a relation between concepts (concept_relations)',
+      },
+    ]);
   });
 
   it('a discontinuous span in the bagging form is dropped with a warning, not the answer', () => {
@@ -277,6 +284,37 @@ describe('concept ids in PubAnnotation answers', () => {
       ['Lidocaine', 'Chemical', undefined],
       ['water', 'https://example.org/x/1', undefined],
     ]);
+  });
+
+  it('a relation between two denotations with ids is a relation between their concepts (CREL); one whose end has no id is named as ignored', () => {
+    const body = {
+      text,
+      denotations: [at(0, 9, 'MESH:D008012', 'T1'), at(18, 26, 'Disease', 'T2'), at(28, 33, 'Chemical', 'T3')],
+      attributes: [{ id: 'A1', subj: 'T2', pred: 'pubann:denotes', obj: 'MESH:D003693' }],
+      relations: [
+        { id: 'R1', subj: 'T1', pred: 'CID', obj: 'T2' },
+        { id: 'R2', subj: 'T3', pred: 'CID', obj: 'T2' },
+      ],
+    };
+    const answer = readAnswerNow(
+      Buffer.from(JSON.stringify(body)),
+      undefined,
+      { tasks: ['MENTION', 'CREL'], text, given: '' },
+      indexes,
+      'pubannotation',
+    );
+    if (answer.kind !== 'value') throw new Error(`expected a value, got ${JSON.stringify(answer)}`);
+    expect(answer.value.firstErrors).toEqual([]);
+    expect(answer.value.firstWarnings).toEqual([
+      {
+        path: 'relations',
+        message:
+          '1 relation ignored: only a relation (pred) between two denotations with concept ids is read, as a relation between concepts (concept_relations)',
+      },
+    ]);
+    const { CREL } = JSON.parse(answer.value.result ?? '{}') as { CREL?: { relations: unknown[]; mentions: Array<{ text: string }> } };
+    expect(CREL?.relations).toEqual([{ type: 'CID', concept1: 'MESH:D003693', concept2: 'MESH:D008012' }]);
+    expect(CREL?.mentions.map((m) => m.text)).toEqual(['Lidocaine', 'delirium']);
   });
 
   it("ids are checked against the challenge's namespaces at the denotation's path; nothing stored", () => {

@@ -34,20 +34,24 @@
 //   them), within the same track; without a confidence attribute, the denotation's own
 //   `score` (PubDictionaries sends each match's similarity there, 0–1) is its confidence;
 //   other keys of a denotation (PubDictionaries' `string`, `label`…) restate the text;
-// - everything else that annotates (relations, modifications, other attributes, blocks,
+// - relations between two denotations with concept ids become CREL's relations between
+//   their concepts (`pred` the type; pubannotation-relations.ts); other relations are
+//   dropped with a warning;
+// - everything else that annotates (modifications, other attributes, blocks,
 //   discontinuous denotations in the "bagging" form `span: [{begin, end}, …]`) maps to no
 //   task here and is dropped, named in a warning (one per kind and track).
 // What breaks the answer (a span outside the text, a type that is not a string, a text
 // that is not the one sent) is an error naming the denotation or the track.
+import { crel } from '../../families/crel/index.ts';
 import { mention } from '../../families/mention/index.ts';
 import { CodePointText } from '../../shared/code-points.ts';
 import type { ValidationIssue } from '../../tasks/types.ts';
 import { idAttribute, idOfObject } from './pubannotation-ids.ts';
+import { conceptRelationsOf } from './pubannotation-relations.ts';
 
 const ATTRIBUTES = new Set(['confidence', 'rank', 'section', 'type']);
 /** Annotation kinds that no task reads, with what each is in a warning. */
 const DROPPED = [
-  ['relations', 'relation', 'no task of this challenge reads relations'],
   ['modifications', 'modification', 'no task of this challenge reads modifications (negation, speculation)'],
   ['blocks', 'block', 'no task of this challenge reads blocks (spans of text with no mention)'],
 ] as const;
@@ -164,7 +168,10 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
   const unusedScores: string[] = [];
   /** Mentions made from an `obj` that is an id, by layer, span and type: where a tie's ids go. */
   const ties = new Map<string, Record<string, unknown>>();
+  const relations: Array<Record<string, unknown>> = [];
   for (const layer of layersOf(doc, errors)) {
+    /** The mention each denotation id of this layer became (a tie's: the mention it joined). */
+    const mentionOfDenotation = new Map<string, Record<string, unknown>>();
     const denotations = layer.body.denotations ?? [];
     if (!Array.isArray(denotations)) {
       errors.push({ path: `${layer.prefix}denotations`, message: 'expected an array of denotations [{id, span: {begin, end}, obj}]' });
@@ -198,13 +205,18 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
         // PubDictionaries' ties: one span, several entries: one mention with their ids.
         const key = `${layer.prefix}${String(item.offset)}:${String(item.mention)}:${String(mention.type)}`;
         const earlier = ties.get(key);
-        if (earlier) return void addIds(earlier, item.ids as unknown[]);
+        if (earlier) {
+          if (isObject(d) && typeof d.id === 'string') mentionOfDenotation.set(d.id, earlier);
+          return void addIds(earlier, item.ids as unknown[]);
+        }
         ties.set(key, mention);
       }
+      if (isObject(d) && typeof d.id === 'string') mentionOfDenotation.set(d.id, mention);
       mentions.push(mention);
       denotationOf.push(path);
       if (mention.type === undefined && mention.ids === undefined) untyped.push(path);
     });
+    relations.push(...conceptRelationsOf(layer.body.relations, mentionOfDenotation, layer, warnings));
   }
   if (unusedScores.length > 0) {
     const named = unusedScores.slice(0, 5).join(', ') + (unusedScores.length > 5 ? ', …' : '');
@@ -220,7 +232,9 @@ export function mentionsOfPubAnnotation(doc: unknown, sent: string): PubAnnotati
       message: `${plural(untyped.length, 'denotation')} without a type ("obj" null or absent: ${named}) kept as untyped mentions`,
     });
   }
-  return { value: { [mention.answerKey]: mentions }, errors, warnings, denotationOf };
+  // Relations between concepts only when there are some: a MENTION-only server is not told its CREL key was not asked.
+  const value = { [mention.answerKey]: mentions, ...(relations.length > 0 ? { [crel.answerKey]: relations } : {}) };
+  return { value, errors, warnings, denotationOf };
 }
 
 /** One denotation as a mention, or undefined (with an error) when it cannot be one. */

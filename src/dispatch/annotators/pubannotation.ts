@@ -11,8 +11,11 @@
 // code points, like every offset here; each span is checked against the text sent, and the
 // mentions it makes go through the MENTION validator like any other (type, duplicates).
 // Confidence, rank and section come from attributes {subj, pred, obj} on a denotation, as
-// the PubAnnotation export writes them (formats/pubannotation.ts). Relations, modifications,
-// blocks and other attributes map to no task here: they are ignored, each with a warning.
+// the PubAnnotation export writes them (formats/pubannotation.ts); concept ids from `obj`
+// or id attributes. Relations between two denotations with ids are CREL's relations between
+// their concepts (`pred` the type). Other relations, modifications, blocks and other
+// attributes map to no task here: they are ignored, each with a warning.
+import { crel } from '../../families/crel/index.ts';
 import { mention } from '../../families/mention/index.ts';
 import { parseJsonAnswer } from './json-body.ts';
 import { mentionsOfPubAnnotation } from './pubannotation-answer.ts';
@@ -24,9 +27,9 @@ export const pubannotation = defineProtocol({
   name: NAME,
   label: 'PubAnnotation',
   summary:
-    "PubAnnotation's annotation-server API: POST {text}, PubAnnotation JSON back (denotations → MENTION), synchronous or asynchronous (303 See Other, polled)",
-  // Denotations are mentions: the one family this protocol can answer.
-  tasks: [mention.name],
+    "PubAnnotation's annotation-server API: POST {text}, PubAnnotation JSON back (denotations → MENTION, relations between denotations with concept ids → CREL), synchronous or asynchronous (303 See Other, polled)",
+  // Denotations are mentions, and relations between denotations with ids relations between concepts.
+  tasks: [mention.name, crel.name],
   usesMethod: false,
   contentType: 'application/json; charset=utf-8',
   accept: 'application/json',
