@@ -14,6 +14,8 @@
 //   of its document (any type) and each predicted one that overlaps a reference span;
 //   every figure is 0 when no annotation matches.
 
+import { prfCounts, prfFromCounts, type Prf, type PrfCounts } from './metrics.ts';
+
 export interface NormAnnotation {
   doc: string;
   /** Characters, start inclusive, end exclusive. */
@@ -30,26 +32,11 @@ export interface NormAnnotation {
   individual?: boolean;
 }
 
-interface NormCounts {
-  tp: number;
-  fp: number;
-  fn: number;
-  p: number;
-  r: number;
-  f: number;
-}
-
-interface NormPrf {
-  p: number;
-  r: number;
-  f: number;
-}
-
 export interface NormScore {
-  mention: NormCounts;
-  id: NormCounts;
-  span: { strict: NormPrf; approx: NormPrf };
-  identifier: { strict: NormPrf };
+  mention: PrfCounts;
+  id: PrfCounts;
+  span: { strict: Prf; approx: Prf };
+  identifier: { strict: Prf };
 }
 
 interface NormOptions {
@@ -58,7 +45,6 @@ interface NormOptions {
 }
 
 /** Java's division as the BC5CDR tool prints it, with 0 where it prints NaN (0/0). */
-const ratio = (a: number, b: number): number => (b === 0 ? 0 : a / b);
 
 /** BC5CDR's finalizeConceptId: `-1` and empty are no id; an id without `:` is a MeSH accession. */
 function bc5cdrConceptId(written: string): string | undefined {
@@ -80,15 +66,11 @@ const key = (...parts: Array<string | number>): string => parts.join('\u0000');
 const docOf = (k: string): string => k.slice(0, k.indexOf('\u0000'));
 
 /** eval_mention / eval_id: counts of two key sets after dropping predictions in documents without gold keys. */
-function bc5cdrCounts(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): NormCounts {
+function bc5cdrCounts(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): PrfCounts {
   const goldDocs = new Set([...gold].map(docOf));
   const kept = [...predicted].filter((k) => goldDocs.has(docOf(k)));
   const tp = kept.filter((k) => gold.has(k)).length;
-  const fp = kept.length - tp;
-  const fn = gold.size - tp;
-  const p = ratio(tp, tp + fp);
-  const r = ratio(tp, tp + fn);
-  return { tp, fp, fn, p, r, f: ratio(2.0 * p * r, p + r) };
+  return prfCounts(tp, kept.length - tp, gold.size - tp);
 }
 
 const ofType = (annotations: readonly NormAnnotation[], type: string | undefined): NormAnnotation[] =>
@@ -102,17 +84,11 @@ function idKeys(annotations: readonly NormAnnotation[]): Set<string> {
   return new Set(annotations.flatMap((a) => bc5cdrIds(a.bc5cdrIds).map((id) => key(a.doc, a.type, id))));
 }
 
-/** evaluate.py's calculate_evaluation_result: all 0 without a true positive. */
-function chemResult(tp: number, fp: number, fn: number): NormPrf {
-  if (tp === 0) return { p: 0, r: 0, f: 0 };
-  const p = tp / (tp + fp);
-  const r = tp / (tp + fn);
-  return { p, r, f: (2.0 * p * r) / (p + r) };
-}
-
-function strictResult(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): NormPrf {
+// evaluate.py's calculate_evaluation_result (all 0 without a true positive) and BC5CDR's
+// doubles are prfFromCounts's arithmetic: tp/(tp+fp), tp/(tp+fn), 2PR/(P+R), 0 where undefined.
+function strictResult(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): Prf {
   const tp = [...predicted].filter((k) => gold.has(k)).length;
-  return chemResult(tp, predicted.size - tp, gold.size - tp);
+  return prfFromCounts(tp, predicted.size - tp, gold.size - tp);
 }
 
 interface SpanAnnotation {
@@ -136,11 +112,15 @@ function spanSet(annotations: readonly NormAnnotation[]): SpanAnnotation[] {
 /** How many of `side` overlap some span of `other` in the same document (any type). */
 function overlapping(side: readonly SpanAnnotation[], other: readonly SpanAnnotation[]): number {
   const byDoc = new Map<string, SpanAnnotation[]>();
-  for (const o of other) byDoc.set(o.doc, [...(byDoc.get(o.doc) ?? []), o]);
+  for (const o of other) {
+    const list = byDoc.get(o.doc);
+    if (list) list.push(o);
+    else byDoc.set(o.doc, [o]);
+  }
   return side.filter((a) => (byDoc.get(a.doc) ?? []).some((o) => a.start < o.end && o.start < a.end)).length;
 }
 
-function approxResult(gold: readonly SpanAnnotation[], predicted: readonly SpanAnnotation[]): NormPrf {
+function approxResult(gold: readonly SpanAnnotation[], predicted: readonly SpanAnnotation[]): Prf {
   const tp1 = overlapping(gold, predicted);
   const tp2 = overlapping(predicted, gold);
   if (tp1 + tp2 === 0) return { p: 0, r: 0, f: 0 };

@@ -11,25 +11,16 @@
 //   all three. No official script is published: the rules are the track's description,
 //   and where it is silent our choices are listed in README.md.
 
-import { prfFromCounts } from './metrics.ts';
+import { prfCounts, type PrfCounts } from './metrics.ts';
 import { ScoringInputError } from './errors.ts';
 
-export interface RelationCounts {
-  tp: number;
-  fp: number;
-  fn: number;
-  p: number;
-  r: number;
-  f: number;
-}
+export type RelationCounts = PrfCounts;
 
 /** Counts and P/R/F of a gold set against a predicted set of keys. */
 export function countSets(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): RelationCounts {
   let tp = 0;
   for (const key of gold) if (predicted.has(key)) tp++;
-  const fp = predicted.size - tp;
-  const fn = gold.size - tp;
-  return { tp, fp, fn, ...prfFromCounts(tp, fp, fn) };
+  return prfCounts(tp, predicted.size - tp, gold.size - tp);
 }
 
 // ── BC5CDR eval_relation.sh ─────────────────────────────────────────────────────────────

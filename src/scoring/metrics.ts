@@ -38,6 +38,17 @@ export function prfFromCounts(tp: number, fp: number, fn: number): Prf {
   return { p, r, f: f1(p, r) };
 }
 
+/** Counts with their P, R and F1 (BC5CDR's tools, the relation and mention scorers print both). */
+export interface PrfCounts extends Prf {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+export function prfCounts(tp: number, fp: number, fn: number): PrfCounts {
+  return { tp, fp, fn, ...prfFromCounts(tp, fp, fn) };
+}
+
 /**
  * AUC iP/R from the (P, R) points recorded along a ranked list.
  *
