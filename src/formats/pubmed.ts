@@ -241,3 +241,68 @@ export function writePubmedXml(citations: readonly PubmedCitation[]): string {
   };
   return `<?xml version="1.0" encoding="UTF-8"?>\n<PubmedArticleSet>${citations.map(one).join('')}</PubmedArticleSet>\n`;
 }
+
+/**
+ * Which version of each PMID a run keeps, over its files in the order given: the last one
+ * seen wins, a `DeleteCitation` drops the PMID (a later citation of it brings it back).
+ * Holds one number per PMID, never a text, so the import's first pass can plan a file of
+ * any size; `key` says where a version stands (file and position), the second pass asks
+ * `keeps` for each.
+ */
+export class PubmedRun {
+  private readonly last = new Map<string, number>();
+  private readonly deletedPmids = new Set<string>();
+  /** Versions read again later (their earlier versions are not loaded). */
+  superseded = 0;
+
+  cite(pmid: string, key: number): void {
+    if (this.last.has(pmid)) this.superseded += 1;
+    this.last.set(pmid, key);
+    this.deletedPmids.delete(pmid);
+  }
+
+  delete(pmids: readonly string[]): void {
+    for (const pmid of pmids) {
+      this.last.delete(pmid);
+      this.deletedPmids.add(pmid);
+    }
+  }
+
+  keeps(pmid: string, key: number): boolean {
+    return this.last.get(pmid) === key;
+  }
+
+  has(pmid: string): boolean {
+    return this.last.has(pmid);
+  }
+
+  get size(): number {
+    return this.last.size;
+  }
+
+  /** PMIDs deleted and not cited again afterwards. */
+  get deleted(): string[] {
+    return [...this.deletedPmids];
+  }
+}
+
+/** A whole PubMed text as a run: the citations kept (last version, deletions dropped), the failures and the deletions. */
+export function readPubmedRun(xml: string): {
+  citations: PubmedCitation[];
+  failures: Array<{ document: string; reason: string }>;
+  deleted: string[];
+} {
+  const events = readPubmedXml(xml);
+  const run = new PubmedRun();
+  events.forEach((e, i) => {
+    if (e.kind === 'citation') run.cite(e.citation.pmid, i);
+    else if (e.kind === 'deleted') run.delete(e.pmids);
+  });
+  const citations: PubmedCitation[] = [];
+  const failures: Array<{ document: string; reason: string }> = [];
+  events.forEach((e, i) => {
+    if (e.kind === 'citation' && run.keeps(e.citation.pmid, i)) citations.push(e.citation);
+    else if (e.kind === 'failure') failures.push({ document: e.pmid, reason: e.reason });
+  });
+  return { citations, failures, deleted: run.deleted };
+}
