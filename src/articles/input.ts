@@ -98,7 +98,13 @@ function corpusFields(input: CorpusInput): string[] {
 function pubmedDocuments(xml: string, file: string) {
   try {
     const run = readPubmedRun(xml);
-    const documents = run.citations.map((c): CorpusDocument => ({ id: c.pmid, text: c.text, sections: c.sections, annotations: [], relations: [] }));
+    const documents = run.citations.map((c): CorpusDocument => ({
+      id: c.pmid,
+      text: c.text,
+      sections: c.sections,
+      annotations: [],
+      relations: [],
+    }));
     if (documents.length === 0 && run.failures.length === 0 && run.deleted.length === 0)
       throw new FormatError('pubmed', `${file}: the PubMed XML holds no citation`);
     return { documents, failures: run.failures.map((f) => ({ file, ...f })), deleted: run.deleted };
