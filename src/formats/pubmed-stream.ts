@@ -8,6 +8,7 @@
 // it and knows the citations after it are the ones left out.
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { strictUtf8Stream } from '../shared/utf8.ts';
 import { FormatError } from './common.ts';
 import { PubmedParser, type PubmedEvent } from './pubmed.ts';
 
@@ -38,7 +39,7 @@ export async function* pubmedEvents(input: Readable, gzip: boolean): AsyncGenera
   const bytes = gzip ? input.pipe(createGunzip()) : input;
   // pipe() does not pass the source's errors on; the reader must see them.
   if (gzip) input.on('error', (err) => bytes.destroy(err));
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decoder = strictUtf8Stream();
   const parser = new PubmedParser();
   try {
     for await (const chunk of bytes) {

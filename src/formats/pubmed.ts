@@ -47,14 +47,14 @@ export type PubmedEvent =
   /** A citation that cannot be an article: `pmid` when it has one, else `-`. */
   | { kind: 'failure'; pmid: string; reason: string };
 
-export const PUBMED_ROOTS = ['PubmedArticleSet', 'MedlineCitationSet'];
+const PUBMED_ROOTS = ['PubmedArticleSet', 'MedlineCitationSet'];
 /** Elements whose `PMID`, title and `Abstract` children make a citation. */
 const CITATION_ELEMENTS = new Set(['MedlineCitation', 'BookDocument']);
 
 const oneLine = (s: string) => s.replace(/[ \t\r\n]+/g, ' ').trim();
 
 /** The article of one citation: title, LF, abstract (sections `title`, `abstract`). */
-export function pubmedArticle(pmid: string, title: string, abstractParts: readonly string[]): PubmedCitation {
+function pubmedArticle(pmid: string, title: string, abstractParts: readonly string[]): PubmedCitation {
   const abstract = abstractParts.filter((p) => p !== '').join(' ');
   const titleLength = [...title].length;
   const sections: ArticleSection[] = [];
