@@ -71,6 +71,7 @@ const brokenFailure = (file: string, err: PubmedReadError): ImportFailure => ({
 /** Pass 1: every file read and checked, the version of each PMID to send planned; nothing kept but PMIDs. */
 export async function checkPubmedFiles(files: readonly string[], io: ProgressIo): Promise<PubmedCheck> {
   const check: PubmedCheck = { files: [...files], run: new PubmedRun(), citations: 0, failures: [], broken: new Map() };
+  if (files.length === 0) return check;
   const progress = new ImportProgress(
     io,
     'checked',
