@@ -225,4 +225,3 @@ describe('bounded memory', () => {
     expect(peak - before).toBeLessThan(40 * 1024 * 1024);
   }, 120_000);
 });
-
