@@ -1,6 +1,7 @@
 // A batch of articles for a challenge (POST /api/challenges/:slug/articles): listed
-// articles ({id, text | xml | bioc | pubtator}, the last two holding one document: what
-// `metaserver import` sends for a corpus document) and the documents of a BioC or PubTator corpus, each checked
+// articles ({id, text | xml | bioc | pubtator | pubmed}, the last three holding one document: what
+// `metaserver import` sends for a corpus document or a citation) and the documents of a BioC or PubTator corpus
+// or the citations of PubMed XML (`DeleteCitation`s listed in `deleted`, never removing anything), each checked
 // as an article, and every one that cannot be loaded named with its reason. Whether a bad
 // one refuses the batch (`badDocuments: "refuse"`, the default: nothing is stored) or is
 // left out (`"skip"`) is the route's; this only sorts them.
@@ -13,11 +14,13 @@ export interface BatchBody extends CorpusInput {
   badDocuments?: BadDocuments;
 }
 
-export function batchItems(body: BatchBody, maxBytes: number): { items: NewArticle[]; refused: LoadFailure[] } {
+export function batchItems(body: BatchBody, maxBytes: number): { items: NewArticle[]; refused: LoadFailure[]; deleted?: string[] } {
   const skip = body.badDocuments === 'skip';
-  const hasCorpus = body.bioc !== undefined || body.pubtator !== undefined;
+  const hasCorpus = body.bioc !== undefined || body.pubtator !== undefined || body.pubmed !== undefined;
   if (!body.articles && !hasCorpus)
-    throw badRequest('send "articles" (a list of {id, text | xml}), "bioc" (a BioC collection) or "pubtator" (PubTator text)');
+    throw badRequest(
+      'send "articles" (a list of {id, text | xml}), "bioc" (a BioC collection), "pubtator" (PubTator text) or "pubmed" (PubMed XML)',
+    );
   const refused: LoadFailure[] = [];
   const seen = new Set<string>();
   const items: NewArticle[] = [];
@@ -37,8 +40,10 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
       refused.push({ document: a.id, reason: err.message });
     }
   });
+  let deleted: string[] | undefined;
   if (hasCorpus) {
     const corpus = corpusArticles(body, maxBytes);
+    deleted = corpus.deleted;
     refused.push(...corpus.failures);
     for (const a of corpus.articles) {
       try {
@@ -52,5 +57,5 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
       }
     }
   }
-  return { items, refused };
+  return { items, refused, ...(deleted ? { deleted } : {}) };
 }

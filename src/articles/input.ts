@@ -4,6 +4,7 @@ import type { CorpusDocument } from '../formats/bioc-corpus.ts';
 import { FormatError, type ArticleSection } from '../formats/common.ts';
 import { corpusFormatOf, readCorpusFileEach, type CorpusFailure, type CorpusFormat } from '../formats/corpus-file.ts';
 import { jatsToText } from '../formats/jats.ts';
+import { readPubmedRun } from '../formats/pubmed.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import { sanitizeXmlText } from '../xmlrpc/codec.ts';
 
@@ -71,6 +72,8 @@ export interface CorpusInput {
   bioc?: unknown;
   /** PubTator text. */
   pubtator?: string;
+  /** PubMed or MEDLINE XML text (`PubmedArticleSet`, `MedlineCitationSet`): each citation an article, its id the PMID. */
+  pubmed?: string;
   /** The file's name, named in every refusal. */
   file?: string;
 }
@@ -78,7 +81,7 @@ export interface CorpusInput {
 export interface CorpusArticle {
   id: string;
   text: string;
-  sourceFormat: 'bioc' | 'pubtator';
+  sourceFormat: 'bioc' | 'pubtator' | 'pubmed';
   /** The document's passages, stored with the article so exports write them back. */
   sections: ArticleSection[];
 }
@@ -86,13 +89,44 @@ export interface CorpusArticle {
 /** The organiser-id rule of the article routes (1–200 characters, no white space, no "/"). */
 const ORGANISER_ID = /^[^\s/]{1,200}$/;
 
+/** The corpus fields given: at most one of bioc, pubtator, pubmed. */
+function corpusFields(input: CorpusInput): string[] {
+  return (['bioc', 'pubtator', 'pubmed'] as const).filter((f) => input[f] !== undefined);
+}
+
+/** PubMed XML: the citations kept (the last version of each PMID; DeleteCitation drops one), see formats/pubmed.ts. */
+function pubmedDocuments(xml: string, file: string) {
+  try {
+    const run = readPubmedRun(xml);
+    const documents = run.citations.map((c): CorpusDocument => ({
+      id: c.pmid,
+      text: c.text,
+      sections: c.sections,
+      annotations: [],
+      relations: [],
+    }));
+    if (documents.length === 0 && run.failures.length === 0 && run.deleted.length === 0)
+      throw new FormatError('pubmed', `${file}: the PubMed XML holds no citation`);
+    return { documents, failures: run.failures.map((f) => ({ file, ...f })), deleted: run.deleted };
+  } catch (err) {
+    if (err instanceof FormatError)
+      throw new ApiError('invalid_corpus', `${file}: ${err.message}; nothing was loaded`, [{ file, document: null, reason: err.message }]);
+    throw err;
+  }
+}
+
 function corpusDocuments(input: CorpusInput): {
-  format: CorpusFormat;
+  format: CorpusFormat | 'pubmed';
   file: string;
   documents: CorpusDocument[];
   failures: CorpusFailure[];
+  deleted?: string[];
 } {
-  if (input.bioc !== undefined && input.pubtator !== undefined) throw badRequest('give either bioc or pubtator, not both');
+  if (corpusFields(input).length > 1) throw badRequest('give one of bioc, pubtator or pubmed, not several');
+  if (input.pubmed !== undefined) {
+    const file = input.file ?? 'the PubMed XML';
+    return { format: 'pubmed', file, ...pubmedDocuments(input.pubmed, file) };
+  }
   const isPubTator = input.pubtator !== undefined;
   const file = input.file ?? (isPubTator ? 'the PubTator text' : 'the BioC collection');
   const content = isPubTator ? input.pubtator! : typeof input.bioc === 'string' ? input.bioc : JSON.stringify(input.bioc);
@@ -118,9 +152,12 @@ function corpusDocuments(input: CorpusInput): {
  * the corpus keep theirs), and each document that cannot be an article with its reason:
  * unreadable, an organiser id the API refuses, too large, empty, an id twice.
  */
-export function corpusArticles(input: CorpusInput, maxBytes: number): { articles: CorpusArticle[]; failures: LoadFailure[] } {
-  const { format, file, documents, failures } = corpusDocuments(input);
-  const sourceFormat = format === 'pubtator' ? 'pubtator' : 'bioc';
+export function corpusArticles(
+  input: CorpusInput,
+  maxBytes: number,
+): { articles: CorpusArticle[]; failures: LoadFailure[]; deleted?: string[] } {
+  const { format, file, documents, failures, deleted } = corpusDocuments(input);
+  const sourceFormat = format === 'pubtator' || format === 'pubmed' ? format : 'bioc';
   const articles: CorpusArticle[] = [];
   const all: LoadFailure[] = [...failures];
   const seen = new Set<string>();
@@ -137,7 +174,7 @@ export function corpusArticles(input: CorpusInput, maxBytes: number): { articles
       else throw err;
     }
   }
-  return { articles, failures: all };
+  return { articles, failures: all, ...(deleted ? { deleted } : {}) };
 }
 
 /** The refusal of a batch with failures: every file, document and reason in `details`. */
@@ -153,7 +190,7 @@ export function batchRefusal(failures: readonly LoadFailure[]): ApiError {
 
 /**
  * The text of one article (POST /api/articles, or one listed in a challenge's batch):
- * `text`, `xml`, or a corpus of exactly one document in `bioc` or `pubtator`, stored with
+ * `text`, `xml`, or a corpus of exactly one document in `bioc`, `pubtator` or `pubmed`, stored with
  * its source format and sections (the document's id is not taken as the article's: the
  * article's id is the one given beside it). `where` names the article in refusals.
  */
@@ -162,13 +199,13 @@ export function submittedText(
   maxBytes: number,
   where = 'article',
 ): { text: string; sourceFormat: string; sections?: ArticleSection[] } {
-  if (input.bioc === undefined && input.pubtator === undefined) return articleText(input, where, maxBytes);
-  if (input.text !== undefined || input.xml !== undefined) throw badRequest(`${where}: give one of text, xml, bioc or pubtator`);
+  if (corpusFields(input).length === 0) return articleText(input, where, maxBytes);
+  if (input.text !== undefined || input.xml !== undefined) throw badRequest(`${where}: give one of text, xml, bioc, pubtator or pubmed`);
   const { articles, failures } = corpusArticles({ ...input, file: input.file ?? where }, maxBytes);
   if (failures.length > 0) throw batchRefusal(failures);
   if (articles.length !== 1)
     throw badRequest(
-      `${where}: the corpus holds ${articles.length} documents; one article holds one (load a whole corpus into a challenge as "bioc" or "pubtator" beside "articles")`,
+      `${where}: the corpus holds ${articles.length} documents; one article holds one (load a whole corpus into a challenge as "bioc", "pubtator" or "pubmed" beside "articles")`,
     );
   const [article] = articles as [CorpusArticle];
   return { text: article.text, sourceFormat: article.sourceFormat, sections: article.sections };

@@ -3,7 +3,8 @@
 // bodies. Before validation the raw body is turned into the routes' JSON form, so one code
 // path reads it:
 // - XML (application/xml, text/xml) whose root is <collection> or <document> is `bioc`;
-//   on POST /api/articles an <article> root (JATS) is `xml`; any other root is refused.
+//   on POST /api/articles an <article> root (JATS) is `xml`; on a challenge's batch a
+//   <PubmedArticleSet> or <MedlineCitationSet> root (PubMed, MEDLINE) is `pubmed`; any other root is refused.
 // - JSON whose top level is a BioC collection (`documents`) or document (`passages`) and
 //   has none of the JSON form's fields is `bioc`.
 // The batch options of a raw body (`badDocuments`, `file`) come from the query.
@@ -32,7 +33,7 @@ function rootElement(xml: string): string | undefined {
 const isXmlBody = (body: unknown, contentType: string | undefined): body is string =>
   typeof body === 'string' && XML_BODY_TYPES.some((t) => (contentType ?? '').toLowerCase().startsWith(t));
 
-const JSON_FORM_FIELDS = ['articles', 'bioc', 'pubtator', 'text', 'xml'];
+const JSON_FORM_FIELDS = ['articles', 'bioc', 'pubtator', 'pubmed', 'text', 'xml'];
 
 /** A BioC collection or document at the top level of a JSON body (not the routes' JSON form). */
 function isBiocJson(body: object): boolean {
@@ -58,12 +59,17 @@ export function challengeArticlesBody(body: unknown, query: Record<string, unkno
       throw badRequest('badDocuments and file in the query are for a raw BioC body; in the JSON form give them as fields of the body');
     return body;
   }
+  let field = 'bioc';
   if (xml) {
     const root = rootElement(body);
-    if (root !== 'collection' && root !== 'document')
-      throw refuseRoot(root, 'BioC XML (<collection> or <document>); send JATS articles as {"articles": [{"id", "xml"}]}');
+    if (root === 'PubmedArticleSet' || root === 'MedlineCitationSet') field = 'pubmed';
+    else if (root !== 'collection' && root !== 'document')
+      throw refuseRoot(
+        root,
+        'BioC XML (<collection> or <document>) or PubMed XML (<PubmedArticleSet>, <MedlineCitationSet>); send JATS articles as {"articles": [{"id", "xml"}]}',
+      );
   }
-  return Object.fromEntries(Object.entries({ bioc: body, ...options }).filter(([, v]) => v !== undefined));
+  return Object.fromEntries(Object.entries({ [field]: body, ...options }).filter(([, v]) => v !== undefined));
 }
 
 /** POST /articles: a raw BioC body (one document) as `{bioc}`, a raw JATS article as `{xml}`. */

@@ -19,6 +19,7 @@ const ArticleItem = Type.Object(
       Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document, stored with its passages' }),
     ),
     pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
+    pubmed: Type.Optional(Type.String({ description: 'the article as PubMed XML holding one citation' })),
     given: Type.Optional(Type.String({ maxLength: 1_000_000 })),
   },
   { additionalProperties: false },
@@ -35,7 +36,13 @@ const LoadBody = Type.Object(
     pubtator: Type.Optional(
       Type.String({ description: 'PubTator text (PMID|t|…, PMID|a|…, annotation lines); each document is an article' }),
     ),
-    file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of bioc/pubtator, named in refusals' })),
+    pubmed: Type.Optional(
+      Type.String({
+        description:
+          'PubMed or MEDLINE XML (PubmedArticleSet, MedlineCitationSet); each citation is an article, its id the PMID, its text the title, a line feed and the abstract; of a PMID given twice the last wins; DeleteCitation PMIDs are not loaded and are listed in "deleted"',
+      }),
+    ),
+    file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of bioc/pubtator/pubmed, named in refusals' })),
     badDocuments: Type.Optional(
       Type.Union([Type.Literal('refuse'), Type.Literal('skip')], {
         description:
@@ -45,11 +52,11 @@ const LoadBody = Type.Object(
   },
   { additionalProperties: false },
 );
-/** The batch options of a raw BioC body (raw-body.ts), which has no room for them. */
+/** The batch options of a raw BioC or PubMed body (raw-body.ts), which has no room for them. */
 const RawLoadQuery = Type.Object(
   {
     badDocuments: LoadBody.properties.badDocuments,
-    file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of a raw BioC body, named in refusals' })),
+    file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of a raw BioC or PubMed body, named in refusals' })),
   },
   { additionalProperties: false },
 );
@@ -60,6 +67,7 @@ const SubmitBody = Type.Object(
     xml: Type.Optional(Type.String()),
     bioc: Type.Optional(Type.Unknown({ description: 'the article as BioC (XML or JSON text, or BioC JSON) holding one document' })),
     pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
+    pubmed: Type.Optional(Type.String({ description: 'the article as PubMed XML holding one citation' })),
     given: Type.Optional(
       Type.String({
         maxLength: 1_000_000,
@@ -107,6 +115,11 @@ const LoadedAnswer = Open({
       { file: Type.Optional(Type.String()), document: Type.String(), reason: Type.String() },
       'badDocuments "skip": each document left out and why',
     ),
+  ),
+  deleted: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'pubmed: the PMIDs its DeleteCitation lists (not loaded; an article already stored is never removed)',
+    }),
   ),
 });
 const SubmittedAnswer = Open({
@@ -194,7 +207,7 @@ export const ChallengeArticles = {
 
 export const LoadArticles = {
   tags: TAGS,
-  summary: 'Load articles into a challenge (organiser); the body may also be a raw BioC collection (XML or JSON)',
+  summary: 'Load articles into a challenge (organiser); the body may also be a raw BioC collection (XML or JSON) or raw PubMed XML',
   params: SlugParams,
   querystring: RawLoadQuery,
   consumes: BODY_TYPES,

@@ -26,7 +26,7 @@ export type ArticleRouteDeps = ArticleIntakeDeps &
   ArticleListDeps & { config: Pick<Config, 'submitRateLimitPerMinute' | 'bodyLimitBytes' | 'maxOnDemandArticleBytes'> };
 
 /** Article text fields: a NUL there is one of the characters XML cannot carry, sent as a space (see http/storable-text.ts). */
-const ARTICLE_TEXT_FIELDS = ['text', 'given', 'bioc', 'pubtator'];
+const ARTICLE_TEXT_FIELDS = ['text', 'given', 'bioc', 'pubtator', 'pubmed'];
 
 export function articleRoutes(deps: ArticleRouteDeps): FastifyPluginAsync {
   return async (base) => {

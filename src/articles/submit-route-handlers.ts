@@ -71,8 +71,10 @@ export function loadArticlesHandler(deps: ArticleIntakeDeps): RouteHandler<typeo
     const challenge = await challengeOf(deps.challenges, request.params);
     const body = request.body;
     const skip = body.badDocuments === 'skip';
-    const { items, refused } = batchItems(body, deps.config.maxArticleBytes);
+    const { items, refused, deleted } = batchItems(body, deps.config.maxArticleBytes);
     if (refused.length > 0 && !skip) throw batchRefusal(refused);
+    if (items.length === 0 && deleted && refused.length === 0)
+      return reply.status(202).send({ accepted: 0, created: 0, ids: {}, queued: true, deleted, ...(skip ? { refused } : {}) });
     if (items.length === 0) throw batchRefusal(refused.length > 0 ? refused : [{ document: '-', reason: 'the request holds no document' }]);
     const loaded = await insertBatch(deps.articles, challenge, items, skip, refused);
     // Also when nothing is new: a repeated load after a crash queues what was left behind.
@@ -85,6 +87,7 @@ export function loadArticlesHandler(deps: ArticleIntakeDeps): RouteHandler<typeo
       queued,
       ...(queued ? {} : { notice: queuedLaterNotice('the articles are stored') }),
       ...(skip ? { refused } : {}),
+      ...(deleted ? { deleted } : {}),
     });
   };
 }

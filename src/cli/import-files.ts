@@ -7,6 +7,8 @@
 //   .pubtator    PubTator text
 //   .tar.gz/.tgz a PMC Open Access package: each .nxml inside is an article
 //   .jsonl       BioC JSON lines: one document or collection per line (PubTator3 bulk files)
+//   .xml.gz      PubMed / MEDLINE XML, as is a .xml whose root is PubmedArticleSet or
+//                MedlineCitationSet: those are streamed in two passes (import-pubmed.ts), not read here
 // (`.bioc.xml`, `.bioc.json`, `.pubtator.txt` are these). Everything is converted and
 // checked here, so an import that refuses bad documents sends nothing at all. A corpus
 // document is sent as a corpus of one (`bioc` or `pubtator`, its passages and section
@@ -35,7 +37,7 @@ export interface ImportItem {
 
 export type ImportFailure = CorpusFailure;
 
-const KINDS = ['.tar.gz', '.tgz', '.txt', '.nxml', '.xml', '.jsonl', '.json', '.pubtator'];
+const KINDS = ['.tar.gz', '.tgz', '.xml.gz', '.txt', '.nxml', '.xml', '.jsonl', '.json', '.pubtator'];
 const kindOf = (name: string): string | undefined => KINDS.find((k) => name.toLowerCase().endsWith(k));
 /** The organiser id rule of the article routes. */
 const ORGANISER_ID = /^[^\s/]{1,200}$/;

@@ -1,7 +1,9 @@
 // `metaserver import --challenge SLUG [--url U] [--token T] [--batch N] [--skip-bad] PATH…`:
 // loads articles into a challenge through the HTTP API of a running meta-server, in
 // batches. PATH is a directory (its files) or a file: plain text, JATS/NXML, BioC XML or
-// JSON (or JSON lines), PubTator text, or a PMC Open Access `.tar.gz` package
+// JSON (or JSON lines), PubTator text, a PMC Open Access `.tar.gz` package, or PubMed /
+// MEDLINE XML (`.xml.gz`, or `.xml` whose root is PubmedArticleSet or MedlineCitationSet:
+// one article per citation, its id the PMID, streamed in two passes, import-pubmed.ts)
 // (import-files.ts says how each is told apart; corpus documents keep their format and
 // sections). The organiser id of a one-article file is its name without the
 // extension; of a corpus document, the document's id; of a packaged NXML, its PMC folder.
@@ -13,7 +15,9 @@
 // Progress goes to stderr: a bar on a terminal, plain lines otherwise (logs, CI).
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ApiCallError, apiTarget, callApi } from './api-client.ts';
-import { importFiles, readImportFiles } from './import-files.ts';
+import { importFiles, readImportFiles, type ImportFailure, type ImportItem } from './import-files.ts';
+import { checkPubmedFiles, isPubmedFile, sendPubmedFiles, type PubmedCheck } from './import-pubmed.ts';
+import { writePubmedXml } from '../formats/pubmed.ts';
 
 export interface ImportIo {
   stdout: (s: string) => void;
@@ -45,10 +49,18 @@ function progress(io: ImportIo, done: number, total: number): void {
   io.stderr(`\r[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
 }
 
-export async function runImportCommand(argv: string[], io: ImportIo = processIo()): Promise<number> {
-  const program = new Command('import')
+interface ImportOptions {
+  challenge: string;
+  url?: string;
+  token?: string;
+  batch: number;
+  skipBad?: boolean;
+}
+
+function importProgram(io: ImportIo): Command {
+  return new Command('import')
     .description(
-      'load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json/.jsonl, PubTator (.pubtator, or .txt starting "PMID|t|") and PMC .tar.gz packages',
+      'load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json/.jsonl, PubTator (.pubtator, or .txt starting "PMID|t|"), PMC .tar.gz packages and PubMed/MEDLINE XML (.xml, .xml.gz)',
     )
     .requiredOption('--challenge <slug>', 'the challenge to load into')
     .option('--url <url>', 'the meta-server (default $METASERVER_URL, else http://127.0.0.1:8080)')
@@ -58,52 +70,154 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     .argument('<paths...>', 'directories or files holding the articles')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+}
+
+/** Everything read and checked before anything is sent: the other files' articles, the PubMed files' plan, every failure. */
+async function readEverything(
+  files: string[],
+  io: ImportIo,
+): Promise<{ items: ImportItem[]; pubmed: PubmedCheck; failures: ImportFailure[] }> {
+  const pubmedFiles = files.filter(isPubmedFile);
+  const read = await readImportFiles(files.filter((f) => !pubmedFiles.includes(f)));
+  const pubmed = await checkPubmedFiles(pubmedFiles, io);
+  const failures = [...read.failures, ...pubmed.failures];
+  const items = read.items.filter((item) => {
+    if (!pubmed.run.has(item.id)) return true;
+    failures.push({ file: item.file, document: item.id, reason: 'the id is also the PMID of a citation of the PubMed files' });
+    return false;
+  });
+  return { items, pubmed, failures };
+}
+
+const articlesPath = (opts: ImportOptions) => `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`;
+
+/** The articles of the files other than PubMed's, in batches. */
+async function sendItems(items: ImportItem[], opts: ImportOptions, io: ImportIo, ids: Record<string, string>): Promise<number> {
+  let created = 0;
+  for (let i = 0; i < items.length; i += opts.batch) {
+    // Each item has exactly one of text, xml, bioc, pubtator: the route's fields of a listed article.
+    const batch = items.slice(i, i + opts.batch).map(({ id, text, xml, bioc, pubtator }) => ({ id, text, xml, bioc, pubtator }));
+    const answer = await callApi<{ created: number; ids: Record<string, string> }>(apiTarget(opts, io.env), 'POST', articlesPath(opts), {
+      articles: batch,
+    });
+    created += answer.created;
+    Object.assign(ids, answer.ids);
+    progress(io, Math.min(i + opts.batch, items.length), items.length);
+  }
+  return created;
+}
+
+interface PubmedSummary {
+  files: number;
+  citations: number;
+  superseded: number;
+  sent: number;
+  created: number;
+  /** Stored already with another text: kept as stored, answers untouched (the route's rule for a known id). */
+  changed: string[];
+  refused: Array<{ document: string; reason: string }>;
+  deleted: string[];
+  /** Of the deleted PMIDs, those already stored in the challenge: kept, with their answers. */
+  deletedButStored: string[];
+}
+
+/** The PubMed files' pass 2, each citation sent as PubMed XML of one; conflicts reported, not fatal. */
+async function sendPubmed(check: PubmedCheck, opts: ImportOptions, io: ImportIo): Promise<PubmedSummary> {
+  const target = apiTarget(opts, io.env);
+  const summary: PubmedSummary = {
+    files: check.files.length,
+    citations: check.citations,
+    superseded: check.run.superseded,
+    sent: 0,
+    created: 0,
+    changed: [],
+    refused: [],
+    deleted: check.run.deleted,
+    deletedButStored: [],
+  };
+  if (check.files.length === 0) return summary;
+  summary.sent = await sendPubmedFiles(
+    check,
+    opts.batch,
+    async (batch) => {
+      // badDocuments "skip": a PMID stored with another text is named in `refused` and the rest of the batch loads.
+      const answer = await callApi<{ created: number; refused?: Array<{ document: string; reason: string }> }>(
+        target,
+        'POST',
+        articlesPath(opts),
+        { articles: batch.map((c) => ({ id: c.pmid, pubmed: writePubmedXml([c]) })), badDocuments: 'skip' },
+      );
+      summary.created += answer.created;
+      for (const r of answer.refused ?? []) {
+        if (/exists already with a different text/.test(r.reason)) summary.changed.push(r.document);
+        else summary.refused.push({ document: r.document, reason: r.reason });
+      }
+    },
+    io,
+  );
+  for (const pmid of summary.deleted) {
+    try {
+      await callApi(target, 'GET', `${articlesPath(opts)}/${encodeURIComponent(pmid)}?text=false`);
+      summary.deletedButStored.push(pmid);
+    } catch (err) {
+      if (!(err instanceof ApiCallError && err.status === 404)) throw err;
+    }
+  }
+  return summary;
+}
+
+function reportPubmed(io: ImportIo, s: PubmedSummary): void {
+  if (s.changed.length > 0)
+    io.stderr(
+      `metaserver import: ${s.changed.length} citation(s) are stored already with another text and were kept as stored, with their answers (PMIDs ${s.changed.slice(0, 20).join(', ')}${s.changed.length > 20 ? ', …' : ''}); load the new versions into a new challenge to have them annotated\n`,
+    );
+  for (const r of s.refused) io.stderr(`metaserver import: PMID ${r.document} was refused: ${r.reason}\n`);
+  if (s.deletedButStored.length > 0)
+    io.stderr(
+      `metaserver import: PubMed deleted ${s.deletedButStored.length} citation(s) stored in the challenge (PMIDs ${s.deletedButStored.slice(0, 20).join(', ')}${s.deletedButStored.length > 20 ? ', …' : ''}); an import never removes articles or answers\n`,
+    );
+}
+
+export async function runImportCommand(argv: string[], io: ImportIo = processIo()): Promise<number> {
+  const program = importProgram(io);
   try {
     program.parse(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode;
     throw err;
   }
-  const opts = program.opts<{ challenge: string; url?: string; token?: string; batch: number; skipBad?: boolean }>();
+  const opts = program.opts<ImportOptions>();
   const paths = program.args;
   let files: string[];
   let read;
   try {
     files = importFiles(paths);
-    read = await readImportFiles(files);
+    read = await readEverything(files, io);
   } catch (err) {
     io.stderr(`metaserver import: cannot read ${paths.join(', ')}: ${(err as Error).message}\n`);
     return 2;
   }
-  const { items, failures } = read;
+  const { items, pubmed, failures } = read;
+  const articles = items.length + pubmed.run.size;
   for (const f of failures) io.stderr(`metaserver import: ${f.file}, document ${f.document}: ${f.reason}\n`);
   if (failures.length > 0 && !opts.skipBad) {
     io.stderr(
-      `metaserver import: ${failures.length} file(s) or document(s) cannot be loaded, so nothing was sent; fix them, or run again with --skip-bad to load the ${items.length} others\n`,
+      `metaserver import: ${failures.length} file(s) or document(s) cannot be loaded, so nothing was sent; fix them, or run again with --skip-bad to load the ${articles} others\n`,
     );
     return 1;
   }
-  if (items.length === 0) {
-    io.stderr(`metaserver import: ${paths.join(', ')} holds no article (.txt, .nxml, BioC .xml/.json/.jsonl, PubTator, PMC .tar.gz)\n`);
+  if (articles === 0 && pubmed.run.deleted.length === 0) {
+    io.stderr(
+      `metaserver import: ${paths.join(', ')} holds no article (.txt, .nxml, BioC .xml/.json/.jsonl, PubTator, PMC .tar.gz, PubMed XML)\n`,
+    );
     return 2;
   }
-  const target = apiTarget(opts, io.env);
-  let created = 0;
   const ids: Record<string, string> = {};
+  let created;
+  let pubmedSummary;
   try {
-    for (let i = 0; i < items.length; i += opts.batch) {
-      // Each item has exactly one of text, xml, bioc, pubtator: the route's fields of a listed article.
-      const batch = items.slice(i, i + opts.batch).map(({ id, text, xml, bioc, pubtator }) => ({ id, text, xml, bioc, pubtator }));
-      const answer = await callApi<{ created: number; ids: Record<string, string> }>(
-        target,
-        'POST',
-        `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`,
-        { articles: batch },
-      );
-      created += answer.created;
-      Object.assign(ids, answer.ids);
-      progress(io, Math.min(i + opts.batch, items.length), items.length);
-    }
+    created = await sendItems(items, opts, io, ids);
+    pubmedSummary = await sendPubmed(pubmed, opts, io);
   } catch (err) {
     if (io.isTty) io.stderr('\n');
     if (err instanceof ApiCallError) {
@@ -112,8 +226,16 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     }
     throw err;
   }
-  io.stdout(
-    `${JSON.stringify({ challenge: opts.challenge, files: files.length, articles: items.length, created, ids, refused: failures })}\n`,
-  );
+  reportPubmed(io, pubmedSummary);
+  const summary = {
+    challenge: opts.challenge,
+    files: files.length,
+    articles,
+    created: created + pubmedSummary.created,
+    ids,
+    refused: failures,
+  };
+  // PubMed articles are counted, not listed in ids (a baseline file would make the line megabytes long).
+  io.stdout(`${JSON.stringify(pubmed.files.length > 0 ? { ...summary, pubmed: pubmedSummary } : summary)}\n`);
   return 0;
 }

@@ -11,3 +11,12 @@ export function strictUtf8(bytes: Uint8Array): string | null {
     return null;
   }
 }
+
+/**
+ * A strict decoder for bytes that come in pieces (a file read as a stream): `decode` each
+ * piece with `{ stream: true }` (a character split between pieces is kept for the next),
+ * then once without arguments at the end. Bad bytes throw a TypeError.
+ */
+export function strictUtf8Stream(): { decode(bytes?: Uint8Array, options?: { stream?: boolean }): string } {
+  return new TextDecoder('utf-8', { fatal: true });
+}
