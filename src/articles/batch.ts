@@ -32,7 +32,10 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
     const where = `articles[${i}] (${a.id})`;
     try {
       const { text, sourceFormat, sections } = submittedText(a, maxBytes, where);
-      add({ organiserId: a.id, text, sourceFormat, sections, given: a.given ?? '', scored: !(a.background ?? body.background ?? false) }, where);
+      add(
+        { organiserId: a.id, text, sourceFormat, sections, given: a.given ?? '', scored: !(a.background ?? body.background ?? false) },
+        where,
+      );
     } catch (err) {
       // Refusing, a listed article's own error (its code: too large, bad JATS…) is the answer.
       if (!skip || !(err instanceof ApiError)) throw err;

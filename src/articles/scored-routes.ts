@@ -64,7 +64,10 @@ function putHandler(deps: ScoredArticleDeps): RouteHandler<typeof S.PutScoredArt
   return async (request) => {
     const challenge = await challengeOf(deps.challenges, request.params);
     const result = await applyChange(deps, challenge, { exactly: request.body.scored });
-    request.log.info({ challenge: challenge.slug, scored: result.scored, background: result.background, changed: result.changed }, 'scored articles set');
+    request.log.info(
+      { challenge: challenge.slug, scored: result.scored, background: result.background, changed: result.changed },
+      'scored articles set',
+    );
     return { challenge: challenge.slug, ...result };
   };
 }
@@ -74,7 +77,9 @@ function patchHandler(deps: ScoredArticleDeps): RouteHandler<typeof S.PatchScore
     const challenge = await challengeOf(deps.challenges, request.params);
     const { scored = [], background = [] } = request.body;
     if (scored.length === 0 && background.length === 0)
-      throw badRequest('name the articles to change: {"scored": [organiser ids], "background": [organiser ids]} (either list may be left out)');
+      throw badRequest(
+        'name the articles to change: {"scored": [organiser ids], "background": [organiser ids]} (either list may be left out)',
+      );
     const both = new Set(scored);
     const twice = [...new Set(background.filter((id) => both.has(id)))];
     if (twice.length > 0)
@@ -83,7 +88,10 @@ function patchHandler(deps: ScoredArticleDeps): RouteHandler<typeof S.PatchScore
         { both: twice },
       );
     const result = await applyChange(deps, challenge, { scored, background });
-    request.log.info({ challenge: challenge.slug, scored: result.scored, background: result.background, changed: result.changed }, 'articles marked');
+    request.log.info(
+      { challenge: challenge.slug, scored: result.scored, background: result.background, changed: result.changed },
+      'articles marked',
+    );
     return { challenge: challenge.slug, ...result };
   };
 }

@@ -120,7 +120,9 @@ export const suiteName = (slug: string): string | null => (slug.startsWith('suit
 
 /** The challenge's counts; articles split into scored and background once some are background (only the organiser sees this page). */
 function countsLine(slug: string, n: ChallengeCounts): SafeHtml {
-  const marks = n.background ? html` (<span data-scored="${slug}">${n.scored ?? 0} scored</span>, <span data-background="${slug}">${n.background} background</span>)` : '';
+  const marks = n.background
+    ? html` (<span data-scored="${slug}">${n.scored ?? 0} scored</span>, <span data-background="${slug}">${n.background} background</span>)`
+    : '';
   return html` · ${n.articles} articles${marks}, ${n.servers} servers, ${n.teams} teams`;
 }
 
