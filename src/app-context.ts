@@ -7,6 +7,7 @@ import type { Logger } from './log.ts';
 import type { Authenticator } from './auth/principal.ts';
 import { AnswerRepository } from './articles/answer-repository.ts';
 import { ArticleRepository } from './articles/repository.ts';
+import { ScoredArticleRepository } from './articles/scored-repository.ts';
 import { CallbackRepository } from './callbacks/repository.ts';
 import { ChallengeRepository } from './challenges/repository.ts';
 import { EnsembleModelRepository } from './consensus/model-repository.ts';
@@ -38,6 +39,8 @@ export interface Repositories {
   reliability: ReliabilityRepository;
   articles: ArticleRepository;
   answers: AnswerRepository;
+  /** Which articles the leaderboards score, and which are background (migration 016). */
+  scored: ScoredArticleRepository;
   callbacks: CallbackRepository;
   gold: GoldRepository;
   runs: RunsRepository;
@@ -61,6 +64,7 @@ export function createRepositories(db: Database, opts: { cacheBytes?: number; wr
     reliability: new ReliabilityRepository(db),
     articles: new ArticleRepository(db, { cacheBytes: opts.cacheBytes }),
     answers: new AnswerRepository(db),
+    scored: new ScoredArticleRepository(db),
     callbacks: new CallbackRepository(db),
     gold: new GoldRepository(db),
     runs: new RunsRepository(db),

@@ -64,11 +64,12 @@ function serverDeps(ctx: AppContext): ServerRouteDeps {
 }
 
 function articleDeps(ctx: AppContext): ArticleRouteDeps {
-  const { challenges, articles, servers, answers, store, models } = ctx.repos;
+  const { challenges, articles, servers, answers, store, models, scored } = ctx.repos;
   return {
     config: ctx.config,
     challenges,
     articles,
+    scored,
     servers,
     answers,
     store,

@@ -134,6 +134,11 @@ function registerDomainCommands(program: Command, finish: Finish): void {
     (await import('./cli/import.ts')).runImportCommand(args),
   );
   delegate(
+    'mark-scored',
+    'say which articles of a challenge the leaderboards score, the others being background (or print the counts) through the API',
+    async (args) => (await import('./cli/mark-scored.ts')).runMarkScoredCommand(args),
+  );
+  delegate(
     'export',
     "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, pubtator, as its family offers) through the API",
     async (args) => (await import('./cli/export.ts')).runExportCommand(args),

@@ -49,14 +49,16 @@ export class AnswerRepository {
 
   /**
    * The server's answers for the task, keyed by organiser id, in organiser-id order (so
-   * "line order" is stable). Articles without one (on-demand) match no gold and are left out.
+   * "line order" is stable). Articles without one (on-demand) match no gold and are left out;
+   * with `scoredOnly` (the leaderboards) so are background articles (migration 016). The
+   * export a team downloads reads them all: it must not tell background from scored.
    */
-  async onlineAnswers(serverId: number, task: TaskName): Promise<OnlineAnswer[]> {
+  async onlineAnswers(serverId: number, task: TaskName, opts: { scoredOnly?: boolean } = {}): Promise<OnlineAnswer[]> {
     const rows = await this.db.query<{ doc: string; value: unknown }>(
       `select a.organiser_id as doc, an.result -> $2 as value
        from answers an join articles a on a.id = an.article_id
-       where an.server_id = $1 and a.organiser_id is not null and (an.result -> $2) is not null`,
-      [serverId, task],
+       where an.server_id = $1 and a.organiser_id is not null and (an.result -> $2) is not null and (a.scored or not $3)`,
+      [serverId, task, opts.scoredOnly === true],
     );
     return rows.sort((x, y) => compareIds(x.doc, y.doc));
   }

@@ -10,8 +10,10 @@ import { corpusArticles, submittedText, type ArticleInput, type BadDocuments, ty
 import type { NewArticle } from './repository.ts';
 
 export interface BatchBody extends CorpusInput {
-  articles?: Array<ArticleInput & Omit<CorpusInput, 'file'> & { id: string }>;
+  articles?: Array<ArticleInput & Omit<CorpusInput, 'file'> & { id: string; background?: boolean }>;
   badDocuments?: BadDocuments;
+  /** Every article of the request is a background article (a listed article's own `background` decides for it). */
+  background?: boolean;
 }
 
 export function batchItems(body: BatchBody, maxBytes: number): { items: NewArticle[]; refused: LoadFailure[]; deleted?: string[] } {
@@ -33,7 +35,10 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
     const where = `articles[${i}] (${a.id})`;
     try {
       const { text, sourceFormat, sections } = submittedText(a, maxBytes, where);
-      add({ organiserId: a.id, text, sourceFormat, sections, given: a.given ?? '' }, where);
+      add(
+        { organiserId: a.id, text, sourceFormat, sections, given: a.given ?? '', scored: !(a.background ?? body.background ?? false) },
+        where,
+      );
     } catch (err) {
       // Refusing, a listed article's own error (its code: too large, bad JATS…) is the answer.
       if (!skip || !(err instanceof ApiError)) throw err;
@@ -48,7 +53,7 @@ export function batchItems(body: BatchBody, maxBytes: number): { items: NewArtic
     for (const a of corpus.articles) {
       try {
         add(
-          { organiserId: a.id, text: a.text, sourceFormat: a.sourceFormat, sections: a.sections },
+          { organiserId: a.id, text: a.text, sourceFormat: a.sourceFormat, sections: a.sections, scored: body.background !== true },
           `${body.file ?? a.sourceFormat}, document ${a.id}`,
         );
       } catch (err) {

@@ -49,14 +49,18 @@ const refuseRoot = (root: string | undefined, takes: string) =>
     [{ file: 'the request body', document: null, reason: root === undefined ? 'no root element' : `root <${root}>` }],
   );
 
-/** POST /challenges/:slug/articles: a raw BioC body as `{bioc, badDocuments?, file?}` (the options from the query). */
+/** POST /challenges/:slug/articles: a raw BioC body as `{bioc, badDocuments?, file?, background?}` (the options from the query). */
 export function challengeArticlesBody(body: unknown, query: Record<string, unknown>, contentType: string | undefined): unknown {
-  const options = { badDocuments: query.badDocuments, file: query.file ?? 'the request body' };
+  // The query's schema (true or false) is checked after this; anything else is refused there.
+  const background = query.background === undefined ? undefined : query.background === 'true';
+  const options = { badDocuments: query.badDocuments, file: query.file ?? 'the request body', background };
   const xml = isXmlBody(body, contentType);
   const raw = xml || (typeof body === 'object' && body !== null && isBiocJson(body));
   if (!raw) {
-    if (query.badDocuments !== undefined || query.file !== undefined)
-      throw badRequest('badDocuments and file in the query are for a raw BioC body; in the JSON form give them as fields of the body');
+    if (query.badDocuments !== undefined || query.file !== undefined || query.background !== undefined)
+      throw badRequest(
+        'badDocuments, file and background in the query are for a raw BioC body; in the JSON form give them as fields of the body',
+      );
     return body;
   }
   let field = 'bioc';

@@ -32,6 +32,8 @@ export interface NewArticle {
   callbackUrl?: string | null;
   /** Who submitted an on-demand article (http/client-address.ts), for the limits on what may wait. */
   submittedBy?: string | null;
+  /** False: a background article, sent to every server but left out of the leaderboards (default true). */
+  scored?: boolean;
 }
 
 /** On-demand articles waiting for the live servers: the client's and everyone's (articles/on-demand-limits.ts). */
@@ -168,8 +170,8 @@ export class ArticleRepository {
         for (const item of items) {
           const hash = sha256(item.text);
           const rows = await tx.query<{ id: string }>(
-            `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url, submitted_by, sections)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb)
+            `insert into articles (challenge_id, organiser_id, text, text_sha256, given, source_format, tasks, callback_url, submitted_by, sections, scored)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11)
            on conflict (challenge_id, organiser_id) do nothing returning id`,
             [
               challengeId,
@@ -182,6 +184,7 @@ export class ArticleRepository {
               item.callbackUrl ?? null,
               item.submittedBy ?? null,
               item.sections && item.sections.length > 0 ? JSON.stringify(item.sections) : null,
+              item.scored ?? true,
             ],
           );
           if (rows[0]) {

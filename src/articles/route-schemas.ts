@@ -10,6 +10,11 @@ import { ARTICLE_STATES, SERVER_OUTCOMES } from './repository.ts';
 const TAGS = ['articles'];
 
 const OrganiserId = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\s/]+$' });
+/** The organiser's mark at load (articles/scored-routes.ts changes it later); teams never see it. */
+const Background = (what: string) =>
+  Type.Boolean({
+    description: `true: ${what} is a background article, sent to every server alike but not scored on the leaderboards (default false: scored)`,
+  });
 const ArticleItem = Type.Object(
   {
     id: OrganiserId,
@@ -21,6 +26,7 @@ const ArticleItem = Type.Object(
     pubtator: Type.Optional(Type.String({ description: 'the article as PubTator text holding one document' })),
     pubmed: Type.Optional(Type.String({ description: 'the article as PubMed XML holding one citation' })),
     given: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+    background: Type.Optional(Background('this article')),
   },
   { additionalProperties: false },
 );
@@ -49,6 +55,7 @@ const LoadBody = Type.Object(
           'refuse (default): one bad document refuses the batch, nothing is stored; skip: load the others and list the bad ones in "refused"',
       }),
     ),
+    background: Type.Optional(Background("every article of the request (a listed article's own background decides for it)")),
   },
   { additionalProperties: false },
 );
@@ -57,6 +64,11 @@ const RawLoadQuery = Type.Object(
   {
     badDocuments: LoadBody.properties.badDocuments,
     file: Type.Optional(Type.String({ maxLength: 500, description: 'the file name of a raw BioC or PubMed body, named in refusals' })),
+    background: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description: "true: the raw body's documents are background articles, sent to every server alike but not scored",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,8 +1,8 @@
 // The article routes: each path with its schema (route-schemas.ts), who may call it, and the
 // handler that answers it (submit-route-handlers.ts takes articles in, view-route-handlers.ts
 // shows them). The plugin also registers, in its own scope, the trained ensembles'
-// routes (consensus/routes.ts), the exports (export-routes.ts) and a challenge's article
-// list (list-routes.ts): they come first in /openapi.json, and they see the XML body parsers
+// routes (consensus/routes.ts), the exports (export-routes.ts), a challenge's article
+// list (list-routes.ts) and the organiser's marks of scored articles (scored-routes.ts): they come first in /openapi.json, and they see the XML body parsers
 // registered here, as every route of this plugin does. It takes what all of them need, by
 // name, from the composition root.
 import type { FastifyPluginAsync } from 'fastify';
@@ -13,6 +13,7 @@ import type { EnsembleRouteDeps } from '../consensus/route-handlers.ts';
 import { challengeExportRoutes } from './export-routes.ts';
 import type { ExportRouteDeps } from './export-route-handlers.ts';
 import { articleListRoutes, type ArticleListDeps } from './list-routes.ts';
+import { scoredArticleRoutes, type ScoredArticleDeps } from './scored-routes.ts';
 import { challengeArticlesBody, registerXmlBodies, submittedArticleBody } from './raw-body.ts';
 import * as S from './route-schemas.ts';
 import { loadArticlesHandler, submitArticleHandler, type ArticleIntakeDeps } from './submit-route-handlers.ts';
@@ -23,7 +24,8 @@ export type ArticleRouteDeps = ArticleIntakeDeps &
   ArticleViewDeps &
   EnsembleRouteDeps &
   ExportRouteDeps &
-  ArticleListDeps & { config: Pick<Config, 'submitRateLimitPerMinute' | 'bodyLimitBytes' | 'maxOnDemandArticleBytes'> };
+  ArticleListDeps &
+  ScoredArticleDeps & { config: Pick<Config, 'submitRateLimitPerMinute' | 'bodyLimitBytes' | 'maxOnDemandArticleBytes'> };
 
 /** Article text fields: a NUL there is one of the characters XML cannot carry, sent as a space (see http/storable-text.ts). */
 const ARTICLE_TEXT_FIELDS = ['text', 'given', 'bioc', 'pubtator', 'pubmed'];
@@ -38,6 +40,7 @@ export function articleRoutes(deps: ArticleRouteDeps): FastifyPluginAsync {
     await base.register(consensusRoutes(deps));
     await base.register(challengeExportRoutes(deps));
     await base.register(articleListRoutes(deps));
+    await base.register(scoredArticleRoutes(deps));
 
     app.post(
       '/challenges/:slug/articles',

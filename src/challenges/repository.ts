@@ -41,6 +41,15 @@ export interface PhaseChange {
   at: Date;
 }
 
+/** What a challenge holds; `scored` and `background` only in the organiser's views. */
+export interface ChallengeCounts {
+  articles: number;
+  servers: number;
+  teams: number;
+  scored?: number;
+  background?: number;
+}
+
 export type ChallengeSettings = Pick<
   Challenge,
   | 'timeoutSeconds'
@@ -247,13 +256,19 @@ export class ChallengeRepository {
     return rows[0] ? toChallenge(rows[0]) : null;
   }
 
-  async counts(id: number): Promise<{ articles: number; servers: number; teams: number }> {
-    const rows = await this.db.query<{ articles: number; servers: number; teams: number }>(
+  /**
+   * The challenge's articles, servers and teams; with `marks` (the organiser's views only)
+   * also how many articles are scored and how many are background (migration 016).
+   */
+  async counts(id: number, opts: { marks?: boolean } = {}): Promise<ChallengeCounts> {
+    const rows = await this.db.query<ChallengeCounts & { background: number }>(
       `select (select count(*)::int from articles where challenge_id = $1) as articles,
               (select count(*)::int from servers where challenge_id = $1) as servers,
-              (select count(distinct team_id)::int from servers where challenge_id = $1) as teams`,
-      [id],
+              (select count(distinct team_id)::int from servers where challenge_id = $1) as teams,
+              case when $2 then (select count(*)::int from articles where challenge_id = $1 and not scored) end as background`,
+      [id, opts.marks === true],
     );
-    return rows[0];
+    const { articles, servers, teams, background } = rows[0];
+    return { articles, servers, teams, ...(opts.marks ? { scored: articles - background, background } : {}) };
   }
 }

@@ -6,6 +6,7 @@ import { ApiError, conflict, notFound } from '../http/api-error.ts';
 import { queuedLaterNotice } from '../http/unavailable.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 import type { RouteHandler } from '../http/route-types.ts';
+import { principalOf } from '../auth/access.ts';
 import type { Challenge, ChallengeRepository } from './repository.ts';
 import { challengeOf } from './lookup.ts';
 import type * as S from './route-schemas.ts';
@@ -25,30 +26,34 @@ export interface ChallengeRouteDeps {
 export class ChallengeHandlers {
   constructor(private readonly deps: ChallengeRouteDeps) {}
 
-  /** A challenge as the API shows it: with its counts. */
-  private async view(c: Challenge) {
-    return { ...c, counts: await this.deps.challenges.counts(c.id) };
+  /**
+   * A challenge as the API shows it: with its counts, and for the organiser how many of its
+   * articles are scored and background (teams are not told that background articles exist).
+   */
+  private async view(c: Challenge, organiser: boolean) {
+    return { ...c, counts: await this.deps.challenges.counts(c.id, { marks: organiser }) };
   }
 
   /** One challenge with its phase history (who changed the phase, when, from where). */
-  private async detail(c: Challenge) {
-    return { ...(await this.view(c)), phaseHistory: await this.deps.challenges.phaseHistory(c.id) };
+  private async detail(c: Challenge, organiser: boolean) {
+    return { ...(await this.view(c, organiser)), phaseHistory: await this.deps.challenges.phaseHistory(c.id) };
   }
 
   readonly create: RouteHandler<typeof S.CreateChallenge> = async (request, reply) => {
     const created = await this.deps.challenges.create(request.body);
     if (!created) throw conflict(`a challenge with slug "${request.body.slug}" exists already; choose another slug`);
     reply.header('location', absoluteUrlOf(request, this.deps.config, `/api/challenges/${encodeURIComponent(created.slug)}`));
-    return reply.status(201).send(await this.view(created));
+    return reply.status(201).send(await this.view(created, true));
   };
 
-  readonly list: RouteHandler<typeof S.ListChallenges> = async () => {
-    return await Promise.all((await this.deps.challenges.list()).map((c) => this.view(c)));
+  readonly list: RouteHandler<typeof S.ListChallenges> = async (request) => {
+    const organiser = principalOf(request).role === 'admin';
+    return await Promise.all((await this.deps.challenges.list()).map((c) => this.view(c, organiser)));
   };
 
   readonly show: RouteHandler<typeof S.ChallengeBySlug> = async (request) => {
     const c = await challengeOf(this.deps.challenges, request.params);
-    return await this.detail(c);
+    return await this.detail(c, principalOf(request).role === 'admin');
   };
 
   readonly change: RouteHandler<typeof S.ChangeChallenge> = async (request, reply) => {
@@ -80,7 +85,7 @@ export class ChallengeHandlers {
       queued = await dispatch.phaseChanged(after);
       request.log.info({ challenge: after.slug, from: before.phase, to: after.phase, queued }, 'challenge phase changed');
     }
-    const view = { ...(await this.detail(after)), ...(withdrawn ? { publicationWithdrawn: true } : {}) };
+    const view = { ...(await this.detail(after, true)), ...(withdrawn ? { publicationWithdrawn: true } : {}) };
     if (queued) return view;
     return reply.status(202).send({ ...view, notice: queuedLaterNotice('the new phase is stored') });
   };

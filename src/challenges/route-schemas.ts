@@ -105,7 +105,15 @@ const ChallengeAnswer = Open({
   phaseChangedAt: Described('the latest phase change (ISO 8601), or null'),
   phaseChangedBy: Described('who made the latest phase change, or null'),
   leaderboardPublished: Type.Boolean({ description: 'the leaderboards are shown to everyone (set by the organiser once closed)' }),
-  counts: Open({ articles: Type.Integer(), servers: Type.Integer(), teams: Type.Integer() }),
+  counts: Open({
+    articles: Type.Integer(),
+    servers: Type.Integer(),
+    teams: Type.Integer(),
+    scored: Type.Optional(Type.Integer({ description: 'organiser only: the articles the leaderboards score' })),
+    background: Type.Optional(
+      Type.Integer({ description: 'organiser only: the articles sent to every server alike but not scored (background)' }),
+    ),
+  }),
 });
 const ChallengeDetail = Open({
   ...ChallengeAnswer.properties,

@@ -20,6 +20,9 @@ export class ApiCallError extends Error {
   }
 }
 
+/** The methods the commands call with (mark-scored changes marks with PUT and PATCH). */
+type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH';
+
 /** --url / --token, else METASERVER_URL / METASERVER_ADMIN_TOKEN; the URL defaults to the local server. */
 export function apiTarget(opts: { url?: string; token?: string }, env: NodeJS.ProcessEnv = process.env): ApiTarget {
   const url = (opts.url ?? env.METASERVER_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
@@ -28,7 +31,7 @@ export function apiTarget(opts: { url?: string; token?: string }, env: NodeJS.Pr
 }
 
 /** The call's JSON answer. */
-export async function callApi<T>(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function callApi<T>(target: ApiTarget, method: ApiMethod, path: string, body?: unknown): Promise<T> {
   const text = await callApiText(target, method, path, body);
   try {
     return (text === '' ? undefined : JSON.parse(text)) as T;
@@ -38,7 +41,7 @@ export async function callApi<T>(target: ApiTarget, method: 'GET' | 'POST', path
 }
 
 /** The call's answer as text (TSV reports); an error answer (HTTP 4xx/5xx) throws ApiCallError with its message. */
-export async function callApiText(target: ApiTarget, method: 'GET' | 'POST', path: string, body?: unknown): Promise<string> {
+export async function callApiText(target: ApiTarget, method: ApiMethod, path: string, body?: unknown): Promise<string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (target.token) headers.authorization = `Bearer ${target.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';

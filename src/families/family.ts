@@ -195,6 +195,12 @@ export interface FamilyScoring<G, Run> {
   goldForm: string;
   parseGold(body: unknown, context?: UploadContext): ParsedGold<G>;
   goldDocuments(gold: G): Iterable<string>;
+  /**
+   * The gold standard without the documents named (the challenge's background articles,
+   * which the leaderboards do not score); a new value, the given one unchanged. Scoring
+   * already ignores a run's documents outside the gold, so runs need no such step.
+   */
+  withoutDocuments(gold: G, documents: ReadonlySet<string>): G;
   parseRun(body: unknown, columns: ColumnLayout, context?: UploadContext): { run: Run; warnings: string[] };
   /** A server's stored answers (organiser-id order) as a run. */
   onlineRun(answers: readonly OnlineAnswer[]): Run;

@@ -48,6 +48,12 @@ export function onlineRunName(server: { runName: string }): string {
   return server.runName;
 }
 
+/** Said when gold is loaded: its documents of background articles are not scored (while they stay background). */
+function backgroundWarning(slug: string, background: ReadonlySet<string>): string {
+  const first = [...background].slice(0, 5).join(', ');
+  return `${background.size} document(s) of the gold standard are background articles of this challenge and are not scored (${first}${background.size > 5 ? ', …' : ''}); mark them scored (PATCH /api/challenges/${slug}/scored-articles {"scored": [...]}) to score them`;
+}
+
 /** The gold standard a new load replaced. */
 export interface ReplacedGold {
   documents: number;
@@ -70,9 +76,13 @@ export interface LeaderboardRepositories {
   runs: RunsRepository;
   /** ArticleRepository (by shape: articles/ builds on the leaderboard, not the other way). */
   articles: { knownIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> };
+  /** ScoredArticleRepository, by shape as above: which gold documents are background articles, not scored. */
+  scored: { backgroundIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> };
   servers: ServerRepository;
   /** AnswerRepository, by shape as above. */
-  answers: StoredAnswers & { onlineAnswers(serverId: number, task: TaskName): Promise<OnlineAnswer[]> };
+  answers: StoredAnswers & {
+    onlineAnswers(serverId: number, task: TaskName, opts: { scoredOnly: boolean }): Promise<OnlineAnswer[]>;
+  };
   models: EnsembleModelRepository;
 }
 
@@ -110,6 +120,8 @@ export class LeaderboardService {
     const ids = [...goldDocuments(parsed.gold)];
     const known = await this.repos.articles.knownIds(challenge.id, ids);
     const unknown = ids.filter((id) => !known.has(id));
+    const background = await this.repos.scored.backgroundIds(challenge.id, ids);
+    if (background.size > 0) parsed.warnings.push(backgroundWarning(challenge.slug, background));
     // The first few ids, so a person can see what is wrong (a prefix, a version suffix…).
     return { ...parsed, unknownDocuments: unknown.length, unknownDocumentIds: unknown.slice(0, 20), replaced };
   }
@@ -168,7 +180,18 @@ export class LeaderboardService {
         `no ${task} gold standard is loaded for challenge "${challenge.slug}"; the organiser loads it with PUT /api/challenges/${challenge.slug}/gold/${task}`,
       );
     }
-    return gold;
+    return await this.scoredGold(challenge, gold);
+  }
+
+  /**
+   * The gold without its documents of background articles: the leaderboards score the marked
+   * articles only (migration 016). A run's documents outside the gold are not scored by any
+   * family, so this also leaves out what offline runs and the consensus say of background
+   * articles. Gold documents without an article stay (gold may come before the articles).
+   */
+  private async scoredGold(challenge: Challenge, gold: Gold): Promise<Gold> {
+    const background = await this.repos.scored.backgroundIds(challenge.id, [...goldDocuments(gold)]);
+    return background.size === 0 ? gold : { task: gold.task, gold: familyOf(gold.task).scoring.withoutDocuments(gold.gold, background) };
   }
 
   private async loadMaps(challenge: Challenge, request: ScoreRequest): Promise<Pick<LeaderboardOptions, 'orthologMap' | 'organismMap'>> {
@@ -199,7 +222,8 @@ export class LeaderboardService {
     const runs: RunToScore[] = [];
     const servers = await this.repos.servers.listByChallenge(challenge.id);
     for (const server of servers.filter((s) => s.tasks.includes(task))) {
-      const answers = await this.repos.answers.onlineAnswers(server.id, task);
+      // Scored articles only: `answered` counts those, as the gold does.
+      const answers = await this.repos.answers.onlineAnswers(server.id, task, { scoredOnly: true });
       runs.push({
         run: onlineRunName(server),
         team: server.team,

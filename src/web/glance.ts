@@ -38,7 +38,8 @@ export function glanceReader(repos: GlanceRepositories): (opts: { showClosed: bo
     ))!;
 
   async function challengeGlance(challenge: Challenge, full: boolean): Promise<ChallengeGlance> {
-    const counts = await repos.challenges.counts(challenge.id);
+    // The organiser's page: how many articles are scored and background too.
+    const counts = await repos.challenges.counts(challenge.id, { marks: true });
     if (!full) return { challenge: { ...challenge, counts }, servers: [], folded: true };
     const [servers, progress, figures] = await Promise.all([
       repos.servers.listByChallenge(challenge.id),

@@ -83,6 +83,18 @@ export const ROUTES: Record<string, RouteCase> = {
     body: (f) => ({ articles: [{ id: `X${f.unique()}`, text: 'BRCA1 binds TP53.' }] }),
     expect: adminOnly(202),
   },
+  // Which articles are scored (the others background): the organiser's alone, never shown to a team.
+  'GET /api/challenges/{slug}/scored-articles': { url: (f) => `/api/challenges/${f.slug}/scored-articles`, expect: adminOnly(200) },
+  'PUT /api/challenges/{slug}/scored-articles': {
+    url: (f) => `/api/challenges/${f.slug}/scored-articles`,
+    body: (f) => ({ scored: [f.organiserId] }),
+    expect: adminOnly(200),
+  },
+  'PATCH /api/challenges/{slug}/scored-articles': {
+    url: (f) => `/api/challenges/${f.slug}/scored-articles`,
+    body: (f) => ({ scored: [f.organiserId] }),
+    expect: adminOnly(200),
+  },
   // A challenge article is visible to the organiser and to teams taking part (their own servers' answers only).
   'GET /api/challenges/{slug}/articles/{id}': {
     url: (f) => `/api/challenges/${f.slug}/articles/${f.organiserId}`,

@@ -16,6 +16,7 @@ import {
 import { needText } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
 import type { ActResult } from './types.ts';
+import { withoutKeys } from '../common/documents.ts';
 
 const TASK = 'ACT';
 
@@ -34,6 +35,7 @@ export const actScoring: FamilyScoring<ActGold, ActRunData> = {
     return { gold: parsed.value, documents: parsed.value.size, items: parsed.value.size, warnings: parsed.warnings };
   },
   goldDocuments: (gold) => gold.keys(),
+  withoutDocuments: withoutKeys,
   parseRun(body, columns) {
     const parsed = parseActRun(needText(TASK, body, 'run'), { file: 'run', columns });
     return { run: { entries: parsed.value, mode: orderModeOf(columns) }, warnings: parsed.warnings };

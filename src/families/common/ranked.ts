@@ -24,6 +24,7 @@ import {
 } from '../../scoring/index.ts';
 import type { FamilyConsensus, FamilyScoring, FamilyWeb, ScoreOption, TsvFile } from '../family.ts';
 import { needText } from './upload.ts';
+import { withoutKeys } from './documents.ts';
 
 /** An item of a ranked list as stored: validation fills every rank in. */
 export interface RankedItem {
@@ -66,6 +67,7 @@ export function rankedScoring<Item extends RankedItem>(
       return { gold, documents: gold.size, items, warnings: [] };
     },
     goldDocuments: (gold) => gold.keys(),
+    withoutDocuments: withoutKeys,
     parseRun(body, columns) {
       const run = parseRankedRun(needText(task, body, 'run'), layout, { file: 'run', columns });
       return { run: { run, mode: orderModeOf(columns) }, warnings: [] };

@@ -19,6 +19,7 @@ import {
 import { jsonDocuments } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
 import type { CorefResult } from './types.ts';
+import { withoutKeys } from '../common/documents.ts';
 
 const TASK = 'COREF';
 
@@ -57,6 +58,7 @@ export const corefScoring: FamilyScoring<Map<string, CorefGoldDocument>, Map<str
     return { gold: docs, documents: docs.size, items: links, warnings: [] };
   },
   goldDocuments: (gold) => gold.keys(),
+  withoutDocuments: withoutKeys,
   parseRun(body) {
     const docs = new Map<string, CorefAnnotation>();
     for (const [id, doc] of corefDocuments(body, 'run', false)) docs.set(id, doc.annotation);

@@ -16,6 +16,7 @@ import { corpusRelations } from './corpus.ts';
 import { readRelationLines, writeRelationLines } from './files.ts';
 import { cidScoreCli } from './cid.ts';
 import type { CrelResult } from './types.ts';
+import { withoutIds } from '../common/documents.ts';
 
 export interface CrelGold {
   relations: ConceptRelation[];
@@ -108,6 +109,10 @@ export const crelScoring: FamilyScoring<CrelGold, ConceptRelation[]> = {
     return { gold: { relations, documents }, documents: documents.size, items: relations.length, warnings: [] };
   },
   goldDocuments: (gold) => gold.documents,
+  withoutDocuments: (gold, documents) => ({
+    relations: gold.relations.filter((r) => !documents.has(r.doc)),
+    documents: withoutIds(gold.documents, documents),
+  }),
   parseRun: (body) => ({ run: readRelationLines(text(body, 'run'), 'run').relations, warnings: [] }),
   onlineRun: (answers) =>
     answers.flatMap((a) =>

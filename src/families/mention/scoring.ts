@@ -11,6 +11,7 @@ import type { FamilyScoring } from '../family.ts';
 import { normScoreCli } from './norm-cli.ts';
 import { scoreMentionFiles } from './score-cli.ts';
 import { UNTYPED, type MentionItem } from './types.ts';
+import { withoutIds } from '../common/documents.ts';
 
 const TASK = 'MENTION';
 
@@ -36,6 +37,10 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
     return { gold, documents: gold.docs.size, items: gold.mentions.length, warnings: [] };
   },
   goldDocuments: (gold) => gold.docs,
+  withoutDocuments: (gold, documents) => ({
+    mentions: gold.mentions.filter((m) => !documents.has(m.doc)),
+    docs: withoutIds(gold.docs, documents),
+  }),
   parseRun: (body) => ({ run: bratDocuments(body, 'run').mentions, warnings: [] }),
   onlineRun(answers) {
     const mentions: Mention[] = [];

@@ -21,6 +21,7 @@ import {
 } from '../../scoring/index.ts';
 import type { FamilyScoring } from '../family.ts';
 import type { RelResult } from './types.ts';
+import { withoutIds } from '../common/documents.ts';
 
 export interface RelGold {
   entities: RelEntity[];
@@ -110,6 +111,12 @@ export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
     };
   },
   goldDocuments: (gold) => gold.pmids ?? new Set(gold.entities.map((e) => e.pmid)),
+  // Without a pmids list the gold's documents are its entities' (scoreRelations), so dropping those drops the document.
+  withoutDocuments: (gold, documents) => ({
+    entities: gold.entities.filter((e) => !documents.has(e.pmid)),
+    relations: gold.relations.filter((r) => !documents.has(r.pmid)),
+    ...(gold.pmids ? { pmids: withoutIds(gold.pmids, documents) } : {}),
+  }),
   parseRun: (body) => ({ run: parseRelRelations(field(body, 'relations', 'run', true)!, { file: 'relations' }), warnings: [] }),
   onlineRun(answers) {
     return answers.flatMap((a) =>

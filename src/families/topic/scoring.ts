@@ -14,6 +14,7 @@ import type { CorpusDocument } from '../../formats/bioc-corpus.ts';
 import type { FamilyScoring, UploadContext } from '../family.ts';
 import { LITCOVID_TOPICS, topicLabelsOf } from './labels.ts';
 import type { TopicResult } from './types.ts';
+import { withoutKeys } from '../common/documents.ts';
 
 const TASK = 'TOPIC';
 
@@ -86,6 +87,7 @@ export const topicScoring: FamilyScoring<TopicSet, TopicSet> = {
     return { gold, documents: gold.docs.size, items, warnings };
   },
   goldDocuments: (gold) => gold.docs.keys(),
+  withoutDocuments: (gold, documents) => ({ ...gold, docs: withoutKeys(gold.docs, documents) }),
   parseRun: (body, _columns, context) => ({
     run: readTopics(needText(TASK, body, 'run'), { file: 'run', role: 'run', labels: topicLabelsOf(context) }),
     warnings: [],

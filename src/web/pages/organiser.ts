@@ -16,7 +16,7 @@ import {
 import { decimal, duration, failsEverything, percent } from '../figures.ts';
 import { timeElement } from '../time.ts';
 import type { ReliabilityFigures } from '../../reliability/figures.ts';
-import type { Challenge } from '../../challenges/repository.ts';
+import type { Challenge, ChallengeCounts } from '../../challenges/repository.ts';
 
 /** How often the challenges and their servers are read again. */
 export const GLANCE_POLL_MS = 5000;
@@ -109,7 +109,7 @@ interface GlanceServer {
   reliability?: ReliabilityFigures;
 }
 export interface ChallengeGlance {
-  challenge: Challenge & { counts?: { articles: number; servers: number; teams: number } };
+  challenge: Challenge & { counts?: ChallengeCounts };
   servers: GlanceServer[] | { error: string };
   /** A closed challenge shown as one line (its servers on request). */
   folded?: boolean;
@@ -117,6 +117,14 @@ export interface ChallengeGlance {
 
 /** The run name of a test-suite challenge (`suite-<name>`), or null for an ordinary one. */
 export const suiteName = (slug: string): string | null => (slug.startsWith('suite-') ? slug.slice('suite-'.length) : null);
+
+/** The challenge's counts; articles split into scored and background once some are background (only the organiser sees this page). */
+function countsLine(slug: string, n: ChallengeCounts): SafeHtml {
+  const marks = n.background
+    ? html` (<span data-scored="${slug}">${n.scored ?? 0} scored</span>, <span data-background="${slug}">${n.background} background</span>)`
+    : '';
+  return html` · ${n.articles} articles${marks}, ${n.servers} servers, ${n.teams} teams`;
+}
 
 function phaseForm(c: Challenge): SafeHtml {
   const id = `phase-${c.slug}`;
@@ -153,7 +161,7 @@ function serversTable(slug: string, servers: ChallengeGlance['servers']): SafeHt
 /** A closed challenge, folded: what it is, its links and its phase form, not its servers. */
 function foldedChallenge(c: ChallengeGlance['challenge']): SafeHtml {
   const suite = suiteName(c.slug);
-  return html`<li data-folded="${c.slug}"><strong>${c.name}</strong> <span class="muted">(${c.slug})</span> · phase <strong data-phase="${c.slug}">${c.phase}</strong>${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · <a href="/challenges/${c.slug}/articles">Articles</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}
+  return html`<li data-folded="${c.slug}"><strong>${c.name}</strong> <span class="muted">(${c.slug})</span> · phase <strong data-phase="${c.slug}">${c.phase}</strong>${c.counts ? countsLine(c.slug, c.counts) : ''} · <a href="/challenges/${c.slug}/articles">Articles</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}
 ${phaseForm(c)}</li>`;
 }
 
@@ -172,7 +180,7 @@ export function organiserFragment(glances: ChallengeGlance[], opts: { showClosed
   return html`${shown.map(({ challenge: c, servers }) => {
     const suite = suiteName(c.slug);
     return html`<section class="challenge" aria-labelledby="ch-${c.slug}"><h3 id="ch-${c.slug}">${c.name} <span class="muted">(${c.slug})</span></h3>
-<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? ` · ${c.counts.articles} articles, ${c.counts.servers} servers, ${c.counts.teams} teams` : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} ${c.maxAttempts === 1 ? 'attempt' : 'attempts'}${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} on ${timeElement(c.phaseChangedAt)}` : ''}</p>
+<p>Phase <strong data-phase="${c.slug}">${c.phase}</strong> · tasks ${c.tasks.join(', ')}${c.counts ? countsLine(c.slug, c.counts) : ''} · deadline ${c.timeoutSeconds} s, ${c.maxAttempts} ${c.maxAttempts === 1 ? 'attempt' : 'attempts'}${c.phaseChangedAt ? html` · phase set by ${c.phaseChangedBy ?? '?'} on ${timeElement(c.phaseChangedAt)}` : ''}</p>
 <p class="links"><a href="/challenges/${c.slug}/articles">Articles</a> · <a href="/challenges/${c.slug}/settings">Settings</a>${suite ? html` · <a href="/testsuites/${suite}">Test-suite report</a>` : ''} · Leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}</p>
 ${phaseForm(c)}
 ${serversTable(c.slug, servers)}
