@@ -55,6 +55,7 @@ interface ImportOptions {
   token?: string;
   batch: number;
   skipBad?: boolean;
+  background?: boolean;
 }
 
 function importProgram(io: ImportIo): Command {
@@ -67,6 +68,10 @@ function importProgram(io: ImportIo): Command {
     .option('--token <token>', 'the organiser token (default $METASERVER_ADMIN_TOKEN)')
     .option('--batch <n>', 'articles per request', positiveInt, 100)
     .option('--skip-bad', 'load the good documents and list the bad ones (default: one bad document refuses the import, nothing is sent)')
+    .option(
+      '--background',
+      'every imported article is a background article: sent to every server alike, not scored (change the marks with `metaserver mark-scored`; importing again changes none)',
+    )
     .argument('<paths...>', 'directories or files holding the articles')
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
@@ -99,6 +104,7 @@ async function sendItems(items: ImportItem[], opts: ImportOptions, io: ImportIo,
     const batch = items.slice(i, i + opts.batch).map(({ id, text, xml, bioc, pubtator }) => ({ id, text, xml, bioc, pubtator }));
     const answer = await callApi<{ created: number; ids: Record<string, string> }>(apiTarget(opts, io.env), 'POST', articlesPath(opts), {
       articles: batch,
+      ...(opts.background ? { background: true } : {}),
     });
     created += answer.created;
     Object.assign(ids, answer.ids);
@@ -145,7 +151,11 @@ async function sendPubmed(check: PubmedCheck, opts: ImportOptions, io: ImportIo)
         target,
         'POST',
         articlesPath(opts),
-        { articles: batch.map((c) => ({ id: c.pmid, pubmed: writePubmedXml([c]) })), badDocuments: 'skip' },
+        {
+          articles: batch.map((c) => ({ id: c.pmid, pubmed: writePubmedXml([c]) })),
+          badDocuments: 'skip',
+          ...(opts.background ? { background: true } : {}),
+        },
       );
       summary.created += answer.created;
       for (const r of answer.refused ?? []) {

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readIdLines, runMarkScoredCommand } from '../../src/cli/mark-scored.ts';
+import { runImportCommand } from '../../src/cli/import.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 import { captured } from '../support/captured-io.ts';
 
@@ -47,6 +48,19 @@ describe('metaserver mark-scored', () => {
     expect(JSON.parse(some.out)).toMatchObject({ scored: 2, background: 3, changed: 2 });
   });
 
+  it('imports background articles with `metaserver import --background`; importing them again changes no mark', async () => {
+    const io = captured({ METASERVER_URL: address, METASERVER_ADMIN_TOKEN: ADMIN_TOKEN });
+    const pubtator = file(
+      'background.pubtator',
+      '2001|t|Background title one\n2001|a|About BRCA1.\n\n2002|t|Background title two\n2002|a|About TP53.\n',
+    );
+    expect(await runImportCommand(['--challenge', 'marks', '--background', pubtator], io)).toBe(0);
+    expect(JSON.parse((await run()).out)).toMatchObject({ articles: 7, background: 5 });
+    const again = captured({ METASERVER_URL: address, METASERVER_ADMIN_TOKEN: ADMIN_TOKEN });
+    expect(await runImportCommand(['--challenge', 'marks', pubtator], again)).toBe(0);
+    expect(JSON.parse((await run()).out)).toMatchObject({ articles: 7, background: 5 });
+  });
+
   it('lists the unknown ids and changes nothing', async () => {
     const refused = await run('--only', file('typos.txt', '1002\n1003\n10O4\nPMID1005\n'));
     expect(refused.code).toBe(1);
@@ -54,7 +68,7 @@ describe('metaserver mark-scored', () => {
       /^metaserver mark-scored: PUT \/api\/challenges\/marks\/scored-articles answered HTTP 400: 2 organiser id\(s\) name no article/,
     );
     expect(refused.err).toMatch(/unknown organiser ids:\n10O4\nPMID1005\n$/);
-    expect(JSON.parse((await run()).out)).toMatchObject({ scored: 2, background: 3 });
+    expect(JSON.parse((await run()).out)).toMatchObject({ scored: 2, background: 5 });
   });
 
   it('refuses a file that is not a list of ids, and --only beside the others, sending nothing', async () => {
