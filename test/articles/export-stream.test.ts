@@ -2,7 +2,11 @@
 // byte for byte, over more articles than one page holds; gzip (asked by the query or by
 // Accept-Encoding) decompresses to the same; and it reads the corpus a bounded page at a
 // time, whatever its size (counted in the reads, not timed).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { runExportCommand } from '../../src/cli/export.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerRepository } from '../../src/articles/answer-repository.ts';
 import { exportChunks, exportPages, type ExportRow } from '../../src/articles/export-stream.ts';
@@ -91,6 +95,32 @@ describe('streamed exports', () => {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
     expect(wrong.statusCode).toBe(400);
+  });
+
+  it('metaserver export streams into the file (.gz compressed) with progress on stderr', async () => {
+    const address = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
+    const dir = mkdtempSync(join(tmpdir(), 'metaserver-stream-'));
+    try {
+      for (const [format, out] of [
+        ['pubtator', join(dir, 'run.pubtator')],
+        ['bioc-json', join(dir, 'run.bioc.json.gz')],
+      ]) {
+        const lines: string[] = [];
+        const argv = ['--challenge', 'stream', '--task', 'MENTION', '--server', String(serverId), '--format', format, '--out', out];
+        const code = await runExportCommand([...argv, '--url', address, '--token', ADMIN_TOKEN], {
+          stdout: () => undefined,
+          stderr: (s) => void lines.push(s),
+          isTty: false,
+          env: {},
+        });
+        expect(code, lines.join('')).toBe(0);
+        const bytes = readFileSync(out);
+        expect(out.endsWith('.gz') ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8')).toBe(await whole(format));
+        expect(lines.join('')).toContain(`exported ${ARTICLES}/${ARTICLES} documents`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads 20,000 articles a page at a time, one page ahead of what was written at most', async () => {
