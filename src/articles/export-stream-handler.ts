@@ -51,9 +51,9 @@ export function exportStreamHandler(deps: ExportStreamDeps): RouteHandler<typeof
     const principal = principalOf(request);
     const { task, format } = request.params;
     const challenge = await challengeOf(deps.challenges, request.params);
+    const server = await serverOf(deps.servers, principal, challenge, request.query.server);
     const carried = tasksCarriedBy(format === 'bioc-jsonl' ? 'bioc-json' : format);
     if (!carried.includes(task)) throw badRequest(`${format} carries ${carried.join(', ') || 'no task'}, not ${task}`);
-    const server = await serverOf(deps.servers, principal, challenge, request.query.server);
     const context = { format, task, run: onlineRunName(server), sourcedb: challenge.slug };
     const total = await deps.answers.exportCount(server.id, challenge.id, task);
     const pages = exportPages(
