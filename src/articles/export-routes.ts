@@ -22,7 +22,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import * as S from './export-route-schemas.ts';
 import { exportAnswersHandler, exportRunTsvHandler } from './export-route-handlers.ts';
-import { exportStreamHandler, type ExportStreamDeps } from './export-stream-handler.ts';
+import { exportStreamHandler, type ExportStreamDeps } from './export-stream-route-handlers.ts';
 
 export function challengeExportRoutes(deps: ExportStreamDeps & Parameters<typeof exportAnswersHandler>[0]): FastifyPluginAsync {
   return async (base) => {

@@ -6,11 +6,10 @@
 // left — one line rewritten on a terminal, a plain line every few seconds otherwise.
 import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { request } from 'undici';
-import { ApiCallError, type ApiTarget } from './api-client.ts';
+import { ApiCallError, callApiStream, type ApiTarget } from './api-client.ts';
 
 export const STREAMED_FORMATS = new Set(['bioc-jsonl', 'bioc-json', 'bioc-xml', 'pubtator']);
 
@@ -68,27 +67,13 @@ function progressReporter(io: ProgressIo, total: number | null) {
   };
 }
 
-async function openStream(target: ApiTarget, path: string): Promise<{ body: Readable; gzipped: boolean; total: number | null }> {
-  const headers: Record<string, string> = { 'accept-encoding': 'gzip' };
-  if (target.token) headers.authorization = `Bearer ${target.token}`;
-  let res;
-  try {
-    res = await request(`${target.url}${path}`, { method: 'GET', headers });
-  } catch (err) {
-    throw new ApiCallError(`cannot reach the meta-server at ${target.url}: ${(err as Error).message}`);
-  }
-  if (res.statusCode >= 400) {
-    const text = await res.body.text();
-    let message = text.slice(0, 500);
-    try {
-      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
-    } catch {
-      // not a JSON error body: the start of what came back is shown
-    }
-    throw new ApiCallError(`GET ${path} answered HTTP ${res.statusCode}: ${message}`, res.statusCode);
-  }
-  const total = Number(res.headers['x-export-documents']);
-  return { body: res.body, gzipped: res.headers['content-encoding'] === 'gzip', total: Number.isInteger(total) ? total : null };
+async function openStream(
+  target: ApiTarget,
+  path: string,
+): Promise<{ body: NodeJS.ReadableStream; gzipped: boolean; total: number | null }> {
+  const { body, gzipped, headers } = await callApiStream(target, path);
+  const total = Number(headers['x-export-documents']);
+  return { body, gzipped, total: Number.isInteger(total) ? total : null };
 }
 
 /**

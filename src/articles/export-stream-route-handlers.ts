@@ -32,7 +32,7 @@ const CONTENT_TYPES: Record<StreamFormat, string> = {
 };
 
 /** The header with the number of documents the file holds (the CLI's progress and time left). */
-export const EXPORT_DOCUMENTS_HEADER = 'x-export-documents';
+const EXPORT_DOCUMENTS_HEADER = 'x-export-documents';
 
 /** The file gzip-compressed; a failure reading it destroys the compressed stream too, so the transfer is cut, not ended. */
 function gzipped(body: Readable): Readable {
