@@ -24,8 +24,12 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 async function fill(): Promise<{ challengeId: number; servers: number[] }> {
   await migrate(db);
-  const [c] = await db.query<{ id: number }>(`insert into challenges (slug, name, tasks) values ('bench', 'Bench', '{MENTION}') returning id`);
-  const [t] = await db.query<{ id: number }>(`insert into teams (name, contact, token_hash) values ('bench', 'bench@example.org', 'x') returning id`);
+  const [c] = await db.query<{ id: number }>(
+    `insert into challenges (slug, name, tasks) values ('bench', 'Bench', '{MENTION}') returning id`,
+  );
+  const [t] = await db.query<{ id: number }>(
+    `insert into teams (name, contact, token_hash) values ('bench', 'bench@example.org', 'x') returning id`,
+  );
   const servers: number[] = [];
   for (const name of ['a', 'b', 'c']) {
     const [s] = await db.query<{ id: number }>(
@@ -41,7 +45,10 @@ async function fill(): Promise<{ challengeId: number; servers: number[] }> {
     [c.id, ARTICLES],
   );
   for (const s of servers) {
-    await db.query(`insert into deliveries (article_id, server_id, state) select id, $2, 'done' from articles where challenge_id = $1`, [c.id, s]);
+    await db.query(`insert into deliveries (article_id, server_id, state) select id, $2, 'done' from articles where challenge_id = $1`, [
+      c.id,
+      s,
+    ]);
     await db.query(
       `insert into attempts (article_id, server_id, n, ms, outcome) select id, $2, 1, (random() * 50)::int, 'ok' from articles where challenge_id = $1`,
       [c.id, s],
