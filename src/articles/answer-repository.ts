@@ -78,6 +78,38 @@ export class AnswerRepository {
     );
   }
 
+  /**
+   * One page of exportDocuments, in the same order, after the key `after` (a document id
+   * exportDocuments returned; null: from the start): what a streamed export reads, a page
+   * at a time through the index on the key (migration 017), whatever the corpus size.
+   */
+  async exportPage(
+    serverId: number,
+    challengeId: number,
+    task: TaskName,
+    after: string | null,
+    limit: number,
+  ): Promise<Array<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>> {
+    const key = 'coalesce(a.organiser_id, a.id::text)';
+    return await this.db.query<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>(
+      `select ${key} as id, a.text, an.result, a.sections
+       from articles a join answers an on an.article_id = a.id and an.server_id = $1
+       where a.challenge_id = $2 and (an.result -> $3) is not null ${after === null ? '' : `and ${key} > $5`}
+       order by ${key} limit $4`,
+      [serverId, challengeId, task, limit, ...(after === null ? [] : [after])],
+    );
+  }
+
+  /** How many documents exportDocuments would return (the streamed export's expected total). */
+  async exportCount(serverId: number, challengeId: number, task: TaskName): Promise<number> {
+    const rows = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from answers an join articles a on a.id = an.article_id
+       where an.server_id = $1 and a.challenge_id = $2 and (an.result -> $3) is not null`,
+      [serverId, challengeId, task],
+    );
+    return rows[0].n;
+  }
+
   /** The servers' answers to the challenge's articles that have an organiser id, by organiser id then server. */
   async challengeAnswers(
     challengeId: number,

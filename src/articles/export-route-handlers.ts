@@ -31,7 +31,7 @@ const TSV_TYPE = 'text/tab-separated-values; charset=utf-8';
 const MENTIONS_LEFT_OUT_HEADER = 'x-mentions-left-out';
 
 /** The server of the challenge the caller may export; another team's server is "not found", as everywhere else in the API. */
-async function serverOf(
+export async function serverOf(
   servers: ExportRouteDeps['servers'],
   principal: Principal,
   challenge: Challenge,

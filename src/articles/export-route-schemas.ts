@@ -1,9 +1,11 @@
 // The schemas of the export routes (export-routes.ts): what each route takes and answers,
 // as fastify validates it and /openapi.json publishes it. One constant per route, named for
 // what the route does, holds its whole schema; the parameters and the answer come first.
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { Described, ListOf, Open, responses, ServerId, TaskParams, TextBody } from '../http/schemas.ts';
 import { EXPORT_FORMATS } from './export-formats.ts';
+import { STREAM_FORMATS } from './export-stream.ts';
 
 const Params = Type.Object({
   ...TaskParams.properties,
@@ -61,4 +63,39 @@ export const ExportRunTsv = {
   params: TaskParams,
   querystring: TsvQuery,
   response: responses({ 200: TextBody('text/tab-separated-values', 'the BC II.5 result file') }),
+};
+
+const StreamParams = Type.Object({
+  ...TaskParams.properties,
+  format: Type.Union(STREAM_FORMATS.map((f) => Type.Literal(f))),
+});
+const StreamQuery = Type.Object(
+  {
+    server: ServerId,
+    gzip: Type.Optional(Type.Literal('1', { description: 'the file gzip-compressed (application/gzip, named .gz)' })),
+  },
+  { additionalProperties: false },
+);
+const StreamBody = Type.Unsafe<Readable>({ type: 'string', format: 'binary' });
+
+export const ExportStream = {
+  tags: ['articles'],
+  summary: "A server's answers for a task as one file streamed from the database (organiser or the server's team)",
+  description:
+    'bioc-jsonl (one BioC document per line), bioc-json, bioc-xml or pubtator, read and written a page at a time; byte for byte the file of the JSON export. ' +
+    'X-Export-Documents says how many documents it holds. With gzip=1 the file comes gzip-compressed (a .gz file); with Accept-Encoding: gzip and no gzip=1, compressed for the transfer only (Content-Encoding).',
+  params: StreamParams,
+  querystring: StreamQuery,
+  response: responses({
+    200: {
+      description: 'the file',
+      content: {
+        'application/x-ndjson': { schema: StreamBody },
+        'application/json': { schema: StreamBody },
+        'application/xml': { schema: StreamBody },
+        'text/plain': { schema: StreamBody },
+        'application/gzip': { schema: StreamBody },
+      },
+    },
+  }),
 };

@@ -11,18 +11,28 @@
 // header. `tsv` is the leaderboard's BC II.5 result file, byte for byte; the leaderboard
 // page downloads the same file bare, as text/tab-separated-values, from
 //   GET /challenges/:slug/export/:task?server=<id>
+// The corpus formats (bioc-jsonl, bioc-json, bioc-xml, pubtator) also come as one file
+// streamed from the database, a page of documents at a time, for corpora of millions:
+//   GET /challenges/:slug/export/:task/:format/stream?server=<id>[&gzip=1]
+// (export-stream-handler.ts; X-Export-Documents says how many documents it holds).
 // Each path with its schema (export-route-schemas.ts), who may call it, and the handler that
 // answers it (export-route-handlers.ts); the formats and the tasks each carries are
 // export-formats.ts.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import * as S from './export-route-schemas.ts';
-import { exportAnswersHandler, exportRunTsvHandler, type ExportRouteDeps } from './export-route-handlers.ts';
+import { exportAnswersHandler, exportRunTsvHandler } from './export-route-handlers.ts';
+import { exportStreamHandler, type ExportStreamDeps } from './export-stream-route-handlers.ts';
 
-export function challengeExportRoutes(deps: ExportRouteDeps): FastifyPluginAsync {
+export function challengeExportRoutes(deps: ExportStreamDeps & Parameters<typeof exportAnswersHandler>[0]): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/challenges/:slug/export/:task/:format', { schema: S.ExportAnswers, config: { access: 'owner' } }, exportAnswersHandler(deps));
+    app.get(
+      '/challenges/:slug/export/:task/:format/stream',
+      { schema: S.ExportStream, config: { access: 'owner' } },
+      exportStreamHandler(deps),
+    );
     app.get('/challenges/:slug/export/:task', { schema: S.ExportRunTsv, config: { access: 'owner' } }, exportRunTsvHandler(deps));
   };
 }

@@ -8,7 +8,11 @@
 // and the filter `failed`: settled, with at least one server failed for good. With
 // ?server=ID&outcome=answered|failed|pending, only the articles with that outcome at that
 // server (a server's lost articles, one click from its page).
-// Filtered in SQL (ArticleRepository.listWithState) and paged, in load order. The schema is
+// Filtered in SQL (ArticleRepository.listWithState) and paged by key, in load order: each
+// answer's `next` is passed as ?after= for the page after (null: the last page); `total`
+// comes with the first page only (it reads the whole challenge). ?offset= still works up to
+// 10,000 (deprecated: it reads every article it skips); past that it is refused, naming
+// `after`. The schema is
 // ChallengeArticles in route-schemas.ts, beside the other article routes'.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -19,6 +23,9 @@ import type { ChallengeRepository } from '../challenges/repository.ts';
 import type { ServerRepository } from '../servers/repository.ts';
 import type { ArticleRepository } from './repository.ts';
 import * as S from './route-schemas.ts';
+
+/** The largest `offset` (deprecated): skipping reads every article skipped. */
+const MAX_OFFSET = 10_000;
 
 /** What the list needs, handed over by the composition root. */
 export interface ArticleListDeps {
@@ -39,14 +46,21 @@ function listArticlesHandler(deps: ArticleListDeps): RouteHandler<typeof S.Chall
       throw notFound(`server ${serverParam} in challenge "${challenge.slug}"`);
     const limit = Number(request.query.limit ?? 100);
     const offset = Number(request.query.offset ?? 0);
+    if (offset > MAX_OFFSET)
+      throw badRequest(
+        `offset ${offset} is too far to skip (at most ${MAX_OFFSET}): page with ?after=<next>, the "next" key each answer gives, instead`,
+      );
+    const after = request.query.after === undefined ? null : Number(request.query.after);
     const filter = { state: state ?? null, ...(server && outcome ? { server: { id: server.id, outcome } } : {}) };
-    const { total, articles } = await deps.articles.listWithState(challenge.id, filter, limit, offset);
+    const page = { limit, offset, after, count: after === null };
+    const { total, next, articles } = await deps.articles.listWithState(challenge.id, filter, page);
     return {
       challenge: challenge.slug,
       state: state ?? null,
       ...(server && outcome ? { server: { id: server.id, name: server.name, outcome } } : {}),
       total,
       offset,
+      next: next === null ? null : String(next),
       articles,
     };
   };

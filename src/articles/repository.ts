@@ -257,47 +257,57 @@ export class ArticleRepository {
 
   /**
    * The articles of a challenge, in load order, with their state across the servers they
-   * went to (see list-routes.ts), filtered by that state in SQL and paged; `total` counts
-   * every article of that state.
+   * went to (see list-routes.ts), filtered by that state in SQL and paged by key: the
+   * articles after load position `page.after` (null: from the first), `page.offset` of them
+   * skipped (the deprecated form, kept small by the route). Each article's state is
+   * computed from its own deliveries only, walking the challenge's articles in key order
+   * until the page is full, so a page costs the same at a million articles as at a hundred.
+   * `total` (every article of that state) is counted only when `page.count` asks — the
+   * first page —, since it reads the whole challenge; `next` is the key after the page.
    */
   async listWithState(
     challengeId: number,
     filter: ArticleListFilter,
-    limit: number,
-    offset: number,
-  ): Promise<{ total: number; articles: ArticleListRow[] }> {
+    page: { limit: number; offset: number; after: number | null; count: boolean },
+  ): Promise<{ total: number | null; next: number | null; articles: ArticleListRow[] }> {
     // The state in SQL is statusOf (articles/status.ts) over the same counts, for filtering.
+    const listed = (select: string, tail: string) => `select ${select} from (
+         select a.id, a.organiser_id, a.seq, a.created_at, s.servers, s.done, s.failed, s.state
+         from articles a cross join lateral (
+           select count(d.server_id)::int as servers,
+                  count(*) filter (where d.state = 'done')::int as done,
+                  count(*) filter (where d.state = 'failed')::int as failed,
+                  case when count(d.server_id) = 0 then 'pending'
+                       when count(*) filter (where d.state in ('queued', 'active')) > 0 then 'running'
+                       else 'done' end as state
+           from deliveries d where d.article_id = a.id) s
+         where a.challenge_id = $1 and a.seq > $3
+           and ($4::int is null or case $5::text
+                 when 'answered' then exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $4 and s.state = 'done')
+                 when 'failed' then exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $4 and s.state = 'failed')
+                 else not exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $4 and s.state in ('done', 'failed')) end)
+         order by a.seq) x
+       where $2::text is null or x.state = $2 or ($2 = 'failed' and x.state = 'done' and x.failed > 0) ${tail}`;
+    const params = [challengeId, filter.state, page.after ?? 0, filter.server?.id ?? null, filter.server?.outcome ?? null];
     const rows = await this.db.query<{
       id: string;
       organiser_id: string | null;
+      seq: string;
       servers: number;
       done: number;
       failed: number;
       bytes: number;
       created_at: Date;
-      total: number;
-    }>(
-      `select *, count(*) over ()::int as total from (
-         select a.id, a.organiser_id, a.seq, a.created_at, octet_length(a.text)::int as bytes,
-                count(d.server_id)::int as servers,
-                count(*) filter (where d.state = 'done')::int as done,
-                count(*) filter (where d.state = 'failed')::int as failed,
-                case when count(d.server_id) = 0 then 'pending'
-                     when count(*) filter (where d.state in ('queued', 'active')) > 0 then 'running'
-                     else 'done' end as state
-         from articles a left join deliveries d on d.article_id = a.id
-         where a.challenge_id = $1
-           and ($5::int is null or case $6::text
-                 when 'answered' then exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $5 and s.state = 'done')
-                 when 'failed' then exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $5 and s.state = 'failed')
-                 else not exists (select 1 from deliveries s where s.article_id = a.id and s.server_id = $5 and s.state in ('done', 'failed')) end)
-         group by a.id) x
-       where $2::text is null or x.state = $2 or ($2 = 'failed' and x.state = 'done' and x.failed > 0)
-       order by x.seq limit $3 offset $4`,
-      [challengeId, filter.state, limit, offset, filter.server?.id ?? null, filter.server?.outcome ?? null],
-    );
+    }>(listed('x.*, (select octet_length(t.text)::int from articles t where t.id = x.id) as bytes', 'order by x.seq limit $6 offset $7'), [
+      ...params,
+      page.limit,
+      page.offset,
+    ]);
+    const total = page.count ? (await this.db.query<{ n: number }>(listed('count(*)::int as n', ''), params))[0].n : null;
+    const next = rows.length === page.limit ? Number(rows[rows.length - 1].seq) : null;
     return {
-      total: rows[0]?.total ?? 0,
+      total,
+      next,
       articles: rows.map((r) => {
         const progress = { servers: r.servers, answered: r.done, failed: r.failed };
         return {

@@ -184,7 +184,12 @@ const ListQuery = Type.Object(
       ),
     ),
     limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,2}$|^1000$', description: '1 to 1000 (default 100)' })),
-    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,8}$', description: 'articles to skip (default 0)' })),
+    after: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,18}$', description: "the page after this key: the previous answer's `next` (paging by key)" }),
+    ),
+    offset: Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,8}$', description: 'deprecated: articles to skip (at most 10000; page with `after` instead)' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -194,8 +199,11 @@ const ArticleList = Type.Object({
   server: Type.Optional(
     Type.Object({ id: Type.Integer(), name: Type.String(), outcome: Type.String() }, { description: 'the server outcome filtered on' }),
   ),
-  total: Type.Integer({ description: 'articles matching the filter' }),
+  total: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'articles matching the filter, counted on the first page only (no `after`); null on the pages after',
+  }),
   offset: Type.Integer(),
+  next: Type.Union([Type.String(), Type.Null()], { description: 'the key of the next page (pass it as `after`); null on the last page' }),
   articles: ListOf({
     id: Type.String(),
     organiserId: Type.Union([Type.String(), Type.Null()]),

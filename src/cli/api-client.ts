@@ -93,3 +93,33 @@ export async function callApiBytes(target: ApiTarget, method: 'GET' | 'POST', pa
   }
   return bytes;
 }
+
+/**
+ * The call's answer as a stream (a streamed export), asked gzip-compressed for the
+ * transfer: its body, whether it came compressed, and its headers. An error answer throws
+ * ApiCallError as callApiText does.
+ */
+export async function callApiStream(
+  target: ApiTarget,
+  path: string,
+): Promise<{ body: NodeJS.ReadableStream; gzipped: boolean; headers: Record<string, string | string[] | undefined> }> {
+  const headers: Record<string, string> = { 'accept-encoding': 'gzip' };
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
+  let res;
+  try {
+    res = await request(`${target.url}${path}`, { method: 'GET', headers });
+  } catch (err) {
+    throw new ApiCallError(`cannot reach the meta-server at ${target.url}: ${(err as Error).message}`);
+  }
+  if (res.statusCode >= 400) {
+    const text = await res.body.text();
+    let message = text.slice(0, 500);
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+    } catch {
+      // not a JSON error body: the start of what came back is shown
+    }
+    throw new ApiCallError(`GET ${path} answered HTTP ${res.statusCode}: ${message}`, res.statusCode);
+  }
+  return { body: res.body, gzipped: res.headers['content-encoding'] === 'gzip', headers: res.headers };
+}

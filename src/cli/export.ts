@@ -5,6 +5,9 @@
 // bioc-json, brat, pubannotation, bio, a2 as each family offers them. Formats of one file
 // per article (brat, pubannotation, a2) write into the directory PATH, the others write
 // the file PATH; a PATH ending in .tar.gz or .tgz gets the files as one archive instead.
+// The corpus formats (bioc-jsonl — one BioC JSON document per line —, bioc-json, bioc-xml,
+// pubtator) are streamed into PATH as they are read (export-stream.ts), with progress on
+// stderr; a PATH ending in .gz is written gzip-compressed.
 // Choice: through the API, not the database, so it works against a remote deployment
 // with the same access rules as the web pages, and needs no database credentials.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { EXPORT_FORMATS } from '../articles/export-formats.ts';
 import { TASK_NAMES } from '../families/registry.ts';
 import { tarGz } from '../formats/index.ts';
 import { ApiCallError, apiTarget, callApi } from './api-client.ts';
+import { STREAMED_FORMATS, streamExport } from './export-stream.ts';
 import type { ImportIo } from './import.ts';
 
 const PER_ARTICLE = new Set(['brat', 'pubannotation', 'a2']);
@@ -31,11 +35,31 @@ const oneOf =
     return value;
   };
 
+/** The corpus formats, streamed into the file (.gz: compressed), with progress on stderr. */
+async function streamed(
+  o: { challenge: string; task: string; server: string; format: string; out: string; url?: string; token?: string },
+  io: Pick<ImportIo, 'stderr' | 'env'> & { isTty?: boolean },
+): Promise<number> {
+  const path = `/api/challenges/${encodeURIComponent(o.challenge)}/export/${o.task}/${o.format}/stream?server=${o.server}`;
+  try {
+    await streamExport(apiTarget(o, io.env), path, o.format, o.out, { stderr: io.stderr, isTty: io.isTty === true });
+  } catch (err) {
+    if (err instanceof ApiCallError) {
+      io.stderr(`metaserver export: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  io.stderr(`wrote ${o.out}\n`);
+  return 0;
+}
+
 export async function runExportCommand(
   argv: string[],
-  io: Pick<ImportIo, 'stdout' | 'stderr' | 'env'> = {
+  io: Pick<ImportIo, 'stdout' | 'stderr' | 'env'> & { isTty?: boolean } = {
     stdout: (s) => void process.stdout.write(s),
     stderr: (s) => void process.stderr.write(s),
+    isTty: process.stderr.isTTY === true,
     env: process.env,
   },
 ): Promise<number> {
@@ -46,7 +70,7 @@ export async function runExportCommand(
     .requiredOption('--challenge <slug>', 'the challenge')
     .requiredOption('--task <task>', TASK_NAMES.join(', '), oneOf(TASK_NAMES))
     .requiredOption('--server <id>', 'the annotation server id')
-    .requiredOption('--format <format>', EXPORT_FORMATS.join(' | '), oneOf(EXPORT_FORMATS))
+    .requiredOption('--format <format>', [...EXPORT_FORMATS, 'bioc-jsonl'].join(' | '), oneOf([...EXPORT_FORMATS, 'bioc-jsonl']))
     .requiredOption(
       '--out <path>',
       'the file to write (a directory for brat, pubannotation and a2; any format as one archive when it ends in .tar.gz or .tgz)',
@@ -78,6 +102,11 @@ export async function runExportCommand(
   }
   if (o.sourcedb !== undefined && o.format !== 'pubannotation') {
     io.stderr('metaserver export: --sourcedb applies to --format pubannotation only\n');
+    return 2;
+  }
+  if (STREAMED_FORMATS.has(o.format) && !ARCHIVE.test(o.out)) return await streamed(o, io);
+  if (o.format === 'bioc-jsonl') {
+    io.stderr('metaserver export: bioc-jsonl is written as one file (or a .gz), not as a .tar.gz archive\n');
     return 2;
   }
   const sourcedb = o.sourcedb === undefined ? '' : `&sourcedb=${encodeURIComponent(o.sourcedb)}`;

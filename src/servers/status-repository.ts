@@ -1,5 +1,7 @@
-// The server status page in JSON: progress, response times and the error report, all read
-// from the deliveries and attempts tables.
+// The server status page in JSON: progress, response times and the error report. Each read
+// costs the same at a million deliveries as at a thousand: progress from the per-state
+// counters migration 017 keeps, response times over the latest answers, failures through
+// the partial index of failed attempts.
 import type { Queryable } from '../db/database.ts';
 import { failureKindHint } from './failure-kinds.ts';
 
@@ -15,7 +17,12 @@ export interface ServerTiming {
   p95Ms: number | null;
   meanMs: number | null;
   answered: number;
+  /** How many of the latest answers the times are over (at most TIMING_WINDOW). */
+  sample: number;
 }
+
+/** The answers the server page's response times and histogram are over: the latest ones. */
+const TIMING_WINDOW = 10_000;
 
 export interface ServerErrorEntry {
   article: string;
@@ -53,23 +60,29 @@ export class ServerStatusRepository {
   constructor(private readonly db: Queryable) {}
 
   async progress(serverId: number): Promise<ServerProgress> {
-    const rows = await this.db.query<{ state: keyof ServerProgress; n: number }>(
-      'select state, count(*)::int as n from deliveries where server_id = $1 group by state',
-      [serverId],
-    );
-    const progress: ServerProgress = { queued: 0, active: 0, done: 0, failed: 0 };
-    for (const r of rows) progress[r.state] = r.n;
-    return progress;
+    return (await this.progressOf([serverId])).get(serverId) ?? { queued: 0, active: 0, done: 0, failed: 0 };
   }
 
   /** Every server of a challenge with its deliveries by state, in one query (the organiser's glance). */
   async challengeProgress(challengeId: number): Promise<Map<number, ServerProgress>> {
-    const rows = await this.db.query<{ server_id: number; state: keyof ServerProgress; n: number }>(
-      `select d.server_id, d.state, count(*)::int as n from deliveries d join servers s on s.id = d.server_id
-       where s.challenge_id = $1 group by d.server_id, d.state`,
-      [challengeId],
-    );
+    const servers = await this.db.query<{ id: number }>('select id from servers where challenge_id = $1', [challengeId]);
+    return await this.progressOf(servers.map((s) => s.id));
+  }
+
+  /**
+   * Deliveries by state, read from the counters migration 017 keeps (a few rows per server)
+   * rather than counted over a million deliveries. The counters are deltas: they are folded
+   * into one row per state first, so a page viewed often reads a handful of rows.
+   */
+  private async progressOf(serverIds: readonly number[]): Promise<Map<number, ServerProgress>> {
     const out = new Map<number, ServerProgress>();
+    if (serverIds.length === 0) return out;
+    await this.db.query('select fold_delivery_state_counts($1::int[])', [[...serverIds]]);
+    const rows = await this.db.query<{ server_id: number; state: keyof ServerProgress; n: number }>(
+      `select server_id, state, sum(n)::int as n from delivery_state_counts
+       where server_id = any($1::int[]) group by server_id, state`,
+      [[...serverIds]],
+    );
     for (const r of rows) {
       let p = out.get(r.server_id);
       if (!p) out.set(r.server_id, (p = { queued: 0, active: 0, done: 0, failed: 0 }));
@@ -78,17 +91,25 @@ export class ServerStatusRepository {
     return out;
   }
 
+  /**
+   * Response times of the server's latest answers (TIMING_WINDOW of them at most, read
+   * newest first through its attempts index): the percentiles of a server with a million
+   * answers cost what they cost with ten thousand, and say how it answers now. `answered`
+   * is exact: the answers in the window while they fit in it, else its answered
+   * deliveries (the counters).
+   */
   async timing(serverId: number): Promise<ServerTiming> {
     const rows = await this.db.query<{ p50: number | null; p95: number | null; mean: number | null; answered: number }>(
       `select percentile_cont(0.5) within group (order by ms) as p50,
               percentile_cont(0.95) within group (order by ms) as p95,
               avg(ms)::float8 as mean, count(*)::int as answered
-       from attempts where server_id = $1 and outcome = 'ok'`,
-      [serverId],
+       from (select ms from attempts where server_id = $1 and outcome = 'ok' order by started_at desc limit $2) latest`,
+      [serverId, TIMING_WINDOW],
     );
     const r = rows[0];
     const round = (x: number | null) => (x === null ? null : Math.round(Number(x) * 10) / 10);
-    return { p50Ms: round(r.p50), p95Ms: round(r.p95), meanMs: round(r.mean), answered: r.answered };
+    const answered = r.answered < TIMING_WINDOW ? r.answered : Math.max(r.answered, (await this.progress(serverId)).done);
+    return { p50Ms: round(r.p50), p95Ms: round(r.p95), meanMs: round(r.mean), answered, sample: r.answered };
   }
 
   /**
@@ -156,7 +177,7 @@ export class ServerStatusRepository {
   }
 
   /**
-   * Response times of the successful attempts, counted per bin in SQL. Only the bins from
+   * Response times of the latest answers (TIMING_WINDOW, as timing), counted per bin in SQL. Only the bins from
    * the first to the last non-empty one are returned ([] before the first answer), so the
    * chart spans the data rather than the whole deadline.
    */
@@ -166,9 +187,10 @@ export class ServerStatusRepository {
     const rows = await this.db.query<{ from_ms: number; to_ms: number | null; n: number }>(
       `select e.from_ms, e.to_ms, count(t.ms)::int as n
        from unnest($2::int[], $3::int[]) as e(from_ms, to_ms)
-       left join attempts t on t.server_id = $1 and t.outcome = 'ok' and t.ms >= e.from_ms and (e.to_ms is null or t.ms < e.to_ms)
+       left join (select ms from attempts where server_id = $1 and outcome = 'ok' order by started_at desc limit $4) t
+         on t.ms >= e.from_ms and (e.to_ms is null or t.ms < e.to_ms)
        group by e.from_ms, e.to_ms order by e.from_ms`,
-      [serverId, from, to],
+      [serverId, from, to, TIMING_WINDOW],
     );
     const bins = rows.map((r) => ({ fromMs: Number(r.from_ms), toMs: r.to_ms === null ? null : Number(r.to_ms), count: r.n }));
     const first = bins.findIndex((b) => b.count > 0);

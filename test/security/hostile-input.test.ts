@@ -54,7 +54,7 @@ describe.each(testDatabaseKinds())('hostile input on %s', (databaseKind) => {
       slug: fixture.slug,
       task: 'INT',
       kind: 'ho',
-      format: 'tsv',
+      format: op.path.endsWith('/stream') ? 'pubtator' : 'tsv',
       name: 'no-such-suite',
       serverId: String(fixture.serverA),
       server: String(fixture.serverA),

@@ -149,6 +149,11 @@ export const ROUTES: Record<string, RouteCase> = {
     url: (f) => `/api/challenges/${f.slug}/export/INT/tsv?server=${f.serverA}`,
     expect: ownerOrAdmin(200),
   },
+  // INT carries no streamed format: the owner's answer is the 400 that says so.
+  'GET /api/challenges/{slug}/export/{task}/{format}/stream': {
+    url: (f) => `/api/challenges/${f.slug}/export/INT/pubtator/stream?server=${f.serverA}`,
+    expect: ownerOrAdmin(400),
+  },
   // Teams get a consensus over their own servers' answers only (checked in isolation.test.ts).
   'GET /api/articles/{id}/consensus': {
     url: (f) => `/api/articles/${f.articleId}/consensus`,

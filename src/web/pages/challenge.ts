@@ -69,7 +69,8 @@ export interface ArticleListJson {
   challenge: string;
   state: ArticleListState | null;
   server?: { id: number; name: string; outcome: ServerOutcome };
-  total: number;
+  /** Counted on a first page (no `after`), which is what this page asks for. */
+  total: number | null;
   offset: number;
   articles: ArticleListRow[];
 }
@@ -83,11 +84,12 @@ export function articlesFragment(list: ArticleListJson): SafeHtml {
   const link = (offset: number) =>
     `/challenges/${list.challenge}/articles?${new URLSearchParams({ ...filter, offset: String(offset) }).toString()}`;
   const last = list.offset + list.articles.length;
-  return html`<p>Articles ${list.offset + 1}–${last} of ${list.total}${list.state ? ` ${list.state}` : ''}${by}.</p>
+  const total = list.total ?? last;
+  return html`<p>Articles ${list.offset + 1}–${last} of ${total}${list.state ? ` ${list.state}` : ''}${by}.</p>
 <div class="table-scroll"><table class="articles"><caption>Articles and how far the servers got</caption>
 <thead><tr><th scope="col">Article</th><th scope="col">State</th><th scope="col">Answered</th><th scope="col">Failed</th><th scope="col">Servers</th><th scope="col">Size</th></tr></thead>
 <tbody>${list.articles.map((a) => html`<tr data-article-state="${a.state}"><th scope="row"><a href="/articles/${a.id}?as=organiser">${a.organiserId ?? a.id}</a></th><td><span class="state state-${a.state}">${a.state}</span> <span class="muted" data-summary>${a.summary}</span></td><td>${a.done}</td><td>${a.failed}</td><td>${a.servers}</td><td>${(a.bytes / 1024).toFixed(1)} KiB</td></tr>`)}</tbody></table></div>
-<p>${list.offset > 0 ? html`<a href="${link(Math.max(0, list.offset - ARTICLES_PAGE_SIZE))}">Previous ${ARTICLES_PAGE_SIZE}</a> ` : ''}${last < list.total ? html`<a href="${link(last)}">Next ${ARTICLES_PAGE_SIZE}</a>` : ''}</p>`;
+<p>${list.offset > 0 ? html`<a href="${link(Math.max(0, list.offset - ARTICLES_PAGE_SIZE))}">Previous ${ARTICLES_PAGE_SIZE}</a> ` : ''}${last < total ? html`<a href="${link(last)}">Next ${ARTICLES_PAGE_SIZE}</a>` : ''}</p>`;
 }
 
 export function settingsPageBody(c: Challenge): SafeHtml {

@@ -105,7 +105,7 @@ export interface ServerJson {
   protocol?: string;
   check: { ok: boolean; outcome: string; detail?: string; at: string; ms: number; errors: Issue[]; warnings: Issue[] } | null;
   progress: { queued: number; active: number; done: number; failed: number };
-  timing: { p50Ms: number | null; p95Ms: number | null; meanMs: number | null; answered: number };
+  timing: { p50Ms: number | null; p95Ms: number | null; meanMs: number | null; answered: number; sample?: number };
   histogram?: HistogramBar[];
   errors: Array<{
     article: string;
@@ -275,7 +275,7 @@ ${c && !s.checkRunning ? issues(c.errors) : ''}
 </section>
 ${progressSection(s.progress)}
 <section aria-labelledby="timing-heading"><h2 id="timing-heading">Response times</h2>
-<p>${s.timing.answered} answered · median ${fmt(s.timing.p50Ms, 0)} ms · 95th percentile ${fmt(s.timing.p95Ms, 0)} ms · mean ${fmt(s.timing.meanMs, 0)} ms</p>
+<p>${s.timing.answered} answered${s.timing.sample !== undefined && s.timing.sample < s.timing.answered ? ` (times over the latest ${s.timing.sample})` : ''} · median ${fmt(s.timing.p50Ms, 0)} ms · 95th percentile ${fmt(s.timing.p95Ms, 0)} ms · mean ${fmt(s.timing.meanMs, 0)} ms</p>
 <figure>${histogramChart(s.histogram ?? [])}</figure>
 </section>
 <section aria-labelledby="errors-heading"><h2 id="errors-heading">Error report</h2>${failureKinds(s)}${errorReport(s)}</section>
