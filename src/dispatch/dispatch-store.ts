@@ -68,59 +68,61 @@ export class DispatchStore {
   }
 
   /**
-   * Writes a waiting delivery (due, not yet in Redis) for every article of the challenge
-   * the server has none for yet — of `among` only, when given (found by id, not by scanning
-   * the challenge) — and returns how many. One statement, whatever the corpus size: the
-   * articles never travel through this process.
+   * Writes a due delivery for every article of the challenge the server has none for yet —
+   * of `among` only, when given (found by id, not by scanning the challenge) — and returns
+   * how many, and the first one's queue order (the window goes back to it, should it have
+   * passed it: a load committed after a later one). One statement, whatever the corpus
+   * size: the articles never travel through this process.
    */
-  async addDueDeliveries(serverId: number, challengeId: number, serverTasks: TaskName[], among?: string[]): Promise<number> {
-    if (among?.length === 0) return 0;
+  async addDueDeliveries(
+    serverId: number,
+    challengeId: number,
+    serverTasks: TaskName[],
+    among?: string[],
+  ): Promise<{ added: number; firstSeq: number | null }> {
+    if (among?.length === 0) return { added: 0, firstSeq: null };
     return await this.write('write the deliveries due', async () => {
       const which = among ? 'a.id = any($4::uuid[]) and a.challenge_id = $1' : 'a.challenge_id = $1';
-      const rows = await this.db.query<{ n: string }>(
+      const rows = await this.db.query<{ n: string; first: string | null }>(
         `with added as (
-           insert into deliveries (article_id, server_id, seq, in_queue)
-           select a.id, $2, a.seq, false from articles a
+           insert into deliveries (article_id, server_id, seq)
+           select a.id, $2, a.seq from articles a
            where ${which} and (a.tasks is null or a.tasks && $3::text[])
              and not exists (select 1 from deliveries d where d.article_id = a.id and d.server_id = $2)
-           on conflict do nothing returning 1)
-         select count(*) as n from added`,
+           on conflict do nothing returning seq)
+         select count(*) as n, min(seq) as first from added`,
         among ? [challengeId, serverId, serverTasks, among] : [challengeId, serverId, serverTasks],
       );
-      return Number(rows[0]?.n ?? 0);
-    });
-  }
-
-  /** The first `limit` deliveries of the server waiting in the database for a place in Redis, in queue order. */
-  async waitingDeliveries(serverId: number, limit: number): Promise<Array<{ articleId: string; round: number }>> {
-    if (limit <= 0) return [];
-    const rows = await this.db.query<{ article_id: string; round: number }>(
-      `select article_id, round from deliveries
-       where server_id = $1 and state = 'queued' and not in_queue order by seq limit $2`,
-      [serverId, limit],
-    );
-    return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
-  }
-
-  /** These deliveries' jobs are in Redis now (written after the jobs: a crash between leaves them waiting, queued again, deduplicated). */
-  async markInQueue(serverId: number, articleIds: string[]): Promise<void> {
-    if (articleIds.length === 0) return;
-    await this.write('mark deliveries as queued in Redis', async () => {
-      await this.db.query('update deliveries set in_queue = true where server_id = $1 and article_id = any($2::uuid[]) and not in_queue', [
-        serverId,
-        articleIds,
-      ]);
+      const first = rows[0]?.first;
+      return { added: Number(rows[0]?.n ?? 0), firstSeq: first === null || first === undefined ? null : Number(first) };
     });
   }
 
   /**
-   * The server's deliveries whose job Redis should hold (queued or active, in the window),
-   * in queue order, with the round their job belongs to; of `among` only, when given.
+   * The server's first `limit` deliveries not begun yet after queue position `after`, in
+   * queue order: what the window takes next (those in Redis already come back too when the
+   * window was sent back to an earlier position, and are deduplicated by their job ids).
    */
-  async pendingDeliveries(serverId: number, among?: string[]): Promise<Array<{ articleId: string; round: number }>> {
+  async dueDeliveries(serverId: number, after: number, limit: number): Promise<Array<{ articleId: string; round: number; seq: number }>> {
+    if (limit <= 0) return [];
+    const rows = await this.db.query<{ article_id: string; round: number; seq: string }>(
+      `select article_id, round, seq from deliveries
+       where server_id = $1 and seq > $2 and state = 'queued' order by seq limit $3`,
+      [serverId, after, limit],
+    );
+    return rows.map((r) => ({ articleId: r.article_id, round: r.round, seq: Number(r.seq) }));
+  }
+
+  /**
+   * The server's deliveries under way (an attempt begun), in queue order, with the round
+   * their job belongs to; of `among` only, when given. Their jobs must be in Redis: the
+   * reconciler queues again those Redis lost (the deliveries not begun come back through
+   * the window).
+   */
+  async activeDeliveries(serverId: number, among?: string[]): Promise<Array<{ articleId: string; round: number }>> {
     const rows = await this.db.query<{ article_id: string; round: number }>(
       `select d.article_id, d.round from deliveries d
-       where d.server_id = $1 and d.in_queue and d.state in ('queued', 'active') ${among ? 'and d.article_id = any($2::uuid[])' : ''}
+       where d.server_id = $1 and d.state = 'active' ${among ? 'and d.article_id = any($2::uuid[])' : ''}
        order by d.seq nulls last`,
       among ? [serverId, among] : [serverId],
     );
@@ -146,19 +148,21 @@ export class DispatchStore {
 
   /**
    * Every failed delivery of the server waits again, in a new round (a fresh job id, so the
-   * job runs again), for its place in the window; returns how many. One statement: a retry
-   * after a failure in between changes nothing twice.
+   * job runs again), for its place in the window; returns how many and the first one's
+   * queue order (the window goes back to it). One statement: a retry after a failure in
+   * between changes nothing twice.
    */
-  async requeueFailed(serverId: number): Promise<number> {
+  async requeueFailed(serverId: number): Promise<{ n: number; firstSeq: number | null }> {
     return await this.write('queue the failed articles again', async () => {
-      const rows = await this.db.query<{ n: string }>(
+      const rows = await this.db.query<{ n: string; first: string | null }>(
         `with moved as (
-           update deliveries set round = round + 1, state = 'queued', in_queue = false, updated_at = now()
-           where server_id = $1 and state = 'failed' returning 1)
-         select count(*) as n from moved`,
+           update deliveries set round = round + 1, state = 'queued', updated_at = now()
+           where server_id = $1 and state = 'failed' returning seq)
+         select count(*) as n, min(seq) as first from moved`,
         [serverId],
       );
-      return Number(rows[0]?.n ?? 0);
+      const first = rows[0]?.first;
+      return { n: Number(rows[0]?.n ?? 0), firstSeq: first === null || first === undefined ? null : Number(first) };
     });
   }
 

@@ -1,15 +1,20 @@
 // Redis holds a bounded window of each server's jobs, not the corpus. Every delivery due is
 // a row in the database from the start (dispatch-store.ts, `addDueDeliveries`); the window
-// takes the first waiting ones, in queue order, as jobs, and is topped up as pairs settle.
-// So Redis stays flat whatever the corpus (a million articles × five servers holds five
-// windows), while each server's concurrency is kept busy: a window is four times the
-// server's concurrency, and at least `minJobs`.
+// takes the next ones, in queue order, as jobs, and is topped up as pairs settle. So Redis
+// stays flat whatever the corpus (a million articles × five servers holds five windows),
+// while each server's concurrency is kept busy: a window is four times the server's
+// concurrency, and at least `minJobs`.
 //
-// Order of writes, as everywhere in dispatch: the jobs first (deterministic ids), then the
-// rows are marked as in Redis. A crash in between leaves rows still waiting, queued again at
-// the next refill and deduplicated by their job ids. One refill of a server runs at a time
-// across every process (a short Redis lock), so two processes do not both top up the same
-// room; a process that finds the lock taken looks again shortly after.
+// Where the window has got to is a cursor in Redis: the queue order of the last delivery
+// it took. The jobs are queued before the cursor moves (deterministic ids), so a crash in
+// between queues the same rows again, deduplicated. Going back is always safe for the same
+// reason — a row not begun yet whose job is in Redis is not queued twice — so the cursor is
+// sent back whenever rows appear behind it (a load committed after a later one, failed
+// articles sent again) and forgotten when Redis may have lost jobs (the reconciler): the
+// window then walks the rows not begun from the start, queueing those whose job is gone.
+// One refill of a server runs at a time across every process (a short Redis lock), so two
+// processes do not both top up the same room; a process that finds the lock taken looks
+// again shortly after.
 //
 // Who tops up: every process that settles a server's jobs (queue workers and the pull
 // protocol's leases call `settled`, checks coalesced per server), every queue step of the
@@ -54,30 +59,44 @@ export class QueueWindow {
     return Math.max(this.opts.minJobs, 4 * server.concurrency);
   }
 
+  private key(what: 'lock' | 'cursor', serverId: number): string {
+    return `${this.queues.prefix}:window-${what}:${serverId}`;
+  }
+
   /**
-   * Tops the server's window up from its waiting deliveries, when a quarter of it or more
-   * is free (or it is empty). Returns how many jobs it queued; null when another process is
+   * Tops the server's window up from its deliveries not begun, when a quarter of it or more
+   * is free (or it is empty); first sends the cursor back to `from` (a queue position) when
+   * it is past it. Returns how many deliveries it took; null when another process is
    * refilling it now. Needs Redis.
    */
-  async refill(server: AnnotationServer, challenge: Challenge): Promise<number | null> {
-    const lock = `${this.queues.prefix}:window-lock:${server.id}`;
+  async refill(server: AnnotationServer, challenge: Challenge, from?: number | null): Promise<number | null> {
+    const lock = this.key('lock', server.id);
+    const cursorKey = this.key('cursor', server.id);
     const token = randomUUID();
     if ((await this.connection.set(lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return null;
     try {
+      let cursor = Number((await this.connection.get(cursorKey)) ?? 0);
+      if (from !== undefined && from !== null && from <= cursor) {
+        cursor = from - 1;
+        await this.connection.set(cursorKey, cursor);
+      }
       const size = this.size(server);
       const held = await this.queues.jobsHeld(server.id);
       const room = size - held;
       if (room <= 0 || (held > 0 && room < size / 4)) return 0;
-      const waiting = await this.store.waitingDeliveries(server.id, room);
-      await this.queues.enqueueRounds(server.id, waiting, challenge);
-      await this.store.markInQueue(
-        server.id,
-        waiting.map((w) => w.articleId),
-      );
-      return waiting.length;
+      const due = await this.store.dueDeliveries(server.id, cursor, room);
+      if (due.length === 0) return 0;
+      await this.queues.enqueueRounds(server.id, due, challenge);
+      await this.connection.set(cursorKey, due[due.length - 1].seq);
+      return due.length;
     } finally {
       await this.connection.eval(UNLOCK_SCRIPT, 1, lock, token);
     }
+  }
+
+  /** Redis may have lost jobs: the window walks the server's deliveries not begun from the start again. */
+  async rewind(serverId: number): Promise<void> {
+    await this.connection.del(this.key('cursor', serverId));
   }
 
   /** A job of the server settled in this process: its window is looked at shortly (once for many). */

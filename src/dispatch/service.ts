@@ -117,8 +117,8 @@ export class DispatchService {
    * many deliveries it wrote. Needs Redis; the reconciler calls it too.
    */
   async enqueueUndelivered(server: AnnotationServer, challenge: Challenge, among?: string[]): Promise<number> {
-    const added = await this.store.addDueDeliveries(server.id, challenge.id, server.tasks, among);
-    await this.window.refill(server, challenge);
+    const { added, firstSeq } = await this.store.addDueDeliveries(server.id, challenge.id, server.tasks, among);
+    await this.window.refill(server, challenge, firstSeq);
     return added;
   }
 
@@ -139,8 +139,8 @@ export class DispatchService {
 
   async retryFailed(server: AnnotationServer, challenge: Challenge): Promise<number> {
     return await this.needQueues('the failed articles could not be queued again now', async () => {
-      const n = await this.store.requeueFailed(server.id);
-      await this.window.refill(server, challenge);
+      const { n, firstSeq } = await this.store.requeueFailed(server.id);
+      await this.window.refill(server, challenge, firstSeq);
       return n;
     });
   }
