@@ -31,6 +31,7 @@ export interface CoreConfig {
   statusCacheMs: number;
   queuePrefix: string;
   reconcileIntervalMs: number;
+  dispatchWindow: number;
   lockDurationMs: number;
   stalledIntervalMs: number;
   serverSyncIntervalMs: number;
@@ -212,6 +213,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     min: 100,
     description:
       'How often each process brings the queues in line with the database (articles stored but never queued, pause flags, jobs lost by Redis); also done at start and whenever Redis comes back.',
+  },
+  dispatchWindow: {
+    env: 'METASERVER_DISPATCH_WINDOW',
+    kind: 'int',
+    min: 1,
+    description:
+      "Jobs Redis holds per annotation server at most: max(this, 4 × the server's concurrency). The rest of a corpus waits in the database and moves into Redis as answers settle, so Redis stays the same size for a thousand articles or a million.",
   },
   lockDurationMs: {
     env: 'METASERVER_LOCK_DURATION_MS',

@@ -31,6 +31,8 @@ export interface WorkerDeps {
   /** Completion callbacks of on-demand articles, queued when a worker settles an article's last server. */
   callbacks?: CallbackService;
   pingRedis: () => Promise<boolean>;
+  /** A job of the server finished in this process (its queue window is topped up). */
+  jobSettled?: (serverId: number) => void;
 }
 
 export interface Workers {
@@ -65,6 +67,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     syncIntervalMs: config.serverSyncIntervalMs,
     log,
     performer,
+    jobSettled: deps.jobSettled,
     // Pull servers are never called: their agents take the jobs on lease (src/pull).
     listServers: async () =>
       (await repos.servers.listAll()).filter((s) => !isPulled(s)).map((s) => ({ id: s.id, concurrency: s.concurrency })),

@@ -11,6 +11,7 @@ import { Authenticator } from './auth/principal.ts';
 import { ensureAdminTokenHash } from './auth/admin-token.ts';
 import { DispatchQueues } from './dispatch/queues.ts';
 import { DispatchService } from './dispatch/service.ts';
+import { QueueWindow } from './dispatch/queue-window.ts';
 import type { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
 import { CallbackService } from './callbacks/service.ts';
@@ -76,6 +77,9 @@ interface ContextParts extends AnswerReading {
   redisUrl: string;
 }
 
+/** How long after a settled job its server's queue window is looked at (the checks within it are one). */
+const WINDOW_CHECK_DELAY_MS = 50;
+
 /** The AppContext, and the Redis connection and queues its dispatch runs on (the runtime closes them). */
 interface Context {
   ctx: AppContext;
@@ -89,7 +93,17 @@ async function buildContext({ config, log, repos, db, redisUrl, answers, accessi
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
   connection.on('error', (err) => log.warn({ err: err.message }, 'Redis connection problem; retrying'));
   const queues = new DispatchQueues(connection, config.queuePrefix);
-  const dispatch = new DispatchService(queues, connection, repos.store, repos.servers, log);
+  const window = new QueueWindow(queues, repos.store, connection, {
+    minJobs: config.dispatchWindow,
+    checkDelayMs: WINDOW_CHECK_DELAY_MS,
+    log,
+    lookup: async (id) => {
+      const server = await repos.servers.byId(id);
+      const challenge = server ? await repos.challenges.byId(server.challengeId) : null;
+      return server && challenge ? { server, challenge } : null;
+    },
+  });
+  const dispatch = new DispatchService(queues, window, connection, repos.store, repos.servers, log);
   const adminHash = await ensureAdminTokenHash(config, repos.settings, log);
   const ctx: AppContext = {
     config,
@@ -144,6 +158,7 @@ function startLeases({ ctx, connection }: Context, callbacks: CallbackService | 
     sweepIntervalMs: config.leaseSweepIntervalMs,
     // Completion callbacks are queued where this process runs a worker pool too (serve); an API-only process queues none for pull servers.
     onSettled: (articleId) => callbacks?.settled(articleId),
+    jobSettled: (serverId) => ctx.dispatch.window.settled(serverId),
   });
   leases.start();
   return leases;
@@ -163,7 +178,16 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const reconciler = new Reconciler(ctx.dispatch, connection, repos, { intervalMs: config.reconcileIntervalMs, log });
   reconciler.start();
   const workers = opts.workers
-    ? await startWorkers({ config, log, repos, answers, redisUrl: redis.url, callbacks, pingRedis: () => ctx.pingRedis() })
+    ? await startWorkers({
+        config,
+        log,
+        repos,
+        answers,
+        redisUrl: redis.url,
+        callbacks,
+        pingRedis: () => ctx.pingRedis(),
+        jobSettled: (serverId) => ctx.dispatch.window.settled(serverId),
+      })
     : undefined;
   const leases = opts.api ? startLeases(context, callbacks) : undefined;
   ctx.leases = leases;
@@ -187,6 +211,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
       if (app) await ctx.servers.close().catch((err: unknown) => log.warn({ err }, "could not mark this process's setup checks as ended"));
       await leases?.close();
       await reconciler.close();
+      ctx.dispatch.window.close();
       await workers?.pool.close(closeOpts.graceMs);
       await workers?.performer.close();
       await answers.close();

@@ -68,31 +68,62 @@ export class DispatchStore {
   }
 
   /**
-   * Articles of the challenge (in queue order) that have no delivery for this server yet;
-   * of `among` only, when given (found by id, not by scanning the challenge).
+   * Writes a due delivery for every article of the challenge the server has none for yet —
+   * of `among` only, when given (found by id, not by scanning the challenge) — and returns
+   * how many, and the first one's queue order (the window goes back to it, should it have
+   * passed it: a load committed after a later one). One statement, whatever the corpus
+   * size: the articles never travel through this process.
    */
-  async undelivered(serverId: number, challengeId: number, serverTasks: TaskName[], among?: string[]): Promise<string[]> {
-    if (among?.length === 0) return [];
-    const which = among ? 'a.id = any($4::uuid[]) and a.challenge_id = $1' : 'a.challenge_id = $1';
-    const rows = await this.db.query<{ id: string }>(
-      `select a.id from articles a
-       where ${which} and (a.tasks is null or a.tasks && $3::text[])
-         and not exists (select 1 from deliveries d where d.article_id = a.id and d.server_id = $2)
-       order by a.seq`,
-      among ? [challengeId, serverId, serverTasks, among] : [challengeId, serverId, serverTasks],
-    );
-    return rows.map((r) => r.id);
+  async addDueDeliveries(
+    serverId: number,
+    challengeId: number,
+    serverTasks: TaskName[],
+    among?: string[],
+  ): Promise<{ added: number; firstSeq: number | null }> {
+    if (among?.length === 0) return { added: 0, firstSeq: null };
+    return await this.write('write the deliveries due', async () => {
+      const which = among ? 'a.id = any($4::uuid[]) and a.challenge_id = $1' : 'a.challenge_id = $1';
+      const rows = await this.db.query<{ n: string; first: string | null }>(
+        `with added as (
+           insert into deliveries (article_id, server_id, seq)
+           select a.id, $2, a.seq from articles a
+           where ${which} and (a.tasks is null or a.tasks && $3::text[])
+             and not exists (select 1 from deliveries d where d.article_id = a.id and d.server_id = $2)
+           on conflict do nothing returning seq)
+         select count(*) as n, min(seq) as first from added`,
+        among ? [challengeId, serverId, serverTasks, among] : [challengeId, serverId, serverTasks],
+      );
+      const first = rows[0]?.first;
+      return { added: Number(rows[0]?.n ?? 0), firstSeq: first === null || first === undefined ? null : Number(first) };
+    });
   }
 
   /**
-   * The server's deliveries still to be settled (queued or active), in queue order, with
-   * the round their job belongs to; of `among` only, when given.
+   * The server's first `limit` deliveries not begun yet after queue position `after`, in
+   * queue order: what the window takes next (those in Redis already come back too when the
+   * window was sent back to an earlier position, and are deduplicated by their job ids).
    */
-  async pendingDeliveries(serverId: number, among?: string[]): Promise<Array<{ articleId: string; round: number }>> {
+  async dueDeliveries(serverId: number, after: number, limit: number): Promise<Array<{ articleId: string; round: number; seq: number }>> {
+    if (limit <= 0) return [];
+    const rows = await this.db.query<{ article_id: string; round: number; seq: string }>(
+      `select article_id, round, seq from deliveries
+       where server_id = $1 and seq > $2 and state = 'queued' order by seq limit $3`,
+      [serverId, after, limit],
+    );
+    return rows.map((r) => ({ articleId: r.article_id, round: r.round, seq: Number(r.seq) }));
+  }
+
+  /**
+   * The server's deliveries under way (an attempt begun), in queue order, with the round
+   * their job belongs to; of `among` only, when given. Their jobs must be in Redis: the
+   * reconciler queues again those Redis lost (the deliveries not begun come back through
+   * the window).
+   */
+  async activeDeliveries(serverId: number, among?: string[]): Promise<Array<{ articleId: string; round: number }>> {
     const rows = await this.db.query<{ article_id: string; round: number }>(
-      `select d.article_id, d.round from deliveries d join articles a on a.id = d.article_id
-       where d.server_id = $1 and d.state in ('queued', 'active') ${among ? 'and d.article_id = any($2::uuid[])' : ''}
-       order by a.seq`,
+      `select d.article_id, d.round from deliveries d
+       where d.server_id = $1 and d.state = 'active' ${among ? 'and d.article_id = any($2::uuid[])' : ''}
+       order by d.seq nulls last`,
       among ? [serverId, among] : [serverId],
     );
     return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
@@ -115,42 +146,24 @@ export class DispatchStore {
     return rows.map((r) => r.id);
   }
 
-  async createDeliveries(serverId: number, articleIds: string[]): Promise<void> {
-    return await this.write('create deliveries', async () => {
-      if (articleIds.length === 0) return;
-      await this.db.query(`insert into deliveries (article_id, server_id) select unnest($1::uuid[]), $2 on conflict do nothing`, [
-        articleIds,
-        serverId,
-      ]);
-    });
-  }
-
-  async failedDeliveries(serverId: number): Promise<Array<{ articleId: string; round: number; attempts: number }>> {
-    const rows = await this.db.query<{ article_id: string; round: number; attempts: number }>(
-      `select d.article_id, d.round, d.attempts from deliveries d join articles a on a.id = d.article_id
-       where d.server_id = $1 and d.state = 'failed' order by a.seq`,
-      [serverId],
-    );
-    return rows.map((r) => ({ articleId: r.article_id, round: r.round, attempts: r.attempts }));
-  }
-
-  async requeueFailed(serverId: number, items: Array<{ articleId: string; round: number; attempts: number }>): Promise<number> {
-    // One retried write per item: a retry after a partial run must not count items twice.
-    // The new round's job is queued before this runs and may have begun already (its attempt
-    // count moved on): then only the round moves on, and the state stays the job's.
-    let n = 0;
-    for (const item of items) {
-      const rows = await this.write('queue a failed article again', () =>
-        this.db.query(
-          `update deliveries set round = $3 + 1, updated_at = now(),
-             state = case when state = 'failed' and attempts = $4 then 'queued' else state end
-           where article_id = $1 and server_id = $2 and round = $3 returning 1`,
-          [item.articleId, serverId, item.round, item.attempts],
-        ),
+  /**
+   * Every failed delivery of the server waits again, in a new round (a fresh job id, so the
+   * job runs again), for its place in the window; returns how many and the first one's
+   * queue order (the window goes back to it). One statement: a retry after a failure in
+   * between changes nothing twice.
+   */
+  async requeueFailed(serverId: number): Promise<{ n: number; firstSeq: number | null }> {
+    return await this.write('queue the failed articles again', async () => {
+      const rows = await this.db.query<{ n: string; first: string | null }>(
+        `with moved as (
+           update deliveries set round = round + 1, state = 'queued', updated_at = now()
+           where server_id = $1 and state = 'failed' returning seq)
+         select count(*) as n, min(seq) as first from moved`,
+        [serverId],
       );
-      n += rows.length;
-    }
-    return n;
+      const first = rows[0]?.first;
+      return { n: Number(rows[0]?.n ?? 0), firstSeq: first === null || first === undefined ? null : Number(first) };
+    });
   }
 
   /**

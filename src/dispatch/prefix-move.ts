@@ -1,6 +1,7 @@
 // The move from the old release's Redis key prefix (`metaserver`) to the installation's own
-// (`metaserver-<id>`, src/queue/prefix.ts). The database is the outbox: every unsettled
-// delivery is queued again under the new prefix, then the old queues' keys are removed, so
+// (`metaserver-<id>`, src/queue/prefix.ts). The database is the outbox: every delivery under
+// way is queued again under the new prefix (those not begun come through the queue window,
+// which starts under a new prefix from the beginning), then the old queues' keys are removed, so
 // nothing of the old release stays in Redis and the log says what moved from where.
 //
 // Only this installation's queues are touched: the queue of each of its servers, and only
@@ -22,7 +23,7 @@ const OLD_PREFIX = 'metaserver';
 export interface PrefixMoveReport {
   from: string;
   to: string;
-  /** Per server queue: the old queue's jobs, and how many of their deliveries were queued again under the new prefix. */
+  /** Per server queue: the old queue's jobs, and how many of their deliveries under way were queued again under the new prefix. */
   queues: Array<{ queue: string; oldJobs: number; requeued: number }>;
   /** Queues left in place because they hold jobs of articles this installation does not have. */
   left: string[];
@@ -95,11 +96,11 @@ export async function moveFromOldPrefix(newPrefix: string, deps: PrefixMoveDeps)
       report.left.push(`${OLD_PREFIX}:${name}`);
       continue;
     }
-    // Queue again what the database says is not settled, as the reconciler would, then drop the old keys.
+    // Queue again what the database says is under way, as the reconciler would, then drop the old keys.
     const challenge = challenges.get(server.challengeId);
     let requeued = 0;
     if (challenge) {
-      const missing = await queues.missingJobs(server.id, await repos.store.pendingDeliveries(server.id));
+      const missing = await queues.missingJobs(server.id, await repos.store.activeDeliveries(server.id));
       await queues.enqueueRounds(server.id, missing, challenge);
       requeued = missing.length;
     }

@@ -131,6 +131,12 @@ export class DispatchQueues {
     await this.queue(serverId).resume();
   }
 
+  /** How many of the server's jobs Redis holds (not finished: waiting, running, delayed, paused). */
+  async jobsHeld(serverId: number): Promise<number> {
+    const counts = await this.queue(serverId).getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'waiting-children');
+    return Object.values(counts).reduce((sum, n) => sum + n, 0);
+  }
+
   async counts(serverId: number): Promise<Record<string, number>> {
     return await this.queue(serverId).getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized');
   }

@@ -4,11 +4,12 @@
 // step never ran, Redis losing its last writes when it was killed.
 //
 // Each pass, for every server: its concurrency limit is set; its queue is paused or resumed
-// as its state and its challenge's phase say (closed or paused: paused); when it runs, the
-// articles it has no delivery for are queued (queue steps enqueue a job before writing its
-// delivery row, so a missing row is exactly what is left to do). A full pass — at start, and
+// as its state and its challenge's phase say (closed or paused: paused); when it runs, a
+// delivery is written for every article it has none for (a route's queue step that never
+// ran), and its queue window is topped up (queue-window.ts). A full pass — at start, and
 // whenever Redis is found restarted (a new run id), when it may have lost jobs — also
-// queues again every unsettled delivery whose job is gone. Job ids make all of it
+// queues again every delivery under way whose job is gone, and sends the window back to
+// the start, so that those not begun whose job is gone are queued again. Job ids make all of it
 // idempotent, so every process runs its own passes: at start, every `intervalMs`, and at
 // once when the Redis connection comes back.
 import type { Redis } from 'ioredis';
@@ -24,7 +25,7 @@ export interface ReconcileReport {
   servers: number;
   /** Articles queued for a server that had no delivery for them. */
   enqueued: number;
-  /** Unsettled deliveries whose job was gone, queued again (full passes only). */
+  /** Deliveries under way whose job was gone, queued again (full passes only; those not begun come back through the window). */
   restored: number;
   paused: number;
   resumed: number;
@@ -132,14 +133,19 @@ export class Reconciler {
     }
   }
 
-  /** Queues again, in queue order, the unsettled deliveries of the server whose job is gone. */
+  /**
+   * Queues again, in queue order, the deliveries under way whose job is gone, and sends the
+   * server's window back to the start: the deliveries not begun whose job is gone are queued
+   * again as it walks them (queue-window.ts).
+   */
   private async restoreJobs(serverId: number, challenge: Challenge): Promise<number> {
-    const { queues } = this.dispatch;
-    const missing = await queues.missingJobs(serverId, await this.repos.store.pendingDeliveries(serverId));
+    const { queues, window } = this.dispatch;
+    await window.rewind(serverId);
+    const missing = await queues.missingJobs(serverId, await this.repos.store.activeDeliveries(serverId));
     if (missing.length === 0) return 0;
     // A job is removed only after its delivery is settled: read the deliveries again, so a
     // job that finished between the two reads is not taken for a lost one.
-    const still = await this.repos.store.pendingDeliveries(
+    const still = await this.repos.store.activeDeliveries(
       serverId,
       missing.map((m) => m.articleId),
     );

@@ -1,15 +1,16 @@
 // What the API asks of dispatch: start and pause servers, queue newly loaded articles,
 // send failed articles again, follow the challenge phase.
 //
-// The database is the record of what must be sent; Redis holds the jobs that send it. A
-// change is written to the database first (articles, server state, phase), then its queue
-// step runs — now, if Redis answers within QUEUE_WAIT_MS, else later by the reconciler,
-// which brings the queues in line with the database at start, periodically and whenever
-// Redis comes back (reconciler.ts). So no request waits on a dead Redis, and nothing the
-// database holds is left unsent whatever dies when. Within a queue step a job is enqueued
-// *before* its delivery row is written and carries a deterministic id: a crash in between
-// leaves a deduplicated job, never a delivery without a job, so "no delivery row" is
-// exactly what the reconciler has to catch up.
+// The database is the record of what must be sent; Redis holds a window of jobs that send
+// it (queue-window.ts). A change is written to the database first (articles, server state,
+// phase), then its queue step runs — now, if it is done within QUEUE_WAIT_MS, else it goes
+// on after the request is answered, and the reconciler finishes whatever did not, bringing
+// the queues in line with the database at start, periodically and whenever Redis comes back
+// (reconciler.ts). So no request waits on a dead Redis, and nothing the database holds is
+// left unsent whatever dies when. A queue step writes a waiting delivery row for every
+// article due (one statement, however many), then tops the server's window up; the window
+// queues a job before it marks the row as in Redis, with a deterministic job id, so a crash
+// in between leaves a row still waiting, queued again and deduplicated.
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
@@ -17,6 +18,7 @@ import type { AnnotationServer, ServerRepository } from '../servers/repository.t
 import { ServiceUnavailableError } from '../http/unavailable.ts';
 import { withinTime } from '../shared/timeout.ts';
 import { DispatchQueues } from './queues.ts';
+import type { QueueWindow } from './queue-window.ts';
 import type { DispatchStore } from './dispatch-store.ts';
 import { SERVERS_CHANGED_CHANNEL } from './worker-pool.ts';
 
@@ -26,6 +28,7 @@ export const QUEUE_WAIT_MS = 1000;
 export class DispatchService {
   constructor(
     readonly queues: DispatchQueues,
+    readonly window: QueueWindow,
     private readonly publisher: Redis,
     private readonly store: DispatchStore,
     private readonly servers: ServerRepository,
@@ -58,7 +61,7 @@ export class DispatchService {
     if (!inTime)
       this.log.warn(
         { what, waitedMs: QUEUE_WAIT_MS },
-        'Redis is slow or failing: the request was answered without waiting for its queue step',
+        'the queue step takes longer (a large corpus, or Redis slow or failing): the request was answered, the step goes on and the reconciler finishes it',
       );
     return inTime;
   }
@@ -109,14 +112,14 @@ export class DispatchService {
   }
 
   /**
-   * Queues, for the server, the articles of the challenge it has no delivery for yet (of
-   * `among` only, when given), in load order. Needs Redis; the reconciler calls it too.
+   * Writes, for the server, a waiting delivery for every article of the challenge it has
+   * none for yet (of `among` only, when given), and tops its queue window up. Returns how
+   * many deliveries it wrote. Needs Redis; the reconciler calls it too.
    */
   async enqueueUndelivered(server: AnnotationServer, challenge: Challenge, among?: string[]): Promise<number> {
-    const ids = await this.store.undelivered(server.id, challenge.id, server.tasks, among);
-    await this.queues.enqueue(server.id, ids, challenge);
-    await this.store.createDeliveries(server.id, ids);
-    return ids.length;
+    const { added, firstSeq } = await this.store.addDueDeliveries(server.id, challenge.id, server.tasks, among);
+    await this.window.refill(server, challenge, firstSeq);
+    return added;
   }
 
   /**
@@ -136,10 +139,9 @@ export class DispatchService {
 
   async retryFailed(server: AnnotationServer, challenge: Challenge): Promise<number> {
     return await this.needQueues('the failed articles could not be queued again now', async () => {
-      const failed = await this.store.failedDeliveries(server.id);
-      const next = failed.map((f) => ({ articleId: f.articleId, round: f.round + 1 }));
-      await this.queues.enqueueRounds(server.id, next, challenge);
-      return await this.store.requeueFailed(server.id, failed);
+      const { n, firstSeq } = await this.store.requeueFailed(server.id);
+      await this.window.refill(server, challenge, firstSeq);
+      return n;
     });
   }
 

@@ -86,6 +86,8 @@ export interface WorkerPoolOptions {
   syncIntervalMs: number;
   log: Logger;
   performer: JobPerformer;
+  /** A job of the server finished, stored or failed (its queue window is topped up). */
+  jobSettled?: (serverId: number) => void;
   /** The servers to consume for, with their concurrency. */
   listServers(): Promise<Array<{ id: number; concurrency: number }>>;
 }
@@ -193,7 +195,7 @@ export class WorkerPool {
   private createWorker(serverId: number, concurrency: number): Worker<DispatchJob> {
     const { log, performer } = this.opts;
     const connection = this.connection!;
-    return createQueueWorker<DispatchJob>({
+    const worker = createQueueWorker<DispatchJob>({
       queue: queueName(serverId),
       process: async (job, token, signal) => await performer.perform(job, signal, token),
       connection,
@@ -206,6 +208,12 @@ export class WorkerPool {
       logFields: { serverId },
       more: DISPATCH_WORKER_OPTIONS,
     });
+    const settled = this.opts.jobSettled;
+    if (settled) {
+      worker.on('completed', () => settled(serverId));
+      worker.on('failed', () => settled(serverId));
+    }
+    return worker;
   }
 
   private async closeWorker(worker: Worker<DispatchJob>): Promise<void> {

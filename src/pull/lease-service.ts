@@ -43,6 +43,8 @@ export interface LeaseServiceDeps {
   closedRetryDelayMs?: number;
   /** Called when an article with a completion callback is settled for good by a lease (as JobPerformer's onSettled). */
   onSettled?: (articleId: string, serverId: number) => void;
+  /** A job of the server left the queue or went back to it (its queue window is topped up). */
+  jobSettled?: (serverId: number) => void;
 }
 
 export interface LeaseOffer {
@@ -158,6 +160,7 @@ export class LeaseService {
         // A job delivered twice (its answer came, its lock was lost): settled already.
         await store.markDone(articleId, server.id);
         await job.moveToCompleted(null, id, false);
+        this.deps.jobSettled?.(server.id);
         continue;
       }
       const payload = leaseArticle(article, server);
@@ -277,6 +280,7 @@ export class LeaseService {
     if (!job) return;
     try {
       await move(job);
+      this.deps.jobSettled?.(lease.serverId);
     } catch (err) {
       this.deps.log.warn(
         { serverId: lease.serverId, articleId: lease.articleId, err: (err as Error).message },
