@@ -129,6 +129,12 @@ export class DispatchStore {
     return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
   }
 
+  /** The queue order of the challenge's newest article (0: none). */
+  async newestArticle(challengeId: number): Promise<number> {
+    const rows = await this.db.query<{ seq: string | null }>('select max(seq) as seq from articles where challenge_id = $1', [challengeId]);
+    return Number(rows[0]?.seq ?? 0);
+  }
+
   /** Of `among` (article ids), those the server has a delivery of, in any state (the queue move's test of ownership). */
   async deliveredArticles(serverId: number, among: string[]): Promise<string[]> {
     if (among.length === 0) return [];

@@ -6,7 +6,8 @@
 // Each pass, for every server: its concurrency limit is set; its queue is paused or resumed
 // as its state and its challenge's phase say (closed or paused: paused); when it runs, a
 // delivery is written for every article it has none for (a route's queue step that never
-// ran), and its queue window is topped up (queue-window.ts). A full pass — at start, and
+// ran; looked for when the challenge has a new article, see SWEEP_EVERY), and its queue
+// window is topped up (queue-window.ts). A full pass — at start, and
 // whenever Redis is found restarted (a new run id), when it may have lost jobs — also
 // queues again every delivery under way whose job is gone, and sends the window back to
 // the start, so that those not begun whose job is gone are queued again. Job ids make all of it
@@ -31,6 +32,15 @@ export interface ReconcileReport {
   resumed: number;
 }
 
+/**
+ * A periodic pass looks for articles without a delivery (an anti-join over the challenge,
+ * about a second per server at a million articles) only when the challenge has an article
+ * it had not seen, and every SWEEP_EVERY passes all the same: a load committed after a later
+ * one (its article's queue order below the newest) is caught by its own route's queue step,
+ * or, should that process have died, by this.
+ */
+const SWEEP_EVERY = 10;
+
 export interface ReconcilerOptions {
   intervalMs: number;
   log: Logger;
@@ -47,6 +57,8 @@ export class Reconciler {
   private again = false;
   private lastRunId: string | undefined;
   private stopped = false;
+  /** Per server: the challenge's newest article when it was last swept, and the passes since. */
+  private readonly swept = new Map<number, { newest: number; passes: number }>();
   private readonly onReady = () => void this.run();
 
   constructor(
@@ -122,7 +134,7 @@ export class Reconciler {
     const runs = server.state === 'active' && challenge.phase !== 'closed';
     const paused = await queues.isPaused(server.id);
     if (runs) {
-      report.enqueued += await this.dispatch.enqueueUndelivered(server, challenge);
+      await this.dueAndWindow(server, challenge, report);
       if (paused) {
         await queues.resume(server.id);
         report.resumed++;
@@ -131,6 +143,20 @@ export class Reconciler {
       await queues.pause(server.id);
       report.paused++;
     }
+  }
+
+  /** Writes the deliveries due (when a sweep is due: see SWEEP_EVERY) and tops the server's window up. */
+  private async dueAndWindow(server: AnnotationServer, challenge: Challenge, report: ReconcileReport): Promise<void> {
+    // Read before the sweep: an article committed after it makes the next pass sweep again.
+    const newest = await this.repos.store.newestArticle(challenge.id);
+    const seen = this.swept.get(server.id);
+    if (report.full || !seen || seen.newest !== newest || seen.passes + 1 >= SWEEP_EVERY) {
+      report.enqueued += await this.dispatch.enqueueUndelivered(server, challenge);
+      this.swept.set(server.id, { newest, passes: 0 });
+      return;
+    }
+    seen.passes++;
+    await this.dispatch.window.refill(server, challenge);
   }
 
   /**
