@@ -62,30 +62,81 @@ function countsOf(matchedResponses: number, responses: number, matchedGold: numb
   return { tp: matchedResponses, fp: responses - matchedResponses, fn: gold - matchedGold, p, r, f: f1(p, r) };
 }
 
-export function scoreMentions(gold: readonly Mention[], response: readonly Mention[], options: MentionScoreOptions = {}): MentionScore {
-  const withType = !options.singleClass;
-  const types = [...new Set([...gold, ...response].map((m) => m.type))].sort(compareIds);
-  const overall = {} as CriteriaCounts;
-  const perType: Record<string, CriteriaCounts> = {};
-  for (const type of types) perType[type] = {} as CriteriaCounts;
+/** Counts of one type under one criterion: responses that match / all, gold matched / all. */
+interface Tally {
+  matchedResponses: number;
+  responses: number;
+  matchedGold: number;
+  gold: number;
+}
 
+/**
+ * The counts every figure comes from, by criterion then type: sums over documents (matching
+ * never crosses one), so the tallies of disjoint sets of documents add up to the tally of
+ * their union (leaderboards score a million documents page by page that way).
+ */
+export type MentionTally = Record<MatchCriterion, Map<string, Tally>>;
+
+export function emptyMentionTally(): MentionTally {
+  return { strict: new Map(), left: new Map(), right: new Map() };
+}
+
+function tallyOf(tally: Map<string, Tally>, type: string): Tally {
+  let t = tally.get(type);
+  if (!t) tally.set(type, (t = { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 }));
+  return t;
+}
+
+/** Adds the counts of `gold` against `response` to `into` (a new tally when absent); returns it. */
+export function tallyMentions(
+  gold: readonly Mention[],
+  response: readonly Mention[],
+  options: MentionScoreOptions = {},
+  into: MentionTally = emptyMentionTally(),
+): MentionTally {
+  const withType = !options.singleClass;
   for (const criterion of MATCH_CRITERIA) {
     const goldKeys = new Set(gold.map((m) => keyOf(m, criterion, withType)));
     const responseKeys = new Set(response.map((m) => keyOf(m, criterion, withType)));
-    const tally = new Map<string, { matchedResponses: number; responses: number; matchedGold: number; gold: number }>();
-    for (const type of types) tally.set(type, { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 });
+    const tally = into[criterion];
     for (const m of response) {
-      const t = tally.get(m.type)!;
+      const t = tallyOf(tally, m.type);
       t.responses++;
       if (goldKeys.has(keyOf(m, criterion, withType))) t.matchedResponses++;
     }
     for (const m of gold) {
-      const t = tally.get(m.type)!;
+      const t = tallyOf(tally, m.type);
       t.gold++;
       if (responseKeys.has(keyOf(m, criterion, withType))) t.matchedGold++;
     }
+  }
+  return into;
+}
+
+/** Adds `from`'s counts to `into`. */
+export function addMentionTally(into: MentionTally, from: MentionTally): MentionTally {
+  for (const criterion of MATCH_CRITERIA) {
+    for (const [type, t] of from[criterion]) {
+      const sum = tallyOf(into[criterion], type);
+      sum.matchedResponses += t.matchedResponses;
+      sum.responses += t.responses;
+      sum.matchedGold += t.matchedGold;
+      sum.gold += t.gold;
+    }
+  }
+  return into;
+}
+
+/** The figures of a tally: overall and per type (types in id order), each criterion. */
+export function mentionScoreOf(tally: MentionTally): MentionScore {
+  const types = [...new Set(MATCH_CRITERIA.flatMap((c) => [...tally[c].keys()]))].sort(compareIds);
+  const overall = {} as CriteriaCounts;
+  const perType: Record<string, CriteriaCounts> = {};
+  for (const type of types) perType[type] = {} as CriteriaCounts;
+  for (const criterion of MATCH_CRITERIA) {
     const sum = { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 };
-    for (const [type, t] of tally) {
+    for (const type of types) {
+      const t = tallyOf(tally[criterion], type);
       perType[type][criterion] = countsOf(t.matchedResponses, t.responses, t.matchedGold, t.gold);
       sum.matchedResponses += t.matchedResponses;
       sum.responses += t.responses;
@@ -95,4 +146,8 @@ export function scoreMentions(gold: readonly Mention[], response: readonly Menti
     overall[criterion] = countsOf(sum.matchedResponses, sum.responses, sum.matchedGold, sum.gold);
   }
   return { ...overall, perType };
+}
+
+export function scoreMentions(gold: readonly Mention[], response: readonly Mention[], options: MentionScoreOptions = {}): MentionScore {
+  return mentionScoreOf(tallyMentions(gold, response, options));
 }
