@@ -87,7 +87,56 @@ function tallyOf(tally: Map<string, Tally>, type: string): Tally {
   return t;
 }
 
-/** Adds the counts of `gold` against `response` to `into` (a new tally when absent); returns it. */
+/** Whether two mentions of one document match under the criterion (what keyOf's equality says, without building keys). */
+function matcher(criterion: MatchCriterion, withType: boolean): (a: Mention, b: Mention) => boolean {
+  const bounds =
+    criterion === 'strict'
+      ? (a: Mention, b: Mention) => a.start === b.start && a.end === b.end
+      : criterion === 'left'
+        ? (a: Mention, b: Mention) => a.start === b.start
+        : (a: Mention, b: Mention) => a.end === b.end;
+  return withType ? (a, b) => bounds(a, b) && a.type === b.type : bounds;
+}
+
+function byDocument(mentions: readonly Mention[]): Map<string, Mention[]> {
+  const byDoc = new Map<string, Mention[]>();
+  for (const m of mentions) {
+    const list = byDoc.get(m.doc);
+    if (list) list.push(m);
+    else byDoc.set(m.doc, [m]);
+  }
+  return byDoc;
+}
+
+/** Above this many comparisons a document's mentions are matched through key sets rather than pairwise. */
+const PAIRWISE_LIMIT = 1024;
+
+/** How many of `side` match some mention of `other` (one document), each counted under its type in `tally`. */
+function countSide(
+  side: readonly Mention[],
+  other: readonly Mention[],
+  criterion: MatchCriterion,
+  withType: boolean,
+  add: (m: Mention, matched: boolean) => void,
+): void {
+  if (side.length * other.length <= PAIRWISE_LIMIT) {
+    const same = matcher(criterion, withType);
+    for (const m of side)
+      add(
+        m,
+        other.some((o) => same(m, o)),
+      );
+    return;
+  }
+  const keys = new Set(other.map((o) => keyOf(o, criterion, withType)));
+  for (const m of side) add(m, keys.has(keyOf(m, criterion, withType)));
+}
+
+/**
+ * Adds the counts of `gold` against `response` to `into` (a new tally when absent); returns
+ * it. Mentions match within their document only, so each document's are compared among
+ * themselves: pairwise for the few mentions of an abstract, through key sets for long lists.
+ */
 export function tallyMentions(
   gold: readonly Mention[],
   response: readonly Mention[],
@@ -95,20 +144,22 @@ export function tallyMentions(
   into: MentionTally = emptyMentionTally(),
 ): MentionTally {
   const withType = !options.singleClass;
+  const goldByDoc = byDocument(gold);
+  const responseByDoc = byDocument(response);
   for (const criterion of MATCH_CRITERIA) {
-    const goldKeys = new Set(gold.map((m) => keyOf(m, criterion, withType)));
-    const responseKeys = new Set(response.map((m) => keyOf(m, criterion, withType)));
     const tally = into[criterion];
-    for (const m of response) {
+    const addResponse = (m: Mention, matched: boolean) => {
       const t = tallyOf(tally, m.type);
       t.responses++;
-      if (goldKeys.has(keyOf(m, criterion, withType))) t.matchedResponses++;
-    }
-    for (const m of gold) {
+      if (matched) t.matchedResponses++;
+    };
+    const addGold = (m: Mention, matched: boolean) => {
       const t = tallyOf(tally, m.type);
       t.gold++;
-      if (responseKeys.has(keyOf(m, criterion, withType))) t.matchedGold++;
-    }
+      if (matched) t.matchedGold++;
+    };
+    for (const [doc, side] of responseByDoc) countSide(side, goldByDoc.get(doc) ?? [], criterion, withType, addResponse);
+    for (const [doc, side] of goldByDoc) countSide(side, responseByDoc.get(doc) ?? [], criterion, withType, addGold);
   }
   return into;
 }
