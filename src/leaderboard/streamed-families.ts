@@ -7,7 +7,7 @@ import { mentionStreamed } from '../families/mention/streamed.ts';
 import type { TaskName } from '../families/registry.ts';
 
 const STREAMED: Partial<Record<TaskName, StreamedScoring<unknown, unknown, unknown>>> = {
-  MENTION: mentionStreamed as StreamedScoring<unknown, unknown, unknown>,
+  MENTION: mentionStreamed,
 };
 
 /** The task's streamed form, when its family has one. */

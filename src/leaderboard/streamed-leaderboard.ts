@@ -5,7 +5,8 @@
 // each offline run's items for them; every run's counts of the page are added to its tally,
 // and the tallies become figures at the end. What is held at once is one page and the
 // tallies, so a challenge of a million articles is scored in bounded memory; the figures are
-// those of scoring every run whole (the tests compare both on randomised challenges).
+// those of scoring every run whole (the tests compare both on randomised challenges). The
+// next page is read while one is scored.
 // Offline runs are one stored body each, read whole once (an upload's size). The answers
 // are read as they stand; a gold standard replaced while the pages are read makes the
 // request fail (409) rather than mix two gold standards.
@@ -114,13 +115,21 @@ export async function streamedLeaderboard(sources: PageSources, request: Streame
   for (const s of runs.servers) rowOf({ ...s, kind: 'S' });
   const offline = runs.offline.map((r) => ({ row: rowOf({ ...r, kind: 'R' }), byDoc: streamed.byDocument(r.data) }));
   const serverIds = runs.servers.map((s) => s.server);
-  for (let after: string | null = null; ;) {
+  const read = async (after: string | null): Promise<{ parts: GoldDocument[]; answers: PagedAnswer[] }> => {
     const parts = await sources.gold.goldDocumentPage(challengeId, task, after, pageSize);
+    const docs = parts.map((p) => p.doc);
+    return { parts, answers: parts.length === 0 ? [] : await sources.answers.onlineAnswersOf(challengeId, serverIds, task, docs) };
+  };
+  for (let next = read(null); ;) {
+    const { parts, answers } = await next;
     if (parts.length === 0) break;
-    after = parts[parts.length - 1].doc;
+    // The next page is read while this one is scored, so the database and the scoring overlap
+    // (two pages held at most). Its failure, if any, surfaces when it is awaited.
+    next = parts.length < pageSize ? Promise.resolve({ parts: [], answers: [] }) : read(parts[parts.length - 1].doc);
+    next.catch(() => undefined);
     const docs = parts.map((p) => p.doc);
     const gold = parseOr400(`stored ${task} gold standard`, () => streamed.goldOf(parts));
-    const page: Page = { docs, gold, answers: await sources.answers.onlineAnswersOf(challengeId, serverIds, task, docs) };
+    const page: Page = { docs, gold, answers };
     const { byServer, docs: consensusDocs } = serverRuns(task, page, runs);
     for (const s of runs.servers) addTo(rowOf({ ...s, kind: 'S' }), streamed, page, byServer.get(s.server), settings);
     for (const r of offline)
@@ -128,7 +137,6 @@ export async function streamedLeaderboard(sources: PageSources, request: Streame
     if (runs.consensus) {
       for (const c of consensusRunsOf(task, consensusDocs, runs.consensus.model)) addTo(rowOf(c), streamed, page, c.data.run, settings);
     }
-    if (parts.length < pageSize) break;
   }
   const now = await sources.gold.goldHeading(challengeId, task);
   if (heading?.loadedAt.getTime() !== now?.loadedAt.getTime())

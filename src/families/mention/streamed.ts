@@ -3,7 +3,7 @@
 // per page. Every key both scorers match on holds its document, so a page's counts never
 // depend on another page. Whether the NORM figures are reported depends on the whole gold
 // (any concept id in it), so the tally remembers whether a page had one.
-import { addMentionTally, emptyMentionTally, mentionScoreOf, tallyMentions, type Mention, type MentionTally } from '../../scoring/index.ts';
+import { emptyMentionTally, mentionScoreOf, tallyMentions, type Mention, type MentionTally } from '../../scoring/index.ts';
 import { addNormTally, emptyNormTally, normScoreOf, storedNormAnnotation, tallyNorm, type NormTally } from '../../scoring/concept-norm.ts';
 import { jsonDocuments } from '../common/upload.ts';
 import type { GoldPart, StreamedScoring } from '../common/streamed.ts';
