@@ -7,7 +7,7 @@
 // body, which a streamed leaderboard never reads, is a placeholder here: a 300 MB JSON
 // text built in SQL would only cost the bench time). Then one `metaserver api` process
 // (from the bundle) answers GET /api/challenges/:slug/scores/MENTION twice (cold, warm)
-// and once with the consensus rows; figures: time of each, the process's resident memory
+// and once with the consensus rows (BENCH_LEADERBOARDS=cold,warm,consensus picks); figures: time of each, the process's resident memory
 // before, its peak during (VmHWM), and the database's size.
 //   DATABASE_URL=postgres://… node --import tsx bench/leaderboard-scale.ts [articles=100000] [servers=3]
 import { readFileSync } from 'node:fs';
@@ -120,11 +120,12 @@ try {
     const rssBefore = status(api.pid, 'VmRSS');
     let peak = rssBefore;
     const sampler = setInterval(() => (peak = Math.max(peak, status(api.pid, 'VmRSS'))), 50);
+    const rounds = (process.env.BENCH_LEADERBOARDS ?? 'cold,warm,consensus').split(',');
     for (const [name, query] of [
       ['cold', ''],
       ['warm', ''],
-      ['with the consensus', '?consensus=1'],
-    ] as const) {
+      ['consensus', '?consensus=1'],
+    ].filter(([name]) => rounds.includes(name))) {
       const t0 = performance.now();
       const res = await fetch(`${base}/api/challenges/${slug}/scores/MENTION${query}`, { headers: { authorization: `Bearer ${ADMIN}` } });
       const board = (await res.json()) as { runs?: Array<{ run: string; answered?: number; metrics: Record<string, any> }> };
