@@ -9,6 +9,21 @@ import { compareIds } from '../scoring/index.ts';
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { ArticleServerState, DeliveryState } from './status.ts';
 
+/**
+ * Which stored answers make up a server's online run for the task (`a`: the article, `an`:
+ * the answer, `task`: the parameter naming the task): those of articles with an organiser
+ * id (on-demand ones match no gold) that hold the task. Every read of online runs — whole,
+ * paged for a leaderboard, counted — filters with this one condition.
+ */
+const onlineRunAnswers = (task: string): string => `a.organiser_id is not null and (an.result -> ${task}) is not null`;
+
+/** One stored answer in a page of documents: its article's organiser id, its server, its value for the task. */
+interface PagedAnswer {
+  doc: string;
+  serverId: number;
+  value: unknown;
+}
+
 export class AnswerRepository {
   constructor(private readonly db: Queryable) {}
 
@@ -57,10 +72,43 @@ export class AnswerRepository {
     const rows = await this.db.query<{ doc: string; value: unknown }>(
       `select a.organiser_id as doc, an.result -> $2 as value
        from answers an join articles a on a.id = an.article_id
-       where an.server_id = $1 and a.organiser_id is not null and (an.result -> $2) is not null and (a.scored or not $3)`,
+       where an.server_id = $1 and ${onlineRunAnswers('$2')} and (a.scored or not $3)`,
       [serverId, task, opts.scoredOnly === true],
     );
     return rows.sort((x, y) => compareIds(x.doc, y.doc));
+  }
+
+  /**
+   * The servers' answers for the task to the challenge's scored articles with these organiser
+   * ids (one page of a leaderboard: found by the (challenge, organiser id) key, every server
+   * at once), in no particular order.
+   */
+  async onlineAnswersOf(
+    challengeId: number,
+    serverIds: readonly number[],
+    task: TaskName,
+    docs: readonly string[],
+  ): Promise<PagedAnswer[]> {
+    if (serverIds.length === 0 || docs.length === 0) return [];
+    const rows = await this.db.query<{ doc: string; server_id: number; value: unknown }>(
+      `select a.organiser_id as doc, an.server_id, an.result -> $3 as value
+       from articles a join answers an on an.article_id = a.id
+       where a.challenge_id = $1 and a.organiser_id = any($4::text[]) and an.server_id = any($2::int[]) and ${onlineRunAnswers('$3')}
+         and a.scored`,
+      [challengeId, [...serverIds], task, [...docs]],
+    );
+    return rows.map((r) => ({ doc: r.doc, serverId: r.server_id, value: r.value }));
+  }
+
+  /** How many scored articles each server answered for the task (the rows of its online run), counted in the database. */
+  async onlineAnswerCounts(serverIds: readonly number[], task: TaskName): Promise<Map<number, number>> {
+    if (serverIds.length === 0) return new Map();
+    const rows = await this.db.query<{ server_id: number; n: number }>(
+      `select an.server_id, count(*)::int as n from answers an join articles a on a.id = an.article_id
+       where an.server_id = any($1::int[]) and ${onlineRunAnswers('$2')} and a.scored group by an.server_id`,
+      [[...serverIds], task],
+    );
+    return new Map(rows.map((r) => [r.server_id, r.n]));
   }
 
   /** The server's answered articles of the challenge for the task, named by organiser id (else article id), in that order. */

@@ -1,7 +1,10 @@
 // Stored gold standards and post-processing maps of a challenge. Each is one row holding
 // the upload as sent, so replacing one is a single upsert: a concurrent scorer reads the
-// old version or the new one, never a mix of both.
-import type { Queryable } from '../db/database.ts';
+// old version or the new one, never a mix of both. A streamed family's gold (MENTION) is
+// also kept one row per document (gold_documents, written in the same transaction), which
+// a leaderboard reads a page of documents at a time; its loadedAt tells a reader whether
+// the gold was replaced while it paged.
+import { transactional, type Queryable } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
 
 export type MapKind = 'ho' | 'of';
@@ -14,6 +17,24 @@ export interface StoredGold {
   loadedAt: Date;
 }
 
+/** A stored gold standard without its body: what a reader that pages its documents needs. */
+export interface GoldHeading {
+  documents: number;
+  items: number;
+  loadedAt: Date;
+  /** Whether it is kept one row per document too (loaded while its family streams). */
+  perDocument: boolean;
+}
+
+/** One gold document's part of the upload (the family's form for one document). */
+export interface GoldDocument {
+  doc: string;
+  body: string;
+}
+
+/** Rows written per insert when a gold standard is stored per document. */
+const INSERT_CHUNK = 5_000;
+
 export interface StoredMap {
   kind: MapKind;
   body: string;
@@ -24,12 +45,57 @@ export interface StoredMap {
 export class GoldRepository {
   constructor(private readonly db: Queryable) {}
 
-  async putGold(challengeId: number, task: TaskName, body: string, documents: number, items: number): Promise<void> {
-    await this.db.query(
-      `insert into gold_standards (challenge_id, task, body, documents, items) values ($1, $2, $3, $4, $5)
-       on conflict (challenge_id, task) do update
-         set body = excluded.body, documents = excluded.documents, items = excluded.items, loaded_at = now()`,
-      [challengeId, task, body, documents, items],
+  /** Stores (replaces) the task's gold; `perDocument`: the same gold one row per document, for streamed families. */
+  async putGold(
+    challengeId: number,
+    task: TaskName,
+    body: string,
+    documents: number,
+    items: number,
+    perDocument?: readonly GoldDocument[],
+  ): Promise<void> {
+    await transactional(this.db).transaction(async (tx) => {
+      await tx.query(
+        `insert into gold_standards (challenge_id, task, body, documents, items) values ($1, $2, $3, $4, $5)
+         on conflict (challenge_id, task) do update
+           set body = excluded.body, documents = excluded.documents, items = excluded.items, loaded_at = now()`,
+        [challengeId, task, body, documents, items],
+      );
+      await tx.query('delete from gold_documents where challenge_id = $1 and task = $2', [challengeId, task]);
+      for (let i = 0; perDocument && i < perDocument.length; i += INSERT_CHUNK) {
+        const chunk = perDocument.slice(i, i + INSERT_CHUNK);
+        await tx.query(
+          `insert into gold_documents (challenge_id, task, doc, body) select $1, $2, d, b from unnest($3::text[], $4::text[]) as u(d, b)`,
+          [challengeId, task, chunk.map((d) => d.doc), chunk.map((d) => d.body)],
+        );
+      }
+    });
+  }
+
+  /** The gold's heading, without reading its body; null when none is loaded. */
+  async goldHeading(challengeId: number, task: TaskName): Promise<GoldHeading | null> {
+    const rows = await this.db.query<{ documents: number; items: number; loaded_at: Date; per_document: boolean }>(
+      `select documents, items, loaded_at,
+              exists (select 1 from gold_documents d where d.challenge_id = g.challenge_id and d.task = g.task) as per_document
+       from gold_standards g where challenge_id = $1 and task = $2`,
+      [challengeId, task],
+    );
+    const r = rows[0];
+    return r ? { documents: r.documents, items: r.items, loadedAt: r.loaded_at, perDocument: r.per_document } : null;
+  }
+
+  /**
+   * The next `limit` gold documents after `after` (by id; '' starts), read by key: the primary
+   * key's order. Documents of background articles are left out: they are not scored
+   * (migration 016); a document without an article stays, as in the whole gold.
+   */
+  async goldDocumentPage(challengeId: number, task: TaskName, after: string | null, limit: number): Promise<GoldDocument[]> {
+    return await this.db.query<GoldDocument>(
+      `select g.doc, g.body from gold_documents g
+       where g.challenge_id = $1 and g.task = $2 and ($3::text is null or g.doc > $3)
+         and not exists (select 1 from articles a where a.challenge_id = g.challenge_id and a.organiser_id = g.doc and not a.scored)
+       order by g.doc limit $4`,
+      [challengeId, task, after, limit],
     );
   }
 

@@ -56,6 +56,18 @@ function mainFigure(task: TaskName, metrics: Record<string, unknown>): number {
   return typeof value === 'number' ? value : -Infinity;
 }
 
+/** A row's fields besides its figures. */
+export function rowBase(r: Omit<RunToScore, 'data'>): Omit<LeaderboardRow, 'metrics'> {
+  return {
+    run: r.run,
+    team: r.team,
+    ...(r.server !== undefined ? { server: r.server } : {}),
+    ...(r.serverName !== undefined ? { serverName: r.serverName } : {}),
+    ...(r.answered !== undefined ? { answered: r.answered } : {}),
+    kind: r.kind,
+  };
+}
+
 /** Scores every run; best main figure first, ties by run name; servers that never answered, then unscorable runs, last. */
 export function buildLeaderboard(
   task: TaskName,
@@ -65,14 +77,7 @@ export function buildLeaderboard(
   options: Record<string, unknown>,
 ): Leaderboard {
   const rows: LeaderboardRow[] = runs.map((r) => {
-    const base = {
-      run: r.run,
-      team: r.team,
-      ...(r.server !== undefined ? { server: r.server } : {}),
-      ...(r.serverName !== undefined ? { serverName: r.serverName } : {}),
-      ...(r.answered !== undefined ? { answered: r.answered } : {}),
-      kind: r.kind,
-    };
+    const base = rowBase(r);
     try {
       return { ...base, ...scoreRun(gold, r.data, o) };
     } catch (error) {
@@ -81,6 +86,11 @@ export function buildLeaderboard(
       throw error;
     }
   });
+  return rankLeaderboard(task, rows, options);
+}
+
+/** Scored rows in leaderboard order: best main figure first, ties by run name; servers that never answered, then unscorable runs, last. */
+export function rankLeaderboard(task: TaskName, rows: LeaderboardRow[], options: Record<string, unknown>): Leaderboard {
   const figure = new Map(rows.map((row) => [row, row.error ? -Infinity : mainFigure(task, row.metrics)]));
   // Runs that answered first (best first), then servers that never answered (their zeros
   // are not a result), then runs that could not be scored.

@@ -5,10 +5,11 @@ import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
 import type { ServerRepository } from '../servers/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
-import { ScoringInputError, parseHomonymOrthologMap, parseOrganismMap, type ColumnLayout } from '../scoring/index.ts';
+import { parseHomonymOrthologMap, parseOrganismMap, type ColumnLayout } from '../scoring/index.ts';
 import { familyOf, type TaskName } from '../families/registry.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { checkGoldLines } from './gold-checks.ts';
+import { parseOr400 } from './parse-or-400.ts';
 import type { GoldRepository, MapKind } from './gold-repository.ts';
 import {
   goldDocuments,
@@ -19,29 +20,17 @@ import {
   uploadsText,
   type Gold,
   type ParsedGold,
+  type RunData,
 } from './inputs.ts';
 import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
 import { onlineRun, type OnlineAnswer } from './online-runs.ts';
 import type { StoredAnswers } from '../consensus/challenge-runs.ts';
-import type { RunsRepository } from './runs-repository.ts';
-import { consensusRuns } from './consensus-runs.ts';
+import type { OfflineRun, RunsRepository } from './runs-repository.ts';
+import { consensusModel, consensusRuns } from './consensus-runs.ts';
+import { streamedScoringOf } from './streamed-families.ts';
+import { LEADERBOARD_PAGE_DOCUMENTS, streamedLeaderboard, type PageSources, type StreamedRuns } from './streamed-leaderboard.ts';
+import type { StreamedScoring } from '../families/common/streamed.ts';
 import { corpusUpload, corpusUploadOf, type CorpusUpload } from './gold-corpus.ts';
-
-/** Runs a parse; a ScoringInputError becomes a 400 with its line, reason and hint. */
-function parseOr400<T>(what: string, parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    if (!(error instanceof ScoringInputError)) throw error;
-    const line = error.line !== undefined ? ` at line ${error.line}` : '';
-    throw new ApiError('invalid_input', `the ${what} was not accepted${line}: ${error.message}; nothing was stored`, {
-      file: error.file,
-      line: error.line,
-      reason: error.reason,
-      hint: error.hint,
-    });
-  }
-}
 
 /** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
 export function onlineRunName(server: { runName: string }): string {
@@ -80,9 +69,11 @@ export interface LeaderboardRepositories {
   scored: { backgroundIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> };
   servers: ServerRepository;
   /** AnswerRepository, by shape as above. */
-  answers: StoredAnswers & {
-    onlineAnswers(serverId: number, task: TaskName, opts: { scoredOnly: boolean }): Promise<OnlineAnswer[]>;
-  };
+  answers: StoredAnswers &
+    PageSources['answers'] & {
+      onlineAnswers(serverId: number, task: TaskName, opts: { scoredOnly: boolean }): Promise<OnlineAnswer[]>;
+      onlineAnswerCounts(serverIds: readonly number[], task: TaskName): Promise<Map<number, number>>;
+    };
   models: EnsembleModelRepository;
 }
 
@@ -90,7 +81,11 @@ export class LeaderboardService {
   readonly gold: GoldRepository;
   readonly runs: RunsRepository;
 
-  constructor(private readonly repos: LeaderboardRepositories) {
+  /** `pageSize`: documents per page of a streamed leaderboard (tests make it small). */
+  constructor(
+    private readonly repos: LeaderboardRepositories,
+    private readonly pageSize = LEADERBOARD_PAGE_DOCUMENTS,
+  ) {
     this.gold = repos.gold;
     this.runs = repos.runs;
   }
@@ -115,7 +110,9 @@ export class LeaderboardService {
     // Loading gold replaces the task's previous gold: the answer says what it replaced.
     const before = await this.gold.gold(challenge.id, task);
     const replaced = before ? { documents: before.documents, items: before.items, loadedAt: before.loadedAt.toISOString() } : null;
-    await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items);
+    // A streamed family's gold is kept per document too, for leaderboards read page by page.
+    const perDocument = streamedScoringOf(task)?.goldParts(body);
+    await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items, perDocument);
     // Gold may be loaded before the articles; say how many documents no article matches yet.
     const ids = [...goldDocuments(parsed.gold)];
     const known = await this.repos.articles.knownIds(challenge.id, ids);
@@ -217,6 +214,9 @@ export class LeaderboardService {
     options: Record<string, unknown>,
     consensus = false,
   ): Promise<Leaderboard> {
+    const streamed = streamedScoringOf(task);
+    if (streamed && (await this.gold.goldHeading(challenge.id, task))?.perDocument)
+      return await this.streamedBoard(challenge, task, streamed, request, options, consensus);
     const gold = await this.loadGold(challenge, task);
     const maps = await this.loadMaps(challenge, request);
     const runs: RunToScore[] = [];
@@ -236,12 +236,55 @@ export class LeaderboardService {
     }
     for (const run of await this.runs.list(challenge.id, task)) {
       // Stored runs parsed when they were uploaded, so this fails only if the parser changed.
-      const parsed = parseOr400(`stored run ${run.name}`, () =>
-        parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence', challenge),
-      );
-      runs.push({ run: run.name, team: run.team, kind: 'R', data: parsed.run });
+      runs.push({ run: run.name, team: run.team, kind: 'R', data: this.storedRun(challenge, task, run) });
     }
     if (consensus) runs.push(...(await consensusRuns(this.repos, challenge, task, servers, (s) => onlineRunName(s))));
     return buildLeaderboard(task, gold, runs, { ...request, ...maps }, options);
+  }
+
+  /** An offline run as stored, parsed (it was parsed at upload, so this fails only if the parser changed). */
+  private storedRun(challenge: Challenge, task: TaskName, run: OfflineRun): RunData {
+    return parseOr400(`stored run ${run.name}`, () =>
+      parseRunUpload(task, loadStoredBody(task, run.body), run.columns ?? 'rank,confidence', challenge),
+    ).run;
+  }
+
+  /** The leaderboard of a gold stored per document, read and scored a page of documents at a time. */
+  private async streamedBoard(
+    challenge: Challenge,
+    task: TaskName,
+    streamed: StreamedScoring<unknown, unknown, unknown>,
+    request: ScoreRequest,
+    options: Record<string, unknown>,
+    consensus: boolean,
+  ): Promise<Leaderboard> {
+    const maps = await this.loadMaps(challenge, request);
+    const servers = (await this.repos.servers.listByChallenge(challenge.id)).filter((s) => s.tasks.includes(task));
+    const answered = await this.repos.answers.onlineAnswerCounts(
+      servers.map((s) => s.id),
+      task,
+    );
+    const offline = (await this.runs.list(challenge.id, task)).map((run) => ({
+      run: run.name,
+      team: run.team,
+      data: this.storedRun(challenge, task, run).run,
+    }));
+    const runs: StreamedRuns = {
+      servers: servers.map((s) => ({
+        run: onlineRunName(s),
+        team: s.team,
+        server: s.id,
+        serverName: s.name,
+        answered: answered.get(s.id) ?? 0,
+      })),
+      offline,
+      consensus: consensus && familyOf(task).consensus ? { model: await consensusModel(this.repos.models, challenge.id, task) } : null,
+    };
+    const settings = { ...request, ...maps, organismMapFile: 'organism map' };
+    return await streamedLeaderboard(
+      this.repos,
+      { challengeId: challenge.id, task, streamed, settings, options, pageSize: this.pageSize },
+      runs,
+    );
   }
 }

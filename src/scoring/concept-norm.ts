@@ -62,33 +62,43 @@ export function bc5cdrIds(raw: string | undefined): string[] {
 }
 
 // NUL cannot occur in the document ids, types or ids read from text files.
-const key = (...parts: Array<string | number>): string => parts.join('\u0000');
+// Written out rather than joined from a list: a leaderboard builds millions of these.
+const key3 = (a: string, b: string | number, c: string | number): string => `${a}\u0000${b}\u0000${c}`;
+const key4 = (a: string, b: string | number, c: string | number, d: string | number): string => `${a}\u0000${b}\u0000${c}\u0000${d}`;
 const docOf = (k: string): string => k.slice(0, k.indexOf('\u0000'));
 
+/** Counts of two key sets: matched, predicted (kept), gold. */
+interface SetCounts {
+  tp: number;
+  predicted: number;
+  gold: number;
+}
+
 /** eval_mention / eval_id: counts of two key sets after dropping predictions in documents without gold keys. */
-function bc5cdrCounts(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): PrfCounts {
+function bc5cdrCounts(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): SetCounts {
   const goldDocs = new Set([...gold].map(docOf));
   const kept = [...predicted].filter((k) => goldDocs.has(docOf(k)));
-  const tp = kept.filter((k) => gold.has(k)).length;
-  return prfCounts(tp, kept.length - tp, gold.size - tp);
+  return { tp: kept.filter((k) => gold.has(k)).length, predicted: kept.length, gold: gold.size };
 }
 
 const ofType = (annotations: readonly NormAnnotation[], type: string | undefined): NormAnnotation[] =>
   type === undefined ? [...annotations] : annotations.filter((a) => a.type === type);
 
 function mentionKeys(annotations: readonly NormAnnotation[]): Set<string> {
-  return new Set(annotations.filter((a) => !a.individual).map((a) => key(a.doc, a.start, a.end, a.type)));
+  const keys = new Set<string>();
+  for (const a of annotations) if (!a.individual) keys.add(key4(a.doc, a.start, a.end, a.type));
+  return keys;
 }
 
 function idKeys(annotations: readonly NormAnnotation[]): Set<string> {
-  return new Set(annotations.flatMap((a) => bc5cdrIds(a.bc5cdrIds).map((id) => key(a.doc, a.type, id))));
+  const keys = new Set<string>();
+  for (const a of annotations) if (a.bc5cdrIds !== undefined) for (const id of bc5cdrIds(a.bc5cdrIds)) keys.add(key3(a.doc, a.type, id));
+  return keys;
 }
 
-// evaluate.py's calculate_evaluation_result (all 0 without a true positive) and BC5CDR's
-// doubles are prfFromCounts's arithmetic: tp/(tp+fp), tp/(tp+fn), 2PR/(P+R), 0 where undefined.
-function strictResult(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): Prf {
-  const tp = [...predicted].filter((k) => gold.has(k)).length;
-  return prfFromCounts(tp, predicted.size - tp, gold.size - tp);
+/** evaluate.py's strict counts of two key sets. */
+function strictCounts(gold: ReadonlySet<string>, predicted: ReadonlySet<string>): SetCounts {
+  return { tp: [...predicted].filter((k) => gold.has(k)).length, predicted: predicted.size, gold: gold.size };
 }
 
 interface SpanAnnotation {
@@ -103,7 +113,7 @@ function spanSet(annotations: readonly NormAnnotation[]): SpanAnnotation[] {
   const set = new Map<string, SpanAnnotation>();
   for (const a of annotations) {
     if (a.end - a.start === 0) continue;
-    const k = key(a.doc, a.type, a.start, a.end, a.text);
+    const k = `${key4(a.doc, a.type, a.start, a.end)}\u0000${a.text}`;
     if (!set.has(k)) set.set(k, { key: k, doc: a.doc, start: a.start, end: a.end });
   }
   return [...set.values()];
@@ -120,23 +130,51 @@ function overlapping(side: readonly SpanAnnotation[], other: readonly SpanAnnota
   return side.filter((a) => (byDoc.get(a.doc) ?? []).some((o) => a.start < o.end && o.start < a.end)).length;
 }
 
-function approxResult(gold: readonly SpanAnnotation[], predicted: readonly SpanAnnotation[]): Prf {
-  const tp1 = overlapping(gold, predicted);
-  const tp2 = overlapping(predicted, gold);
-  if (tp1 + tp2 === 0) return { p: 0, r: 0, f: 0 };
-  const p = tp2 / predicted.length;
-  const r = tp1 / gold.length;
+/** evaluate.py's approx counts: gold spans overlapped (tp1), predicted spans overlapping (tp2), and both sides' sizes. */
+interface ApproxCounts {
+  tp1: number;
+  tp2: number;
+  predicted: number;
+  gold: number;
+}
+
+function approxCounts(gold: readonly SpanAnnotation[], predicted: readonly SpanAnnotation[]): ApproxCounts {
+  return { tp1: overlapping(gold, predicted), tp2: overlapping(predicted, gold), predicted: predicted.length, gold: gold.length };
+}
+
+function approxResult(c: ApproxCounts): Prf {
+  if (c.tp1 + c.tp2 === 0) return { p: 0, r: 0, f: 0 };
+  const p = c.tp2 / c.predicted;
+  const r = c.tp1 / c.gold;
   return { p, r, f: (2.0 * p * r) / (p + r) };
 }
 
 function identifierSet(annotations: readonly NormAnnotation[]): Set<string> {
-  return new Set(
-    annotations.flatMap((a) => (a.identifier === undefined ? [] : a.identifier.split(',').map((id) => key(a.doc, a.type, id)))),
-  );
+  const keys = new Set<string>();
+  for (const a of annotations) if (a.identifier !== undefined) for (const id of a.identifier.split(',')) keys.add(key3(a.doc, a.type, id));
+  return keys;
 }
 
-/** Every NORM figure of one run against the gold. */
-export function scoreNorm(gold: readonly NormAnnotation[], run: readonly NormAnnotation[], options: NormOptions = {}): NormScore {
+/**
+ * The counts every NORM figure comes from. Every key holds its document and no count
+ * crosses one, so the tallies of disjoint sets of documents add up to the tally of their
+ * union (leaderboards score a million documents page by page that way).
+ */
+export interface NormTally {
+  mention: SetCounts;
+  id: SetCounts;
+  spanStrict: SetCounts;
+  spanApprox: ApproxCounts;
+  identifier: SetCounts;
+}
+
+export function emptyNormTally(): NormTally {
+  const none = () => ({ tp: 0, predicted: 0, gold: 0 });
+  return { mention: none(), id: none(), spanStrict: none(), spanApprox: { tp1: 0, tp2: 0, predicted: 0, gold: 0 }, identifier: none() };
+}
+
+/** The counts of one run against the gold. */
+export function tallyNorm(gold: readonly NormAnnotation[], run: readonly NormAnnotation[], options: NormOptions = {}): NormTally {
   const g = ofType(gold, options.type);
   const r = ofType(run, options.type);
   const goldSpans = spanSet(g);
@@ -144,12 +182,44 @@ export function scoreNorm(gold: readonly NormAnnotation[], run: readonly NormAnn
   return {
     mention: bc5cdrCounts(mentionKeys(g), mentionKeys(r)),
     id: bc5cdrCounts(idKeys(g), idKeys(r)),
-    span: {
-      strict: strictResult(new Set(goldSpans.map((s) => s.key)), new Set(runSpans.map((s) => s.key))),
-      approx: approxResult(goldSpans, runSpans),
-    },
-    identifier: { strict: strictResult(identifierSet(g), identifierSet(r)) },
+    spanStrict: strictCounts(new Set(goldSpans.map((s) => s.key)), new Set(runSpans.map((s) => s.key))),
+    spanApprox: approxCounts(goldSpans, runSpans),
+    identifier: strictCounts(identifierSet(g), identifierSet(r)),
   };
+}
+
+/** Adds `from`'s counts to `into`. */
+export function addNormTally(into: NormTally, from: NormTally): NormTally {
+  for (const part of ['mention', 'id', 'spanStrict', 'identifier'] as const) {
+    into[part].tp += from[part].tp;
+    into[part].predicted += from[part].predicted;
+    into[part].gold += from[part].gold;
+  }
+  into.spanApprox.tp1 += from.spanApprox.tp1;
+  into.spanApprox.tp2 += from.spanApprox.tp2;
+  into.spanApprox.predicted += from.spanApprox.predicted;
+  into.spanApprox.gold += from.spanApprox.gold;
+  return into;
+}
+
+// evaluate.py's calculate_evaluation_result (all 0 without a true positive) and BC5CDR's
+// doubles are prfFromCounts's arithmetic: tp/(tp+fp), tp/(tp+fn), 2PR/(P+R), 0 where undefined.
+const countsOfSets = (c: SetCounts): PrfCounts => prfCounts(c.tp, c.predicted - c.tp, c.gold - c.tp);
+const prfOfSets = (c: SetCounts): Prf => prfFromCounts(c.tp, c.predicted - c.tp, c.gold - c.tp);
+
+/** The NORM figures of a tally. */
+export function normScoreOf(t: NormTally): NormScore {
+  return {
+    mention: countsOfSets(t.mention),
+    id: countsOfSets(t.id),
+    span: { strict: prfOfSets(t.spanStrict), approx: approxResult(t.spanApprox) },
+    identifier: { strict: prfOfSets(t.identifier) },
+  };
+}
+
+/** Every NORM figure of one run against the gold. */
+export function scoreNorm(gold: readonly NormAnnotation[], run: readonly NormAnnotation[], options: NormOptions = {}): NormScore {
+  return normScoreOf(tallyNorm(gold, run, options));
 }
 
 /**

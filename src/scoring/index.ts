@@ -56,13 +56,18 @@ export { filterByOrganism, mapHomonymOrthologs } from './postprocess.ts';
 export { prepareRankedLists, scoreRankedRun, type DocumentScore, type RankedRunScore, type RankedScoreOptions } from './int-ipt.ts';
 export {
   MATCH_CRITERIA,
+  addMentionTally,
+  emptyMentionTally,
+  mentionScoreOf,
   scoreMentions,
+  tallyMentions,
   type CriteriaCounts,
   type MatchCriterion,
   type Mention,
   type MentionCounts,
   type MentionScore,
   type MentionScoreOptions,
+  type MentionTally,
 } from './mention.ts';
 export { checkBioAlignment, parseBio, parseBratMentions, type BioDocument, type BioParseOptions } from './mention-input.ts';
 export { parseA1, parseA2, type CorefAnnotation, type CorefLinkRecord, type Expression, type Protein, type Span } from './coref-input.ts';

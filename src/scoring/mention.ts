@@ -62,30 +62,132 @@ function countsOf(matchedResponses: number, responses: number, matchedGold: numb
   return { tp: matchedResponses, fp: responses - matchedResponses, fn: gold - matchedGold, p, r, f: f1(p, r) };
 }
 
-export function scoreMentions(gold: readonly Mention[], response: readonly Mention[], options: MentionScoreOptions = {}): MentionScore {
+/** Counts of one type under one criterion: responses that match / all, gold matched / all. */
+interface Tally {
+  matchedResponses: number;
+  responses: number;
+  matchedGold: number;
+  gold: number;
+}
+
+/**
+ * The counts every figure comes from, by criterion then type: sums over documents (matching
+ * never crosses one), so the tallies of disjoint sets of documents add up to the tally of
+ * their union (leaderboards score a million documents page by page that way).
+ */
+export type MentionTally = Record<MatchCriterion, Map<string, Tally>>;
+
+export function emptyMentionTally(): MentionTally {
+  return { strict: new Map(), left: new Map(), right: new Map() };
+}
+
+function tallyOf(tally: Map<string, Tally>, type: string): Tally {
+  let t = tally.get(type);
+  if (!t) tally.set(type, (t = { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 }));
+  return t;
+}
+
+/** Whether two mentions of one document match under the criterion (what keyOf's equality says, without building keys). */
+function matcher(criterion: MatchCriterion, withType: boolean): (a: Mention, b: Mention) => boolean {
+  const bounds =
+    criterion === 'strict'
+      ? (a: Mention, b: Mention) => a.start === b.start && a.end === b.end
+      : criterion === 'left'
+        ? (a: Mention, b: Mention) => a.start === b.start
+        : (a: Mention, b: Mention) => a.end === b.end;
+  return withType ? (a, b) => bounds(a, b) && a.type === b.type : bounds;
+}
+
+function byDocument(mentions: readonly Mention[]): Map<string, Mention[]> {
+  const byDoc = new Map<string, Mention[]>();
+  for (const m of mentions) {
+    const list = byDoc.get(m.doc);
+    if (list) list.push(m);
+    else byDoc.set(m.doc, [m]);
+  }
+  return byDoc;
+}
+
+/** Above this many comparisons a document's mentions are matched through key sets rather than pairwise. */
+const PAIRWISE_LIMIT = 1024;
+
+/** How many of `side` match some mention of `other` (one document), each counted under its type in `tally`. */
+function countSide(
+  side: readonly Mention[],
+  other: readonly Mention[],
+  criterion: MatchCriterion,
+  withType: boolean,
+  add: (m: Mention, matched: boolean) => void,
+): void {
+  if (side.length * other.length <= PAIRWISE_LIMIT) {
+    const same = matcher(criterion, withType);
+    for (const m of side)
+      add(
+        m,
+        other.some((o) => same(m, o)),
+      );
+    return;
+  }
+  const keys = new Set(other.map((o) => keyOf(o, criterion, withType)));
+  for (const m of side) add(m, keys.has(keyOf(m, criterion, withType)));
+}
+
+/**
+ * Adds the counts of `gold` against `response` to `into` (a new tally when absent); returns
+ * it. Mentions match within their document only, so each document's are compared among
+ * themselves: pairwise for the few mentions of an abstract, through key sets for long lists.
+ */
+export function tallyMentions(
+  gold: readonly Mention[],
+  response: readonly Mention[],
+  options: MentionScoreOptions = {},
+  into: MentionTally = emptyMentionTally(),
+): MentionTally {
   const withType = !options.singleClass;
-  const types = [...new Set([...gold, ...response].map((m) => m.type))].sort(compareIds);
+  const goldByDoc = byDocument(gold);
+  const responseByDoc = byDocument(response);
+  for (const criterion of MATCH_CRITERIA) {
+    const tally = into[criterion];
+    const addResponse = (m: Mention, matched: boolean) => {
+      const t = tallyOf(tally, m.type);
+      t.responses++;
+      if (matched) t.matchedResponses++;
+    };
+    const addGold = (m: Mention, matched: boolean) => {
+      const t = tallyOf(tally, m.type);
+      t.gold++;
+      if (matched) t.matchedGold++;
+    };
+    for (const [doc, side] of responseByDoc) countSide(side, goldByDoc.get(doc) ?? [], criterion, withType, addResponse);
+    for (const [doc, side] of goldByDoc) countSide(side, responseByDoc.get(doc) ?? [], criterion, withType, addGold);
+  }
+  return into;
+}
+
+/** Adds `from`'s counts to `into`. */
+export function addMentionTally(into: MentionTally, from: MentionTally): MentionTally {
+  for (const criterion of MATCH_CRITERIA) {
+    for (const [type, t] of from[criterion]) {
+      const sum = tallyOf(into[criterion], type);
+      sum.matchedResponses += t.matchedResponses;
+      sum.responses += t.responses;
+      sum.matchedGold += t.matchedGold;
+      sum.gold += t.gold;
+    }
+  }
+  return into;
+}
+
+/** The figures of a tally: overall and per type (types in id order), each criterion. */
+export function mentionScoreOf(tally: MentionTally): MentionScore {
+  const types = [...new Set(MATCH_CRITERIA.flatMap((c) => [...tally[c].keys()]))].sort(compareIds);
   const overall = {} as CriteriaCounts;
   const perType: Record<string, CriteriaCounts> = {};
   for (const type of types) perType[type] = {} as CriteriaCounts;
-
   for (const criterion of MATCH_CRITERIA) {
-    const goldKeys = new Set(gold.map((m) => keyOf(m, criterion, withType)));
-    const responseKeys = new Set(response.map((m) => keyOf(m, criterion, withType)));
-    const tally = new Map<string, { matchedResponses: number; responses: number; matchedGold: number; gold: number }>();
-    for (const type of types) tally.set(type, { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 });
-    for (const m of response) {
-      const t = tally.get(m.type)!;
-      t.responses++;
-      if (goldKeys.has(keyOf(m, criterion, withType))) t.matchedResponses++;
-    }
-    for (const m of gold) {
-      const t = tally.get(m.type)!;
-      t.gold++;
-      if (responseKeys.has(keyOf(m, criterion, withType))) t.matchedGold++;
-    }
     const sum = { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 };
-    for (const [type, t] of tally) {
+    for (const type of types) {
+      const t = tallyOf(tally[criterion], type);
       perType[type][criterion] = countsOf(t.matchedResponses, t.responses, t.matchedGold, t.gold);
       sum.matchedResponses += t.matchedResponses;
       sum.responses += t.responses;
@@ -95,4 +197,8 @@ export function scoreMentions(gold: readonly Mention[], response: readonly Menti
     overall[criterion] = countsOf(sum.matchedResponses, sum.responses, sum.matchedGold, sum.gold);
   }
   return { ...overall, perType };
+}
+
+export function scoreMentions(gold: readonly Mention[], response: readonly Mention[], options: MentionScoreOptions = {}): MentionScore {
+  return mentionScoreOf(tallyMentions(gold, response, options));
 }
