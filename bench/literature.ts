@@ -158,7 +158,9 @@ try {
     if (now.bytes > peak.bytes) peak = now;
     for (const p of processes) p.rss = Math.max(p.rss, rssMiB(p.w.pid));
     const s = (performance.now() - t0) / 1000;
-    console.log(`  ${fmt(s, 0)} s: ${settled}/${total} settled, ${fmt(settled / s, 0)} pairs/s; Redis ${now.keys} keys, ${MiB(now.bytes)} MiB`);
+    console.log(
+      `  ${fmt(s, 0)} s: ${settled}/${total} settled, ${fmt(settled / s, 0)} pairs/s; Redis ${now.keys} keys, ${MiB(now.bytes)} MiB`,
+    );
   }
   const dispatchS = (performance.now() - t0) / 1000;
   const rate = total / dispatchS;
