@@ -124,10 +124,10 @@ export async function moveFromOldPrefix(newPrefix: string, deps: PrefixMoveDeps)
     }
   }
   if (report.queues.length > 0 || report.callbacks > 0) {
-    const moved = report.queues.map((q) => `${q.queue}: ${q.oldJobs} old jobs, ${q.requeued} unsettled queued again`).join('; ');
+    const moved = report.queues.map((q) => `${q.queue}: ${q.oldJobs} old jobs, ${q.requeued} under way queued again`).join('; ');
     log.info(
       report,
-      `moved the queues of the earlier release from the Redis prefix "${OLD_PREFIX}" to "${newPrefix}" and removed the old keys (${moved || 'no server queues'}${report.callbacks ? `; ${report.callbacks} callbacks` : ''})`,
+      `moved the queues of the earlier release from the Redis prefix "${OLD_PREFIX}" to "${newPrefix}" and removed the old keys (${moved || 'no server queues'}${report.callbacks ? `; ${report.callbacks} callbacks` : ''}); the articles not begun are queued through the queue window`,
     );
   }
   if (report.left.length > 0) {

@@ -220,9 +220,13 @@ describe('the task of every :task route', () => {
           .map((m) => ({ method: m.toUpperCase() as 'GET', path })),
       );
   }
-  // The export routes need a server; any id will do, the task is judged first.
+  // The export routes need a server; any id will do, the task is judged first. The streamed
+  // export takes the corpus formats only (a format it does not stream is refused by its schema).
   const urlOf = (path: string, task: string) =>
-    path.replace('{slug}', 'edge').replace('{task}', task).replace('{format}', 'tsv') + (path.includes('/export/') ? '?server=1' : '');
+    path
+      .replace('{slug}', 'edge')
+      .replace('{task}', task)
+      .replace('{format}', path.endsWith('/stream') ? 'pubtator' : 'tsv') + (path.includes('/export/') ? '?server=1' : '');
 
   it('refuses a task no family has as unknown_task, naming the tasks there are, before the token is looked at', async () => {
     const routes = await taskRoutes();
