@@ -11,12 +11,12 @@
 // and idle after it — beside the floor, GET /healthz of the same api process fetched between
 // glances (what any request gets from that process on this machine at that moment), as a ratio.
 //   DATABASE_URL=postgres://… node --import tsx bench/challenge-scale.ts [articles=595] [servers=20] [concurrency=5]
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { ADMIN, fmt, machine, pct, setupChallenge, startAll, startBench, type Bench } from './support/harness.ts';
 import { startInstantServer, type Reply } from './support/instant-server.ts';
 import { startWorker, type WorkerProcess } from './support/worker-process.ts';
+import { databaseBytes, redisFigures, rssMiB } from './support/storage-figures.ts';
 
 if (!process.env.DATABASE_URL) {
   console.error('bench/challenge-scale.ts needs DATABASE_URL (the api and worker processes share one PostgreSQL)');
@@ -39,33 +39,6 @@ function reply(k: number): Reply {
   if (server === FLAKY && Math.random() < 0.1)
     return { delayMs, failure: (['reset', 'http', 'fault'] as const)[Math.floor(Math.random() * 3)] };
   return { delayMs };
-}
-
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-
-async function redisFigures(redis: Redis, prefix: string): Promise<{ keys: number; bytes: number }> {
-  let cursor = '0';
-  let keys = 0;
-  let bytes = 0;
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    keys += found.length;
-    if (found.length > 0) {
-      const pipeline = redis.pipeline();
-      for (const key of found) pipeline.memory('USAGE', key);
-      for (const [, n] of (await pipeline.exec()) ?? []) bytes += Number(n ?? 0);
-    }
-  } while (cursor !== '0');
-  return { keys, bytes };
-}
-
-async function databaseBytes(bench: Bench): Promise<number> {
-  const rows = await bench.database.db.query<{ n: string }>(
-    `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as n from pg_class c join pg_namespace s on s.oid = c.relnamespace
-      where s.nspname = current_schema() and c.relkind in ('r', 'm')`,
-  );
-  return Number(rows[0].n);
 }
 
 async function settled(bench: Bench, serverIds: number[]): Promise<{ settled: number; answers: number }> {
@@ -137,7 +110,7 @@ try {
     articleBytes,
   });
   const before = await redisFigures(redis, prefix);
-  const dbBefore = await databaseBytes(bench);
+  const dbBefore = await databaseBytes(bench.database.db);
   const total = SERVERS * ARTICLES;
   const t0 = performance.now();
   await startAll(bench, setup);
@@ -157,7 +130,7 @@ try {
   }
   const elapsed = (performance.now() - t0) / 1000;
   const after = await redisFigures(redis, prefix);
-  const dbAfter = await databaseBytes(bench);
+  const dbAfter = await databaseBytes(bench.database.db);
   const idle: number[] = [];
   const idleFloor: number[] = [];
   for (let i = 0; i < 40; i++) {

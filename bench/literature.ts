@@ -10,7 +10,7 @@
 //     plain client (goal ≥ 0.6×);
 //   database bytes per settled pair beyond the articles and the answers' content (goal ≤ 600).
 //   DATABASE_URL=postgres://… node --import tsx bench/literature.ts [abstracts=1000000] [servers=3] [concurrency=8] [workers=2]
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -23,6 +23,7 @@ import { ADMIN, fmt, machine, startBench, TASKS } from './support/harness.ts';
 import { startInstantServer } from './support/instant-server.ts';
 import { callBodies, directCalls } from './support/floors.ts';
 import { startWorker, type WorkerProcess } from './support/worker-process.ts';
+import { databaseBytes, redisFigures, rssMiB } from './support/storage-figures.ts';
 
 if (!process.env.DATABASE_URL) {
   console.error('bench/literature.ts needs DATABASE_URL (the api and worker processes share one PostgreSQL)');
@@ -35,7 +36,6 @@ const WORKERS = Number(process.argv[5] ?? 2);
 const ABSTRACT_BYTES = 1500;
 
 const MiB = (b: number) => fmt(b / 2 ** 20, 1);
-const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const WORDS = 'protein binds receptor kinase expression cells patients mutation inhibitor pathway tumour gene'.split(' ');
 
 /** A citation of about ABSTRACT_BYTES of abstract, the same for the same i. */
@@ -64,24 +64,6 @@ async function writeCorpus(file: string): Promise<void> {
     yield '</PubmedArticleSet>\n';
   }
   await pipeline(Readable.from(xml()), createGzip({ level: 1 }), createWriteStream(file));
-}
-
-/** The installation's keys and their memory. */
-async function redisFigures(redis: Redis, prefix: string): Promise<{ keys: number; bytes: number }> {
-  let cursor = '0';
-  let keys = 0;
-  let bytes = 0;
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    keys += found.length;
-    if (found.length > 0) {
-      const p = redis.pipeline();
-      for (const key of found) p.memory('USAGE', key);
-      for (const [, n] of (await p.exec()) ?? []) bytes += Number(n ?? 0);
-    }
-  } while (cursor !== '0');
-  return { keys, bytes };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'metaserver-literature-'));
@@ -174,7 +156,7 @@ try {
   const [content] = await db.query<{ n: string }>('select sum(pg_column_size(result) + pg_column_size(warnings)) as n from answers');
   console.log(
     `database: ${fmt((after - dbBefore - Number(content.n)) / total, 0)} bytes per settled pair beyond the answers' content (goal ≤ 600); ` +
-      `whole database ${MiB(await databaseBytes())} MiB`,
+      `whole database ${MiB(await databaseBytes(db))} MiB`,
   );
   console.log(`resident memory, most seen: ${processes.map((p) => `${p.name} ${fmt(p.rss, 0)} MiB`).join(', ')}`);
   console.log(machine());
@@ -191,14 +173,6 @@ process.exit();
 async function tableBytes(): Promise<number> {
   const rows = await db.query<{ n: string }>(
     `select sum(pg_total_relation_size(t::regclass)) as n from unnest(array['deliveries', 'attempts', 'answers']) t`,
-  );
-  return Number(rows[0].n);
-}
-
-async function databaseBytes(): Promise<number> {
-  const rows = await db.query<{ n: string }>(
-    `select coalesce(sum(pg_total_relation_size(c.oid)), 0) as n from pg_class c join pg_namespace s on s.oid = c.relnamespace
-      where s.nspname = current_schema() and c.relkind in ('r', 'm')`,
   );
   return Number(rows[0].n);
 }

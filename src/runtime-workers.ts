@@ -12,6 +12,7 @@ import { isPulled } from './dispatch/annotators/registry.ts';
 import { JobPerformer } from './dispatch/perform.ts';
 import type { DispatchStore } from './dispatch/dispatch-store.ts';
 import { WorkerPool } from './dispatch/worker-pool.ts';
+import { serverWithChallenge } from './servers/with-challenge.ts';
 import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
 import type { ServerRepository } from './servers/repository.ts';
 
@@ -53,11 +54,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     cacheBytes: config.cacheMaxBytes,
     publicUrlsOnly: config.publicUrlsOnly,
     onSettled: (articleId) => callbacks?.settled(articleId),
-    lookupServer: async (id) => {
-      const server = await repos.servers.byId(id);
-      const challenge = server ? await repos.challenges.byId(server.challengeId) : null;
-      return server && challenge ? { server, challenge } : null;
-    },
+    lookupServer: (id) => serverWithChallenge(repos, id),
   });
   const pool = new WorkerPool({
     redisUrl: deps.redisUrl,

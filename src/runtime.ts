@@ -12,6 +12,7 @@ import { ensureAdminTokenHash } from './auth/admin-token.ts';
 import { DispatchQueues } from './dispatch/queues.ts';
 import { DispatchService } from './dispatch/service.ts';
 import { QueueWindow } from './dispatch/queue-window.ts';
+import { serverWithChallenge } from './servers/with-challenge.ts';
 import type { WorkerPool } from './dispatch/worker-pool.ts';
 import { buildApp, type App } from './app.ts';
 import { CallbackService } from './callbacks/service.ts';
@@ -97,11 +98,7 @@ async function buildContext({ config, log, repos, db, redisUrl, answers, accessi
     minJobs: config.dispatchWindow,
     checkDelayMs: WINDOW_CHECK_DELAY_MS,
     log,
-    lookup: async (id) => {
-      const server = await repos.servers.byId(id);
-      const challenge = server ? await repos.challenges.byId(server.challengeId) : null;
-      return server && challenge ? { server, challenge } : null;
-    },
+    lookup: (id) => serverWithChallenge(repos, id),
   });
   const dispatch = new DispatchService(queues, window, connection, repos.store, repos.servers, log);
   const adminHash = await ensureAdminTokenHash(config, repos.settings, log);

@@ -26,6 +26,7 @@ import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
 import type { DispatchQueues } from './queues.ts';
 import type { DispatchStore } from './dispatch-store.ts';
+import { LoadingCache } from '../shared/loading-cache.ts';
 
 /** KEYS[1] the lock, ARGV[1] the holder's token: deleted only by its holder. */
 const UNLOCK_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -45,6 +46,8 @@ export interface QueueWindowOptions {
 
 export class QueueWindow {
   private readonly checks = new Map<number, NodeJS.Timeout>();
+  /** Servers and challenges as last read: a check runs up to 20 times a second per server, and a pause or close seen a second late costs nothing (the queue's own pause flag and the write's phase check hold). */
+  private readonly found = new LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>(1024, 1_000);
   private closed = false;
 
   constructor(
@@ -112,7 +115,7 @@ export class QueueWindow {
 
   private async check(serverId: number): Promise<void> {
     try {
-      const found = await this.opts.lookup(serverId);
+      const found = await this.found.get(serverId, (id) => this.opts.lookup(id));
       if (!found || found.server.state !== 'active' || found.challenge.phase === 'closed') return;
       // Another process is topping it up: look again after it, in case it read the window before our jobs settled.
       if ((await this.refill(found.server, found.challenge)) === null) this.settled(serverId);

@@ -15,6 +15,7 @@ import type { LeaseService } from './lease-service.ts';
 import type { LeaseReceipt } from './lease-answer.ts';
 import { MAX_WAIT_SECONDS } from './route-schemas.ts';
 import type * as S from './route-schemas.ts';
+import { serverWithChallenge } from '../servers/with-challenge.ts';
 
 /** What the pull protocol's routes need, handed over by the composition root. */
 export interface PullRouteDeps {
@@ -81,11 +82,7 @@ export class PullHandlers {
       left = true;
     });
     const offer = await leases.take(
-      async () => {
-        const server = await servers.byId(id);
-        const challenge = server ? await challenges.byId(server.challengeId) : null;
-        return server && challenge ? { server, challenge } : null;
-      },
+      () => serverWithChallenge({ servers, challenges }, id),
       wait * 1000,
       () => left,
     );

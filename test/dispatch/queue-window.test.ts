@@ -75,6 +75,9 @@ describe.each(testDatabaseKinds())('the queue window (%s)', (kind) => {
       )
     ).map((r) => `${r.state}: ${r.n}`);
 
+  const allDone = (serverId: number) =>
+    waitFor('every article answered', async () => ((await deliveries(serverId)).join() === `done: ${ARTICLES}` ? true : undefined), 60_000);
+
   it('holds at most the window in Redis, writes every delivery at once, and sends each article once, in queue order', async () => {
     const token = (await ms.team('Window')).token;
     await ms.challenge('window', { maxAttempts: 1 });
@@ -93,11 +96,7 @@ describe.each(testDatabaseKinds())('the queue window (%s)', (kind) => {
 
     holding = false;
     gate.release();
-    await waitFor(
-      'every article answered',
-      async () => ((await deliveries(registered.id as number)).join() === `done: ${ARTICLES}` ? true : undefined),
-      60_000,
-    );
+    await allDone(registered.id as number);
     const answers = await ms.database.db.query<{ n: number }>(
       'select count(*)::int as n from answers where server_id = $1 group by article_id',
       [registered.id],
@@ -136,10 +135,6 @@ describe.each(testDatabaseKinds())('the queue window (%s)', (kind) => {
 
     holding = false;
     gate.release();
-    await waitFor(
-      'every article answered',
-      async () => ((await deliveries(registered.id as number)).join() === `done: ${ARTICLES}` ? true : undefined),
-      60_000,
-    );
+    await allDone(registered.id as number);
   }, 120_000);
 });
