@@ -9,7 +9,9 @@
 //     same number of calls to the same instant server at the same total concurrency from one
 //     plain client (goal ≥ 0.6×);
 //   database bytes per settled pair beyond the articles and the answers' content (goal ≤ 600).
-//   DATABASE_URL=postgres://… node --import tsx bench/literature.ts [abstracts=1000000] [servers=3] [concurrency=8] [workers=2]
+//   DATABASE_URL=postgres://… node --import tsx bench/literature.ts [abstracts=1000000] [servers=3] [concurrency=8] [workers=2] [batch=1]
+// batch > 1: the servers are registered with that batchSize (system.multicall); the floor
+// stays one article per call.
 import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +35,7 @@ const ABSTRACTS = Number(process.argv[2] ?? 1_000_000);
 const SERVERS = Number(process.argv[3] ?? 3);
 const CONCURRENCY = Number(process.argv[4] ?? 8);
 const WORKERS = Number(process.argv[5] ?? 2);
+const BATCH = Number(process.argv[6] ?? 1);
 const ABSTRACT_BYTES = 1500;
 
 const MiB = (b: number) => fmt(b / 2 ** 20, 1);
@@ -67,7 +70,7 @@ async function writeCorpus(file: string): Promise<void> {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'metaserver-literature-'));
-const instant = await startInstantServer({ servers: SERVERS + 1 });
+const instant = await startInstantServer({ servers: SERVERS + 1, batches: BATCH > 1 });
 const bench = await startBench({ workers: false });
 const { db } = bench.database;
 const redis = new Redis(bench.runtime.redis.url, { maxRetriesPerRequest: null });
@@ -75,7 +78,7 @@ const prefix = bench.config.queuePrefix;
 const processes: Array<{ name: string; w: WorkerProcess; rss: number }> = [];
 console.log(machine());
 console.log(
-  `database: ${bench.database.kind}; ${ABSTRACTS} abstracts of ${ABSTRACT_BYTES} B × ${SERVERS} instant servers, concurrency ${CONCURRENCY} each; one api and ${WORKERS} worker process(es)`,
+  `database: ${bench.database.kind}; ${ABSTRACTS} abstracts of ${ABSTRACT_BYTES} B × ${SERVERS} instant servers, concurrency ${CONCURRENCY} each${BATCH > 1 ? `, batches of up to ${BATCH} (system.multicall)` : ''}; one api and ${WORKERS} worker process(es)`,
 );
 try {
   const api = await startWorker(bench, { command: 'api', env: { LOG_LEVEL: 'info' } });
@@ -97,7 +100,7 @@ try {
     const s = await bench.call<{ id: number }>(
       'POST',
       `/api/challenges/${slug}/servers`,
-      { name: `s${k}`, url: instant.url(k), tasks: TASKS, concurrency: CONCURRENCY },
+      { name: `s${k}`, url: instant.url(k), tasks: TASKS, concurrency: CONCURRENCY, ...(BATCH > 1 ? { batchSize: BATCH } : {}) },
       team.body.token,
     );
     serverIds.push(s.body.id);
@@ -149,6 +152,8 @@ try {
   console.log(
     `dispatch: ${total} pairs in ${fmt(dispatchS, 1)} s: ${fmt(rate, 0)} pairs/s = ${fmt(rate / floor.perSecond, 2)}× the floor (goal ≥ 0.6×)`,
   );
+  const calls = instant.requests.slice(0, SERVERS).reduce((a, b) => a + b, 0);
+  console.log(`calls to the servers: ${calls} (${fmt(total / calls, 1)} articles per call, the setup checks included)`);
   console.log(`Redis at its peak: ${peak.keys} keys, ${MiB(peak.bytes)} MiB (goal ≤ 64 MiB for 1M × 5, flat in the corpus size)`);
 
   await db.query('vacuum deliveries, attempts, answers');

@@ -67,7 +67,9 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     jobSettled: deps.jobSettled,
     // Pull servers are never called: their agents take the jobs on lease (src/pull).
     listServers: async () =>
-      (await repos.servers.listAll()).filter((s) => !isPulled(s)).map((s) => ({ id: s.id, concurrency: s.concurrency })),
+      (await repos.servers.listAll())
+        .filter((s) => !isPulled(s))
+        .map((s) => ({ id: s.id, concurrency: s.concurrency, batchSize: s.batchSize })),
   });
   await pool.start();
   callbacks?.startWorker(deps.redisUrl);

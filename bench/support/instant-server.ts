@@ -22,6 +22,20 @@ export function fixedAnswer(protocol: 'xmlrpc' | 'json' = 'xmlrpc'): Buffer {
   return Buffer.from(protocol === 'json' ? JSON.stringify(rest) : encodeMethodResponse(rest));
 }
 
+/** The fixed answer, n times, in the protocol's batch form (system.multicall's array of one-element arrays; a JSON array). */
+export function fixedBatchAnswer(protocol: 'xmlrpc' | 'json', n: number): Buffer {
+  const { mentions: _m, coref: _c, ...rest } = annotate('SNCA (P37840) interacts with BRCA1 (P38398) and binds TP53 (P04637).');
+  return Buffer.from(
+    protocol === 'json'
+      ? JSON.stringify(Array.from({ length: n }, () => rest))
+      : encodeMethodResponse(Array.from({ length: n }, () => [rest])),
+  );
+}
+
+/** What each article of a batch request holds once, and how a batch request begins. */
+const BATCH_MARK = { xmlrpc: '<name>methodName</name>', json: '{"text":' } as const;
+const BATCH_START = { xmlrpc: '<?xml version="1.0" encoding="UTF-8"?>\n<methodCall><methodName>system.multicall<', json: '[' } as const;
+
 export interface InstantServer {
   url(k: number): string;
   readonly requests: number[];
@@ -37,9 +51,24 @@ export interface InstantServer {
  * registration sends a short article), answered at once.
  */
 export async function startInstantServer(
-  opts: { delayMs?: number; servers?: number; fastBelowBytes?: number; protocol?: 'xmlrpc' | 'json'; reply?: (k: number) => Reply } = {},
+  opts: {
+    delayMs?: number;
+    servers?: number;
+    fastBelowBytes?: number;
+    protocol?: 'xmlrpc' | 'json';
+    reply?: (k: number) => Reply;
+    /** Answer batches (servers registered with batchSize > 1): as many answers as articles in the request. */
+    batches?: boolean;
+  } = {},
 ): Promise<InstantServer> {
-  const answer = fixedAnswer(opts.protocol);
+  const protocol = opts.protocol ?? 'xmlrpc';
+  const answer = fixedAnswer(protocol);
+  const batchAnswers = new Map<number, Buffer>();
+  const batchAnswer = (n: number): Buffer => {
+    let body = batchAnswers.get(n);
+    if (!body) batchAnswers.set(n, (body = fixedBatchAnswer(protocol, n)));
+    return body;
+  };
   const contentType = opts.protocol === 'json' ? 'application/json' : 'text/xml; charset=utf-8';
   const n = opts.servers ?? 1000;
   const requests = new Array<number>(n).fill(0);
@@ -54,16 +83,26 @@ export async function startInstantServer(
     if (inFlight[k] > maxInFlight[k]) maxInFlight[k] = inFlight[k]!;
     let head = '';
     let bytes = 0;
+    // A batch (system.multicall, or a JSON array): how many articles it holds, counted by a
+    // marker each one's request has once — kept across chunk edges by the last few bytes.
+    let articles = 0;
+    let tail = '';
     req.on('data', (chunk: Buffer) => {
       bytes += chunk.length;
       if (head.length < 4096) head += chunk.toString('latin1', 0, Math.min(chunk.length, 4096));
+      if (opts.batches) {
+        const text = tail + chunk.toString('latin1');
+        articles += text.split(BATCH_MARK[protocol]).length - 1 - (tail.split(BATCH_MARK[protocol]).length - 1);
+        tail = text.slice(-32);
+      }
     });
     req.on('end', () => {
       state.lastBodyHead = head;
       const send = (): void => {
         inFlight[k]--;
-        res.writeHead(200, { 'content-type': contentType, 'content-length': answer.length });
-        res.end(answer);
+        const body = opts.batches && head.startsWith(BATCH_START[protocol]) ? batchAnswer(articles) : answer;
+        res.writeHead(200, { 'content-type': contentType, 'content-length': body.length });
+        res.end(body);
       };
       const full = bytes >= (opts.fastBelowBytes ?? 0);
       const planned = opts.reply && full ? opts.reply(k) : undefined;

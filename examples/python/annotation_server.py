@@ -64,6 +64,11 @@ the same `protocol`):
                              /results/<n> (and Retry-After); that URL answers 404 with
                              Retry-After until the result is ready, then 200 once, then 410 Gone
 
+Batches (a server registered with batchSize > 1): in XML-RPC the meta-server calls
+system.multicall with up to batchSize calls of your method, which the standard library
+serves by itself (register_multicall_functions below); in the JSON protocols it POSTs a
+JSON array of the objects above and expects an array of as many answers, in order.
+
 Run:  python3 annotation_server.py --port 8000 [--host 127.0.0.1] [--method NAME]
                                    [--protocol xmlrpc|json|pubannotation [--async]]
 """
@@ -344,6 +349,12 @@ class JsonHandler(BaseHTTPRequestHandler):
         else:
             self.send_json(404, {"error": "result %d is not ready" % n}, {"Retry-After": "1"})
 
+    def answer(self, params: Dict[str, Any]) -> Any:
+        text = params["text"]
+        if self.protocol_name == "json":
+            return annotate(text, params.get("given") or "")
+        return pubannotation(text, {k: v for k, v in params.items() if k != "text"})
+
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
@@ -354,16 +365,14 @@ class JsonHandler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, ValueError) as err:
             self.send_json(400, {"error": "the body is not valid JSON: %s" % err})
             return
-        if not isinstance(params, dict) or not isinstance(params.get("text"), str):
-            self.send_json(400, {"error": 'the request needs a JSON object with "text", a string'})
+        # A batch: an array of requests, answered by an array of answers in the same order.
+        requests = params if isinstance(params, list) else [params]
+        if not requests or any(not isinstance(r, dict) or not isinstance(r.get("text"), str) for r in requests):
+            self.send_json(400, {"error": 'the request needs a JSON object with "text", a string (or an array of them)'})
             return
-        text = params["text"]
-        if self.protocol_name == "json":
-            self.send_json(200, annotate(text, params.get("given") or ""))
-            return
-        others = {k: v for k, v in params.items() if k != "text"}
-        answer = pubannotation(text, others)
-        if not self.asynchronous:
+        answers = [self.answer(r) for r in requests]
+        answer: Any = answers if isinstance(params, list) else answers[0]
+        if self.protocol_name == "json" or not self.asynchronous:
             self.send_json(200, answer)
             return
         # Asynchronous: the result waits at its own URL; the client polls it.
@@ -410,6 +419,8 @@ def main() -> None:
         (args.host, args.port), requestHandler=AnyPathHandler, allow_none=False, logRequests=False, encoding="utf-8"
     )
     server.register_function(get_annotation, args.method)
+    # system.multicall: several articles in one call, for a server registered with batchSize > 1.
+    server.register_multicall_functions()
     host, port = server.server_address[0], server.server_address[1]
     # The ready line: scripts (and the meta-server's tests) wait for it before calling.
     print("listening on http://%s:%d/ (method %s)" % (host, port, args.method), flush=True)

@@ -8,6 +8,7 @@ import { validateAnswer, type ValidationContext } from '../families/validate.ts'
 import type { ValidationIssue } from '../tasks/types.ts';
 import type { Decoded } from './annotators/outcome.ts';
 import { protocolOf } from './annotators/registry.ts';
+import type { DecodedAnswer } from './annotators/types.ts';
 
 /** What validation needs of the article and the server; the release indexes belong to the reader. */
 export type AnswerContext = Omit<ValidationContext, 'accessions' | 'lookups'>;
@@ -44,6 +45,40 @@ export function readAnswerNow(
   protocol?: string,
 ): Decoded<AnswerText> {
   const decoded = protocolOf(protocol).decode(Buffer.from(body.buffer, body.byteOffset, body.byteLength), charset, context.text);
+  return validateDecoded(decoded, context, indexes);
+}
+
+/** One article's part of a batch answer as read: its answer or fault, or why it cannot be read (a `protocol` failure of that article). */
+export type BatchAnswerItem = Decoded<AnswerText> | { kind: 'unreadable'; message: string };
+
+/**
+ * A batch answer (annotators/batch.ts): decoded in the protocol's batch form, each item
+ * validated against its own article's context; the server's fault for the whole call as
+ * one fault. Throws like readAnswerNow for a body that is not a batch answer.
+ */
+export function readBatchNow(
+  body: Uint8Array,
+  charset: string | undefined,
+  contexts: readonly AnswerContext[],
+  indexes: ReleaseIndexes,
+  protocol?: string,
+): Decoded<BatchAnswerItem[]> {
+  const form = protocolOf(protocol).batch;
+  if (!form) throw new Error(`protocol ${protocol} has no batch form`);
+  const buffer = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const decoded = form.decode(
+    buffer,
+    charset,
+    contexts.map((c) => c.text),
+  );
+  if (decoded.kind === 'fault') return decoded;
+  return {
+    kind: 'value',
+    value: decoded.items.map((item, i) => (item.kind === 'unreadable' ? item : validateDecoded(item, contexts[i], indexes))),
+  };
+}
+
+function validateDecoded(decoded: DecodedAnswer, context: AnswerContext, indexes: ReleaseIndexes): Decoded<AnswerText> {
   if (decoded.kind === 'fault') return decoded;
   const validated = validateAnswer(decoded.value, { ...context, accessions: indexes.accessions, lookups: indexes.lookups });
   if (decoded.renamePath) {

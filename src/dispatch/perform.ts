@@ -23,6 +23,7 @@ import type { DispatchJob } from './queues.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 import { RequestBodies, type ArticleForCall } from './request-body.ts';
 import { AnnotatorClient } from './annotators/client.ts';
+import { BatchCaller } from './batch-caller.ts';
 import type { CallOutcome } from './annotators/outcome.ts';
 import type { DispatchStore, FinishedAttempt } from './dispatch-store.ts';
 import { settleVerdict } from './settle.ts';
@@ -57,6 +58,8 @@ export interface PerformDeps {
 
 export class JobPerformer {
   private readonly client: AnnotatorClient;
+  /** The calls of servers registered for batches: several jobs' articles in one. */
+  private readonly batches: BatchCaller;
   private readonly agents = new Map<number, Dispatcher>();
   /** Settings changed mid-run reach the next attempt within serverCacheMs. */
   private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
@@ -68,6 +71,7 @@ export class JobPerformer {
       maxAnswerBytes: deps.maxAnswerBytes,
       bodies: new RequestBodies(deps.cacheBytes),
     });
+    this.batches = new BatchCaller(this.client);
   }
 
   private agent(server: AnnotationServer): Dispatcher {
@@ -79,9 +83,10 @@ export class JobPerformer {
     return agent;
   }
 
-  async perform(job: Job<DispatchJob>, signal?: AbortSignal, token?: string): Promise<void> {
+  /** `callSlots`: this process's calls at once to the job's server (its share of the server's concurrency; see batch-caller.ts). */
+  async perform(job: Job<DispatchJob>, signal?: AbortSignal, token?: string, callSlots = 1): Promise<void> {
     try {
-      await this.attempt(job, signal, token);
+      await this.attempt(job, signal, token, callSlots);
     } catch (err) {
       if (err instanceof AttemptFailedError || err instanceof DelayedError || !isConnectionError(err)) throw err;
       // Our database, not the server: put the job back without using up one of its attempts.
@@ -100,20 +105,29 @@ export class JobPerformer {
     article: ArticleForCall,
     deadlineMs: number,
     context: AnswerContext,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    callSlots: number,
   ): Promise<CallOutcome<AnswerText>> {
     // The URL policy is applied by the agent at each new connection (dispatch/annotators/policed-agent.ts):
     // the policy may have changed since registration, and a name may have been re-pointed.
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
     inFlight.inc();
     try {
-      return await this.client.call(server, article, context, { deadlineMs, signal, dispatcher: this.agent(server) });
+      const dispatcher = this.agent(server);
+      if (server.batchSize > 1)
+        return await this.batches.call(server, article, context, { deadlineMs, signal, dispatcher, slots: callSlots });
+      return await this.client.call(server, article, context, { deadlineMs, signal, dispatcher });
     } finally {
       inFlight.dec();
     }
   }
 
-  private async attempt(job: Job<DispatchJob>, signal?: AbortSignal, token?: string): Promise<void> {
+  private async attempt(
+    job: Job<DispatchJob>,
+    signal: AbortSignal | undefined,
+    token: string | undefined,
+    callSlots: number,
+  ): Promise<void> {
     const { articleId, serverId } = job.data;
     const { store, log } = this.deps;
     const found = await this.servers.get(serverId, (id) => this.deps.lookupServer(id));
@@ -142,7 +156,7 @@ export class JobPerformer {
       given: article.given,
       ...challengeRules(challenge),
     };
-    const call = await this.call(server, article, challenge.timeoutSeconds * 1000, context, signal);
+    const call = await this.call(server, article, challenge.timeoutSeconds * 1000, context, signal, callSlots);
     const attempt: FinishedAttempt = {
       articleId,
       serverId,

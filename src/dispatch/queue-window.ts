@@ -27,6 +27,7 @@ import type { AnnotationServer } from '../servers/repository.ts';
 import type { DispatchQueues } from './queues.ts';
 import type { DispatchStore } from './dispatch-store.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
+import { jobsAtOnce } from './batch-caller.ts';
 
 /** KEYS[1] the lock, ARGV[1] the holder's token: deleted only by its holder. */
 const UNLOCK_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
@@ -58,8 +59,8 @@ export class QueueWindow {
   ) {}
 
   /** How many jobs of the server Redis holds at most (two refills racing across a lock's expiry may add one window more). */
-  size(server: Pick<AnnotationServer, 'concurrency'>): number {
-    return Math.max(this.opts.minJobs, 4 * server.concurrency);
+  size(server: Pick<AnnotationServer, 'concurrency' | 'batchSize'>): number {
+    return Math.max(this.opts.minJobs, 4 * jobsAtOnce(server));
   }
 
   private key(what: 'lock' | 'cursor', serverId: number): string {

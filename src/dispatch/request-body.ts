@@ -24,6 +24,8 @@ export interface ServerForCall {
   sendMetadata: boolean;
   /** The annotator protocol (annotators/registry.ts); XML-RPC when absent. */
   protocol?: string;
+  /** Articles per call (1 when absent): more are sent in the protocol's batch form. */
+  batchSize?: number;
 }
 
 /** Call documents kept, at most, unless given another bound (256 texts of the usual 100 KB). */
@@ -62,6 +64,21 @@ export class RequestBodies {
       }
     }
     return call;
+  }
+
+  /**
+   * One call's body for several articles (a server registered with batchSize > 1), in the
+   * protocol's batch form. Not kept: a batch is rarely sent twice the same.
+   */
+  buildBatch(articles: readonly ArticleForCall[], server: ServerForCall): Buffer {
+    const protocol = protocolOf(server.protocol);
+    if (!protocol.batch) throw new Error(`a server speaking ${protocol.label} takes one article per call`);
+    return Buffer.from(
+      protocol.batch.encode(
+        articles.map((a) => requestParts(a, server)),
+        server,
+      ),
+    );
   }
 
   /** Bytes of the documents kept now. */

@@ -42,6 +42,8 @@ export function concurrencyShare(concurrency: number, consumers: number): number
 export interface ServerSlots {
   id: number;
   concurrency: number;
+  /** Articles per call (1 when absent): a pool holds share × batchSize jobs to fill its calls. */
+  batchSize?: number;
 }
 
 /** A pool's tie-breaking weight for a server: every pool computes the same from the same ids. */
@@ -89,11 +91,13 @@ export interface WorkerPoolOptions {
   /** A job of the server finished, stored or failed (its queue window is topped up). */
   jobSettled?: (serverId: number) => void;
   /** The servers to consume for, with their concurrency. */
-  listServers(): Promise<Array<{ id: number; concurrency: number }>>;
+  listServers(): Promise<ServerSlots[]>;
 }
 
 export class WorkerPool {
   private readonly workers = new Map<number, Worker<DispatchJob>>();
+  /** How many calls this pool makes at once to each server it consumes (its share of the server's concurrency). */
+  private readonly callSlots = new Map<number, number>();
   /** Workers of servers this pool no longer consumes, finishing the requests they have in flight. */
   private readonly releasing = new Set<Worker<DispatchJob>>();
   readonly id = randomUUID();
@@ -168,7 +172,11 @@ export class WorkerPool {
     this.pools = pools;
     const listed = new Set(servers.map((s) => s.id));
     const wanted = shareOut(servers, pools).get(this.id)!; // livePools always lists this pool
-    for (const [id, concurrency] of wanted) {
+    const batchSizes = new Map(servers.map((s) => [s.id, Math.max(1, s.batchSize ?? 1)]));
+    for (const [id, calls] of wanted) {
+      // Calls at once is the server's limit; jobs at once fill those calls (batch-caller.ts).
+      this.callSlots.set(id, calls);
+      const concurrency = calls * batchSizes.get(id)!;
       const existing = this.workers.get(id);
       if (existing) {
         if (existing.concurrency !== concurrency) existing.concurrency = concurrency;
@@ -197,7 +205,7 @@ export class WorkerPool {
     const connection = this.connection!;
     const worker = createQueueWorker<DispatchJob>({
       queue: queueName(serverId),
-      process: async (job, token, signal) => await performer.perform(job, signal, token),
+      process: async (job, token, signal) => await performer.perform(job, signal, token, this.callSlots.get(serverId) ?? 1),
       connection,
       prefix: this.opts.prefix,
       concurrency,

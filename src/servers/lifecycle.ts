@@ -34,6 +34,7 @@ export interface Registration {
   concurrency?: number;
   sendMetadata?: boolean;
   protocol?: ServerProtocolName;
+  batchSize?: number;
 }
 
 /** A setup check: its result (run now), or the check that runs after the answer (background). */
@@ -109,6 +110,7 @@ export class ServerLifecycle {
         method: wanted.method ?? DEFAULT_METHOD,
         protocol,
         concurrency: wanted.concurrency ?? 1,
+        batchSize: wanted.batchSize ?? 1,
         sendMetadata: wanted.sendMetadata ?? false,
       },
       challenge.serversPerTeam,

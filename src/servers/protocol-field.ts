@@ -15,13 +15,19 @@ export const ProtocolField = Type.Optional(
 );
 
 /** Why a registration cannot have this protocol ('' when it can). */
-export function protocolProblem(name: ServerProtocolName, body: { tasks: readonly TaskName[]; method?: string; url?: string }): string {
+export function protocolProblem(
+  name: ServerProtocolName,
+  body: { tasks: readonly TaskName[]; method?: string; url?: string; batchSize?: number },
+): string {
   if (name === PULL_PROTOCOL) return pullProblem(body);
   if (body.url === undefined)
     return `"url" is needed: the address the meta-server sends articles to; a server the meta-server cannot reach is registered with protocol "${PULL_PROTOCOL}" and no URL, and runs an agent`;
   const protocol = protocolOf(name);
   if (body.method !== undefined && !protocol.usesMethod) {
     return `"method" is the XML-RPC method name; a server speaking ${protocol.label} (protocol "${protocol.name}") has none: leave it out`;
+  }
+  if ((body.batchSize ?? 1) > 1 && !protocol.batch) {
+    return `a server speaking ${protocol.label} (protocol "${protocol.name}") takes one article per call: leave "batchSize" out`;
   }
   const cannot = protocol.tasks ? body.tasks.filter((t) => !protocol.tasks!.includes(t)) : [];
   if (cannot.length > 0) {
@@ -31,7 +37,9 @@ export function protocolProblem(name: ServerProtocolName, body: { tasks: readonl
 }
 
 /** A pull server has no URL and no method: its agent fetches the work, in the JSON protocol's terms. */
-function pullProblem(body: { method?: string; url?: string }): string {
+function pullProblem(body: { method?: string; url?: string; batchSize?: number }): string {
+  if ((body.batchSize ?? 1) > 1)
+    return `a server with protocol "${PULL_PROTOCOL}" takes articles on lease as its agent asks for them ("limit" of POST /api/servers/{id}/leases): leave "batchSize" out`;
   if (body.url !== undefined) {
     return `a server with protocol "${PULL_PROTOCOL}" has no URL: the meta-server never connects to it, its agent (metaserver agent) fetches the articles; leave "url" out, or give the protocol the server speaks at that URL`;
   }

@@ -30,6 +30,8 @@ export interface AnnotationServer {
   /** The annotator protocol it speaks (dispatch/annotators/registry.ts). */
   protocol: ServerProtocolName;
   concurrency: number;
+  /** Articles sent together in one call (1: one per call); see dispatch/batch-caller.ts. */
+  batchSize: number;
   sendMetadata: boolean;
   state: ServerState;
   check: ServerCheck | null;
@@ -50,6 +52,7 @@ interface ServerRow {
   method: string;
   protocol: ServerProtocolName;
   concurrency: number;
+  batch_size: number;
   send_metadata: boolean;
   state: ServerState;
   last_check: ServerCheck | null;
@@ -69,6 +72,7 @@ const toServer = (r: ServerRow): AnnotationServer => ({
   method: r.method,
   protocol: r.protocol,
   concurrency: r.concurrency,
+  batchSize: r.batch_size,
   sendMetadata: r.send_metadata,
   state: r.state,
   check: r.last_check,
@@ -89,6 +93,8 @@ export interface NewServer {
   /** XML-RPC when not given. */
   protocol?: ServerProtocolName;
   concurrency: number;
+  /** 1 when not given. */
+  batchSize?: number;
   sendMetadata: boolean;
 }
 
@@ -140,11 +146,23 @@ export class ServerRepository {
     ]);
     if (same.length > 0) return 'duplicate';
     const rows = await this.db.query<{ id: number }>(
-      `insert into servers (challenge_id, team_id, name, url, tasks, method, concurrency, send_metadata, protocol)
-       select $1, $2, $3, $4, $5, $6, $7, $8, $10
+      `insert into servers (challenge_id, team_id, name, url, tasks, method, concurrency, send_metadata, protocol, batch_size)
+       select $1, $2, $3, $4, $5, $6, $7, $8, $10, $11
        where (select count(*) from servers where challenge_id = $1 and team_id = $2) < $9
        returning id`,
-      [s.challengeId, s.teamId, s.name, s.url, s.tasks, s.method, s.concurrency, s.sendMetadata, limit, s.protocol ?? DEFAULT_PROTOCOL],
+      [
+        s.challengeId,
+        s.teamId,
+        s.name,
+        s.url,
+        s.tasks,
+        s.method,
+        s.concurrency,
+        s.sendMetadata,
+        limit,
+        s.protocol ?? DEFAULT_PROTOCOL,
+        s.batchSize ?? 1,
+      ],
     );
     return rows[0] ? (await this.byId(rows[0].id))! : 'limit';
   }

@@ -21,6 +21,14 @@ const RegisterBody = Type.Object(
     ),
     sendMetadata: Type.Optional(Type.Boolean({ description: 'Also send a trailing struct {article, tasks}.' })),
     protocol: ProtocolField,
+    batchSize: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 100,
+        description:
+          'Articles sent together in one call (default 1): XML-RPC system.multicall, or a JSON array of requests answered by an array of answers (protocols json and pubannotation); each article is still judged, stored and retried on its own.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,6 +58,7 @@ const ServerAnswer = Open({
   method: Type.String({ description: 'the XML-RPC method name (used by protocol xmlrpc only)' }),
   protocol: Type.String({ description: `the annotator protocol it speaks: ${[...PROTOCOL_NAMES, PULL_PROTOCOL].join(', ')}` }),
   concurrency: Type.Integer(),
+  batchSize: Type.Integer({ description: 'articles sent together in one call' }),
   sendMetadata: Type.Boolean(),
   state: Type.String({ description: 'paused or active' }),
   check: Described('the latest check with the sample article {ok, reachable, at, ms, outcome, detail?, errors, warnings}, or null'),

@@ -48,6 +48,8 @@ export class AnnotatorClient {
     context: AnswerContext,
     opts: AnnotatorCallOptions,
   ): Promise<CallOutcome<AnswerText>> {
+    // A server registered for batches is always called in the batch form (the setup check too).
+    if ((server.batchSize ?? 1) > 1) return this.callBatch(server, [article], [context], opts).then((all) => all[0]);
     const protocol = protocolOf(server.protocol);
     return callHttp(
       {
@@ -64,5 +66,50 @@ export class AnnotatorClient {
       },
       opts.dispatcher,
     );
+  }
+
+  /**
+   * Sends the articles in one call in the protocol's batch form, and reads one outcome per
+   * article, in order: the call's failure (a timeout, an HTTP status, an unreadable body, a
+   * fault for the whole call) is every article's; otherwise each has its own answer, fault
+   * or unreadable part. Each carries the call's time and its share of the call's bytes.
+   */
+  async callBatch(
+    server: AnnotatorServer,
+    articles: readonly ArticleForCall[],
+    contexts: readonly AnswerContext[],
+    opts: AnnotatorCallOptions,
+  ): Promise<Array<CallOutcome<AnswerText>>> {
+    const protocol = protocolOf(server.protocol);
+    const call = await callHttp(
+      {
+        url: server.url,
+        body: this.bodies.buildBatch(articles, server),
+        contentType: protocol.contentType,
+        accept: protocol.accept,
+        expects: protocol.expects,
+        polling: protocol.polling,
+        deadlineMs: opts.deadlineMs,
+        maxResponseBytes: this.deps.maxAnswerBytes * articles.length,
+        signal: opts.signal,
+        decode: withFormatErrors(
+          (body: Buffer, charset: string | undefined) => this.deps.answers.readBatch(body, charset, contexts, protocol.name),
+          protocol.formatErrorOf,
+        ),
+      },
+      opts.dispatcher,
+    );
+    const share = {
+      ms: call.ms,
+      bytesSent: Math.round(call.bytesSent / articles.length),
+      bytesReceived: Math.round(call.bytesReceived / articles.length),
+    };
+    if (!call.ok) return articles.map(() => ({ ...call, ...share }));
+    return call.value.map((item): CallOutcome<AnswerText> => {
+      if (item.kind === 'value') return { ok: true, value: item.value, ...share };
+      if (item.kind === 'unreadable') return { ok: false, kind: 'protocol', detail: item.message, ...share };
+      const code = typeof item.code === 'string' ? JSON.stringify(item.code) : item.code;
+      return { ok: false, kind: 'fault', detail: `fault ${code}: ${item.message}`, faultCode: item.code, ...share };
+    });
   }
 }

@@ -2,9 +2,11 @@
 // optional parts as the XML-RPC call), answered with 200 and a JSON object holding the
 // same keys and shapes as the XML-RPC answer struct, read by the same validators. A
 // server that fails says so with {"error": {"code"?, "message"}} (or {"error": "…"}): the
-// JSON form of an XML-RPC fault.
+// JSON form of an XML-RPC fault. A server registered with batchSize > 1 is sent a JSON array
+// of such objects and answers an array of answers, in the same order (batch.ts).
 import { parseJsonAnswer } from './json-body.ts';
-import { defineProtocol, type DecodedAnswer } from './types.ts';
+import { jsonArrayBatch } from './batch.ts';
+import { defineProtocol, type DecodedAnswer, type RequestParts } from './types.ts';
 
 const NAME = 'json';
 
@@ -26,6 +28,18 @@ function faultOf(value: unknown): DecodedAnswer | undefined {
   return undefined;
 }
 
+function encode(parts: RequestParts): string {
+  const body: Record<string, unknown> = { text: parts.text };
+  if (parts.given !== undefined) body.given = parts.given;
+  if (parts.meta) {
+    body.article = parts.meta.article;
+    body.tasks = parts.meta.tasks;
+  }
+  return JSON.stringify(body);
+}
+
+const decodeValue = (value: unknown): DecodedAnswer => faultOf(value) ?? { kind: 'value', value };
+
 export const json = defineProtocol({
   name: NAME,
   label: 'JSON',
@@ -34,19 +48,10 @@ export const json = defineProtocol({
   contentType: 'application/json; charset=utf-8',
   accept: 'application/json',
   expects: 'a JSON answer needs status 200',
-  encode(parts) {
-    const body: Record<string, unknown> = { text: parts.text };
-    if (parts.given !== undefined) body.given = parts.given;
-    if (parts.meta) {
-      body.article = parts.meta.article;
-      body.tasks = parts.meta.tasks;
-    }
-    return JSON.stringify(body);
-  },
-  decode(body, charset) {
-    const value = parseJsonAnswer(body, charset, NAME);
-    return faultOf(value) ?? { kind: 'value', value };
-  },
+  encode,
+  decode: (body, charset) => decodeValue(parseJsonAnswer(body, charset, NAME)),
+  // A JSON array of those objects, answered by an array of answers (or {"error": …} for all).
+  batch: jsonArrayBatch(NAME, encode, decodeValue),
   hint(call) {
     if (call.kind === 'http' && (call.httpStatus === 400 || call.httpStatus === 415)) {
       return ' — the meta-server POSTs Content-Type: application/json with a JSON object {"text": …}; does the server read a JSON body (not form parameters)?';

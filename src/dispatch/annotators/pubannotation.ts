@@ -19,9 +19,26 @@ import { crel } from '../../families/crel/index.ts';
 import { mention } from '../../families/mention/index.ts';
 import { parseJsonAnswer } from './json-body.ts';
 import { mentionsOfPubAnnotation } from './pubannotation-answer.ts';
-import { defineProtocol } from './types.ts';
+import { jsonArrayBatch } from './batch.ts';
+import { defineProtocol, type DecodedAnswer, type RequestParts } from './types.ts';
 
 const NAME = 'pubannotation';
+
+// Only the text: PubAnnotation servers take no other part (a server asking for metadata
+// gets the article's id as `sourceid`, which such servers echo back).
+function encode(parts: RequestParts): string {
+  return JSON.stringify(parts.meta ? { text: parts.text, sourceid: parts.meta.article } : { text: parts.text });
+}
+
+function decodeValue(answer: unknown, text: string): DecodedAnswer {
+  const { value, errors, warnings, denotationOf } = mentionsOfPubAnnotation(answer, text);
+  const renamePath = (path: string) =>
+    path
+      .replace(new RegExp(`^${mention.answerKey}\\[(\\d+)\\]`), (whole, k: string) => denotationOf[Number(k)] ?? whole)
+      .replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.offset$/, '$1.span')
+      .replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.type$/, '$1.obj');
+  return { kind: 'value', value, errors, warnings, renamePath };
+}
 
 export const pubannotation = defineProtocol({
   name: NAME,
@@ -45,20 +62,10 @@ export const pubannotation = defineProtocol({
         `the result at ${location} is gone (410 Gone): the server removed it before it was fetched; the article is sent again if attempts remain`,
     },
   },
-  encode(parts) {
-    // Only the text: PubAnnotation servers take no other part (a server asking for
-    // metadata gets the article's id as `sourceid`, which such servers echo back).
-    return JSON.stringify(parts.meta ? { text: parts.text, sourceid: parts.meta.article } : { text: parts.text });
-  },
-  decode(body, charset, text) {
-    const { value, errors, warnings, denotationOf } = mentionsOfPubAnnotation(parseJsonAnswer(body, charset, NAME), text);
-    const renamePath = (path: string) =>
-      path
-        .replace(new RegExp(`^${mention.answerKey}\\[(\\d+)\\]`), (whole, k: string) => denotationOf[Number(k)] ?? whole)
-        .replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.offset$/, '$1.span')
-        .replace(/^((?:tracks\[\d+\]\.)?denotations\[\d+\])\.type$/, '$1.obj');
-    return { kind: 'value', value, errors, warnings, renamePath };
-  },
+  encode,
+  decode: (body, charset, text) => decodeValue(parseJsonAnswer(body, charset, NAME), text),
+  // The `_docs_` payload: an array of {text[, sourceid]}, answered by an array of PubAnnotation JSON.
+  batch: jsonArrayBatch(NAME, encode, decodeValue),
   hint(call) {
     if (call.kind === 'http' && (call.httpStatus === 400 || call.httpStatus === 415)) {
       return ' — the meta-server POSTs Content-Type: application/json {"text": …} with Accept: application/json, one of the requests the annotation-server API lists; does the server take a JSON body?';

@@ -24,6 +24,8 @@ export interface ProtocolServer {
   method: string;
   tasks: readonly TaskName[];
   sendMetadata: boolean;
+  /** Articles per call (1 when absent). */
+  batchSize?: number;
 }
 
 /** A decoded answer: the answer struct (with issues found while converting it), or the protocol's own statement of failure. */
@@ -37,6 +39,24 @@ export type DecodedAnswer =
       renamePath?: (path: string) => string;
     }
   | { kind: 'fault'; code: number | string; message: string };
+
+/** One article's part of a batch answer: its answer or fault, or why that part cannot be read. */
+export type BatchItem = DecodedAnswer | { kind: 'unreadable'; message: string };
+
+/** A batch answer: one item per article sent, in the order sent, or the server's fault for the whole call. */
+export type DecodedBatch = { kind: 'items'; items: BatchItem[] } | { kind: 'fault'; code: number | string; message: string };
+
+/** How a protocol carries several articles in one call (a server registered with batchSize > 1; see batch.ts). */
+export interface BatchForm {
+  /** One call's body for these articles, in this order. */
+  encode(parts: readonly RequestParts[], server: Pick<ProtocolServer, 'method'>): string;
+  /**
+   * The answer to that call, one item per text sent (`texts`, in order); throws
+   * AnswerFormatError (or the codec's error, see formatErrorOf) for a body that is not a
+   * batch answer, or holds another number of answers.
+   */
+  decode(body: Buffer, charset: string | undefined, texts: readonly string[]): DecodedBatch;
+}
 
 export interface AnnotatorProtocol<N extends string = string> {
   /** As registered (`protocol` field) and stored. */
@@ -69,6 +89,8 @@ export interface AnnotatorProtocol<N extends string = string> {
    * decode with it (outcome.ts withFormatErrors).
    */
   readonly formatErrorOf?: FormatErrorOf;
+  /** Several articles in one call, for servers registered with batchSize > 1 (undefined: one article per call only). */
+  readonly batch?: BatchForm;
   /** A sentence to append to a failed call's detail when a usual mistake with this protocol explains it ('' when none). */
   hint?(call: FailedCall, server: ProtocolServer): string;
 }

@@ -1,10 +1,12 @@
 // XML-RPC, the protocol of BCMS: one method call per article, params (text [, given]
-// [, meta]), answered by one struct with a key per task, or a fault.
+// [, meta]), answered by one struct with a key per task, or a fault; several articles in one
+// system.multicall for a server registered with batchSize > 1 (xmlrpc-multicall.ts).
 import { assembleMethodCall, decodeMethodResponse, encodeParam, encodeStringParam } from '../../xmlrpc/codec.ts';
 import { XMLRPC_EXPECTS, xmlRpcFormatError } from './xmlrpc-call.ts';
 import { AnswerFormatError } from './outcome.ts';
 import { describeParams, GIVEN_TASKS } from './parts.ts';
 import { defineProtocol } from './types.ts';
+import { MULTICALL, xmlrpcMulticall } from './xmlrpc-multicall.ts';
 
 /** The method called when the registration names none. */
 export const DEFAULT_METHOD = 'Annotator.getAnnotation';
@@ -69,7 +71,15 @@ export const xmlrpc = defineProtocol({
   // The codec's own error (XmlRpcProtocolError) is thrown as is, also across a reading
   // thread (answer-reader.ts); callers of the HTTP exchange read it through this.
   formatErrorOf: xmlRpcFormatError,
+  batch: xmlrpcMulticall,
   hint(call, server) {
+    if (
+      call.kind === 'fault' &&
+      (server.batchSize ?? 1) > 1 &&
+      /multicall|not (?:found|supported|defined)|unknown method|no such method/i.test(call.detail)
+    ) {
+      return ` — a server registered with batchSize > 1 is called with ${MULTICALL}; serve it (Python: server.register_multicall_functions()), or register without batchSize`;
+    }
     if (call.kind === 'fault' && WRONG_ARITY.test(call.detail)) {
       return (
         ` — the meta-server sent ${describeParams(server)}. A server registered for ${GIVEN_TASKS} takes (text, given), ` +
