@@ -4,6 +4,7 @@ import type { TaskName } from '../families/registry.ts';
 import type { Queryable } from '../db/database.ts';
 import type { ArticleSection } from '../formats/common.ts';
 import { LoadingCache, stringBytes } from '../shared/loading-cache.ts';
+import { BatchedLoader } from '../shared/batched-loader.ts';
 import { describeProgress, statusOf, type ArticleStatus } from './status.ts';
 
 export interface Article {
@@ -242,7 +243,13 @@ export class ArticleRepository {
     return this.dispatchViews.get(id, (key) => this.readForDispatch(key));
   }
 
-  private async readForDispatch(id: string): Promise<DispatchView | null> {
+  private readForDispatch(id: string): Promise<DispatchView | null> {
+    // Ids as the database writes them (lower case), so that each finds its row.
+    return this.dispatchReads.load(id.toLowerCase());
+  }
+
+  /** The articles of the jobs begun together, in one query (shared/batched-loader.ts). */
+  private readonly dispatchReads = new BatchedLoader<string, DispatchView>(async (ids) => {
     const rows = await this.db.query<{
       id: string;
       text: string;
@@ -250,10 +257,14 @@ export class ArticleRepository {
       organiser_id: string | null;
       tasks: TaskName[] | null;
       callback_url: string | null;
-    }>('select id, text, given, organiser_id, tasks, callback_url from articles where id = $1', [id]);
-    const r = rows[0];
-    return r ? { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks, callbackUrl: r.callback_url } : null;
-  }
+    }>('select id, text, given, organiser_id, tasks, callback_url from articles where id = any($1::uuid[])', [ids]);
+    return new Map(
+      rows.map((r) => [
+        r.id,
+        { id: r.id, text: r.text, given: r.given, organiserId: r.organiser_id, tasks: r.tasks, callbackUrl: r.callback_url },
+      ]),
+    );
+  });
 
   /**
    * The articles of a challenge, in load order, with their state across the servers they
