@@ -36,10 +36,11 @@ beforeAll(async () => {
     handler: (text) => ({ normalizations: [{ dbid: 'P38398', confidence: text.includes('FAIL') ? 1.5 : 0.9 }] }),
   });
   const token = (await ms.team('Paging Lab')).token;
-  serverId = (await ms.server('pages', token, { name: 'tagger', url: tagger.url, tasks: ['INT'] })).id;
+  serverId = (await ms.server('pages', token, { name: 'tagger', url: tagger.url, tasks: ['INT'], concurrency: 16 })).id;
   await ms.startServer(serverId, token);
-  await serverSettled(ms, serverId, N);
-}, 60_000);
+  // Generous: on a loaded machine 300 round trips and their answers' storage take a while.
+  await serverSettled(ms, serverId, N, 150_000);
+}, 180_000);
 
 afterAll(async () => {
   await ms?.stop();
