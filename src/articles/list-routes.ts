@@ -10,10 +10,11 @@
 // server (a server's lost articles, one click from its page).
 // Filtered in SQL (ArticleRepository.listWithState) and paged by key, in load order: each
 // answer's `next` is passed as ?after= for the page after (null: the last page); `total`
-// comes with the first page only (it reads the whole challenge). ?offset= still works up to
-// 10,000 (deprecated: it reads every article it skips); past that it is refused, naming
-// `after`. The schema is
-// ChallengeArticles in route-schemas.ts, beside the other article routes'.
+// comes with the first page only (no `after`): from the index and the delivery counters for
+// the whole list or one server's outcome (list-total-repository.ts), counted over the whole
+// challenge for a state, which no counter holds. ?offset= still works up to 10,000
+// (deprecated: it reads every article it skips); past that it is refused, naming `after`.
+// The schema is ChallengeArticles in route-schemas.ts, beside the other article routes'.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { badRequest, notFound } from '../http/api-error.ts';
@@ -24,8 +25,8 @@ import type { ServerRepository } from '../servers/repository.ts';
 import type { ArticleRepository } from './repository.ts';
 import * as S from './route-schemas.ts';
 
-/** The largest `offset` (deprecated): skipping reads every article skipped. */
-const MAX_OFFSET = 10_000;
+/** The largest `offset` (deprecated): skipping reads every article skipped. The web page's old links stop here too. */
+export const MAX_OFFSET = 10_000;
 
 /** What the list needs, handed over by the composition root. */
 export interface ArticleListDeps {

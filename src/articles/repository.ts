@@ -6,6 +6,7 @@ import type { ArticleSection } from '../formats/common.ts';
 import { LoadingCache, stringBytes } from '../shared/loading-cache.ts';
 import { BatchedLoader } from '../shared/batched-loader.ts';
 import { describeProgress, statusOf, type ArticleStatus } from './status.ts';
+import { totalFromAggregates } from './list-total-repository.ts';
 
 export interface Article {
   id: string;
@@ -273,8 +274,11 @@ export class ArticleRepository {
    * skipped (the deprecated form, kept small by the route). Each article's state is
    * computed from its own deliveries only, walking the challenge's articles in key order
    * until the page is full, so a page costs the same at a million articles as at a hundred.
-   * `total` (every article of that state) is counted only when `page.count` asks — the
-   * first page —, since it reads the whole challenge; `next` is the key after the page.
+   * `total` (every article the filter keeps) is counted only when `page.count` asks — the
+   * first page —: from the index and counters where they hold it
+   * (list-total-repository.ts), else over the whole challenge. `next` is the key after the
+   * page, null when no article follows (one row more than the page is read to know it, so a
+   * last page that is exactly full does not lead to an empty one).
    */
   async listWithState(
     challengeId: number,
@@ -311,15 +315,19 @@ export class ArticleRepository {
       created_at: Date;
     }>(listed('x.*, (select octet_length(t.text)::int from articles t where t.id = x.id) as bytes', 'order by x.seq limit $6 offset $7'), [
       ...params,
-      page.limit,
+      page.limit + 1,
       page.offset,
     ]);
-    const total = page.count ? (await this.db.query<{ n: number }>(listed('count(*)::int as n', ''), params))[0].n : null;
-    const next = rows.length === page.limit ? Number(rows[rows.length - 1].seq) : null;
+    const shown = rows.slice(0, page.limit);
+    const total = page.count
+      ? ((await totalFromAggregates(this.db, challengeId, filter)) ??
+        (await this.db.query<{ n: number }>(listed('count(*)::int as n', ''), params))[0].n)
+      : null;
+    const next = rows.length > page.limit ? Number(shown[shown.length - 1].seq) : null;
     return {
       total,
       next,
-      articles: rows.map((r) => {
+      articles: shown.map((r) => {
         const progress = { servers: r.servers, answered: r.done, failed: r.failed };
         return {
           id: r.id,

@@ -8,12 +8,19 @@ import type { Authenticator } from '../auth/principal.ts';
 import type { ChallengeRepository } from '../challenges/repository.ts';
 import { ARTICLE_STATES, type ArticleListState } from '../articles/repository.ts';
 import { formatsFor } from '../articles/export-formats.ts';
+import { MAX_OFFSET } from '../articles/list-routes.ts';
 import type { SuiteReport } from '../testsuites/report.ts';
 import { html } from './html.ts';
 import { answered, apiError, sendFragment, type InProcessApi } from './html-answers.ts';
 import { glanceReader, type Glance, type GlanceRepositories } from './glance.ts';
 import { articleFragment, type ArticleJson } from './pages/article.ts';
-import { articlesFragment, ARTICLES_PAGE_SIZE, serverOutcomeFilter, type ArticleListJson } from './pages/challenge.ts';
+import {
+  articlesFragment,
+  articlesOffsetTooFar,
+  ARTICLES_PAGE_SIZE,
+  serverOutcomeFilter,
+  type ArticleListJson,
+} from './pages/challenge.ts';
 import { fullAxes, leaderboardFragment, type BoardJson } from './pages/leaderboard.ts';
 import { scoreQueryString } from './pages/leaderboard-options.ts';
 import { organiserFragment } from './pages/organiser.ts';
@@ -92,19 +99,31 @@ export class FragmentHandlers {
     return sendFragment(reply, 200, organiserFragment(challenges, { showClosed }));
   };
 
+  /**
+   * A page of a challenge's articles, through the API's paging by key. The first page of a
+   * state (pending, running, done, failed) is asked for with `after=0` — the same articles,
+   * from the first — so the API does not count that state over every article of the
+   * challenge each time the page polls (every 5 s); the whole list and a server's outcome
+   * come with their total, which the API reads from the index and counters. An old link's
+   * offset is followed up to the API's limit, and past it explained rather than refused.
+   */
   readonly articles: S.WebHandler<S.ArticlesRequest> = async (request, reply) => {
     const state: ArticleListState | undefined = ARTICLE_STATES.find((s) => s === request.query.state);
-    const offset = Math.max(0, Math.floor(Number(request.query.offset ?? 0)) || 0);
+    const at = S.articlesPositionOf(request.query);
     const by = serverOutcomeFilter(request.query);
+    if (at.offset > MAX_OFFSET)
+      return sendFragment(reply, 200, articlesOffsetTooFar(request.params, state ?? null, by, at.offset, MAX_OFFSET));
+    const after = at.after ?? (state ? '0' : null);
     const query = new URLSearchParams({
       limit: String(ARTICLES_PAGE_SIZE),
-      offset: String(offset),
+      ...(after !== null ? { after } : {}),
+      ...(at.offset > 0 ? { offset: String(at.offset) } : {}),
       ...(state ? { state } : {}),
       ...(by ? { server: String(by.server), outcome: by.outcome } : {}),
     });
     const url = `/api/challenges/${encodeURIComponent(request.params.slug)}/articles?${query.toString()}`;
     const answer = await this.api.get<ArticleListJson>(request, url);
-    return sendFragment(reply, answer.status, answer.status === 200 ? articlesFragment(answer.body) : apiError(answer));
+    return sendFragment(reply, answer.status, answer.status === 200 ? articlesFragment(answer.body, at) : apiError(answer));
   };
 
   readonly serverExport: S.WebHandler<S.IdRequest> = async (request, reply) => {

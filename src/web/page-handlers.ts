@@ -70,8 +70,7 @@ export class PageHandlers {
     const challenge = await this.challengeOrNull(request.params.slug);
     if (!challenge) return reply.callNotFound();
     const state = ARTICLE_STATES.find((s) => s === request.query.state) ?? null;
-    const offset = Math.max(0, Math.floor(Number(request.query.offset ?? 0)) || 0);
-    const body = articlesPageBody(challenge, state, offset, serverOutcomeFilter(request.query));
+    const body = articlesPageBody(challenge, state, S.articlesPositionOf(request.query), serverOutcomeFilter(request.query));
     return this.send(reply, '/organiser', `Articles of ${challenge.slug}`, body, 'organiser');
   };
 

@@ -28,10 +28,22 @@ export interface ServerRequest {
 export const errorsOffsetOf = (query: { errorsOffset?: string }): number =>
   /^[0-9]{1,8}$/.test(query.errorsOffset ?? '') ? Number(query.errorsOffset) : 0;
 
-/** A challenge's articles: by state, from an offset, or by one server's outcome. */
+/** A challenge's articles: by state or by one server's outcome, the page after a key (or from an old link's offset). */
 export interface ArticlesRequest {
   Params: { slug: string };
-  Querystring: { state?: string; offset?: string; server?: string; outcome?: string };
+  Querystring: { state?: string; after?: string; offset?: string; server?: string; outcome?: string };
+}
+
+/** Where a page of the articles list starts: after a key (the API's `next`), else an offset (old links), else the first. */
+export interface ArticlesPosition {
+  after: string | null;
+  offset: number;
+}
+
+/** The position in the query string, as the API's own patterns take it; a malformed one is the first page. */
+export function articlesPositionOf(query: { after?: string; offset?: string }): ArticlesPosition {
+  if (/^[0-9]{1,18}$/.test(query.after ?? '')) return { after: query.after!, offset: 0 };
+  return { after: null, offset: /^[0-9]{1,8}$/.test(query.offset ?? '') ? Number(query.offset) : 0 };
 }
 
 export interface ChallengeRequest {

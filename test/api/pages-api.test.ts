@@ -83,6 +83,13 @@ describe('GET /api/challenges/:slug/articles', () => {
     expect(pending.body).toMatchObject({ total: 2, offset: 1, state: 'pending' });
     expect(pending.body.articles.map((a: { organiserId: string }) => a.organiserId)).toEqual(['A2']);
     expect((await ms.request('GET', '/api/challenges/pg/articles?state=done', undefined, ADMIN_TOKEN)).body.articles).toEqual([]);
+    // By key: `next` leads to the page after, and is null on a last page even when it is full.
+    const first = await ms.request('GET', '/api/challenges/pg/articles?limit=1', undefined, ADMIN_TOKEN);
+    expect(first.body).toMatchObject({ total: 2, next: expect.stringMatching(/^\d+$/) });
+    const second = await ms.request('GET', `/api/challenges/pg/articles?limit=1&after=${first.body.next}`, undefined, ADMIN_TOKEN);
+    expect(second.body).toMatchObject({ total: null, next: null });
+    expect(second.body.articles.map((a: { organiserId: string }) => a.organiserId)).toEqual(['A2']);
+    expect((await ms.request('GET', '/api/challenges/pg/articles?limit=2', undefined, ADMIN_TOKEN)).body.next).toBeNull();
     expect((await ms.request('GET', '/api/challenges/pg/articles', undefined, team)).status).toBe(403);
     const bad = await ms.request('GET', '/api/challenges/pg/articles?limit=0', undefined, ADMIN_TOKEN);
     expect(bad.status).toBe(400);

@@ -3,6 +3,7 @@
 import { html, type SafeHtml } from '../html.ts';
 import { apiForm, fragment, NEEDS_TOKEN, textArea, textField, tokenBox } from '../layout.ts';
 import type { Challenge } from '../../challenges/repository.ts';
+import type { ArticlesPosition } from '../route-schemas.ts';
 import { tasksWith } from '../../families/registry.ts';
 import {
   ARTICLE_STATES,
@@ -47,10 +48,10 @@ const filterQuery = (state: ArticleListState | null, by: ServerOutcomeFilter | n
 export function articlesPageBody(
   c: Challenge,
   state: ArticleListState | null,
-  offset: number,
+  at: ArticlesPosition,
   by: ServerOutcomeFilter | null = null,
 ): SafeHtml {
-  const query = new URLSearchParams({ ...filterQuery(state, by), ...(offset ? { offset: String(offset) } : {}) }).toString();
+  const query = new URLSearchParams({ ...filterQuery(state, by), ...positionQuery(at) }).toString();
   return html`<h1>Articles of ${c.name} <span class="muted">(${c.slug})</span></h1>
 <p><a href="/organiser">Back to the organiser page</a> · <a href="/challenges/${c.slug}/settings">Settings</a></p>
 ${tokenBox('organiser')}
@@ -65,32 +66,84 @@ ${tokenBox('organiser')}
 ${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000, needsToken: NEEDS_TOKEN.organiser })}`;
 }
 
+const positionQuery = (at: ArticlesPosition): Record<string, string> =>
+  at.after !== null ? { after: at.after } : at.offset > 0 ? { offset: String(at.offset) } : {};
+
 export interface ArticleListJson {
   challenge: string;
   state: ArticleListState | null;
   server?: { id: number; name: string; outcome: ServerOutcome };
-  /** Counted on a first page (no `after`), which is what this page asks for. */
+  /** Counted on a first page (no `after`) unless the fragment passed a key to spare the count. */
   total: number | null;
   offset: number;
+  /** The key of the page after this one, null on the last page. */
+  next: string | null;
   articles: ArticleListRow[];
 }
 
-export function articlesFragment(list: ArticleListJson): SafeHtml {
+/**
+ * One page of the list. A page reached by a key (`at.after`) names no position: numbering it
+ * would mean counting every article before the key, and articles loaded meanwhile would
+ * shift the numbers anyway. It says instead how many it shows and which ones (the first and
+ * last ids, in load order) — what a curator needs to tell pages apart and find their place
+ * again —, and the first page carries the total where one is kept. For the same reason
+ * there is no "Previous": a key leads forwards only, so the way back is the first page (or
+ * the browser's back button, which returns to the page as it was linked).
+ */
+export function articlesFragment(list: ArticleListJson, at: ArticlesPosition): SafeHtml {
   const by = list.server ? html` that server ${list.server.name} (${String(list.server.id)}) ${OUTCOME_WORDS[list.server.outcome]}` : '';
+  const filter = filterQuery(list.state, list.server ? { server: list.server.id, outcome: list.server.outcome } : null);
+  const link = (position: Record<string, string>) => `/challenges/${list.challenge}/articles${withQuery({ ...filter, ...position })}`;
+  const first = at.after !== null || at.offset > 0 ? html`<a href="${link({})}" data-first-page>First page</a>` : '';
   if (list.articles.length === 0) {
+    if (first)
+      return html`<p data-final-count="0">No more${list.state ? ` ${list.state}` : ''} articles${by}: the list ends before this page. ${first}</p>`;
     return html`<p data-final-count="0">${list.state ? `No article is ${list.state} (${STATE_WORDS[list.state]})` : list.server ? 'No article' : 'No articles loaded yet'}${by}.</p>`;
   }
-  const filter = filterQuery(list.state, list.server ? { server: list.server.id, outcome: list.server.outcome } : null);
-  const link = (offset: number) =>
-    `/challenges/${list.challenge}/articles?${new URLSearchParams({ ...filter, offset: String(offset) }).toString()}`;
-  const last = list.offset + list.articles.length;
-  const total = list.total ?? last;
-  return html`<p>Articles ${list.offset + 1}–${last} of ${total}${list.state ? ` ${list.state}` : ''}${by}.</p>
+  const n = list.articles.length;
+  const name = (a: ArticleListRow) => a.organiserId ?? a.id;
+  const state = list.state ? ` ${list.state}` : '';
+  let where: SafeHtml;
+  if (at.after !== null) {
+    // No counter holds a state's total, so its first page has none to point back to.
+    const total = list.state ? '' : ' (the first page has the total)';
+    where = html`${n}${state} article${n === 1 ? '' : 's'}${by}, ${name(list.articles[0])} to ${name(list.articles[n - 1])} in load order${total}.`;
+  } else {
+    const last = list.offset + n;
+    // Without a total (a state, which no counter holds), a last page still knows it exactly.
+    const total = list.total ?? (list.next === null ? last : null);
+    where =
+      total === null
+        ? html`Articles ${count(list.offset + 1)}–${count(last)} of more than ${count(last)}${state}${by} <span class="muted">(not counted: an article's state is read from every server it went to)</span>.`
+        : html`Articles ${count(list.offset + 1)}–${count(last)} of ${count(total)}${state}${by}.`;
+  }
+  const next = list.next === null ? '' : html`<a href="${link({ after: list.next })}" data-next-page>Next ${ARTICLES_PAGE_SIZE}</a>`;
+  return html`<p data-list-position>${where}</p>
 <div class="table-scroll"><table class="articles"><caption>Articles and how far the servers got</caption>
 <thead><tr><th scope="col">Article</th><th scope="col">State</th><th scope="col">Answered</th><th scope="col">Failed</th><th scope="col">Servers</th><th scope="col">Size</th></tr></thead>
-<tbody>${list.articles.map((a) => html`<tr data-article-state="${a.state}"><th scope="row"><a href="/articles/${a.id}?as=organiser">${a.organiserId ?? a.id}</a></th><td><span class="state state-${a.state}">${a.state}</span> <span class="muted" data-summary>${a.summary}</span></td><td>${a.done}</td><td>${a.failed}</td><td>${a.servers}</td><td>${(a.bytes / 1024).toFixed(1)} KiB</td></tr>`)}</tbody></table></div>
-<p>${list.offset > 0 ? html`<a href="${link(Math.max(0, list.offset - ARTICLES_PAGE_SIZE))}">Previous ${ARTICLES_PAGE_SIZE}</a> ` : ''}${last < total ? html`<a href="${link(last)}">Next ${ARTICLES_PAGE_SIZE}</a>` : ''}</p>`;
+<tbody>${list.articles.map((a) => html`<tr data-article-state="${a.state}"><th scope="row"><a href="/articles/${a.id}?as=organiser">${name(a)}</a></th><td><span class="state state-${a.state}">${a.state}</span> <span class="muted" data-summary>${a.summary}</span></td><td>${a.done}</td><td>${a.failed}</td><td>${a.servers}</td><td>${(a.bytes / 1024).toFixed(1)} KiB</td></tr>`)}</tbody></table></div>
+${first || next ? html`<p>${first}${first && next ? ' · ' : ''}${next}</p>` : ''}`;
 }
+
+/** An old link's offset past what the list still skips: said in words, with the way to the same articles. */
+export function articlesOffsetTooFar(
+  c: { slug: string },
+  state: ArticleListState | null,
+  by: ServerOutcomeFilter | null,
+  offset: number,
+  max: number,
+): SafeHtml {
+  const first = `/challenges/${c.slug}/articles${withQuery(filterQuery(state, by))}`;
+  return html`<p class="notice" data-final>This link starts at article ${count(offset + 1)}, counted from the first. The list no longer skips more than ${count(max)} articles (skipping reads every one of them): it goes from page to page instead. <a href="${first}" data-first-page>Start at the first page</a> and follow its "Next ${ARTICLES_PAGE_SIZE}" links.</p>`;
+}
+
+/** A count as people read it: 12,345. */
+const count = (n: number) => n.toLocaleString('en');
+
+const withQuery = (q: Record<string, string>) => {
+  const s = new URLSearchParams(q).toString();
+  return s ? `?${s}` : '';
+};
 
 export function settingsPageBody(c: Challenge): SafeHtml {
   const num = (name: keyof Challenge, label: string, o: { min: number; hint: string; step?: string }) =>
