@@ -10,7 +10,7 @@ import type { ServerForCall } from './request-body.ts';
 /** llhttp's reasons for a header line not ended by CR LF. */
 const BARE_LINE_END = /expected CR|expected LF|LF after CR/i;
 
-export type ServerForHint = Pick<ServerForCall, 'tasks' | 'sendMetadata' | 'protocol'> & { url: string; method?: string };
+export type ServerForHint = Pick<ServerForCall, 'tasks' | 'sendMetadata' | 'protocol' | 'batchSize'> & { url: string; method?: string };
 
 /** A sentence to append to the detail of a failed call ('' when no hint applies). */
 export function failureHint(call: FailedCall, server: ServerForHint): string {
@@ -22,6 +22,12 @@ export function failureHint(call: FailedCall, server: ServerForHint): string {
   }
   const protocol = protocolOf(server.protocol);
   return (
-    protocol.hint?.(call, { url: server.url, method: server.method ?? '', tasks: server.tasks, sendMetadata: server.sendMetadata }) ?? ''
+    protocol.hint?.(call, {
+      url: server.url,
+      method: server.method ?? '',
+      tasks: server.tasks,
+      sendMetadata: server.sendMetadata,
+      batchSize: server.batchSize,
+    }) ?? ''
   );
 }

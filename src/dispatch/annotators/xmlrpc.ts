@@ -30,6 +30,15 @@ const WRONG_ARITY = new RegExp(
   'i',
 );
 
+/**
+ * How the usual stacks word a call of a method they do not serve, here system.multicall:
+ * Python ("method "system.multicall" is not supported"), Perl's Frontier ("no such method
+ * `system.multicall'") and RPC::XML, Ruby ("Method system.multicall missing…"), and
+ * XMLRPC::Lite, which looks for a Perl class named for the method's prefix ("Failed to
+ * access class (system)").
+ */
+const NO_MULTICALL = /multicall|class \(system\)/i;
+
 /** Where the usual libraries serve XML-RPC when told nothing else (some nowhere else). */
 const USUAL_PATH = '/RPC2';
 
@@ -76,7 +85,7 @@ export const xmlrpc = defineProtocol({
     if (
       call.kind === 'fault' &&
       (server.batchSize ?? 1) > 1 &&
-      /multicall|not (?:found|supported|defined)|unknown method|no such method/i.test(call.detail)
+      NO_MULTICALL.test(call.detail)
     ) {
       return ` — a server registered with batchSize > 1 is called with ${MULTICALL}; serve it (Python: server.register_multicall_functions()), or register without batchSize`;
     }
