@@ -77,7 +77,7 @@ try {
       const to = round % 2 === 0 ? 'active' : 'done';
       const from = to === 'active' ? 'done' : 'active';
       const rows = await db.query(
-        `update deliveries set state = $3, updated_at = now() where (article_id, server_id) in (
+        `update deliveries set state = $3 where (article_id, server_id) in (
            select article_id, server_id from deliveries where server_id = $1 and state = $2 limit 500) returning 1`,
         [servers[round % 3], from, to],
       );

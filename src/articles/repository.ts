@@ -353,12 +353,18 @@ export class ArticleRepository {
     return new Set(rows.map((r) => r.organiser_id));
   }
 
-  /** On-demand articles waiting: a delivery to an active live server queued or under way, or none yet though just submitted. */
+  /**
+   * On-demand articles waiting: a delivery to an active live server queued or under way, or
+   * none yet though just submitted. The states are two partial indexes (deliveries_waiting,
+   * deliveries_unsettled: migration 021), read together for the live servers only: hence
+   * the two states as an `or`, and the servers as an array the index conditions take.
+   */
   private async pendingOnDemand(tx: Queryable, liveChallengeId: number, client: string): Promise<PendingOnDemand> {
     const rows = await tx.query<{ mine: string | number; total: string | number }>(
       `with busy as (
          select distinct d.article_id as id from deliveries d
-         where d.server_id in (select id from servers where challenge_id = $1 and state = 'active') and d.state in ('queued', 'active')
+         where d.server_id = any (array(select id from servers where challenge_id = $1 and state = 'active'))
+           and (d.state = 'queued' or d.state = 'active')
        ), unqueued as (
          select a.id from articles a
          where a.challenge_id = $1 and a.created_at > now() - interval '${UNQUEUED_GRACE}'

@@ -175,7 +175,7 @@ export class DispatchStore {
     return await this.write('queue the failed articles again', async () => {
       const rows = await this.db.query<{ n: string; first: string | null }>(
         `with moved as (
-           update deliveries set round = round + 1, state = 'queued', updated_at = now()
+           update deliveries set round = round + 1, state = 'queued'
            where server_id = $1 and state = 'failed' returning seq)
          select count(*) as n, min(seq) as first from moved`,
         [serverId],
@@ -231,10 +231,7 @@ export class DispatchStore {
 
   async markDone(articleId: string, serverId: number): Promise<void> {
     return await this.write('mark a delivery done', async () => {
-      await this.db.query(`update deliveries set state = 'done', updated_at = now() where article_id = $1 and server_id = $2`, [
-        articleId,
-        serverId,
-      ]);
+      await this.db.query(`update deliveries set state = 'done' where article_id = $1 and server_id = $2`, [articleId, serverId]);
     });
   }
 

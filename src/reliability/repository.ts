@@ -31,7 +31,7 @@ export class ReliabilityRepository {
   private async load(where: string, param: number): Promise<Map<number, { attempts: AttemptRow[]; answers: AnswerRow[] }>> {
     const attempts = await this.db.query<{ server_id: number; started_at: Date; ms: number | null; outcome: string | null }>(
       `select t.server_id, t.started_at, t.ms, t.outcome from attempts t join servers s on s.id = t.server_id
-       where ${where} and t.outcome is not null order by t.started_at, t.id`,
+       where ${where} and t.outcome is not null order by t.started_at, t.article_id, t.n`,
       [param],
     );
     const answers = await this.db.query<{ server_id: number; annotations: number; text_bytes: number; ms: number }>(

@@ -114,7 +114,9 @@ export class ServerStatusRepository {
 
   /**
    * The failed attempts by kind (outcome), counted in SQL, each with its latest example —
-   * what a dead server's page shows instead of a hundred identical rows.
+   * what a dead server's page shows instead of a hundred identical rows. The example's
+   * `outcome <> 'ok'` (true of every kind) lets it be read through the failed attempts'
+   * partial index, newest first; without it, every attempt of the server was scanned.
    */
   async failuresByKind(serverId: number): Promise<Record<string, FailureKindSummary>> {
     const rows = await this.db.query<{
@@ -131,7 +133,7 @@ export class ServerStatusRepository {
              from attempts where server_id = $1 and outcome is not null and outcome <> 'ok' group by outcome) k
        cross join lateral (
          select t.article_id, a.organiser_id, t.detail from attempts t join articles a on a.id = t.article_id
-         where t.server_id = $1 and t.outcome = k.kind order by t.started_at desc, t.id desc limit 1) e
+         where t.server_id = $1 and t.outcome = k.kind and t.outcome <> 'ok' order by t.started_at desc, t.article_id desc, t.n desc limit 1) e
        order by k.n desc, k.kind`,
       [serverId],
     );
@@ -148,7 +150,11 @@ export class ServerStatusRepository {
     );
   }
 
-  /** The most recent failed attempts, newest first (`offset` of them skipped). */
+  /**
+   * The most recent failed attempts, newest first (`offset` of them skipped); those begun in
+   * one transaction share their start, and come in (article, attempt number) order, as
+   * attempts_server_failed_recent holds them.
+   */
   async errors(serverId: number, limit = 100, offset = 0): Promise<ServerErrorEntry[]> {
     const rows = await this.db.query<{
       organiser_id: string | null;
@@ -162,7 +168,7 @@ export class ServerStatusRepository {
       `select a.organiser_id, t.article_id, t.n, t.outcome, t.detail, t.errors, t.started_at
        from attempts t join articles a on a.id = t.article_id
        where t.server_id = $1 and t.outcome is not null and t.outcome <> 'ok'
-       order by t.started_at desc, t.id desc limit $2 offset $3`,
+       order by t.started_at desc, t.article_id desc, t.n desc limit $2 offset $3`,
       [serverId, limit, offset],
     );
     return rows.map((r) => ({
