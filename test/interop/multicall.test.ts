@@ -61,26 +61,33 @@ const articles = TEXTS.map((text, k) => ({ id: `m${k}`, organiserId: `m${k}`, te
 const contexts = TEXTS.map((text) => ({ tasks: ['ACT' as const, 'MENTION' as const], text }));
 
 describe.each(STACKS.filter((s) => s.name in SERVES_MULTICALL))('system.multicall with $name ($library)', (stack) => {
-  it(SERVES_MULTICALL[stack.name] ? 'answers each article as a call of its own would' : 'is one fault for the whole call, with the hint', async () => {
-    const server = await stack.start();
-    running.push(server);
-    await listening(server.url);
-    const base = { url: server.url, method: 'Annotator.getAnnotation', tasks: ['ACT' as const, 'MENTION' as const], sendMetadata: false };
-    const batch = await client.callBatch({ ...base, batchSize: 3 }, articles, contexts, { deadlineMs: 20_000, dispatcher });
-    if (SERVES_MULTICALL[stack.name]) {
-      const alone = await Promise.all(articles.map((a, k) => client.call(base, a, contexts[k]!, { deadlineMs: 20_000, dispatcher })));
-      expect(alone.every((o) => o.ok)).toBe(true);
-      batch.forEach((o, k) => {
-        expect(o.ok, o.ok ? '' : o.detail).toBe(true);
-        if (o.ok && alone[k]!.ok) expect(o.value.result).toBe((alone[k] as { value: { result: string } }).value.result);
-      });
-    } else {
-      for (const o of batch) {
-        expect(o.ok).toBe(false);
-        const verdict = judgeCall(o, { ...base, batchSize: 3, protocol: 'xmlrpc' });
-        expect(verdict.outcome).toBe('fault');
-        if (verdict.outcome !== 'ok') expect(verdict.detail).toMatch(/system\.multicall; serve it \(Python: server\.register_multicall_functions\(\)\), or register without batchSize/);
+  it(
+    SERVES_MULTICALL[stack.name] ? 'answers each article as a call of its own would' : 'is one fault for the whole call, with the hint',
+    async () => {
+      const server = await stack.start();
+      running.push(server);
+      await listening(server.url);
+      const base = { url: server.url, method: 'Annotator.getAnnotation', tasks: ['ACT' as const, 'MENTION' as const], sendMetadata: false };
+      const batch = await client.callBatch({ ...base, batchSize: 3 }, articles, contexts, { deadlineMs: 20_000, dispatcher });
+      if (SERVES_MULTICALL[stack.name]) {
+        const alone = await Promise.all(articles.map((a, k) => client.call(base, a, contexts[k]!, { deadlineMs: 20_000, dispatcher })));
+        expect(alone.every((o) => o.ok)).toBe(true);
+        batch.forEach((o, k) => {
+          expect(o.ok, o.ok ? '' : o.detail).toBe(true);
+          if (o.ok && alone[k]!.ok) expect(o.value.result).toBe((alone[k] as { value: { result: string } }).value.result);
+        });
+      } else {
+        for (const o of batch) {
+          expect(o.ok).toBe(false);
+          const verdict = judgeCall(o, { ...base, batchSize: 3, protocol: 'xmlrpc' });
+          expect(verdict.outcome).toBe('fault');
+          if (verdict.outcome !== 'ok')
+            expect(verdict.detail).toMatch(
+              /system\.multicall; serve it \(Python: server\.register_multicall_functions\(\)\), or register without batchSize/,
+            );
+        }
       }
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

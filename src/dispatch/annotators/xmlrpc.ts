@@ -82,11 +82,7 @@ export const xmlrpc = defineProtocol({
   formatErrorOf: xmlRpcFormatError,
   batch: xmlrpcMulticall,
   hint(call, server) {
-    if (
-      call.kind === 'fault' &&
-      (server.batchSize ?? 1) > 1 &&
-      NO_MULTICALL.test(call.detail)
-    ) {
+    if (call.kind === 'fault' && (server.batchSize ?? 1) > 1 && NO_MULTICALL.test(call.detail)) {
       return ` — a server registered with batchSize > 1 is called with ${MULTICALL}; serve it (Python: server.register_multicall_functions()), or register without batchSize`;
     }
     if (call.kind === 'fault' && WRONG_ARITY.test(call.detail)) {
