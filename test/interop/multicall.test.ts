@@ -70,11 +70,11 @@ describe.each(STACKS.filter((s) => s.name in SERVES_MULTICALL))('system.multical
       const base = { url: server.url, method: 'Annotator.getAnnotation', tasks: ['ACT' as const, 'MENTION' as const], sendMetadata: false };
       const batch = await client.callBatch({ ...base, batchSize: 3 }, articles, contexts, { deadlineMs: 20_000, dispatcher });
       if (SERVES_MULTICALL[stack.name]) {
-        const alone = await Promise.all(articles.map((a, k) => client.call(base, a, contexts[k]!, { deadlineMs: 20_000, dispatcher })));
+        const alone = await Promise.all(articles.map((a, k) => client.call(base, a, contexts[k], { deadlineMs: 20_000, dispatcher })));
         expect(alone.every((o) => o.ok)).toBe(true);
         batch.forEach((o, k) => {
           expect(o.ok, o.ok ? '' : o.detail).toBe(true);
-          if (o.ok && alone[k]!.ok) expect(o.value.result).toBe((alone[k] as { value: { result: string } }).value.result);
+          if (o.ok && alone[k].ok) expect(o.value.result).toBe((alone[k] as { value: { result: string } }).value.result);
         });
       } else {
         for (const o of batch) {
