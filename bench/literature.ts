@@ -36,7 +36,8 @@ const SERVERS = Number(process.argv[3] ?? 3);
 const CONCURRENCY = Number(process.argv[4] ?? 8);
 const WORKERS = Number(process.argv[5] ?? 2);
 const BATCH = Number(process.argv[6] ?? 1);
-const ABSTRACT_BYTES = 1500;
+// BENCH_DOC_BYTES: another document size (full texts: 100000), as a PubMed citation's abstract.
+const ABSTRACT_BYTES = Number(process.env.BENCH_DOC_BYTES ?? 1500);
 
 const MiB = (b: number) => fmt(b / 2 ** 20, 1);
 const WORDS = 'protein binds receptor kinase expression cells patients mutation inhibitor pathway tumour gene'.split(' ');
