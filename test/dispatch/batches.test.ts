@@ -69,9 +69,12 @@ async function settled(serverId: number, total: number) {
   });
 }
 
+/** The server's stored answer as the article's page shows it (waited for: the page's answer may be kept for a moment). */
 async function answerOf(serverId: number, organiserId: string) {
-  const article = await ms.request('GET', `/api/articles/${ids[organiserId]}`, undefined, ADMIN_TOKEN);
-  return article.body.servers.find((s: { serverId: number }) => s.serverId === serverId);
+  return await waitFor(`${organiserId}'s answer from server ${serverId}`, async () => {
+    const article = await ms.request('GET', `/api/articles/${ids[organiserId]}`, undefined, ADMIN_TOKEN);
+    return article.body.servers.find((s: { serverId: number; result?: unknown }) => s.serverId === serverId && s.result);
+  });
 }
 
 describe('servers registered for batches', () => {
