@@ -1,4 +1,4 @@
-// `metaserver check-server URL [--protocol …] [--tasks …] [--method …]`: what a team runs on its own
+// `metaserver check-server URL [--protocol …] [--tasks …] [--method …] [--batch-size N]`: what a team runs on its own
 // machine before registering. Sends the setup article and the hard articles
 // (servers/setup-check/probe-articles.ts) one after the other, exactly as dispatch would, judges each
 // answer as dispatch would, and prints what failed with the hints and the response times.
@@ -87,11 +87,18 @@ function parseSeconds(value: string): number {
   return seconds;
 }
 
+function parseBatchSize(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 100) throw new InvalidArgumentError('expected a whole number from 1 to 100');
+  return n;
+}
+
 interface Options {
   protocol: ProtocolName;
   tasks: TaskName[];
   method: string;
   metadata: boolean;
+  batchSize: number;
   timeout: number;
   mentionTypes?: string;
   mentionNamespaces?: Record<string, string[]>;
@@ -168,6 +175,12 @@ export async function runCheckServerCommand(
     )
     .option('--method <name>', 'XML-RPC method name', DEFAULT_METHOD)
     .option('--metadata', 'also send the metadata struct {article, tasks}, as servers registered with sendMetadata get it', false)
+    .option(
+      '--batch-size <n>',
+      'send each article in the batch form, as servers registered with batchSize n get them (XML-RPC system.multicall, a JSON array)',
+      parseBatchSize,
+      1,
+    )
     .option('--timeout <seconds>', 'deadline of each call (a challenge allows 600 s by default)', parseSeconds, 60)
     .option('--mention-types <list>', "the challenge's mention types, separated by commas (default: any type)")
     .option(
@@ -193,7 +206,7 @@ export async function runCheckServerCommand(
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 2;
     throw err;
   }
-  const unfit = protocolProblem(options.protocol, { tasks: options.tasks, url });
+  const unfit = protocolProblem(options.protocol, { tasks: options.tasks, url, batchSize: options.batchSize });
   if (unfit) {
     process.stderr.write(`check-server: ${unfit}\n`);
     return 2;
@@ -203,7 +216,14 @@ export async function runCheckServerCommand(
     process.stderr.write(`check-server: ${problem}\n`);
     return 2;
   }
-  const server = { url, protocol: options.protocol, method: options.method, tasks: options.tasks, sendMetadata: options.metadata };
+  const server = {
+    url,
+    protocol: options.protocol,
+    method: options.method,
+    tasks: options.tasks,
+    sendMetadata: options.metadata,
+    batchSize: options.batchSize,
+  };
   // One connection, reused: the articles go one after the other, and a server that serves
   // one connection at a time must not wait for a second one.
   const agent = createServerAgent({ connections: 1, lookup: policedLookup(false) });

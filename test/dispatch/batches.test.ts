@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCheckServerCommand } from '../../src/cli/check-server.ts';
 import { annotate } from '../../src/sample/annotator.ts';
 import { startPythonServer, type PythonServer } from '../support/python-server.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
@@ -131,6 +132,16 @@ describe('servers registered for batches', () => {
         expected.map((m) => [m.offset, m.mention]),
       );
     }
+  });
+
+  it('`metaserver check-server --batch-size` sends every hard article in the batch form, judged as dispatch judges it', async () => {
+    const before = peer.calls.length;
+    const lines: string[] = [];
+    const code = await runCheckServerCommand([peer.url, '--tasks', 'ACT', '--batch-size', '4'], (line) => lines.push(line));
+    expect(code, lines.join('\n')).toBe(0);
+    await waitFor('the check requests seen', async () => (peer.calls.length - before >= 7 ? true : undefined));
+    expect(peer.calls.slice(before)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    expect(await runCheckServerCommand([peer.url, '--batch-size', '0'], () => {})).toBe(2);
   });
 
   it('refuses batches where there is no batch form: a pull server, or a size out of range', async () => {

@@ -24,6 +24,8 @@ export const CHECK_GIVEN = 'T1\tProtein 11 22\t𝛼-synuclein\nT2\tProtein 26 31
 /** The protocol is XML-RPC when not given. */
 export type ServerToCheck = Pick<AnnotationServer, 'url' | 'method' | 'tasks' | 'sendMetadata'> & {
   protocol?: AnnotationServer['protocol'];
+  /** A server registered for batches is checked in the batch form (a batch of one). */
+  batchSize?: number;
 };
 
 export interface CheckOptions {
