@@ -152,12 +152,9 @@ function printReport(url: string, options: Options, rows: Row[], articles: numbe
   else if (valid < rows.length) write('Fix what is listed above and run the check again; dispatch judges every answer the same way.');
 }
 
-/** Runs the command; resolves with the exit code (0: every answer valid, 1: not, 2: bad usage). */
-export async function runCheckServerCommand(
-  argv: string[],
-  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-): Promise<number> {
-  const program = new Command('check-server')
+/** The command's arguments and options (commander). */
+function checkServerProgram(): Command {
+  return new Command('check-server')
     .description('call an annotation server with the setup article and hard articles, and judge every answer as dispatch would')
     .argument('<url>', 'the server URL, as you would register it (e.g. http://127.0.0.1:8000/RPC2)')
     .addOption(
@@ -192,6 +189,14 @@ export async function runCheckServerCommand(
     .option('--topic-labels <list>', "the challenge's TOPIC labels, separated by commas (default: LitCovid's seven)")
     .option('--json', 'print the results as JSON', false)
     .exitOverride();
+}
+
+/** Runs the command; resolves with the exit code (0: every answer valid, 1: not, 2: bad usage). */
+export async function runCheckServerCommand(
+  argv: string[],
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<number> {
+  const program = checkServerProgram();
   let url: string;
   let options: Options;
   try {
