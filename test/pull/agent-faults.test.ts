@@ -127,9 +127,14 @@ describe('agent faults', () => {
     const { serverId } = await scenario('two', 12, { timeoutSeconds: 60 }, 2);
     local.delayMs = 150;
     const [a, b] = await Promise.all([agentFor(serverId, 3), agentFor(serverId, 3)]);
-    await waitFor('every article stored', async () => ((await status(serverId)).progress.done === 12 ? true : undefined), 40_000);
+    // The status page reads its parts in parallel, each on its own connection with PostgreSQL: wait for the timing's read too.
+    const done = async () => {
+      const s = await status(serverId);
+      return s.progress.done === 12 && s.timing.answered >= 12 ? s : undefined;
+    };
+    const settled = await waitFor('every article stored', done, 40_000);
     expect(local.maxInFlight.get('two')).toBe(2);
-    expect((await status(serverId)).timing.answered).toBe(12);
+    expect(settled.timing.answered).toBe(12);
     a.kill('SIGTERM');
     b.kill('SIGTERM');
     expect(await a.exited).toBe(0);
