@@ -2,11 +2,12 @@
 // asks) without reading each article's deliveries, where something already kept holds it:
 // the whole list is the challenge's articles, counted from the (challenge_id, seq) index
 // alone, reading no article row; one server's outcome comes from the delivery counters
-// migration 017 keeps (a few rows per server). A list by state across servers (pending,
-// running, done, failed) has no such figure: an article's state depends on all its
-// deliveries at once, so the repository counts it over the whole challenge, and only when
-// its caller asks for a total.
+// migration 017 keeps, read as the server's page reads them (ServerStatusRepository). A
+// list by state across servers (pending, running, done, failed) has no such figure: an
+// article's state depends on all its deliveries at once, so the repository counts it over
+// the whole challenge, and only when its caller asks for a total.
 import type { Queryable } from '../db/database.ts';
+import { ServerStatusRepository } from '../servers/status-repository.ts';
 import type { ArticleListFilter } from './repository.ts';
 
 /** The list's total from the index and the counters, or null when only counting every article would say it. */
@@ -16,14 +17,7 @@ export async function totalFromAggregates(db: Queryable, challengeId: number, fi
   if (!filter.server) return articles;
   // One delivery per article and server (its primary key): answered and failed are that
   // server's deliveries in those states; pending, every other article of the challenge.
-  const { id, outcome } = filter.server;
-  await db.query('select fold_delivery_state_counts($1::int[])', [[id]]);
-  const rows = await db.query<{ done: number; failed: number }>(
-    `select coalesce(sum(n) filter (where state = 'done'), 0)::int as done,
-            coalesce(sum(n) filter (where state = 'failed'), 0)::int as failed
-     from delivery_state_counts where server_id = $1`,
-    [id],
-  );
-  const { done, failed } = rows[0];
+  const { done, failed } = await new ServerStatusRepository(db).progress(filter.server.id);
+  const outcome = filter.server.outcome;
   return outcome === 'answered' ? done : outcome === 'failed' ? failed : Math.max(0, articles - done - failed);
 }

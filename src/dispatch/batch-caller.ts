@@ -12,11 +12,6 @@ import type { CallOutcome } from './annotators/outcome.ts';
 import type { AnswerContext, AnswerText } from './decode-and-validate.ts';
 import type { ArticleForCall } from './request-body.ts';
 
-/** How many jobs of a server are in flight at once, across all processes: enough to fill `concurrency` calls of `batchSize` articles. */
-export function jobsAtOnce(server: { concurrency: number; batchSize?: number }): number {
-  return Math.max(1, server.concurrency) * Math.max(1, server.batchSize ?? 1);
-}
-
 export interface BatchCallOptions {
   deadlineMs: number;
   dispatcher: Dispatcher;

@@ -24,10 +24,9 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import type { DispatchQueues } from './queues.ts';
+import { jobsAtOnce, type DispatchQueues } from './queues.ts';
 import type { DispatchStore } from './dispatch-store.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
-import { jobsAtOnce } from './batch-caller.ts';
 
 /** KEYS[1] the lock, ARGV[1] the holder's token: deleted only by its holder. */
 const UNLOCK_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;

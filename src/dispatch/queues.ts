@@ -4,6 +4,10 @@
 import { Queue, type JobsOptions, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 
+/** How many jobs of a server are in flight at once, across all processes: enough to fill `concurrency` calls of `batchSize` articles (batch-caller.ts). */
+export function jobsAtOnce(server: { concurrency: number; batchSize?: number }): number {
+  return Math.max(1, server.concurrency) * Math.max(1, server.batchSize ?? 1);
+}
 export interface DispatchJob {
   articleId: string;
   serverId: number;
@@ -119,8 +123,9 @@ export class DispatchQueues {
     return await this.queue(serverId).isPaused();
   }
 
-  async setConcurrency(serverId: number, concurrency: number): Promise<void> {
-    await this.queue(serverId).setGlobalConcurrency(concurrency);
+  /** The server's limit on jobs in flight across all processes: enough to fill its calls (jobsAtOnce). */
+  async setConcurrency(server: { id: number; concurrency: number; batchSize?: number }): Promise<void> {
+    await this.queue(server.id).setGlobalConcurrency(jobsAtOnce(server));
   }
 
   async pause(serverId: number): Promise<void> {

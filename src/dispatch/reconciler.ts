@@ -20,7 +20,6 @@ import type { AnnotationServer, ServerRepository } from '../servers/repository.t
 import type { DispatchService } from './service.ts';
 import type { DispatchStore } from './dispatch-store.ts';
 import { withinTime } from '../shared/timeout.ts';
-import { jobsAtOnce } from './batch-caller.ts';
 
 export interface ReconcileReport {
   full: boolean;
@@ -127,7 +126,7 @@ export class Reconciler {
 
   private async server(listed: AnnotationServer, challenge: Challenge, report: ReconcileReport): Promise<void> {
     const { queues } = this.dispatch;
-    await queues.setConcurrency(listed.id, jobsAtOnce(listed));
+    await queues.setConcurrency(listed);
     if (report.full) report.restored += await this.restoreJobs(listed.id, challenge);
     // Read again just before acting: a pause or start made since the list was read wins.
     const server = await this.repos.servers.byId(listed.id);

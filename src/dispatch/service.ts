@@ -21,7 +21,6 @@ import { DispatchQueues } from './queues.ts';
 import type { QueueWindow } from './queue-window.ts';
 import type { DispatchStore } from './dispatch-store.ts';
 import { SERVERS_CHANGED_CHANNEL } from './worker-pool.ts';
-import { jobsAtOnce } from './batch-caller.ts';
 
 /** How long a request waits for its queue step before answering anyway (the reconciler finishes it). */
 export const QUEUE_WAIT_MS = 1000;
@@ -89,7 +88,7 @@ export class DispatchService {
   /** A new server: its queue exists, paused, with its concurrency limit set. */
   async serverRegistered(server: AnnotationServer): Promise<boolean> {
     return await this.toQueues(`set up the queue of server ${server.id}`, async () => {
-      await this.queues.setConcurrency(server.id, jobsAtOnce(server));
+      await this.queues.setConcurrency(server);
       await this.queues.pause(server.id);
       await this.announce();
     });
@@ -99,7 +98,7 @@ export class DispatchService {
     await this.servers.setState(server.id, 'active');
     this.log.info({ serverId: server.id, challenge: challenge.slug }, 'annotation server started');
     return await this.toQueues(`start server ${server.id}`, async () => {
-      await this.queues.setConcurrency(server.id, jobsAtOnce(server));
+      await this.queues.setConcurrency(server);
       await this.enqueueUndelivered(server, challenge);
       if (challenge.phase !== 'closed') await this.queues.resume(server.id);
       await this.announce();

@@ -81,6 +81,13 @@ describe('the batch caller', () => {
     expect(outcomes[1]).toMatchObject({ ok: false, kind: 'fault', faultCode: 7, detail: 'fault 7: no tagger for this one' });
   });
 
+  it('{"error": …} in place of the array is the fault of every article in the call', async () => {
+    seen.length = 0;
+    reply = () => ({ error: { code: 3, message: 'the tagger is busy' } });
+    const outcomes = await Promise.all(send(['12', '13']));
+    for (const o of outcomes) expect(o).toMatchObject({ ok: false, kind: 'fault', faultCode: 3, detail: 'fault 3: the tagger is busy' });
+  });
+
   it('an answer array of the wrong length is a protocol failure of every article in the call', async () => {
     seen.length = 0;
     reply = (texts) => texts.slice(1).map(actFor);

@@ -5,7 +5,7 @@
 // be a fault or unreadable: only that article fails, and only it is sent again.
 import { AnswerFormatError } from './outcome.ts';
 import { parseJsonAnswer } from './json-body.ts';
-import type { BatchForm, BatchItem, DecodedAnswer, RequestParts } from './types.ts';
+import type { BatchForm, BatchItem, DecodedAnswer, FaultAnswer, RequestParts } from './types.ts';
 
 /** The message for a batch answer holding another number of answers than articles sent. */
 export function countMismatch(got: number, sent: number): string {
@@ -14,20 +14,23 @@ export function countMismatch(got: number, sent: number): string {
 
 /**
  * The array form over a JSON protocol: `encodeOne` writes one article's request as that
- * protocol's JSON, `decodeOne` reads one item of the answer array, with the text it answers.
+ * protocol's JSON, `decodeOne` reads one item of the answer array, with the text it answers;
+ * `wholeFault`, for a protocol that has one, reads a failure of the whole call in its own
+ * terms (the JSON protocol's {"error": …}) in place of the array.
  */
 export function jsonArrayBatch(
   protocol: string,
   encodeOne: (parts: RequestParts) => string,
   decodeOne: (value: unknown, text: string) => DecodedAnswer,
+  wholeFault?: (value: unknown) => FaultAnswer | undefined,
 ): BatchForm {
   return {
     encode: (parts) => `[${parts.map(encodeOne).join(',')}]`,
     decode(body, charset, texts) {
       const value = parseJsonAnswer(body, charset, protocol);
       if (!Array.isArray(value)) {
-        // A whole-call failure in the protocol's own terms ({"error": …}) is every article's fault.
-        const whole = faultOrNothing(() => decodeOne(value, ''));
+        // A failure of the whole call is every article's fault.
+        const whole = wholeFault?.(value);
         if (whole) return whole;
         throw new AnswerFormatError(
           `the answer to a batch of ${texts.length} articles is a JSON ${value === null ? 'null' : typeof value}, not an array: a batch is answered by a JSON array of one answer per article, in the order sent`,
@@ -45,13 +48,4 @@ export function jsonArrayBatch(
       return { kind: 'items', items };
     },
   };
-}
-
-function faultOrNothing(decode: () => DecodedAnswer): Extract<DecodedAnswer, { kind: 'fault' }> | undefined {
-  try {
-    const decoded = decode();
-    return decoded.kind === 'fault' ? decoded : undefined;
-  } catch {
-    return undefined;
-  }
 }

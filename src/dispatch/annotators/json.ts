@@ -6,12 +6,12 @@
 // of such objects and answers an array of answers, in the same order (batch.ts).
 import { parseJsonAnswer } from './json-body.ts';
 import { jsonArrayBatch } from './batch.ts';
-import { defineProtocol, type DecodedAnswer, type RequestParts } from './types.ts';
+import { defineProtocol, type DecodedAnswer, type FaultAnswer, type RequestParts } from './types.ts';
 
 const NAME = 'json';
 
 /** {"error": …} as a fault, when it is the answer's only key. */
-function faultOf(value: unknown): DecodedAnswer | undefined {
+function faultOf(value: unknown): FaultAnswer | undefined {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const keys = Object.keys(value);
   if (keys.length !== 1 || keys[0] !== 'error') return undefined;
@@ -51,7 +51,7 @@ export const json = defineProtocol({
   encode,
   decode: (body, charset) => decodeValue(parseJsonAnswer(body, charset, NAME)),
   // A JSON array of those objects, answered by an array of answers (or {"error": …} for all).
-  batch: jsonArrayBatch(NAME, encode, decodeValue),
+  batch: jsonArrayBatch(NAME, encode, decodeValue, faultOf),
   hint(call) {
     if (call.kind === 'http' && (call.httpStatus === 400 || call.httpStatus === 415)) {
       return ' — the meta-server POSTs Content-Type: application/json with a JSON object {"text": …}; does the server read a JSON body (not form parameters)?';

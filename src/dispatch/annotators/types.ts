@@ -40,11 +40,14 @@ export type DecodedAnswer =
     }
   | { kind: 'fault'; code: number | string; message: string };
 
+/** A protocol's own statement of failure, as decoded. */
+export type FaultAnswer = Extract<DecodedAnswer, { kind: 'fault' }>;
+
 /** One article's part of a batch answer: its answer or fault, or why that part cannot be read. */
 export type BatchItem = DecodedAnswer | { kind: 'unreadable'; message: string };
 
 /** A batch answer: one item per article sent, in the order sent, or the server's fault for the whole call. */
-export type DecodedBatch = { kind: 'items'; items: BatchItem[] } | { kind: 'fault'; code: number | string; message: string };
+export type DecodedBatch = { kind: 'items'; items: BatchItem[] } | FaultAnswer;
 
 /** How a protocol carries several articles in one call (a server registered with batchSize > 1; see batch.ts). */
 export interface BatchForm {

@@ -51,7 +51,7 @@ export function articlesPageBody(
   at: ArticlesPosition,
   by: ServerOutcomeFilter | null = null,
 ): SafeHtml {
-  const query = new URLSearchParams({ ...filterQuery(state, by), ...positionQuery(at) }).toString();
+  const query = withQuery({ ...filterQuery(state, by), ...positionQuery(at) });
   return html`<h1>Articles of ${c.name} <span class="muted">(${c.slug})</span></h1>
 <p><a href="/organiser">Back to the organiser page</a> · <a href="/challenges/${c.slug}/settings">Settings</a></p>
 ${tokenBox('organiser')}
@@ -63,7 +63,7 @@ ${tokenBox('organiser')}
 <select id="article-outcome" name="outcome"><option value=""${by ? '' : html` selected`}>any</option>${SERVER_OUTCOMES.map((o) => html`<option value="${o}"${o === by?.outcome ? html` selected` : ''}>${OUTCOME_WORDS[o]}</option>`)}</select>
 <button type="submit">Show</button>
 </form>
-${fragment(`/fragments/challenges/${c.slug}/articles${query ? `?${query}` : ''}`, { label: 'Articles', pollMs: 5000, needsToken: NEEDS_TOKEN.organiser })}`;
+${fragment(`/fragments/challenges/${c.slug}/articles${query}`, { label: 'Articles', pollMs: 5000, needsToken: NEEDS_TOKEN.organiser })}`;
 }
 
 const positionQuery = (at: ArticlesPosition): Record<string, string> =>
