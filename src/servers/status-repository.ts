@@ -3,14 +3,10 @@
 // counters migration 017 keeps, response times over the latest answers, failures through
 // the partial index of failed attempts.
 import type { Queryable } from '../db/database.ts';
+import { deliveryCounts, type DeliveryCounts } from '../db/delivery-counts.ts';
 import { failureKindHint } from './failure-kinds.ts';
 
-export interface ServerProgress {
-  queued: number;
-  active: number;
-  done: number;
-  failed: number;
-}
+export type ServerProgress = DeliveryCounts;
 
 export interface ServerTiming {
   p50Ms: number | null;
@@ -69,26 +65,9 @@ export class ServerStatusRepository {
     return await this.progressOf(servers.map((s) => s.id));
   }
 
-  /**
-   * Deliveries by state, read from the counters migration 017 keeps (a few rows per server)
-   * rather than counted over a million deliveries. The counters are deltas: they are folded
-   * into one row per state first, so a page viewed often reads a handful of rows.
-   */
+  /** Deliveries by state, from the counters (db/delivery-counts.ts). */
   private async progressOf(serverIds: readonly number[]): Promise<Map<number, ServerProgress>> {
-    const out = new Map<number, ServerProgress>();
-    if (serverIds.length === 0) return out;
-    await this.db.query('select fold_delivery_state_counts($1::int[])', [[...serverIds]]);
-    const rows = await this.db.query<{ server_id: number; state: keyof ServerProgress; n: number }>(
-      `select server_id, state, sum(n)::int as n from delivery_state_counts
-       where server_id = any($1::int[]) group by server_id, state`,
-      [[...serverIds]],
-    );
-    for (const r of rows) {
-      let p = out.get(r.server_id);
-      if (!p) out.set(r.server_id, (p = { queued: 0, active: 0, done: 0, failed: 0 }));
-      p[r.state] = r.n;
-    }
-    return out;
+    return await deliveryCounts(this.db, serverIds);
   }
 
   /**
