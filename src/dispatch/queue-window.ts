@@ -14,7 +14,10 @@
 // window then walks the rows not begun from the start, queueing those whose job is gone.
 // One refill of a server runs at a time across every process (a short Redis lock), so two
 // processes do not both top up the same room; a process that finds the lock taken looks
-// again shortly after.
+// again shortly after. A step that must send the cursor back (rows written behind it) writes
+// where to in Redis before it asks for the lock, and the next refill, whoever runs it, takes
+// it: a refill already under way may have read the rows before they were written, and would
+// otherwise move the cursor past them for good.
 //
 // Who tops up: every process that settles a server's jobs (queue workers and the pull
 // protocol's leases call `settled`, checks coalesced per server), every queue step of the
@@ -30,6 +33,11 @@ import { LoadingCache } from '../shared/loading-cache.ts';
 
 /** KEYS[1] the lock, ARGV[1] the holder's token: deleted only by its holder. */
 const UNLOCK_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** KEYS[1] where the cursor is to go back to, ARGV[1] a queue position: the earliest asked for is kept. */
+const GO_BACK_SCRIPT = `local v = redis.call('GET', KEYS[1])
+if not v or tonumber(ARGV[1]) < tonumber(v) then redis.call('SET', KEYS[1], ARGV[1]) end
+return 1`;
 
 /** A refill takes well under a second; a killed holder's lock is given up after this long. */
 const LOCK_MS = 10_000;
@@ -62,25 +70,32 @@ export class QueueWindow {
     return Math.max(this.opts.minJobs, 4 * jobsAtOnce(server));
   }
 
-  private key(what: 'lock' | 'cursor', serverId: number): string {
+  private key(what: 'lock' | 'cursor' | 'back', serverId: number): string {
     return `${this.queues.prefix}:window-${what}:${serverId}`;
   }
 
   /**
    * Tops the server's window up from its deliveries not begun, when a quarter of it or more
    * is free (or it is empty); first sends the cursor back to `from` (a queue position) when
-   * it is past it. Returns how many deliveries it took; null when another process is
-   * refilling it now. Needs Redis.
+   * it is past it. Returns how many deliveries it took; null when another refill of the
+   * server holds the lock now: this one is then tried again shortly, and the going back is
+   * kept for it (or for the holder's next). Needs Redis.
    */
   async refill(server: AnnotationServer, challenge: Challenge, from?: number | null): Promise<number | null> {
     const lock = this.key('lock', server.id);
     const cursorKey = this.key('cursor', server.id);
+    const backKey = this.key('back', server.id);
+    if (from !== undefined && from !== null) await this.connection.eval(GO_BACK_SCRIPT, 1, backKey, from);
     const token = randomUUID();
-    if ((await this.connection.set(lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') return null;
+    if ((await this.connection.set(lock, token, 'PX', LOCK_MS, 'NX')) !== 'OK') {
+      this.settled(server.id);
+      return null;
+    }
     try {
       let cursor = Number((await this.connection.get(cursorKey)) ?? 0);
-      if (from !== undefined && from !== null && from <= cursor) {
-        cursor = from - 1;
+      const back = await this.connection.getdel(backKey);
+      if (back !== null && Number(back) <= cursor) {
+        cursor = Number(back) - 1;
         await this.connection.set(cursorKey, cursor);
       }
       const size = this.size(server);
@@ -99,7 +114,7 @@ export class QueueWindow {
 
   /** Redis may have lost jobs: the window walks the server's deliveries not begun from the start again. */
   async rewind(serverId: number): Promise<void> {
-    await this.connection.del(this.key('cursor', serverId));
+    await this.connection.del(this.key('cursor', serverId), this.key('back', serverId));
   }
 
   /** A job of the server settled in this process: its window is looked at shortly (once for many). */
@@ -117,8 +132,8 @@ export class QueueWindow {
     try {
       const found = await this.found.get(serverId, (id) => this.opts.lookup(id));
       if (!found || found.server.state !== 'active' || found.challenge.phase === 'closed') return;
-      // Another process is topping it up: look again after it, in case it read the window before our jobs settled.
-      if ((await this.refill(found.server, found.challenge)) === null) this.settled(serverId);
+      // Another process topping it up makes refill look again after it, in case it read the window before our jobs settled.
+      await this.refill(found.server, found.challenge);
     } catch (err) {
       // Redis or the database failing: the next settled job, or the reconciler's pass, tops it up.
       this.opts.log.warn({ serverId, err: (err as Error).message }, 'could not top up the queue window of a server; will try again');

@@ -1,7 +1,8 @@
 // Redis holds a bounded window of a server's jobs, not the corpus: with 150 articles and a
 // window of 12, a started server has a delivery row for every article at once, at most 12
 // jobs in Redis while its requests are held, and every article answered exactly once, in
-// queue order, once they are released. The same bound holds for a retry of 150 failures.
+// queue order, once they are released. The same bound holds for a retry of 150 failures,
+// also when the retry finds another refill of the server under way (it holds the lock).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { annotate } from '../../src/sample/annotator.ts';
@@ -127,8 +128,20 @@ describe.each(testDatabaseKinds())('the queue window (%s)', (kind) => {
 
     failing = false;
     holding = true;
-    const retried = await ms.request('POST', `/api/servers/${registered.id}/retry-failed`, undefined, token);
-    expect(retried.status).toBe(200);
+    // Another process is topping the window up as the retry comes (it read the rows before
+    // they were queued again): the retry's going back must survive it, not wait for the
+    // reconciler's full pass.
+    const redis = new Redis(ms.config.redisUrl);
+    const lock = `${ms.config.queuePrefix}:window-lock:${registered.id}`;
+    try {
+      expect(await redis.set(lock, 'another process', 'PX', 10_000, 'NX')).toBe('OK');
+      const retried = await ms.request('POST', `/api/servers/${registered.id}/retry-failed`, undefined, token);
+      expect(retried.status).toBe(200);
+      expect(gate.held).toBe(0);
+      expect(await redis.del(lock)).toBe(1);
+    } finally {
+      redis.disconnect();
+    }
     await waitFor('the server holding its concurrency', async () => (gate.held === CONCURRENCY ? true : undefined));
     expect(await ms.ctx.dispatch.queues.jobsHeld(registered.id as number)).toBeLessThanOrEqual(WINDOW);
     expect(await deliveries(registered.id as number)).toEqual([`active: ${CONCURRENCY}`, `queued: ${ARTICLES - CONCURRENCY}`]);

@@ -1,17 +1,22 @@
 // What dispatch leaves in the database per settled pair, beyond the article and the
 // answer's own content: the delivery, the attempt and the answer's row, with their indexes.
 // The goal is ≤ 600 bytes (a million abstracts × five servers is then ≤ 3 GB of
-// bookkeeping); not met yet: 705–707 (PGlite) and 732–795 (PostgreSQL, where the group
+// bookkeeping); not met yet: 697–707 (PGlite) and 730–904 (PostgreSQL, where the group
 // commit's parallel batches leave the pages filled differently from run to run) measured
 // here, down from 857–873 and 920–982 before migration 021 and from 1,137 and 1,189 before
 // the queue window (bench/README.md, "Literature at scale"). Of these, ~25 bytes are the
 // tables' and indexes' free-space and visibility maps (printed apart), a few pages each
-// whatever the pairs: at a million pairs they are nothing. The bound below holds what is
-// reached, with PostgreSQL's spread, so that nothing makes it worse unseen. The pairs go
+// whatever the pairs: at a million pairs they are nothing. The bounds below hold what is
+// reached, so that nothing makes it worse unseen: PGlite's, one connection, is steady
+// (697–707 over ten runs) and bound tightly; PostgreSQL's deliveries heap is filled by
+// however the parallel updates met on its pages (178–340 bytes of it per pair, 730–904 in
+// all over ten runs), so its bound leaves that spread. The pairs go
 // through the real path — due rows written at once, moved into the window, each attempt
 // begun and its answer stored through the group commit and the database function — and
 // are measured after a VACUUM, as autovacuum leaves a settled challenge (the updates of a
-// pair leave dead row versions until then).
+// pair leave dead row versions until then). On PostgreSQL the test has a database of its
+// own: another test's open transaction in a shared one keeps VACUUM from removing the
+// dead versions, and the figure then measures the neighbour, not the pairs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArticleRepository } from '../../src/articles/repository.ts';
 import { DispatchStore } from '../../src/dispatch/dispatch-store.ts';
@@ -20,19 +25,19 @@ import { openTestDatabase, testDatabaseKinds, type TestDatabase } from '../suppo
 
 const ARTICLES = 2000;
 const SERVERS = 2;
-const BYTES_PER_PAIR = 890;
+const BYTES_PER_PAIR = { pglite: 760, postgres: 960 };
 
 describe.each(testDatabaseKinds())('database bytes per settled pair (%s)', (kind) => {
   let database: TestDatabase;
 
   beforeAll(async () => {
-    database = await openTestDatabase(kind);
+    database = await openTestDatabase(kind, { ownDatabase: true });
   });
   afterAll(async () => {
     await database?.drop();
   });
 
-  it(`stays within ${BYTES_PER_PAIR} bytes beyond the answer's content`, async () => {
+  it(`stays within ${BYTES_PER_PAIR[kind]} bytes beyond the answer's content`, async () => {
     const { db } = database;
     const [challenge] = await db.query<{ id: number }>(
       `insert into challenges (slug, name, tasks) values ('bytes', 'Bytes', '{MENTION}') returning id`,
@@ -96,6 +101,6 @@ describe.each(testDatabaseKinds())('database bytes per settled pair (%s)', (kind
     console.log([...parts, { name: 'maps', bytes: maps.bytes }].map((p) => `${p.name} ${(Number(p.bytes) / pairs).toFixed(0)}`).join(', '));
     const perPair = (Number(sizes.tables) - Number(sizes.content)) / pairs;
     console.log(`${kind}: ${perPair.toFixed(0)} bytes per settled pair beyond the answers' content (${pairs} pairs)`);
-    expect(perPair).toBeLessThanOrEqual(BYTES_PER_PAIR);
+    expect(perPair).toBeLessThanOrEqual(BYTES_PER_PAIR[kind]);
   }, 120_000);
 });

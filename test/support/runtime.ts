@@ -30,8 +30,16 @@ export function testDatabaseKinds(): TestDatabaseKind[] {
   return process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-/** PostgreSQL when DATABASE_URL is set (unless PGlite is asked for), else PGlite in memory. */
-export async function openTestDatabase(kind: TestDatabaseKind = process.env.DATABASE_URL ? 'postgres' : 'pglite'): Promise<TestDatabase> {
+/**
+ * PostgreSQL when DATABASE_URL is set (unless PGlite is asked for), else PGlite in memory.
+ * `ownDatabase`: on PostgreSQL, a database of its own instead of a schema, for a test that
+ * measures what VACUUM leaves — another test's open transaction in the same database holds
+ * back what VACUUM may remove, and only backends of the same database count.
+ */
+export async function openTestDatabase(
+  kind: TestDatabaseKind = process.env.DATABASE_URL ? 'postgres' : 'pglite',
+  options: { ownDatabase?: boolean } = {},
+): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (kind === 'pglite' || !url) {
     // Loaded from the run's migrated template once it is ready: PGlite's initdb is most of a
@@ -42,6 +50,7 @@ export async function openTestDatabase(kind: TestDatabaseKind = process.env.DATA
     if (template) await newInstallationId(db);
     return { db, drop: async () => db.close() };
   }
+  if (options.ownDatabase) return await openOwnPostgresDatabase(url);
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const db = await openPostgres({ url, schema });
   await migrate(db);
@@ -53,6 +62,26 @@ export async function openTestDatabase(kind: TestDatabaseKind = process.env.DATA
     async drop() {
       await db.query(`drop schema "${schema}" cascade`);
       await db.close();
+    },
+  };
+}
+
+/** A migrated PostgreSQL database of its own, beside DATABASE_URL's, dropped afterwards. */
+async function openOwnPostgresDatabase(url: string): Promise<TestDatabase> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = await openPostgres({ url, max: 1 });
+  await admin.query(`create database ${name}`);
+  const own = new URL(url);
+  own.pathname = `/${name}`;
+  const db = await openPostgres({ url: own.toString() });
+  await migrate(db);
+  return {
+    db,
+    url: own.toString(),
+    async drop() {
+      await db.close();
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.close();
     },
   };
 }
