@@ -214,6 +214,7 @@ function collectionOf(values: ReadonlyArray<{ value: unknown; line: string }>): 
     key: first ? string(first.key ?? '', 'key') : '',
     infons: first ? infons(first.infons, 'collection') : {},
     documents,
+    ...(first ? {} : { bare: true }),
   };
 }
 

@@ -70,6 +70,8 @@ export interface BiocCollection {
   key: string;
   infons: Infons;
   documents: BiocDocument[];
+  /** Read from bare documents (no collection around them): source, date, key and infons were not written. */
+  bare?: boolean;
 }
 
 export interface BiocOptions {
@@ -131,8 +133,13 @@ function passagesOf(text: string): BiocPassage[] {
   return passages;
 }
 
-/** A section's infons: `type` (the `type` infon as read, else the name) and `section_type` when the name differs from it. */
+/**
+ * A section's infons: those its passage was read with, all of them as written (its name and
+ * type were read from them); else `type` (the `type` infon as read, else the name) and
+ * `section_type` when the name differs from it.
+ */
 function sectionInfons(s: ArticleSection): Infons {
+  if (s.infons !== undefined) return { ...s.infons };
   const infons: Infons = {};
   const type = s.type ?? s.name;
   if (type !== undefined) infons.type = type;

@@ -173,7 +173,7 @@ function readDocument(d: XmlElement): BiocDocument {
 /** A collection, or a single `<document>` (read as a collection of one). */
 export function readBiocXml(xml: string): BiocCollection {
   const root = parseXmlTree(xml, 'bioc');
-  if (root.name === 'document') return { source: '', date: '', key: '', infons: {}, documents: [readDocument(root)] };
+  if (root.name === 'document') return { source: '', date: '', key: '', infons: {}, documents: [readDocument(root)], bare: true };
   if (root.name !== 'collection')
     throw new FormatError('bioc', `the root element is <${root.name}>; a BioC file holds a <collection> (or one <document>)`);
   const documents = childElements(root, 'document').map(readDocument);

@@ -39,6 +39,8 @@ export interface ArticleSection {
   length: number;
   name?: string;
   type?: string;
+  /** The passage's infons as written, all of them (BioC); only when the passage had any. */
+  infons?: Record<string, string>;
 }
 
 /**

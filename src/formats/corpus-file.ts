@@ -4,7 +4,7 @@
 // object and more follow —, anything else is read as PubTator text.
 // Every error names the file; the readers name the document and the reason.
 
-import { biocCorpus, biocCorpusEach, type CorpusDocument } from './bioc-corpus.ts';
+import { biocCorpus, biocCorpusEach, corpusHeader, type CorpusDocument, type CorpusHeader } from './bioc-corpus.ts';
 import { readBiocJson, readBiocJsonLines } from './bioc-json.ts';
 import { readBiocXml } from './bioc-xml.ts';
 import { FormatError } from './common.ts';
@@ -56,19 +56,28 @@ export interface CorpusFailure {
   reason: string;
 }
 
+/** What readCorpusFileEach gives: `header` for a BioC collection (XML or JSON), absent for PubTator and bare documents. */
+export interface CorpusFileRead {
+  documents: CorpusDocument[];
+  failures: CorpusFailure[];
+  header?: CorpusHeader;
+}
+
 /**
  * The readable documents of a corpus file and, for each other one, why not: a batch that
  * loads the good documents says which were left out. A file that cannot be read at all
  * (not XML, not JSON, no document) throws a FormatError naming the file.
  */
-export function readCorpusFileEach(
-  content: string,
-  file: string,
-  format: CorpusFormat = corpusFormatOf(content),
-): { documents: CorpusDocument[]; failures: CorpusFailure[] } {
+export function readCorpusFileEach(content: string, file: string, format: CorpusFormat = corpusFormatOf(content)): CorpusFileRead {
   let each;
+  let header: CorpusHeader | undefined;
   try {
-    each = format === 'pubtator' ? readPubTatorEach(content, file) : biocCorpusEach(readBioc(content, format));
+    if (format === 'pubtator') each = readPubTatorEach(content, file);
+    else {
+      const collection = readBioc(content, format);
+      header = corpusHeader(collection);
+      each = biocCorpusEach(collection);
+    }
   } catch (err) {
     if (err instanceof FormatError && !err.message.includes(file))
       throw new FormatError(err.format, `${file}: ${err.message.replace(/^[a-z-]+: /, '')}`);
@@ -81,5 +90,5 @@ export function readCorpusFileEach(
     if (d.document) documents.push(d.document);
     else failures.push({ file, document: d.id, reason: (d.error ?? '').replace(/^[a-z-]+: /, '') });
   }
-  return { documents, failures };
+  return { documents, failures, ...(header ? { header } : {}) };
 }

@@ -40,11 +40,24 @@ export { tarGz, type ArchiveFile } from './tar-gz.ts';
 export {
   biocCorpus,
   biocCorpusEach,
+  corpusHeader,
+  describeFragments,
+  isDiscontinuous,
+  UNNAMED_ID,
   type CorpusAnnotation,
   type CorpusDocument,
+  type CorpusHeader,
+  type CorpusLocation,
   type CorpusRelation,
   type CorpusSection,
 } from './bioc-corpus.ts';
 export { readPubTator, readPubTatorEach, writePubTator, type PubTatorDocument } from './pubtator.ts';
-export { corpusFormatOf, readCorpusFile, readCorpusFileEach, type CorpusFailure, type CorpusFormat } from './corpus-file.ts';
+export {
+  corpusFormatOf,
+  readCorpusFile,
+  readCorpusFileEach,
+  type CorpusFailure,
+  type CorpusFileRead,
+  type CorpusFormat,
+} from './corpus-file.ts';
 export { readPmcPackage, type PackagedArticle } from './pmc-package.ts';

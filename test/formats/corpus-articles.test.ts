@@ -179,8 +179,8 @@ describe('corpus files become articles', () => {
     expect(skipped.status, skipped.text).toBe(202);
     expect(skipped.json).toMatchObject({ accepted: 1, created: 1, refused: [{ file: 'api.json', document: 'bad' }] });
     expect(await sectionsOf('raw', '34546791')).toEqual([
-      { offset: 0, length: 107, name: 'title' },
-      { offset: 108, length: 1589, name: 'abstract' },
+      { offset: 0, length: 107, name: 'title', infons: expect.objectContaining({ type: 'title', 'article-id_pmc': 'PMC8734558' }) },
+      { offset: 108, length: 1589, name: 'abstract', infons: { type: 'abstract' } },
     ]);
     // A JATS article has no id to load it under: the refusal says how to send it.
     const jats = await send(ms, 'POST', '/api/challenges/raw/articles', {

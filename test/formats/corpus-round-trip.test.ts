@@ -179,9 +179,10 @@ describe('sections: the passages of a corpus document written back', () => {
         expect(readCorpusFile(writeBiocXml(written), 'again').map((d) => d.sections)).toEqual(docs.map((d) => d.sections));
       }
     }
+    // Each passage's infons are kept as written, all of them.
     expect(readCorpusFile(fixture('bioc/pubtator-api-34546791.json'), 'api')[0].sections).toEqual([
-      { offset: 0, length: 107, name: 'title' },
-      { offset: 108, length: 1589, name: 'abstract' },
+      { offset: 0, length: 107, name: 'title', infons: expect.objectContaining({ type: 'title', year: '2021' }) },
+      { offset: 108, length: 1589, name: 'abstract', infons: { type: 'abstract' } },
     ]);
   });
 
@@ -193,16 +194,24 @@ describe('sections: the passages of a corpus document written back', () => {
       '<passage><infon key="section_type">METHODS</infon><offset>26</offset><text>Methods.</text></passage></document></collection>';
     const [doc] = readCorpusFile(xml, 'pmc.xml');
     expect(doc.sections).toEqual([
-      { offset: 0, length: 7, name: 'TITLE', type: 'front' },
-      { offset: 8, length: 16, name: 'INTRO', type: 'paragraph' },
-      { offset: 26, length: 8, name: 'METHODS' },
+      { offset: 0, length: 7, name: 'TITLE', type: 'front', infons: { type: 'front', section_type: 'TITLE' } },
+      { offset: 8, length: 16, name: 'INTRO', type: 'paragraph', infons: { type: 'paragraph', section_type: 'INTRO' } },
+      { offset: 26, length: 8, name: 'METHODS', infons: { section_type: 'METHODS' } },
     ]);
     const written = readBiocXml(exportBiocXml([{ id: 'd1', text: doc.text, sections: doc.sections, answers: [] }]));
+    // The passages' infons are written back as read.
     expect(written.documents[0].passages.map((p) => p.infons)).toEqual([
       { type: 'front', section_type: 'TITLE' },
       { type: 'paragraph', section_type: 'INTRO' },
-      { type: 'METHODS' },
+      { section_type: 'METHODS' },
     ]);
+    // A section without infons (stored before they were kept) is written from its name and type.
+    const { infons: _infons, ...bare } = doc.sections[2];
+    expect(
+      readBiocXml(exportBiocXml([{ id: 'd1', text: doc.text, sections: [bare], answers: [] }])).documents[0].passages[1].infons,
+    ).toEqual({
+      type: 'METHODS',
+    });
     expect(readCorpusFile(writeBiocXml(written), 'again')[0].sections).toEqual(doc.sections);
   });
 
