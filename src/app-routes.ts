@@ -80,7 +80,7 @@ function articleDeps(ctx: AppContext): ArticleRouteDeps {
 }
 
 function leaderboardDeps(ctx: AppContext): LeaderboardRouteDeps {
-  return { challenges: ctx.repos.challenges, leaderboard: ctx.leaderboard, accessions: ctx.accessions };
+  return { challenges: ctx.repos.challenges, leaderboard: ctx.leaderboard, accessions: ctx.accessions, articles: ctx.repos.articles };
 }
 
 function bcmsDeps(ctx: AppContext): BcmsDeps {

@@ -111,7 +111,11 @@ export class AnswerRepository {
     return new Map(rows.map((r) => [r.server_id, r.n]));
   }
 
-  /** The server's answered articles of the challenge for the task, named by organiser id (else article id), in that order. */
+  /**
+   * The server's answered articles of the challenge for the task, named by organiser id
+   * (else article id), in load order: the corpus's own order (a PubMed id sorted as a
+   * string would put 10087562 before 8701013).
+   */
   async exportDocuments(
     serverId: number,
     challengeId: number,
@@ -121,15 +125,16 @@ export class AnswerRepository {
       `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result, a.sections
        from answers an join articles a on a.id = an.article_id
        where an.server_id = $1 and a.challenge_id = $2 and (an.result -> $3) is not null
-       order by coalesce(a.organiser_id, a.id::text)`,
+       order by a.seq`,
       [serverId, challengeId, task],
     );
   }
 
   /**
-   * One page of exportDocuments, in the same order, after the key `after` (a document id
-   * exportDocuments returned; null: from the start): what a streamed export reads, a page
-   * at a time through the index on the key (migration 017), whatever the corpus size.
+   * One page of exportDocuments, in the same order, after the load position `after` (the
+   * `seq` of the last row of the page before; null: from the start): what a streamed export
+   * reads, a page at a time through the index on load order (migration 017), whatever the
+   * corpus size.
    */
   async exportPage(
     serverId: number,
@@ -137,13 +142,12 @@ export class AnswerRepository {
     task: TaskName,
     after: string | null,
     limit: number,
-  ): Promise<Array<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>> {
-    const key = 'coalesce(a.organiser_id, a.id::text)';
-    return await this.db.query<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null }>(
-      `select ${key} as id, a.text, an.result, a.sections
+  ): Promise<Array<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null; seq: string }>> {
+    return await this.db.query<{ id: string; text: string; result: AnswerResult; sections: ArticleSection[] | null; seq: string }>(
+      `select coalesce(a.organiser_id, a.id::text) as id, a.text, an.result, a.sections, a.seq::text as seq
        from articles a join answers an on an.article_id = a.id and an.server_id = $1
-       where a.challenge_id = $2 and (an.result -> $3) is not null ${after === null ? '' : `and ${key} > $5`}
-       order by ${key} limit $4`,
+       where a.challenge_id = $2 and (an.result -> $3) is not null ${after === null ? '' : 'and a.seq > $5::bigint'}
+       order by a.seq limit $4`,
       [serverId, challengeId, task, limit, ...(after === null ? [] : [after])],
     );
   }

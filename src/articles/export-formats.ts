@@ -25,7 +25,7 @@ export const tasksCarriedBy = (format: ExportFormat): TaskName[] => FORMAT_TASKS
 export const formatsFor = (task: string): ExportFormatName[] =>
   EXPORT_FORMATS.filter((f) => (FORMAT_TASKS.get(f) as string[] | undefined)?.includes(task));
 
-/** Files for one run; `docs` are the server's answered articles in organiser-id order. */
+/** Files for one run; `docs` are the server's answered articles in load order. */
 export function exportFiles(
   format: ExportFormat,
   task: TaskName,

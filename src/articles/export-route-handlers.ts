@@ -17,12 +17,15 @@ import type { AnnotationServer, ServerRepository } from '../servers/repository.t
 import type { AnswerRepository } from './answer-repository.ts';
 import { exportFiles, tasksCarriedBy, type ExportFormat } from './export-formats.ts';
 import type * as S from './export-route-schemas.ts';
+import { exportLoadedArticles } from './loaded-export.ts';
+import { sendCorpusExport, type LoadedArticles } from '../leaderboard/gold-export.ts';
 
 /** What the exports need, handed over by the composition root. */
 export interface ExportRouteDeps {
   challenges: Pick<ChallengeRepository, 'bySlug'>;
   servers: Pick<ServerRepository, 'listByChallenge'>;
   answers: Pick<AnswerRepository, 'onlineAnswers' | 'exportDocuments'>;
+  articles: LoadedArticles;
 }
 
 const TSV_TYPE = 'text/tab-separated-values; charset=utf-8';
@@ -115,5 +118,15 @@ export function exportRunTsvHandler(deps: ExportRouteDeps): RouteHandler<typeof 
       throw badRequest(`server ${server.id} does not take part in ${task}; its tasks are ${server.tasks.join(', ')}`);
     const file = await runTsv(deps, server, task);
     return reply.type(TSV_TYPE).header('content-disposition', `attachment; filename="${file.name}"`).send(file.content);
+  };
+}
+
+/** GET /challenges/:slug/articles/export/:format: the articles as loaded (organiser). */
+export function exportLoadedArticlesHandler(deps: ExportRouteDeps): RouteHandler<typeof S.ExportLoadedArticles> {
+  return async (request, reply) => {
+    const challenge = await challengeOf(deps.challenges, request.params);
+    const { format } = request.params;
+    const exported = await exportLoadedArticles(deps.articles, challenge, format, request.query.sourcedb ?? challenge.slug);
+    return await sendCorpusExport(reply, exported, { challenge: challenge.slug, format }, request.query.archive);
   };
 }

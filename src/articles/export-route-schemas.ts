@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { Described, ListOf, Open, responses, ServerId, TaskParams, TextBody } from '../http/schemas.ts';
 import { EXPORT_FORMATS } from './export-formats.ts';
 import { STREAM_FORMATS } from './export-stream.ts';
+import { CorpusExportQuery, CorpusExportResponses, CorpusFormatParam } from '../leaderboard/route-schemas.ts';
 
 const Params = Type.Object({
   ...TaskParams.properties,
@@ -98,4 +99,12 @@ export const ExportStream = {
       },
     },
   }),
+};
+
+export const ExportLoadedArticles = {
+  tags: ['articles'],
+  summary: "The challenge's articles as loaded — text and passages, in load order — in a corpus format (organiser)",
+  params: Type.Object({ slug: TaskParams.properties.slug, format: CorpusFormatParam }),
+  querystring: CorpusExportQuery,
+  response: CorpusExportResponses,
 };

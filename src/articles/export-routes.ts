@@ -15,13 +15,16 @@
 // streamed from the database, a page of documents at a time, for corpora of millions:
 //   GET /challenges/:slug/export/:task/:format/stream?server=<id>[&gzip=1]
 // (export-stream-handler.ts; X-Export-Documents says how many documents it holds).
+// The organiser's own export of the articles as loaded (text and passages, load order):
+//   GET /challenges/:slug/articles/export/:format   (bioc-xml, bioc-json, pubtator, pubannotation)
+// (loaded-export.ts); the gold's is the leaderboard's, GET /challenges/:slug/gold/:task/export/:format.
 // Each path with its schema (export-route-schemas.ts), who may call it, and the handler that
 // answers it (export-route-handlers.ts); the formats and the tasks each carries are
 // export-formats.ts.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import * as S from './export-route-schemas.ts';
-import { exportAnswersHandler, exportRunTsvHandler } from './export-route-handlers.ts';
+import { exportAnswersHandler, exportLoadedArticlesHandler, exportRunTsvHandler } from './export-route-handlers.ts';
 import { exportStreamHandler, type ExportStreamDeps } from './export-stream-route-handlers.ts';
 
 export function challengeExportRoutes(deps: ExportStreamDeps & Parameters<typeof exportAnswersHandler>[0]): FastifyPluginAsync {
@@ -34,5 +37,10 @@ export function challengeExportRoutes(deps: ExportStreamDeps & Parameters<typeof
       exportStreamHandler(deps),
     );
     app.get('/challenges/:slug/export/:task', { schema: S.ExportRunTsv, config: { access: 'owner' } }, exportRunTsvHandler(deps));
+    app.get(
+      '/challenges/:slug/articles/export/:format',
+      { schema: S.ExportLoadedArticles, config: { access: 'admin' } },
+      exportLoadedArticlesHandler(deps),
+    );
   };
 }

@@ -1,5 +1,5 @@
 // One server's answers for a task written as they are read: pages of documents come from
-// the database by key (AnswerRepository.exportPage), each page is written by the family's
+// the database in load order (AnswerRepository.exportPage), each page is written by the family's
 // own writer (export-formats.ts), and the text goes out page by page, so an export of a
 // million articles holds one page in memory. The streamed file is byte for byte the file
 // the whole-body export writes (the tests compare them): the formats streamed are those
@@ -19,9 +19,9 @@ export type StreamFormat = (typeof STREAM_FORMATS)[number];
 /** The documents of one page, as the repository reads them. */
 export type ExportRow = Parameters<typeof exportFiles>[3][number];
 
-/** Pages of the server's answered documents, in key order, `pageSize` at most each. */
+/** Pages of the server's answered documents, in load order (`seq`), `pageSize` at most each. */
 export async function* exportPages(
-  readPage: (after: string | null, limit: number) => Promise<ExportRow[]>,
+  readPage: (after: string | null, limit: number) => Promise<Array<ExportRow & { seq: string }>>,
   pageSize: number,
 ): AsyncGenerator<ExportRow[]> {
   let after: string | null = null;
@@ -29,7 +29,7 @@ export async function* exportPages(
     const rows = await readPage(after, pageSize);
     if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
-    after = rows[rows.length - 1].id;
+    after = rows[rows.length - 1].seq;
   }
 }
 

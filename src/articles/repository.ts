@@ -344,6 +344,21 @@ export class ArticleRepository {
     };
   }
 
+  /**
+   * The challenge's articles as they were loaded — id (organiser id, else article id), text
+   * and sections — in load order; `organiserIds`: those only. What the organiser's exports write.
+   */
+  async loadedDocuments(
+    challengeId: number,
+    organiserIds?: readonly string[],
+  ): Promise<Array<{ id: string; text: string; sections: ArticleSection[] | null }>> {
+    return await this.db.query<{ id: string; text: string; sections: ArticleSection[] | null }>(
+      `select coalesce(organiser_id, id::text) as id, text, sections from articles
+       where challenge_id = $1 ${organiserIds ? 'and organiser_id = any($2::text[])' : ''} order by seq`,
+      organiserIds ? [challengeId, [...organiserIds]] : [challengeId],
+    );
+  }
+
   /** Which of the organiser ids have an article in the challenge (the others are named to the organiser loading gold). */
   async knownIds(challengeId: number, organiserIds: readonly string[]): Promise<Set<string>> {
     const rows = await this.db.query<{ organiser_id: string }>(

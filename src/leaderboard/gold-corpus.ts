@@ -9,6 +9,7 @@ import { FormatError } from '../formats/common.ts';
 import { familyOf, tasksWith, type TaskName } from '../families/registry.ts';
 import type { UploadContext } from '../families/family.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
+import type { GoldCorpus } from './gold-repository.ts';
 
 export type CorpusUpload = 'bioc' | 'pubtator';
 
@@ -38,7 +39,7 @@ export function corpusUpload(
   upload: CorpusUpload,
   what: 'gold standard' | 'run',
   context?: UploadContext,
-): { body: unknown; warnings: string[]; documents: number } {
+): { body: unknown; warnings: string[]; documents: number; asLoaded: GoldCorpus } {
   const corpus = familyOf(task).scoring.corpus;
   const convert = what === 'run' ? corpus?.run : corpus?.gold;
   if (!corpus || !convert) {
@@ -82,5 +83,5 @@ export function corpusUpload(
       `the ${what} holds no annotation ${task} can use (${task} takes ${corpus.takes}); nothing was stored`,
       [],
     );
-  return { ...converted, documents: read.documents.length };
+  return { ...converted, documents: read.documents.length, asLoaded: { format, header: read.header, documents: read.documents } };
 }

@@ -6,6 +6,8 @@
 // the gold was replaced while it paged.
 import { transactional, type Queryable } from '../db/database.ts';
 import type { TaskName } from '../families/registry.ts';
+import type { CorpusDocument, CorpusHeader } from '../formats/bioc-corpus.ts';
+import type { CorpusFormat } from '../formats/corpus-file.ts';
 
 export type MapKind = 'ho' | 'of';
 
@@ -32,6 +34,13 @@ export interface GoldDocument {
   body: string;
 }
 
+/** A gold standard loaded from a corpus, as it was read (migration 023): what its export writes back. */
+export interface GoldCorpus {
+  format: CorpusFormat;
+  header?: CorpusHeader;
+  documents: CorpusDocument[];
+}
+
 /** Rows written per insert when a gold standard is stored per document. */
 const INSERT_CHUNK = 5_000;
 
@@ -45,21 +54,33 @@ export interface StoredMap {
 export class GoldRepository {
   constructor(private readonly db: Queryable) {}
 
-  /** Stores (replaces) the task's gold; `perDocument`: the same gold one row per document, for streamed families. */
+  /**
+   * Stores (replaces) the task's gold; `perDocument`: the same gold one row per document, for
+   * streamed families; `asLoaded`: the corpus it was read from (none: loaded in the family's form).
+   */
   async putGold(
     challengeId: number,
     task: TaskName,
     body: string,
-    documents: number,
-    items: number,
+    counts: { documents: number; items: number },
     perDocument?: readonly GoldDocument[],
+    asLoaded?: GoldCorpus,
   ): Promise<void> {
     await transactional(this.db).transaction(async (tx) => {
       await tx.query(
-        `insert into gold_standards (challenge_id, task, body, documents, items) values ($1, $2, $3, $4, $5)
+        `insert into gold_standards (challenge_id, task, body, documents, items, corpus_format, corpus_header) values ($1, $2, $3, $4, $5, $6, $7)
          on conflict (challenge_id, task) do update
-           set body = excluded.body, documents = excluded.documents, items = excluded.items, loaded_at = now()`,
-        [challengeId, task, body, documents, items],
+           set body = excluded.body, documents = excluded.documents, items = excluded.items, loaded_at = now(),
+               corpus_format = excluded.corpus_format, corpus_header = excluded.corpus_header`,
+        [
+          challengeId,
+          task,
+          body,
+          counts.documents,
+          counts.items,
+          asLoaded?.format ?? null,
+          asLoaded?.header ? JSON.stringify(asLoaded.header) : null,
+        ],
       );
       await tx.query('delete from gold_documents where challenge_id = $1 and task = $2', [challengeId, task]);
       for (let i = 0; perDocument && i < perDocument.length; i += INSERT_CHUNK) {
@@ -69,7 +90,35 @@ export class GoldRepository {
           [challengeId, task, chunk.map((d) => d.doc), chunk.map((d) => d.body)],
         );
       }
+      await tx.query('delete from gold_corpus_documents where challenge_id = $1 and task = $2', [challengeId, task]);
+      const corpus = asLoaded?.documents ?? [];
+      for (let i = 0; i < corpus.length; i += INSERT_CHUNK) {
+        const chunk = corpus.slice(i, i + INSERT_CHUNK);
+        await tx.query(
+          `insert into gold_corpus_documents (challenge_id, task, n, doc, body)
+           select $1, $2, $3::int + k, d, b from unnest($4::text[], $5::text[]) with ordinality as u(d, b, k)`,
+          [challengeId, task, i, chunk.map((d) => d.id), chunk.map((d) => JSON.stringify(d))],
+        );
+      }
     });
+  }
+
+  /** The corpus the task's gold was loaded from, documents in the corpus's order; null: none loaded, or loaded in the family's own form. */
+  async goldCorpus(challengeId: number, task: TaskName): Promise<GoldCorpus | null> {
+    const [gold] = await this.db.query<{ corpus_format: CorpusFormat | null; corpus_header: string | null }>(
+      'select corpus_format, corpus_header from gold_standards where challenge_id = $1 and task = $2',
+      [challengeId, task],
+    );
+    if (!gold?.corpus_format) return null;
+    const rows = await this.db.query<{ body: string }>(
+      'select body from gold_corpus_documents where challenge_id = $1 and task = $2 order by n',
+      [challengeId, task],
+    );
+    return {
+      format: gold.corpus_format,
+      ...(gold.corpus_header ? { header: JSON.parse(gold.corpus_header) as CorpusHeader } : {}),
+      documents: rows.map((r) => JSON.parse(r.body) as CorpusDocument),
+    };
   }
 
   /** The gold's heading, without reading its body; null when none is loaded. */

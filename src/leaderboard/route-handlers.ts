@@ -14,6 +14,7 @@ import { familyOf, type TaskName } from '../families/registry.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { leaderboardTsv } from './leaderboard.ts';
 import type { LeaderboardService, ScoreRequest } from './service.ts';
+import { exportGold, sendCorpusExport, type LoadedArticles } from './gold-export.ts';
 import type * as S from './route-schemas.ts';
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
@@ -21,9 +22,11 @@ const TSV = 'text/tab-separated-values; charset=utf-8';
 /** What the scoring routes need, handed over by the composition root. */
 export interface LeaderboardRouteDeps {
   challenges: Pick<ChallengeRepository, 'bySlug'>;
-  leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'leaderboard'>;
+  leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'leaderboard' | 'gold'>;
   /** The UniProt release gold lines are checked against, when one is loaded. */
   accessions: AccessionLookup | null;
+  /** The articles as loaded: the texts a MENTION gold in its own form is exported on. */
+  articles: LoadedArticles;
 }
 
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
@@ -105,5 +108,14 @@ export class LeaderboardHandlers {
     const board = await this.deps.leaderboard.leaderboard(challenge, task, wanted, options, flag(request.query.consensus) === true);
     if (request.query.format === 'tsv') return reply.type(TSV).send(leaderboardTsv(board));
     return board;
+  };
+
+  readonly exportGold: RouteHandler<typeof S.ExportGold> = async (request, reply) => {
+    const { task, format } = request.params;
+    const challenge = await challengeOf(this.deps.challenges, request.params);
+    const sourcedb = request.query.sourcedb ?? challenge.slug;
+    const deps = { gold: this.deps.leaderboard.gold, articles: this.deps.articles };
+    const exported = await exportGold(deps, challenge, task, format, sourcedb);
+    return await sendCorpusExport(reply, exported, { challenge: challenge.slug, task, format }, request.query.archive);
   };
 }

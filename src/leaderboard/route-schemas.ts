@@ -6,6 +6,7 @@ import { Described, ListOf, Open, responses, SlugParams, TaskParams } from '../h
 import { COLUMN_LAYOUTS } from '../scoring/index.ts';
 import type { ScoreOption } from '../families/family.ts';
 import { tasksWith } from '../families/registry.ts';
+import { CORPUS_WRITE_FORMATS } from '../formats/corpus-writer.ts';
 
 /** The media types of the bodies sent as TSV or text (gold, maps, runs). */
 const TEXT_TYPES = ['text/tab-separated-values', 'text/plain'];
@@ -122,4 +123,48 @@ export const Scores = {
       content: { 'application/json': { schema: Board }, 'text/tab-separated-values': { schema: Type.String() } },
     },
   }),
+};
+
+/** The corpus formats the organiser's own exports (gold, articles as loaded) write. */
+export const CorpusFormatParam = Type.Union(CORPUS_WRITE_FORMATS.map((f) => Type.Literal(f)));
+export const CorpusExportQuery = Type.Object(
+  {
+    sourcedb: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^\\S+$',
+        description: "the collection's source (BioC, when the corpus named none) or PubAnnotation's sourcedb; default: the challenge slug",
+      }),
+    ),
+    archive: Type.Optional(Type.Literal('tar.gz', { description: 'the files as one gzip-compressed tar' })),
+  },
+  { additionalProperties: false },
+);
+export const CorpusExportAnswer = Open(
+  {
+    challenge: Type.String(),
+    format: Type.String(),
+    documents: Type.Integer({ description: 'documents written' }),
+    files: ListOf({ name: Type.String(), content: Type.String() }),
+    leftOut: ListOf({ document: Type.String(), what: Type.String() }),
+  },
+  'the files as JSON (PubAnnotation: one per document); leftOut: what the format could not hold, named',
+);
+export const CorpusExportResponses = responses({
+  200: {
+    description: 'the files as JSON, or with archive=tar.gz as one gzip-compressed tar',
+    content: {
+      'application/json': { schema: CorpusExportAnswer },
+      'application/gzip': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+    },
+  },
+});
+
+export const ExportGold = {
+  tags: TAGS,
+  summary: 'The gold standard of a task in a corpus format (organiser): the corpus as it was loaded, or a MENTION gold on the articles',
+  params: Type.Object({ ...TaskParams.properties, format: CorpusFormatParam }),
+  querystring: CorpusExportQuery,
+  response: CorpusExportResponses,
 };

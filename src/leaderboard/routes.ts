@@ -32,6 +32,7 @@ export function leaderboardRoutes(deps: LeaderboardRouteDeps): FastifyPluginAsyn
     const handlers = new LeaderboardHandlers(deps);
 
     app.put('/challenges/:slug/gold/:task', { schema: S.PutGold, config: { access: 'admin' } }, handlers.putGold);
+    app.get('/challenges/:slug/gold/:task/export/:format', { schema: S.ExportGold, config: { access: 'admin' } }, handlers.exportGold);
     app.put('/challenges/:slug/maps/:kind', { schema: S.PutMap, config: { access: 'admin' } }, handlers.putMap);
     app.post('/challenges/:slug/runs/:task', { schema: S.AddRun, config: { access: 'team' } }, handlers.addRun);
     // Public: a published leaderboard needs no token; otherwise the handler asks for one.

@@ -112,7 +112,8 @@ export class LeaderboardService {
     const replaced = before ? { documents: before.documents, items: before.items, loadedAt: before.loadedAt.toISOString() } : null;
     // A streamed family's gold is kept per document too, for leaderboards read page by page.
     const perDocument = streamedScoringOf(task)?.goldParts(body);
-    await this.gold.putGold(challenge.id, task, storedBody(task, body), parsed.documents, parsed.items, perDocument);
+    const counts = { documents: parsed.documents, items: parsed.items };
+    await this.gold.putGold(challenge.id, task, storedBody(task, body), counts, perDocument, corpus?.asLoaded);
     // Gold may be loaded before the articles; say how many documents no article matches yet.
     const ids = [...goldDocuments(parsed.gold)];
     const known = await this.repos.articles.knownIds(challenge.id, ids);

@@ -69,6 +69,25 @@ describe('streamed exports', () => {
     expect(res.body).toBe(await whole(format));
   });
 
+  it('writes the documents in load order, whole or streamed: PMC9 before PMC10, as they were loaded', async () => {
+    const ids = (content: string) => [...content.matchAll(/^(\S+)\|t\|/gm)].map((m) => m[1]);
+    const whole_ = ids(await whole('pubtator'));
+    expect(whole_.slice(0, 11)).toEqual([
+      'PMC1',
+      'PMC2',
+      'PMC3',
+      'PMC4',
+      'PMC5',
+      'PMC6',
+      expect.any(String),
+      'PMC8',
+      'PMC9',
+      'PMC10',
+      'PMC11',
+    ]);
+    expect(ids((await streamed('pubtator')).body)).toEqual(whole_);
+  });
+
   it('bioc-jsonl is the BioC JSON documents, one per line', async () => {
     const res = await streamed('bioc-jsonl');
     expect(res.headers['content-type']).toMatch(/^application\/x-ndjson/);
@@ -137,7 +156,7 @@ describe('streamed exports', () => {
     );
     const answers = new AnswerRepository(ms.database.db);
     const reads: number[] = [];
-    const readPage = async (after: string | null, limit: number): Promise<ExportRow[]> => {
+    const readPage = async (after: string | null, limit: number): Promise<Array<ExportRow & { seq: string }>> => {
       const rows = await answers.exportPage(serverId, challengeId, 'MENTION', after, limit);
       reads.push(rows.length);
       return rows;

@@ -146,7 +146,7 @@ describe('exports of stored answers, read by the tools', () => {
 
     const archive = join(dir, 'pa.tar.gz');
     expect((await run(['--task', 'MENTION', '--format', 'pubannotation', '--sourcedb', 'PMC', '--out', archive])).code).toBe(0);
-    expect(execFileSync('tar', ['-tzf', archive]).toString().trim().split('\n')).toEqual(['PMC10.json', 'PMC3.json']);
+    expect(execFileSync('tar', ['-tzf', archive]).toString().trim().split('\n')).toEqual(['PMC3.json', 'PMC10.json']); // load order
     const fromTar = JSON.parse(execFileSync('tar', ['-xzOf', archive, 'PMC3.json']).toString());
     expect(fromTar).toEqual({ ...doc, sourcedb: 'PMC' });
 
@@ -157,10 +157,11 @@ describe('exports of stored answers, read by the tools', () => {
     expect(route.headers['content-type']).toBe('application/gzip');
     expect(route.headers['content-disposition']).toMatch(/^attachment; filename=".+\.MENTION\.brat\.tar\.gz"$/);
     expect(execFileSync('tar', ['-tzf', '-'], { input: route.rawPayload }).toString().trim().split('\n')).toEqual([
-      'PMC10.txt',
-      'PMC10.ann',
+      // load order
       'PMC3.txt',
       'PMC3.ann',
+      'PMC10.txt',
+      'PMC10.ann',
     ]);
 
     const wrong = await run(['--task', 'MENTION', '--format', 'bio', '--sourcedb', 'PMC', '--out', join(dir, 'x.bio')]);

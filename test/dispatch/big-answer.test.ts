@@ -110,9 +110,18 @@ describe.each(testDatabaseKinds())('dispatching a 100,000-mention answer (%s)', 
     });
     const stored = await ms.database.db.query<{ n: number }>(`select jsonb_array_length(result->'MENTION') as n from answers`);
     expect(Number(stored[0].n)).toBe(100_000);
-    // Decoding and validating are off the loop; what remains is storing 8 MB of JSON, which
-    // embedded PGlite does on this thread (PostgreSQL does it in its own process).
-    const bound = databaseKind === 'postgres' ? STALL_BOUND_MS : 2000;
-    expect(stallMs).toBeLessThan(bound);
+    if (databaseKind === 'postgres') {
+      expect(stallMs).toBeLessThan(STALL_BOUND_MS);
+      return;
+    }
+    // Decoding and validating are off the loop (held to by the reader's own test above and by
+    // PostgreSQL's run); what remains is storing 8 MB of JSON, which embedded PGlite does on
+    // this thread, at a cost that grows with the machine's load as decoding's does. So the
+    // bound is 2 s or, on a machine loaded so that decoding the same answer on this thread
+    // takes longer, three times that, measured now (quiet: stall ~0.8 s, decoding ~0.8 s).
+    const t0 = performance.now();
+    readAnswerNow(big.body, undefined, context, NO_INDEXES);
+    const inlineMs = performance.now() - t0;
+    expect(stallMs, `decoding on this thread ${inlineMs.toFixed(0)} ms`).toBeLessThan(Math.max(2000, 3 * inlineMs));
   }, 120_000);
 });

@@ -59,11 +59,11 @@ export const mention = defineFamily({
       })),
     }),
     bio: (docs, o) => {
-      // One CoNLL file, each document headed by a -DOCSTART- line, in organiser-id order.
+      // One CoNLL file, each document headed by a -DOCSTART- line, in load order.
       const { bio, leftOut } = exportBioDocuments(docs.map((d) => ({ text: d.text, mentions: d.result })));
       return { files: [{ name: `${o.run}.${TASK}.bio`, content: bio }], mentionsLeftOut: leftOut };
     },
-    // One PubTator file, documents in organiser-id order; an untyped mention is written as
+    // One PubTator file, documents in load order; an untyped mention is written as
     // "Mention"; the id column as BC5CDR writes it (idColumn).
     pubtator: (docs, o) => ({
       files: [

@@ -53,7 +53,7 @@ export function taxonPubAnnotation(docs: ReadonlyArray<ExportDoc<TaxonItem[]>>, 
   };
 }
 
-/** One PubTator file for the run, documents in the order given (organiser-id order). */
+/** One PubTator file for the run, documents in the order given (load order). */
 export function taxonPubTator(docs: ReadonlyArray<ExportDoc<TaxonItem[]>>, o: { run: string }): ExportResult {
   const documents = docs.map((d) => {
     const end = codePointLength(d.text);
