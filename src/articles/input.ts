@@ -1,8 +1,14 @@
 // Article text at the edge: size-checked, XML-illegal characters and carriage returns
 // replaced one for one (so offsets do not move), and stored exactly as it will be sent.
-import type { CorpusDocument } from '../formats/bioc-corpus.ts';
+import type { BadAnnotations, CorpusDocument } from '../formats/bioc-corpus.ts';
 import { FormatError, type ArticleSection } from '../formats/common.ts';
-import { corpusFormatOf, readCorpusFileEach, type CorpusFailure, type CorpusFormat } from '../formats/corpus-file.ts';
+import {
+  corpusFormatOf,
+  readCorpusFileEach,
+  type CorpusAnnotationLeftOut,
+  type CorpusFailure,
+  type CorpusFormat,
+} from '../formats/corpus-file.ts';
 import { jatsToText } from '../formats/jats.ts';
 import { readPubmedRun } from '../formats/pubmed.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
@@ -115,11 +121,15 @@ function pubmedDocuments(xml: string, file: string) {
   }
 }
 
-function corpusDocuments(input: CorpusInput): {
+function corpusDocuments(
+  input: CorpusInput,
+  badAnnotations: BadAnnotations,
+): {
   format: CorpusFormat | 'pubmed';
   file: string;
   documents: CorpusDocument[];
   failures: CorpusFailure[];
+  annotationsLeftOut?: CorpusAnnotationLeftOut[];
   deleted?: string[];
 } {
   if (corpusFields(input).length > 1) throw badRequest('give one of bioc, pubtator or pubmed, not several');
@@ -139,7 +149,7 @@ function corpusDocuments(input: CorpusInput): {
     );
   }
   try {
-    return { format, file, ...readCorpusFileEach(content, file, format) };
+    return { format, file, ...readCorpusFileEach(content, file, format, { badAnnotations }) };
   } catch (err) {
     if (err instanceof FormatError)
       throw new ApiError('invalid_corpus', `${err.message}; nothing was loaded`, [{ file, document: null, reason: err.message }]);
@@ -147,16 +157,24 @@ function corpusDocuments(input: CorpusInput): {
   }
 }
 
+/** What a corpus gives as articles: the articles, the documents that cannot be, the annotations left out of loaded ones. */
+export interface CorpusArticles {
+  articles: CorpusArticle[];
+  failures: LoadFailure[];
+  /** `badAnnotations: 'skip'`: each annotation that does not fit its text, left out of a document that was loaded. */
+  annotationsLeftOut: CorpusAnnotationLeftOut[];
+  deleted?: string[];
+}
+
 /**
  * The documents of a corpus as articles (text at the passages' offsets, so annotations of
  * the corpus keep theirs), and each document that cannot be an article with its reason:
- * unreadable, an organiser id the API refuses, too large, empty, an id twice.
+ * unreadable, an organiser id the API refuses, too large, empty, an id twice. An
+ * annotation that does not fit its text refuses its document, or with `badAnnotations:
+ * 'skip'` is left out (the article keeps no annotation anyway) and named.
  */
-export function corpusArticles(
-  input: CorpusInput,
-  maxBytes: number,
-): { articles: CorpusArticle[]; failures: LoadFailure[]; deleted?: string[] } {
-  const { format, file, documents, failures, deleted } = corpusDocuments(input);
+export function corpusArticles(input: CorpusInput, maxBytes: number, badAnnotations: BadAnnotations = 'refuse'): CorpusArticles {
+  const { format, file, documents, failures, annotationsLeftOut = [], deleted } = corpusDocuments(input, badAnnotations);
   const sourceFormat = format === 'pubtator' || format === 'pubmed' ? format : 'bioc';
   const articles: CorpusArticle[] = [];
   const all: LoadFailure[] = [...failures];
@@ -174,7 +192,10 @@ export function corpusArticles(
       else throw err;
     }
   }
-  return { articles, failures: all, ...(deleted ? { deleted } : {}) };
+  // An annotation of a document that was then refused (its id, its size…) is not reported twice.
+  const loaded = new Set(articles.map((a) => a.id));
+  const leftOut = annotationsLeftOut.filter((a) => loaded.has(a.document));
+  return { articles, failures: all, annotationsLeftOut: leftOut, ...(deleted ? { deleted } : {}) };
 }
 
 /** The refusal of a batch with failures: every file, document and reason in `details`. */
@@ -183,7 +204,7 @@ export function batchRefusal(failures: readonly LoadFailure[]): ApiError {
   const more = failures.length > 1 ? ` (and ${failures.length - 1} more, listed in details)` : '';
   return new ApiError(
     'invalid_corpus',
-    `${failures.length} document(s) cannot be loaded, so nothing was loaded: ${first.reason}${more}. Fix them, or send badDocuments "skip" to load the others`,
+    `${failures.length} document(s) cannot be loaded, so nothing was loaded: ${first.reason}${more}. Fix them, or send badDocuments "skip" to load the others (a document whose only fault is annotations that do not fit its text is then loaded without them, each named in "annotationsLeftOut")`,
     failures,
   );
 }
@@ -198,15 +219,21 @@ export function submittedText(
   input: ArticleInput & CorpusInput,
   maxBytes: number,
   where = 'article',
-): { text: string; sourceFormat: string; sections?: ArticleSection[] } {
+  badAnnotations: BadAnnotations = 'refuse',
+): { text: string; sourceFormat: string; sections?: ArticleSection[]; annotationsLeftOut?: CorpusAnnotationLeftOut[] } {
   if (corpusFields(input).length === 0) return articleText(input, where, maxBytes);
   if (input.text !== undefined || input.xml !== undefined) throw badRequest(`${where}: give one of text, xml, bioc, pubtator or pubmed`);
-  const { articles, failures } = corpusArticles({ ...input, file: input.file ?? where }, maxBytes);
+  const { articles, failures, annotationsLeftOut } = corpusArticles({ ...input, file: input.file ?? where }, maxBytes, badAnnotations);
   if (failures.length > 0) throw batchRefusal(failures);
   if (articles.length !== 1)
     throw badRequest(
       `${where}: the corpus holds ${articles.length} documents; one article holds one (load a whole corpus into a challenge as "bioc", "pubtator" or "pubmed" beside "articles")`,
     );
   const [article] = articles as [CorpusArticle];
-  return { text: article.text, sourceFormat: article.sourceFormat, sections: article.sections };
+  return {
+    text: article.text,
+    sourceFormat: article.sourceFormat,
+    sections: article.sections,
+    ...(annotationsLeftOut.length > 0 ? { annotationsLeftOut } : {}),
+  };
 }

@@ -52,7 +52,7 @@ const LoadBody = Type.Object(
     badDocuments: Type.Optional(
       Type.Union([Type.Literal('refuse'), Type.Literal('skip')], {
         description:
-          'refuse (default): one bad document refuses the batch, nothing is stored; skip: load the others and list the bad ones in "refused"',
+          'refuse (default): one bad document refuses the batch, nothing is stored; skip: load the others and list the bad ones in "refused", and load a corpus document whose annotations do not fit its text without them, listed in "annotationsLeftOut"',
       }),
     ),
     background: Type.Optional(Background("every article of the request (a listed article's own background decides for it)")),
@@ -126,6 +126,12 @@ const LoadedAnswer = Open({
     ListOf(
       { file: Type.Optional(Type.String()), document: Type.String(), reason: Type.String() },
       'badDocuments "skip": each document left out and why',
+    ),
+  ),
+  annotationsLeftOut: Type.Optional(
+    ListOf(
+      { file: Type.String(), document: Type.String(), annotation: Type.String(), reason: Type.String() },
+      'badDocuments "skip": each annotation of a loaded corpus document that does not fit its text, left out (the document\'s text was loaded) and why',
     ),
   ),
   deleted: Type.Optional(

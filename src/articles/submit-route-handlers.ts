@@ -71,7 +71,7 @@ export function loadArticlesHandler(deps: ArticleIntakeDeps): RouteHandler<typeo
     const challenge = await challengeOf(deps.challenges, request.params);
     const body = request.body;
     const skip = body.badDocuments === 'skip';
-    const { items, refused, deleted } = batchItems(body, deps.config.maxArticleBytes);
+    const { items, refused, annotationsLeftOut, deleted } = batchItems(body, deps.config.maxArticleBytes);
     if (refused.length > 0 && !skip) throw batchRefusal(refused);
     if (items.length === 0 && deleted && refused.length === 0)
       return reply.status(202).send({ accepted: 0, created: 0, ids: {}, queued: true, deleted, ...(skip ? { refused } : {}) });
@@ -86,7 +86,7 @@ export function loadArticlesHandler(deps: ArticleIntakeDeps): RouteHandler<typeo
       ids: Object.fromEntries(loaded.ids),
       queued,
       ...(queued ? {} : { notice: queuedLaterNotice('the articles are stored') }),
-      ...(skip ? { refused } : {}),
+      ...(skip ? { refused, annotationsLeftOut } : {}),
       ...(deleted ? { deleted } : {}),
     });
   };

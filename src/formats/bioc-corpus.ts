@@ -165,10 +165,45 @@ function corpusAnnotation(docId: string, a: BiocAnnotation, place: number, text:
   return { ...annotation, locations };
 }
 
-function corpusDocument(doc: BiocDocument): CorpusDocument {
+/** What a reader does with an annotation that does not fit its text: refuse its document (the default), or leave it out and say so. */
+export type BadAnnotations = 'refuse' | 'skip';
+
+export interface CorpusReadOptions {
+  badAnnotations?: BadAnnotations;
+}
+
+/** An annotation left out of its document (`badAnnotations: 'skip'`): the document, its id as the model names it, why. */
+export interface AnnotationLeftOut {
+  document: string;
+  annotation: string;
+  reason: string;
+}
+
+/** One document as read: the document, or why it cannot be read; the annotations left out of it. */
+export interface CorpusDocumentRead {
+  id: string;
+  document?: CorpusDocument;
+  error?: string;
+  annotationsLeftOut?: AnnotationLeftOut[];
+}
+
+/** Why an annotation was left out, for people: the reader's reason, and what leaving it out means. */
+export const leftOutReason = (err: FormatError): string =>
+  `${err.message.replace(/^[a-z-]+: /, '')}; left out, the document's text was loaded without it (a gold standard upload refuses it: fix its offsets or text there)`;
+
+function corpusDocument(doc: BiocDocument, options: CorpusReadOptions): { document: CorpusDocument; leftOut: AnnotationLeftOut[] } {
   const text = documentText(doc);
   const codePoints = new CodePointText(text);
-  const annotations = allAnnotations(doc).map((a, i) => corpusAnnotation(doc.id, a, i + 1, codePoints));
+  const annotations: CorpusAnnotation[] = [];
+  const leftOut: AnnotationLeftOut[] = [];
+  allAnnotations(doc).forEach((a, i) => {
+    try {
+      annotations.push(corpusAnnotation(doc.id, a, i + 1, codePoints));
+    } catch (err) {
+      if (options.badAnnotations !== 'skip' || !(err instanceof FormatError)) throw err;
+      leftOut.push({ document: doc.id, annotation: a.id === '' ? `#${i + 1}` : a.id, reason: leftOutReason(err) });
+    }
+  });
   const relations = allRelations(doc).map((r): CorpusRelation => ({
     id: r.id,
     type: r.infons.type ?? r.infons.relation,
@@ -176,7 +211,7 @@ function corpusDocument(doc: BiocDocument): CorpusDocument {
     nodes: r.nodes.map((n) => ({ refid: n.refid, role: n.role })),
     infons: r.infons,
   }));
-  return { id: doc.id, text, sections: corpusSections(doc), annotations, relations, infons: { ...doc.infons } };
+  return { document: { id: doc.id, text, sections: corpusSections(doc), annotations, relations, infons: { ...doc.infons } }, leftOut };
 }
 
 /** The collection's header as written, or undefined when the file held bare documents. */
@@ -192,14 +227,15 @@ export function corpusHeader(collection: BiocCollection): CorpusHeader | undefin
 
 /** The collection's documents as corpus documents; a FormatError names the document at fault. */
 export function biocCorpus(collection: BiocCollection): CorpusDocument[] {
-  return collection.documents.map(corpusDocument);
+  return collection.documents.map((doc) => corpusDocument(doc, {}).document);
 }
 
-/** Each document of the collection, or why it cannot be read. */
-export function biocCorpusEach(collection: BiocCollection): Array<{ id: string; document?: CorpusDocument; error?: string }> {
+/** Each document of the collection, or why it cannot be read; with `badAnnotations: 'skip'`, the annotations left out. */
+export function biocCorpusEach(collection: BiocCollection, options: CorpusReadOptions = {}): CorpusDocumentRead[] {
   return collection.documents.map((doc) => {
     try {
-      return { id: doc.id, document: corpusDocument(doc) };
+      const { document, leftOut } = corpusDocument(doc, options);
+      return { id: doc.id, document, ...(leftOut.length > 0 ? { annotationsLeftOut: leftOut } : {}) };
     } catch (err) {
       if (err instanceof FormatError) return { id: doc.id, error: err.message };
       throw err;

@@ -97,7 +97,7 @@ export interface BiocAnswerReader {
   documentId: string;
   annotations: BiocAnnotation[];
   relations: BiocRelation[];
-  /** The annotation's span (its first location); a FormatError when it has none. */
+  /** The annotation's span (its one location); a FormatError naming it when it has none or several. */
   span(a: BiocAnnotation): { start: number; end: number };
   text: CodePointText;
 }
@@ -264,6 +264,22 @@ export function allRelations(doc: BiocDocument): BiocRelation[] {
   return [...doc.passages.flatMap((p) => [...p.relations, ...(p.sentences ?? []).flatMap((s) => s.relations)]), ...doc.relations];
 }
 
+/**
+ * The span of an answer's item: its one location. An item with none, or with two or more
+ * (a discontinuous annotation: its first location alone, or the span covering them, would
+ * not be what it marks), is refused, naming it; our export writes one location per item.
+ */
+function answerSpan(docId: string, a: BiocAnnotation): { start: number; end: number } {
+  const [location, ...more] = a.locations;
+  if (!location) throw new FormatError('bioc', `document ${docId}: annotation ${a.id} has no location; an answer's item is one span`);
+  if (more.length > 0)
+    throw new FormatError(
+      'bioc',
+      `document ${docId}: annotation ${a.id} has ${a.locations.length} locations (${a.locations.map((l) => `[${l.offset}, ${l.offset + l.length})`).join(', ')}); an answer's item is one span: write one annotation per fragment`,
+    );
+  return { start: location.offset, end: location.offset + location.length };
+}
+
 function importAnswer(
   doc: BiocDocument,
   k: number,
@@ -279,11 +295,7 @@ function importAnswer(
     .filter((a) => mine(a.id))
     .sort((x, y) => sequence(x.id) - sequence(y.id));
   const relations = doc.relations.filter((r) => mine(r.id)).sort((x, y) => sequence(x.id) - sequence(y.id));
-  const span = (a: BiocAnnotation) => {
-    const location = a.locations[0];
-    if (!location) throw new FormatError('bioc', `document ${doc.id}: annotation ${a.id} has no location`);
-    return { start: location.offset, end: location.offset + location.length };
-  };
+  const span = (a: BiocAnnotation) => answerSpan(doc.id, a);
   const result: Record<string, unknown> = {};
   for (const codec of codecs) {
     if (!tasks.includes(codec.task)) continue;

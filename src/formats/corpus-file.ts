@@ -4,7 +4,15 @@
 // object and more follow —, anything else is read as PubTator text.
 // Every error names the file; the readers name the document and the reason.
 
-import { biocCorpus, biocCorpusEach, corpusHeader, type CorpusDocument, type CorpusHeader } from './bioc-corpus.ts';
+import {
+  biocCorpus,
+  biocCorpusEach,
+  corpusHeader,
+  type CorpusDocument,
+  type CorpusDocumentRead,
+  type CorpusHeader,
+  type CorpusReadOptions,
+} from './bioc-corpus.ts';
 import { readBiocJson, readBiocJsonLines } from './bioc-json.ts';
 import { readBiocXml } from './bioc-xml.ts';
 import { FormatError } from './common.ts';
@@ -56,27 +64,46 @@ export interface CorpusFailure {
   reason: string;
 }
 
-/** What readCorpusFileEach gives: `header` for a BioC collection (XML or JSON), absent for PubTator and bare documents. */
+/** An annotation left out of a document that was loaded (`badAnnotations: 'skip'`): file, document, annotation id, why. */
+export interface CorpusAnnotationLeftOut {
+  file: string;
+  document: string;
+  annotation: string;
+  reason: string;
+}
+
+/**
+ * What readCorpusFileEach gives: `header` for a BioC collection (XML or JSON), absent for
+ * PubTator and bare documents; `annotationsLeftOut` empty unless `badAnnotations: 'skip'`.
+ */
 export interface CorpusFileRead {
   documents: CorpusDocument[];
   failures: CorpusFailure[];
+  annotationsLeftOut: CorpusAnnotationLeftOut[];
   header?: CorpusHeader;
 }
 
 /**
  * The readable documents of a corpus file and, for each other one, why not: a batch that
- * loads the good documents says which were left out. A file that cannot be read at all
- * (not XML, not JSON, no document) throws a FormatError naming the file.
+ * loads the good documents says which were left out. An annotation that does not fit its
+ * text refuses its document, or with `badAnnotations: 'skip'` is left out of it (named in
+ * `annotationsLeftOut`), the document kept. A file that cannot be read at all (not XML,
+ * not JSON, no document) throws a FormatError naming the file.
  */
-export function readCorpusFileEach(content: string, file: string, format: CorpusFormat = corpusFormatOf(content)): CorpusFileRead {
-  let each;
+export function readCorpusFileEach(
+  content: string,
+  file: string,
+  format: CorpusFormat = corpusFormatOf(content),
+  options: CorpusReadOptions = {},
+): CorpusFileRead {
+  let each: CorpusDocumentRead[];
   let header: CorpusHeader | undefined;
   try {
-    if (format === 'pubtator') each = readPubTatorEach(content, file);
+    if (format === 'pubtator') each = readPubTatorEach(content, file, options);
     else {
       const collection = readBioc(content, format);
       header = corpusHeader(collection);
-      each = biocCorpusEach(collection);
+      each = biocCorpusEach(collection, options);
     }
   } catch (err) {
     if (err instanceof FormatError && !err.message.includes(file))
@@ -86,9 +113,11 @@ export function readCorpusFileEach(content: string, file: string, format: Corpus
   if (each.length === 0) throw new FormatError('bioc', `${file}: the collection holds no document`);
   const documents: CorpusDocument[] = [];
   const failures: CorpusFailure[] = [];
+  const annotationsLeftOut: CorpusAnnotationLeftOut[] = [];
   for (const d of each) {
     if (d.document) documents.push(d.document);
     else failures.push({ file, document: d.id, reason: (d.error ?? '').replace(/^[a-z-]+: /, '') });
+    for (const a of d.annotationsLeftOut ?? []) annotationsLeftOut.push({ file, ...a });
   }
-  return { documents, failures, ...(header ? { header } : {}) };
+  return { documents, failures, annotationsLeftOut, ...(header ? { header } : {}) };
 }

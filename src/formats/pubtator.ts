@@ -16,7 +16,15 @@
 // Relations are kept on the document (no family scores them yet; gold intake says so).
 
 import { CodePointText } from '../shared/code-points.ts';
-import { checkAnnotationText, type CorpusAnnotation, type CorpusDocument } from './bioc-corpus.ts';
+import {
+  checkAnnotationText,
+  leftOutReason,
+  type AnnotationLeftOut,
+  type CorpusAnnotation,
+  type CorpusDocument,
+  type CorpusDocumentRead,
+  type CorpusReadOptions,
+} from './bioc-corpus.ts';
 import { FormatError, LINE_BREAK, type ArticleSection } from './common.ts';
 
 const FORMAT = 'pubtator';
@@ -35,14 +43,17 @@ function integer(raw: string, what: string, where: string): number {
   return Number(raw);
 }
 
-function finish(b: Building, where: string): CorpusDocument {
+/** The document of the lines read; an annotation that does not fit the text refuses it, or with `skip` is left out and named. */
+function finish(b: Building, where: string, options: CorpusReadOptions): { document: CorpusDocument; leftOut: AnnotationLeftOut[] } {
   if (b.title === undefined) throw new FormatError(FORMAT, `${where}, document ${b.id}: no "${b.id}|t|" title line`);
   const text = b.abstract !== undefined && b.abstract !== '' ? `${b.title}\n${b.abstract}` : b.title;
   const codePoints = new CodePointText(text);
   const titleLength = [...b.title].length;
   const sections = [{ offset: 0, length: titleLength, name: 'title' }];
   if (text !== b.title) sections.push({ offset: titleLength + 1, length: codePoints.length - titleLength - 1, name: 'abstract' });
-  for (const a of b.annotations) {
+  const annotations: CorpusAnnotation[] = [];
+  const leftOut: AnnotationLeftOut[] = [];
+  for (const { line, ...a } of b.annotations) {
     try {
       // PubTator has no line break inside a line: a writer puts a space for each line break
       // or TAB in a mention's text (writePubTator does, one for one), so the text column is
@@ -50,12 +61,15 @@ function finish(b: Building, where: string): CorpusDocument {
       const found = a.end! <= codePoints.length ? codePoints.slice(a.start!, a.end!) : undefined;
       if (found !== undefined && found !== a.text && oneLine(found) === a.text) a.text = found;
       checkAnnotationText(b.id, a, codePoints, FORMAT);
+      annotations.push(a);
     } catch (err) {
-      if (err instanceof FormatError) throw new FormatError(FORMAT, `${where} line ${a.line}: ${err.message.replace(/^pubtator: /, '')}`);
-      throw err;
+      if (!(err instanceof FormatError)) throw err;
+      const located = new FormatError(FORMAT, `${where} line ${line}: ${err.message.replace(/^pubtator: /, '')}`);
+      if (options.badAnnotations !== 'skip') throw located;
+      leftOut.push({ document: b.id, annotation: a.id, reason: leftOutReason(located) });
     }
   }
-  return { id: b.id, text, sections, annotations: b.annotations.map(({ line: _line, ...a }) => a), relations: b.relations };
+  return { document: { id: b.id, text, sections, annotations, relations: b.relations }, leftOut };
 }
 
 /** A document's lines as read: its id, and each line with its number in the file. */
@@ -110,7 +124,7 @@ function extraColumns(columns: readonly string[]): Record<string, string> {
 /** The infon holding BC5CDR's seventh column (the individual mentions of a composite). */
 export const INDIVIDUAL_MENTIONS = 'individual_mentions';
 
-function readBlock(block: Block, file: string): CorpusDocument {
+function readBlock(block: Block, file: string, options: CorpusReadOptions): ReturnType<typeof finish> {
   const b: Building = { id: block.id, line: block.lines[0].n, annotations: [], relations: [] };
   for (const { n, text: line } of block.lines) {
     const where = `${file} line ${n}`;
@@ -146,20 +160,21 @@ function readBlock(block: Block, file: string): CorpusDocument {
       );
     }
   }
-  return finish(b, file);
+  return finish(b, file, options);
 }
 
-/** Each document of a PubTator file, or why it cannot be read; a file that is no PubTator at all throws. */
-export function readPubTatorEach(
-  content: string,
-  file = 'the PubTator file',
-): Array<{ id: string; document?: CorpusDocument; error?: string }> {
+/**
+ * Each document of a PubTator file, or why it cannot be read (with `badAnnotations: 'skip'`,
+ * the annotations left out of it); a file that is no PubTator at all throws.
+ */
+export function readPubTatorEach(content: string, file = 'the PubTator file', options: CorpusReadOptions = {}): CorpusDocumentRead[] {
   const seen = new Set<string>();
   return blocks(content, file).map((block) => {
     try {
       if (seen.has(block.id)) throw new FormatError(FORMAT, `${file} line ${block.lines[0].n}: document ${block.id} appears twice`);
       seen.add(block.id);
-      return { id: block.id, document: readBlock(block, file) };
+      const { document, leftOut } = readBlock(block, file, options);
+      return { id: block.id, document, ...(leftOut.length > 0 ? { annotationsLeftOut: leftOut } : {}) };
     } catch (err) {
       if (err instanceof FormatError) return { id: block.id, error: err.message };
       throw err;

@@ -92,7 +92,7 @@ describe('corpus files become articles', () => {
         expect([...article.text].slice(a.locations[0].offset, a.locations[0].offset + a.locations[0].length).join('')).toBe(a.text);
   });
 
-  it('one bad document refuses the batch and stores nothing; badDocuments "skip" loads the others and names it', async () => {
+  it('one bad annotation refuses the batch and stores nothing; badDocuments "skip" loads its document without it, named', async () => {
     const good = fixture('pubtator/tmvar-normalization-3.txt');
     // The second document's annotation no longer fits its text.
     const bad = good.replace('22188495\t1031\t1038\t3190C>T', '22188495\t1031\t1038\t3190C>X');
@@ -110,8 +110,29 @@ describe('corpus files become articles', () => {
       ADMIN_TOKEN,
     );
     expect(skipped.status).toBe(202);
-    expect(skipped.body).toMatchObject({ accepted: 2, created: 2, refused: [{ file: 'tmvar.txt', document: '22188495' }] });
-    expect(Object.keys(skipped.body.ids).sort()).toEqual(['20846357', '22051099']);
+    // Before, the whole document (text and all) was left out for its one annotation.
+    expect(skipped.body).toMatchObject({ accepted: 3, created: 3, refused: [] });
+    expect(skipped.body.annotationsLeftOut).toEqual([
+      {
+        file: 'tmvar.txt',
+        document: '22188495',
+        annotation: expect.stringMatching(/^L\d+$/),
+        reason: expect.stringMatching(/says its text is "3190C>X".*left out, the document's text was loaded/),
+      },
+    ]);
+    expect(Object.keys(skipped.body.ids).sort()).toEqual(['20846357', '22051099', '22188495']);
+    expect((await stored('skip', '22188495')).text).toBe(readCorpusFile(good, 'tmvar').find((d) => d.id === '22188495')!.text);
+    // A document that cannot be read at all is still left out and named in "refused".
+    const broken = `${bad.trimEnd()}\n\n99999|t|A title\n99999\tnot an annotation line\n`;
+    const some = await ms.request(
+      'POST',
+      '/api/challenges/skip/articles',
+      { pubtator: broken, file: 'tmvar.txt', badDocuments: 'skip' },
+      ADMIN_TOKEN,
+    );
+    expect(some.status).toBe(202);
+    expect(some.body).toMatchObject({ accepted: 3, refused: [{ file: 'tmvar.txt', document: '99999' }] });
+    expect(some.body.annotationsLeftOut).toHaveLength(1);
   });
 
   it('a file that is no corpus at all is refused naming it', async () => {

@@ -7,6 +7,8 @@
 // bare accessions joined by `|`, as BC5CDR writes a composite; under `identifier` each id
 // is `NS:accession`, joined by `,` as NLM-Chem writes. `-` says the mention was sent with
 // an empty list (not normalised); no infon, that it was sent without ids.
+// Read back, a mention is one location: an annotation with several is refused by the
+// reader's `span` (bioc-model.ts), naming it, rather than cut to its first fragment.
 
 import { setOptional, type BiocTaskCodec, type Infons } from '../../formats/bioc-model.ts';
 import { annotationIds, canonicalNamespace, NAMESPACES, readConceptId } from '../../tasks/concept-ids.ts';

@@ -15,10 +15,13 @@
 // is left out, counted in a warning; an id column written wrong (`D001943|`, `MESH:`)
 // refuses the document, naming its line (PubTator) or annotation (BioC). The individual
 // mentions of a composite in BC5CDR's BioC are left out (COMPOSITE_ROLE), so its BioC and
-// PubTator files give the same gold.
-import type { CorpusAnnotation, CorpusDocument } from '../../formats/bioc-corpus.ts';
+// PubTator files give the same gold. Any other discontinuous annotation (two or more
+// locations) is left out too, each named in a warning: a mention is one span, and the span
+// covering its fragments would hold text it does not.
+import { isDiscontinuous, type CorpusAnnotation, type CorpusDocument } from '../../formats/bioc-corpus.ts';
 import { INDIVIDUAL_MENTIONS } from '../../formats/pubtator.ts';
 import { annotationIds, type NamespaceRules } from '../../tasks/concept-ids.ts';
+import { discontinuousWarnings, type DiscontinuousLeftOut } from '../common/discontinuous.ts';
 import type { CorpusConversion, FamilyCorpus, UploadContext } from '../family.ts';
 import { UNTYPED } from './types.ts';
 
@@ -74,6 +77,7 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
   let whole = 0;
   let individual = 0;
   let relations = 0;
+  const discontinuous: DiscontinuousLeftOut[] = [];
   const renamed = new Map<string, string>();
   const out: Record<string, { ann: string }> = {};
   for (const doc of documents) {
@@ -89,6 +93,10 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
         }
         if (isIndividualMention(a)) {
           individual++;
+          continue;
+        }
+        if (isDiscontinuous(a)) {
+          discontinuous.push({ document: doc.id, annotation: a });
           continue;
         }
         let type = a.type === undefined || a.type.trim() === '' ? UNTYPED : a.type;
@@ -112,6 +120,7 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
     warnings.push(
       `${individual} individual mention(s) of composite mentions (CompositeRole IndividualMention) are not mentions of their own, as in BC5CDR's PubTator files: their composite carries their ids`,
     );
+  warnings.push(...discontinuousWarnings(discontinuous, 'MENTION', 'a mention'));
   if (relations > 0) warnings.push(`${relations} relation(s) were left out: MENTION scores mentions only`);
   for (const [from, to] of renamed) warnings.push(`type "${from}" holds white space; scored as "${to}"`);
   warnings.push(...idWarnings(tally));
@@ -120,7 +129,7 @@ function mentionDocuments(documents: readonly CorpusDocument[], context?: Upload
 
 export const mentionCorpus: FamilyCorpus = {
   takes:
-    'every annotation with a location, typed by its type infon (BioC) or type column (PubTator), with its concept ids (PubTator id column; BioC identifier, MESH or NCBI Gene infon)',
+    'every annotation with one location, typed by its type infon (BioC) or type column (PubTator), with its concept ids (PubTator id column; BioC identifier, MESH or NCBI Gene infon)',
   gold: mentionDocuments,
   run: mentionDocuments,
 };

@@ -26,10 +26,11 @@ function documentNote(gold: NormFile, run: NormFile, path: string): string[] {
 
 async function scoreNormFiles(runs: string[], o: ScoreFlags, files: ScoreFiles): Promise<ScoreReport['runs']> {
   const gold = readNormFile(await files.read(o.gold as string), o.gold as string);
+  files.warn(gold.warnings);
   const scored: ScoreReport['runs'] = [];
   for (const path of runs) {
     const run = readNormFile(await files.read(path), path);
-    files.warn(documentNote(gold, run, path));
+    files.warn([...run.warnings, ...documentNote(gold, run, path)]);
     const metrics = scoreNorm(gold.annotations, run.annotations, { type: o.type });
     scored.push({ run: runName(path), metrics: { ...metrics } });
   }

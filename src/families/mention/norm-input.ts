@@ -5,18 +5,26 @@
 // column as `identifier`). Every id is checked as src/tasks/concept-ids.ts reads it, so a
 // composite id written wrong is refused with its file and line (PubTator) or annotation
 // (BioC), as the house refuses bad input; the tools would count it as written.
+// BC5CDR's individual mentions (CompositeRole IndividualMention) are read with their
+// covering span, as before: their ids count, their span does not (concept-norm.ts). Any
+// other discontinuous annotation is left out, named in `warnings`: NORM's spans are one
+// each, and the covering span would hold text the annotation does not.
 
 import { FormatError } from '../../formats/common.ts';
 import { corpusFormatOf, readCorpusFile } from '../../formats/corpus-file.ts';
-import type { CorpusAnnotation } from '../../formats/bioc-corpus.ts';
+import { isDiscontinuous, type CorpusAnnotation } from '../../formats/bioc-corpus.ts';
 import { conceptIdProblem, readConceptId, splitIdColumn } from '../../tasks/concept-ids.ts';
 import type { NormAnnotation } from '../../scoring/concept-norm.ts';
 import { ScoringInputError } from '../../scoring/errors.ts';
+import { discontinuousWarnings, type DiscontinuousLeftOut } from '../common/discontinuous.ts';
+import { isIndividualMention } from './corpus.ts';
 
 export interface NormFile {
   annotations: NormAnnotation[];
   /** The documents of the file (a document without annotations still counts for evaluate.py's check). */
   documents: string[];
+  /** What was left out and why (discontinuous annotations), for the caller to show. */
+  warnings: string[];
 }
 
 /** Where an annotation stands: PubTator's annotations are named `L<line>` by the reader. */
@@ -53,9 +61,15 @@ export function readNormFile(content: string, file: string): NormFile {
   }
   const pubtator = format === 'pubtator';
   const annotations: NormAnnotation[] = [];
+  const discontinuous: DiscontinuousLeftOut[] = [];
   for (const d of documents) {
     for (const a of d.annotations) {
       if (a.start === undefined || a.end === undefined) continue;
+      const individual = !pubtator && isIndividualMention(a);
+      if (isDiscontinuous(a) && !individual) {
+        discontinuous.push({ document: d.id, annotation: a });
+        continue;
+      }
       const type = a.type ?? '';
       const bc5cdrKey = pubtator ? 'identifier' : a.infons.MESH !== undefined ? 'MESH' : 'OMIM';
       const bc5cdr = a.infons[bc5cdrKey];
@@ -70,9 +84,10 @@ export function readNormFile(content: string, file: string): NormFile {
         text: a.text,
         bc5cdrIds: bc5cdr,
         identifier,
-        individual: !pubtator && a.infons.CompositeRole === 'IndividualMention',
+        individual,
       });
     }
   }
-  return { annotations, documents: documents.map((d) => d.id) };
+  const warnings = discontinuousWarnings(discontinuous, 'NORM', 'an annotation').map((w) => `${file}: ${w}`);
+  return { annotations, documents: documents.map((d) => d.id), warnings };
 }
