@@ -12,6 +12,7 @@ import { isIndividualMention } from './corpus.ts';
 import {
   ScoringInputError,
   checkBioAlignment,
+  duplicateMentionWarnings,
   parseBio,
   parseBratMentions,
   scoreMentions,
@@ -90,6 +91,9 @@ export async function scoreMentionFiles(runs: string[], o: ScoreFlags, files: Sc
         hint: 'give gold and runs in the same form',
       });
     }
+    // Each side is a set (a repeat counts once); say which mentions were given twice.
+    if (scored.length === 0) files.warn(duplicateMentionWarnings(goldPath, goldMentions));
+    files.warn(duplicateMentionWarnings(path, runMentions));
     scored.push({ run: runName(path), metrics: { ...scoreMentions(goldMentions, runMentions, { singleClass: o.singleClass === true }) } });
   }
   return scored;
