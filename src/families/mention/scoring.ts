@@ -70,7 +70,8 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
   },
   cli: {
     flags: ['singleClass', 'lenient'],
-    runs: 'brat directories, .ann or BIO files',
+    runs: 'brat directories, .ann or BIO files, or corpus files (BioC, PubTator)',
+    reads: ['brat-dir', 'brat-ann', 'bio', 'bioc-xml', 'bioc-json', 'bioc-jsonl', 'pubtator'],
     score: scoreMentionFiles,
   },
   // BC5CDR's and NLM-Chem's normalization figures (mentions with their concept ids).
