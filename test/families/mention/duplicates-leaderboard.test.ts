@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { mentionScoring } from '../../../src/families/mention/scoring.ts';
 import { mentionStreamed } from '../../../src/families/mention/streamed.ts';
+import { streamedScoringOf } from '../../../src/leaderboard/streamed-families.ts';
+import { streamedLeaderboard, type PageSources } from '../../../src/leaderboard/streamed-leaderboard.ts';
 
 const ann = (...lines: string[]) => lines.map((l) => l.replace(/ \| /g, '\t')).join('\n') + '\n';
 // The worked example: 0–13 given twice, and 6–13; a second document without repeats.
@@ -53,5 +55,32 @@ describe('MENTION leaderboard scoring with repeated mentions', () => {
     const paged = mentionStreamed.finish(tally, {}).metrics;
     expect(paged).toEqual(mentionScoring.score(parsedGold.gold, parsedRun.run, {}).metrics);
     expect((paged as Metrics).strict).toMatchObject({ tp: 1, fp: 0, fn: 2 });
+  });
+
+  it("the streamed leaderboard (gold read a page at a time) counts a server's and an offline run's repeats once", async () => {
+    const parts = mentionStreamed.goldParts(GOLD);
+    const loadedAt = new Date();
+    const fenced = { doc: 'd1', serverId: 7, value: [{ start: 0, end: 13, text: 'breast cancer', type: 'Disease' }] };
+    // In memory, by the repositories' shape: one document a page.
+    const sources: PageSources = {
+      gold: {
+        goldHeading: async () => ({ documents: parts.length, items: 4, loadedAt, perDocument: true }),
+        goldDocumentPage: async (_c, _t, after, limit) => parts.filter((p) => after === null || p.doc > after).slice(0, limit),
+      },
+      answers: {
+        onlineAnswersOf: async (_c, _s, _t, docs) => (docs.includes('d1') ? [fenced, fenced] : []),
+      },
+    };
+    const board = await streamedLeaderboard(
+      sources,
+      { challengeId: 1, task: 'MENTION', streamed: streamedScoringOf('MENTION')!, settings: {}, options: {}, pageSize: 1 },
+      {
+        servers: [{ run: 'T1_S1', team: 'team', server: 7 }],
+        offline: [{ run: 'T1_R1', team: 'team', data: parsedRun.run }],
+        consensus: null,
+      },
+    );
+    for (const row of board.runs) expect((row.metrics as Metrics).strict, row.run).toMatchObject({ tp: 1, fp: 0, fn: 2 });
+    expect(board.runs.map((r) => r.run).sort()).toEqual(['T1_R1', 'T1_S1']);
   });
 });
