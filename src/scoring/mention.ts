@@ -151,7 +151,11 @@ export function duplicateMentionWarnings(what: string, mentions: readonly Mentio
   if (repeated.length === 0) return [];
   const listed = repeated
     .slice(0, LISTED_REPEATS)
-    .map(({ mention: m, times }) => `document ${JSON.stringify(m.doc)} [${m.start}, ${m.end}) ${m.type} (${times} times)`);
+    // A single .ann or BIO file has one document without a name.
+    .map(
+      ({ mention: m, times }) =>
+        `${m.doc === '' ? '' : `document ${JSON.stringify(m.doc)} `}[${m.start}, ${m.end}) ${m.type} (${times} times)`,
+    );
   const more = repeated.length > LISTED_REPEATS ? `, and ${repeated.length - LISTED_REPEATS} more` : '';
   return [
     `${what}: ${repeated.length} mention(s) given more than once (same document, span and type): ${listed.join(', ')}${more}. ` +

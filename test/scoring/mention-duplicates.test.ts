@@ -78,6 +78,11 @@ describe('the warning', () => {
     expect(warning).toMatch(/Remove the repeats/);
   });
 
+  it('names no document for a single .ann file (its one document has no name)', () => {
+    const [warning] = duplicateMentionWarnings('gold.ann', [m(0, 13, 'Disease', ''), m(0, 13, 'Disease', '')]);
+    expect(warning).toContain('gold.ann: 1 mention(s) given more than once (same document, span and type): [0, 13) Disease (2 times).');
+  });
+
   it('lists the first five and counts the rest', () => {
     const repeated = Array.from({ length: 8 }, (_, i) => [m(i, i + 1), m(i, i + 1)]).flat();
     const [warning] = duplicateMentionWarnings('run', repeated);
