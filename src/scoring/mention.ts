@@ -9,8 +9,9 @@
 // (same document, span and type) counts once, in the gold and in a run alike, so a repeat
 // is neither a second true positive nor a false positive (duplicateMentionWarnings names
 // them). On flat annotation matching is one-to-one; with nested spans (left or right
-// match) the two sides may differ, so tp counts the response side and fn the gold side,
-// and F comes from P and R (not from the counts).
+// match), or one span under two types in single-class mode, the two sides may differ, so
+// tp counts the response side and fn the gold side, and F comes from P and R (not from
+// the counts).
 
 import { f1, safeRatio } from './metrics.ts';
 import { compareIds } from './ranking.ts';
