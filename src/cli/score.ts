@@ -7,7 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ALL_FAMILIES } from '../families/registry.ts';
 import type { FamilyScoreCli } from '../families/family.ts';
 import { COLUMN_LAYOUTS, REPORT_FORMATS, ScoringInputError, formatReport } from '../scoring/index.ts';
-import { ScoreFiles, UsageError, type ScoreFlag, type ScoreFlags, type ScoreIo } from '../scoring/score-files.ts';
+import { SCORE_FILE_FORMATS, ScoreFiles, UsageError, type ScoreFlag, type ScoreFlags, type ScoreIo } from '../scoring/score-files.ts';
 
 export type { ScoreIo } from '../scoring/score-files.ts';
 
@@ -40,6 +40,13 @@ const forTasks = (flag: ScoreFlag): string =>
     .filter(([, cli]) => cli.flags.includes(flag))
     .map(([name]) => name)
     .join('/')}: `;
+
+/** The formats each scorer reads, as the help lists them: from the scorers' own declarations (`reads`). */
+export function formatsHelp(): string {
+  const width = Math.max(...SCORER_NAMES.map((name) => name.length));
+  const lines = [...SCORERS].map(([name, cli]) => `  ${name.padEnd(width)}  ${cli.reads.map((f) => SCORE_FILE_FORMATS[f]).join('; ')}`);
+  return `\nFormats each scorer reads, gold and runs (where several, each file's is told from its content, not its name):\n${lines.join('\n')}\n`;
+}
 
 function buildProgram(io: ScoreIo): Command {
   return new Command('score')
@@ -74,6 +81,7 @@ function buildProgram(io: ScoreIo): Command {
       `${forTasks('type')}score only the annotations of this type (eval_mention/eval_id's concept type, evaluate.py's --annotation_type); default every type`,
     )
     .addOption(new Option('--format <format>', 'output format').choices(REPORT_FORMATS).default('json'))
+    .addHelpText('after', formatsHelp())
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 }

@@ -16,7 +16,7 @@ import type { BiocTaskCodec } from '../formats/bioc-model.ts';
 import type { CorpusDocument } from '../formats/bioc-corpus.ts';
 import type { ArticleSection } from '../formats/common.ts';
 import type { NamespaceRules } from '../tasks/concept-ids.ts';
-import type { ScoreFiles, ScoreFlag, ScoreFlags } from '../scoring/score-files.ts';
+import type { ScoreFileFormat, ScoreFiles, ScoreFlag, ScoreFlags } from '../scoring/score-files.ts';
 
 // ── validation ─────────────────────────────────────────────────────────────────────────
 
@@ -155,6 +155,8 @@ export interface FamilyScoreCli {
   flags: readonly ScoreFlag[];
   /** Help text of the runs argument for this family. */
   runs: string;
+  /** Every file format this scorer reads, gold and runs (the help lists them; a test reads each). */
+  reads: readonly ScoreFileFormat[];
   /** Checks flags this family cannot do without; throws a usage error. */
   check?(o: ScoreFlags): void;
   score(runs: string[], o: ScoreFlags, files: ScoreFiles): Promise<ScoreReport['runs']>;

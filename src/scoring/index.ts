@@ -57,8 +57,10 @@ export { prepareRankedLists, scoreRankedRun, type DocumentScore, type RankedRunS
 export {
   MATCH_CRITERIA,
   addMentionTally,
+  duplicateMentionWarnings,
   emptyMentionTally,
   mentionScoreOf,
+  repeatedMentions,
   scoreMentions,
   tallyMentions,
   type CriteriaCounts,
@@ -68,6 +70,7 @@ export {
   type MentionScore,
   type MentionScoreOptions,
   type MentionTally,
+  type RepeatedMention,
 } from './mention.ts';
 export { checkBioAlignment, parseBio, parseBratMentions, type BioDocument, type BioParseOptions } from './mention-input.ts';
 export { parseA1, parseA2, type CorefAnnotation, type CorefLinkRecord, type Expression, type Protein, type Span } from './coref-input.ts';

@@ -4,9 +4,14 @@
 // ignored when matching (they still decided where mentions begin and end when parsing).
 //
 // P = responses that match some gold mention / responses; R = gold mentions matched by
-// some response / gold mentions. On flat annotation this is one-to-one; with nested or
-// duplicate standoff spans the two sides may differ, so tp counts the response side and
-// fn the gold side, and F comes from P and R (not from the counts).
+// some response / gold mentions. Each side is a set, as BC5CDR's evaluation (a set of
+// document, span, type) and conlleval (one chunk per span) count: a mention given twice
+// (same document, span and type) counts once, in the gold and in a run alike, so a repeat
+// is neither a second true positive nor a false positive (duplicateMentionWarnings names
+// them). On flat annotation matching is one-to-one; with nested spans (left or right
+// match), or one span under two types in single-class mode, the two sides may differ, so
+// tp counts the response side and fn the gold side, and F comes from P and R (not from
+// the counts).
 
 import { f1, safeRatio } from './metrics.ts';
 import { compareIds } from './ranking.ts';
@@ -98,14 +103,66 @@ function matcher(criterion: MatchCriterion, withType: boolean): (a: Mention, b: 
   return withType ? (a, b) => bounds(a, b) && a.type === b.type : bounds;
 }
 
+/** What makes two mentions one: document, span and type (whatever the criterion or mode). */
+const identityOf = (m: Mention): string => `${m.doc}\u0000${m.start}\u0000${m.end}\u0000${m.type}`;
+
+/** Each document's mentions, a mention given again (same span and type) left out: the side as a set. */
 function byDocument(mentions: readonly Mention[]): Map<string, Mention[]> {
   const byDoc = new Map<string, Mention[]>();
+  const seen = new Set<string>();
   for (const m of mentions) {
+    const identity = identityOf(m);
+    if (seen.has(identity)) continue;
+    seen.add(identity);
     const list = byDoc.get(m.doc);
     if (list) list.push(m);
     else byDoc.set(m.doc, [m]);
   }
   return byDoc;
+}
+
+/** A mention given more than once, and how many times. */
+export interface RepeatedMention {
+  mention: Mention;
+  times: number;
+}
+
+/** The mentions given more than once (same document, span and type), in the order they first occur. */
+export function repeatedMentions(mentions: readonly Mention[]): RepeatedMention[] {
+  const counts = new Map<string, RepeatedMention>();
+  for (const m of mentions) {
+    const identity = identityOf(m);
+    const seen = counts.get(identity);
+    if (seen) seen.times++;
+    else counts.set(identity, { mention: m, times: 1 });
+  }
+  return [...counts.values()].filter((r) => r.times > 1);
+}
+
+/** How many repeated mentions a warning lists one by one; the rest are counted. */
+const LISTED_REPEATS = 5;
+
+/**
+ * The warning for a gold standard or run that gives a mention more than once (none when
+ * it does not): which mentions (the first few, and how many in all) and how they count.
+ * `what` names the file or upload ("gold.pubtator", "run").
+ */
+export function duplicateMentionWarnings(what: string, mentions: readonly Mention[]): string[] {
+  const repeated = repeatedMentions(mentions);
+  if (repeated.length === 0) return [];
+  const listed = repeated
+    .slice(0, LISTED_REPEATS)
+    // A single .ann or BIO file has one document without a name.
+    .map(
+      ({ mention: m, times }) =>
+        `${m.doc === '' ? '' : `document ${JSON.stringify(m.doc)} `}[${m.start}, ${m.end}) ${m.type} (${times} times)`,
+    );
+  const more = repeated.length > LISTED_REPEATS ? `, and ${repeated.length - LISTED_REPEATS} more` : '';
+  return [
+    `${what}: ${repeated.length} mention(s) given more than once (same document, span and type): ${listed.join(', ')}${more}. ` +
+      "Each counts once, in gold and runs alike (as BC5CDR's evaluation and conlleval count): a repeat in a run is neither a second " +
+      'true positive nor a false positive. Remove the repeats, or give each its own span or type if they are different mentions',
+  ];
 }
 
 /** Above this many comparisons a document's mentions are matched through key sets rather than pairwise. */
@@ -134,8 +191,10 @@ function countSide(
 
 /**
  * Adds the counts of `gold` against `response` to `into` (a new tally when absent); returns
- * it. Mentions match within their document only, so each document's are compared among
- * themselves: pairwise for the few mentions of an abstract, through key sets for long lists.
+ * it. Each side is taken as a set (a mention given twice counts once). Mentions match within
+ * their document only, so each document's are compared among themselves: pairwise for the
+ * few mentions of an abstract, through key sets for long lists. A repeat always lies in its
+ * original's document, so tallies of disjoint sets of documents still add up.
  */
 export function tallyMentions(
   gold: readonly Mention[],

@@ -35,6 +35,28 @@ export interface ScoreFlags {
 export type ScoreFlag =
   'given' | 'entities' | 'pmids' | 'columns' | 'all' | 'cutoff' | 'ho' | 'of' | 'beta' | 'singleClass' | 'lenient' | 'type';
 
+/**
+ * The file formats `metaserver score` reads, each as its help names it. A scorer declares
+ * those it reads (FamilyScoreCli.reads); the help lists them per scorer, and a test scores
+ * a file of each declared format, so the list cannot claim a format that is not read.
+ */
+export const SCORE_FILE_FORMATS = {
+  'bc2-tsv': 'BC II.5 tab-separated gold and result files (as bc-evaluate reads them)',
+  'brat-dir': 'brat directories (<doc>.ann)',
+  'brat-ann': 'single brat .ann files',
+  bio: 'BIO/CoNLL (token<TAB>tag: IOB2, IOBES, BILOU)',
+  'bioc-xml': 'BioC XML',
+  'bioc-json': 'BioC JSON',
+  'bioc-jsonl': 'BioC JSON lines',
+  pubtator: 'PubTator',
+  'bionlp-st': 'BioNLP-ST directories (gold <doc>.a2, --given <doc>.a1; runs <doc>.a2)',
+  'drugprot-tsv': 'DrugProt relations TSV (with --entities)',
+  'litcovid-table': 'LitCovid table (PMID,<label>,… 0/1 or probabilities; comma or TAB)',
+  'litcovid-list': 'LitCovid list (PMID,label;label; comma or TAB)',
+} as const;
+
+export type ScoreFileFormat = keyof typeof SCORE_FILE_FORMATS;
+
 /** A mistake on the command line (exit 2), as opposed to one in a file (exit 1). */
 export class UsageError extends Error {}
 

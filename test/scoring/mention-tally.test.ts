@@ -1,6 +1,7 @@
 // MENTION's tallies (src/scoring/mention.ts): matching each document's mentions pairwise
 // (an abstract's few) or through key sets (a long list) gives the counts of the plain
-// definition — a response matches when some gold mention of its document has its key —
+// definition — each side a set of (document, span, type), a response matches when some
+// gold mention of its document has its key —
 // and the tallies of disjoint sets of documents add up to the tally of their union, which
 // is what lets a leaderboard score a challenge page by page.
 import { describe, expect, it } from 'vitest';
@@ -37,8 +38,12 @@ function mentions(rnd: () => number): Mention[] {
   return out;
 }
 
-/** The plain definition, per criterion: counts of keyed matches. */
-function reference(gold: Mention[], response: Mention[], criterion: MatchCriterion, withType: boolean) {
+/** Each side as a set: a mention given again (same document, span and type) counts once. */
+const distinct = (mentions: Mention[]) => [...new Map(mentions.map((m) => [[m.doc, m.start, m.end, m.type].join('|'), m])).values()];
+
+/** The plain definition, per criterion: counts of keyed matches over the two sets. */
+function reference(goldGiven: Mention[], responseGiven: Mention[], criterion: MatchCriterion, withType: boolean) {
+  const [gold, response] = [distinct(goldGiven), distinct(responseGiven)];
   const key = (m: Mention) =>
     [m.doc, criterion === 'right' ? '' : m.start, criterion === 'left' ? '' : m.end, withType ? m.type : ''].join('|');
   const g = new Set(gold.map(key));

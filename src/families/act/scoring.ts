@@ -59,6 +59,7 @@ export const actScoring: FamilyScoring<ActGold, ActRunData> = {
   cli: {
     flags: ['columns', 'all'],
     runs: 'run files',
+    reads: ['bc2-tsv'],
     async score(runs, flags, files) {
       const goldFile = flags.gold!;
       const gold = parseActGold(await files.read(goldFile), { file: goldFile });

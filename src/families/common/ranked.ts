@@ -106,6 +106,7 @@ export function rankedScoring<Item extends RankedItem>(
     cli: {
       flags: o.flags,
       runs: 'run files',
+      reads: ['bc2-tsv'],
       async score(runs, flags, files) {
         const goldFile = flags.gold!;
         const goldText = await files.read(goldFile);

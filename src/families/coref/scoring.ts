@@ -99,6 +99,7 @@ export const corefScoring: FamilyScoring<Map<string, CorefGoldDocument>, Map<str
   cli: {
     flags: ['given'],
     runs: 'directories of .a2 files',
+    reads: ['bionlp-st'],
     check(o) {
       if (!o.given) throw new UsageError('COREF needs --given DIR (the .a1 files with the given proteins)');
     },

@@ -34,6 +34,7 @@ async function cidRelations(files: ScoreFiles, path: string): Promise<CidRelatio
 export const cidScoreCli: FamilyScoreCli = {
   flags: [],
   runs: "PubTator or BioC files with CID relations (BC5CDR's eval_relation.sh)",
+  reads: ['pubtator', 'bioc-xml', 'bioc-json'],
   async score(runs, o, files) {
     const gold = await cidRelations(files, o.gold!);
     const scored: ScoreReport['runs'] = [];

@@ -79,6 +79,7 @@ async function relationsOfFile(files: ScoreFiles, path: string): Promise<{ relat
 const crelCli: FamilyScoreCli = {
   flags: [],
   runs: 'PubTator or BioC files with relations between concepts (BioRED: pair, pair+type, pair+novelty, all)',
+  reads: ['pubtator', 'bioc-xml', 'bioc-json', 'bioc-jsonl'],
   async score(runs, o, files) {
     const gold = await relationsOfFile(files, o.gold!);
     const scored: ScoreReport['runs'] = [];

@@ -40,5 +40,6 @@ async function scoreNormFiles(runs: string[], o: ScoreFlags, files: ScoreFiles):
 export const normScoreCli: FamilyScoreCli = {
   flags: ['type'],
   runs: 'PubTator or BioC XML/JSON files of mentions with ids',
+  reads: ['pubtator', 'bioc-xml', 'bioc-json', 'bioc-jsonl'],
   score: scoreNormFiles,
 };

@@ -4,7 +4,7 @@
 // character offsets of online answers (`metaserver score` reads BIO files, gold and runs
 // alike).
 
-import { parseBratMentions, scoreMentions, type Mention } from '../../scoring/index.ts';
+import { duplicateMentionWarnings, parseBratMentions, scoreMentions, type Mention } from '../../scoring/index.ts';
 import { scoreNorm, storedNormAnnotation } from '../../scoring/concept-norm.ts';
 import { jsonDocuments } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
@@ -34,14 +34,23 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
   goldForm: '{"documents": {"<id>": {"ann": "<brat .ann text>"}}}',
   parseGold(body) {
     const gold = bratDocuments(body, 'gold standard');
-    return { gold, documents: gold.docs.size, items: gold.mentions.length, warnings: [] };
+    // Scoring counts a repeated mention once (src/scoring/mention.ts); say which were repeated.
+    return {
+      gold,
+      documents: gold.docs.size,
+      items: gold.mentions.length,
+      warnings: duplicateMentionWarnings('gold standard', gold.mentions),
+    };
   },
   goldDocuments: (gold) => gold.docs,
   withoutDocuments: (gold, documents) => ({
     mentions: gold.mentions.filter((m) => !documents.has(m.doc)),
     docs: withoutIds(gold.docs, documents),
   }),
-  parseRun: (body) => ({ run: bratDocuments(body, 'run').mentions, warnings: [] }),
+  parseRun(body) {
+    const run = bratDocuments(body, 'run').mentions;
+    return { run, warnings: duplicateMentionWarnings('run', run) };
+  },
   onlineRun(answers) {
     const mentions: Mention[] = [];
     for (const a of answers) {
@@ -61,7 +70,8 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
   },
   cli: {
     flags: ['singleClass', 'lenient'],
-    runs: 'brat directories, .ann or BIO files',
+    runs: 'brat directories, .ann or BIO files, or corpus files (BioC, PubTator)',
+    reads: ['brat-dir', 'brat-ann', 'bio', 'bioc-xml', 'bioc-json', 'bioc-jsonl', 'pubtator'],
     score: scoreMentionFiles,
   },
   // BC5CDR's and NLM-Chem's normalization figures (mentions with their concept ids).

@@ -137,6 +137,7 @@ export const relScoring: FamilyScoring<RelGold, RelRelation[]> = {
   cli: {
     flags: ['entities', 'pmids'],
     runs: 'DrugProt relations TSV files',
+    reads: ['drugprot-tsv'],
     check(o) {
       if (!o.entities) throw new UsageError('REL needs --entities FILE (the DrugProt entities of the gold documents)');
     },

@@ -103,6 +103,7 @@ export const topicScoring: FamilyScoring<TopicSet, TopicSet> = {
   cli: {
     flags: [],
     runs: 'prediction files (PMID,<label>,… probabilities, or PMID,label;label)',
+    reads: ['litcovid-table', 'litcovid-list'],
     async score(runs, flags, files) {
       const goldFile = flags.gold!;
       const gold = readTopics(await files.read(goldFile), { file: goldFile, role: 'gold', labels: LITCOVID_TOPICS });
