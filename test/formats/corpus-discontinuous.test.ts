@@ -3,7 +3,8 @@
 // BioC answer's item with several locations is refused. BC5CDR's individual mentions keep
 // their rule, so BC5CDR's BioC and PubTator gold still score alike (its evaluation kit's
 // sample: 424 Disease mentions, the DNER run TP 303 FP 105 FN 121).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mentionCorpus } from '../../src/families/mention/corpus.ts';
@@ -12,6 +13,7 @@ import { relCorpus } from '../../src/families/rel/corpus.ts';
 import { exportBiocXml, importBiocXml } from '../../src/families/formats.ts';
 import { readCorpusFile } from '../../src/formats/corpus-file.ts';
 import { FormatError } from '../../src/formats/common.ts';
+import { score } from '../support/score-cli.ts';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', name), 'utf8');
 const CDR3 = fixture('bioc/cdr-test-3.xml');
@@ -135,6 +137,21 @@ describe("BC5CDR's evaluation kit sample: BioC and PubTator gold score alike", (
       expect(disease.size).toBe(424);
       const tp = [...run].filter((m) => disease.has(m)).length;
       expect({ tp, fp: run.size - tp, fn: disease.size - tp }).toEqual({ tp: 303, fp: 105, fn: 121 });
+    }
+  });
+
+  it('metaserver score MENTION leaves it out too, naming it (before: scored as a mention [914, 950))', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'discontinuous-score-'));
+    try {
+      const file = join(dir, 'cdr.xml');
+      writeFileSync(file, CDR3_DISCONTINUOUS);
+      const answer = await score('MENTION', '--gold', file, file);
+      expect(answer.code, answer.err).toBe(0);
+      expect(answer.err).toMatch(NAMED);
+      // 65 mentions in the three documents (BC5CDR's PubTator twin has as many lines), the discontinuous one not among them.
+      expect(JSON.parse(answer.out).runs[0].metrics.strict).toMatchObject({ tp: 65, fp: 0, fn: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

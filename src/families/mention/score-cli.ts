@@ -11,6 +11,8 @@ import { FormatError } from '../../formats/common.ts';
 import { corpusFormatOf, readCorpusFile } from '../../formats/corpus-file.ts';
 import { UNTYPED } from './types.ts';
 import { isIndividualMention } from './corpus.ts';
+import { isDiscontinuous } from '../../formats/bioc-corpus.ts';
+import { discontinuousWarnings, type DiscontinuousLeftOut } from '../common/discontinuous.ts';
 import {
   ScoringInputError,
   checkBioAlignment,
@@ -59,7 +61,7 @@ export function mentionFileForm(path: string, text: string): FileForm {
 }
 
 /** Every located annotation of a corpus file as a mention of its type (as corpus gold uploads read them). */
-function corpusMentions(text: string, file: string): MentionSource {
+function corpusMentions(text: string, file: string, files: Pick<ScoreFiles, 'warn'>): MentionSource {
   let documents;
   try {
     documents = readCorpusFile(text, file);
@@ -71,12 +73,20 @@ function corpusMentions(text: string, file: string): MentionSource {
       });
     throw err;
   }
-  // BC5CDR's BioC writes a composite's individual mentions as annotations too; as in gold uploads, they are not mentions.
+  // BC5CDR's BioC writes a composite's individual mentions as annotations too; as in gold
+  // uploads, they are not mentions. Another discontinuous annotation is left out, named.
+  const discontinuous: DiscontinuousLeftOut[] = [];
   const mentions = documents.flatMap((d) =>
-    d.annotations.flatMap((a) =>
-      a.start === undefined || isIndividualMention(a) ? [] : [{ doc: d.id, start: a.start, end: a.end!, type: a.type ?? UNTYPED }],
-    ),
+    d.annotations.flatMap((a) => {
+      if (a.start === undefined || isIndividualMention(a)) return [];
+      if (isDiscontinuous(a)) {
+        discontinuous.push({ document: d.id, annotation: a });
+        return [];
+      }
+      return [{ doc: d.id, start: a.start, end: a.end!, type: a.type ?? UNTYPED }];
+    }),
   );
+  files.warn(discontinuousWarnings(discontinuous, 'MENTION', 'a mention').map((w) => `${file}: ${w}`));
   return { kind: 'brat', dir: true, corpus: true, mentions, docs: new Set(documents.map((d) => d.id)) };
 }
 
@@ -96,7 +106,7 @@ async function loadMentions(files: ScoreFiles, path: string, o: ScoreFlags): Pro
   }
   const text = await files.read(path);
   const form = mentionFileForm(path, text);
-  if (form === 'corpus') return corpusMentions(text, path);
+  if (form === 'corpus') return corpusMentions(text, path, files);
   if (form === 'brat')
     return { kind: 'brat', dir: false, corpus: false, mentions: parseBratMentions(text, { file: path }), docs: new Set(['']) };
   // Single-class BIO is read as evalbio.pl -1 reads it: a type change inside a mention is no break.
