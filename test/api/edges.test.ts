@@ -220,13 +220,15 @@ describe('the task of every :task route', () => {
           .map((m) => ({ method: m.toUpperCase() as 'GET', path })),
       );
   }
-  // The export routes need a server; any id will do, the task is judged first. The streamed
-  // export takes the corpus formats only (a format it does not stream is refused by its schema).
-  const urlOf = (path: string, task: string) =>
-    path
-      .replace('{slug}', 'edge')
-      .replace('{task}', task)
-      .replace('{format}', path.endsWith('/stream') ? 'pubtator' : 'tsv') + (path.includes('/export/') ? '?server=1' : '');
+  // The answers' export routes need a server; any id will do, the task is judged first. The
+  // streamed export and the gold's take the corpus formats only (a format they do not write is
+  // refused by their schema); the gold's takes no server.
+  const urlOf = (path: string, task: string) => {
+    const gold = path.includes('/gold/');
+    const format = path.endsWith('/stream') ? 'pubtator' : gold ? 'bioc-json' : 'tsv';
+    const url = path.replace('{slug}', 'edge').replace('{task}', task).replace('{format}', format);
+    return url + (path.includes('/export/') && !gold ? '?server=1' : '');
+  };
 
   it('refuses a task no family has as unknown_task, naming the tasks there are, before the token is looked at', async () => {
     const routes = await taskRoutes();
