@@ -13,6 +13,7 @@
 //   TextDecoder: UTF-8, UTF-16, ISO-8859-1 and windows-1252, the other single-byte ones,
 //   Shift_JIS, GBK…). ISO-8859-1 is read as windows-1252, its superset, as browsers do.
 // - Compressed, archived or binary content is refused as what it is before any decoding.
+import { strictUtf8 } from '../shared/utf8.ts';
 import { FormatError } from './common.ts';
 
 /** Signatures of content that is not text, what to call it, and where it starts. */
@@ -52,7 +53,7 @@ function bomlessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
 }
 
 /** What the bytes are when they are not text at all (compressed, an archive, an image, binary), else undefined. */
-export function binaryContent(bytes: Uint8Array): string | undefined {
+function binaryContent(bytes: Uint8Array): string | undefined {
   const signature = SIGNATURES.find((s) => startsWith(bytes, s.bytes, s.at));
   if (signature) return signature.what;
   if (byteOrderMark(bytes) !== undefined || bomlessUtf16(bytes) !== undefined) return undefined;
@@ -144,6 +145,8 @@ function windows1252(bytes: Uint8Array): string {
 /** Decodes strictly; a decoder that meets a byte it cannot read throws a TypeError. */
 function strictly(bytes: Uint8Array, encoding: string): string | undefined {
   if (encoding === 'windows-1252') return windows1252(bytes);
+  if (encoding === 'utf-8') return strictUtf8(bytes) ?? undefined;
+  // Any other encoding a declaration names (UTF-16, Shift_JIS, …), as strictly.
   try {
     return new TextDecoder(encoding, { fatal: true }).decode(bytes);
   } catch (err) {
