@@ -53,7 +53,7 @@ function bomlessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
 }
 
 /** What the bytes are when they are not text at all (compressed, an archive, an image, binary), else undefined. */
-function binaryContent(bytes: Uint8Array): string | undefined {
+export function binaryContent(bytes: Uint8Array): string | undefined {
   const signature = SIGNATURES.find((s) => startsWith(bytes, s.bytes, s.at));
   if (signature) return signature.what;
   if (byteOrderMark(bytes) !== undefined || bomlessUtf16(bytes) !== undefined) return undefined;

@@ -8,3 +8,10 @@ export function xmlRootElement(start: string): string | undefined {
   return PROLOG.exec(start)?.[1];
 }
 
+/** The formats whose root elements these are, for messages that say what a file holds. */
+export function xmlFormatOf(root: string | undefined): string | undefined {
+  if (root === 'collection' || root === 'document') return 'BioC XML';
+  if (root === 'article' || root === 'pmc-articleset') return 'JATS';
+  if (root === 'PubmedArticleSet' || root === 'MedlineCitationSet') return 'PubMed XML';
+  return undefined;
+}
