@@ -219,9 +219,9 @@ const ID_SOURCE_WORDS: Array<[IdSource, string]> = [
 function reportRead(io: ImportIo, skipped: readonly SkippedFile[], items: readonly ImportItem[]): void {
   for (const s of skipped) io.stderr(`metaserver import: skipped ${s.file}: ${s.reason}\n`);
   const { idSources, idsFromFileName } = idReport(items.filter((i) => i.xml !== undefined));
+  const named = `${idsFromFileName.slice(0, 20).join(', ')}${idsFromFileName.length > 20 ? ', …' : ''}`;
   const counts = ID_SOURCE_WORDS.filter(([source]) => idSources[source] !== undefined).map(
-    ([source, words]) =>
-      `${idSources[source]} from ${words}${source === 'file-name' ? ` (${idsFromFileName.slice(0, 20).join(', ')}${idsFromFileName.length > 20 ? ', …' : ''})` : ''}`,
+    ([source, words]) => `${idSources[source]} from ${words}${source === 'file-name' ? ` (${named})` : ''}`,
   );
   if (counts.length > 0) io.stderr(`metaserver import: JATS article ids: ${counts.join(', ')}\n`);
 }

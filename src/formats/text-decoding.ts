@@ -162,12 +162,18 @@ function strictly(bytes: Uint8Array, encoding: string): string | undefined {
 export function decodeText(bytes: Uint8Array, file: string): string {
   refuseBinary(bytes, file, 'text');
   const bom = byteOrderMark(bytes);
-  const utf16 = bom?.encoding.startsWith('utf-16') ? bom.encoding : bomlessUtf16(bytes);
-  if (utf16 !== undefined) {
-    const text = strictly(bytes, utf16);
-    if (text === undefined) throw new FormatError('encoding', `${file} is not valid ${utf16.toUpperCase()}; save it as UTF-8`);
+  if (bom?.encoding.startsWith('utf-16')) {
+    const text = strictly(bytes, bom.encoding);
+    if (text === undefined) throw new FormatError('encoding', `${file} is not valid ${bom.encoding.toUpperCase()}; save it as UTF-8`);
     return text;
   }
+  // Without a byte-order mark, UTF-16 is only a guess: refused, saying so, rather than read on a guess.
+  const guess = bomlessUtf16(bytes);
+  if (guess !== undefined)
+    throw new FormatError(
+      'encoding',
+      `${file} looks like ${guess.toUpperCase()} without a byte-order mark; save it as UTF-8 (or UTF-16 with a byte-order mark)`,
+    );
   const text = strictly(bytes, 'utf-8');
   if (text === undefined) throw notUtf8(bytes, file, 'a text file must be', false);
   return text;
@@ -191,8 +197,11 @@ function encodingName(label: string): string | undefined {
 
 /** Which encoding the XML is in and who said so: a byte-order mark, the declaration, the charset beside it, or nobody (UTF-8). */
 function xmlEncoding(bytes: Uint8Array, file: string, charset: string | undefined): { encoding: string; source?: string } {
-  const bom = byteOrderMark(bytes) ?? (bomlessUtf16(bytes) ? { encoding: bomlessUtf16(bytes)! } : undefined);
+  const bom = byteOrderMark(bytes);
   if (bom) return { encoding: bom.encoding, source: 'its byte-order mark says' };
+  // UTF-16 without a mark shows itself by how "<?" is written (XML 1.0, appendix F).
+  if (startsWith(bytes, [0x3c, 0x00, 0x3f, 0x00])) return { encoding: 'utf-16le', source: 'its first bytes show' };
+  if (startsWith(bytes, [0x00, 0x3c, 0x00, 0x3f])) return { encoding: 'utf-16be', source: 'its first bytes show' };
   const declared = declaredEncoding(bytes);
   const label = declared ?? charset?.trim().replace(/^"|"$/g, '');
   if (label === undefined || label === '') return { encoding: 'utf-8' };

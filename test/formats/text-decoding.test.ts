@@ -39,6 +39,8 @@ describe('decodeXml', () => {
     const be = Buffer.from(le);
     be.swap16();
     for (const bytes of [le, be]) expect(jatsToText(decodeXml(bytes, 'a.nxml')).text).toBe(original);
+    // Without the mark, "<?" written in UTF-16 says which (XML 1.0, appendix F).
+    expect(jatsToText(decodeXml(le.subarray(2), 'a.nxml')).text).toBe(original);
   });
 
   it('refuses undeclared or wrongly declared non-UTF-8 bytes, naming the file, the first bad byte and the likely encoding', () => {
@@ -75,6 +77,12 @@ describe('decodeText', () => {
   it('reads UTF-8, dropping a byte-order mark, and UTF-16 with one', () => {
     expect(decodeText(Buffer.from(`\ufeff${text}`), 'a.txt')).toBe(text);
     expect(decodeText(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'a.txt')).toBe(text);
+  });
+
+  it('refuses UTF-16 without a byte-order mark rather than read it on a guess', () => {
+    expect(refusal(() => decodeText(Buffer.from(text, 'utf16le'), 'a.txt'))).toMatch(
+      /a\.txt looks like UTF-16LE without a byte-order mark; save it as UTF-8/,
+    );
   });
 
   it('refuses windows-1252 text naming the offset and line of the first bad byte', () => {
