@@ -33,7 +33,7 @@ import { readJatsArticle } from '../formats/jats.ts';
 import { readPmcPackage, type PackagedArticle } from '../formats/pmc-package.ts';
 import { writePubTator } from '../formats/pubtator.ts';
 import { decodeText, decodeXml } from '../formats/text-decoding.ts';
-import { fileStart, kindOf, notPlainText, stem, unknownKindReason } from './import-kinds.ts';
+import { fileStart, isPmcFileList, kindOf, notPlainText, PMC_FILE_LIST, stem, unknownKindReason } from './import-kinds.ts';
 
 /** Where an article's organiser id came from. */
 export type IdSource = 'pmcid' | 'pmid' | 'package-folder' | 'file-name' | 'document';
@@ -84,6 +84,7 @@ export function importFiles(paths: readonly string[]): { files: string[]; skippe
       const file = join(path, name);
       if (statSync(file).isDirectory())
         skipped.push({ file, reason: 'a directory: import reads the files of the directories given, not of the directories inside them' });
+      else if (isPmcFileList(name)) skipped.push({ file, reason: PMC_FILE_LIST });
       else if (kindOf(name) === undefined) skipped.push({ file, reason: unknownKindReason(fileStart(file)) });
       else files.push(file);
     }
@@ -152,6 +153,7 @@ const refused = (file: string, reason: string): Read => ({ items: [], failures: 
 async function readOne(file: string): Promise<Read> {
   const kind = kindOf(file);
   if (kind === undefined) return refused(file, unknownKindReason(fileStart(file)));
+  if (isPmcFileList(file)) return refused(file, PMC_FILE_LIST);
   if (kind === '.tar.gz' || kind === '.tgz') return packageItems(file);
   const bytes = readFileSync(file);
   const isXml = kind === '.xml' || kind === '.nxml';

@@ -15,6 +15,10 @@ export const KNOWN_KINDS = '.txt, .pubtator, .nxml, .xml, .json, .jsonl, .tar.gz
 
 export const kindOf = (name: string): Kind | undefined => KINDS.find((k) => name.toLowerCase().endsWith(k));
 
+/** PMC's bulk packages come with a list of their articles (`….filelist.txt`, `.csv`): never an article itself. */
+export const PMC_FILE_LIST = 'the list of articles of a PMC bulk package (its articles are read from the .tar.gz)';
+export const isPmcFileList = (name: string): boolean => /\.filelist\.(txt|csv)$/i.test(name);
+
 /** The file's name without its kind (`.bioc.xml`, `.pubtator.txt` without both). */
 export const stem = (file: string): string => {
   const name = basename(file);

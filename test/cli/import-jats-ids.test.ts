@@ -47,6 +47,12 @@ beforeAll(async () => {
     pmcArticle('ehp-116-1694').toString('utf8').replace('<article-id pub-id-type="pmc">2599765</article-id>', ''),
   );
   writeFileSync(join(dir, 'README.md'), '# articles\n');
+  // The list PMC ships beside a bulk package, in its published layout: a .txt that is no article.
+  writeFileSync(
+    join(dir, bulk.replace('.tar.gz', '.filelist.txt')),
+    'Article File\tArticle Citation\tAccessionID\tLastUpdated (YYYY-MM-DD HH:MM:SS)\tPMID\tLicense\n' +
+      'PMC002xxxxxx/PMC2994229.xml\tBr J Cancer. 2010 Nov; 103(11):1755-1759\tPMC2994229\t2024-06-18 00:00:00\t21045829\tNO-CC CODE\n',
+  );
   const bioc = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'bioc', 'cdr-test-3.xml'));
   writeFileSync(
     join(dir, bulk),
@@ -76,6 +82,10 @@ describe('JATS article ids and PMC bulk packages', () => {
     expect(stored.text).toBe(jatsToText(pmcArticle('6605965a').toString('utf8')).text);
     expect(summary.skipped).toEqual([
       { file: join(dir, 'README.md'), reason: expect.stringMatching(/reads only files named .*holds text/) },
+      {
+        file: join(dir, bulk.replace('.tar.gz', '.filelist.txt')),
+        reason: expect.stringMatching(/^the list of articles of a PMC bulk package/),
+      },
       { file: `${join(dir, bulk)}:PMC002xxxxxx/corpus.xml`, reason: 'not a JATS article: its root element is <collection>' },
     ]);
     expect(io.err).toContain(`metaserver import: skipped ${join(dir, bulk)}:PMC002xxxxxx/corpus.xml: not a JATS article`);
