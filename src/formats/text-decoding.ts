@@ -96,26 +96,42 @@ const isWindowsPunctuation = (b: number) => b >= 0x80 && b <= 0x9f && ![0x81, 0x
 /** "line 3": the line of a byte offset (LF-counted; the same in every ASCII-compatible encoding). */
 const lineOf = (bytes: Uint8Array, offset: number) => bytes.subarray(0, offset).filter((b) => b === 0x0a).length + 1;
 
-/** The encoding the bytes most likely are, for the message that refuses them. */
-function likelyEncoding(bytes: Uint8Array): string {
-  const high = bytes.filter((b) => b >= 0x80);
-  if (high.some(isWindowsPunctuation)) return 'windows-1252';
-  return 'Latin-1 (ISO-8859-1) or windows-1252';
+/** The encoding the bytes most likely are, for the message that refuses them, and the label to convert them from. */
+function likelyEncoding(bytes: Uint8Array, offset: number): { words: string; label?: string; advice?: string } {
+  // UTF-8 characters before the bad byte: a UTF-8 file with pieces in another encoding pasted in.
+  if (/[^\x00-\x7f]/.test(strictUtf8(bytes.subarray(0, offset)) ?? ''))
+    return {
+      words: 'UTF-8 with a piece in another encoding (files joined?)',
+      advice: 'The text before it is UTF-8: write that piece in UTF-8 too',
+    };
+  let high = 0;
+  let paired = 0;
+  for (let i = 0; i < bytes.length; i += 1) {
+    if (bytes[i] < 0x80) continue;
+    high += 1;
+    if (bytes[i - 1] >= 0x80 || bytes[i + 1] >= 0x80) paired += 1;
+  }
+  // Latin-1 and windows-1252 accents stand alone between ASCII letters; double-byte encodings come in pairs.
+  if (paired > high / 2)
+    return {
+      words: 'a double-byte encoding (Shift_JIS, GBK, EUC-KR…)',
+      advice: 'Convert the file to UTF-8 from its encoding (iconv -f ENCODING -t UTF-8)',
+    };
+  if (bytes.some(isWindowsPunctuation)) return { words: 'windows-1252', label: 'windows-1252' };
+  return { words: 'Latin-1 (ISO-8859-1) or windows-1252', label: 'windows-1252' };
 }
 
 /** The refusal of bytes that are not UTF-8: where, which byte, what it would be, what to do. */
 function notUtf8(bytes: Uint8Array, file: string, why: string, xml: boolean): FormatError {
   const offset = firstBadUtf8Byte(bytes);
-  const byte = bytes[offset];
-  const likely = likelyEncoding(bytes);
-  const hex = `0x${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  const shown = windows1252(bytes.subarray(offset, offset + 1));
-  const declare = xml ? `, or declare it (<?xml version="1.0" encoding="windows-1252"?>)` : '';
-  return new FormatError(
-    'encoding',
-    `${file} is not UTF-8 (${why}): byte ${hex} at offset ${offset} (line ${lineOf(bytes, offset)}) starts no UTF-8 character; ` +
-      `it looks like ${likely}, where that byte is "${shown}". Convert the file to UTF-8 (iconv -f WINDOWS-1252 -t UTF-8)${declare}`,
-  );
+  const hex = `0x${bytes[offset].toString(16).toUpperCase().padStart(2, '0')}`;
+  const likely = likelyEncoding(bytes, offset);
+  const where = `byte ${hex} at offset ${offset} (line ${lineOf(bytes, offset)}) is not part of a UTF-8 character`;
+  const { label } = likely;
+  const shown = label ? `, where that byte is "${windows1252(bytes.subarray(offset, offset + 1))}"` : '';
+  const declare = xml && label ? `, or name its encoding in the XML declaration (<?xml version="1.0" encoding="${label}"?>)` : '';
+  const advice = likely.advice ?? `Convert the file to UTF-8 (iconv -f ${label!.toUpperCase()} -t UTF-8)${declare}`;
+  return new FormatError('encoding', `${file} is not UTF-8 (${why}): ${where}; it looks like ${likely.words}${shown}. ${advice}`);
 }
 
 function refuseBinary(bytes: Uint8Array, file: string, expected: string): void {

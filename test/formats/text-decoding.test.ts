@@ -94,6 +94,14 @@ describe('decodeText', () => {
     );
   });
 
+  it('says when UTF-8 text has a piece in another encoding pasted in (two files joined)', () => {
+    const piece = toWindows1252(text);
+    const joined = Buffer.concat([Buffer.from(text), piece]);
+    expect(refusal(() => decodeText(joined, 'joined.txt'))).toMatch(
+      new RegExp(`offset ${Buffer.byteLength(text) + firstHighByte(piece)} .*UTF-8 with a piece in another encoding`),
+    );
+  });
+
   it('refuses compressed, archived and binary content as what it is', () => {
     expect(refusal(() => decodeText(gzipSync(text), 'a.txt'))).toMatch(/a\.txt holds gzip-compressed data, not text/);
     expect(refusal(() => decodeText(Buffer.from('%PDF-1.4\n'), 'b.txt'))).toMatch(/a PDF document/);
