@@ -33,6 +33,7 @@ import { readJatsArticle } from '../formats/jats.ts';
 import { readPmcPackage, type PackagedArticle } from '../formats/pmc-package.ts';
 import { writePubTator } from '../formats/pubtator.ts';
 import { decodeText, decodeXml } from '../formats/text-decoding.ts';
+import { xmlFormatOf, xmlRootElement } from '../formats/xml-root.ts';
 import { fileStart, isPmcFileList, kindOf, notPlainText, PMC_FILE_LIST, stem, unknownKindReason } from './import-kinds.ts';
 
 /** Where an article's organiser id came from. */
@@ -164,7 +165,15 @@ async function readOne(file: string): Promise<Read> {
   if (kind === '.pubtator' || (kind === '.txt' && /^[^|\t\s]+\|t\|/.test(root))) return corpusItems(content, file, 'pubtator');
   if (kind === '.xml' && /^(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(collection|document)[\s>]/.test(root))
     return corpusItems(content, file, 'bioc-xml');
-  if (isXml) return jatsItem({ id: stem(file), idSource: 'file-name' }, content, file);
+  if (isXml) {
+    const top = xmlRootElement(content.slice(0, 65536));
+    if (top !== undefined && xmlFormatOf(top) === undefined)
+      return refused(
+        file,
+        `its root element is <${top}>; import reads XML as BioC (<collection>, <document>), JATS (<article>) or PubMed (<PubmedArticleSet>, <MedlineCitationSet>)`,
+      );
+    return jatsItem({ id: stem(file), idSource: 'file-name' }, content, file);
+  }
   if (content.trim() === '') return refused(file, 'the file is empty');
   const notText = notPlainText(content);
   if (notText !== undefined) return refused(file, notText);

@@ -56,10 +56,15 @@ describe('files import does not read', () => {
     expect(err).not.toMatch(/citation\(s\) were read before it/);
   });
 
-  it('refuses gzip and binary bytes under a text name, and a .txt holding BioC XML', async () => {
+  it('refuses gzip and binary bytes under a text name, a .txt holding BioC XML, and XML of no format it reads', async () => {
     writeFileSync(join(dir, 'packed.txt'), gzipSync(readFileSync(join(fixtures, 'pubtator', 'cdr-sample-4.txt'))));
     writeFileSync(join(dir, 'collection.txt'), bioc);
-    const err = await refusedImport('packed.txt', 'collection.txt');
+    // MeSH descriptors (the concept-id fixtures): real XML, no article (before, refused as "not a JATS article" alone).
+    copyFileSync(join(fixtures, 'concept-ids', 'desc-excerpt.xml'), join(dir, 'mesh.xml'));
+    const err = await refusedImport('packed.txt', 'collection.txt', 'mesh.xml');
+    expect(err).toMatch(
+      /mesh\.xml, document -: its root element is <DescriptorRecordSet>; import reads XML as BioC \(<collection>, <document>\), JATS/,
+    );
     expect(err).toMatch(/packed\.txt, document -: .*packed\.txt holds gzip-compressed data, not text; decompress it first/);
     expect(err).toMatch(
       /collection\.txt, document -: the \.txt holds BioC XML \(root element <collection>\), not plain text; name it \.xml/,
