@@ -8,25 +8,42 @@
 // - JSON whose top level is a BioC collection (`documents`) or document (`passages`) and
 //   has none of the JSON form's fields is `bioc`.
 // The batch options of a raw body (`badDocuments`, `file`) come from the query.
-import type { FastifyInstance } from 'fastify';
+// An XML body is decoded as `metaserver import` decodes an XML file
+// (formats/text-decoding.ts): in the encoding its byte-order mark or declaration names, else
+// the Content-Type's charset, else UTF-8, strictly; bytes that are not of that encoding are
+// refused naming the first bad byte and the encoding it likely is, so a Latin-1 file that
+// says so is read and one that does not is refused, the same way on both paths.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FormatError } from '../formats/common.ts';
+import { decodeXml } from '../formats/text-decoding.ts';
+import { xmlRootElement } from '../formats/xml-root.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
-import { addUtf8BodyParser } from '../http/utf8-body.ts';
 
 export const XML_BODY_TYPES = ['application/xml', 'text/xml'];
 
-/** XML bodies as text (strict UTF-8), for this plugin's routes only (fastify encapsulation). */
-export function registerXmlBodies(app: FastifyInstance): void {
-  addUtf8BodyParser(app, XML_BODY_TYPES, {
-    invalid: () => ({
-      error: new ApiError('invalid_utf8', 'the request body is not valid UTF-8; save the file as UTF-8 and send it again'),
-    }),
-  });
-}
+/** The charset parameter of the request's Content-Type, if any. */
+const charsetOf = (request: FastifyRequest): string | undefined =>
+  /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(request.headers['content-type'] ?? '')?.[1];
 
-/** The root element's name: after the XML declaration, comments, processing instructions and a DOCTYPE. */
-function rootElement(xml: string): string | undefined {
-  const prolog = /^\uFEFF?\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*<([A-Za-z_][\w.:-]*)/;
-  return prolog.exec(xml)?.[1];
+/** What the body is called in a refusal: the `file` of the query, else "the request body". */
+const bodyName = (request: FastifyRequest): string => {
+  const file = (request.query as Record<string, unknown> | undefined)?.file;
+  return typeof file === 'string' && file !== '' ? file : 'the request body';
+};
+
+/** XML bodies as text in their declared encoding, for this plugin's routes only (fastify encapsulation). */
+export function registerXmlBodies(app: FastifyInstance): void {
+  for (const type of XML_BODY_TYPES) if (app.hasContentTypeParser(type)) app.removeContentTypeParser(type);
+  app.addContentTypeParser(XML_BODY_TYPES, { parseAs: 'buffer' }, (request, body: Buffer, done) => {
+    try {
+      done(null, decodeXml(body, bodyName(request), charsetOf(request)));
+    } catch (err) {
+      if (!(err instanceof FormatError)) return done(err as Error, undefined);
+      const message = err.message.replace(/^encoding: /, '');
+      // The code stays the catalogue's for a body the server cannot decode.
+      done(new ApiError('invalid_utf8', `${message}; nothing was loaded`), undefined);
+    }
+  });
 }
 
 /** A text body the XML parser above read (any other text body is left to validation, which refuses it). */
@@ -65,7 +82,7 @@ export function challengeArticlesBody(body: unknown, query: Record<string, unkno
   }
   let field = 'bioc';
   if (xml) {
-    const root = rootElement(body);
+    const root = xmlRootElement(body);
     if (root === 'PubmedArticleSet' || root === 'MedlineCitationSet') field = 'pubmed';
     else if (root !== 'collection' && root !== 'document')
       throw refuseRoot(
@@ -79,7 +96,7 @@ export function challengeArticlesBody(body: unknown, query: Record<string, unkno
 /** POST /articles: a raw BioC body (one document) as `{bioc}`, a raw JATS article as `{xml}`. */
 export function submittedArticleBody(body: unknown, contentType: string | undefined): unknown {
   if (isXmlBody(body, contentType)) {
-    const root = rootElement(body);
+    const root = xmlRootElement(body);
     if (root === 'collection' || root === 'document') return { bioc: body };
     if (root === 'article' || root === 'pmc-articleset') return { xml: body };
     throw refuseRoot(root, 'BioC XML (<collection> or <document>, one document) or a JATS <article>');

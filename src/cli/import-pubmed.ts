@@ -13,9 +13,11 @@
 // loaded and the ones after it are left out (they cannot be read, so they cannot be named).
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { constants as zlibConstants, gunzipSync } from 'node:zlib';
 import { PubmedReadError, pubmedEvents } from '../formats/pubmed-stream.ts';
 import { isPubmedXml, PubmedRun, type PubmedCitation } from '../formats/pubmed.ts';
 import type { ImportFailure } from './import-files.ts';
+import { contentOf, fileStart } from './import-kinds.ts';
 import { ImportProgress, type ProgressIo } from './import-progress.ts';
 
 /** The organiser id rule of the article routes. */
@@ -36,6 +38,30 @@ export function isPubmedFile(file: string): boolean {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Why a `.xml.gz` named for import is not a PubMed file, seen from its first bytes (the start
+ * of its gzip stream, decompressed): not gzip at all, or gzip of something else (a BioC
+ * collection, a tar archive…). Undefined for PubMed XML, and for a stream too broken to
+ * start, which pass 1 refuses saying where it breaks.
+ */
+export function notPubmedReason(file: string): string | undefined {
+  if (!isGzip(file)) return undefined;
+  const start = fileStart(file, 16384);
+  if (start[0] !== 0x1f || start[1] !== 0x8b)
+    return `a .xml.gz is read as gzip-compressed PubMed XML, and this file is not gzip-compressed: it holds ${contentOf(start).what}`;
+  let inner: Buffer;
+  try {
+    // The first piece only: a sync flush gives what it holds without the rest of the stream.
+    inner = gunzipSync(start, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+  } catch {
+    return undefined;
+  }
+  if (inner.length === 0 || isPubmedXml(inner.toString('latin1'))) return undefined;
+  const { what, format } = contentOf(inner);
+  const instead = format === undefined ? '' : `; to import it as ${format}, decompress it (gunzip) and import the file it holds`;
+  return `not PubMed / MEDLINE XML (root <PubmedArticleSet> or <MedlineCitationSet>), the only kind a .xml.gz is read as: it holds gzip-compressed ${what}${instead}`;
 }
 
 /** The file's bytes as a stream, each piece counted as it is read (progress is bytes read against the size). */

@@ -5,8 +5,13 @@
 // MEDLINE XML (`.xml.gz`, or `.xml` whose root is PubmedArticleSet or MedlineCitationSet:
 // one article per citation, its id the PMID, streamed in two passes, import-pubmed.ts)
 // (import-files.ts says how each is told apart; corpus documents keep their format and
-// sections). The organiser id of a one-article file is its name without the
-// extension; of a corpus document, the document's id; of a packaged NXML, its PMC folder.
+// sections). The organiser id of a plain-text file is its name without the extension; of
+// a corpus document, the document's id; of a JATS article, the PMCID it names, else its
+// PMID, else its file name (in a package: the PMCID, else its PMC folder, else the PMID);
+// the summary counts the ids per source and lists those taken from a file name. A file
+// named in no way import reads is refused, and skipped (listed on stderr and in the
+// summary's `skipped`) when a directory holds it; so are bytes that are not text, or not
+// in the encoding the file declares (formats/text-decoding.ts).
 // Every file and document is read and checked before anything is sent: by default one bad
 // document refuses the import and nothing is sent (each failure is listed: file, document,
 // reason); with --skip-bad the good ones are loaded and the bad ones listed. Loading is
@@ -15,8 +20,17 @@
 // Progress goes to stderr: a bar on a terminal, plain lines otherwise (logs, CI).
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ApiCallError, apiTarget, callApi } from './api-client.ts';
-import { importFiles, readImportFiles, type ImportFailure, type ImportItem } from './import-files.ts';
-import { checkPubmedFiles, isPubmedFile, sendPubmedFiles, type PubmedCheck } from './import-pubmed.ts';
+import {
+  idReport,
+  importFiles,
+  readImportFiles,
+  type IdSource,
+  type ImportFailure,
+  type ImportItem,
+  type SkippedFile,
+} from './import-files.ts';
+import { KNOWN_KINDS } from './import-kinds.ts';
+import { checkPubmedFiles, isPubmedFile, notPubmedReason, sendPubmedFiles, type PubmedCheck } from './import-pubmed.ts';
 import { writePubmedXml } from '../formats/pubmed.ts';
 
 export interface ImportIo {
@@ -61,7 +75,7 @@ interface ImportOptions {
 function importProgram(io: ImportIo): Command {
   return new Command('import')
     .description(
-      'load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json/.jsonl, PubTator (.pubtator, or .txt starting "PMID|t|"), PMC .tar.gz packages and PubMed/MEDLINE XML (.xml, .xml.gz)',
+      'load articles into a challenge: directories or files of .txt, .nxml, BioC .xml/.json/.jsonl, PubTator (.pubtator, or .txt starting "PMID|t|"), PMC .tar.gz packages (.nxml or JATS .xml entries) and PubMed/MEDLINE XML (.xml, .xml.gz); other files are refused (skipped in a directory)',
     )
     .requiredOption('--challenge <slug>', 'the challenge to load into')
     .option('--url <url>', 'the meta-server (default $METASERVER_URL, else http://127.0.0.1:8080)')
@@ -77,21 +91,27 @@ function importProgram(io: ImportIo): Command {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 }
 
-/** Everything read and checked before anything is sent: the other files' articles, the PubMed files' plan, every failure. */
+/** Everything read and checked before anything is sent: the other files' articles, the PubMed files' plan, every failure, every package entry skipped. */
 async function readEverything(
   files: string[],
   io: ImportIo,
-): Promise<{ items: ImportItem[]; pubmed: PubmedCheck; failures: ImportFailure[] }> {
-  const pubmedFiles = files.filter(isPubmedFile);
-  const read = await readImportFiles(files.filter((f) => !pubmedFiles.includes(f)));
+): Promise<{ items: ImportItem[]; pubmed: PubmedCheck; failures: ImportFailure[]; skipped: SkippedFile[] }> {
+  const named = files.filter(isPubmedFile);
+  // A .xml.gz that is not PubMed is refused as what it is, not read as a PubMed file that breaks off at once.
+  const notPubmed = named.flatMap((file) => {
+    const reason = notPubmedReason(file);
+    return reason === undefined ? [] : [{ file, document: '-', reason }];
+  });
+  const pubmedFiles = named.filter((f) => !notPubmed.some((n) => n.file === f));
+  const read = await readImportFiles(files.filter((f) => !named.includes(f)));
   const pubmed = await checkPubmedFiles(pubmedFiles, io);
-  const failures = [...read.failures, ...pubmed.failures];
+  const failures = [...notPubmed, ...read.failures, ...pubmed.failures];
   const items = read.items.filter((item) => {
     if (!pubmed.run.has(item.id)) return true;
     failures.push({ file: item.file, document: item.id, reason: 'the id is also the PMID of a citation of the PubMed files' });
     return false;
   });
-  return { items, pubmed, failures };
+  return { items, pubmed, failures, skipped: read.skipped };
 }
 
 const articlesPath = (opts: ImportOptions) => `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`;
@@ -188,6 +208,24 @@ function reportPubmed(io: ImportIo, s: PubmedSummary): void {
     );
 }
 
+const ID_SOURCE_WORDS: Array<[IdSource, string]> = [
+  ['pmcid', 'the PMCID inside'],
+  ['package-folder', 'the PMC package folder'],
+  ['pmid', 'the PMID inside'],
+  ['file-name', 'the file name'],
+];
+
+/** What was read, on stderr before anything is sent: the files and package entries skipped, and where the JATS articles' ids came from. */
+function reportRead(io: ImportIo, skipped: readonly SkippedFile[], items: readonly ImportItem[]): void {
+  for (const s of skipped) io.stderr(`metaserver import: skipped ${s.file}: ${s.reason}\n`);
+  const { idSources, idsFromFileName } = idReport(items.filter((i) => i.xml !== undefined));
+  const named = `${idsFromFileName.slice(0, 20).join(', ')}${idsFromFileName.length > 20 ? ', …' : ''}`;
+  const counts = ID_SOURCE_WORDS.filter(([source]) => idSources[source] !== undefined).map(
+    ([source, words]) => `${idSources[source]} from ${words}${source === 'file-name' ? ` (${named})` : ''}`,
+  );
+  if (counts.length > 0) io.stderr(`metaserver import: JATS article ids: ${counts.join(', ')}\n`);
+}
+
 export async function runImportCommand(argv: string[], io: ImportIo = processIo()): Promise<number> {
   const program = importProgram(io);
   try {
@@ -201,14 +239,17 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
   let files: string[];
   let read;
   try {
-    files = importFiles(paths);
+    const listed = importFiles(paths);
+    files = listed.files;
     read = await readEverything(files, io);
+    read.skipped.unshift(...listed.skipped);
   } catch (err) {
     io.stderr(`metaserver import: cannot read ${paths.join(', ')}: ${(err as Error).message}\n`);
     return 2;
   }
-  const { items, pubmed, failures } = read;
+  const { items, pubmed, failures, skipped } = read;
   const articles = items.length + pubmed.run.size;
+  reportRead(io, skipped, items);
   for (const f of failures) io.stderr(`metaserver import: ${f.file}, document ${f.document}: ${f.reason}\n`);
   if (failures.length > 0 && !opts.skipBad) {
     io.stderr(
@@ -218,7 +259,7 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
   }
   if (articles === 0 && pubmed.run.deleted.length === 0) {
     io.stderr(
-      `metaserver import: ${paths.join(', ')} holds no article (.txt, .nxml, BioC .xml/.json/.jsonl, PubTator, PMC .tar.gz, PubMed XML)\n`,
+      `metaserver import: ${paths.join(', ')} holds no article${skipped.length > 0 ? ` (${skipped.length} skipped, listed above)` : ''}; import reads files named ${KNOWN_KINDS}\n`,
     );
     return 2;
   }
@@ -243,7 +284,9 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     articles,
     created: created + pubmedSummary.created,
     ids,
+    ...idReport(items),
     refused: failures,
+    skipped,
   };
   // PubMed articles are counted, not listed in ids (a baseline file would make the line megabytes long).
   io.stdout(`${JSON.stringify(pubmed.files.length > 0 ? { ...summary, pubmed: pubmedSummary } : summary)}\n`);

@@ -215,7 +215,36 @@ function mainAbstract(meta: XmlElement | undefined): XmlElement | undefined {
   return abstracts.find((a) => a.attributes['abstract-type'] === undefined) ?? abstracts[0];
 }
 
+/** The ids an article gives itself in its `article-meta`: PMC's (normalised to `PMC1234567`) and PubMed's. */
+export interface JatsIds {
+  pmcid?: string;
+  pmid?: string;
+}
+
+/**
+ * The `article-id`s of the article's own metadata (not of related or sub-articles). PMC
+ * writes the PMCID as `pub-id-type="pmc"` with bare digits, newer files as `pmcid` with the
+ * prefix; both become `PMC` and the digits as written. A PMID is digits only.
+ */
+function articleIds(meta: XmlElement | undefined): JatsIds {
+  const ids: JatsIds = {};
+  for (const element of meta ? childElements(meta, 'article-id') : []) {
+    const type = element.attributes['pub-id-type'];
+    const value = inlineText(element).trim();
+    const pmc = /^(?:PMC)?(\d+)$/i.exec(value);
+    if ((type === 'pmc' || type === 'pmcid') && pmc && ids.pmcid === undefined) ids.pmcid = `PMC${pmc[1]}`;
+    if (type === 'pmid' && /^\d+$/.test(value) && ids.pmid === undefined) ids.pmid = value;
+  }
+  return ids;
+}
+
 export function jatsToText(xml: string): JatsText {
+  const { text, title } = readJatsArticle(xml);
+  return { text, title };
+}
+
+/** The article's text and title (as `jatsToText`) and the ids it gives itself. */
+export function readJatsArticle(xml: string): JatsText & { ids: JatsIds } {
   const article = articleOf(parseXmlTree(xml, 'jats'));
   const front = firstChild(article, 'front');
   const meta = front ? firstChild(front, 'article-meta') : undefined;
@@ -238,5 +267,5 @@ export function jatsToText(xml: string): JatsText {
   if (back) {
     for (const child of childElements(back)) if (keptInBack(child)) block(child, layout);
   }
-  return { text: layout.text(), title };
+  return { text: layout.text(), title, ids: articleIds(meta) };
 }

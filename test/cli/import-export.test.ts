@@ -45,9 +45,12 @@ describe('metaserver import / export', () => {
   it('imports a directory in batches with progress, and exports the answers in several formats', async () => {
     const io = captured({ METASERVER_URL: address, METASERVER_ADMIN_TOKEN: ADMIN_TOKEN });
     expect(await runImportCommand(['--challenge', 'cli', '--batch', '2', dir], io)).toBe(0);
-    expect(io.err).toBe('imported 2/3 articles\nimported 3/3 articles\n');
+    // The directory's notes.md is no article: skipped and named, never stored as one.
+    expect(io.err).toMatch(/^metaserver import: skipped .*notes\.md: .*holds text/m);
+    expect(io.err).toMatch(/JATS article ids: 1 from the file name \(PMC2\)/);
+    expect(io.err).toMatch(/imported 2\/3 articles\nimported 3\/3 articles\n$/);
     const summary = JSON.parse(io.out);
-    expect(summary).toMatchObject({ challenge: 'cli', files: 3, created: 3 });
+    expect(summary).toMatchObject({ challenge: 'cli', files: 3, created: 3, skipped: [{ file: join(dir, 'notes.md') }] });
     expect(Object.keys(summary.ids).sort()).toEqual(['PMC1', 'PMC2', 'PMC3']);
 
     const answers = new Map<string, any>();
