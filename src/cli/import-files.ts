@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { FormatError } from '../formats/common.ts';
 import { articlesToBioc } from '../formats/bioc-model.ts';
 import type { CorpusDocument } from '../formats/bioc-corpus.ts';
-import { readCorpusFileEach, type CorpusFailure, type CorpusFormat } from '../formats/corpus-file.ts';
+import { readCorpusFileEach, type CorpusAnnotationLeftOut, type CorpusFailure, type CorpusFormat } from '../formats/corpus-file.ts';
 import { readJatsArticle } from '../formats/jats.ts';
 import { readPmcPackage, type PackagedArticle } from '../formats/pmc-package.ts';
 import { writePubTator } from '../formats/pubtator.ts';
@@ -63,6 +63,12 @@ interface Read {
   items: ImportItem[];
   failures: ImportFailure[];
   skipped: SkippedFile[];
+  /**
+   * A corpus document's annotations that do not fit its text. The article is sent without
+   * its annotations (they are gold's), so its text stays good: the import refuses by
+   * default, naming each, and with --skip-bad loads the text and lists them.
+   */
+  annotationsLeftOut?: CorpusAnnotationLeftOut[];
 }
 
 /** The organiser id rule of the article routes. */
@@ -100,7 +106,7 @@ function corpusPayload(d: CorpusDocument, format: CorpusFormat): Pick<ImportItem
 }
 
 function corpusItems(content: string, file: string, format: CorpusFormat): Read {
-  const { documents, failures } = readCorpusFileEach(content, file, format);
+  const { documents, failures, annotationsLeftOut } = readCorpusFileEach(content, file, format, { badAnnotations: 'skip' });
   const items: ImportItem[] = [];
   for (const d of documents) {
     if (!ORGANISER_ID.test(d.id))
@@ -112,7 +118,7 @@ function corpusItems(content: string, file: string, format: CorpusFormat): Read 
     else if (d.text.trim() === '') failures.push({ file, document: d.id, reason: 'the document has no text' });
     else items.push({ id: d.id, idSource: 'document', file, ...corpusPayload(d, format) });
   }
-  return { items, failures, skipped: [] };
+  return { items, failures, skipped: [], annotationsLeftOut };
 }
 
 /** A PMC folder's name is a PMCID: in a package it stands before the PMID inside. */
@@ -181,8 +187,8 @@ async function readOne(file: string): Promise<Read> {
 }
 
 /** Every article of the files, every failure (a file that cannot be read at all is one failure) and every package entry skipped. */
-export async function readImportFiles(files: readonly string[]): Promise<Read> {
-  const all: Read = { items: [], failures: [], skipped: [] };
+export async function readImportFiles(files: readonly string[]): Promise<Required<Read>> {
+  const all: Required<Read> = { items: [], failures: [], skipped: [], annotationsLeftOut: [] };
   const seen = new Map<string, string>();
   for (const file of files) {
     let read;
@@ -195,6 +201,7 @@ export async function readImportFiles(files: readonly string[]): Promise<Read> {
     }
     all.failures.push(...read.failures);
     all.skipped.push(...read.skipped);
+    all.annotationsLeftOut.push(...(read.annotationsLeftOut ?? []));
     for (const item of read.items) {
       const first = seen.get(item.id);
       if (first !== undefined)

@@ -32,6 +32,7 @@ import {
 import { KNOWN_KINDS } from './import-kinds.ts';
 import { checkPubmedFiles, isPubmedFile, notPubmedReason, sendPubmedFiles, type PubmedCheck } from './import-pubmed.ts';
 import { writePubmedXml } from '../formats/pubmed.ts';
+import type { CorpusAnnotationLeftOut } from '../formats/corpus-file.ts';
 
 export interface ImportIo {
   stdout: (s: string) => void;
@@ -95,7 +96,13 @@ function importProgram(io: ImportIo): Command {
 async function readEverything(
   files: string[],
   io: ImportIo,
-): Promise<{ items: ImportItem[]; pubmed: PubmedCheck; failures: ImportFailure[]; skipped: SkippedFile[] }> {
+): Promise<{
+  items: ImportItem[];
+  pubmed: PubmedCheck;
+  failures: ImportFailure[];
+  skipped: SkippedFile[];
+  annotationsLeftOut: CorpusAnnotationLeftOut[];
+}> {
   const named = files.filter(isPubmedFile);
   // A .xml.gz that is not PubMed is refused as what it is, not read as a PubMed file that breaks off at once.
   const notPubmed = named.flatMap((file) => {
@@ -111,7 +118,7 @@ async function readEverything(
     failures.push({ file: item.file, document: item.id, reason: 'the id is also the PMID of a citation of the PubMed files' });
     return false;
   });
-  return { items, pubmed, failures, skipped: read.skipped };
+  return { items, pubmed, failures, skipped: read.skipped, annotationsLeftOut: read.annotationsLeftOut };
 }
 
 const articlesPath = (opts: ImportOptions) => `/api/challenges/${encodeURIComponent(opts.challenge)}/articles`;
@@ -247,13 +254,17 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     io.stderr(`metaserver import: cannot read ${paths.join(', ')}: ${(err as Error).message}\n`);
     return 2;
   }
-  const { items, pubmed, failures, skipped } = read;
+  const { items, pubmed, failures, skipped, annotationsLeftOut } = read;
   const articles = items.length + pubmed.run.size;
   reportRead(io, skipped, items);
   for (const f of failures) io.stderr(`metaserver import: ${f.file}, document ${f.document}: ${f.reason}\n`);
-  if (failures.length > 0 && !opts.skipBad) {
+  for (const a of annotationsLeftOut)
     io.stderr(
-      `metaserver import: ${failures.length} file(s) or document(s) cannot be loaded, so nothing was sent; fix them, or run again with --skip-bad to load the ${articles} others\n`,
+      `metaserver import: ${a.file}, document ${a.document}, annotation ${a.annotation}: ${a.reason}${opts.skipBad ? ' (left out; the text is loaded)' : ''}\n`,
+    );
+  if ((failures.length > 0 || annotationsLeftOut.length > 0) && !opts.skipBad) {
+    io.stderr(
+      `metaserver import: ${failures.length} file(s) or document(s) cannot be loaded${annotationsLeftOut.length > 0 ? ` and ${annotationsLeftOut.length} annotation(s) do not fit their text` : ''}, so nothing was sent; fix them, or run again with --skip-bad to load the ${articles} article(s) that can be (the annotations that do not fit left out)\n`,
     );
     return 1;
   }
@@ -287,6 +298,7 @@ export async function runImportCommand(argv: string[], io: ImportIo = processIo(
     ...idReport(items),
     refused: failures,
     skipped,
+    ...(annotationsLeftOut.length > 0 ? { annotationsLeftOut } : {}),
   };
   // PubMed articles are counted, not listed in ids (a baseline file would make the line megabytes long).
   io.stdout(`${JSON.stringify(pubmed.files.length > 0 ? { ...summary, pubmed: pubmedSummary } : summary)}\n`);

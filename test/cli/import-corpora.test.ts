@@ -2,7 +2,9 @@
 // .txt, a BioC JSON document and a PMC Open Access .tar.gz package (PMCxxxx/article.nxml
 // beside an image), read and checked before anything is sent. One bad document refuses
 // the import (nothing stored, every failure named: file, document, reason); --skip-bad
-// loads the others and lists it.
+// loads the others and lists it. An annotation that does not fit its text (the articles are
+// sent without their annotations: those are gold's) refuses the import too, named; with
+// --skip-bad its document's text is loaded and only the annotation is listed as left out.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,17 +55,27 @@ describe('metaserver import of corpora and PMC packages', () => {
     writeFileSync(join(dir, 'tmvar.pubtator'), bad);
     const io = captured(env);
     expect(await runImportCommand(['--challenge', 'corpus', dir], io)).toBe(1);
-    expect(io.err).toMatch(/tmvar\.pubtator, document 20846357: .*p\.Asp50Xyz/);
+    expect(io.err).toMatch(/tmvar\.pubtator, document 20846357, annotation L\d+: .*p\.Asp50Xyz/);
     expect(io.err).toMatch(/nothing was sent/);
     expect(await articleCount()).toBe(0);
   });
 
-  it('--skip-bad loads every good document of every file and lists the bad one', async () => {
+  it('--skip-bad loads every document, the one with a bad annotation too, and lists that annotation', async () => {
     const io = captured(env);
     expect(await runImportCommand(['--challenge', 'corpus', '--skip-bad', '--batch', '3', dir], io)).toBe(0);
     const summary = JSON.parse(io.out);
-    // 2 (BioC) + 4 (BC5CDR) + 1 (package) + 2 good tmVar documents.
-    expect(summary).toMatchObject({ files: 4, articles: 9, created: 9, refused: [{ document: '20846357' }] });
+    // 2 (BioC) + 4 (BC5CDR) + 1 (package) + 3 tmVar documents: the text of the one with a bad annotation too.
+    expect(summary).toMatchObject({ files: 4, articles: 10, created: 10, refused: [] });
+    expect(summary.annotationsLeftOut).toEqual([
+      {
+        file: expect.stringMatching(/tmvar\.pubtator$/),
+        document: '20846357',
+        annotation: expect.stringMatching(/^L\d+$/),
+        reason: expect.stringMatching(/p\.Asp50Xyz/),
+      },
+    ]);
+    expect(io.err).toMatch(/annotation L\d+: .*p\.Asp50Xyz.*\(left out; the text is loaded\)/);
+    expect((await ms.request('GET', '/api/challenges/corpus/articles/20846357', undefined, ADMIN_TOKEN)).body.text).toContain('p.Asp50Asn');
     expect(Object.keys(summary.ids)).toEqual(expect.arrayContaining(['1', '2', '26094', 'PMC9000001', '22051099', '22188495']));
     const pmc = (await ms.request('GET', '/api/challenges/corpus/articles/PMC9000001', undefined, ADMIN_TOKEN)).body;
     expect(pmc.sourceFormat).toBe('jats');
