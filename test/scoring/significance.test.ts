@@ -101,6 +101,16 @@ describe('a board', () => {
     expect(wide.pairs).toHaveLength(21 + 20);
   });
 
+  it('above 20 runs, finds the top group from the top against every run', () => {
+    // 21 runs equal to A (p = 1 against it: nothing to swap) and one equal to B (exact p 0.25): all in the top group.
+    const ranked = [...Array.from({ length: 21 }, (_, i) => ({ run: `A${i}`, counts: A })), { run: 'B', counts: B }];
+    const board = boardSignificance(ranked, 3, 100, 'wide');
+    expect(board.scope).toBe('adjacent');
+    expect(board.pairs).toHaveLength(21 + 20);
+    expect(board.pairs.find((p) => p.a === 'A0' && p.b === 'B')).toEqual({ a: 'A0', b: 'B', p: 0.25, exact: true });
+    expect(board.topGroup).toEqual(ranked.map((r) => r.run));
+  });
+
   it('is the same for the same seed, and groups runs not different from the top', () => {
     const ranked = [
       { run: 'A', counts: A },
