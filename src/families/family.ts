@@ -6,7 +6,7 @@
 // who reads it. Members are methods, so a family's own types stay precise inside its
 // folder while the registry holds them side by side.
 
-import type { ColumnLayout, DroppedLink, HomonymOrthologMap, OrganismMap, ScoreReport } from '../scoring/index.ts';
+import type { ColumnLayout, DocumentCounts, DroppedLink, HomonymOrthologMap, OrganismMap, ScoreReport } from '../scoring/index.ts';
 import type { Report } from '../tasks/checks.ts';
 import type { CodePointText } from '../shared/code-points.ts';
 import type { FamilySetting } from '../tasks/names.ts';
@@ -186,6 +186,14 @@ export interface CorpusConversion {
   failures?: Array<{ document: string; reason: string }>;
 }
 
+/** A family's per-document counts (FamilyScoring's `documentCounts`). */
+export interface DocumentCountsOf<G, Run> {
+  /** Where the figures the counts give are among the metrics: `strict` → strict.p, strict.r, strict.f. */
+  figures: string;
+  /** The run's counts in each gold document (its documents outside the gold are not scored; a gold document it misses counts its gold items). */
+  count(gold: G, run: Run, settings: ScoreSettings): Map<string, DocumentCounts>;
+}
+
 export interface FamilyScoring<G, Run> {
   /** The figure leaderboards sort by (a flattened metric name: `macro.f`). */
   mainFigure: string;
@@ -207,6 +215,13 @@ export interface FamilyScoring<G, Run> {
   /** A server's stored answers (organiser-id order) as a run. */
   onlineRun(answers: readonly OnlineAnswer[]): Run;
   score(gold: G, run: Run, settings: ScoreSettings): ScoredRun;
+  /**
+   * Each document's counts of the main figures (a micro P/R/F), for a leaderboard's
+   * significance (`src/scoring/significance.ts`: bootstrap intervals, approximate
+   * randomization); absent: the figures are not sums over documents, and the leaderboard
+   * refuses `significance=1` for the family.
+   */
+  documentCounts?: DocumentCountsOf<G, Run>;
   /** An online run as a tab-separated result file the official scorer reads; absent: none. */
   exportTsv?(run: Run): string;
   cli: FamilyScoreCli;

@@ -1,7 +1,15 @@
 // The leaderboard proper, pure: a gold standard plus runs → one scored row per run, best
 // first. All figures come from the scoring library, named as in `metaserver score`'s
 // JSON, so a row here and the CLI's report on the same files agree field by field.
-import { ScoringInputError, compareIds, flattenMetrics, formatTsv, type DroppedLink } from '../scoring/index.ts';
+import {
+  ScoringInputError,
+  compareIds,
+  flattenMetrics,
+  formatTsv,
+  type BoardSignificance,
+  type DroppedLink,
+  type Interval,
+} from '../scoring/index.ts';
 import type { ScoreSettings } from '../families/family.ts';
 import { familyOf, type TaskName } from '../families/registry.ts';
 import type { Gold, RunData } from './inputs.ts';
@@ -36,12 +44,16 @@ export interface LeaderboardRow {
   droppedLinks?: DroppedLink[];
   /** Set instead of metrics when this run could not be scored (the others still are). */
   error?: string;
+  /** `significance=1`: 95% bootstrap intervals of the main figures, by metric name (`strict.f`). */
+  ci95?: Record<string, Interval>;
 }
 
 export interface Leaderboard {
   task: TaskName;
   options: Record<string, unknown>;
   runs: LeaderboardRow[];
+  /** `significance=1`: approximate randomization between the runs (board-significance.ts). */
+  significance?: Omit<BoardSignificance, 'intervals'>;
 }
 
 /** The metrics of one run (and, where the family reports them, the links not scored), exactly as the CLI reports them. */
@@ -102,7 +114,7 @@ export function rankLeaderboard(task: TaskName, rows: LeaderboardRow[], options:
 /** Free text in a TSV cell must not break the table. */
 const oneCell = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
 
-/** The table form: run, kind, team, server, then every metric as a `micro.p`-style column. */
+/** The table form: run, kind, team, server, then every metric as a `micro.p`-style column (and the intervals, when asked). */
 export function leaderboardTsv(board: Leaderboard): string {
   return formatTsv({
     task: board.task,
@@ -115,6 +127,8 @@ export function leaderboardTsv(board: Leaderboard): string {
         server: r.server ?? null,
         ...(r.error ? { error: oneCell(r.error) } : {}),
         ...r.metrics,
+        // significance=1: the intervals as `ci95.strict.f.low` / `.high` columns.
+        ...(r.ci95 ? { ci95: r.ci95 } : {}),
       },
     })),
   });

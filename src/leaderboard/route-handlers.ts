@@ -13,6 +13,7 @@ import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
 import { familyOf, type TaskName } from '../families/registry.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { leaderboardTsv } from './leaderboard.ts';
+import { significanceTrials } from './board-significance.ts';
 import type { LeaderboardService, ScoreRequest } from './service.ts';
 import { exportGold, sendCorpusExport, type LoadedArticles } from './gold-export.ts';
 import type * as S from './route-schemas.ts';
@@ -62,6 +63,15 @@ function scoreRequestOf(task: TaskName, q: Static<typeof S.Scores.querystring>):
   return wanted;
 }
 
+/** `significance=1` and its trials, checked (a family without per-document counts is refused); undefined when not asked. */
+function significanceOf(task: TaskName, q: Static<typeof S.Scores.querystring>): { trials: number } | undefined {
+  if (flag(q.significance) !== true) {
+    if (q.trials !== undefined) throw badRequest('trials applies with significance=1 only; add significance=1 or leave trials out');
+    return undefined;
+  }
+  return { trials: significanceTrials(task, q.trials === undefined ? undefined : Number(q.trials)) };
+}
+
 export class LeaderboardHandlers {
   constructor(private readonly deps: LeaderboardRouteDeps) {}
 
@@ -104,8 +114,16 @@ export class LeaderboardHandlers {
     checkMayRead(principal, challenge);
     const wanted = scoreRequestOf(task, request.query);
     const options = Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
-    // The consensus rows (kind C) are extra runs, not a scoring option: not echoed in options.
-    const board = await this.deps.leaderboard.leaderboard(challenge, task, wanted, options, flag(request.query.consensus) === true);
+    // The consensus rows (kind C) and significance are not scoring options: not echoed in options.
+    const significance = significanceOf(task, request.query);
+    const board = await this.deps.leaderboard.leaderboard(
+      challenge,
+      task,
+      wanted,
+      options,
+      flag(request.query.consensus) === true,
+      significance,
+    );
     if (request.query.format === 'tsv') return reply.type(TSV).send(leaderboardTsv(board));
     return board;
   };

@@ -3,7 +3,8 @@
 // what the route does, holds its whole schema; the bodies and answers they share come first.
 import { Type } from 'typebox';
 import { Described, ListOf, Open, responses, SlugParams, TaskParams } from '../http/schemas.ts';
-import { COLUMN_LAYOUTS } from '../scoring/index.ts';
+import { ALL_PAIRS_LIMIT, COLUMN_LAYOUTS, SIGNIFICANCE_LEVEL } from '../scoring/index.ts';
+import { DEFAULT_TRIALS, MAX_TRIALS, MIN_TRIALS, SIGNIFICANCE_MAX_DOCUMENTS, significanceTasks } from './board-significance.ts';
 import type { ScoreOption } from '../families/family.ts';
 import { tasksWith } from '../families/registry.ts';
 import { CORPUS_WRITE_FORMATS } from '../formats/corpus-writer.ts';
@@ -34,6 +35,17 @@ const ScoreQuery = Type.Object(
     singleClass: Type.Optional(Flag),
     format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('tsv')])),
     consensus: Type.Optional(Flag),
+    significance: Type.Optional(
+      Type.Union(Flag.anyOf, {
+        description: `${significanceTasks().join('/')}: 95% bootstrap intervals of the main figures on each row (ci95) and approximate randomization between the runs (significance); gold standards of at most ${SIGNIFICANCE_MAX_DOCUMENTS} documents`,
+      }),
+    ),
+    trials: Type.Optional(
+      Type.String({
+        pattern: '^[1-9][0-9]{0,4}$',
+        description: `with significance=1: resamples and shuffles, ${MIN_TRIALS} to ${MAX_TRIALS} (default ${DEFAULT_TRIALS})`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -81,7 +93,26 @@ const Board = Open({
     metrics: Type.Optional(Described('the figures of the task family, as `metaserver score` reports them')),
     droppedLinks: Type.Optional(Described('links not scored and why (COREF)')),
     error: Type.Optional(Type.String({ description: 'why this run could not be scored (instead of metrics)' })),
+    ci95: Type.Optional(
+      Described('significance=1, ranked rows: {"<metric>": {low, high}}, the 95% bootstrap percentile interval of each main figure'),
+    ),
   }),
+  significance: Type.Optional(
+    Open(
+      {
+        method: Type.Literal('approximate randomization'),
+        trials: Type.Integer(),
+        scope: Type.Union([Type.Literal('all pairs'), Type.Literal('adjacent')], {
+          description: `all pairs up to ${ALL_PAIRS_LIMIT} ranked runs; above, each run against the next below it and the top run against every other`,
+        }),
+        pairs: ListOf({ a: Type.String(), b: Type.String(), p: Type.Number(), exact: Type.Boolean() }),
+        topGroup: Type.Array(Type.String(), {
+          description: `the top run and the runs not significantly different from it (p ≥ ${SIGNIFICANCE_LEVEL})`,
+        }),
+      },
+      'significance=1: p of the main F difference of each pair of ranked runs, swapping their documents at random',
+    ),
+  ),
 });
 
 const TAGS = ['scoring'];

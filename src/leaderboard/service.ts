@@ -31,6 +31,7 @@ import { streamedScoringOf } from './streamed-families.ts';
 import { LEADERBOARD_PAGE_DOCUMENTS, streamedLeaderboard, type PageSources, type StreamedRuns } from './streamed-leaderboard.ts';
 import type { StreamedScoring } from '../families/common/streamed.ts';
 import { corpusUpload, corpusUploadOf, type CorpusUpload } from './gold-corpus.ts';
+import { checkSignificanceSize, withSignificance } from './board-significance.ts';
 
 /** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
 export function onlineRunName(server: { runName: string }): string {
@@ -207,16 +208,24 @@ export class LeaderboardService {
     };
   }
 
-  /** Every server registered for the task (S), every offline run (R) and, when asked, the consensus (C), scored. */
+  /**
+   * Every server registered for the task (S), every offline run (R) and, when asked, the
+   * consensus (C), scored; with `trials` (significance=1), their intervals and p-values
+   * (board-significance.ts), from the whole runs: the per-document counts of every run are
+   * held at once, so a gold stored per document is not read page by page then.
+   */
   async leaderboard(
     challenge: Challenge,
     task: TaskName,
     request: ScoreRequest,
     options: Record<string, unknown>,
     consensus = false,
+    significance?: { trials: number },
   ): Promise<Leaderboard> {
     const streamed = streamedScoringOf(task);
-    if (streamed && (await this.gold.goldHeading(challenge.id, task))?.perDocument)
+    const heading = await this.gold.goldHeading(challenge.id, task);
+    if (significance && heading) checkSignificanceSize(task, heading.documents);
+    if (!significance && streamed && heading?.perDocument)
       return await this.streamedBoard(challenge, task, streamed, request, options, consensus);
     const gold = await this.loadGold(challenge, task);
     const maps = await this.loadMaps(challenge, request);
@@ -240,7 +249,12 @@ export class LeaderboardService {
       runs.push({ run: run.name, team: run.team, kind: 'R', data: this.storedRun(challenge, task, run) });
     }
     if (consensus) runs.push(...(await consensusRuns(this.repos, challenge, task, servers, (s) => onlineRunName(s))));
-    return buildLeaderboard(task, gold, runs, { ...request, ...maps }, options);
+    const settings = { ...request, ...maps };
+    const board = buildLeaderboard(task, gold, runs, settings, options);
+    if (!significance) return board;
+    // The seed names the data: the same gold, options and runs give the same figures.
+    const seed = [challenge.id, task, heading?.loadedAt.toISOString(), JSON.stringify(options)].join('\u0000');
+    return withSignificance(board, { gold, runs, settings, trials: significance.trials, seed });
   }
 
   /** An offline run as stored, parsed (it was parsed at upload, so this fails only if the parser changed). */

@@ -15,6 +15,7 @@
 
 import { f1, safeRatio } from './metrics.ts';
 import { compareIds } from './ranking.ts';
+import type { DocumentCounts } from './significance.ts';
 
 export interface Mention {
   /** Matching never crosses documents. */
@@ -260,4 +261,38 @@ export function mentionScoreOf(tally: MentionTally): MentionScore {
 
 export function scoreMentions(gold: readonly Mention[], response: readonly Mention[], options: MentionScoreOptions = {}): MentionScore {
   return mentionScoreOf(tallyMentions(gold, response, options));
+}
+
+/**
+ * Each document's counts under one criterion (overall, every type together), for the
+ * significance of a leaderboard (significance.ts): the documents of either side, counted
+ * as `tallyMentions` counts them, so their sums are the run's overall counts. Documents
+ * neither side names are absent (all zeros).
+ */
+export function mentionDocumentCounts(
+  gold: readonly Mention[],
+  response: readonly Mention[],
+  options: MentionScoreOptions = {},
+  criterion: MatchCriterion = 'strict',
+): Map<string, DocumentCounts> {
+  const withType = !options.singleClass;
+  const goldByDoc = byDocument(gold);
+  const responseByDoc = byDocument(response);
+  const counts = new Map<string, DocumentCounts>();
+  const of = (doc: string) => counts.get(doc) ?? counts.set(doc, { matchedResponses: 0, responses: 0, matchedGold: 0, gold: 0 }).get(doc)!;
+  for (const [doc, side] of responseByDoc) {
+    const c = of(doc);
+    countSide(side, goldByDoc.get(doc) ?? [], criterion, withType, (_, matched) => {
+      c.responses++;
+      if (matched) c.matchedResponses++;
+    });
+  }
+  for (const [doc, side] of goldByDoc) {
+    const c = of(doc);
+    countSide(side, responseByDoc.get(doc) ?? [], criterion, withType, (_, matched) => {
+      c.gold++;
+      if (matched) c.matchedGold++;
+    });
+  }
+  return counts;
 }

@@ -4,7 +4,7 @@
 // character offsets of online answers (`metaserver score` reads BIO files, gold and runs
 // alike).
 
-import { duplicateMentionWarnings, parseBratMentions, scoreMentions, type Mention } from '../../scoring/index.ts';
+import { duplicateMentionWarnings, mentionDocumentCounts, parseBratMentions, scoreMentions, type Mention } from '../../scoring/index.ts';
 import { scoreNorm, storedNormAnnotation } from '../../scoring/concept-norm.ts';
 import { jsonDocuments } from '../common/upload.ts';
 import type { FamilyScoring } from '../family.ts';
@@ -67,6 +67,16 @@ export const mentionScoring: FamilyScoring<MentionGold, Mention[]> = {
     if (!gold.mentions.some((m) => m.ids?.length)) return { metrics: { ...metrics } };
     const norm = scoreNorm(gold.mentions.map(storedNormAnnotation), response.map(storedNormAnnotation));
     return { metrics: { ...metrics, mention: norm.mention, id: norm.id, span: norm.span, identifier: norm.identifier } };
+  },
+  // Strict match, every type together: the counts of strict.p / strict.r / strict.f.
+  documentCounts: {
+    figures: 'strict',
+    count: (gold, run, s) =>
+      mentionDocumentCounts(
+        gold.mentions,
+        run.filter((m) => gold.docs.has(m.doc)),
+        { singleClass: s.singleClass === true },
+      ),
   },
   cli: {
     flags: ['singleClass', 'lenient'],
