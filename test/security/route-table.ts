@@ -115,6 +115,16 @@ export const ROUTES: Record<string, RouteCase> = {
     contentType: 'text/plain',
     expect: adminOnly(200),
   },
+  // The organiser's own exports. The INT gold is loaded in its own form (TSV): its export is the 400 that says to load a
+  // corpus, or 404 before the PUT row has run.
+  'GET /api/challenges/{slug}/gold/{task}/export/{format}': {
+    url: (f) => `/api/challenges/${f.slug}/gold/INT/export/bioc-json`,
+    expect: adminOnly([400, 404]),
+  },
+  'GET /api/challenges/{slug}/articles/export/{format}': {
+    url: (f) => `/api/challenges/${f.slug}/articles/export/pubtator`,
+    expect: adminOnly(200),
+  },
   'PUT /api/challenges/{slug}/maps/{kind}': {
     url: (f) => `/api/challenges/${f.slug}/maps/ho`,
     body: () => 'P38398\tP38398\n',
