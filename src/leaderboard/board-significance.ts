@@ -58,14 +58,27 @@ export interface SignificanceInput {
 /** The rows compared: scored and answered (a server that never answered is unranked, an error has no figures). */
 const ranked = (row: LeaderboardRow) => row.error === undefined && row.answered !== 0;
 
+/**
+ * The compared rows in order: the ranked runs by rank, then the baselines. Baselines are
+ * compared like any run (a team wants to know whether it beats one), but the first row is
+ * topGroup's "top", which must be the best team run, not a baseline. A baseline not
+ * significantly different from that run is in topGroup: that is worth seeing.
+ */
+const comparedRows = (rows: LeaderboardRow[]) => [
+  ...rows.filter((row) => ranked(row) && !row.baseline),
+  ...rows.filter((row) => ranked(row) && row.baseline),
+];
+/** Rows and runs matched by kind, baseline or not, and name (a baseline's name is no team run's, but say so here too). */
+const keyOf = (r: { kind: string; baseline?: boolean; run: string }) => `${r.kind}\u0000${r.baseline === true}\u0000${r.run}`;
+
 /** The board with `ci95` on each ranked row and the pairs' p-values. */
 export function withSignificance(board: Leaderboard, input: SignificanceInput): Leaderboard {
   const counting = familyOf(board.task).scoring.documentCounts!;
   const documents = [...goldDocuments(input.gold)];
-  const data = new Map(input.runs.map((r) => [`${r.kind}\u0000${r.run}`, r.data]));
-  const rows = board.runs.filter(ranked);
+  const data = new Map(input.runs.map((r) => [keyOf(r), r.data]));
+  const rows = comparedRows(board.runs);
   const counts = rows.map((row) => {
-    const run = data.get(`${row.kind}\u0000${row.run}`)!;
+    const run = data.get(keyOf(row))!;
     return { run: row.run, counts: runCountsOf(documents, counting.count(input.gold.gold, run.run, input.settings)) };
   });
   const seed = [input.seed, ...counts.map((c) => `${c.run}:${seedOf(Array.from(c.counts).join(','))}`)].join('\u0000');

@@ -27,6 +27,8 @@ export interface RunToScore {
   answered?: number;
   /** S: a server's online run; R: an offline run; C: a consensus (`?consensus=1`). */
   kind: 'S' | 'R' | 'C';
+  /** R rows: the organiser's baseline (shown, not ranked; team ''). */
+  baseline?: boolean;
   data: RunData;
 }
 
@@ -39,6 +41,15 @@ export interface LeaderboardRow {
   answered?: number;
   /** S: a server's online run; R: an offline run; C: a consensus (`?consensus=1`). */
   kind: 'S' | 'R' | 'C';
+  /** true for the organiser's baselines (R rows of no team), false on every other row (always set on a built board). */
+  baseline?: boolean;
+  /**
+   * 1 for the best ranked run, and so on; null for a row not ranked: a baseline, a server
+   * that never answered, a run that could not be scored. Baselines sit among the rows by
+   * their figures (to compare at a glance) but take no rank, so teams' ranks are as without them.
+   * Set by rankLeaderboard.
+   */
+  rank?: number | null;
   metrics: Record<string, unknown>;
   /** Links not scored and why, where the family reports them (COREF; beside the metrics, as in `metaserver score`'s JSON). */
   droppedLinks?: DroppedLink[];
@@ -77,6 +88,7 @@ export function rowBase(r: Omit<RunToScore, 'data'>): Omit<LeaderboardRow, 'metr
     ...(r.serverName !== undefined ? { serverName: r.serverName } : {}),
     ...(r.answered !== undefined ? { answered: r.answered } : {}),
     kind: r.kind,
+    baseline: r.baseline === true,
   };
 }
 
@@ -88,7 +100,7 @@ export function buildLeaderboard(
   o: LeaderboardOptions,
   options: Record<string, unknown>,
 ): Leaderboard {
-  const rows: LeaderboardRow[] = runs.map((r) => {
+  const rows = runs.map((r) => {
     const base = rowBase(r);
     try {
       return { ...base, ...scoreRun(gold, r.data, o) };
@@ -102,19 +114,22 @@ export function buildLeaderboard(
 }
 
 /** Scored rows in leaderboard order: best main figure first, ties by run name; servers that never answered, then unscorable runs, last. */
-export function rankLeaderboard(task: TaskName, rows: LeaderboardRow[], options: Record<string, unknown>): Leaderboard {
+export function rankLeaderboard(task: TaskName, unranked: LeaderboardRow[], options: Record<string, unknown>): Leaderboard {
+  const rows: LeaderboardRow[] = unranked.map((row) => ({ ...row, baseline: row.baseline === true, rank: null }));
   const figure = new Map(rows.map((row) => [row, row.error ? -Infinity : mainFigure(task, row.metrics)]));
   // Runs that answered first (best first), then servers that never answered (their zeros
   // are not a result), then runs that could not be scored.
   const group = (row: LeaderboardRow) => (row.error ? 2 : row.answered === 0 ? 1 : 0);
   rows.sort((a, b) => group(a) - group(b) || figure.get(b)! - figure.get(a)! || compareIds(a.run, b.run));
+  let rank = 0;
+  for (const row of rows) if (group(row) === 0 && !row.baseline) row.rank = ++rank;
   return { task, options, runs: rows };
 }
 
 /** Free text in a TSV cell must not break the table. */
 const oneCell = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
 
-/** The table form: run, kind, team, server, then every metric as a `micro.p`-style column (and the intervals, when asked). */
+/** The table form: run, kind, team, server, then every metric as a `micro.p`-style column (and the intervals, when asked), then baseline and rank. */
 export function leaderboardTsv(board: Leaderboard): string {
   return formatTsv({
     task: board.task,
@@ -129,6 +144,9 @@ export function leaderboardTsv(board: Leaderboard): string {
         ...r.metrics,
         // significance=1: the intervals as `ci95.strict.f.low` / `.high` columns.
         ...(r.ci95 ? { ci95: r.ci95 } : {}),
+        // Last, so the columns tables were read by before baselines keep their places.
+        baseline: r.baseline === true,
+        rank: r.rank ?? null,
       },
     })),
   });

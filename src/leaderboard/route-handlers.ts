@@ -14,6 +14,7 @@ import { familyOf, type TaskName } from '../families/registry.ts';
 import type { AccessionLookup } from '../uniprot/index.ts';
 import { leaderboardTsv } from './leaderboard.ts';
 import { significanceTrials } from './board-significance.ts';
+import { baselineNameOf } from './baselines.ts';
 import type { LeaderboardService, ScoreRequest } from './service.ts';
 import { exportGold, sendCorpusExport, type LoadedArticles } from './gold-export.ts';
 import type * as S from './route-schemas.ts';
@@ -23,7 +24,7 @@ const TSV = 'text/tab-separated-values; charset=utf-8';
 /** What the scoring routes need, handed over by the composition root. */
 export interface LeaderboardRouteDeps {
   challenges: Pick<ChallengeRepository, 'bySlug'>;
-  leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'leaderboard' | 'gold'>;
+  leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'putBaseline' | 'leaderboard' | 'gold'>;
   /** The UniProt release gold lines are checked against, when one is loaded. */
   accessions: AccessionLookup | null;
   /** The articles as loaded: the texts a MENTION gold in its own form is exported on. */
@@ -95,13 +96,19 @@ export class LeaderboardHandlers {
   };
 
   readonly addRun: RouteHandler<typeof S.AddRun> = async (request, reply) => {
-    const principal = teamOf(request);
+    const baseline = baselineNameOf(principalOf(request), request.query);
     const { task } = request.params;
     const challenge = await challengeOf(this.deps.challenges, request.params);
     refuseWhenClosed(challenge, 'no runs are accepted');
     const columns = (request.query.columns ?? 'rank,confidence') as ColumnLayout;
     if (!COLUMN_LAYOUTS.includes(columns))
       throw badRequest(`columns must be one of ${COLUMN_LAYOUTS.join(' | ')}, not "${request.query.columns}"`);
+    if (baseline !== undefined) {
+      const put = await this.deps.leaderboard.putBaseline(challenge, task, baseline, columns, request.body, request.query.format);
+      request.log.info({ challenge: challenge.slug, task, baseline, replaced: put.replaced }, 'baseline stored');
+      return reply.status(201).send({ runId: put.id, run: put.name, baseline: true, replaced: put.replaced, warnings: put.warnings });
+    }
+    const principal = teamOf(request);
     const run = await this.deps.leaderboard.addRun(challenge, principal.teamId, task, columns, request.body, request.query.format);
     request.log.info({ challenge: challenge.slug, task, team: principal.teamId, run: run.name }, 'offline run stored');
     return reply.status(201).send({ runId: run.id, run: run.name, n: run.n, warnings: run.warnings });

@@ -55,7 +55,20 @@ const CorpusFormat = Type.Optional(
   }),
 );
 const RunQuery = Type.Object(
-  { columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })), format: CorpusFormat },
+  {
+    columns: Type.Optional(Type.String({ description: COLUMN_LAYOUTS.join(' | ') })),
+    format: CorpusFormat,
+    baseline: Type.Optional(
+      Type.Union(Flag.anyOf, { description: "organiser: upload a baseline (shown on the leaderboard, not ranked, in no team's runs)" }),
+    ),
+    name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: "with baseline=1: the baseline's name on the leaderboard; a baseline of the same name and task is replaced",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 const GoldQuery = Type.Object({ format: CorpusFormat }, { additionalProperties: false });
@@ -73,7 +86,9 @@ const GoldAnswer = Open({
 const RunAnswer = Open({
   runId: Type.Integer(),
   run: Type.String({ description: 'the run name on the leaderboard' }),
-  n: Type.Integer(),
+  n: Type.Optional(Type.Integer({ description: "team runs: the run's number, 1 to 5" })),
+  baseline: Type.Optional(Type.Boolean({ description: 'baseline=1: true' })),
+  replaced: Type.Optional(Type.Boolean({ description: 'baseline=1: whether a baseline of that name was replaced' })),
   warnings: Described('what was accepted with a warning'),
 });
 const Board = Open({
@@ -90,6 +105,16 @@ const Board = Open({
       }),
     ),
     kind: Type.String({ description: "S: a server's online run; R: an offline run; C: a consensus" }),
+    // Optional in the schema only because rows are typed before they are ranked; every row answered has both.
+    baseline: Type.Optional(
+      Type.Boolean({ description: "on every row: true for the organiser's baselines (R rows of no team, team ''), shown but not ranked" }),
+    ),
+    rank: Type.Optional(
+      Type.Union([Type.Integer(), Type.Null()], {
+        description:
+          'on every row: the place among the ranked runs (1: best); null for baselines, servers that never answered, runs not scored',
+      }),
+    ),
     metrics: Type.Optional(Described('the figures of the task family, as `metaserver score` reports them')),
     droppedLinks: Type.Optional(Described('links not scored and why (COREF)')),
     error: Type.Optional(Type.String({ description: 'why this run could not be scored (instead of metrics)' })),
@@ -136,7 +161,7 @@ export const PutMap = {
 
 export const AddRun = {
   tags: TAGS,
-  summary: 'Upload an offline run (team; at most 5 per task)',
+  summary: 'Upload an offline run (team; at most 5 per task), or a baseline (organiser: baseline=1&name=NAME)',
   params: TaskParams,
   querystring: RunQuery,
   consumes: BODY_TYPES,

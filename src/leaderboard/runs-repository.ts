@@ -1,5 +1,6 @@
 // Offline runs: files a team uploads, at most MAX_OFFLINE_RUNS per team and task, named
-// like the BC II.5 runs (T<team id>_R<n>).
+// like the BC II.5 runs (T<team id>_R<n>); and the organiser's baselines, named by the
+// organiser, of no team and taking no team's slot (migration 024).
 import type { Database } from '../db/database.ts';
 import type { ColumnLayout } from '../scoring/index.ts';
 import type { TaskName } from '../families/registry.ts';
@@ -8,10 +9,14 @@ const MAX_OFFLINE_RUNS = 5;
 
 export interface OfflineRun {
   id: number;
-  teamId: number;
+  /** null for a baseline (it belongs to no team). */
+  teamId: number | null;
+  /** The team's name; '' for a baseline. */
   team: string;
   task: TaskName;
-  n: number;
+  /** The team's slot, 1 to MAX_OFFLINE_RUNS; null for a baseline. */
+  n: number | null;
+  baseline: boolean;
   name: string;
   columns: ColumnLayout | null;
   body: string;
@@ -20,10 +25,11 @@ export interface OfflineRun {
 
 interface OfflineRunRow {
   id: number;
-  team_id: number;
+  team_id: number | null;
   team: string;
   task: TaskName;
-  n: number;
+  n: number | null;
+  baseline: boolean;
   name: string;
   columns: ColumnLayout | null;
   body: string;
@@ -36,6 +42,7 @@ const toRun = (r: OfflineRunRow): OfflineRun => ({
   team: r.team,
   task: r.task,
   n: r.n,
+  baseline: r.baseline,
   name: r.name,
   columns: r.columns,
   body: r.body,
@@ -76,10 +83,33 @@ export class RunsRepository {
     });
   }
 
+  /**
+   * Stores the organiser's baseline named `name`, replacing the task's baseline of that
+   * name if there is one (the partial unique index of migration 024 is the conflict target).
+   */
+  async putBaseline(
+    challengeId: number,
+    task: TaskName,
+    name: string,
+    columns: ColumnLayout | null,
+    body: string,
+  ): Promise<{ id: number; name: string; replaced: boolean }> {
+    const rows = await this.db.query<{ id: number; replaced: boolean }>(
+      `insert into offline_runs (challenge_id, team_id, task, n, name, columns, body, baseline)
+       values ($1, null, $2, null, $3, $4, $5, true)
+       on conflict (challenge_id, task, name) where baseline
+       do update set columns = excluded.columns, body = excluded.body, uploaded_at = now()
+       returning id, (xmax <> 0) as replaced`,
+      [challengeId, task, name, columns, body],
+    );
+    return { id: rows[0].id, name, replaced: rows[0].replaced };
+  }
+
+  /** Team runs by team and slot, then baselines by name. */
   async list(challengeId: number, task: TaskName): Promise<OfflineRun[]> {
     const rows = await this.db.query<OfflineRunRow>(
-      `select r.*, t.name as team from offline_runs r join teams t on t.id = r.team_id
-       where r.challenge_id = $1 and r.task = $2 order by r.team_id, r.n`,
+      `select r.*, coalesce(t.name, '') as team from offline_runs r left join teams t on t.id = r.team_id
+       where r.challenge_id = $1 and r.task = $2 order by r.baseline, r.team_id, r.n, r.name`,
       [challengeId, task],
     );
     return rows.map(toRun);

@@ -140,6 +140,16 @@ export class LeaderboardService {
     return entries;
   }
 
+  /** A run as sent, parsed as every offline run is (team's or baseline): what to store, and the warnings. */
+  private readRun(challenge: Challenge, task: TaskName, columns: ColumnLayout, sent: unknown, format?: CorpusUpload) {
+    const upload = corpusUploadOf(sent, format);
+    const corpus = upload ? corpusUpload(task, sent, upload, 'run', challenge) : undefined;
+    const body = corpus ? corpus.body : sent;
+    const read = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns, challenge));
+    const warnings = [...(corpus?.warnings ?? []), ...read.warnings];
+    return { columns: uploadsText(task) ? columns : null, body: storedBody(task, body), warnings };
+  }
+
   async addRun(
     challenge: Challenge,
     teamId: number,
@@ -148,12 +158,8 @@ export class LeaderboardService {
     sent: unknown,
     format?: CorpusUpload,
   ): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
-    const upload = corpusUploadOf(sent, format);
-    const corpus = upload ? corpusUpload(task, sent, upload, 'run', challenge) : undefined;
-    const body = corpus ? corpus.body : sent;
-    const read = parseOr400(`${task} run`, () => parseRunUpload(task, body, columns, challenge));
-    const warnings = [...(corpus?.warnings ?? []), ...read.warnings];
-    const added = await this.runs.add(challenge.id, teamId, task, uploadsText(task) ? columns : null, storedBody(task, body));
+    const { warnings, ...stored } = this.readRun(challenge, task, columns, sent, format);
+    const added = await this.runs.add(challenge.id, teamId, task, stored.columns, stored.body);
     if (added === 'limit') {
       throw new ApiError(
         'run_limit',
@@ -161,6 +167,19 @@ export class LeaderboardService {
       );
     }
     return { ...added, warnings };
+  }
+
+  /** The organiser's baseline `name`, read and stored like a team's run; one of the same name is replaced. */
+  async putBaseline(
+    challenge: Challenge,
+    task: TaskName,
+    name: string,
+    columns: ColumnLayout,
+    sent: unknown,
+    format?: CorpusUpload,
+  ): Promise<{ id: number; name: string; replaced: boolean; warnings: string[] }> {
+    const { warnings, ...stored } = this.readRun(challenge, task, columns, sent, format);
+    return { ...(await this.runs.putBaseline(challenge.id, task, name, stored.columns, stored.body)), warnings };
   }
 
   /** The task's stored gold, parsed; null when none is loaded. */
@@ -246,7 +265,7 @@ export class LeaderboardService {
     }
     for (const run of await this.runs.list(challenge.id, task)) {
       // Stored runs parsed when they were uploaded, so this fails only if the parser changed.
-      runs.push({ run: run.name, team: run.team, kind: 'R', data: this.storedRun(challenge, task, run) });
+      runs.push({ run: run.name, team: run.team, kind: 'R', baseline: run.baseline, data: this.storedRun(challenge, task, run) });
     }
     if (consensus) runs.push(...(await consensusRuns(this.repos, challenge, task, servers, (s) => onlineRunName(s))));
     const settings = { ...request, ...maps };
@@ -282,6 +301,7 @@ export class LeaderboardService {
     const offline = (await this.runs.list(challenge.id, task)).map((run) => ({
       run: run.name,
       team: run.team,
+      baseline: run.baseline,
       data: this.storedRun(challenge, task, run).run,
     }));
     const runs: StreamedRuns = {

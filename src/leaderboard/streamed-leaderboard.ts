@@ -46,7 +46,7 @@ export interface PageSources {
 /** The runs to score: servers (S rows, with their answer counts), offline runs (R, parsed), the consensus (C) when asked. */
 export interface StreamedRuns {
   servers: Array<Omit<RunToScore, 'data' | 'kind'> & { server: number }>;
-  offline: Array<{ run: string; team: string; data: unknown }>;
+  offline: Array<{ run: string; team: string; baseline?: boolean; data: unknown }>;
   /** Null: no consensus rows; else the ensemble model, if one is scored too. */
   consensus: { model: StoredModel | null } | null;
 }
