@@ -51,7 +51,7 @@ export function leaderboardPageBody(
   const tsv = `${api}${qs ? '&' : '?'}format=tsv`;
   const { options, consensus } = layoutOf(task);
   return html`<h1>Leaderboard: ${task} in ${slug}</h1>
-<p>Online runs (kind S: a server's answers, named <code>T&lt;team&gt;_S&lt;n&gt;</code>), offline runs (R: uploaded files) and, when asked, the consensus (C), scored against the gold standard; best first. Servers that never answered are listed last, unranked.</p>
+<p>Online runs (kind S: a server's answers, named <code>T&lt;team&gt;_S&lt;n&gt;</code>), offline runs (R: uploaded files) and, when asked, the consensus (C), scored against the gold standard; best first. Servers that never answered are listed last, unranked. The organiser's baselines are shown among the runs by their figures, marked and unranked.</p>
 ${leaderboardOptionsForm(slug, task, options, consensus, query)}
 <div class="buttons"><button type="button" data-download="${tsv}" data-filename="${slug}-${task}-leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-leaderboard.json">Download JSON</button></div>
 ${axesSwitch(slug, task, query)}
@@ -102,9 +102,11 @@ function runHeader(row: Row): SafeHtml {
   const what =
     row.kind === 'S'
       ? `server ${row.serverName ?? `#${row.server ?? '?'}`} of ${row.team}`
-      : row.kind === 'R'
-        ? `offline run of ${row.team}`
-        : 'consensus of the servers';
+      : row.baseline
+        ? "organiser's baseline, not ranked"
+        : row.kind === 'R'
+          ? `offline run of ${row.team}`
+          : 'consensus of the servers';
   return html`<th scope="row"><span class="run-name">${row.run}</span> <span class="run-what">${what}</span></th>`;
 }
 
