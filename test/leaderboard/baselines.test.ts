@@ -102,6 +102,10 @@ describe('baselines on the leaderboard', () => {
     const table = (await scores('?format=tsv')).text.split('\n');
     expect(table[0].split('\t').slice(-2)).toEqual(['baseline', 'rank']);
     expect(table[1].split('\t').slice(-2)).toEqual(['true', '']);
+    // Once closed, teams' runs are refused but the organiser may still add a baseline.
+    expect((await ms.request('PATCH', '/api/challenges/above', { phase: 'closed' }, ADMIN_TOKEN)).status).toBe(200);
+    expect((await post(weak, '', team)).status).toBe(409);
+    expect((await post(weak, '?baseline=1&name=late', ADMIN_TOKEN)).status).toBe(201);
   });
 
   it('are replaced by a second upload of the same name', async () => {
