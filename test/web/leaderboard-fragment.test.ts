@@ -49,6 +49,16 @@ describe('leaderboard rows', () => {
   });
 });
 
+describe('a baseline row', () => {
+  it("is said to be the organiser's, not ranked, rather than a team's offline run", () => {
+    const withBaseline: BoardJson = { ...board, runs: [{ run: 'lookup', team: '', kind: 'R', baseline: true, rank: null, metrics }] };
+    const page = leaderboardFragment('c', withBaseline, {}).value;
+    expect([...page.matchAll(/<span class="run-what">([^<]*)<\/span>/g)].map((m) => m[1])).toEqual([
+      'organiser&#39;s baseline, not ranked',
+    ]);
+  });
+});
+
 describe('MENTION normalization groups', () => {
   const counts = { p: 1, r: 0.5, f: 2 / 3, tp: 1, fp: 0, fn: 1 };
   const prf = { p: 1, r: 0.5, f: 2 / 3 };
