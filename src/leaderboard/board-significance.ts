@@ -4,7 +4,8 @@
 // `documentCounts`, one per gold document (the gold's documents are what is resampled);
 // the figures are seeded from the challenge, the task, the gold's load time, the options
 // and each run's name and counts, so the same call on the same data answers the same.
-import { boardSignificance, runCountsOf, seedOf, type BoardSignificance } from '../scoring/index.ts';
+import { boardSignificance, runCountsOf, type BoardSignificance } from '../scoring/index.ts';
+import { hashSeed } from '../shared/prng.ts';
 import { familyOf, tasksWith, type TaskName } from '../families/registry.ts';
 import { badRequest } from '../http/api-error.ts';
 import { goldDocuments, type Gold } from './inputs.ts';
@@ -81,7 +82,7 @@ export function withSignificance(board: Leaderboard, input: SignificanceInput): 
     const run = data.get(keyOf(row))!;
     return { run: row.run, counts: runCountsOf(documents, counting.count(input.gold.gold, run.run, input.settings)) };
   });
-  const seed = [input.seed, ...counts.map((c) => `${c.run}:${seedOf(Array.from(c.counts).join(','))}`)].join('\u0000');
+  const seed = [input.seed, ...counts.map((c) => `${c.run}:${hashSeed(Array.from(c.counts).join(','))}`)].join('\u0000');
   const { intervals, ...significance } = boardSignificance(counts, documents.length, input.trials, seed);
   rows.forEach((row, i) => {
     row.ci95 = Object.fromEntries(Object.entries(intervals[i]).map(([figure, interval]) => [`${counting.figures}.${figure}`, interval]));

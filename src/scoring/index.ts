@@ -73,7 +73,7 @@ export {
   type MentionTally,
   type RepeatedMention,
 } from './mention.ts';
-export { runCountsOf, seedOf, type DocumentCounts, type Interval, type RunCounts } from './significance.ts';
+export { runCountsOf, type DocumentCounts, type Interval, type RunCounts } from './significance.ts';
 export { ALL_PAIRS_LIMIT, boardSignificance, SIGNIFICANCE_LEVEL, type BoardSignificance, type PairP } from './significance-board.ts';
 export { checkBioAlignment, parseBio, parseBratMentions, type BioDocument, type BioParseOptions } from './mention-input.ts';
 export { parseA1, parseA2, type CorefAnnotation, type CorefLinkRecord, type Expression, type Protein, type Span } from './coref-input.ts';

@@ -4,15 +4,8 @@
 // above, each run against the next below it and the top run against every other (what the
 // top group needs), which grows linearly. No correction for multiple comparisons is made:
 // each p is of its own pair, as the field's scripts report them.
-import {
-  bootstrapIntervals,
-  mulberry32,
-  randomizationP,
-  seedOf,
-  SIGNIFICANCE_FIGURES,
-  type Interval,
-  type RunCounts,
-} from './significance.ts';
+import { seededRandom } from '../shared/prng.ts';
+import { bootstrapIntervals, randomizationP, SIGNIFICANCE_FIGURES, type Interval, type RunCounts } from './significance.ts';
 
 /** Up to this many runs, every pair is compared. */
 export const ALL_PAIRS_LIMIT = 20;
@@ -62,7 +55,7 @@ export function pairsToCompare(runs: number): { scope: BoardSignificance['scope'
  * pairs were compared before it.
  */
 export function boardSignificance(ranked: readonly RankedCounts[], documents: number, trials: number, seed: string): BoardSignificance {
-  const bootstrap = mulberry32(seedOf(`${seed}\u0000bootstrap`));
+  const bootstrap = seededRandom(`${seed}\u0000bootstrap`);
   const intervals = bootstrapIntervals(
     ranked.map((r) => r.counts),
     documents,
@@ -71,7 +64,7 @@ export function boardSignificance(ranked: readonly RankedCounts[], documents: nu
   ).map((perFigure) => Object.fromEntries(SIGNIFICANCE_FIGURES.map((f, i) => [f, perFigure[i]])) as BoardSignificance['intervals'][number]);
   const { scope, pairs: indexes } = pairsToCompare(ranked.length);
   const pairs = indexes.map(([a, b]): PairP => {
-    const next = mulberry32(seedOf(`${seed}\u0000${ranked[a].run}\u0000${ranked[b].run}`));
+    const next = seededRandom(`${seed}\u0000${ranked[a].run}\u0000${ranked[b].run}`);
     return { a: ranked[a].run, b: ranked[b].run, ...randomizationP(ranked[a].counts, ranked[b].counts, trials, next) };
   });
   const top = ranked[0]?.run;

@@ -60,30 +60,6 @@ export function totalsOf(counts: RunCounts): Float64Array {
   return sum;
 }
 
-// ── seeded randomness ──────────────────────────────────────────────────────────────────
-
-/** 32-bit FNV-1a of a string's UTF-16 units: a seed from the data a call is about. */
-export function seedOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** Mulberry32: a small, fast 32-bit generator; the same seed gives the same stream everywhere. */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-}
-
 // ── bootstrap ──────────────────────────────────────────────────────────────────────────
 
 export interface Interval {
@@ -100,16 +76,16 @@ export function percentileInterval(values: Float64Array): Interval {
 
 /**
  * Each run's 95% intervals of P, R and F (in SIGNIFICANCE_FIGURES order) from `trials`
- * resamples of the documents with replacement, drawn from `next` (uint32 values).
+ * resamples of the documents with replacement, drawn from `random` (a seeded generator, src/shared/prng.ts).
  */
-export function bootstrapIntervals(runs: readonly RunCounts[], documents: number, trials: number, next: () => number): Interval[][] {
+export function bootstrapIntervals(runs: readonly RunCounts[], documents: number, trials: number, random: () => number): Interval[][] {
   const values = runs.map(() => SIGNIFICANCE_FIGURES.map(() => new Float64Array(trials)));
   const weight = new Int32Array(documents);
   const sum = new Float64Array(FIELDS);
   for (let t = 0; t < trials; t++) {
     weight.fill(0);
-    // n draws of a document; the index is the top bits' share of n (a bias below n / 2^32).
-    for (let i = 0; i < documents; i++) weight[Math.floor((next() / 0x1_0000_0000) * documents)]++;
+    // n draws of a document (a bias below n / 2^32: the generator's floats are 32-bit).
+    for (let i = 0; i < documents; i++) weight[Math.floor(random() * documents)]++;
     runs.forEach((counts, r) => {
       sum.fill(0);
       for (let d = 0; d < documents; d++) {
@@ -176,8 +152,8 @@ function fOf(matchedResponses: number, responses: number, matchedGold: number, g
   return f1(safeRatio(matchedResponses, responses), safeRatio(matchedGold, gold));
 }
 
-/** p of the F difference between two runs from `trials` random swaps (uint32 values from `next`, one bit per document). */
-export function sampledRandomizationP(a: RunCounts, b: RunCounts, trials: number, next: () => number): number {
+/** p of the F difference between two runs from `trials` random swaps (one bit of a `random` draw per document). */
+export function sampledRandomizationP(a: RunCounts, b: RunCounts, trials: number, random: () => number): number {
   const { totalA, totalB, deltas, observed } = pairSetup(a, b);
   let atLeast = 0;
   for (let t = 0; t < trials; t++) {
@@ -188,7 +164,7 @@ export function sampledRandomizationP(a: RunCounts, b: RunCounts, trials: number
     let n = 0;
     let bits = 0;
     for (let i = 0, at = 0; at < deltas.length; i++, at += FIELDS) {
-      if ((i & 31) === 0) bits = next();
+      if ((i & 31) === 0) bits = (random() * 0x1_0000_0000) >>> 0; // the draw's 32 bits, one coin each
       if (((bits >>> (i & 31)) & 1) === 0) continue;
       m += deltas[at];
       r += deltas[at + 1];
@@ -222,9 +198,9 @@ function differingDocuments(a: RunCounts, b: RunCounts): number {
 }
 
 /** The p of a pair: exact when its 2^k swaps are no more than `trials`, sampled otherwise. */
-export function randomizationP(a: RunCounts, b: RunCounts, trials: number, next: () => number): { p: number; exact: boolean } {
+export function randomizationP(a: RunCounts, b: RunCounts, trials: number, random: () => number): { p: number; exact: boolean } {
   const k = differingDocuments(a, b);
   return k <= 30 && 2 ** k <= trials
     ? { p: exactRandomizationP(a, b), exact: true }
-    : { p: sampledRandomizationP(a, b, trials, next), exact: false };
+    : { p: sampledRandomizationP(a, b, trials, random), exact: false };
 }

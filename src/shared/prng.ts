@@ -1,7 +1,8 @@
 // A small seeded PRNG (mulberry32) so that sampled suites, synthetic benchmarks and test
 // data are the same on every machine and Node version; Math.random cannot be seeded.
 
-function hashSeed(seed: string | number): number {
+/** 32-bit FNV-1a of the seed's code points: a number seed from a text naming the data. */
+export function hashSeed(seed: string | number): number {
   let h = 0x811c9dc5;
   for (const ch of String(seed)) {
     h ^= ch.codePointAt(0)!;
