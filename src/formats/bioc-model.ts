@@ -148,7 +148,7 @@ function sectionInfons(s: ArticleSection): Infons {
 }
 
 /** Passages at the article's sections; text between them that is not only LF is cut as passagesOf cuts, so nothing is lost. */
-function sectionPassages(text: string, sections: readonly ArticleSection[]): BiocPassage[] {
+export function sectionPassages(text: string, sections: readonly ArticleSection[]): BiocPassage[] {
   const codePoints = new CodePointText(text);
   const passages: BiocPassage[] = [];
   let cp = 0;
@@ -166,7 +166,7 @@ function sectionPassages(text: string, sections: readonly ArticleSection[]): Bio
   return passages.length > 0 ? passages : passagesOf(text);
 }
 
-function passageAt(passages: BiocPassage[], offset: number): BiocPassage {
+export function passageAt(passages: BiocPassage[], offset: number): BiocPassage {
   let found = passages[0];
   for (const p of passages) if (p.offset <= offset) found = p;
   return found;

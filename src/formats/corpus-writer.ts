@@ -10,18 +10,18 @@
 // - PubTator has one span per line: a discontinuous annotation is left out, and so is one
 //   without a location; BC5CDR's individual mentions of a composite (CompositeRole) are the
 //   composite line's seventh column, their texts joined by "|", as its PubTator files write them. The id column is the
-//   annotation's `identifier` infon, else BC5CDR's `MESH`, else `NCBI Gene`. Relations are
+//   annotation's id infon as written (`identifier`, BC5CDR's `MESH`, `NCBI Gene`…). Relations are
 //   written `doc<TAB>type<TAB>id1<TAB>id2` from PubTator's own concept ids, BC5CDR's
 //   Chemical/Disease infons or BioRED's entity1/entity2 (and its novelty); others are left out.
 // - PubAnnotation: a denotation per located annotation (a discontinuous one's `span` is the
 //   list of its fragments, as converters such as bconv write it), `obj` its type; its ids are
-//   `identifier` attributes; relations with two nodes on annotations are `{subj, obj, pred}`.
+//   `identifier` attributes, `NS:accession` as in the answers' PubAnnotation export;
+//   relations with two nodes on annotations are `{subj, obj, pred}`.
 
-import { CodePointText } from '../shared/code-points.ts';
-import type { BiocAnnotation, BiocCollection, BiocDocument, BiocPassage, BiocRelation, Infons } from './bioc-model.ts';
-import { BIOC_KEY } from './bioc-model.ts';
+import { annotationIds, idInfonOf } from '../tasks/concept-ids.ts';
+import type { BiocAnnotation, BiocCollection, BiocDocument, BiocRelation, Infons } from './bioc-model.ts';
+import { BIOC_KEY, passageAt, sectionPassages } from './bioc-model.ts';
 import type { CorpusAnnotation, CorpusDocument, CorpusHeader, CorpusRelation } from './bioc-corpus.ts';
-import type { ArticleSection } from './common.ts';
 import type { PubAnnotationAttribute, PubAnnotationDocument } from './pubannotation.ts';
 import { INDIVIDUAL_MENTIONS, writePubTator, type PubTatorDocument } from './pubtator.ts';
 import { writeBiocXml } from './bioc-xml.ts';
@@ -31,30 +31,6 @@ import { writeBiocJson } from './bioc-json.ts';
 export interface LeftOut {
   document: string;
   what: string;
-}
-
-/** A section's infons as read; for a section without them, its type and section_type as the answers' export writes them. */
-function passageInfons(s: ArticleSection): Infons {
-  if (s.infons) return { ...s.infons };
-  const infons: Infons = {};
-  const type = s.type ?? s.name;
-  if (type !== undefined) infons.type = type;
-  if (s.name !== undefined && s.name !== type) infons.section_type = s.name;
-  return infons;
-}
-
-/** The document's passages: its sections, else one passage holding the whole text. */
-function passagesOf(d: CorpusDocument): BiocPassage[] {
-  const text = new CodePointText(d.text);
-  const sections = [...d.sections].sort((x, y) => x.offset - y.offset);
-  if (sections.length === 0) return [{ offset: 0, infons: {}, text: d.text, annotations: [], relations: [] }];
-  return sections.map((s) => ({
-    offset: s.offset,
-    infons: passageInfons(s),
-    text: text.slice(s.offset, Math.min(s.offset + s.length, text.length)),
-    annotations: [],
-    relations: [],
-  }));
 }
 
 const fragmentsOf = (a: CorpusAnnotation): Array<{ start: number; end: number }> =>
@@ -74,15 +50,9 @@ function biocRelation(r: CorpusRelation): BiocRelation {
   return { id: r.id, infons, nodes: [] };
 }
 
-/** The passage holding a position: the last one starting at or before it. */
-function passageAt(passages: BiocPassage[], offset: number): BiocPassage {
-  let found = passages[0];
-  for (const p of passages) if (p.offset <= offset) found = p;
-  return found;
-}
-
 function biocDocument(d: CorpusDocument): BiocDocument {
-  const passages = passagesOf(d);
+  // The passages as the answers' export writes them: each section with its infons as read.
+  const passages = sectionPassages(d.text, d.sections);
   for (const a of d.annotations) passageAt(passages, fragmentsOf(a)[0]?.start ?? 0).annotations.push(biocAnnotation(a));
   return { id: d.id, infons: { ...(d.infons ?? {}) }, passages, relations: d.relations.map(biocRelation) };
 }
@@ -98,10 +68,8 @@ function corpusToBioc(documents: readonly CorpusDocument[], header: CorpusHeader
   };
 }
 
-const ID_INFONS = ['identifier', 'MESH', 'NCBI Gene'];
-
-/** The id column of a PubTator line: the first id infon the annotation has. */
-const idColumn = (a: CorpusAnnotation): string | undefined => ID_INFONS.map((k) => a.infons[k]).find((v) => v !== undefined);
+/** The id column of a PubTator line: the annotation's ids as written (BC5CDR's bare `D006470|D003556` stays so). */
+const idColumn = (a: CorpusAnnotation): string | undefined => idInfonOf(a.infons)?.value;
 
 /** A PubTator relation line's columns after the type, or undefined when the relation names no two concepts. */
 function relationArgs(r: CorpusRelation): string[] | undefined {
@@ -194,8 +162,8 @@ function corpusToPubAnnotation(
       // PubAnnotation's span is one object; a list of them is a discontinuous denotation.
       const span = (fragments.length === 1 ? fragments[0] : fragments) as { begin: number; end: number };
       denotations.push({ id: a.id, span, obj: a.type ?? a.infons.type ?? 'Mention' });
-      const ids = idColumn(a);
-      for (const id of ids === undefined || ids === '-' ? [] : ids.split(/[|,;]/))
+      // As the answers' PubAnnotation export writes them: one attribute per id, `NS:accession`.
+      for (const id of annotationIds(a.infons, a.type).ids)
         attributes.push({ id: `A${attributes.length + 1}`, subj: a.id, pred: 'identifier', obj: id });
     }
     const relations: NonNullable<PubAnnotationDocument['relations']> = [];

@@ -260,10 +260,9 @@ export function annotationIds(
   type: string | undefined,
   rules?: NamespaceRules,
 ): { ids: string[]; key?: string; unread: string[]; malformed: string[]; problem?: string } {
-  for (const [key, value] of Object.entries(infons)) {
-    const folded = fold(key);
-    const namespace = ID_INFONS.includes(folded) ? undefined : ALIASES[folded];
-    if (!ID_INFONS.includes(folded) && namespace === undefined) continue;
+  const found = idInfonOf(infons);
+  if (found) {
+    const { key, value, namespace } = found;
     const ids: string[] = [];
     const unread: string[] = [];
     const malformed: string[] = [];
@@ -277,4 +276,17 @@ export function annotationIds(
     return { ids, key, unread, malformed, ...(problem !== undefined ? { problem } : {}) };
   }
   return { ids: [], unread: [], malformed: [] };
+}
+
+/**
+ * The infon holding a corpus annotation's ids, as written: the first whose key is an id
+ * key (ID_INFONS) or names a namespace (then `namespace`, its bare accessions' namespace).
+ */
+export function idInfonOf(infons: Readonly<Record<string, string>>): { key: string; value: string; namespace?: string } | undefined {
+  for (const [key, value] of Object.entries(infons)) {
+    const folded = fold(key);
+    if (ID_INFONS.includes(folded)) return { key, value };
+    if (ALIASES[folded] !== undefined) return { key, value, namespace: ALIASES[folded] };
+  }
+  return undefined;
 }
