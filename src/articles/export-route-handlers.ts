@@ -8,8 +8,7 @@ import type { Challenge, ChallengeRepository } from '../challenges/repository.ts
 import { challengeOf } from '../challenges/lookup.ts';
 import type { ExportResult } from '../families/family.ts';
 import type { TaskName } from '../families/registry.ts';
-import { FormatError, tarGz } from '../formats/index.ts';
-import { ApiError, badRequest, notFound } from '../http/api-error.ts';
+import { badRequest, notFound } from '../http/api-error.ts';
 import type { RouteHandler } from '../http/route-types.ts';
 import { exportRunTsv, onlineRun } from '../leaderboard/online-runs.ts';
 import { onlineRunName } from '../leaderboard/service.ts';
@@ -18,7 +17,7 @@ import type { AnswerRepository } from './answer-repository.ts';
 import { exportFiles, tasksCarriedBy, type ExportFormat } from './export-formats.ts';
 import type * as S from './export-route-schemas.ts';
 import { exportLoadedArticles } from './loaded-export.ts';
-import { sendCorpusExport, type LoadedArticles } from '../leaderboard/gold-export.ts';
+import { sendCorpusExport, sendTarGz, writeOr400, type LoadedArticles } from '../leaderboard/gold-export.ts';
 
 /** What the exports need, handed over by the composition root. */
 export interface ExportRouteDeps {
@@ -64,12 +63,9 @@ async function exported(
 ): Promise<ExportResult> {
   if (format === 'tsv') return { files: [await runTsv(deps, server, task)] };
   const rows = await deps.answers.exportDocuments(server.id, challenge.id, task);
-  try {
-    return exportFiles(format, task, onlineRunName(server), rows, { sourcedb });
-  } catch (error) {
-    if (error instanceof FormatError) throw new ApiError('cannot_export', `the answers cannot be written as ${format}: ${error.message}`);
-    throw error;
-  }
+  return writeOr400(`the answers cannot be written as ${format}`, () =>
+    exportFiles(format, task, onlineRunName(server), rows, { sourcedb }),
+  );
 }
 
 /** GET /challenges/:slug/export/:task/:format: the files as JSON, or as one tar.gz. */
@@ -85,13 +81,7 @@ export function exportAnswersHandler(deps: ExportRouteDeps): RouteHandler<typeof
     const run = onlineRunName(server);
     const { files, mentionsLeftOut } = await exported(deps, format, task, server, challenge, request.query.sourcedb ?? challenge.slug);
     if (mentionsLeftOut !== undefined) reply.header(MENTIONS_LEFT_OUT_HEADER, String(mentionsLeftOut));
-    if (request.query.archive === 'tar.gz') {
-      const name = `${run}.${task}.${format}.tar.gz`.replace(/[^\w.-]/g, '_');
-      return reply
-        .type('application/gzip')
-        .header('content-disposition', `attachment; filename="${name}"`)
-        .send(await tarGz(files));
-    }
+    if (request.query.archive === 'tar.gz') return await sendTarGz(reply, `${run}.${task}.${format}.tar.gz`, files);
     return {
       challenge: challenge.slug,
       task,

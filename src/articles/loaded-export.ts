@@ -19,6 +19,8 @@ export async function exportLoadedArticles(
     annotations: [],
     relations: [],
   }));
-  const written = writeOr400(() => corpusFiles(format, documents, { name: `${challenge.slug}.articles`, source: sourcedb }));
+  const written = writeOr400(`the articles cannot be written as ${format}`, () =>
+    corpusFiles(format, documents, { name: `${challenge.slug}.articles`, source: sourcedb }),
+  );
   return { ...written, documents: documents.length };
 }

@@ -86,7 +86,9 @@ export async function exportGold(
   const name = `${challenge.slug}.${task}.gold`;
   const asLoaded = await deps.gold.goldCorpus(challenge.id, task);
   if (asLoaded) {
-    const written = writeOr400(() => corpusFiles(format, asLoaded.documents, { header: asLoaded.header, name, source: sourcedb }));
+    const written = writeOr400(`the gold cannot be written as ${format}`, () =>
+      corpusFiles(format, asLoaded.documents, { header: asLoaded.header, name, source: sourcedb }),
+    );
     return { ...written, documents: asLoaded.documents.length };
   }
   const stored = await deps.gold.gold(challenge.id, task);
@@ -100,33 +102,36 @@ export async function exportGold(
       `the ${task} gold standard was loaded in its own form, which holds no text to write a corpus on; load it from a BioC or PubTator corpus to export it`,
     );
   const { documents, leftOut } = await bratGoldDocuments(deps.articles, challenge.id, brat);
-  const written = writeOr400(() => corpusFiles(format, documents, { name, source: sourcedb }));
+  const written = writeOr400(`the gold cannot be written as ${format}`, () => corpusFiles(format, documents, { name, source: sourcedb }));
   return { files: written.files, leftOut: [...leftOut, ...written.leftOut], documents: documents.length };
 }
 
-/** Runs a writer; a document the format cannot hold is a 400 that says why. */
-export function writeOr400<T>(write: () => T): T {
+/** Runs a writer; a document the format cannot hold is a 400 that says what (`what`: "the answers cannot be written as bio") and why. */
+export function writeOr400<T>(what: string, write: () => T): T {
   try {
     return write();
   } catch (err) {
-    if (err instanceof FormatError) throw new ApiError('cannot_export', `the corpus cannot be written so: ${err.message}`);
+    if (err instanceof FormatError) throw new ApiError('cannot_export', `${what}: ${err.message}`);
     throw err;
   }
 }
 
-/** Answers an export: the files as JSON, or with `archive` as one tar.gz named `name`. */
+/** Answers with the files as one gzip-compressed tar, an attachment named `name` (made safe for the header). */
+export async function sendTarGz(reply: FastifyReply, name: string, files: CorpusExport['files']): Promise<FastifyReply> {
+  return reply
+    .type('application/gzip')
+    .header('content-disposition', `attachment; filename="${name.replace(/[^\w.-]/g, '_')}"`)
+    .send(await tarGz(files));
+}
+
+/** Answers an export: the files as JSON, or with `archive` as one tar.gz. */
 export async function sendCorpusExport(
   reply: FastifyReply,
   exported: CorpusExport,
   answer: { challenge: string; format: string; task?: string },
   archive: string | undefined,
 ): Promise<FastifyReply | ({ challenge: string; format: string; task?: string } & CorpusExport)> {
-  if (archive === 'tar.gz') {
-    const name = `${answer.challenge}.${answer.task ?? 'articles'}.${answer.format}.tar.gz`.replace(/[^\w.-]/g, '_');
-    return reply
-      .type('application/gzip')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(await tarGz(exported.files));
-  }
+  if (archive === 'tar.gz')
+    return await sendTarGz(reply, `${answer.challenge}.${answer.task ?? 'articles'}.${answer.format}.tar.gz`, exported.files);
   return { ...answer, documents: exported.documents, files: exported.files, leftOut: exported.leftOut };
 }
