@@ -92,8 +92,12 @@ export class QueueWindow {
       return null;
     }
     try {
-      let cursor = Number((await this.connection.get(cursorKey)) ?? 0);
-      const back = await this.connection.getdel(backKey);
+      // The cursor and any going back asked for, in one round trip: a refill runs on every settled check.
+      const read = (await this.connection.multi().get(cursorKey).getdel(backKey).exec()) ?? [];
+      for (const [err] of read) if (err) throw err;
+      const [cursorRead, backRead] = read.map(([, value]) => value as string | null);
+      let cursor = Number(cursorRead ?? 0);
+      const back = backRead ?? null;
       if (back !== null && Number(back) <= cursor) {
         cursor = Number(back) - 1;
         await this.connection.set(cursorKey, cursor);
