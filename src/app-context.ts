@@ -14,6 +14,7 @@ import { EnsembleModelRepository } from './consensus/model-repository.ts';
 import { SettingsRepository } from './db/settings-repository.ts';
 import { GoldRepository } from './leaderboard/gold-repository.ts';
 import { RunsRepository } from './leaderboard/runs-repository.ts';
+import { OfficialBoardRepository } from './leaderboard/official-board-repository.ts';
 import type { LeaderboardService } from './leaderboard/service.ts';
 import { ReliabilityRepository } from './reliability/repository.ts';
 import { ServerRepository } from './servers/repository.ts';
@@ -44,6 +45,8 @@ export interface Repositories {
   callbacks: CallbackRepository;
   gold: GoldRepository;
   runs: RunsRepository;
+  /** The boards as they were at each challenge's close (migration 025). */
+  officialBoards: OfficialBoardRepository;
   models: EnsembleModelRepository;
   suiteRuns: SuiteRunRepository;
   store: DispatchStore;
@@ -68,6 +71,7 @@ export function createRepositories(db: Database, opts: { cacheBytes?: number; wr
     callbacks: new CallbackRepository(db),
     gold: new GoldRepository(db),
     runs: new RunsRepository(db),
+    officialBoards: new OfficialBoardRepository(db),
     models: new EnsembleModelRepository(db),
     suiteRuns: new SuiteRunRepository(db),
     store: new DispatchStore(db, { retry: opts.writeRetry }),

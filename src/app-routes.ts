@@ -14,6 +14,7 @@ import { serverRoutes } from './servers/routes.ts';
 import type { ServerRouteDeps } from './servers/route-handlers.ts';
 import { articleRoutes, type ArticleRouteDeps } from './articles/routes.ts';
 import { leaderboardRoutes } from './leaderboard/routes.ts';
+import { OfficialBoards } from './leaderboard/official-boards.ts';
 import type { LeaderboardRouteDeps } from './leaderboard/route-handlers.ts';
 import { xmlrpcApi } from './bcms/public-api.ts';
 import type { BcmsDeps } from './bcms/index.ts';
@@ -30,13 +31,15 @@ import type { LeaseService } from './pull/lease-service.ts';
 const API = { prefix: '/api' };
 
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // The official boards are taken by the challenges' phase changes and read by the scores route.
+  const official = new OfficialBoards(ctx.repos.officialBoards, ctx.leaderboard);
   await app.register(healthRoutes(healthDeps(ctx)));
-  await app.register(challengeRoutes(challengeDeps(ctx)), API);
+  await app.register(challengeRoutes(challengeDeps(ctx, official)), API);
   await app.register(teamRoutes(teamDeps(ctx)), API);
   await app.register(whoamiRoutes(), API);
   await app.register(serverRoutes(serverDeps(ctx)), API);
   await app.register(articleRoutes(articleDeps(ctx)), API);
-  await app.register(leaderboardRoutes(leaderboardDeps(ctx)), API);
+  await app.register(leaderboardRoutes(leaderboardDeps(ctx, official)), API);
   await app.register(xmlrpcApi(bcmsDeps(ctx)));
   await app.register(observabilityRoutes(metricsDeps(ctx)));
   await app.register(reliabilityRoutes(reliabilityDeps(ctx)));
@@ -51,8 +54,8 @@ function healthDeps(ctx: AppContext): HealthRouteDeps {
   return { pingRedis: () => ctx.pingRedis(), settings: ctx.repos.settings, accessions: ctx.accessions, lookups: ctx.lookups };
 }
 
-function challengeDeps(ctx: AppContext): ChallengeRouteDeps {
-  return { config: ctx.config, challenges: ctx.repos.challenges, dispatch: ctx.dispatch };
+function challengeDeps(ctx: AppContext, official: OfficialBoards): ChallengeRouteDeps {
+  return { config: ctx.config, challenges: ctx.repos.challenges, dispatch: ctx.dispatch, official };
 }
 
 function teamDeps(ctx: AppContext): TeamRouteDeps {
@@ -79,8 +82,14 @@ function articleDeps(ctx: AppContext): ArticleRouteDeps {
   };
 }
 
-function leaderboardDeps(ctx: AppContext): LeaderboardRouteDeps {
-  return { challenges: ctx.repos.challenges, leaderboard: ctx.leaderboard, accessions: ctx.accessions, articles: ctx.repos.articles };
+function leaderboardDeps(ctx: AppContext, official: OfficialBoards): LeaderboardRouteDeps {
+  return {
+    challenges: ctx.repos.challenges,
+    leaderboard: ctx.leaderboard,
+    official,
+    accessions: ctx.accessions,
+    articles: ctx.repos.articles,
+  };
 }
 
 function bcmsDeps(ctx: AppContext): BcmsDeps {

@@ -112,6 +112,24 @@ export class AnswerRepository {
   }
 
   /**
+   * The challenge's servers of these whose online run for the task is post-challenge: it
+   * counts an answer stored after the challenge's official close, or the server was
+   * registered after it (migration 025). Compared in the database, to the microsecond.
+   */
+  async postChallengeServers(challengeId: number, serverIds: readonly number[], task: TaskName): Promise<Set<number>> {
+    if (serverIds.length === 0) return new Set();
+    const rows = await this.db.query<{ server_id: number }>(
+      `select s.id as server_id from servers s join challenges c on c.id = s.challenge_id
+       where c.id = $1 and s.id = any($2::int[]) and c.official_closed_at is not null
+         and (s.created_at > c.official_closed_at or exists (
+           select 1 from answers an join articles a on a.id = an.article_id
+           where an.server_id = s.id and ${onlineRunAnswers('$3')} and a.scored and an.stored_at > c.official_closed_at))`,
+      [challengeId, [...serverIds], task],
+    );
+    return new Set(rows.map((r) => r.server_id));
+  }
+
+  /**
    * The server's answered articles of the challenge for the task, named by organiser id
    * (else article id), in load order: the corpus's own order (a PubMed id sorted as a
    * string would put 10087562 before 8701013).

@@ -12,7 +12,7 @@ import { voteView } from '../articles/consensus.ts';
 import { ensembleView, type EnsembleViewDeps } from '../articles/ensemble-view.ts';
 import type { Article } from '../articles/repository.ts';
 import type { ArticleServerState } from '../articles/status.ts';
-import type { ChallengeRepository } from '../challenges/repository.ts';
+import { hasClosed, type ChallengeRepository } from '../challenges/repository.ts';
 import type { EnsembleModelRepository } from '../consensus/model-repository.ts';
 import { consensusAsResult } from '../consensus/index.ts';
 import { ENSEMBLE_TASKS } from '../consensus/ensemble.ts';
@@ -57,7 +57,7 @@ async function consensusMethods(deps: ConsensusDeps): Promise<ConsensusMethod[]>
   const models = deps.models;
   const methods = [VOTE];
   for (const challenge of await deps.challenges.list()) {
-    if (challenge.phase !== 'closed') continue;
+    if (!hasClosed(challenge)) continue;
     for (const task of ENSEMBLE_TASKS) {
       if (!challenge.tasks.includes(task)) continue;
       const model = await models.latest(challenge.id, task);

@@ -1,7 +1,14 @@
 import { transactional, type Queryable } from '../db/database.ts';
 import { TASK_NAMES, type TaskName } from '../families/registry.ts';
 
-export type Phase = 'setup' | 'test' | 'closed';
+/**
+ * setup → test → closed; then, optionally, `post`: the post-challenge phase, where teams
+ * register, run and upload again while the official boards stay as they were at the close.
+ */
+export type Phase = 'setup' | 'test' | 'closed' | 'post';
+
+/** The challenge's official part is over: closed, or in its post-challenge phase. */
+export const hasClosed = (c: Pick<Challenge, 'phase'>): boolean => c.phase === 'closed' || c.phase === 'post';
 
 export interface Challenge {
   id: number;
@@ -30,6 +37,10 @@ export interface Challenge {
   /** The latest phase change: when, and by whom (null before the first). */
   phaseChangedAt: Date | null;
   phaseChangedBy: string | null;
+  /** The close the official boards are of (migration 025); null before a close and after a reopening. */
+  officialClosedAt: Date | null;
+  /** When the post phase first opened after that close: the official boards are never taken again from then. */
+  postOpenedAt: Date | null;
 }
 
 /** One change of a challenge's phase, as kept in its history. */
@@ -90,6 +101,8 @@ interface ChallengeRow {
   created_at: Date;
   phase_changed_at: Date | null;
   phase_changed_by: string | null;
+  official_closed_at: Date | null;
+  post_opened_at: Date | null;
 }
 
 function toChallenge(r: ChallengeRow): Challenge {
@@ -113,11 +126,13 @@ function toChallenge(r: ChallengeRow): Challenge {
     createdAt: r.created_at,
     phaseChangedAt: r.phase_changed_at,
     phaseChangedBy: r.phase_changed_by,
+    officialClosedAt: r.official_closed_at ?? null,
+    postOpenedAt: r.post_opened_at ?? null,
   };
 }
 
 /** The lock a phase change holds exclusively and every dispatch write batch shares (migration 006). */
-const PHASE_LOCK = 72260005;
+export const PHASE_LOCK = 72260005;
 
 export const LIVE_SLUG = 'live';
 
@@ -206,9 +221,17 @@ export class ChallengeRepository {
     if (!before[0]) return null;
     if (before[0].phase === to) return await this.byId(id);
     // The time the lock was held, not the transaction's start: every attempt begun and answer
-    // stored under the old phase has a time (its own transaction's start) before it.
+    // stored under the old phase has a time (its own transaction's start) before it. A close
+    // from setup or test is the one the official boards are of; a close ending a post phase
+    // keeps it; a reopening forgets it (migration 025).
     const rows = await this.db.query<ChallengeRow>(
-      'update challenges set phase = $2, phase_changed_at = clock_timestamp(), phase_changed_by = $3 where id = $1 returning *',
+      `update challenges set phase = $2, phase_changed_at = now_.t, phase_changed_by = $3,
+         official_closed_at = case when $2 = 'closed' and phase in ('setup', 'test') then now_.t
+                                   when $2 in ('setup', 'test') then null else official_closed_at end,
+         post_opened_at = case when $2 = 'post' then coalesce(post_opened_at, now_.t)
+                               when $2 in ('setup', 'test') then null else post_opened_at end
+       from (select clock_timestamp() as t) now_
+       where id = $1 returning challenges.*`,
       [id, to, by],
     );
     await this.db.query(

@@ -7,7 +7,8 @@ import { queuedLaterNotice } from '../http/unavailable.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 import type { RouteHandler } from '../http/route-types.ts';
 import { principalOf } from '../auth/access.ts';
-import type { Challenge, ChallengeRepository } from './repository.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { hasClosed, type Challenge, type ChallengeRepository, type Phase } from './repository.ts';
 import { challengeOf } from './lookup.ts';
 import type * as S from './route-schemas.ts';
 
@@ -21,6 +22,30 @@ export interface ChallengeRouteDeps {
    * queues later).
    */
   dispatch: { phaseChanged(challenge: Challenge): Promise<boolean> };
+  /**
+   * The leaderboard's official boards (leaderboard/official-boards.ts), by shape as dispatch:
+   * taken at a close, and just before a post-challenge phase first opens.
+   */
+  official: { takeAll(challenge: Challenge, log: FastifyBaseLogger): Promise<{ taken: string[]; withoutGold: string[] }> };
+}
+
+/** The phases a reopening goes back to. */
+const isOpenPhase = (phase: Phase | undefined) => phase === 'setup' || phase === 'test';
+
+/** The phase change asked for, refused when it is not one of the documented steps. */
+function checkPhaseChange(before: Challenge, phase: Phase | undefined, reopen: boolean | undefined): void {
+  if (phase === 'post' && !hasClosed(before)) {
+    throw new ApiError(
+      'not_closed',
+      `the post-challenge phase follows the close; "${before.slug}" is in phase "${before.phase}": close it first (PATCH {"phase": "closed"})`,
+    );
+  }
+  if (hasClosed(before) && isOpenPhase(phase) && reopen !== true) {
+    throw new ApiError(
+      'closed',
+      `challenge "${before.slug}" is ${before.phase === 'post' ? 'in its post-challenge phase' : 'closed'}; to reopen it, send {"phase": "${phase}", "reopen": true} (its official boards are taken again at the next close)`,
+    );
+  }
 }
 
 export class ChallengeHandlers {
@@ -60,10 +85,8 @@ export class ChallengeHandlers {
     const { challenges, dispatch } = this.deps;
     const before = await challengeOf(challenges, request.params);
     const { phase, reopen, ...settings } = request.body;
-    if (before.phase === 'closed' && phase !== undefined && phase !== 'closed' && reopen !== true) {
-      throw new ApiError('closed', `challenge "${before.slug}" is closed; to reopen it, send {"phase": "${phase}", "reopen": true}`);
-    }
-    const closedAfter = (phase ?? before.phase) === 'closed';
+    checkPhaseChange(before, phase, reopen);
+    const closedAfter = hasClosed({ phase: phase ?? before.phase });
     if (settings.leaderboardPublished === true && !closedAfter) {
       throw new ApiError(
         'not_closed',
@@ -74,6 +97,10 @@ export class ChallengeHandlers {
     // answer says so (publicationWithdrawn), so the organiser is never left unaware.
     const withdrawn = !closedAfter && before.leaderboardPublished;
     if (withdrawn) settings.leaderboardPublished = false;
+    // The post phase first opening: the official boards are taken a last time while the
+    // challenge is still closed (nothing of the teams' has changed since the close).
+    const opensPost = phase === 'post' && before.phase === 'closed' && before.postOpenedAt === null;
+    let official = opensPost ? await this.deps.official.takeAll(before, request.log) : undefined;
     const after = await challenges.change(
       before.slug,
       settings,
@@ -81,11 +108,17 @@ export class ChallengeHandlers {
     );
     if (!after) throw notFound(`challenge "${request.params.slug}"`);
     let queued = true;
+    // A close from setup or test: the official boards are taken once it has committed.
+    if (after.phase === 'closed' && isOpenPhase(before.phase)) official = await this.deps.official.takeAll(after, request.log);
     if (after.phase !== before.phase) {
       queued = await dispatch.phaseChanged(after);
       request.log.info({ challenge: after.slug, from: before.phase, to: after.phase, queued }, 'challenge phase changed');
     }
-    const view = { ...(await this.detail(after, true)), ...(withdrawn ? { publicationWithdrawn: true } : {}) };
+    const view = {
+      ...(await this.detail(after, true)),
+      ...(withdrawn ? { publicationWithdrawn: true } : {}),
+      ...(official ? { officialBoards: official } : {}),
+    };
     if (queued) return view;
     return reply.status(202).send({ ...view, notice: queuedLaterNotice('the new phase is stored') });
   };

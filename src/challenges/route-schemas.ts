@@ -68,9 +68,15 @@ const CreateBody = Type.Object(
 
 const PatchBody = Type.Object(
   {
-    phase: Type.Optional(Type.Union([Type.Literal('setup'), Type.Literal('test'), Type.Literal('closed')])),
+    phase: Type.Optional(
+      Type.Union([Type.Literal('setup'), Type.Literal('test'), Type.Literal('closed'), Type.Literal('post')], {
+        description: 'post: the post-challenge phase, after the close (teams register, run and upload again; the official boards are kept)',
+      }),
+    ),
     reopen: Type.Optional(
-      Type.Boolean({ description: 'true to move a closed challenge to another phase (a closed challenge is frozen until then)' }),
+      Type.Boolean({
+        description: 'true to move a closed (or post-challenge) challenge back to setup or test (a closed challenge is frozen until then)',
+      }),
     ),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     leaderboardPublished: Type.Optional(
@@ -90,7 +96,7 @@ const ChallengeAnswer = Open({
   slug: Type.String(),
   name: Type.String(),
   tasks: Type.Array(Type.String()),
-  phase: Type.String({ description: 'setup, test or closed' }),
+  phase: Type.String({ description: 'setup, test, closed or post' }),
   timeoutSeconds: Type.Number(),
   maxAttempts: Type.Integer(),
   retryDelaySeconds: Type.Number(),
@@ -105,6 +111,8 @@ const ChallengeAnswer = Open({
   phaseChangedAt: Described('the latest phase change (ISO 8601), or null'),
   phaseChangedBy: Described('who made the latest phase change, or null'),
   leaderboardPublished: Type.Boolean({ description: 'the leaderboards are shown to everyone (set by the organiser once closed)' }),
+  officialClosedAt: Described('the close the official boards are of (ISO 8601), or null before a close and after a reopening'),
+  postOpenedAt: Described('when the post-challenge phase first opened after that close (ISO 8601), or null'),
   counts: Open({
     articles: Type.Integer(),
     servers: Type.Integer(),
@@ -131,6 +139,17 @@ const ChangedChallenge = Open({
   publicationWithdrawn: Type.Optional(
     Type.Boolean({ description: "true when this change (reopening) withdrew the leaderboards' publication: publish again once closed" }),
   ),
+  officialBoards: Type.Optional(
+    Open(
+      {
+        taken: Type.Array(Type.String(), { description: 'the tasks whose official board was stored' }),
+        withoutGold: Type.Array(Type.String(), {
+          description: 'the tasks without a gold standard: their board is taken when the gold is loaded while the challenge stays closed',
+        }),
+      },
+      'a close, or the post phase opening: the official boards taken',
+    ),
+  ),
 });
 
 const TAGS = ['challenges'];
@@ -154,7 +173,7 @@ export const ChallengeBySlug = {
 export const ChangeChallenge = {
   tags: TAGS,
   summary:
-    'Change the phase or settings (organiser); a closed challenge changes phase only with "reopen": true; {"leaderboardPublished": true} once closed shows its leaderboards to everyone. 202 when Redis is down: the change is stored and reaches the queues once it answers',
+    'Change the phase or settings (organiser); a closed challenge goes on to "post" (the post-challenge phase) or back to setup or test with "reopen": true; a close stores the official boards; {"leaderboardPublished": true} once closed shows its leaderboards to everyone. 202 when Redis is down: the change is stored and reaches the queues once it answers',
   params: SlugParams,
   body: PatchBody,
   response: responses({ 200: ChangedChallenge, 202: ChangedChallenge }),

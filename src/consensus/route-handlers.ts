@@ -2,7 +2,7 @@
 // them): train a new version from a challenge's stored answers and its gold, and list the
 // versions. The training itself is ensemble.ts; the runs are challenge-runs.ts.
 import { knownPrincipalOf } from '../auth/access.ts';
-import type { Challenge, ChallengeRepository } from '../challenges/repository.ts';
+import { hasClosed, type Challenge, type ChallengeRepository } from '../challenges/repository.ts';
 import { challengeOf } from '../challenges/lookup.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import type { RouteHandler } from '../http/route-types.ts';
@@ -108,7 +108,7 @@ export class EnsembleHandlers {
     const { challenge, task } = await this.challengeTask(request.params);
     // A model holds every team's runs and the weights learned from the gold: like scores,
     // teams see it only once the challenge is closed.
-    if (principal.role === 'team' && challenge.phase !== 'closed') {
+    if (principal.role === 'team' && !hasClosed(challenge)) {
       throw new ApiError('not_published', `the ensembles of "${challenge.slug}" are shown to teams once the challenge is closed`);
     }
     return { challenge: challenge.slug, task, models: (await this.deps.models.list(challenge.id, task)).map(modelSummary) };

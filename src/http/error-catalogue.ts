@@ -60,13 +60,21 @@ export const ERROR_CATALOGUE = {
   // 404: nothing there (or nothing this caller may see: another team's server answers the same).
   not_found: { status: 404, meaning: 'No such route, or no such thing that this caller may see.' },
   no_gold: { status: 404, meaning: 'The task has no gold standard loaded yet.' },
+  no_official_board: {
+    status: 404,
+    meaning:
+      'The task has no official board: the challenge has not closed, or no gold standard was loaded for the task before its post-challenge phase opened.',
+  },
   // 408/409/413/414/415/422/429/431: the request cannot be carried out as things stand.
   request_timeout: { status: 408, meaning: 'The request was not received in time; the connection is closed.' },
   conflict: {
     status: 409,
     meaning: 'The request clashes with what is stored (a name or id taken, a limit reached, a server still active); nothing was changed.',
   },
-  not_closed: { status: 409, meaning: 'The change needs a closed challenge (publishing its leaderboards); close it first.' },
+  not_closed: {
+    status: 409,
+    meaning: 'The change needs a closed challenge (publishing its leaderboards, opening its post-challenge phase); close it first.',
+  },
   closed: { status: 409, meaning: 'The challenge is closed: its servers, answers and runs are frozen until the organiser reopens it.' },
   run_limit: { status: 409, meaning: 'The team has uploaded the most offline runs allowed for this task.' },
   cannot_train: { status: 409, meaning: 'An ensemble cannot be trained from what is stored yet (too few answers or gold documents).' },

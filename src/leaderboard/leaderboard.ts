@@ -57,6 +57,12 @@ export interface LeaderboardRow {
   error?: string;
   /** `significance=1`: 95% bootstrap intervals of the main figures, by metric name (`strict.f`). */
   ci95?: Record<string, Interval>;
+  /**
+   * Once the challenge's post-challenge phase has opened, on every live row: the run has
+   * something that arrived after the official close (a team's run uploaded then, a server
+   * registered then or with an answer stored then). Absent before, and on official boards.
+   */
+  postChallenge?: boolean;
 }
 
 export interface Leaderboard {
@@ -147,6 +153,7 @@ export function leaderboardTsv(board: Leaderboard): string {
         // Last, so the columns tables were read by before baselines keep their places.
         baseline: r.baseline === true,
         rank: r.rank ?? null,
+        ...(r.postChallenge !== undefined ? { postChallenge: r.postChallenge } : {}),
       },
     })),
   });

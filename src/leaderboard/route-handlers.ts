@@ -6,7 +6,7 @@ import { checkAccess, principalOf, teamOf } from '../auth/access.ts';
 import type { Principal } from '../auth/principal.ts';
 import { challengeOf } from '../challenges/lookup.ts';
 import { refuseWhenClosed } from '../challenges/frozen.ts';
-import type { Challenge, ChallengeRepository } from '../challenges/repository.ts';
+import { hasClosed, type Challenge, type ChallengeRepository } from '../challenges/repository.ts';
 import { ApiError, badRequest } from '../http/api-error.ts';
 import type { RouteHandler } from '../http/route-types.ts';
 import { COLUMN_LAYOUTS, type ColumnLayout } from '../scoring/index.ts';
@@ -16,6 +16,7 @@ import { leaderboardTsv } from './leaderboard.ts';
 import { significanceTrials } from './board-significance.ts';
 import { baselineNameOf } from './baselines.ts';
 import type { LeaderboardService, ScoreRequest } from './service.ts';
+import type { OfficialBoards } from './official-boards.ts';
 import { exportGold, sendCorpusExport, type LoadedArticles } from './gold-export.ts';
 import type * as S from './route-schemas.ts';
 
@@ -25,6 +26,8 @@ const TSV = 'text/tab-separated-values; charset=utf-8';
 export interface LeaderboardRouteDeps {
   challenges: Pick<ChallengeRepository, 'bySlug'>;
   leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'putBaseline' | 'leaderboard' | 'gold'>;
+  /** The boards kept as they were at the close (`?board=official`), taken again on the organiser's loads while closed. */
+  official: Pick<OfficialBoards, 'read' | 'retakeIfOpen'>;
   /** The UniProt release gold lines are checked against, when one is loaded. */
   accessions: AccessionLookup | null;
   /** The articles as loaded: the texts a MENTION gold in its own form is exported on. */
@@ -33,12 +36,12 @@ export interface LeaderboardRouteDeps {
 
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === '1' || v === 'true');
 
-/** Who may read a leaderboard: everyone once published, teams once closed, the organiser always. */
+/** Who may read a leaderboard: everyone once published, teams once closed (or in the post phase), the organiser always. */
 function checkMayRead(principal: Principal, challenge: Challenge): void {
   // Published leaderboards of a closed challenge are for everyone; otherwise a token is needed.
-  const published = challenge.phase === 'closed' && challenge.leaderboardPublished;
+  const published = hasClosed(challenge) && challenge.leaderboardPublished;
   if (!published) checkAccess('participant', principal);
-  if (principal.role === 'team' && challenge.phase !== 'closed') {
+  if (principal.role === 'team' && !hasClosed(challenge)) {
     throw new ApiError(
       'not_published',
       `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`,
@@ -64,6 +67,16 @@ function scoreRequestOf(task: TaskName, q: Static<typeof S.Scores.querystring>):
   return wanted;
 }
 
+/** `?board=official` takes no option: the official board is the one stored at the close, with the default options. */
+function checkOfficialQuery(q: Static<typeof S.Scores.querystring>): void {
+  const asked = Object.entries(q).filter(([name, value]) => value !== undefined && name !== 'board' && name !== 'format');
+  if (asked.length > 0) {
+    throw badRequest(
+      `board=official is the board stored at the close, with the default options; leave out ${asked.map(([name]) => name).join(', ')} (they apply to the live board)`,
+    );
+  }
+}
+
 /** `significance=1` and its trials, checked (a family without per-document counts is refused); undefined when not asked. */
 function significanceOf(task: TaskName, q: Static<typeof S.Scores.querystring>): { trials: number } | undefined {
   if (flag(q.significance) !== true) {
@@ -87,6 +100,8 @@ export class LeaderboardHandlers {
       this.deps.accessions,
     );
     request.log.info({ challenge: challenge.slug, task, documents, items, replaced: replaced !== null }, 'gold standard loaded');
+    // Closed, post phase not opened: the official board is the close's runs against this gold.
+    await this.deps.official.retakeIfOpen(challenge, task);
     return { task, documents, items, unknownDocuments, unknownDocumentIds, warnings, replaced };
   };
 
@@ -108,6 +123,7 @@ export class LeaderboardHandlers {
     if (baseline !== undefined) {
       const put = await this.deps.leaderboard.putBaseline(challenge, task, baseline, columns, request.body, request.query.format);
       request.log.info({ challenge: challenge.slug, task, baseline, replaced: put.replaced }, 'baseline stored');
+      await this.deps.official.retakeIfOpen(challenge, task);
       return reply.status(201).send({ runId: put.id, run: put.name, baseline: true, replaced: put.replaced, warnings: put.warnings });
     }
     const principal = teamOf(request);
@@ -121,21 +137,30 @@ export class LeaderboardHandlers {
     const { task } = request.params;
     const challenge = await challengeOf(this.deps.challenges, request.params);
     checkMayRead(principal, challenge);
-    const wanted = scoreRequestOf(task, request.query);
-    const options = Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
-    // The consensus rows (kind C) and significance are not scoring options: not echoed in options.
-    const significance = significanceOf(task, request.query);
-    const board = await this.deps.leaderboard.leaderboard(
-      challenge,
-      task,
-      wanted,
-      options,
-      flag(request.query.consensus) === true,
-      significance,
-    );
+    const board =
+      request.query.board === 'official'
+        ? await this.officialBoard(challenge, task, request.query)
+        : await this.liveBoard(challenge, task, request.query);
     if (request.query.format === 'tsv') return reply.type(TSV).send(leaderboardTsv(board));
     return board;
   };
+
+  private async officialBoard(challenge: Challenge, task: TaskName, query: Static<typeof S.Scores.querystring>) {
+    checkOfficialQuery(query);
+    return await this.deps.official.read(challenge, task);
+  }
+
+  /** The board as things stand; once the challenge has closed it says so, and which close the official board is of. */
+  private async liveBoard(challenge: Challenge, task: TaskName, query: Static<typeof S.Scores.querystring>) {
+    const wanted = scoreRequestOf(task, query);
+    const options = Object.fromEntries(Object.entries(wanted).filter(([, v]) => v !== undefined));
+    // The consensus rows (kind C) and significance are not scoring options: not echoed in options.
+    const significance = significanceOf(task, query);
+    const consensus = flag(query.consensus) === true;
+    const board = await this.deps.leaderboard.leaderboard(challenge, task, wanted, options, consensus, significance);
+    if (!hasClosed(challenge) || challenge.officialClosedAt === null) return board;
+    return { ...board, board: 'live' as const, closedAt: challenge.officialClosedAt.toISOString() };
+  }
 
   readonly exportGold: RouteHandler<typeof S.ExportGold> = async (request, reply) => {
     const { task, format } = request.params;

@@ -40,6 +40,12 @@ const ScoreQuery = Type.Object(
         description: `${significanceTasks().join('/')}: 95% bootstrap intervals of the main figures on each row (ci95) and approximate randomization between the runs (significance); gold standards of at most ${SIGNIFICANCE_MAX_DOCUMENTS} documents`,
       }),
     ),
+    board: Type.Optional(
+      Type.Union([Type.Literal('live'), Type.Literal('official')], {
+        description:
+          'official: the board as it was at the close (stored then, default options only), whatever arrived in a post-challenge phase; live (default): as things stand',
+      }),
+    ),
     trials: Type.Optional(
       Type.String({
         pattern: '^[1-9][0-9]{0,4}$',
@@ -121,7 +127,20 @@ const Board = Open({
     ci95: Type.Optional(
       Described('significance=1, ranked rows: {"<metric>": {low, high}}, the 95% bootstrap percentile interval of each main figure'),
     ),
+    postChallenge: Type.Optional(
+      Type.Boolean({
+        description:
+          'live board, once the post-challenge phase has opened, on every row: true when the run has something that arrived after the official close (a run uploaded, a server registered or an answer stored then)',
+      }),
+    ),
   }),
+  board: Type.Optional(
+    Type.Union([Type.Literal('live'), Type.Literal('official')], {
+      description: 'once the challenge has closed: which board this is (official: stored at the close)',
+    }),
+  ),
+  closedAt: Type.Optional(Type.String({ description: 'once the challenge has closed: the close the official board is of (ISO 8601)' })),
+  takenAt: Type.Optional(Type.String({ description: 'board=official: when the stored board was computed (ISO 8601)' })),
   significance: Type.Optional(
     Open(
       {

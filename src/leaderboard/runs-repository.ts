@@ -1,11 +1,13 @@
-// Offline runs: files a team uploads, at most MAX_OFFLINE_RUNS per team and task, named
-// like the BC II.5 runs (T<team id>_R<n>); and the organiser's baselines, named by the
+// Offline runs: files a team uploads, at most MAX_OFFLINE_RUNS per team and task (and as
+// many again in the post-challenge phase, numbered on), named like the BC II.5 runs
+// (T<team id>_R<n>); and the organiser's baselines, named by the
 // organiser, of no team and taking no team's slot (migration 024).
 import type { Database } from '../db/database.ts';
 import type { ColumnLayout } from '../scoring/index.ts';
 import type { TaskName } from '../families/registry.ts';
+import { PHASE_LOCK } from '../challenges/repository.ts';
 
-const MAX_OFFLINE_RUNS = 5;
+export const MAX_OFFLINE_RUNS = 5;
 
 export interface OfflineRun {
   id: number;
@@ -21,6 +23,8 @@ export interface OfflineRun {
   columns: ColumnLayout | null;
   body: string;
   uploadedAt: Date;
+  /** A team's run uploaded after the challenge's official close (its post-challenge phase); never a baseline. */
+  postChallenge: boolean;
 }
 
 interface OfflineRunRow {
@@ -34,6 +38,7 @@ interface OfflineRunRow {
   columns: ColumnLayout | null;
   body: string;
   uploaded_at: Date;
+  post_challenge: boolean;
 }
 
 const toRun = (r: OfflineRunRow): OfflineRun => ({
@@ -47,6 +52,7 @@ const toRun = (r: OfflineRunRow): OfflineRun => ({
   columns: r.columns,
   body: r.body,
   uploadedAt: r.uploaded_at,
+  postChallenge: r.post_challenge,
 });
 
 const offlineRunName = (teamId: number, n: number) => `T${teamId}_R${n}`;
@@ -56,8 +62,11 @@ export class RunsRepository {
 
   /**
    * Stores the next run of the team for the task, or returns 'limit' when it has
-   * MAX_OFFLINE_RUNS already. The per-team advisory lock serialises two uploads racing
-   * each other, so both cannot take the same number or pass the limit together.
+   * MAX_OFFLINE_RUNS already: in the post-challenge phase, MAX_OFFLINE_RUNS uploaded since
+   * the official close, numbered after the official ones. The per-team advisory lock
+   * serialises two uploads racing each other, so both cannot take the same number or pass
+   * the limit together; the challenge's phase lock, shared, makes a close exact: a run is
+   * stored before it (and is in the official board) or refused as 'closed'.
    */
   async add(
     challengeId: number,
@@ -65,15 +74,20 @@ export class RunsRepository {
     task: TaskName,
     columns: ColumnLayout | null,
     body: string,
-  ): Promise<{ id: number; name: string; n: number } | 'limit'> {
+  ): Promise<{ id: number; name: string; n: number } | 'limit' | 'closed'> {
     return await this.db.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock_shared($1, $2)', [PHASE_LOCK, challengeId]);
       await tx.query('select pg_advisory_xact_lock(72260004, $1)', [teamId]);
-      const rows = await tx.query<{ n: number }>(
-        'select coalesce(max(n), 0)::int as n from offline_runs where challenge_id = $1 and team_id = $2 and task = $3',
+      const rows = await tx.query<{ phase: string; n: number; counted: number }>(
+        `select c.phase, coalesce(max(r.n), 0)::int as n,
+                count(r.id) filter (where c.phase <> 'post' or r.uploaded_at > c.official_closed_at)::int as counted
+         from challenges c left join offline_runs r on r.challenge_id = c.id and r.team_id = $2 and r.task = $3
+         where c.id = $1 group by c.phase`,
         [challengeId, teamId, task],
       );
+      if (rows[0].phase === 'closed') return 'closed' as const;
+      if (rows[0].counted >= MAX_OFFLINE_RUNS) return 'limit' as const;
       const n = rows[0].n + 1;
-      if (n > MAX_OFFLINE_RUNS) return 'limit' as const;
       const name = offlineRunName(teamId, n);
       const inserted = await tx.query<{ id: number }>(
         `insert into offline_runs (challenge_id, team_id, task, n, name, columns, body) values ($1, $2, $3, $4, $5, $6, $7) returning id`,
@@ -108,7 +122,9 @@ export class RunsRepository {
   /** Team runs by team and slot, then baselines by name. */
   async list(challengeId: number, task: TaskName): Promise<OfflineRun[]> {
     const rows = await this.db.query<OfflineRunRow>(
-      `select r.*, coalesce(t.name, '') as team from offline_runs r left join teams t on t.id = r.team_id
+      `select r.*, coalesce(t.name, '') as team,
+              coalesce(not r.baseline and r.uploaded_at > c.official_closed_at, false) as post_challenge
+       from offline_runs r join challenges c on c.id = r.challenge_id left join teams t on t.id = r.team_id
        where r.challenge_id = $1 and r.task = $2 order by r.baseline, r.team_id, r.n, r.name`,
       [challengeId, task],
     );

@@ -22,10 +22,11 @@ import {
   type ParsedGold,
   type RunData,
 } from './inputs.ts';
-import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type RunToScore } from './leaderboard.ts';
+import { buildLeaderboard, type Leaderboard, type LeaderboardOptions, type LeaderboardRow, type RunToScore } from './leaderboard.ts';
 import { onlineRun, type OnlineAnswer } from './online-runs.ts';
 import type { StoredAnswers } from '../consensus/challenge-runs.ts';
-import type { OfflineRun, RunsRepository } from './runs-repository.ts';
+import { MAX_OFFLINE_RUNS, type OfflineRun, type RunsRepository } from './runs-repository.ts';
+import { closedError } from '../challenges/frozen.ts';
 import { consensusModel, consensusRuns } from './consensus-runs.ts';
 import { streamedScoringOf } from './streamed-families.ts';
 import { LEADERBOARD_PAGE_DOCUMENTS, streamedLeaderboard, type PageSources, type StreamedRuns } from './streamed-leaderboard.ts';
@@ -74,6 +75,7 @@ export interface LeaderboardRepositories {
     PageSources['answers'] & {
       onlineAnswers(serverId: number, task: TaskName, opts: { scoredOnly: boolean }): Promise<OnlineAnswer[]>;
       onlineAnswerCounts(serverIds: readonly number[], task: TaskName): Promise<Map<number, number>>;
+      postChallengeServers(challengeId: number, serverIds: readonly number[], task: TaskName): Promise<Set<number>>;
     };
   models: EnsembleModelRepository;
 }
@@ -160,10 +162,12 @@ export class LeaderboardService {
   ): Promise<{ id: number; name: string; n: number; warnings: string[] }> {
     const { warnings, ...stored } = this.readRun(challenge, task, columns, sent, format);
     const added = await this.runs.add(challenge.id, teamId, task, stored.columns, stored.body);
+    if (added === 'closed') throw closedError(challenge.slug, 'no runs are accepted');
     if (added === 'limit') {
+      const which = challenge.phase === 'post' ? 'post-challenge ' : '';
       throw new ApiError(
         'run_limit',
-        `your team has uploaded 5 offline ${task} runs already, the most allowed per team and task; nothing was stored`,
+        `your team has uploaded ${MAX_OFFLINE_RUNS} ${which}offline ${task} runs already, the most allowed per team and task${challenge.phase === 'post' ? ' after the close' : ''}; nothing was stored`,
       );
     }
     return { ...added, warnings };
@@ -228,12 +232,33 @@ export class LeaderboardService {
   }
 
   /**
+   * The task's live board (scoredBoard); once the challenge's post phase has opened, each
+   * row says whether it has something that arrived after the official close (postChallenge).
+   */
+  async leaderboard(
+    challenge: Challenge,
+    task: TaskName,
+    request: ScoreRequest,
+    options: Record<string, unknown>,
+    consensus = false,
+    significance?: { trials: number },
+  ): Promise<Leaderboard> {
+    const board = await this.scoredBoard(challenge, task, request, options, consensus, significance);
+    if (challenge.postOpenedAt === null) return board;
+    const servers = board.runs.flatMap((r) => (r.kind === 'S' && r.server !== undefined ? [r.server] : []));
+    const lateServers = await this.repos.answers.postChallengeServers(challenge.id, servers, task);
+    const lateRuns = new Set((await this.runs.list(challenge.id, task)).filter((r) => r.postChallenge).map((r) => r.name));
+    const late = (r: LeaderboardRow) => (r.kind === 'S' ? lateServers.has(r.server ?? -1) : r.kind === 'R' && lateRuns.has(r.run));
+    return { ...board, runs: board.runs.map((r) => ({ ...r, postChallenge: late(r) })) };
+  }
+
+  /**
    * Every server registered for the task (S), every offline run (R) and, when asked, the
    * consensus (C), scored; with `trials` (significance=1), their intervals and p-values
    * (board-significance.ts), from the whole runs: the per-document counts of every run are
    * held at once, so a gold stored per document is not read page by page then.
    */
-  async leaderboard(
+  private async scoredBoard(
     challenge: Challenge,
     task: TaskName,
     request: ScoreRequest,

@@ -19,7 +19,7 @@ import {
 } from '../support/runtime.ts';
 
 const CLOSED_SENTENCE =
-  /^challenge "[^"]+" is closed, so .+: its servers, answers and runs stay as they were at the close\. Only the organiser can reopen it\.$/;
+  /^challenge "[^"]+" is closed, so .+: its servers, answers and runs stay as they were at the close\. Only the organiser can reopen it, or open its post-challenge phase\.$/;
 
 describe.each(testDatabaseKinds())('closed means frozen (%s)', (kind) => {
   let database: TestDatabase;
