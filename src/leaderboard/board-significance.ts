@@ -89,3 +89,14 @@ export function withSignificance(board: Leaderboard, input: SignificanceInput): 
   });
   return { ...board, significance };
 }
+
+/**
+ * `significance=1`: whether a row is in the top group (true or false on every row, so the
+ * TSV's column is whole); null when significance was not asked. Names match: a baseline's
+ * name is no team run's.
+ */
+export function topGroupOf(board: Pick<Leaderboard, 'significance'>): ((row: Pick<LeaderboardRow, 'run'>) => boolean) | null {
+  if (!board.significance) return null;
+  const group = new Set(board.significance.topGroup);
+  return (row) => group.has(row.run);
+}

@@ -13,6 +13,7 @@ import {
 import type { ScoreSettings } from '../families/family.ts';
 import { familyOf, type TaskName } from '../families/registry.ts';
 import type { Gold, RunData } from './inputs.ts';
+import { topGroupOf } from './board-significance.ts';
 
 /** The scoring options of a request, maps parsed (organism-map errors name the "organism map"). */
 export type LeaderboardOptions = Omit<ScoreSettings, 'organismMapFile'>;
@@ -135,8 +136,12 @@ export function rankLeaderboard(task: TaskName, unranked: LeaderboardRow[], opti
 /** Free text in a TSV cell must not break the table. */
 const oneCell = (text: string) => text.replace(/[\t\r\n]+/g, ' ');
 
-/** The table form: run, kind, team, server, then every metric as a `micro.p`-style column (and the intervals, when asked), then baseline and rank. */
+/**
+ * The table form: run, kind, team, server, then every metric as a `micro.p`-style column
+ * (and, when significance was asked, the intervals and `topGroup`), then baseline and rank.
+ */
 export function leaderboardTsv(board: Leaderboard): string {
+  const inTopGroup = topGroupOf(board);
   return formatTsv({
     task: board.task,
     options: board.options,
@@ -150,6 +155,7 @@ export function leaderboardTsv(board: Leaderboard): string {
         ...r.metrics,
         // significance=1: the intervals as `ci95.strict.f.low` / `.high` columns.
         ...(r.ci95 ? { ci95: r.ci95 } : {}),
+        ...(inTopGroup ? { topGroup: inTopGroup(r) } : {}),
         // Last, so the columns tables were read by before baselines keep their places.
         baseline: r.baseline === true,
         rank: r.rank ?? null,

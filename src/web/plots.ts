@@ -27,6 +27,14 @@ export interface ScatterPoint {
   y: number;
   /** S: online server run (filled marker); R: offline run (hollow), as in the BC II.5 figures. */
   kind: 'S' | 'R';
+  /** The 95% bootstrap interval of x or y (a leaderboard with `significance=1`): drawn as a bar with caps. */
+  xInterval?: PlotInterval;
+  yInterval?: PlotInterval;
+}
+
+export interface PlotInterval {
+  low: number;
+  high: number;
 }
 
 export interface ScatterOptions {
@@ -72,10 +80,14 @@ export function fitDomain(values: readonly number[], bounds: Domain = [0, 1]): D
     d0 = Math.max(bounds[0], Math.min(mid - 0.05, bounds[1] - 0.1));
     d1 = Math.min(bounds[1], d0 + 0.1);
   }
-  const step = tickStep([d0, d1]);
-  d0 = Math.max(bounds[0], Math.floor(d0 / step + 1e-9) * step);
-  d1 = Math.min(bounds[1], Math.ceil(d1 / step - 1e-9) * step);
-  return [Number(d0.toFixed(2)), Number(d1.toFixed(2))];
+  // Rounding out can make more than six intervals (0.275–0.825 by 0.1 is 0.2–0.9, seven):
+  // then the next step up, so the ticks stay whole steps.
+  let rounded: Domain = [d0, d1];
+  for (const step of STEPS.filter((s) => s >= tickStep([d0, d1]))) {
+    rounded = [Math.max(bounds[0], Math.floor(d0 / step + 1e-9) * step), Math.min(bounds[1], Math.ceil(d1 / step - 1e-9) * step)];
+    if ((rounded[1] - rounded[0]) / step <= 6 + 1e-9) break;
+  }
+  return [Number(rounded[0].toFixed(2)), Number(rounded[1].toFixed(2))];
 }
 
 const WIDTH = 480;
@@ -132,22 +144,60 @@ function noData(title: string): SafeHtml {
   );
 }
 
-/** One marker per run; S runs filled, R runs hollow; each labelled with its run name. */
+/** Half the length of an interval bar's caps, in pixels. */
+const CAP = 4;
+
+/** The values an axis must show: the points, and the ends of their intervals (so no bar is cut). */
+function axisValues(points: readonly ScatterPoint[], axis: 'x' | 'y'): number[] {
+  return points.flatMap((p) => {
+    const interval = axis === 'x' ? p.xInterval : p.yInterval;
+    return interval ? [p[axis], interval.low, interval.high] : [p[axis]];
+  });
+}
+
+/**
+ * One bar per point and interval, with caps at both ends, under the markers. Each carries
+ * its run, axis and ends as data (the test and a reader's tools check them against the scale).
+ */
+function intervalBars(points: readonly ScatterPoint[], x: (v: number) => number, y: (v: number) => number): SafeHtml {
+  const bars = points.flatMap((p) => {
+    const cx = round(x(p.x));
+    const cy = round(y(p.y));
+    const drawn: SafeHtml[] = [];
+    if (p.xInterval) {
+      const [a, b] = [round(x(p.xInterval.low)), round(x(p.xInterval.high))];
+      drawn.push(
+        html`<g class="interval-bar" data-run="${p.label}" data-axis="x" data-low="${p.xInterval.low}" data-high="${p.xInterval.high}"><line x1="${a}" x2="${b}" y1="${cy}" y2="${cy}"/><line class="cap" x1="${a}" x2="${a}" y1="${cy - CAP}" y2="${cy + CAP}"/><line class="cap" x1="${b}" x2="${b}" y1="${cy - CAP}" y2="${cy + CAP}"/></g>`,
+      );
+    }
+    if (p.yInterval) {
+      const [a, b] = [round(y(p.yInterval.low)), round(y(p.yInterval.high))];
+      drawn.push(
+        html`<g class="interval-bar" data-run="${p.label}" data-axis="y" data-low="${p.yInterval.low}" data-high="${p.yInterval.high}"><line x1="${cx}" x2="${cx}" y1="${a}" y2="${b}"/><line class="cap" x1="${cx - CAP}" x2="${cx + CAP}" y1="${a}" y2="${a}"/><line class="cap" x1="${cx - CAP}" x2="${cx + CAP}" y1="${b}" y2="${b}"/></g>`,
+      );
+    }
+    return drawn;
+  });
+  return bars.length ? html`<g class="interval-bars" aria-hidden="true">${bars}</g>` : html``;
+}
+
+/** " (95% interval 0.400–0.600)" after a figure that has one. */
+const intervalWords = (i: PlotInterval | undefined) => (i ? ` (95% interval ${i.low.toFixed(3)}–${i.high.toFixed(3)})` : '');
+
+/** What a point says to a screen reader and in the plot's description. */
+const pointWords = (p: ScatterPoint, o: ScatterOptions) =>
+  `${o.xLabel} ${p.x.toFixed(3)}${intervalWords(p.xInterval)}, ${o.yLabel} ${p.y.toFixed(3)}${intervalWords(p.yInterval)}`;
+
+/** The description's last words when bars are drawn. */
+const barsWords = (points: readonly ScatterPoint[]) =>
+  points.some((p) => p.xInterval || p.yInterval) ? '; bars: 95% bootstrap intervals over the documents' : '';
+
+/** One marker per run; S runs filled, R runs hollow; each labelled with its run name; interval bars where a point has them. */
 export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions): SafeHtml {
   const usable = points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y));
   if (usable.length === 0) return noData(o.title);
-  const xDomain = o.fullAxes
-    ? (o.xDomain ?? [0, 1])
-    : fitDomain(
-        usable.map((p) => p.x),
-        o.xDomain,
-      );
-  const yDomain = o.fullAxes
-    ? (o.yDomain ?? [0, 1])
-    : fitDomain(
-        usable.map((p) => p.y),
-        o.yDomain,
-      );
+  const xDomain = o.fullAxes ? (o.xDomain ?? [0, 1]) : fitDomain(axisValues(usable, 'x'), o.xDomain);
+  const yDomain = o.fullAxes ? (o.yDomain ?? [0, 1]) : fitDomain(axisValues(usable, 'y'), o.yDomain);
   const named = o.labelled ?? LABELLED_RUNS;
   const x = linearScale(xDomain, [MARGIN.left, WIDTH - MARGIN.right]);
   const y = linearScale(yDomain, [HEIGHT - MARGIN.bottom, MARGIN.top]);
@@ -182,7 +232,7 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
     const cx = round(x(p.x));
     const cy = round(y(p.y));
     const cls = p.kind === 'S' ? 'point online' : 'point offline';
-    const said = `${p.label}: ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`;
+    const said = `${p.label}: ${pointWords(p, o)}`;
     const at = placed.labels[i];
     if (!at) {
       const right = cx < WIDTH - MARGIN.right - 120;
@@ -200,8 +250,7 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
   const fitted = o.fullAxes
     ? ''
     : `; axes fitted to the runs (${o.xLabel} ${xDomain[0]}–${xDomain[1]}, ${o.yLabel} ${yDomain[0]}–${yDomain[1]})`;
-  const description =
-    usable.map((p) => `${p.label} (${p.kind}): ${o.xLabel} ${p.x.toFixed(3)}, ${o.yLabel} ${p.y.toFixed(3)}`).join('; ') + fitted;
+  const description = usable.map((p) => `${p.label} (${p.kind}): ${pointWords(p, o)}`).join('; ') + fitted + barsWords(usable);
   // Drawn last, so a focused point's name is on top of the others.
   const tickCount = (d: Domain) => (o.fullAxes ? 5 : Math.max(1, Math.round((d[1] - d[0]) / tickStep(d))));
   return frame(
@@ -211,6 +260,7 @@ export function scatterPlot(points: readonly ScatterPoint[], o: ScatterOptions):
       join(curves),
       join(keyLines),
       legend,
+      intervalBars(usable, x, y),
       join(marks),
     ]),
     description,

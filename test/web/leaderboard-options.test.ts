@@ -11,7 +11,7 @@ describe('leaderboard options', () => {
   it('offers each task the options the scores route takes for it', () => {
     expect(fieldNames(leaderboardPageBody('c', 'INT').value)).toEqual(['cutoff', 'beta', 'all', 'ho', 'of', 'consensus']);
     expect(fieldNames(leaderboardPageBody('c', 'TX').value)).toEqual(['cutoff', 'beta', 'all', 'consensus']);
-    expect(fieldNames(leaderboardPageBody('c', 'MENTION').value)).toEqual(['singleClass', 'consensus']);
+    expect(fieldNames(leaderboardPageBody('c', 'MENTION').value)).toEqual(['singleClass', 'significance', 'trials', 'consensus']);
     expect(fieldNames(leaderboardPageBody('c', 'COREF').value)).toEqual([]);
   });
 

@@ -1,20 +1,27 @@
 // The leaderboard's options as the scores route takes them (`?cutoff=&all=&beta=&ho=&of=&
-// singleClass=&consensus=`): a plain GET form on the page, the same query string passed on
-// to the fragment and the downloads, and a sentence saying which options a table shows.
+// singleClass=&consensus=&significance=&trials=`): a plain GET form on the page, the same
+// query string passed on to the fragment and the downloads, and a sentence saying which
+// options a table shows.
 import { html, type SafeHtml } from '../html.ts';
 import type { ScoreOption } from '../../families/family.ts';
+import { DEFAULT_TRIALS, MAX_TRIALS, MIN_TRIALS } from '../../leaderboard/board-significance.ts';
 
 /** The query parameters the scores route takes that the page passes on (never `format`). */
-const SCORE_PARAMETERS = ['cutoff', 'all', 'beta', 'ho', 'of', 'singleClass', 'consensus'] as const;
-const FLAGS = new Set(['all', 'ho', 'of', 'singleClass', 'consensus']);
+const SCORE_PARAMETERS = ['cutoff', 'all', 'beta', 'ho', 'of', 'singleClass', 'consensus', 'significance', 'trials'] as const;
+const FLAGS = new Set(['all', 'ho', 'of', 'singleClass', 'consensus', 'significance']);
 
-/** `?cutoff=5&ho=1` from a request's query: known parameters only, empty ones and unticked flags left out. */
+/**
+ * `?cutoff=5&ho=1` from a request's query: known parameters only, empty ones and unticked
+ * flags left out. `trials` goes only with `significance` (the API refuses it alone, and the
+ * form keeps the number when the box is unticked).
+ */
 export function scoreQueryString(query: Record<string, string | undefined>): string {
   const params = new URLSearchParams();
   for (const name of SCORE_PARAMETERS) {
     const value = query[name]?.trim();
     if (value === undefined || value === '') continue;
     if (FLAGS.has(name) && (value === '0' || value === 'false')) continue;
+    if (name === 'trials' && !params.has('significance')) continue;
     params.set(name, value);
   }
   const qs = params.toString();
@@ -51,18 +58,45 @@ function numberField(
   label: string,
   hint: string,
   query: Record<string, string | undefined>,
-  o: { min: string; step: string },
+  o: { min: string; max?: string; step: string },
 ): SafeHtml {
   const id = `board-${name}`;
-  return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="number" min="${o.min}" step="${o.step}" inputmode="decimal" value="${query[name] ?? ''}" aria-describedby="${id}-hint"><p class="hint" id="${id}-hint">${hint}</p></div>`;
+  return html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${name}" type="number" min="${o.min}"${o.max === undefined ? '' : html` max="${o.max}"`} step="${o.step}" inputmode="decimal" value="${query[name] ?? ''}" aria-describedby="${id}-hint"><p class="hint" id="${id}-hint">${hint}</p></div>`;
 }
 
-/** Only the options the task's family takes; consensus rows where the family votes. */
+/** What the task's family offers besides its scoring options. */
+export interface BoardExtras {
+  /** The family votes: consensus rows (kind C) can be added. */
+  consensus: boolean;
+  /** The family gives per-document counts (`scoring.documentCounts`): intervals and significance can be asked. */
+  significance: boolean;
+}
+
+/** The significance box and its trials (the API's bounds and default). */
+function significanceFields(query: Record<string, string | undefined>): SafeHtml[] {
+  return [
+    checkbox(
+      'significance',
+      'Significance',
+      'Add 95% bootstrap intervals to the main figures and test which runs differ significantly from the best (approximate randomization).',
+      query,
+    ),
+    numberField(
+      'trials',
+      'Trials',
+      `Resamples and shuffles, ${MIN_TRIALS.toLocaleString('en')} to ${MAX_TRIALS.toLocaleString('en')}; empty: ${DEFAULT_TRIALS.toLocaleString('en')}. Used with significance only.`,
+      query,
+      { min: String(MIN_TRIALS), max: String(MAX_TRIALS), step: '1' },
+    ),
+  ];
+}
+
+/** Only the options the task's family takes; consensus rows where the family votes, significance where it counts per document. */
 export function leaderboardOptionsForm(
   slug: string,
   task: string,
   options: readonly ScoreOption[],
-  consensus: boolean,
+  extras: BoardExtras,
   query: Record<string, string | undefined>,
 ): SafeHtml {
   const fields: SafeHtml[] = [];
@@ -108,7 +142,8 @@ export function leaderboardOptionsForm(
     );
   if (options.includes('singleClass'))
     fields.push(checkbox('singleClass', 'Single class', 'Ignore entity types: a mention matches whatever its type.', query));
-  if (consensus)
+  if (extras.significance) fields.push(...significanceFields(query));
+  if (extras.consensus)
     fields.push(
       checkbox(
         'consensus',

@@ -12,7 +12,9 @@ import type { FamilyWeb, ScoreOption } from '../../families/family.ts';
 import { familyOf, isTaskName } from '../../families/registry.ts';
 import type { Challenge } from '../../challenges/repository.ts';
 import type { LeaderboardRow } from '../../leaderboard/leaderboard.ts';
+import type { SignificanceSummary } from '../../leaderboard/board-significance.ts';
 import { leaderboardOptionsForm, optionsSentence, scoreQueryString } from './leaderboard-options.ts';
+import { INTERVALS_CAPTION, intervalSpan, pairsDetails, significanceSentence, topGroupMark } from './leaderboard-significance.ts';
 
 /** A leaderboard row as the scores API answers it. */
 type Row = LeaderboardRow;
@@ -20,6 +22,8 @@ export interface BoardJson {
   task: string;
   options: Record<string, unknown>;
   runs: Row[];
+  /** `significance=1`: the pairs' p values and the top group (the rows carry their `ci95`). */
+  significance?: SignificanceSummary;
 }
 
 /** A column computed from the row's list of response links not scored (COREF). */
@@ -28,14 +32,22 @@ const DROPPED = 'droppedLinks';
 type Layout = FamilyWeb<unknown, unknown>['leaderboard'];
 
 /** The task family's table columns and plots (as in the papers); an unknown task shows every figure. */
-function layoutOf(task: string): { web: Layout; exportable: boolean; options: readonly ScoreOption[]; consensus: boolean } {
-  if (!isTaskName(task)) return { web: {}, exportable: false, options: [], consensus: false };
+function layoutOf(task: string): {
+  web: Layout;
+  exportable: boolean;
+  options: readonly ScoreOption[];
+  consensus: boolean;
+  significance: boolean;
+} {
+  if (!isTaskName(task)) return { web: {}, exportable: false, options: [], consensus: false, significance: false };
   const family = familyOf(task);
   return {
     web: family.web.leaderboard,
     exportable: family.scoring.exportTsv !== undefined,
     options: family.scoring.options,
     consensus: family.consensus !== undefined,
+    // Intervals and p values need each document's counts, which only some families give.
+    significance: family.scoring.documentCounts !== undefined,
   };
 }
 
@@ -49,10 +61,10 @@ export function leaderboardPageBody(
   const qs = scoreQueryString(query);
   const api = `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${qs}`;
   const tsv = `${api}${qs ? '&' : '?'}format=tsv`;
-  const { options, consensus } = layoutOf(task);
+  const { options, consensus, significance } = layoutOf(task);
   return html`<h1>Leaderboard: ${task} in ${slug}</h1>
 <p>Online runs (kind S: a server's answers, named <code>T&lt;team&gt;_S&lt;n&gt;</code>), offline runs (R: uploaded files) and, when asked, the consensus (C), scored against the gold standard; best first. Servers that never answered are listed last, unranked. The organiser's baselines are shown among the runs by their figures, marked and unranked.</p>
-${leaderboardOptionsForm(slug, task, options, consensus, query)}
+${leaderboardOptionsForm(slug, task, options, { consensus, significance }, query)}
 <div class="buttons"><button type="button" data-download="${tsv}" data-filename="${slug}-${task}-leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-leaderboard.json">Download JSON</button></div>
 ${axesSwitch(slug, task, query)}
 ${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}${withAxes(qs, query)}`, { label: 'Leaderboard', ...(published ? {} : { needsToken: NEEDS_TOKEN.leaderboard }) })}`;
@@ -83,22 +95,36 @@ function cell(key: string, value: unknown): string {
 interface Scored {
   row: Row;
   flat: Map<string, unknown>;
+  /** `significance=1`: the run is in the API's top group. */
+  top: boolean;
 }
 
-/** Plotted runs: the ranked ones only (a server that never answered has no point). */
+/** Plotted runs: the ranked ones only (a server that never answered has no point); with significance, their intervals of the plotted figures. */
 function points(rows: Scored[], x: string, y: string): ScatterPoint[] {
   return rows.flatMap(({ row, flat }) => {
     if (neverAnswered(row) || row.error) return [];
     const xv = flat.get(x);
     const yv = flat.get(y);
-    return typeof xv === 'number' && typeof yv === 'number' ? [{ label: row.run, x: xv, y: yv, kind: row.kind === 'R' ? 'R' : 'S' }] : [];
+    if (typeof xv !== 'number' || typeof yv !== 'number') return [];
+    const xInterval = row.ci95?.[x];
+    const yInterval = row.ci95?.[y];
+    return [
+      {
+        label: row.run,
+        x: xv,
+        y: yv,
+        kind: row.kind === 'R' ? 'R' : 'S',
+        ...(xInterval ? { xInterval } : {}),
+        ...(yInterval ? { yInterval } : {}),
+      },
+    ];
   });
 }
 
 const neverAnswered = (row: Row) => row.kind === 'S' && row.answered === 0;
 
-/** The run, then what it is: the server and its team, an offline file, or the consensus. */
-function runHeader(row: Row): SafeHtml {
+/** The run (marked when in the top group), then what it is: the server and its team, an offline file, or the consensus. */
+function runHeader(row: Row, top: boolean): SafeHtml {
   const what =
     row.kind === 'S'
       ? `server ${row.serverName ?? `#${row.server ?? '?'}`} of ${row.team}`
@@ -107,7 +133,7 @@ function runHeader(row: Row): SafeHtml {
         : row.kind === 'R'
           ? `offline run of ${row.team}`
           : 'consensus of the servers';
-  return html`<th scope="row"><span class="run-name">${row.run}</span> <span class="run-what">${what}</span></th>`;
+  return html`<th scope="row"><span class="run-name">${row.run}</span>${top ? topGroupMark() : ''} <span class="run-what">${what}</span></th>`;
 }
 
 /** Whose online runs the caller may export (the export route's rule): every one, or its own team's. */
@@ -124,24 +150,35 @@ function exportCell(e: Exports, row: Row): SafeHtml {
   return html`<td>${allowed && row.server !== undefined && row.kind === 'S' ? html`<button type="button" class="small" data-download="/api/challenges/${slug}/export/${task}?server=${row.server}" data-filename="${row.run}.${task}.tsv" aria-label="Export ${row.run} as TSV">TSV</button>` : ''}</td>`;
 }
 
+/** The figure, and under it its 95% interval where the API gave one (`significance=1`). */
+function figureCell(row: Row, flat: Map<string, unknown>, key: string): SafeHtml {
+  const interval = row.ci95?.[key];
+  return html`<td>${cell(key, flat.get(key))}${interval ? intervalSpan(interval) : ''}</td>`;
+}
+
+/** The row's first cells: its run header, kind and team. */
+const rowStart = ({ row, top }: Scored) => html`${runHeader(row, top)}<td>${row.kind}</td><td>${row.team}</td>`;
+/** The row's run, and whether it is in the top group (for the style and for readers' tools). */
+const rowAttributes = ({ row, top }: Scored) => html`data-run="${row.run}"${top ? html` data-top-group` : ''}`;
+
 /** Figures of a row, or a cell saying why there are none. */
 function figureCells(row: Row, flat: Map<string, unknown>, keys: readonly string[]): SafeHtml {
   if (row.error) return html`<td colspan="${keys.length}" class="error">Could not be scored: ${row.error}</td>`;
   if (neverAnswered(row))
     return html`<td colspan="${keys.length}" class="never" data-never-answered>Never answered: this server sent no answer for this task, so it is not ranked.</td>`;
-  return html`${keys.map((key) => html`<td>${cell(key, flat.get(key))}</td>`)}`;
+  return html`${keys.map((key) => figureCell(row, flat, key))}`;
 }
 
 function flatTable(board: BoardJson, rows: Scored[], columns: ReadonlyArray<readonly [string, string]>, exports: Exports | null): SafeHtml {
-  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${board.task} results (scrolls sideways)"><table class="leaderboard"><caption>${board.task} results${optionsSentence(board.options)}</caption>
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-label="${board.task} results (scrolls sideways)"><table class="leaderboard"><caption>${board.task} results${optionsSentence(board.options)}${board.significance ? INTERVALS_CAPTION : ''}</caption>
 <thead><tr><th scope="col">Run</th><th scope="col">Kind</th><th scope="col">Team</th>${columns.map(([, label]) => html`<th scope="col">${label}</th>`)}${exports ? html`<th scope="col">Export</th>` : ''}</tr></thead>
 <tbody>${rows.map(
-    ({ row, flat }) =>
-      html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(
-        row,
-        flat,
+    (scored) =>
+      html`<tr ${rowAttributes(scored)}>${rowStart(scored)}${figureCells(
+        scored.row,
+        scored.flat,
         columns.map(([k]) => k),
-      )}${exports ? exportCell(exports, row) : ''}</tr>`,
+      )}${exports ? exportCell(exports, scored.row) : ''}</tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -166,7 +203,7 @@ function groupedTable(
 <colgroup span="3"></colgroup>${g.groups.map(() => html`<colgroup class="figure-group" span="${g.figures.length}"></colgroup>`)}
 <thead><tr><th scope="col" rowspan="2">Run</th><th scope="col" rowspan="2">Kind</th><th scope="col" rowspan="2">Team</th>${g.groups.map(([, label]) => html`<th scope="colgroup" colspan="${g.figures.length}">${label}</th>`)}${exports ? html`<th scope="col" rowspan="2">Export</th>` : ''}</tr>
 <tr>${g.groups.map(([, group]) => g.figures.map(([, label]) => html`<th scope="col"><span class="visually-hidden">${group} </span>${label}</th>`))}</tr></thead>
-<tbody>${rows.map(({ row, flat }) => html`<tr data-run="${row.run}">${runHeader(row)}<td>${row.kind}</td><td>${row.team}</td>${figureCells(row, flat, keys)}${exports ? exportCell(exports, row) : ''}</tr>`)}</tbody></table></div>`;
+<tbody>${rows.map((scored) => html`<tr ${rowAttributes(scored)}>${rowStart(scored)}${figureCells(scored.row, scored.flat, keys)}${exports ? exportCell(exports, scored.row) : ''}</tr>`)}</tbody></table></div>`;
 }
 
 /** The classes a breakdown holds (MENTION: entity types), in the order the API gave them. */
@@ -180,7 +217,8 @@ function breakdownClasses(rows: Scored[], key: string): string[] {
 }
 
 function groupedTables(board: BoardJson, rows: Scored[], g: Groups, exports: Exports | null): SafeHtml {
-  const main = groupedTable(html`${board.task} results${optionsSentence(board.options)}`, rows, g, '', exports, 'board-main');
+  const caption = html`${board.task} results${optionsSentence(board.options)}${board.significance ? INTERVALS_CAPTION : ''}`;
+  const main = groupedTable(caption, rows, g, '', exports, 'board-main');
   if (!g.breakdown) return main;
   const { key, label } = g.breakdown;
   const classes = breakdownClasses(rows, key);
@@ -218,10 +256,12 @@ export interface FragmentOptions {
 }
 
 export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentOptions = { exports: { all: true } }): SafeHtml {
+  const topGroup = new Set(board.significance?.topGroup ?? []);
   const rows: Scored[] = board.runs.map((row) => {
     const flat: Map<string, unknown> = flattenMetrics(row.metrics);
     if (row.droppedLinks) flat.set(DROPPED, row.droppedLinks.filter((d) => d.side === 'response').length);
-    return { row, flat };
+    // A row with no figures (never answered, not scored) is in no pair, so in no group.
+    return { row, flat, top: topGroup.has(row.run) && !row.error && !neverAnswered(row) };
   });
   const { web, exportable } = layoutOf(board.task);
   const exports = exportable && o.exports ? { slug, task: board.task, right: o.exports } : null;
@@ -238,14 +278,31 @@ export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentO
       columns.push(['fBeta', `F-beta (β=${String(board.options.beta ?? '')})`]);
     table = flatTable(board, rows, columns, exports);
   }
+  const significance = board.significance ? html`${significanceSentence(board.significance)}${pairsDetails(board.significance)}` : '';
+  return html`${o.publish ? publishForm(o.publish) : ''}${significance}${table}<div class="plots">${plotFigures(rows, web, o.fullAxes ?? false)}</div>`;
+}
+
+/** " Bars: …" when some plotted run carries an interval (`significance=1`), for the figure's caption. */
+function barsSentence(plotted: readonly ScatterPoint[], x: string, y: string): string {
+  const axes = [plotted.some((p) => p.xInterval) ? x : '', plotted.some((p) => p.yInterval) ? y : ''].filter(Boolean);
+  return axes.length ? ` Bars: each run's 95% bootstrap interval of its ${axes.join(' and ')}.` : '';
+}
+
+/** The family's plots: the F-score (or its figure) vs AUC iP/R scatter, and precision vs recall. */
+function plotFigures(rows: Scored[], web: Layout, fullAxes: boolean): SafeHtml[] {
   const { scatter, pr } = web;
-  const figures = [
-    scatter
-      ? html`<figure class="plot-figure" data-plot="scatter">${scatterPlot(points(rows, scatter.x, scatter.y), { title: `${scatter.yLabel} vs AUC iP/R`, xLabel: 'AUC iP/R', yLabel: scatter.yLabel, yDomain: scatter.yDomain, fullAxes: o.fullAxes ?? false })}<figcaption>Each run's ${scatter.yLabel} against its AUC of the interpolated precision/recall curve (filled: online, hollow: offline).</figcaption></figure>`
-      : '',
-    pr
-      ? html`<figure class="plot-figure" data-plot="pr">${scatterPlot(points(rows, pr.r, pr.p), { title: 'Precision vs recall', xLabel: 'recall', yLabel: 'precision', isoF: [0.2, 0.4, 0.6, 0.8], fullAxes: o.fullAxes ?? false })}<figcaption>Each run's precision and recall, with curves of equal F-score.</figcaption></figure>`
-      : '',
-  ];
-  return html`${o.publish ? publishForm(o.publish) : ''}${table}<div class="plots">${figures}</div>`;
+  const figures: SafeHtml[] = [];
+  if (scatter) {
+    const plotted = points(rows, scatter.x, scatter.y);
+    figures.push(
+      html`<figure class="plot-figure" data-plot="scatter">${scatterPlot(plotted, { title: `${scatter.yLabel} vs AUC iP/R`, xLabel: 'AUC iP/R', yLabel: scatter.yLabel, yDomain: scatter.yDomain, fullAxes })}<figcaption>Each run's ${scatter.yLabel} against its AUC of the interpolated precision/recall curve (filled: online, hollow: offline).${barsSentence(plotted, 'AUC iP/R', scatter.yLabel)}</figcaption></figure>`,
+    );
+  }
+  if (pr) {
+    const plotted = points(rows, pr.r, pr.p);
+    figures.push(
+      html`<figure class="plot-figure" data-plot="pr">${scatterPlot(plotted, { title: 'Precision vs recall', xLabel: 'recall', yLabel: 'precision', isoF: [0.2, 0.4, 0.6, 0.8], fullAxes })}<figcaption>Each run's precision and recall, with curves of equal F-score.${barsSentence(plotted, 'recall', 'precision')}</figcaption></figure>`,
+    );
+  }
+  return figures;
 }
