@@ -4,7 +4,7 @@
 // everything a caller may or may not see comes through the fragments.
 import type { FastifyReply } from 'fastify';
 import type { Config } from '../config.ts';
-import type { ChallengeRepository } from '../challenges/repository.ts';
+import { hasClosed, type ChallengeRepository } from '../challenges/repository.ts';
 import { ARTICLE_STATES } from '../articles/repository.ts';
 import { absoluteUrlOf } from '../http/public-url.ts';
 import type { SafeHtml } from './html.ts';
@@ -101,8 +101,9 @@ export class PageHandlers {
 
   readonly leaderboard: S.WebHandler<S.LeaderboardRequest> = async (request, reply) => {
     const challenge = await this.challengeOrNull(request.params.slug);
-    const published = challenge?.phase === 'closed' && challenge.leaderboardPublished;
-    const body = leaderboardPageBody(request.params.slug, request.params.task, request.query, published);
+    const published = challenge !== null && hasClosed(challenge) && challenge.leaderboardPublished;
+    const closedAt = challenge !== null && hasClosed(challenge) ? challenge.officialClosedAt : null;
+    const body = leaderboardPageBody(request.params.slug, request.params.task, request.query, published, closedAt);
     return this.send(reply, '/organiser', `${request.params.task} leaderboard`, body);
   };
 }

@@ -7,7 +7,7 @@
 import { fmt, html, type SafeHtml } from '../html.ts';
 import { buildViewer, sourceToggles, typeLegend, type ViewerSource } from '../viewer.ts';
 import { apiForm, fragment, NEEDS_TOKEN, select, textArea } from '../layout.ts';
-import type { Challenge } from '../../challenges/repository.ts';
+import { hasClosed, type Challenge } from '../../challenges/repository.ts';
 import type { AnswerView, WebItem } from '../../families/family.ts';
 import { ALL_FAMILIES } from '../../families/registry.ts';
 import { itemContext } from '../item-context.ts';
@@ -270,5 +270,5 @@ ${apiForm({
   ])}${textArea('submit', 'content', 'Article', { rows: 8, required: true })}`,
 })}
 </section>
-${challenges.length > 0 ? html`<section aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2><ul>${challenges.map((c) => html`<li>${c.name} <span class="muted">(${c.slug}, ${c.phase}; ${c.tasks.join(', ')})</span>${c.phase !== 'closed' ? '' : c.leaderboardPublished ? html` — leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}` : html` <span class="muted">— leaderboards not published yet</span>`}</li>`)}</ul></section>` : ''}`;
+${challenges.length > 0 ? html`<section aria-labelledby="challenges-heading"><h2 id="challenges-heading">Challenges</h2><ul>${challenges.map((c) => html`<li>${c.name} <span class="muted">(${c.slug}, ${c.phase}; ${c.tasks.join(', ')})</span>${!hasClosed(c) ? '' : c.leaderboardPublished ? html` — leaderboards: ${c.tasks.map((t) => html` <a href="/challenges/${c.slug}/leaderboard/${t}">${t}</a>`)}` : html` <span class="muted">— leaderboards not published yet</span>`}</li>`)}</ul></section>` : ''}`;
 }

@@ -4,6 +4,7 @@
 // options a table shows.
 import { html, type SafeHtml } from '../html.ts';
 import type { ScoreOption } from '../../families/family.ts';
+import { officialAsked } from './leaderboard-boards.ts';
 import { DEFAULT_TRIALS, MAX_TRIALS, MIN_TRIALS } from '../../leaderboard/board-significance.ts';
 
 /** The query parameters the scores route takes that the page passes on (never `format`). */
@@ -13,9 +14,11 @@ const FLAGS = new Set(['all', 'ho', 'of', 'singleClass', 'consensus', 'significa
 /**
  * `?cutoff=5&ho=1` from a request's query: known parameters only, empty ones and unticked
  * flags left out. `trials` goes only with `significance` (the API refuses it alone, and the
- * form keeps the number when the box is unticked).
+ * form keeps the number when the box is unticked). `board=official` alone, when asked.
  */
 export function scoreQueryString(query: Record<string, string | undefined>): string {
+  // The official board takes no option (it is kept with the default ones).
+  if (officialAsked(query)) return '?board=official';
   const params = new URLSearchParams();
   for (const name of SCORE_PARAMETERS) {
     const value = query[name]?.trim();

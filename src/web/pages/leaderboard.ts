@@ -10,10 +10,11 @@ import { scatterPlot, type ScatterPoint } from '../plots.ts';
 import { flattenMetrics } from '../../scoring/index.ts';
 import type { FamilyWeb, ScoreOption } from '../../families/family.ts';
 import { familyOf, isTaskName } from '../../families/registry.ts';
-import type { Challenge } from '../../challenges/repository.ts';
+import { hasClosed, type Challenge } from '../../challenges/repository.ts';
 import type { LeaderboardRow } from '../../leaderboard/leaderboard.ts';
 import type { SignificanceSummary } from '../../leaderboard/board-significance.ts';
 import { leaderboardOptionsForm, optionsSentence, scoreQueryString } from './leaderboard-options.ts';
+import { boardShown, boardSwitch, officialAsked, postChallengeMark } from './leaderboard-boards.ts';
 import { INTERVALS_CAPTION, intervalSpan, pairsDetails, significanceSentence, topGroupMark } from './leaderboard-significance.ts';
 
 /** A leaderboard row as the scores API answers it. */
@@ -24,6 +25,10 @@ export interface BoardJson {
   runs: Row[];
   /** `significance=1`: the pairs' p values and the top group (the rows carry their `ci95`). */
   significance?: SignificanceSummary;
+  /** Once the challenge has closed: which board this is, the close, and (official) when it was computed. */
+  board?: 'live' | 'official';
+  closedAt?: string;
+  takenAt?: string;
 }
 
 /** A column computed from the row's list of response links not scored (COREF). */
@@ -51,21 +56,31 @@ function layoutOf(task: string): {
   };
 }
 
-/** `published`: the challenge is closed and its leaderboards are out, so a visitor needs no token. */
+/**
+ * `published`: the challenge is closed and its leaderboards are out, so a visitor needs no
+ * token. `closedAt`: the close the official board is of (null before one): the page offers
+ * the switch between the live and the official board then.
+ */
 export function leaderboardPageBody(
   slug: string,
   task: string,
   query: Record<string, string | undefined> = {},
   published = false,
+  closedAt: Date | null = null,
 ): SafeHtml {
   const qs = scoreQueryString(query);
   const api = `/api/challenges/${encodeURIComponent(slug)}/scores/${encodeURIComponent(task)}${qs}`;
   const tsv = `${api}${qs ? '&' : '?'}format=tsv`;
   const { options, consensus, significance } = layoutOf(task);
+  // The official board is kept with the default options only: no options to choose then.
+  const optionsForm = officialAsked(query)
+    ? html`<p>The official board is kept with the default options; the options apply to the live board.</p>`
+    : leaderboardOptionsForm(slug, task, options, { consensus, significance }, query);
   return html`<h1>Leaderboard: ${task} in ${slug}</h1>
 <p>Online runs (kind S: a server's answers, named <code>T&lt;team&gt;_S&lt;n&gt;</code>), offline runs (R: uploaded files) and, when asked, the consensus (C), scored against the gold standard; best first. Servers that never answered are listed last, unranked. The organiser's baselines are shown among the runs by their figures, marked and unranked.</p>
-${leaderboardOptionsForm(slug, task, options, { consensus, significance }, query)}
-<div class="buttons"><button type="button" data-download="${tsv}" data-filename="${slug}-${task}-leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-leaderboard.json">Download JSON</button></div>
+${boardSwitch(slug, task, query, closedAt)}
+${optionsForm}
+<div class="buttons"><button type="button" data-download="${tsv}" data-filename="${slug}-${task}-${officialAsked(query) ? 'official-' : ''}leaderboard.tsv">Download TSV</button> <button type="button" data-download="${api}" data-filename="${slug}-${task}-${officialAsked(query) ? 'official-' : ''}leaderboard.json">Download JSON</button></div>
 ${axesSwitch(slug, task, query)}
 ${fragment(`/fragments/challenges/${encodeURIComponent(slug)}/leaderboard/${encodeURIComponent(task)}${withAxes(qs, query)}`, { label: 'Leaderboard', ...(published ? {} : { needsToken: NEEDS_TOKEN.leaderboard }) })}`;
 }
@@ -133,7 +148,7 @@ function runHeader(row: Row, top: boolean): SafeHtml {
         : row.kind === 'R'
           ? `offline run of ${row.team}`
           : 'consensus of the servers';
-  return html`<th scope="row"><span class="run-name">${row.run}</span>${top ? topGroupMark() : ''} <span class="run-what">${what}</span></th>`;
+  return html`<th scope="row"><span class="run-name">${row.run}</span>${top ? topGroupMark() : ''}${postChallengeMark(row)} <span class="run-what">${what}</span></th>`;
 }
 
 /** Whose online runs the caller may export (the export route's rule): every one, or its own team's. */
@@ -230,7 +245,7 @@ ${classes.map((name, i) => html`<details class="breakdown"><summary>${name}</sum
 /** The organiser's switch: show this challenge's leaderboards to everyone, once closed. */
 function publishForm(challenge: Pick<Challenge, 'slug' | 'phase' | 'leaderboardPublished'>): SafeHtml {
   const { slug } = challenge;
-  if (challenge.phase !== 'closed') {
+  if (!hasClosed(challenge)) {
     return html`<section class="card" aria-labelledby="publish-heading"><h2 id="publish-heading">Publication</h2><p data-published="false">Only the organiser and, once the challenge is closed, the teams can read this leaderboard. It can be published to everyone after the close.</p></section>`;
   }
   const published = challenge.leaderboardPublished;
@@ -279,7 +294,7 @@ export function leaderboardFragment(slug: string, board: BoardJson, o: FragmentO
     table = flatTable(board, rows, columns, exports);
   }
   const significance = board.significance ? html`${significanceSentence(board.significance)}${pairsDetails(board.significance)}` : '';
-  return html`${o.publish ? publishForm(o.publish) : ''}${significance}${table}<div class="plots">${plotFigures(rows, web, o.fullAxes ?? false)}</div>`;
+  return html`${o.publish ? publishForm(o.publish) : ''}${boardShown(board)}${significance}${table}<div class="plots">${plotFigures(rows, web, o.fullAxes ?? false)}</div>`;
 }
 
 /** " Bars: …" when some plotted run carries an interval (`significance=1`), for the figure's caption. */

@@ -16,7 +16,7 @@ import {
 import { decimal, duration, failsEverything, percent } from '../figures.ts';
 import { timeElement } from '../time.ts';
 import type { ReliabilityFigures } from '../../reliability/figures.ts';
-import type { Challenge, ChallengeCounts } from '../../challenges/repository.ts';
+import { hasClosed, type Challenge, type ChallengeCounts } from '../../challenges/repository.ts';
 
 /** How often the challenges and their servers are read again. */
 export const GLANCE_POLL_MS = 5000;
@@ -126,13 +126,21 @@ function countsLine(slug: string, n: ChallengeCounts): SafeHtml {
   return html` · ${n.articles} articles${marks}, ${n.servers} servers, ${n.teams} teams`;
 }
 
+/** The phases, in their order; `post` follows the close (teams run again, the official boards are kept). */
+const PHASES = [
+  ['setup', 'setup'],
+  ['test', 'test'],
+  ['closed', 'closed'],
+  ['post', 'post (post-challenge)'],
+] as const;
+
 function phaseForm(c: Challenge): SafeHtml {
   const id = `phase-${c.slug}`;
   return html`<form class="api-form inline" id="${id}-form" data-api="/api/challenges/{slug}" data-method="PATCH" data-then="refresh" data-say="phase">
 <input type="hidden" name="slug" value="${c.slug}">
 <label for="${id}">Phase</label>
-<select id="${id}" name="phase">${['setup', 'test', 'closed'].map((p) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${p}</option>`)}</select>
-${c.phase === 'closed' ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen (a closed challenge is frozen until reopened${c.leaderboardPublished ? "; reopening withdraws the leaderboards' publication" : ''})</label>` : ''}
+<select id="${id}" name="phase">${PHASES.map(([p, label]) => html`<option value="${p}"${p === c.phase ? html` selected` : ''}>${label}</option>`)}</select>
+${hasClosed(c) ? html`<label><input type="checkbox" id="${id}-reopen" name="reopen" data-bool> reopen to setup or test (a closed challenge is frozen until reopened or until its post-challenge phase opens${c.leaderboardPublished ? "; reopening withdraws the leaderboards' publication" : ''}; the official boards are taken again at the next close)</label>` : ''}
 <button type="submit" id="${id}-apply">Change phase</button>
 <span class="status" role="status" data-status></span>
 </form>`;
