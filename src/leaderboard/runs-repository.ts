@@ -36,6 +36,21 @@ interface OfflineRunRow {
   uploaded_at: Date;
 }
 
+/** A run without its body: what a reader that writes runs one at a time lists first. */
+export type OfflineRunHead = Omit<OfflineRun, 'body'>;
+
+const toHead = (r: Omit<OfflineRunRow, 'body'>): OfflineRunHead => ({
+  id: r.id,
+  teamId: r.team_id,
+  team: r.team,
+  task: r.task,
+  n: r.n,
+  baseline: r.baseline,
+  name: r.name,
+  columns: r.columns,
+  uploadedAt: r.uploaded_at,
+});
+
 const toRun = (r: OfflineRunRow): OfflineRun => ({
   id: r.id,
   teamId: r.team_id,
@@ -113,5 +128,22 @@ export class RunsRepository {
       [challengeId, task],
     );
     return rows.map(toRun);
+  }
+
+  /** The task's runs without their bodies, in list's order (the runs' export reads each body on its own). */
+  async heads(challengeId: number, task: TaskName): Promise<OfflineRunHead[]> {
+    const rows = await this.db.query<Omit<OfflineRunRow, 'body'>>(
+      `select r.id, r.team_id, coalesce(t.name, '') as team, r.task, r.n, r.baseline, r.name, r.columns, r.uploaded_at
+       from offline_runs r left join teams t on t.id = r.team_id
+       where r.challenge_id = $1 and r.task = $2 order by r.baseline, r.team_id, r.n, r.name`,
+      [challengeId, task],
+    );
+    return rows.map(toHead);
+  }
+
+  /** One run's body as stored; null when there is no such run (any more). */
+  async body(id: number): Promise<string | null> {
+    const rows = await this.db.query<{ body: string }>('select body from offline_runs where id = $1', [id]);
+    return rows[0]?.body ?? null;
   }
 }

@@ -32,6 +32,7 @@ import { LEADERBOARD_PAGE_DOCUMENTS, streamedLeaderboard, type PageSources, type
 import type { StreamedScoring } from '../families/common/streamed.ts';
 import { corpusUpload, corpusUploadOf, type CorpusUpload } from './gold-corpus.ts';
 import { checkSignificanceSize, withSignificance } from './board-significance.ts';
+import type { RunsExportSources } from './runs-export.ts';
 
 /** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
 export function onlineRunName(server: { runName: string }): string {
@@ -74,6 +75,7 @@ export interface LeaderboardRepositories {
     PageSources['answers'] & {
       onlineAnswers(serverId: number, task: TaskName, opts: { scoredOnly: boolean }): Promise<OnlineAnswer[]>;
       onlineAnswerCounts(serverIds: readonly number[], task: TaskName): Promise<Map<number, number>>;
+      onlineAnswerTimes(serverIds: readonly number[], task: TaskName): Promise<Map<number, Date>>;
     };
   models: EnsembleModelRepository;
 }
@@ -274,6 +276,21 @@ export class LeaderboardService {
     // The seed names the data: the same gold, options and runs give the same figures.
     const seed = [challenge.id, task, heading?.loadedAt.toISOString(), JSON.stringify(options)].join('\u0000');
     return withSignificance(board, { gold, runs, settings, trials: significance.trials, seed });
+  }
+
+  /** What the runs' export reads: the repositories, each task's board as GET /scores/:task answers it without options, the gold's background documents. */
+  runsExportSources(): RunsExportSources {
+    return {
+      gold: this.gold,
+      runs: this.runs,
+      servers: this.repos.servers,
+      answers: this.repos.answers,
+      board: async (challenge, task) => await this.leaderboard(challenge, task, {}, {}),
+      background: async (challenge, task) => {
+        const gold = await this.storedGold(challenge, task);
+        return gold ? [...(await this.repos.scored.backgroundIds(challenge.id, [...goldDocuments(gold)]))] : [];
+      },
+    };
   }
 
   /** An offline run as stored, parsed (it was parsed at upload, so this fails only if the parser changed). */
