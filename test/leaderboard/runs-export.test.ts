@@ -4,11 +4,13 @@
 // `metaserver score` against its gold file gives exactly its row of scores.tsv and of the
 // scores API. Teams get it once the leaderboards are published; without any gold: 404.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExportCommand } from '../../src/cli/export.ts';
 import { flattenMetrics } from '../../src/scoring/index.ts';
+import { captured } from '../support/captured-io.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
 import { score } from '../support/score-cli.ts';
 import { send, tsv } from './helpers.ts';
@@ -232,6 +234,26 @@ describe('the runs export', () => {
     expect(rescored).toBe(8);
     // Not all alike: the runs differ, and so do their figures.
     expect(figures.size).toBeGreaterThanOrEqual(6);
+  });
+
+  it('is what `metaserver export --runs` writes, to <slug>.runs.tar.gz or --out', async () => {
+    const address = await ms.app!.listen({ port: 0, host: '127.0.0.1' });
+    const out = join(mkdtempSync(join(tmpdir(), 'runs-export-cli-')), 'all', 'rx.tar.gz');
+    dirs.push(dirname(dirname(out)));
+    const io = captured();
+    const common = ['--challenge', 'rx', '--url', address];
+    expect(await runExportCommand([...common, '--runs', '--token', ADMIN_TOKEN, '--out', out], io), io.err).toBe(0);
+    const got = JSON.parse(readFileSync(join(extract(readFileSync(out)), 'manifest.json'), 'utf8'));
+    expect(got.runs).toEqual(manifest.runs);
+    // Refused: said, and nothing written.
+    const refused = captured();
+    const denied = join(dirname(out), 'denied.tar.gz');
+    expect(await runExportCommand([...common, '--runs', '--token', teamA, '--out', denied], refused)).toBe(1);
+    expect(refused.err).toMatch(/HTTP 403: .*once the organiser publishes its leaderboards/);
+    expect(existsSync(denied) || existsSync(`${denied}.part`)).toBe(false);
+    const misused = captured();
+    expect(await runExportCommand([...common, '--runs', '--task', 'INT'], misused)).toBe(2);
+    expect(misused.err).toMatch(/leave --task and --format out/);
   });
 
   it('is given to a team once the leaderboards are published, not before, and never to anyone without a token', async () => {
