@@ -56,11 +56,14 @@ export function tarGzStream(write: (add: AddArchiveFile) => Promise<void>, mtime
       return Promise.reject(new FormatError('tar', `"${name}" is not a relative path of plain names`));
     }
     return new Promise((resolve, reject) => {
-      archive.entry({ name, mode: 0o644, mtime }, file.content, (err) => (err ? reject(err) : resolve()));
+      const entry = archive.entry({ name, mode: 0o644, mtime }, file.content, (err) => (err ? reject(err) : resolve()));
+      // A destroyed archive fails its entry: the callback has the error, which must not go unheard.
+      entry.on('error', () => undefined);
     });
   };
   write(add).then(
-    () => archive.finalize(),
+    // A reader gone meanwhile has taken the archive with it: nothing to finish.
+    () => (compressed.destroyed ? undefined : archive.finalize()),
     (err: unknown) => compressed.destroy(err instanceof Error ? err : new Error(String(err))),
   );
   return compressed;
