@@ -284,4 +284,27 @@ describe('the runs export', () => {
     expect(res.json().error).toMatchObject({ code: 'no_gold', message: expect.stringContaining('PUT /api/challenges/nogold/gold/') });
     expect((await exportRuns('missing', ADMIN_TOKEN)).statusCode).toBe(404);
   });
+
+  it('names the gold documents of background articles, which the boards leave out and the gold file holds', async () => {
+    await ms.challenge('bg', { name: 'Background', tasks: ['INT'] });
+    await ms.articles('bg', [
+      { id: 'd1', text: 'BRCA1 binds.' },
+      { id: 'd2', text: 'p53 binds.' },
+    ]);
+    const gold = tsv([
+      ['d1', 'P38398'],
+      ['d2', 'P04637'],
+    ]);
+    expect((await send(ms, 'PUT', '/api/challenges/bg/gold/INT', { body: gold, token: ADMIN_TOKEN })).status).toBe(200);
+    expect((await ms.request('PATCH', '/api/challenges/bg/scored-articles', { background: ['d2'] }, ADMIN_TOKEN)).status).toBe(200);
+    const res = await exportRuns('bg', ADMIN_TOKEN);
+    expect(res.statusCode).toBe(200);
+    const got = extract(res.rawPayload);
+    expect(JSON.parse(readFileSync(join(got, 'manifest.json'), 'utf8'))).toMatchObject({
+      runs: [],
+      gold: [{ task: 'INT', file: 'gold/INT.tsv', backgroundDocuments: ['d2'] }],
+      leftOut: [],
+    });
+    expect(readFileSync(join(got, 'gold/INT.tsv'), 'utf8')).toBe(gold);
+  });
 });
