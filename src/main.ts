@@ -140,7 +140,7 @@ function registerDomainCommands(program: Command, finish: Finish): void {
   );
   delegate(
     'export',
-    "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, pubtator, as its family offers) through the API",
+    "export a server's answers for a task (tsv, bioc-xml, bioc-json, brat, pubannotation, bio, a2, pubtator, as its family offers), or with --runs every run of a challenge as one .tar.gz, through the API",
     async (args) => (await import('./cli/export.ts')).runExportCommand(args),
   );
   delegate(

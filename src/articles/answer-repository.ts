@@ -111,6 +111,17 @@ export class AnswerRepository {
     return new Map(rows.map((r) => [r.server_id, r.n]));
   }
 
+  /** When each server last stored an answer of its online run for the task (scored articles, as onlineAnswerCounts counts them); a server with none is absent. */
+  async onlineAnswerTimes(serverIds: readonly number[], task: TaskName): Promise<Map<number, Date>> {
+    if (serverIds.length === 0) return new Map();
+    const rows = await this.db.query<{ server_id: number; at: Date }>(
+      `select an.server_id, max(an.stored_at) as at from answers an join articles a on a.id = an.article_id
+       where an.server_id = any($1::int[]) and ${onlineRunAnswers('$2')} and a.scored group by an.server_id`,
+      [[...serverIds], task],
+    );
+    return new Map(rows.map((r) => [r.server_id, r.at]));
+  }
+
   /**
    * The challenge's servers of these whose online run for the task is post-challenge: it
    * counts an answer stored after the challenge's official close, or the server was

@@ -13,6 +13,8 @@
 // `--articles` the articles as loaded, text and passages in load order
 // (GET /api/challenges/:slug/articles/export/:format); formats bioc-xml, bioc-json,
 // pubtator, pubannotation (one file per document). What a format could not hold is named on stderr.
+// `--runs` (no --task, no --format) downloads every run of the challenge, its gold and scores
+// as one .tar.gz (export-runs.ts; --out defaults to <slug>.runs.tar.gz).
 // Choice: through the API, not the database, so it works against a remote deployment
 // with the same access rules as the web pages, and needs no database credentials.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { tarGz } from '../formats/index.ts';
 import { CORPUS_WRITE_FORMATS } from '../formats/corpus-writer.ts';
 import { ApiCallError, apiTarget, callApi } from './api-client.ts';
 import { STREAMED_FORMATS, streamExport } from './export-stream.ts';
+import { downloadRuns } from './export-runs.ts';
 import type { ImportIo } from './import.ts';
 
 const PER_ARTICLE = new Set(['brat', 'pubannotation', 'a2']);
@@ -68,8 +71,9 @@ interface ExportOptions {
   server?: string;
   gold?: boolean;
   articles?: boolean;
-  format: string;
-  out: string;
+  runs?: boolean;
+  format?: string;
+  out?: string;
   sourcedb?: string;
   url?: string;
   token?: string;
@@ -86,10 +90,14 @@ function exportProgram(io: Pick<ImportIo, 'stdout' | 'stderr'>): Command {
     .option('--server <id>', 'the annotation server id: its answers')
     .option('--gold', "the task's gold standard, as it was loaded (organiser)")
     .option('--articles', 'the articles as loaded: text and passages, in load order (organiser)')
-    .requiredOption('--format <format>', formats.join(' | '), oneOf(formats))
-    .requiredOption(
+    .option(
+      '--runs',
+      'every run of the challenge, its gold and scores as one .tar.gz (organiser; teams once the leaderboards are published); no --task or --format; --out defaults to <slug>.runs.tar.gz',
+    )
+    .option('--format <format>', `${formats.join(' | ')} (needed but with --runs)`, oneOf(formats))
+    .option(
       '--out <path>',
-      'the file to write (a directory for brat, pubannotation and a2; any format as one archive when it ends in .tar.gz or .tgz)',
+      'the file to write (a directory for brat, pubannotation and a2; any format as one archive when it ends in .tar.gz or .tgz); needed but with --runs',
     )
     .option(
       '--sourcedb <name>',
@@ -103,8 +111,15 @@ function exportProgram(io: Pick<ImportIo, 'stdout' | 'stderr'>): Command {
 
 /** Why the options do not go together, or null. */
 function misuse(o: ExportOptions): string | null {
-  const what = [o.server !== undefined, o.gold === true, o.articles === true].filter(Boolean).length;
-  if (what !== 1) return 'give one of --server ID (its answers), --gold (the gold standard) or --articles (the articles as loaded)';
+  const what = [o.server !== undefined, o.gold === true, o.articles === true, o.runs === true].filter(Boolean).length;
+  if (what !== 1)
+    return 'give one of --server ID (its answers), --gold (the gold standard), --articles (the articles as loaded) or --runs (every run)';
+  if (o.runs === true)
+    return o.task !== undefined || o.format !== undefined
+      ? '--runs exports every task as one .tar.gz: leave --task and --format out'
+      : null;
+  if (o.format === undefined) return "required option '--format <format>' not specified";
+  if (o.out === undefined) return "required option '--out <path>' not specified";
   if (o.articles !== true && o.task === undefined) return '--task is needed with --server and --gold';
   if (o.articles === true && o.task !== undefined) return "--articles exports every task's articles: leave --task out";
   if (o.server !== undefined && !/^[1-9][0-9]*$/.test(o.server)) return '--server must be a server id (a positive integer)';
@@ -161,9 +176,12 @@ export async function runExportCommand(
     io.stderr(`metaserver export: ${wrong}\n`);
     return 2;
   }
-  if (o.server !== undefined && STREAMED_FORMATS.has(o.format) && !ARCHIVE.test(o.out))
-    return await streamed({ ...o, task: o.task!, server: o.server }, io);
-  if (o.format === 'bioc-jsonl') {
+  if (o.runs === true) return await downloadRuns(apiTarget(o, io.env), o.challenge, o.out ?? `${o.challenge}.runs.tar.gz`, io.stderr);
+  const format = o.format!;
+  const out = o.out!;
+  if (o.server !== undefined && STREAMED_FORMATS.has(format) && !ARCHIVE.test(out))
+    return await streamed({ ...o, task: o.task!, server: o.server, format, out }, io);
+  if (format === 'bioc-jsonl') {
     io.stderr('metaserver export: bioc-jsonl is written as one file (or a .gz), not as a .tar.gz archive\n');
     return 2;
   }
@@ -179,7 +197,7 @@ export async function runExportCommand(
   }
   // Names come from the server: keep only the last path part, never a path of its own.
   const files = answer.files.map((f) => ({ name: basename(f.name), content: f.content }));
-  const wrote = await writeFiles(files, o.out, PER_ARTICLE.has(o.format));
+  const wrote = await writeFiles(files, out, PER_ARTICLE.has(format));
   if (answer.mentionsLeftOut) {
     io.stderr(
       `left out ${answer.mentionsLeftOut} mention${answer.mentionsLeftOut === 1 ? '' : 's'} that BIO cannot hold: of overlapping mentions only the longest (then the earliest) is kept, and a mention of white space alone has no token; export brat, pubannotation or bioc-json to keep them all\n`,

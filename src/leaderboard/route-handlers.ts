@@ -18,6 +18,8 @@ import { baselineNameOf } from './baselines.ts';
 import type { LeaderboardService, ScoreRequest } from './service.ts';
 import type { OfficialBoards } from './official-boards.ts';
 import { exportGold, sendCorpusExport, type LoadedArticles } from './gold-export.ts';
+import { planRunsExport } from './runs-export.ts';
+import { tarGzStream } from '../formats/tar-gz.ts';
 import type * as S from './route-schemas.ts';
 
 const TSV = 'text/tab-separated-values; charset=utf-8';
@@ -25,7 +27,7 @@ const TSV = 'text/tab-separated-values; charset=utf-8';
 /** What the scoring routes need, handed over by the composition root. */
 export interface LeaderboardRouteDeps {
   challenges: Pick<ChallengeRepository, 'bySlug'>;
-  leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'putBaseline' | 'leaderboard' | 'gold'>;
+  leaderboard: Pick<LeaderboardService, 'putGold' | 'putMap' | 'addRun' | 'putBaseline' | 'leaderboard' | 'gold' | 'runsExportSources'>;
   /** The boards kept as they were at the close (`?board=official`), taken again on the organiser's loads while closed. */
   official: Pick<OfficialBoards, 'read' | 'retakeIfOpen'>;
   /** The UniProt release gold lines are checked against, when one is loaded. */
@@ -47,6 +49,15 @@ function checkMayRead(principal: Principal, challenge: Challenge): void {
       `scores are published to teams once the challenge is closed; "${challenge.slug}" is in phase "${challenge.phase}"`,
     );
   }
+}
+
+/** Who may download every run: the organiser; a team once the organiser publishes the leaderboards (withdrawn when the challenge is reopened). */
+function checkMayExportRuns(principal: Principal, challenge: Challenge): void {
+  if (principal.role === 'team' && !challenge.leaderboardPublished)
+    throw new ApiError(
+      'not_published',
+      `every run of "${challenge.slug}" is given to teams once the organiser publishes its leaderboards; they are not published`,
+    );
 }
 
 /** The scoring options the query asks for; one the task's family does not take is a 400. */
@@ -169,5 +180,17 @@ export class LeaderboardHandlers {
     const deps = { gold: this.deps.leaderboard.gold, articles: this.deps.articles };
     const exported = await exportGold(deps, challenge, task, format, sourcedb);
     return await sendCorpusExport(reply, exported, { challenge: challenge.slug, task, format }, request.query.archive);
+  };
+
+  readonly exportRuns: RouteHandler<typeof S.ExportRuns> = async (request, reply) => {
+    const challenge = await challengeOf(this.deps.challenges, request.params);
+    checkMayExportRuns(principalOf(request), challenge);
+    // The boards and the runs' headings are read first: a failure there is an ordinary error answer.
+    const write = await planRunsExport(this.deps.leaderboard.runsExportSources(), challenge);
+    request.log.info({ challenge: challenge.slug }, 'runs export started');
+    return reply
+      .type('application/gzip')
+      .header('content-disposition', `attachment; filename="${`${challenge.slug}.runs.tar.gz`.replace(/[^\w.-]/g, '_')}"`)
+      .send(tarGzStream(write));
   };
 }

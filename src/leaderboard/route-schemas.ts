@@ -1,6 +1,7 @@
 // The schemas of the scoring routes (routes.ts): what each route takes and answers, as
 // fastify validates it and /openapi.json publishes it. One constant per route, named for
 // what the route does, holds its whole schema; the bodies and answers they share come first.
+import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { Described, ListOf, Open, responses, SlugParams, TaskParams } from '../http/schemas.ts';
 import { ALL_PAIRS_LIMIT, COLUMN_LAYOUTS, SIGNIFICANCE_LEVEL } from '../scoring/index.ts';
@@ -242,4 +243,21 @@ export const ExportGold = {
   params: Type.Object({ ...TaskParams.properties, format: CorpusFormatParam }),
   querystring: CorpusExportQuery,
   response: CorpusExportResponses,
+};
+
+export const ExportRuns = {
+  tags: TAGS,
+  summary:
+    'Every run of the challenge, its gold and its scores as one tar.gz, streamed (organiser; teams once the leaderboards are published)',
+  description:
+    'For each task with a gold standard: runs/<TASK>/<run> (offline runs as stored, online runs as the task’s result file), gold/<TASK>, in forms `metaserver score` reads, so each run file scored against its gold gives its row; ' +
+    'scores.tsv (every row of every board, one line per figure: task, run, kind, team, server, baseline, rank, metric, value) and manifest.json (runs with team, server, file and time; gold; runs left out and why). ' +
+    'A challenge without any gold standard is a 404 no_gold.',
+  params: SlugParams,
+  response: responses({
+    200: {
+      description: 'the archive (<slug>.runs.tar.gz)',
+      content: { 'application/gzip': { schema: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }) } },
+    },
+  }),
 };

@@ -38,5 +38,7 @@ export function leaderboardRoutes(deps: LeaderboardRouteDeps): FastifyPluginAsyn
     app.post('/challenges/:slug/runs/:task', { schema: S.AddRun, config: { access: 'participant' } }, handlers.addRun);
     // Public: a published leaderboard needs no token; otherwise the handler asks for one.
     app.get('/challenges/:slug/scores/:task', { schema: S.Scores, config: { access: 'public' } }, handlers.scores);
+    // Teams once the leaderboards are published: the handler checks.
+    app.get('/challenges/:slug/runs/export', { schema: S.ExportRuns, config: { access: 'participant' } }, handlers.exportRuns);
   };
 }

@@ -41,7 +41,10 @@ interface OfflineRunRow {
   post_challenge: boolean;
 }
 
-const toRun = (r: OfflineRunRow): OfflineRun => ({
+/** A run without its body: what a reader that writes runs one at a time lists first. */
+export type OfflineRunHead = Omit<OfflineRun, 'body'>;
+
+const toHead = (r: Omit<OfflineRunRow, 'body'>): OfflineRunHead => ({
   id: r.id,
   teamId: r.team_id,
   team: r.team,
@@ -50,10 +53,11 @@ const toRun = (r: OfflineRunRow): OfflineRun => ({
   baseline: r.baseline,
   name: r.name,
   columns: r.columns,
-  body: r.body,
   uploadedAt: r.uploaded_at,
   postChallenge: r.post_challenge,
 });
+
+const toRun = (r: OfflineRunRow): OfflineRun => ({ ...toHead(r), body: r.body });
 
 const offlineRunName = (teamId: number, n: number) => `T${teamId}_R${n}`;
 
@@ -121,13 +125,28 @@ export class RunsRepository {
 
   /** Team runs by team and slot, then baselines by name. */
   async list(challengeId: number, task: TaskName): Promise<OfflineRun[]> {
-    const rows = await this.db.query<OfflineRunRow>(
-      `select r.*, coalesce(t.name, '') as team,
+    return (await this.select<OfflineRunRow>('r.body,', challengeId, task)).map(toRun);
+  }
+
+  /** The task's runs without their bodies, in list's order (the runs' export reads each body on its own). */
+  async heads(challengeId: number, task: TaskName): Promise<OfflineRunHead[]> {
+    return (await this.select<Omit<OfflineRunRow, 'body'>>('', challengeId, task)).map(toHead);
+  }
+
+  /** The task's runs, with the body when `body` names it; post_challenge: uploaded by a team after the official close. */
+  private async select<Row>(body: '' | 'r.body,', challengeId: number, task: TaskName): Promise<Row[]> {
+    return await this.db.query<Row>(
+      `select r.id, r.team_id, coalesce(t.name, '') as team, r.task, r.n, r.baseline, r.name, r.columns, ${body} r.uploaded_at,
               coalesce(not r.baseline and r.uploaded_at > c.official_closed_at, false) as post_challenge
        from offline_runs r join challenges c on c.id = r.challenge_id left join teams t on t.id = r.team_id
        where r.challenge_id = $1 and r.task = $2 order by r.baseline, r.team_id, r.n, r.name`,
       [challengeId, task],
     );
-    return rows.map(toRun);
+  }
+
+  /** One run's body as stored; null when there is no such run (any more). */
+  async body(id: number): Promise<string | null> {
+    const rows = await this.db.query<{ body: string }>('select body from offline_runs where id = $1', [id]);
+    return rows[0]?.body ?? null;
   }
 }

@@ -28,11 +28,13 @@ import type { StoredAnswers } from '../consensus/challenge-runs.ts';
 import { MAX_OFFLINE_RUNS, type OfflineRun, type RunsRepository } from './runs-repository.ts';
 import { closedError } from '../challenges/frozen.ts';
 import { consensusModel, consensusRuns } from './consensus-runs.ts';
+import type { OfficialBoardRepository } from './official-board-repository.ts';
 import { streamedScoringOf } from './streamed-families.ts';
 import { LEADERBOARD_PAGE_DOCUMENTS, streamedLeaderboard, type PageSources, type StreamedRuns } from './streamed-leaderboard.ts';
 import type { StreamedScoring } from '../families/common/streamed.ts';
 import { corpusUpload, corpusUploadOf, type CorpusUpload } from './gold-corpus.ts';
 import { checkSignificanceSize, withSignificance } from './board-significance.ts';
+import type { RunsExportSources } from './runs-export.ts';
 
 /** Online run names follow the offline ones: T<team id>_S<n>, n given at registration (never renumbered). */
 export function onlineRunName(server: { runName: string }): string {
@@ -76,8 +78,11 @@ export interface LeaderboardRepositories {
       onlineAnswers(serverId: number, task: TaskName, opts: { scoredOnly: boolean }): Promise<OnlineAnswer[]>;
       onlineAnswerCounts(serverIds: readonly number[], task: TaskName): Promise<Map<number, number>>;
       postChallengeServers(challengeId: number, serverIds: readonly number[], task: TaskName): Promise<Set<number>>;
+      onlineAnswerTimes(serverIds: readonly number[], task: TaskName): Promise<Map<number, Date>>;
     };
   models: EnsembleModelRepository;
+  /** The boards stored at the close (the runs' export writes them beside the live ones). */
+  officialBoards: Pick<OfficialBoardRepository, 'get'>;
 }
 
 export class LeaderboardService {
@@ -247,7 +252,7 @@ export class LeaderboardService {
     if (challenge.postOpenedAt === null) return board;
     const servers = board.runs.flatMap((r) => (r.kind === 'S' && r.server !== undefined ? [r.server] : []));
     const lateServers = await this.repos.answers.postChallengeServers(challenge.id, servers, task);
-    const lateRuns = new Set((await this.runs.list(challenge.id, task)).filter((r) => r.postChallenge).map((r) => r.name));
+    const lateRuns = new Set((await this.runs.heads(challenge.id, task)).filter((r) => r.postChallenge).map((r) => r.name));
     const late = (r: LeaderboardRow) => (r.kind === 'S' ? lateServers.has(r.server ?? -1) : r.kind === 'R' && lateRuns.has(r.run));
     return { ...board, runs: board.runs.map((r) => ({ ...r, postChallenge: late(r) })) };
   }
@@ -299,6 +304,22 @@ export class LeaderboardService {
     // The seed names the data: the same gold, options and runs give the same figures.
     const seed = [challenge.id, task, heading?.loadedAt.toISOString(), JSON.stringify(options)].join('\u0000');
     return withSignificance(board, { gold, runs, settings, trials: significance.trials, seed });
+  }
+
+  /** What the runs' export reads: the repositories, each task's board as GET /scores/:task answers it without options, the gold's background documents. */
+  runsExportSources(): RunsExportSources {
+    return {
+      gold: this.gold,
+      runs: this.runs,
+      servers: this.repos.servers,
+      answers: this.repos.answers,
+      board: async (challenge, task) => await this.leaderboard(challenge, task, {}, {}),
+      officialBoard: async (challenge, task) => (await this.repos.officialBoards.get(challenge.id, task))?.board ?? null,
+      background: async (challenge, task) => {
+        const gold = await this.storedGold(challenge, task);
+        return gold ? [...(await this.repos.scored.backgroundIds(challenge.id, [...goldDocuments(gold)]))] : [];
+      },
+    };
   }
 
   /** An offline run as stored, parsed (it was parsed at upload, so this fails only if the parser changed). */

@@ -4,6 +4,10 @@
 // postChallenge on the live board, while ?board=official answers the close's board exactly
 // as stored. Closing again keeps it; reopening to test forgets it until the next close.
 // Real workers and the sample server answer the articles, before the close and after.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { ADMIN_TOKEN, serverSettled, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
@@ -135,6 +139,40 @@ describe('the official board and the post-challenge phase', () => {
     expect({ ...kept.json, takenAt: '' }).toEqual({ ...official, takenAt: '' });
     official = kept.json;
     expect((await scores('?format=tsv')).text.split('\n')[0]).toMatch(/\tbaseline\trank\tpostChallenge$/);
+  });
+
+  it('exports the live rows marked and the official board beside them', async () => {
+    const res = await ms.app!.inject({
+      method: 'GET',
+      url: '/api/challenges/post/runs/export',
+      headers: { authorization: `Bearer ${teamB.token}` },
+    });
+    expect(res.statusCode).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), 'post-export-'));
+    try {
+      writeFileSync(join(dir, 'all.tar.gz'), res.rawPayload);
+      execFileSync('tar', ['-xzf', 'all.tar.gz'], { cwd: dir });
+      const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+      const marked = Object.fromEntries(manifest.runs.map((r: any) => [r.run, r.postChallenge]));
+      expect(marked).toEqual({
+        [`T${teamB.id}_R1`]: false,
+        [`T${teamB.id}_R2`]: true,
+        oracle: false,
+        [`T${teamA.id}_S1`]: false,
+        [`T${teamC.id}_S1`]: true,
+      });
+      // scores-official.tsv: the official board's rows, exactly the runs the close kept.
+      const officialRuns = new Set(
+        readFileSync(join(dir, 'scores-official.tsv'), 'utf8')
+          .trimEnd()
+          .split('\n')
+          .slice(1)
+          .map((line) => line.split('\t')[1]),
+      );
+      expect([...officialRuns].sort()).toEqual(names(official.runs).sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives a team as many runs again after the close, numbered on', async () => {

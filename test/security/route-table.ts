@@ -139,6 +139,8 @@ export const ROUTES: Record<string, RouteCase> = {
   },
   // Scores are hidden from teams until the challenge is closed (see isolation.test.ts for after).
   'GET /api/challenges/{slug}/scores/{task}': { url: (f) => `/api/challenges/${f.slug}/scores/INT`, expect: adminOnly(200) },
+  // Every run in one download: teams once the leaderboards are published (not here); 404 no_gold before the gold's PUT row has run.
+  'GET /api/challenges/{slug}/runs/export': { url: (f) => `/api/challenges/${f.slug}/runs/export`, expect: adminOnly([200, 404]) },
   'GET /api/challenges/{slug}/export/{task}': {
     url: (f) => `/api/challenges/${f.slug}/export/INT?server=${f.serverA}`,
     expect: ownerOrAdmin(200),
