@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, SETTINGS, type Config } from './config.ts';
 import { ALL_FAMILIES, TASK_NAMES } from './families/registry.ts';
 import { RedisUnavailableError } from './queue/redis-errors.ts';
 import { DataDirInUseError } from './queue/data-dir-lock.ts';
+import { redactUrl } from './shared/redact-url.ts';
 
 /** Time, beyond the configured grace for requests in flight, to hand jobs back and close connections. */
 const SHUTDOWN_MARGIN_MS = 15_000;
@@ -47,7 +48,9 @@ async function runService(config: Config, mode: { api: boolean; workers: boolean
 
 function printConfig(config: Config): void {
   for (const [key, spec] of Object.entries(SETTINGS)) {
-    const value = key === 'adminToken' && config.adminToken ? '(set)' : JSON.stringify(config[key as keyof Config]);
+    const raw = config[key as keyof Config];
+    // Connection URLs carry passwords: shown as `***`, like the token as `(set)`.
+    const value = key === 'adminToken' && config.adminToken ? '(set)' : JSON.stringify(typeof raw === 'string' ? redactUrl(raw) : raw);
     process.stdout.write(`${key} = ${value}\n    env ${spec.env}: ${spec.description}\n`);
   }
 }

@@ -3,17 +3,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config.ts';
 import type { ResolvedRedis } from '../queue/redis-launcher.ts';
-
-/** A URL with its password (and user, for Redis, where it is only an ACL name) left out. */
-export function withoutPassword(url: string): string {
-  try {
-    const u = new URL(url);
-    u.password = '';
-    return u.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
+import { redactUrl } from '../shared/redact-url.ts';
 
 /** `PostgreSQL db on host:port`, or `PGlite in <dir>`. */
 export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>): string {
@@ -28,5 +18,5 @@ export function describeDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>
 
 export function describeRedis(redis: Pick<ResolvedRedis, 'url' | 'source'>, config: Pick<Config, 'dataDir'>): string {
   if (redis.source === 'private') return `private redis-server in ${join(config.dataDir, 'redis')} (${redis.url})`;
-  return `${withoutPassword(redis.url)}${redis.source === 'REDIS_URL' ? ' (REDIS_URL)' : ' (found on the local port)'}`;
+  return `${redactUrl(redis.url)}${redis.source === 'REDIS_URL' ? ' (REDIS_URL)' : ' (found on the local port)'}`;
 }

@@ -5,6 +5,7 @@ import type { Database } from './database.ts';
 import { migrate } from './migrate.ts';
 import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
+import { redactUrl } from '../shared/redact-url.ts';
 
 /** PostgreSQL when databaseUrl is set, else PGlite under the data directory; migrated. */
 export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log: Logger): Promise<Database> {
@@ -28,14 +29,4 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'database migrated');
   return db;
-}
-
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
 }

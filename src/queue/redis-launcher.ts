@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { RedisUnavailableError } from './redis-errors.ts';
+import { redisRefusal } from './redis-refusal.ts';
 import { lockDataDir, PID_FILE, stopLeftoverRedis } from './data-dir-lock.ts';
 
 export interface ResolvedRedis {
@@ -26,7 +27,12 @@ export const INSTALL_HINT =
   'metaserver needs Redis. Install it (Debian/Ubuntu: `sudo apt-get install redis-server`; macOS: `brew install redis`) ' +
   'or point REDIS_URL at a running Redis, e.g. REDIS_URL=redis://127.0.0.1:6379.';
 
-export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean> {
+/**
+ * Null when Redis at `url` answers PING; else why not. ioredis rejects a failed connect with
+ * "Connection is closed." and reports the real cause (WRONGPASS, a TLS error, ECONNREFUSED)
+ * only as an 'error' event, so the last such event is kept and preferred.
+ */
+async function probeRedis(url: string, timeoutMs = 1000): Promise<Error | null> {
   const client = new Redis(url, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
@@ -34,15 +40,21 @@ export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean>
     retryStrategy: () => null,
     enableOfflineQueue: false,
   });
-  client.on('error', () => {});
+  let reported: Error | undefined;
+  client.on('error', (err: Error) => (reported = err));
   try {
     await client.connect();
-    return (await client.ping()) === 'PONG';
-  } catch {
-    return false;
+    const reply = await client.ping();
+    return reply === 'PONG' ? null : new Error(`PING answered ${reply}`);
+  } catch (err) {
+    return reported ?? (err as Error);
   } finally {
     client.disconnect();
   }
+}
+
+export async function pingRedis(url: string, timeoutMs = 1000): Promise<boolean> {
+  return (await probeRedis(url, timeoutMs)) === null;
 }
 
 /** A free TCP port on the loopback interface (bound, then released). */
@@ -164,11 +176,8 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
 export async function resolveRedis(opts: { redisUrl: string; dataDir: string }, log: Logger): Promise<ResolvedRedis> {
   const none = async () => {};
   if (opts.redisUrl) {
-    if (!(await pingRedis(opts.redisUrl, 3000))) {
-      throw new RedisUnavailableError(
-        `Redis at REDIS_URL (${opts.redisUrl}) does not answer. Start it, fix REDIS_URL, or unset REDIS_URL to let metaserver find or start one.`,
-      );
-    }
+    const failure = await probeRedis(opts.redisUrl, 3000);
+    if (failure) throw new RedisUnavailableError(redisRefusal(opts.redisUrl, failure));
     return { url: opts.redisUrl, source: 'REDIS_URL', stop: none };
   }
   const local = 'redis://127.0.0.1:6379';

@@ -97,7 +97,7 @@ describe('log lines', () => {
   it('a Redis password never shows in the start line', async () => {
     const { describeRedis, describeDatabase } = await import('../../src/cli/banner.ts');
     expect(describeRedis({ url: 'redis://:s3cret@redis.example:6379/2', source: 'REDIS_URL' }, { dataDir: '/d' })).toBe(
-      'redis://redis.example:6379/2 (REDIS_URL)',
+      'redis://:***@redis.example:6379/2 (REDIS_URL)',
     );
     expect(describeDatabase({ databaseUrl: 'postgres://meta:s3cret@db.example:5432/challenges', dataDir: '/d' })).toBe(
       'PostgreSQL challenges on db.example:5432',
