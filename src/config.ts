@@ -12,6 +12,7 @@ export interface CoreConfig {
   port: number;
   host: string;
   redisUrl: string;
+  redisWaitSeconds: number;
   databaseUrl: string;
   adminToken: string;
   dataDir: string;
@@ -106,6 +107,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'REDIS_URL',
     kind: 'string',
     description: 'Redis for the queues. Empty: 127.0.0.1:6379 if it answers, else a private redis-server started under dataDir.',
+  },
+  redisWaitSeconds: {
+    env: 'METASERVER_REDIS_WAIT_SECONDS',
+    kind: 'int',
+    min: 0,
+    description:
+      "At start, how long to wait for REDIS_URL's Redis while it does not answer yet (refused, unreachable, loading its data); 0 gives up at once. Refused credentials, permissions or TLS fail at once.",
   },
   databaseUrl: {
     env: 'DATABASE_URL',

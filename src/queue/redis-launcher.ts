@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { RedisUnavailableError } from './redis-errors.ts';
-import { redisRefusal } from './redis-refusal.ts';
+import { waitForRedis } from './redis-wait.ts';
 import { lockDataDir, PID_FILE, stopLeftoverRedis } from './data-dir-lock.ts';
 
 export interface ResolvedRedis {
@@ -173,11 +173,14 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
   }
 }
 
-export async function resolveRedis(opts: { redisUrl: string; dataDir: string }, log: Logger): Promise<ResolvedRedis> {
+export async function resolveRedis(
+  opts: { redisUrl: string; dataDir: string; redisWaitSeconds: number },
+  log: Logger,
+): Promise<ResolvedRedis> {
   const none = async () => {};
   if (opts.redisUrl) {
-    const failure = await probeRedis(opts.redisUrl, 3000);
-    if (failure) throw new RedisUnavailableError(redisRefusal(opts.redisUrl, failure));
+    // Not up yet (starting beside this process, loading its data): waited for, up to the setting.
+    await waitForRedis(opts.redisUrl, opts.redisWaitSeconds, (url) => probeRedis(url, 3000), log);
     return { url: opts.redisUrl, source: 'REDIS_URL', stop: none };
   }
   const local = 'redis://127.0.0.1:6379';

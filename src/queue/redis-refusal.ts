@@ -58,3 +58,16 @@ function cause(url: string, error: Error | undefined): string {
 export function redisRefusal(url: string, error: Error | undefined): string {
   return `Redis at REDIS_URL (${redactUrl(url)}) ${cause(url, error)}`;
 }
+
+/** Failures that a Redis still starting (or a network still coming up) gives: worth waiting for at start. */
+const NOT_UP_YET = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'LOADING']);
+
+/**
+ * Whether waiting may cure this failure: Redis not listening yet, its name not resolvable
+ * yet, or loading its append-only file. A refused password, a permission, a certificate or
+ * TLS to the wrong port will not change by waiting.
+ */
+export function redisMayComeUp(url: string, error: Error | undefined): boolean {
+  const code = codeOf(error);
+  return NOT_UP_YET.has(code) || (code === 'ETIMEDOUT' && !url.startsWith('rediss:'));
+}

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 /** The launcher's refusal of `redisUrl`, checked to show none of the passwords. */
 async function refusal(redisUrl: string): Promise<string> {
-  const err = await resolveRedis({ redisUrl, dataDir }, log).then(
+  const err = await resolveRedis({ redisUrl, dataDir, redisWaitSeconds: 0 }, log).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -44,7 +44,7 @@ async function refusal(redisUrl: string): Promise<string> {
 describe('the Redis launcher, when REDIS_URL names a Redis with a password', () => {
   it('uses it when the password is right', async () => {
     const url = `redis://:${REDIS_PASSWORD}@127.0.0.1:${redis.port}`;
-    const found = await resolveRedis({ redisUrl: url, dataDir }, log);
+    const found = await resolveRedis({ redisUrl: url, dataDir, redisWaitSeconds: 0 }, log);
     expect(found.source).toBe('REDIS_URL');
     expect(logLines.join('')).not.toContain(REDIS_PASSWORD);
   });
