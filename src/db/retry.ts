@@ -27,6 +27,40 @@ export function isConnectionError(err: unknown): boolean {
   return false;
 }
 
+/**
+ * SQLSTATEs that say the database refuses work for now, whatever the statement: 25006 read-only
+ * (a standby after failover, `default_transaction_read_only`), class 53 insufficient resources
+ * (53100 disk full, 53200 out of memory, 53300 too many connections), and the 57P0x of a server
+ * shutting down or starting. The same write succeeds once the condition clears.
+ */
+const PG_REFUSING_CODES = new Set(['25006']);
+const PG_REFUSING_CLASSES = ['53', '57P0'];
+/** A full disk under PGlite surfaces as the file system's error, not as a SQLSTATE. */
+const REFUSING_MESSAGES = /No space left on device|ENOSPC/i;
+
+/**
+ * True when err (or anything it wraps) is our database failing — its connection, or the
+ * database refusing writes for a while (read-only, disk full, out of memory) — rather than
+ * something wrong with the work itself. Dispatch treats these as "the database, not the
+ * annotation server": the job waits and is made again, never counted against the server.
+ */
+export function isDatabaseFailure(err: unknown): boolean {
+  if (isConnectionError(err)) return true;
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: unknown; message?: unknown; errors?: unknown[]; cause?: unknown };
+    if (typeof e.code === 'string') {
+      const code = e.code;
+      if (PG_REFUSING_CODES.has(code) || PG_REFUSING_CLASSES.some((c) => code.startsWith(c)) || code === 'ENOSPC') return true;
+    }
+    if (typeof e.message === 'string' && REFUSING_MESSAGES.test(e.message)) return true;
+    current = Array.isArray(e.errors) && e.errors.length > 0 ? e.errors[0] : e.cause;
+  }
+  return false;
+}
+
 export interface RetryPolicy {
   /** Retries after the first failure (0: no retry). */
   retries: number;

@@ -142,6 +142,20 @@ export class DispatchStore {
     return rows.map((r) => ({ articleId: r.article_id, round: r.round }));
   }
 
+  /**
+   * How many of the server's deliveries must have a job in Redis now: those under way, and
+   * those not begun at or before queue position `upTo` (the window's cursor has taken them).
+   * Both counts are read off partial indexes of unsettled rows: a window's worth, not the corpus.
+   */
+  async deliveriesOwedJobs(serverId: number, upTo: number): Promise<number> {
+    const rows = await this.db.query<{ n: string }>(
+      `select (select count(*) from deliveries where server_id = $1 and state = 'active')
+            + (select count(*) from deliveries where server_id = $1 and state = 'queued' and seq <= $2) as n`,
+      [serverId, upTo],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** The queue order of the challenge's newest article (0: none). */
   async newestArticle(challengeId: number): Promise<number> {
     const rows = await this.db.query<{ seq: string | null }>('select max(seq) as seq from articles where challenge_id = $1', [challengeId]);

@@ -1,8 +1,8 @@
 // Processes one job: send one article to one annotation server, once. Records the attempt,
 // validates the answer, stores it exactly once, or records the failure and throws so BullMQ
 // reissues the request with back-off. Two things are not the server's fault and do not use
-// up one of its attempts: our own database being unreachable (the job is put back with a
-// delay), and this worker stopping mid-request (the job is handed back at once). A closed
+// up one of its attempts: our own database being unreachable or refusing writes (the job is
+// put back with a delay), and this worker stopping mid-request (the job is handed back at once). A closed
 // challenge is checked where the attempt is written, not only by the queue's pause flag
 // (which a crash can leave unset): no request is made and no answer stored once it is
 // closed, and the job waits, unblamed, for a reopening.
@@ -16,7 +16,7 @@ import type { AnswerReader } from './answer-reader.ts';
 import type { AnswerContext, AnswerText } from './decode-and-validate.ts';
 import { createPolicedAgent } from './annotators/policed-agent.ts';
 import { dispatchMetrics } from './dispatch-metrics.ts';
-import { isConnectionError } from '../db/retry.ts';
+import { isDatabaseFailure } from '../db/retry.ts';
 import { AttemptFailedError } from './errors.ts';
 import { judgeCall } from './judge.ts';
 import type { DispatchJob } from './queues.ts';
@@ -88,8 +88,10 @@ export class JobPerformer {
     try {
       await this.attempt(job, signal, token, callSlots);
     } catch (err) {
-      if (err instanceof AttemptFailedError || err instanceof DelayedError || !isConnectionError(err)) throw err;
-      // Our database, not the server: put the job back without using up one of its attempts.
+      if (err instanceof AttemptFailedError || err instanceof DelayedError || !isDatabaseFailure(err)) throw err;
+      // Our database, not the server — unreachable, or refusing writes (read-only, disk full):
+      // put the job back without using up one of its attempts. Rethrown, BullMQ would count
+      // it and, attempts spent, drop the job with its delivery left queued or under way.
       const delay = this.deps.databaseRetryDelayMs ?? 2_000;
       this.deps.log.warn(
         { serverId: job.data.serverId, articleId: job.data.articleId, err: (err as Error).message, retryInMs: delay },

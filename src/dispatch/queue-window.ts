@@ -116,6 +116,11 @@ export class QueueWindow {
     }
   }
 
+  /** The queue position of the last delivery the window took (0: none, or sent back to the start). */
+  async position(serverId: number): Promise<number> {
+    return Number((await this.connection.get(this.key('cursor', serverId))) ?? 0);
+  }
+
   /** Redis may have lost jobs: the window walks the server's deliveries not begun from the start again. */
   async rewind(serverId: number): Promise<void> {
     await this.connection.del(this.key('cursor', serverId), this.key('back', serverId));

@@ -10,7 +10,9 @@
 // window is topped up (queue-window.ts). A full pass — at start, and
 // whenever Redis is found restarted (a new run id), when it may have lost jobs — also
 // queues again every delivery under way whose job is gone, and sends the window back to
-// the start, so that those not begun whose job is gone are queued again. Job ids make all of it
+// the start, so that those not begun whose job is gone are queued again; every other pass does
+// the same for a server when the database holds more of its pairs owed a job than Redis holds
+// jobs (a job dropped by BullMQ: see jobsLost). Job ids make all of it
 // idempotent, so every process runs its own passes: at start, every `intervalMs`, and at
 // once when the Redis connection comes back.
 import type { Redis } from 'ioredis';
@@ -147,6 +149,7 @@ export class Reconciler {
 
   /** Writes the deliveries due (when a sweep is due: see SWEEP_EVERY) and tops the server's window up. */
   private async dueAndWindow(server: AnnotationServer, challenge: Challenge, report: ReconcileReport): Promise<void> {
+    if (!report.full && (await this.jobsLost(server.id))) report.restored += await this.restoreJobs(server.id, challenge);
     // Read before the sweep: an article committed after it makes the next pass sweep again.
     const newest = await this.repos.store.newestArticle(challenge.id);
     const seen = this.swept.get(server.id);
@@ -157,6 +160,28 @@ export class Reconciler {
     }
     seen.passes++;
     await this.dispatch.window.refill(server, challenge);
+  }
+
+  /**
+   * Whether the database holds unsettled pairs of the server whose jobs are gone from Redis:
+   * more deliveries owed a job (under way, or taken by the window) than jobs Redis holds. A job
+   * leaves Redis only after its delivery is settled, unless BullMQ dropped it — its attempts
+   * spent on errors that were not the server's (a database refusing writes), or a bug — and
+   * then nothing would ever offer the pair again: the window's cursor is past it, and full
+   * passes come only with a restarted Redis. Looked at on every pass, so it is found whatever
+   * happened, in whichever process. A job settling between the reads makes it look so once;
+   * the full check that follows is idempotent and finds nothing to do.
+   */
+  private async jobsLost(serverId: number): Promise<boolean> {
+    const owed = await this.repos.store.deliveriesOwedJobs(serverId, await this.dispatch.window.position(serverId));
+    if (owed === 0) return false;
+    const held = await this.dispatch.queues.jobsHeld(serverId);
+    if (held >= owed) return false;
+    this.opts.log.warn(
+      { serverId, unsettled: owed, jobs: held },
+      'pairs the database holds unsettled have no job in Redis; their jobs are made again',
+    );
+    return true;
   }
 
   /**
@@ -181,7 +206,7 @@ export class Reconciler {
     if (lost.length > 0)
       this.opts.log.warn(
         { serverId, jobs: lost.length },
-        'jobs missing from Redis (Redis lost writes, or the queue key prefix changed) were queued again',
+        'jobs missing from Redis (Redis lost writes, the queue key prefix changed, or jobs were dropped) were queued again',
       );
     return lost.length;
   }

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { ArticleRepository } from '../../src/articles/repository.ts';
 import { LIVE_SLUG } from '../../src/challenges/repository.ts';
+import type { Config } from '../../src/config.ts';
+import { jobId } from '../../src/dispatch/queues.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import {
@@ -36,9 +38,9 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
     await server?.close();
   });
 
-  const start = async (workers: boolean) => {
+  const start = async (workers: boolean, config: Partial<Config> = {}) => {
     await ms?.stop();
-    ms = await startTestMetaserver({ database, workers, config: { redisUrl: redis.url, queuePrefix: prefix } });
+    ms = await startTestMetaserver({ database, workers, config: { redisUrl: redis.url, queuePrefix: prefix, ...config } });
     return ms;
   };
   const settled = async (serverId: number, n: number) =>
@@ -114,6 +116,37 @@ describe.each(testDatabaseKinds())('the reconciler (%s)', (kind) => {
     // (The queue window may already be filling again from the rows: it lost its cursor with the rest.)
     expect(await database.db.query(`select 1 from deliveries where server_id = $1 and state = 'queued'`, [id])).toHaveLength(10);
 
+    await start(true);
+    await settled(id, 10);
+    await answeredOnce(id, 10);
+  });
+
+  it('a periodic pass queues again the unsettled deliveries whose jobs were dropped behind the window, Redis never restarted', async () => {
+    // No pass but the ones asked for here; a window of 4, so the rest wait behind its cursor.
+    const api = await start(false, { dispatchWindow: 4, reconcileIntervalMs: 600_000 });
+    const token = (await api.team('Dropped')).token;
+    await api.challenge('dropped', { maxAttempts: 1 });
+    const loaded = await api.articles(
+      'dropped',
+      Array.from({ length: 10 }, (_, i) => ({ id: `D${i}`, text: `Dropped ${i}: SNCA (P37840).` })),
+    );
+    const id = (await api.server('dropped', token, { name: 'dropped', url: server.url, concurrency: 1 })).id as number;
+    await api.startServer(id, token);
+    await api.reconciler.run();
+    const { queues } = api.ctx.dispatch;
+    expect((await queues.counts(id)).waiting).toBe(4);
+    // BullMQ drops the window's jobs (their attempts spent on a database refusing writes), one
+    // delivery left under way and the others queued: the cursor is past all four.
+    const first = ['D0', 'D1', 'D2', 'D3'].map((k) => ({ articleId: loaded.ids[k], round: 0 }));
+    await queues.queue(id).drain();
+    await database.db.query(`update deliveries set state = 'active' where server_id = $1 and article_id = $2`, [id, first[0].articleId]);
+    expect(await queues.missingJobs(id, first)).toHaveLength(4);
+
+    await api.reconciler.run();
+    expect(await queues.missingJobs(id, first)).toEqual([]);
+    expect(await queues.jobsHeld(id)).toBe(4);
+    expect((await queues.queue(id).getJob(jobId(first[0].articleId, 0)))?.data).toEqual({ articleId: first[0].articleId, serverId: id });
+    // And every pair then ends answered, each once.
     await start(true);
     await settled(id, 10);
     await answeredOnce(id, 10);

@@ -3,7 +3,7 @@
 // is put back without being counted as a failure of the annotation server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnavailableError } from '../../src/db/database.ts';
-import { isConnectionError, withDbRetry } from '../../src/db/retry.ts';
+import { isConnectionError, isDatabaseFailure, withDbRetry } from '../../src/db/retry.ts';
 import { DispatchStore } from '../../src/dispatch/dispatch-store.ts';
 import { ArticleRepository } from '../../src/articles/repository.ts';
 import { ChallengeRepository } from '../../src/challenges/repository.ts';
@@ -37,6 +37,32 @@ describe('which errors are connection errors', () => {
     expect(isConnectionError(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isConnectionError(new DatabaseUnavailableError('down'))).toBe(true);
     expect(isConnectionError(new Error('syntax error at or near "selec"'))).toBe(false);
+  });
+});
+
+describe('which errors are the database failing, not the work', () => {
+  it.each([
+    ['25006', true], // read-only transaction
+    ['53100', true], // disk full
+    ['53200', true], // out of memory
+    ['57P01', true],
+    ['57P03', true],
+    ['08006', true],
+    ['ECONNREFUSED', true],
+    ['ENOSPC', true],
+    ['23505', false],
+    ['42P01', false],
+    ['22P02', false],
+    ['25P02', false], // in failed transaction: our own statement's fault
+  ])('%s → %s', (code, expected) => {
+    expect(isDatabaseFailure(new InjectedDbError(code))).toBe(expected);
+    expect(isDatabaseFailure(new Error('wrapped', { cause: new InjectedDbError(code) }))).toBe(expected);
+  });
+
+  it('recognises a full disk by its message, and leaves refusals out of the connection errors that are retried in place', () => {
+    expect(isDatabaseFailure(new Error('could not extend file: No space left on device'))).toBe(true);
+    expect(isDatabaseFailure(new Error('syntax error at or near "selec"'))).toBe(false);
+    expect(isConnectionError(new InjectedDbError('25006'))).toBe(false);
   });
 });
 
@@ -163,5 +189,54 @@ describe('a job whose database writes fail for good', () => {
     expect(await inner.db.query('select article_id from answers where server_id = $1', [id])).toEqual([{ article_id: ids.D1 }]);
     expect(calls).toBe(3);
     await queueEmptied(ms, id); // finished: its outcome is in the database, its job gone from Redis
+  });
+});
+
+describe.each(['25006', '53100'])('a job whose write the database refuses (%s)', (code) => {
+  let ms: TestMetaserver;
+  let flaky: FlakyDatabase;
+  let server: FaultyServer;
+  let inner: TestDatabase;
+  beforeAll(async () => {
+    inner = await openTestDatabase();
+    flaky = flakyDatabase(inner.db);
+    // No reconciliation pass within the test: only the job itself can bring the pair to its end.
+    ms = await startTestMetaserver({ database: { ...inner, db: flaky }, config: { reconcileIntervalMs: 600_000 } });
+  });
+  afterAll(async () => {
+    await ms?.stop();
+    await inner?.drop();
+    await server?.close();
+  });
+
+  it('is put back, not counted against the server nor dropped: one attempt allowed, and it still ends done', async () => {
+    let calls = 0;
+    server = await startFaultyServer({
+      kind: 'custom',
+      handler: (text, given) => {
+        // Call 1 is the setup check. During call 2 the database refuses the next write: storing the answer.
+        if (++calls === 2) flaky.failNext(1, code, 'transaction');
+        return annotate(text, given);
+      },
+    });
+    await ms.challenge('refused', { name: 'Refused', timeoutSeconds: 5, maxAttempts: 1 });
+    const ids = (await ms.articles('refused', [{ id: 'R1', text: 'BRCA1 (P38398) binds TP53.' }])).ids;
+    const token = (await ms.team('Refused team')).token;
+    const id = (await ms.server('refused', token, { name: 'fine', url: server.url })).id as number;
+    await ms.startServer(id, token);
+    await waitFor(
+      'the answer',
+      async () => {
+        const rows = await inner.db.query(`select 1 from deliveries where server_id = $1 and state = 'done'`, [id]);
+        return rows.length === 1 ? true : undefined;
+      },
+      15_000,
+    );
+    expect(flaky.injected).toBe(1);
+    const attempts = await inner.db.query<{ outcome: string }>('select outcome from attempts where server_id = $1 order by n', [id]);
+    expect(attempts.map((a) => a.outcome)).toEqual(['interrupted', 'ok']);
+    expect(await inner.db.query('select article_id from answers where server_id = $1', [id])).toEqual([{ article_id: ids.R1 }]);
+    expect(calls).toBe(3);
+    await queueEmptied(ms, id);
   });
 });
