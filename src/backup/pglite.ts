@@ -9,6 +9,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Logger } from '../log.ts';
 import { migrate } from '../db/migrate.ts';
 import { openPglite } from '../db/pglite.ts';
+import { renewInstallationId, type InstallationRenewal } from '../db/settings-repository.ts';
 import { BackupError } from './errors.ts';
 
 /** The dump as bytes: a gzipped tar of the data directory. */
@@ -38,8 +39,12 @@ export async function backupPgliteDir(dir: string, out: string, log: Logger): Pr
   }
 }
 
-/** `metaserver restore FILE` into an empty PGlite directory; then migrated to this release. */
-export async function restorePgliteDir(dir: string, file: string, log: Logger): Promise<string[]> {
+/**
+ * `metaserver restore FILE` into an empty PGlite directory; then migrated to this release and
+ * made a new installation before the directory is let go, so no process ever opens the copy
+ * under its original's id. A restore that fails before that leaves no directory behind.
+ */
+export async function restorePgliteDir(dir: string, file: string, log: Logger): Promise<{ migrated: string[] } & InstallationRenewal> {
   if (existsSync(dir) && readdirSync(dir).length > 0) {
     throw new BackupError(
       `${dir} already holds a database; restore into a fresh data directory (METASERVER_DATA_DIR), or move that one away first`,
@@ -54,9 +59,14 @@ export async function restorePgliteDir(dir: string, file: string, log: Logger): 
     rmSync(dir, { recursive: true, force: true }); // nothing half-restored stays behind
     throw new BackupError(`${file} could not be restored as a PGlite database: ${(err as Error).message}`);
   }
+  let finished = false;
   try {
-    return await migrate(db);
+    const migrated = await migrate(db);
+    const installation = await renewInstallationId(db);
+    finished = true;
+    return { migrated, ...installation };
   } finally {
     await db.close();
+    if (!finished) rmSync(dir, { recursive: true, force: true });
   }
 }

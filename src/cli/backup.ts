@@ -5,9 +5,11 @@
 import { openSync, closeSync, readSync, renameSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config.ts';
-import { createLogger } from '../log.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { createLogger, type Logger } from '../log.ts';
 import { BackupError } from '../backup/errors.ts';
+import { reportNewInstallation } from '../backup/new-installation.ts';
+import { renewInstallationId, type InstallationRenewal } from '../db/settings-repository.ts';
 import { DataDirInUseError } from '../queue/data-dir-lock.ts';
 
 const BACKUP_USAGE =
@@ -94,6 +96,27 @@ function fileKind(file: string): 'pglite' | 'postgres' | 'unknown' {
   return 'unknown';
 }
 
+/**
+ * pg_restore, then the migrations of this release and a new installation id. pg_restore's
+ * transaction cannot hold that last step; when it fails the copy still has its original's
+ * id, so the organiser is told not to start it.
+ */
+async function restorePostgres(config: Config, file: string, log: Logger): Promise<InstallationRenewal> {
+  const { pgRestore } = await import('../backup/postgres.ts');
+  await pgRestore(config.databaseUrl, file);
+  const { openDatabase } = await import('../db/open.ts');
+  const db = await openDatabase(config, log); // migrated to this release
+  try {
+    return await renewInstallationId(db);
+  } catch (err) {
+    throw new BackupError(
+      `the backup was restored but not made a new installation (${(err as Error).message}); do not start this database beside its original: drop it and restore again`,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
 export async function runRestoreCommand(args: string[]): Promise<number> {
   return await reported(RESTORE_USAGE, async () => {
     const { positionals } = parseArgs({ args, options: {}, allowPositionals: true, strict: true });
@@ -107,18 +130,17 @@ export async function runRestoreCommand(args: string[]): Promise<number> {
     if (config.databaseUrl) {
       if (kind !== 'postgres')
         throw new BackupError(`${file} is a PGlite backup; unset DATABASE_URL to restore it into METASERVER_DATA_DIR`);
-      const { pgRestore } = await import('../backup/postgres.ts');
-      await pgRestore(config.databaseUrl, file);
-      const { openDatabase } = await import('../db/open.ts');
-      await (await openDatabase(config, log)).close(); // migrated to this release
+      const installation = await restorePostgres(config, file, log);
       log.info({ file }, `restored ${file} into PostgreSQL; start the meta-server: unsettled work is queued again`);
+      reportNewInstallation(log, installation, config.queuePrefix);
     } else {
       if (kind !== 'pglite')
         throw new BackupError(`${file} is a PostgreSQL backup (pg_dump); set DATABASE_URL to the fresh database to restore it into`);
       const { restorePgliteDir } = await import('../backup/pglite.ts');
       const dir = join(config.dataDir, 'pg');
-      const applied = await restorePgliteDir(dir, file, log);
-      log.info({ file, dir, migrated: applied }, `restored ${file} into ${dir}; start the meta-server: unsettled work is queued again`);
+      const { migrated, ...installation } = await restorePgliteDir(dir, file, log);
+      log.info({ file, dir, migrated }, `restored ${file} into ${dir}; start the meta-server: unsettled work is queued again`);
+      reportNewInstallation(log, installation, config.queuePrefix);
     }
   });
 }

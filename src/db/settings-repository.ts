@@ -1,5 +1,5 @@
-// The installation's settings (one key-value table): its id, made by migration 006, and the
-// hash of a generated organiser token. Also the database's health check.
+// The installation's settings (one key-value table): its id, made by migration 006 and made
+// again by a restore, and the hash of a generated organiser token. Also the database's health check.
 import type { Queryable } from './database.ts';
 
 const INSTALLATION_KEY = 'installation_id';
@@ -34,4 +34,26 @@ export class SettingsRepository {
     await this.db.query('select 1');
     return true;
   }
+}
+
+/** The installation id a restored copy had (its original's), and the one drawn for it. */
+export interface InstallationRenewal {
+  before: string;
+  after: string;
+}
+
+/**
+ * Draws a new installation id, as migration 006 does, and says which it replaced: a restored
+ * copy is a new installation, so it never shares its original's Redis keys. A function of its
+ * own, not a method: the restore runs on a bare database, outside the composition root.
+ */
+export async function renewInstallationId(db: Queryable): Promise<InstallationRenewal> {
+  const rows = await db.query<InstallationRenewal>(
+    `with old as (select value from settings where key = $1)
+     update settings s set value = replace(gen_random_uuid()::text, '-', '') from old
+     where s.key = $1 returning old.value as before, s.value as after`,
+    [INSTALLATION_KEY],
+  );
+  if (!rows[0]) throw new Error('the database has no installation id; run the migrations (metaserver migrate)');
+  return rows[0];
 }

@@ -7,7 +7,12 @@ import type { SettingsRepository } from '../db/settings-repository.ts';
 /** Where the prefix came from: the setting, or the installation's id. */
 export type PrefixSource = 'METASERVER_QUEUE_PREFIX' | 'installation';
 
+/** The prefix an installation id gives (also printed by a restore, naming the original's keys). */
+export function installationPrefix(installationId: string): string {
+  return `metaserver-${installationId.slice(0, 12)}`;
+}
+
 export async function queuePrefix(configured: string, settings: SettingsRepository): Promise<{ prefix: string; source: PrefixSource }> {
   if (configured) return { prefix: configured, source: 'METASERVER_QUEUE_PREFIX' };
-  return { prefix: `metaserver-${(await settings.installationId()).slice(0, 12)}`, source: 'installation' };
+  return { prefix: installationPrefix(await settings.installationId()), source: 'installation' };
 }

@@ -4,6 +4,9 @@
 // (`metaserver backup --out FILE`) — and restored with `metaserver restore FILE` into a fresh
 // installation (an empty data directory, a fresh database) with a fresh Redis. There the
 // unsettled work is dispatched exactly once, and the leaderboard comes out as the original's.
+// A restore is a new installation (another id, so another Redis key prefix): a copy
+// restored beside its running original on the same Redis takes none of the original's jobs,
+// and each answers its own articles exactly once.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +17,8 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/database.ts';
 import { gatedServer } from '../support/gated-server.ts';
+import { SettingsRepository } from '../../src/db/settings-repository.ts';
+import { installationPrefix } from '../../src/queue/prefix.ts';
 import { newInstallationId, seedDataDir } from '../support/pglite-template.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
 import {
@@ -50,8 +55,9 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     redises.push(r);
     return r;
   };
+  // queuePrefix '' is the default: the Redis prefix comes from the database's installation id.
   const start = async (database: TestDatabase, redis: PrivateRedis) => {
-    const ms = await startTestMetaserver({ database, config: { redisUrl: redis.url, queuePrefix: '' } });
+    const ms = await startTestMetaserver({ database, config: { redisUrl: redis.url, queuePrefix: '', reconcileIntervalMs: 200 } });
     stops.push(() => ms.stop());
     return ms;
   };
@@ -66,6 +72,106 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     const res = await ms.request('GET', '/api/challenges/bk/scores/INT', undefined, ADMIN_TOKEN);
     expect(res.status).toBe(200);
     return res.body;
+  };
+  const installationId = (db: Database) => new SettingsRepository(db).installationId();
+
+  /** The original installation's database. */
+  const openOriginal = async (): Promise<TestDatabase> => {
+    let original: TestDatabase;
+    if (kind === 'pglite') {
+      // A copy of the run's migrated database (test/support/pglite-template.ts): initdb skipped.
+      const db = await openPglite(join(seedDataDir(tmp()), 'pg'));
+      await migrate(db);
+      await newInstallationId(db);
+      original = { db, drop: () => db.close() };
+    } else original = await openTestDatabase('postgres');
+    stops.push(() => original.drop()); // after the meta-server using it has stopped
+    return original;
+  };
+
+  /** The challenge, a team's server on the gate, the articles, dispatch started: the server's id. */
+  const dispatching = async (a: TestMetaserver, url: string): Promise<number> => {
+    await a.challenge('bk', { name: 'Backup', maxAttempts: 1 });
+    const team = await a.team('Backup team');
+    const serverId = (await a.server('bk', team.token, { name: 'gated', url })).id as number;
+    await a.articles('bk', ARTICLES);
+    const gold = await a.app!.inject({
+      method: 'PUT',
+      url: '/api/challenges/bk/gold/INT',
+      payload: GOLD,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
+    });
+    expect(gold.statusCode, gold.body).toBe(200);
+    await a.startServer(serverId, team.token);
+    return serverId;
+  };
+
+  /** Backs the serving original up as an organiser would: the file. */
+  const backUp = async (a: TestMetaserver, original: TestDatabase): Promise<string> => {
+    const file = join(tmp(), kind === 'pglite' ? 'backup.tar.gz' : 'backup.dump');
+    let backup;
+    if (kind === 'pglite') {
+      const address = await a.app!.listen({ port: 0, host: '127.0.0.1' });
+      backup = await runCli(['backup', '--out', file, '--from', address], installationEnv({ METASERVER_ADMIN_TOKEN: ADMIN_TOKEN }));
+    } else {
+      backup = await runCli(['backup', '--out', file], installationEnv({ DATABASE_URL: original.url! }));
+    }
+    expect(backup.code, backup.stderr).toBe(0);
+    expect(readFileSync(file).length).toBeGreaterThan(1000);
+    expect(backup.stdout).toContain(`backup written to ${file}`);
+    return file;
+  };
+
+  /**
+   * `metaserver restore FILE` into an empty data directory or a fresh database. The copy is a
+   * new installation: another id, so another Redis prefix, and the restore says both.
+   */
+  const restore = async (
+    file: string,
+    original: TestDatabase,
+    env: Record<string, string> = {},
+  ): Promise<{ restored: TestDatabase; cleanup: () => Promise<void>; output: string }> => {
+    let restored: TestDatabase;
+    let output: string;
+    let cleanup = async () => {};
+    if (kind === 'pglite') {
+      const dirB = tmp();
+      const result = await runCli(['restore', file], installationEnv({ ...env, METASERVER_DATA_DIR: dirB }));
+      expect(result.code, result.stderr).toBe(0);
+      output = result.stdout;
+      const db = await openPglite(join(dirB, 'pg'));
+      restored = { db, drop: () => db.close() };
+    } else {
+      const admin = original.db;
+      const dbName = `r_${randomBytes(5).toString('hex')}`;
+      await admin.query(`create database ${dbName}`);
+      const schema = new URL(original.url!).searchParams.get('options')!.replace('-c search_path=', '');
+      const target = new URL(original.url!);
+      target.pathname = `/${dbName}`;
+      const result = await runCli(['restore', file], installationEnv({ ...env, DATABASE_URL: target.toString() }));
+      expect(result.code, result.stderr).toBe(0);
+      output = result.stdout;
+      const plain = new URL(target);
+      plain.search = '';
+      const db: Database = await openPostgres({ url: plain.toString(), schema });
+      restored = { db, drop: () => db.close() };
+      cleanup = async () => void (await admin.query(`drop database ${dbName} with (force)`));
+    }
+    const [before, after] = [await installationId(original.db), await installationId(restored.db)];
+    expect(after).not.toBe(before);
+    expect(installationPrefix(after)).not.toBe(installationPrefix(before));
+    expect(output).toContain(`the restored copy is a new installation: its id is ${after} (the backup's was ${before})`);
+    expect(output).toContain(`prefix ${installationPrefix(after)}; the original's: ${installationPrefix(before)}`);
+    expect(output).toContain(`redis-cli --scan --pattern '${installationPrefix(before)}:*'`);
+    return { restored, cleanup, output };
+  };
+
+  /** Every article answered exactly once in this database, and no delivery left queued or under way. */
+  const answeredOnce = async (db: Database) => {
+    const answers = await db.query<{ n: number }>('select count(*)::int as n from answers group by article_id');
+    expect(answers).toHaveLength(ARTICLES.length);
+    expect(answers.every((r) => r.n === 1)).toBe(true);
+    expect(await db.query(`select 1 from deliveries where state in ('queued', 'active')`)).toEqual([]);
   };
 
   beforeAll(async () => {
@@ -83,45 +189,14 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
   });
 
   it('a backup taken while serving, restored into a fresh installation, gives the same leaderboard and dispatches the rest once', async () => {
-    // The original installation.
-    const dirA = tmp();
-    let original: TestDatabase;
-    if (kind === 'pglite') {
-      // A copy of the run's migrated database (test/support/pglite-template.ts): initdb skipped.
-      const db = await openPglite(join(seedDataDir(dirA), 'pg'));
-      await migrate(db);
-      await newInstallationId(db);
-      original = { db, drop: () => db.close() };
-    } else original = await openTestDatabase('postgres');
-    stops.push(() => original.drop()); // after the meta-server using it has stopped
+    const original = await openOriginal();
     const a = await start(original, await freshRedis());
-    await a.challenge('bk', { name: 'Backup', maxAttempts: 1 });
-    const team = await a.team('Backup team');
-    const serverId = (await a.server('bk', team.token, { name: 'gated', url: gate.server.url })).id as number;
-    await a.articles('bk', ARTICLES);
-    const gold = await a.app!.inject({
-      method: 'PUT',
-      url: '/api/challenges/bk/gold/INT',
-      payload: GOLD,
-      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/tab-separated-values' },
-    });
-    expect(gold.statusCode, gold.body).toBe(200);
-    await a.startServer(serverId, team.token);
+    const serverId = await dispatching(a, gate.server.url);
     await done(a, serverId, 2);
     await waitFor('a call in flight', async () => (gate.held === 1 ? true : undefined));
 
     // Mid-challenge: 2 answers stored, 1 call in flight, 3 articles queued. Back it up.
-    const file = join(tmp(), kind === 'pglite' ? 'backup.tar.gz' : 'backup.dump');
-    let backup;
-    if (kind === 'pglite') {
-      const address = await a.app!.listen({ port: 0, host: '127.0.0.1' });
-      backup = await runCli(['backup', '--out', file, '--from', address], installationEnv({ METASERVER_ADMIN_TOKEN: ADMIN_TOKEN }));
-    } else {
-      backup = await runCli(['backup', '--out', file], installationEnv({ DATABASE_URL: original.url! }));
-    }
-    expect(backup.code, backup.stderr).toBe(0);
-    expect(readFileSync(file).length).toBeGreaterThan(1000);
-    expect(backup.stdout).toContain(`backup written to ${file}`);
+    const file = await backUp(a, original);
 
     // The original finishes; its leaderboard is the one to match.
     const callsBefore = gate.calls;
@@ -132,44 +207,63 @@ describe.each(testDatabaseKinds())('backup and restore (%s)', (kind) => {
     expect(expected.runs).toHaveLength(1);
     const originalCalls = gate.calls - callsBefore;
 
-    // A fresh installation restored from the backup, with a fresh Redis.
-    let restored: TestDatabase;
-    let cleanup = async () => {};
-    if (kind === 'pglite') {
-      const dirB = tmp();
-      const result = await runCli(['restore', file], installationEnv({ METASERVER_DATA_DIR: dirB }));
-      expect(result.code, result.stderr).toBe(0);
-      const db = await openPglite(join(dirB, 'pg'));
-      restored = { db, drop: () => db.close() };
-    } else {
-      const admin = original.db;
-      const dbName = `r_${randomBytes(5).toString('hex')}`;
-      await admin.query(`create database ${dbName}`);
-      const schema = new URL(original.url!).searchParams.get('options')!.replace('-c search_path=', '');
-      const target = new URL(original.url!);
-      target.pathname = `/${dbName}`;
-      const result = await runCli(['restore', file], installationEnv({ DATABASE_URL: target.toString() }));
-      expect(result.code, result.stderr).toBe(0);
-      const plain = new URL(target);
-      plain.search = '';
-      const db: Database = await openPostgres({ url: plain.toString(), schema });
-      restored = { db, drop: () => db.close() };
-      cleanup = async () => void (await admin.query(`drop database ${dbName} with (force)`));
-    }
+    // A fresh installation restored from the backup, with a fresh Redis. Restored with a
+    // queue prefix set, the organiser is warned that a copy beside its original needs another.
+    const { restored, cleanup, output } = await restore(file, original, { METASERVER_QUEUE_PREFIX: 'chosen-prefix' });
+    expect(output).toContain('METASERVER_QUEUE_PREFIX is set (chosen-prefix)');
+    expect(output).toContain('give the copy another METASERVER_QUEUE_PREFIX');
     const callsAtRestore = gate.calls;
     const b = await start(restored, await freshRedis());
     await done(b, serverId, 6);
     // Exactly once: the restored installation sent the 4 unsettled articles (the one in flight and the 3 queued), once each.
     await waitFor('no further calls', async () => (gate.calls - callsAtRestore === 4 ? true : undefined));
     expect(originalCalls).toBe(3); // the original: the 3 queued after the one in flight
-    const answers = await restored.db.query<{ n: number }>('select count(*)::int as n from answers group by article_id');
-    expect(answers).toHaveLength(6);
-    expect(answers.every((r) => r.n === 1)).toBe(true);
+    await answeredOnce(restored.db);
     expect(await scores(b)).toEqual(expected);
     await b.stop();
     stops.pop();
     await restored.drop();
     await cleanup();
+  }, 240_000);
+
+  it("a copy restored beside its running original, on the same Redis, takes none of the original's jobs", async () => {
+    // A gate of this test's own: the original's first two articles are answered, the third
+    // is held in flight and the rest wait in its queue, until both installations run.
+    let besideHolding = true;
+    const beside = await gatedServer((_call, text) => besideHolding && /^Backup [2-5]:/.test(text));
+    stops.push(async () => {
+      besideHolding = false; // a failed run leaves calls held: let them go so everything stops
+      beside.release();
+      await beside.server.close();
+    });
+    const redis = await freshRedis();
+    const original = await openOriginal();
+    const a = await start(original, redis);
+    const serverId = await dispatching(a, beside.server.url);
+    await done(a, serverId, 2);
+    await waitFor('a call in flight', async () => (beside.held === 1 ? true : undefined));
+    const file = await backUp(a, original);
+    const callsAtBackup = beside.calls;
+
+    const { restored, cleanup } = await restore(file, original);
+    stops.push(cleanup, () => restored.drop()); // run in reverse: the copy's handle closed before its database is dropped
+    const b = await start(restored, redis);
+    expect(b.ctx.config.queuePrefix).toBe(installationPrefix(await installationId(restored.db)));
+    expect(b.ctx.config.queuePrefix).not.toBe(a.ctx.config.queuePrefix);
+    // The copy's database holds the call in flight as under way and 3 articles queued, with
+    // no job under its new prefix: its reconciler's first (full) pass queues them again there
+    // (restoreJobs, and the window sent back to the start), so the copy calls the held
+    // article itself rather than finding the original's job.
+    await waitFor("the copy's own call in flight", async () => (beside.held === 2 ? true : undefined));
+
+    besideHolding = false;
+    beside.release();
+    await done(a, serverId, ARTICLES.length);
+    await done(b, serverId, ARTICLES.length);
+    // The original's 3 still queued, and the copy's 4 unsettled (the call in flight, the 3 queued): none twice.
+    await waitFor('every call made', async () => (beside.calls - callsAtBackup === 7 ? true : undefined));
+    await answeredOnce(original.db);
+    await answeredOnce(restored.db);
   }, 240_000);
 });
 
