@@ -24,7 +24,9 @@ import { TeamRepository } from './teams/repository.ts';
 import { SuiteRunRepository } from './testsuites/run-repository.ts';
 import type { AnswerReader } from './dispatch/answer-reader.ts';
 import type { DispatchService } from './dispatch/service.ts';
+import type { Outages } from './dispatch/outages.ts';
 import { DispatchStore } from './dispatch/dispatch-store.ts';
+import { UnsettledRepository } from './dispatch/unsettled-repository.ts';
 import type { RetryPolicy } from './db/retry.ts';
 import type { AccessionLookup } from './uniprot/index.ts';
 import type { FamilyLookups } from './families/family.ts';
@@ -50,6 +52,8 @@ export interface Repositories {
   models: EnsembleModelRepository;
   suiteRuns: SuiteRunRepository;
   store: DispatchStore;
+  /** The oldest pair still owed, for /metrics. */
+  unsettled: UnsettledRepository;
   runningChecks: RunningCheckRepository;
 }
 
@@ -75,6 +79,7 @@ export function createRepositories(db: Database, opts: { cacheBytes?: number; wr
     models: new EnsembleModelRepository(db),
     suiteRuns: new SuiteRunRepository(db),
     store: new DispatchStore(db, { retry: opts.writeRetry }),
+    unsettled: new UnsettledRepository(db),
     runningChecks: new RunningCheckRepository(db),
   };
 }
@@ -95,6 +100,8 @@ export interface AppContext {
   answers: AnswerReader;
   /** Health of the queue store, for /healthz. */
   pingRedis(): Promise<boolean>;
+  /** This process's outages of the database and Redis: logged once each while they last, and read by /metrics. */
+  outages: Outages;
   /** A dump of the embedded database, taken by the process that owns it (PGlite only; src/backup). */
   dumpDatabase?: () => Promise<Buffer>;
   /** The pull protocol's leases (src/pull), in processes that serve the API. */

@@ -51,7 +51,8 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
 }
 
 function healthDeps(ctx: AppContext): HealthRouteDeps {
-  return { pingRedis: () => ctx.pingRedis(), settings: ctx.repos.settings, accessions: ctx.accessions, lookups: ctx.lookups };
+  const { settings } = ctx.repos;
+  return { pingRedis: () => ctx.pingRedis(), settings, accessions: ctx.accessions, lookups: ctx.lookups, outages: ctx.outages };
 }
 
 function challengeDeps(ctx: AppContext, official: OfficialBoards): ChallengeRouteDeps {
@@ -98,7 +99,7 @@ function bcmsDeps(ctx: AppContext): BcmsDeps {
 }
 
 function metricsDeps(ctx: AppContext): MetricsRouteDeps {
-  return { servers: ctx.repos.servers, dispatch: ctx.dispatch };
+  return { servers: ctx.repos.servers, dispatch: ctx.dispatch, outages: ctx.outages, unsettled: ctx.repos.unsettled };
 }
 
 function reliabilityDeps(ctx: AppContext): ReliabilityRouteDeps {

@@ -15,6 +15,7 @@ import { WorkerPool } from './dispatch/worker-pool.ts';
 import { serverWithChallenge } from './servers/with-challenge.ts';
 import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
 import type { ServerRepository } from './servers/repository.ts';
+import type { Condition } from './shared/condition.ts';
 
 export interface WorkerDeps {
   config: Config;
@@ -32,6 +33,8 @@ export interface WorkerDeps {
   /** Completion callbacks of on-demand articles, queued when a worker settles an article's last server. */
   callbacks?: CallbackService;
   pingRedis: () => Promise<boolean>;
+  /** The process's database outage, which the performer's jobs report to (and /metrics reads). */
+  databaseOutage?: Condition;
   /** A job of the server finished in this process (its queue window is topped up). */
   jobSettled?: (serverId: number) => void;
 }
@@ -55,6 +58,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     publicUrlsOnly: config.publicUrlsOnly,
     onSettled: (articleId) => callbacks?.settled(articleId),
     lookupServer: (id) => serverWithChallenge(repos, id),
+    databaseOutage: deps.databaseOutage,
   });
   const pool = new WorkerPool({
     redisUrl: deps.redisUrl,

@@ -24,6 +24,7 @@ import { LeaseService } from './pull/lease-service.ts';
 import { ServerLifecycle } from './servers/lifecycle.ts';
 import { openAnswerReader, openStores, type AnswerReading } from './runtime-open.ts';
 import { startWorkers } from './runtime-workers.ts';
+import { createOutages } from './dispatch/outages.ts';
 
 export interface RuntimeOptions {
   config: Config;
@@ -92,7 +93,10 @@ interface Context {
 async function buildContext({ config, log, repos, db, redisUrl, answers, accessions, lookups }: ContextParts): Promise<Context> {
   // One connection for queue commands and publishing; workers open their own blocking ones.
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  connection.on('error', (err) => log.warn({ err: err.message }, 'Redis connection problem; retrying'));
+  // An outage makes an error at every reconnection: one warning while it lasts, and a summary when it answers again.
+  const outages = createOutages(log);
+  connection.on('error', (err) => outages.redis.failed({ err: err.message }));
+  connection.on('ready', () => outages.redis.recovered());
   const queues = new DispatchQueues(connection, config.queuePrefix);
   const window = new QueueWindow(queues, repos.store, connection, {
     minJobs: config.dispatchWindow,
@@ -115,6 +119,7 @@ async function buildContext({ config, log, repos, db, redisUrl, answers, accessi
     answers,
     auth: new Authenticator(adminHash, repos.teams),
     pingRedis: async () => (await connection.ping()) === 'PONG',
+    outages,
     dumpDatabase:
       'pglite' in db ? async () => (await import('./backup/pglite.ts')).dumpPglite((db as { pglite: PGlite }).pglite) : undefined,
   };
@@ -183,6 +188,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
         redisUrl: redis.url,
         callbacks,
         pingRedis: () => ctx.pingRedis(),
+        databaseOutage: ctx.outages.database,
         jobSettled: (serverId) => ctx.dispatch.window.settled(serverId),
       })
     : undefined;

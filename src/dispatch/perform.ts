@@ -28,6 +28,8 @@ import type { CallOutcome } from './annotators/outcome.ts';
 import type { DispatchStore, FinishedAttempt } from './dispatch-store.ts';
 import { settleVerdict } from './settle.ts';
 import { challengeRules } from '../families/family.ts';
+import type { Condition } from '../shared/condition.ts';
+import { createOutages } from './outages.ts';
 
 export interface PerformDeps {
   log: Logger;
@@ -54,6 +56,8 @@ export interface PerformDeps {
   closedRetryDelayMs?: number;
   /** Most bytes of request bodies kept for reuse (Config.cacheMaxBytes). */
   cacheBytes?: number;
+  /** The process's database outage: logged once while it lasts, not once per job (default: one of the performer's own). */
+  databaseOutage?: Condition;
 }
 
 export class JobPerformer {
@@ -63,8 +67,10 @@ export class JobPerformer {
   private readonly agents = new Map<number, Dispatcher>();
   /** Settings changed mid-run reach the next attempt within serverCacheMs. */
   private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
+  private readonly databaseOutage: Condition;
 
   constructor(private readonly deps: PerformDeps) {
+    this.databaseOutage = deps.databaseOutage ?? createOutages(deps.log).database;
     this.servers = new LoadingCache(1024, deps.serverCacheMs ?? 1_000);
     this.client = new AnnotatorClient({
       answers: deps.answers,
@@ -93,10 +99,12 @@ export class JobPerformer {
       // put the job back without using up one of its attempts. Rethrown, BullMQ would count
       // it and, attempts spent, drop the job with its delivery left queued or under way.
       const delay = this.deps.databaseRetryDelayMs ?? 2_000;
-      this.deps.log.warn(
-        { serverId: job.data.serverId, articleId: job.data.articleId, err: (err as Error).message, retryInMs: delay },
-        'database unreachable; the request will be made again later, not counted against the server',
-      );
+      this.databaseOutage.failed({
+        serverId: job.data.serverId,
+        articleId: job.data.articleId,
+        err: (err as Error).message,
+        retryInMs: delay,
+      });
       await job.moveToDelayed(Date.now() + delay, token);
       throw new DelayedError();
     }
@@ -146,6 +154,8 @@ export class JobPerformer {
     }
 
     const n = await store.beginAttemptUnlessAnswered(articleId, serverId);
+    // The database answered: an outage, if one was logged, is over (a boolean check otherwise).
+    this.databaseOutage.recovered();
     if (n === 'closed') return await this.waitForReopening(job, token, 'no request was made');
     if (n === null) {
       // A job delivered twice (a worker died after storing): the answer is already there.

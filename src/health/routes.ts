@@ -10,6 +10,7 @@ import type { AccessionLookup } from '../uniprot/index.ts';
 import type { FamilyLookups } from '../families/family.ts';
 import { withinTime } from '../shared/timeout.ts';
 import { lookupReleases } from '../families/lookups.ts';
+import type { Condition } from '../shared/condition.ts';
 
 /** What /healthz checks and reports, handed over by the composition root. */
 export interface HealthRouteDeps {
@@ -19,6 +20,8 @@ export interface HealthRouteDeps {
   settings: Pick<SettingsRepository, 'ping'>;
   accessions: Pick<AccessionLookup, 'release'> | null;
   lookups: FamilyLookups;
+  /** Told what each check found, so /metrics says up or down as of the latest look (and an outage logged is over once a check passes). */
+  outages: { database: Pick<Condition, 'checked'>; redis: Pick<Condition, 'checked'> };
 }
 
 /**
@@ -53,7 +56,11 @@ function healthHandler(deps: HealthRouteDeps): RouteHandler<typeof HealthCheck> 
       withinTime(deps.pingRedis(), CHECK_TIMEOUT_MS, false),
       withinTime(deps.settings.ping(), CHECK_TIMEOUT_MS, false),
     ])
-      .then(([redis, database]) => ({ redis, database }))
+      .then(([redis, database]) => {
+        deps.outages.redis.checked(redis);
+        deps.outages.database.checked(database);
+        return { redis, database };
+      })
       .finally(() => {
         running = undefined;
       }));

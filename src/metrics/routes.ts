@@ -13,11 +13,19 @@ import type { DispatchQueues } from '../dispatch/queues.ts';
 import { QUEUE_WAIT_MS, type DispatchService } from '../dispatch/service.ts';
 import type { ServerRepository } from '../servers/repository.ts';
 import { withinTime } from '../shared/timeout.ts';
+import type { Outages } from '../dispatch/outages.ts';
+import type { UnsettledRepository } from '../dispatch/unsettled-repository.ts';
+import { conditionRegistry } from './condition-metrics.ts';
 
-/** What /metrics reads, handed over by the composition root: every server, and its queue's counts while Redis is up. */
+/**
+ * What /metrics reads, handed over by the composition root: every server, and its queue's
+ * counts while Redis is up; this process's outages; the oldest pair still owed.
+ */
 export interface MetricsRouteDeps {
   servers: Pick<ServerRepository, 'listAll'>;
   dispatch: Pick<DispatchService, 'redisReady'> & { queues: Pick<DispatchQueues, 'counts'> };
+  outages: Outages;
+  unsettled: Pick<UnsettledRepository, 'oldestAgeSeconds'>;
 }
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
@@ -50,10 +58,10 @@ function queueRegistry({ servers, dispatch }: MetricsRouteDeps): Registry {
   return registry;
 }
 
-/** The queue gauges of every server, then this process's dispatch metrics. */
-function metricsHandler(queues: Registry): RouteHandler<typeof Metrics> {
+/** The queue gauges of every server, whether the stores are up, then this process's dispatch metrics. */
+function metricsHandler(queues: Registry, conditions: Registry): RouteHandler<typeof Metrics> {
   return async (_request, reply) => {
-    const text = (await queues.metrics()) + (await dispatchMetrics.registry.metrics());
+    const text = (await queues.metrics()) + (await conditions.metrics()) + (await dispatchMetrics.registry.metrics());
     return reply.type(dispatchMetrics.registry.contentType).send(text);
   };
 }
@@ -61,6 +69,6 @@ function metricsHandler(queues: Registry): RouteHandler<typeof Metrics> {
 export function observabilityRoutes(deps: MetricsRouteDeps): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/metrics', { schema: Metrics, config: { access: 'admin' } }, metricsHandler(queueRegistry(deps)));
+    app.get('/metrics', { schema: Metrics, config: { access: 'admin' } }, metricsHandler(queueRegistry(deps), conditionRegistry(deps)));
   };
 }

@@ -8,7 +8,7 @@ import type { Database } from '../../src/db/database.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openPglite } from '../../src/db/pglite.ts';
 import { openPostgres } from '../../src/db/postgres.ts';
-import { createLogger } from '../../src/log.ts';
+import { createLogger, type Logger } from '../../src/log.ts';
 import { createRuntime, type Runtime } from '../../src/runtime.ts';
 import { decodeMethodResponse, encodeMethodCall, type DecodedResponse, type XmlRpcValue } from '../../src/xmlrpc/codec.ts';
 import { newInstallationId, pgliteTemplateDump } from './pglite-template.ts';
@@ -114,11 +114,17 @@ export interface TestMetaserver extends Runtime, SetupRequests {
 }
 
 export async function startTestMetaserver(
-  opts: { workers?: boolean; config?: Partial<Config>; database?: TestDatabase; databaseKind?: TestDatabaseKind } = {},
+  opts: { workers?: boolean; config?: Partial<Config>; database?: TestDatabase; databaseKind?: TestDatabaseKind; log?: Logger } = {},
 ): Promise<TestMetaserver> {
   const config = testConfig(opts.config);
   const database = opts.database ?? (await openTestDatabase(opts.databaseKind));
-  const runtime = await createRuntime({ config, log: createLogger(config), db: database.db, api: true, workers: opts.workers ?? true });
+  const runtime = await createRuntime({
+    config,
+    log: opts.log ?? createLogger(config),
+    db: database.db,
+    api: true,
+    workers: opts.workers ?? true,
+  });
   const request: TestMetaserver['request'] = async (method, url, body, token) => {
     const res = await runtime.app!.inject({
       method: method as 'GET',

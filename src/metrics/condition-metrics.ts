@@ -1,0 +1,84 @@
+// The series an operator alerts on (docs/alert-rules.md): whether the database and Redis
+// were up at the latest look, the outages' counts, and how far behind dispatch is. Read at
+// scrape time from this process's outages (dispatch/outages.ts) and one query.
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { Outages } from '../dispatch/outages.ts';
+import type { UnsettledRepository } from '../dispatch/unsettled-repository.ts';
+import { withinTime } from '../shared/timeout.ts';
+
+/** How long the oldest-pair query may take: a scrape must not hang on a database that does not answer. */
+const QUERY_WAIT_MS = 2000;
+
+interface ConditionMetricsDeps {
+  outages: Outages;
+  unsettled: Pick<UnsettledRepository, 'oldestAgeSeconds'>;
+}
+
+/** A counter whose value is read when scraped (prom-client counters only count up by themselves). */
+function readCounter(registry: Registry, name: string, help: string, read: () => number): void {
+  new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const n = read();
+      if (n > 0) this.inc(n);
+    },
+  });
+}
+
+function upGauge(registry: Registry, name: string, help: string, read: () => boolean): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(read() ? 1 : 0);
+    },
+  });
+}
+
+export function conditionRegistry({ outages, unsettled }: ConditionMetricsDeps): Registry {
+  const registry = new Registry();
+  const { database, redis } = outages;
+  upGauge(
+    registry,
+    'metaserver_database_up',
+    'Whether the database answered at the latest look: a dispatch write, or a /healthz check (1 up, 0 down).',
+    () => database.up,
+  );
+  upGauge(
+    registry,
+    'metaserver_redis_up',
+    'Whether Redis answered at the latest look: the connection, or a /healthz check (1 up, 0 down).',
+    () => redis.up,
+  );
+  readCounter(
+    registry,
+    'metaserver_database_write_errors_total',
+    "Dispatch writes this process's workers found the database unreachable for.",
+    () => database.occurrences,
+  );
+  readCounter(
+    registry,
+    'metaserver_outage_requests_put_back_total',
+    'Requests this process put back, unblamed, because of an outage (they are made again later).',
+    () => database.occurrences,
+  );
+  new Gauge({
+    name: 'metaserver_dispatch_oldest_unsettled_seconds',
+    help: "Age of the oldest unsettled (article, server) pair of a running challenge's started servers, in seconds (0 when none; the last value read while the database does not answer).",
+    registers: [registry],
+    async collect() {
+      // Not reset: while the database does not answer, the last value read stays (an alert on it keeps firing).
+      const read = unsettled.oldestAgeSeconds().then(
+        (s) => ({ s }),
+        () => null,
+      );
+      const got = await withinTime(read, QUERY_WAIT_MS, null);
+      if (got) this.set(Math.max(0, got.s ?? 0));
+    },
+  });
+  return registry;
+}
