@@ -116,9 +116,15 @@ export class QueueWindow {
     }
   }
 
-  /** The queue position of the last delivery the window took (0: none, or sent back to the start). */
+  /**
+   * The queue position up to which the window has taken deliveries (0: none, or sent back to
+   * the start): its cursor, or just before a going back asked for and not made yet (rows
+   * appended behind the cursor have no job until the next refill takes them).
+   */
   async position(serverId: number): Promise<number> {
-    return Number((await this.connection.get(this.key('cursor', serverId))) ?? 0);
+    const [cursor, back] = await this.connection.mget(this.key('cursor', serverId), this.key('back', serverId));
+    const taken = Number(cursor ?? 0);
+    return back === null ? taken : Math.min(taken, Number(back) - 1);
   }
 
   /** Redis may have lost jobs: the window walks the server's deliveries not begun from the start again. */

@@ -154,4 +154,27 @@ describe.each(testDatabaseKinds())('the queue window (%s)', (kind) => {
     gate.release();
     await allDone(registered.id as number);
   }, 120_000);
+
+  it('counts a going back not made yet in its position, so the reconciler sees no job lost behind it', async () => {
+    // A server id no test uses: only its window's keys are written.
+    const serverId = 987_654;
+    const window = ms.ctx.dispatch.window;
+    const redis = new Redis(ms.config.redisUrl);
+    try {
+      const key = (what: string) => `${ms.config.queuePrefix}:window-${what}:${serverId}`;
+      expect(await window.position(serverId)).toBe(0);
+      await redis.set(key('cursor'), 40);
+      expect(await window.position(serverId)).toBe(40);
+      // Articles appended from position 12 on: their rows wait for the next refill, so the window has taken up to 11.
+      await redis.set(key('back'), 12);
+      expect(await window.position(serverId)).toBe(11);
+      // A going back past the cursor changes nothing.
+      await redis.set(key('back'), 50);
+      expect(await window.position(serverId)).toBe(40);
+      await window.rewind(serverId);
+      expect(await window.position(serverId)).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });
