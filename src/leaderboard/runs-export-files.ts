@@ -9,15 +9,10 @@
 // A family whose runs are in no such form is left out, saying why.
 import type { ColumnLayout, Mention } from '../scoring/index.ts';
 import { FormatError } from '../formats/common.ts';
+import type { ArchiveFile } from '../formats/tar-gz.ts';
 import { SCORE_FILE_FORMATS } from '../scoring/score-files.ts';
 import { familyOf, type TaskName } from '../families/registry.ts';
 import type { RunData } from './inputs.ts';
-
-/** One file of the archive: its path in it and its text. */
-export interface ArchiveEntry {
-  name: string;
-  content: string;
-}
 
 /** How a task's runs and gold are written: one tab-separated file, or a directory of brat `.ann` files. */
 export type RunFileForm = 'tsv' | 'brat-dir';
@@ -59,7 +54,7 @@ function bratDocuments(body: string): Array<[string, string]> {
 }
 
 /** A stored body (an offline run, the gold) as the form's files under `base`: the text as stored, split per document for brat. */
-export function storedFiles(form: RunFileForm, base: string, body: string): ArchiveEntry[] {
+export function storedFiles(form: RunFileForm, base: string, body: string): ArchiveFile[] {
   if (form === 'tsv') return [{ name: pathOf(form, base), content: body }];
   return bratDocuments(body).map(([id, ann]) => ({ name: `${base}/${segment(id)}.ann`, content: ann }));
 }
@@ -81,7 +76,7 @@ function mentionsAnn(mentions: readonly Mention[]): string {
  * `base`. For brat, every answered document gets its `.ann` (an empty one too); a run of the
  * brat form is the scoring library's mentions (MENTION's run).
  */
-export function onlineFiles(form: RunFileForm, base: string, data: RunData, answered: readonly string[]): ArchiveEntry[] {
+export function onlineFiles(form: RunFileForm, base: string, data: RunData, answered: readonly string[]): ArchiveFile[] {
   if (form === 'tsv') return [{ name: pathOf(form, base), content: familyOf(data.task).scoring.exportTsv!(data.run) }];
   const byDoc = new Map<string, Mention[]>(answered.map((doc) => [doc, []]));
   for (const m of data.run as Mention[]) (byDoc.get(m.doc) ?? byDoc.set(m.doc, []).get(m.doc)!).push(m);

@@ -8,6 +8,7 @@
 // body held at a time.
 import { ApiError } from '../http/api-error.ts';
 import { FormatError } from '../formats/common.ts';
+import type { AddArchiveFile, ArchiveFile } from '../formats/tar-gz.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { ServerRepository } from '../servers/repository.ts';
 import type { TaskName } from '../families/registry.ts';
@@ -24,7 +25,6 @@ import {
   runFileForm,
   segment,
   storedFiles,
-  type ArchiveEntry,
   type RunFileForm,
 } from './runs-export-files.ts';
 
@@ -93,7 +93,7 @@ export interface RunsManifest {
 /** One run to write: its manifest entry, and how to read its files when its turn comes. */
 interface PlannedRun {
   entry: ManifestRun;
-  files(): Promise<ArchiveEntry[]>;
+  files(): Promise<ArchiveFile[]>;
 }
 
 /** A task of the export: its board, its runs (unless its form is none), its gold. */
@@ -228,14 +228,11 @@ async function planTask(
   return { planned: { task, form, board, official, runs, gold }, leftOut: [] };
 }
 
-/** Writes one entry of the archive, resolving once it is taken (so at most one is held). */
-export type AddEntry = (entry: ArchiveEntry) => Promise<void>;
-
 /**
  * Reads what the export needs besides the files (the boards, the runs' headings), then
  * returns the writer of the archive's entries. No task with gold: 404 no_gold.
  */
-export async function planRunsExport(sources: RunsExportSources, challenge: Challenge): Promise<(add: AddEntry) => Promise<void>> {
+export async function planRunsExport(sources: RunsExportSources, challenge: Challenge): Promise<(add: AddArchiveFile) => Promise<void>> {
   const tasks: PlannedTask[] = [];
   const leftOut: LeftOutRun[] = [];
   for (const task of challenge.tasks) {
@@ -259,13 +256,13 @@ async function writeArchive(
   challenge: Challenge,
   tasks: readonly PlannedTask[],
   leftOut: LeftOutRun[],
-  add: AddEntry,
+  add: AddArchiveFile,
 ): Promise<void> {
   const exportedAt = new Date().toISOString();
   const runs: ManifestRun[] = [];
   for (const { runs: planned } of tasks) {
     for (const run of planned) {
-      let files: ArchiveEntry[];
+      let files: ArchiveFile[];
       try {
         files = await run.files();
       } catch (error) {
