@@ -57,14 +57,14 @@ export function conditionRegistry({ outages, unsettled }: ConditionMetricsDeps):
   readCounter(
     registry,
     'metaserver_database_write_errors_total',
-    "Dispatch writes this process's workers found the database unreachable for.",
+    "Dispatch writes this process's workers found the database unreachable or refusing for; each request is put back, unblamed, and made again later.",
     () => database.occurrences,
   );
   readCounter(
     registry,
-    'metaserver_outage_requests_put_back_total',
-    'Requests this process put back, unblamed, because of an outage (they are made again later).',
-    () => database.occurrences,
+    'metaserver_redis_connection_errors_total',
+    "Errors this process's shared Redis connection met (it reconnects by itself).",
+    () => redis.occurrences,
   );
   new Gauge({
     name: 'metaserver_dispatch_oldest_unsettled_seconds',

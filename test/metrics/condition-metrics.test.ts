@@ -37,7 +37,7 @@ describe('/metrics for alerting', () => {
     expect(value(text, 'metaserver_database_up')).toBe(1);
     expect(value(text, 'metaserver_redis_up')).toBe(1);
     expect(value(text, 'metaserver_database_write_errors_total')).toBe(0);
-    expect(value(text, 'metaserver_outage_requests_put_back_total')).toBe(0);
+    expect(value(text, 'metaserver_redis_connection_errors_total')).toBe(0);
     expect(value(text, 'metaserver_dispatch_oldest_unsettled_seconds')).toBe(0);
   });
 
