@@ -141,7 +141,19 @@ describe('DispatchStore over a flaky database', () => {
   });
 });
 
-describe('a job whose database writes fail for good', () => {
+/**
+ * Database writes failing while a server answers: the database gone away for 6 transactions
+ * (57P01: storing the answer fails 1 + 2 retries times, then starting the next attempt 3
+ * times), or refusing one write (read-only 25006, disk full 53100: storing the answer). The
+ * job is put back, not counted against the server nor dropped: one attempt allowed, and it
+ * still ends done. No reconciliation pass within the test where the write is refused: only
+ * the job itself can bring the pair to its end.
+ */
+describe.each([
+  { code: '57P01', failures: 6, config: { databaseWriteRetries: 2 } },
+  { code: '25006', failures: 1, config: { reconcileIntervalMs: 600_000 } },
+  { code: '53100', failures: 1, config: { reconcileIntervalMs: 600_000 } },
+])('a job whose database writes fail ($code)', ({ code, failures, config }) => {
   let ms: TestMetaserver;
   let flaky: FlakyDatabase;
   let server: FaultyServer;
@@ -149,59 +161,7 @@ describe('a job whose database writes fail for good', () => {
   beforeAll(async () => {
     inner = await openTestDatabase();
     flaky = flakyDatabase(inner.db);
-    ms = await startTestMetaserver({ database: { ...inner, db: flaky }, config: { databaseWriteRetries: 2 } });
-  });
-  afterAll(async () => {
-    await ms?.stop();
-    await inner?.drop();
-    await server?.close();
-  });
-
-  it('is put back, not counted against the server: one attempt allowed, and it still ends done', async () => {
-    let calls = 0;
-    server = await startFaultyServer({
-      kind: 'custom',
-      handler: (text, given) => {
-        // Call 1 is the setup check. During call 2 the database goes away for 6 transactions:
-        // storing the answer fails 3 times (1 + 2 retries), then starting the next attempt 3 times.
-        if (++calls === 2) flaky.failNext(6, '57P01', 'transaction');
-        return annotate(text, given);
-      },
-    });
-    await ms.challenge('dbdown', { name: 'DB down', timeoutSeconds: 5, maxAttempts: 1 });
-    const ids = (await ms.articles('dbdown', [{ id: 'D1', text: 'BRCA1 (P38398) binds TP53.' }])).ids;
-    const token = (await ms.team('DB team')).token;
-    const id = (await ms.server('dbdown', token, { name: 'fine', url: server.url })).id as number;
-    await ms.startServer(id, token);
-    await waitFor(
-      'the answer',
-      async () => {
-        const rows = await inner.db.query(`select 1 from deliveries where server_id = $1 and state = 'done'`, [id]);
-        const c = await ms.ctx.dispatch.queues.counts(id);
-        return rows.length === 1 && c.active + c.waiting + c.delayed === 0 ? true : undefined;
-      },
-      30_000,
-    );
-    expect(flaky.injected).toBe(6);
-    const attempts = await inner.db.query<{ outcome: string }>('select outcome from attempts where server_id = $1 order by n', [id]);
-    expect(attempts.map((a) => a.outcome)).toEqual(['interrupted', 'ok']);
-    expect(await inner.db.query('select count(*)::int as n from answers where server_id = $1', [id])).toEqual([{ n: 1 }]);
-    expect(await inner.db.query('select article_id from answers where server_id = $1', [id])).toEqual([{ article_id: ids.D1 }]);
-    expect(calls).toBe(3);
-    await queueEmptied(ms, id); // finished: its outcome is in the database, its job gone from Redis
-  });
-});
-
-describe.each(['25006', '53100'])('a job whose write the database refuses (%s)', (code) => {
-  let ms: TestMetaserver;
-  let flaky: FlakyDatabase;
-  let server: FaultyServer;
-  let inner: TestDatabase;
-  beforeAll(async () => {
-    inner = await openTestDatabase();
-    flaky = flakyDatabase(inner.db);
-    // No reconciliation pass within the test: only the job itself can bring the pair to its end.
-    ms = await startTestMetaserver({ database: { ...inner, db: flaky }, config: { reconcileIntervalMs: 600_000 } });
+    ms = await startTestMetaserver({ database: { ...inner, db: flaky }, config });
   });
   afterAll(async () => {
     await ms?.stop();
@@ -214,29 +174,31 @@ describe.each(['25006', '53100'])('a job whose write the database refuses (%s)',
     server = await startFaultyServer({
       kind: 'custom',
       handler: (text, given) => {
-        // Call 1 is the setup check. During call 2 the database refuses the next write: storing the answer.
-        if (++calls === 2) flaky.failNext(1, code, 'transaction');
+        // Call 1 is the setup check; the writes fail during call 2.
+        if (++calls === 2) flaky.failNext(failures, code, 'transaction');
         return annotate(text, given);
       },
     });
-    await ms.challenge('refused', { name: 'Refused', timeoutSeconds: 5, maxAttempts: 1 });
-    const ids = (await ms.articles('refused', [{ id: 'R1', text: 'BRCA1 (P38398) binds TP53.' }])).ids;
-    const token = (await ms.team('Refused team')).token;
-    const id = (await ms.server('refused', token, { name: 'fine', url: server.url })).id as number;
+    await ms.challenge('dbfail', { name: 'DB failing', timeoutSeconds: 5, maxAttempts: 1 });
+    const ids = (await ms.articles('dbfail', [{ id: 'D1', text: 'BRCA1 (P38398) binds TP53.' }])).ids;
+    const token = (await ms.team('DB team')).token;
+    const id = (await ms.server('dbfail', token, { name: 'fine', url: server.url })).id as number;
     await ms.startServer(id, token);
     await waitFor(
       'the answer',
       async () => {
         const rows = await inner.db.query(`select 1 from deliveries where server_id = $1 and state = 'done'`, [id]);
-        return rows.length === 1 ? true : undefined;
+        const c = await ms.ctx.dispatch.queues.counts(id);
+        return rows.length === 1 && c.active + c.waiting + c.delayed === 0 ? true : undefined;
       },
-      15_000,
+      30_000,
     );
-    expect(flaky.injected).toBe(1);
+    expect(flaky.injected).toBe(failures);
     const attempts = await inner.db.query<{ outcome: string }>('select outcome from attempts where server_id = $1 order by n', [id]);
     expect(attempts.map((a) => a.outcome)).toEqual(['interrupted', 'ok']);
-    expect(await inner.db.query('select article_id from answers where server_id = $1', [id])).toEqual([{ article_id: ids.R1 }]);
+    expect(await inner.db.query('select count(*)::int as n from answers where server_id = $1', [id])).toEqual([{ n: 1 }]);
+    expect(await inner.db.query('select article_id from answers where server_id = $1', [id])).toEqual([{ article_id: ids.D1 }]);
     expect(calls).toBe(3);
-    await queueEmptied(ms, id);
+    await queueEmptied(ms, id); // finished: its outcome is in the database, its job gone from Redis
   });
 });

@@ -44,3 +44,18 @@ export function expectFigures(actual: unknown, expected: unknown, path = 'metric
 }
 
 export const tsv = (rows: string[][]) => rows.map((r) => r.join('\t')).join('\n') + '\n';
+
+/** An INT gold of three items in two documents (d1, d2), with a run finding the first of them and one finding all three. */
+export const THREE_ITEMS = {
+  gold: tsv([
+    ['d1', 'P37840'],
+    ['d1', 'P04637'],
+    ['d2', 'O14920'],
+  ]),
+  half: tsv([['d1', 'P37840', '1', '0.9']]),
+  perfect: tsv([
+    ['d1', 'P37840', '1', '0.9'],
+    ['d1', 'P04637', '2', '0.8'],
+    ['d2', 'O14920', '1', '0.9'],
+  ]),
+};

@@ -11,23 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { ADMIN_TOKEN, serverSettled, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
-import { send, tsv } from './helpers.ts';
+import { send, THREE_ITEMS } from './helpers.ts';
 
 const ARTICLES = [
   { id: 'd1', text: 'Alpha-synuclein P37840 binds BRCA1 P38398 and P04637.' },
   { id: 'd2', text: 'Q9Y6K9 forms a complex with O14920 and interacts with P38398.' },
 ];
-const GOLD = tsv([
-  ['d1', 'P37840'],
-  ['d1', 'P04637'],
-  ['d2', 'O14920'],
-]);
-const HALF = tsv([['d1', 'P37840', '1', '0.9']]);
-const PERFECT = tsv([
-  ['d1', 'P37840', '1', '0.9'],
-  ['d1', 'P04637', '2', '0.8'],
-  ['d2', 'O14920', '1', '0.9'],
-]);
+const { gold: GOLD, half: HALF, perfect: PERFECT } = THREE_ITEMS;
 
 let ms: TestMetaserver;
 let sample: SampleServer;

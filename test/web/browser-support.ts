@@ -6,6 +6,14 @@ import { axeViolations as violationsNow } from '../support/browser.ts';
 
 export { CHROMIUM_PATH, collectPageErrors, launchChromium, screenshot } from '../support/browser.ts';
 
+/** Saves the organiser token in the page's browser as a person does: pasted on the organiser page, until the page says it is kept. */
+export async function saveOrganiserToken(page: Page, token: string): Promise<void> {
+  await page.goto('/organiser');
+  await page.fill('#token-input', token);
+  await page.press('#token-input', 'Enter');
+  await page.locator('[data-token-status].ok').waitFor({ timeout: 30_000 });
+}
+
 /** axe-core's violations at this width, each as "rule (impact): target, … — help". */
 export async function axeViolations(page: Page, width: number): Promise<string[]> {
   await page.setViewportSize({ width, height: 900 });

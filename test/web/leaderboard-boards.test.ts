@@ -7,22 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
-import { axeViolations, collectPageErrors, launchChromium } from './browser-support.ts';
+import { axeViolations, collectPageErrors, launchChromium, saveOrganiserToken } from './browser-support.ts';
+import { THREE_ITEMS } from '../leaderboard/helpers.ts';
 
 const WAIT = { timeout: 30_000 };
 const BOARD = '/challenges/boards/leaderboard/INT';
-const tsv = (rows: string[][]) => rows.map((r) => r.join('\t')).join('\n') + '\n';
-const GOLD = tsv([
-  ['d1', 'P37840'],
-  ['d1', 'P04637'],
-  ['d2', 'O14920'],
-]);
-const HALF = tsv([['d1', 'P37840', '1', '0.9']]);
-const PERFECT = tsv([
-  ['d1', 'P37840', '1', '0.9'],
-  ['d1', 'P04637', '2', '0.8'],
-  ['d2', 'O14920', '1', '0.9'],
-]);
+const { gold: GOLD, half: HALF, perfect: PERFECT } = THREE_ITEMS;
 
 let ms: TestMetaserver;
 let browser: Browser;
@@ -55,10 +45,7 @@ beforeAll(async () => {
   expect(await send('POST', '/api/challenges/boards/runs/INT', PERFECT, team.token)).toBe(201);
   page = await (await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } })).newPage();
   errors = collectPageErrors(page);
-  await page.goto('/organiser');
-  await page.fill('#token-input', ADMIN_TOKEN);
-  await page.press('#token-input', 'Enter');
-  await page.locator('[data-token-status].ok').waitFor(WAIT);
+  await saveOrganiserToken(page, ADMIN_TOKEN);
 }, 120_000);
 
 afterAll(async () => {

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
-import { axeViolations, collectPageErrors, launchChromium, screenshot } from './browser-support.ts';
+import { axeViolations, collectPageErrors, launchChromium, saveOrganiserToken, screenshot } from './browser-support.ts';
 
 const WAIT = { timeout: 30_000 };
 const BOARD = '/challenges/sig/leaderboard/MENTION';
@@ -131,10 +131,7 @@ async function axisScale(p: Page, axis: 'x' | 'y'): Promise<(v: number) => numbe
 
 describe('the leaderboard page with significance', () => {
   it('offers significance in its options and passes it, with the trials, to the API', async () => {
-    await page.goto('/organiser');
-    await page.fill('#token-input', ADMIN_TOKEN);
-    await page.press('#token-input', 'Enter');
-    await page.locator('[data-token-status].ok').waitFor(WAIT);
+    await saveOrganiserToken(page, ADMIN_TOKEN);
     await page.goto(BOARD);
     await page.locator('#board-main tbody tr').first().waitFor(WAIT);
     // Without it: no interval, no group.

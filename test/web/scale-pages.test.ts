@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
-import { axeViolations, collectPageErrors, launchChromium, screenshot } from './browser-support.ts';
+import { axeViolations, collectPageErrors, launchChromium, saveOrganiserToken, screenshot } from './browser-support.ts';
 
 const RUNS = 20;
 const WAIT = { timeout: 30_000 };
@@ -80,10 +80,7 @@ beforeAll(async () => {
   context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
   errors = collectPageErrors(page);
-  await page.goto('/organiser');
-  await page.fill('#token-input', ADMIN_TOKEN);
-  await page.press('#token-input', 'Enter');
-  await page.locator('[data-token-status].ok').waitFor(WAIT);
+  await saveOrganiserToken(page, ADMIN_TOKEN);
 }, 120_000);
 
 afterAll(async () => {
