@@ -3,6 +3,7 @@
 // This file, app.ts and runtime.ts (which builds the context) are the only ones the
 // context's shape reaches: a plugin names its dependencies (ServerRouteDeps, …) and never
 // sees the rest (test/architecture/sizes.test.ts keeps it so).
+import { readDispatchProgress } from './dispatch/progress.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { healthRoutes, type HealthRouteDeps } from './health/routes.ts';
@@ -52,7 +53,15 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
 function healthDeps(ctx: AppContext): HealthRouteDeps {
   const { settings } = ctx.repos;
-  return { pingRedis: () => ctx.pingRedis(), settings, accessions: ctx.accessions, lookups: ctx.lookups, outages: ctx.outages };
+  return {
+    pingRedis: () => ctx.pingRedis(),
+    settings,
+    accessions: ctx.accessions,
+    lookups: ctx.lookups,
+    outages: ctx.outages,
+    dispatchProgress: () => readDispatchProgress(ctx.repos.unsettled, ctx.config.reconcileIntervalMs),
+    shortfall: ctx.dispatch.shortfall,
+  };
 }
 
 function challengeDeps(ctx: AppContext, official: OfficialBoards): ChallengeRouteDeps {
@@ -99,7 +108,13 @@ function bcmsDeps(ctx: AppContext): BcmsDeps {
 }
 
 function metricsDeps(ctx: AppContext): MetricsRouteDeps {
-  return { servers: ctx.repos.servers, dispatch: ctx.dispatch, outages: ctx.outages, unsettled: ctx.repos.unsettled };
+  return {
+    servers: ctx.repos.servers,
+    dispatch: ctx.dispatch,
+    outages: ctx.outages,
+    unsettled: ctx.repos.unsettled,
+    progress: () => readDispatchProgress(ctx.repos.unsettled, ctx.config.reconcileIntervalMs),
+  };
 }
 
 function reliabilityDeps(ctx: AppContext): ReliabilityRouteDeps {

@@ -35,6 +35,8 @@ export interface WorkerDeps {
   pingRedis: () => Promise<boolean>;
   /** The process's database outage, which the performer's jobs report to (and /metrics reads). */
   databaseOutage?: Condition;
+  /** The process's Redis outage for its queue workers (one warning while it lasts, not one per worker). */
+  workersRedisOutage?: Condition;
   /** A job of the server finished in this process (its queue window is topped up). */
   jobSettled?: (serverId: number) => void;
 }
@@ -69,6 +71,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     log,
     performer,
     jobSettled: deps.jobSettled,
+    outage: deps.workersRedisOutage,
     // Pull servers are never called: their agents take the jobs on lease (src/pull).
     listServers: async () =>
       (await repos.servers.listAll())
@@ -76,7 +79,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
         .map((s) => ({ id: s.id, concurrency: s.concurrency, batchSize: s.batchSize })),
   });
   await pool.start();
-  callbacks?.startWorker(deps.redisUrl);
+  callbacks?.startWorker(deps.redisUrl, deps.workersRedisOutage);
   return { performer, pool, heartbeat: startHeartbeat(deps) };
 }
 

@@ -189,6 +189,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
         callbacks,
         pingRedis: () => ctx.pingRedis(),
         databaseOutage: ctx.outages.database,
+        workersRedisOutage: ctx.outages.queueWorkers,
         jobSettled: (serverId) => ctx.dispatch.window.settled(serverId),
       })
     : undefined;

@@ -15,7 +15,7 @@ import type { AnswerRepository } from '../articles/answer-repository.ts';
 import { articleView } from '../articles/view.ts';
 import { policedAgent } from '../dispatch/annotators/policed-agent.ts';
 import { RefusedAddressError, urlProblem } from '../http/url-policy.ts';
-import { createQueueWorker } from '../queue/worker.ts';
+import { createQueueWorker, type WorkerOutage } from '../queue/worker.ts';
 import { configuredPublicUrl } from '../http/public-url.ts';
 import type { CallbackRepository } from './repository.ts';
 
@@ -79,7 +79,7 @@ export class CallbackService {
   }
 
   /** Consumes the callbacks queue in this (worker) process. */
-  startWorker(redisUrl: string): void {
+  startWorker(redisUrl: string, outage?: WorkerOutage): void {
     this.workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', () => {}); // reported through the worker's error event
     this.worker = createQueueWorker<CallbackJob>({
@@ -92,6 +92,7 @@ export class CallbackService {
       stalledIntervalMs: this.config.stalledIntervalMs,
       log: this.log,
       problem: 'callback worker problem',
+      outage,
     });
     // In the background, so start-up does not wait on it; sweep() logs its own failures.
     void this.sweep();

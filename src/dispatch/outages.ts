@@ -9,6 +9,8 @@ export interface Outages {
   database: Condition;
   /** Redis refusing the process's shared connection (it reconnects by itself). */
   redis: Condition;
+  /** Redis refusing the queue workers' connections: every worker reports each reconnection, the log says it once. */
+  queueWorkers: Condition;
 }
 
 export function createOutages(log: Logger, now?: () => number): Outages {
@@ -24,6 +26,13 @@ export function createOutages(log: Logger, now?: () => number): Outages {
       name: 'Redis unreachable',
       meanwhile: 'the connection retries by itself; queue changes are stored and reach the queues once it answers',
       repeats: 'connection errors',
+      log,
+      now,
+    }),
+    queueWorkers: new Condition({
+      name: "Redis unreachable for this process's queue workers",
+      meanwhile: 'each worker reconnects by itself; the jobs wait in Redis and no server is blamed',
+      repeats: 'worker connection errors',
       log,
       now,
     }),

@@ -174,8 +174,12 @@ export class Reconciler {
    */
   private async jobsLost(serverId: number): Promise<boolean> {
     const owed = await this.repos.store.deliveriesOwedJobs(serverId, await this.dispatch.window.position(serverId));
-    if (owed === 0) return false;
+    if (owed === 0) {
+      this.dispatch.shortfall.found(serverId, 0);
+      return false;
+    }
     const held = await this.dispatch.queues.jobsHeld(serverId);
+    this.dispatch.shortfall.found(serverId, Math.max(0, owed - held));
     if (held >= owed) return false;
     this.opts.log.warn(
       { serverId, unsettled: owed, jobs: held },

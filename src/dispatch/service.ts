@@ -11,6 +11,7 @@
 // article due (one statement, however many), then tops the server's window up; the window
 // queues a job before it marks the row as in Redis, with a deterministic job id, so a crash
 // in between leaves a row still waiting, queued again and deduplicated.
+import { JobShortfall } from './job-shortfall.ts';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
@@ -26,6 +27,9 @@ import { SERVERS_CHANGED_CHANNEL } from './worker-pool.ts';
 export const QUEUE_WAIT_MS = 1000;
 
 export class DispatchService {
+  /** What the reconciler found missing from the queues at its latest look (for /healthz and /metrics). */
+  readonly shortfall = new JobShortfall();
+
   constructor(
     readonly queues: DispatchQueues,
     readonly window: QueueWindow,

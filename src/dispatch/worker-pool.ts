@@ -14,7 +14,7 @@
 // one of four processes made all 10,000 requests while the other three polled.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Worker } from 'bullmq';
-import { createQueueWorker } from '../queue/worker.ts';
+import { createQueueWorker, type WorkerOutage } from '../queue/worker.ts';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { DISPATCH_WORKER_OPTIONS, queueName, type DispatchJob } from './queues.ts';
@@ -92,6 +92,8 @@ export interface WorkerPoolOptions {
   jobSettled?: (serverId: number) => void;
   /** The servers to consume for, with their concurrency. */
   listServers(): Promise<ServerSlots[]>;
+  /** Where the workers' Redis connection errors go (one warning while an outage lasts). */
+  outage?: WorkerOutage;
 }
 
 export class WorkerPool {
@@ -120,6 +122,7 @@ export class WorkerPool {
   async start(): Promise<void> {
     this.connection = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
     this.connection.on('error', () => {}); // reported through the workers' own error events
+    this.connection.on('ready', () => this.opts.outage?.recovered());
     await this.sync();
     // The others share the servers out again now rather than at their next sync.
     await this.connection.publish(`${this.opts.prefix}:${SERVERS_CHANGED_CHANNEL}`, 'pool started');
@@ -215,6 +218,7 @@ export class WorkerPool {
       problem: 'queue worker problem',
       logFields: { serverId },
       more: DISPATCH_WORKER_OPTIONS,
+      outage: this.opts.outage,
     });
     const settled = this.opts.jobSettled;
     if (settled) {

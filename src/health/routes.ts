@@ -1,5 +1,8 @@
-// GET /healthz: whether Redis and the database answer, and which lookup releases are loaded.
-// The plugin takes the two checks and the loaded releases by name from the composition root.
+// GET /healthz: whether Redis and the database answer, whether dispatch is progressing, and
+// which lookup releases are loaded. The plugin takes the checks and the loaded releases by
+// name from the composition root. The status (200 or 503) is about this process's own
+// stores, what a load balancer acts on; a stalled dispatch is said in the body (and in
+// /metrics) for an operator, since taking the API out of service would not mend it.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -11,6 +14,7 @@ import type { FamilyLookups } from '../families/family.ts';
 import { withinTime } from '../shared/timeout.ts';
 import { lookupReleases } from '../families/lookups.ts';
 import type { Condition } from '../shared/condition.ts';
+import type { DispatchProgress } from '../dispatch/progress.ts';
 
 /** What /healthz checks and reports, handed over by the composition root. */
 export interface HealthRouteDeps {
@@ -22,6 +26,10 @@ export interface HealthRouteDeps {
   lookups: FamilyLookups;
   /** Told what each check found, so /metrics says up or down as of the latest look (and an outage logged is over once a check passes). */
   outages: { database: Pick<Condition, 'checked'>; redis: Pick<Condition, 'checked'> };
+  /** Whether every called server owing pairs has had an attempt end recently (one query). */
+  dispatchProgress(): Promise<DispatchProgress>;
+  /** Pairs the reconciler found unsettled with no job in Redis at its latest look. */
+  shortfall: { readonly pairsWithoutJob: number };
 }
 
 /**
@@ -37,6 +45,33 @@ const Health = Open({
   database: Type.String({ description: 'ok or unreachable' }),
   uniprot: Described('the loaded UniProt release, or null'),
   indexes: Described('the release of each loaded lookup index'),
+  dispatch: Open(
+    {
+      state: Type.String({
+        description:
+          'idle (nothing owed), progressing, stalled (a called server owes pairs and no attempt of it ended for longer than its deadline and back-off allow), or unknown (the database did not answer)',
+      }),
+      owingServers: Type.Optional(Type.Integer({ description: 'called servers of running challenges that owe pairs' })),
+      stalled: Type.Optional(
+        Type.Array(
+          Open({
+            serverId: Type.Integer(),
+            server: Type.String(),
+            challenge: Type.String(),
+            quietSeconds: Type.Integer({ description: 'seconds since an attempt of the server ended (or its oldest pair became due)' }),
+            limitSeconds: Type.Integer({
+              description: 'what its calls and retries may take: deadline + longest back-off + reconciler interval + 60 s',
+            }),
+          }),
+        ),
+      ),
+      pairsWithoutJob: Type.Integer({
+        description:
+          "pairs the database holds unsettled with no job in Redis at this process's latest reconciliation (their jobs are made again)",
+      }),
+    },
+    'whether dispatch is progressing; the status code does not depend on it',
+  ),
 });
 const HealthCheck = {
   tags: ['health'],
@@ -50,29 +85,35 @@ function healthHandler(deps: HealthRouteDeps): RouteHandler<typeof HealthCheck> 
    * ping and a query each (monitors and load balancers may poll many times a second), so
    * an answer is never older than one check.
    */
-  let running: Promise<{ redis: boolean; database: boolean }> | undefined;
+  let running: Promise<{ redis: boolean; database: boolean; progress: DispatchProgress | null }> | undefined;
   const check = () =>
     (running ??= Promise.all([
       withinTime(deps.pingRedis(), CHECK_TIMEOUT_MS, false),
       withinTime(deps.settings.ping(), CHECK_TIMEOUT_MS, false),
+      withinTime(
+        deps.dispatchProgress().catch(() => null),
+        CHECK_TIMEOUT_MS,
+        null,
+      ),
     ])
-      .then(([redis, database]) => {
+      .then(([redis, database, progress]) => {
         deps.outages.redis.checked(redis);
         deps.outages.database.checked(database);
-        return { redis, database };
+        return { redis, database, progress };
       })
       .finally(() => {
         running = undefined;
       }));
 
   return async (_request, reply) => {
-    const { redis, database } = await check();
+    const { redis, database, progress } = await check();
     const body = {
       status: redis && database ? 'ok' : 'unavailable',
       redis: redis ? 'ok' : 'unreachable',
       database: database ? 'ok' : 'unreachable',
       uniprot: deps.accessions ? deps.accessions.release : null,
       indexes: lookupReleases(deps.lookups),
+      dispatch: { ...(progress ?? { state: 'unknown' }), pairsWithoutJob: deps.shortfall.pairsWithoutJob },
     };
     return reply.status(redis && database ? 200 : 503).send(body);
   };

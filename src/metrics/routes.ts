@@ -16,6 +16,9 @@ import { withinTime } from '../shared/timeout.ts';
 import type { Outages } from '../dispatch/outages.ts';
 import type { UnsettledRepository } from '../dispatch/unsettled-repository.ts';
 import { conditionRegistry } from './condition-metrics.ts';
+import { progressRegistry } from './progress-metrics.ts';
+import type { DispatchProgress } from '../dispatch/progress.ts';
+import type { JobShortfall } from '../dispatch/job-shortfall.ts';
 
 /**
  * What /metrics reads, handed over by the composition root: every server, and its queue's
@@ -23,9 +26,14 @@ import { conditionRegistry } from './condition-metrics.ts';
  */
 export interface MetricsRouteDeps {
   servers: Pick<ServerRepository, 'listAll'>;
-  dispatch: Pick<DispatchService, 'redisReady'> & { queues: Pick<DispatchQueues, 'counts'> };
+  dispatch: Pick<DispatchService, 'redisReady'> & {
+    queues: Pick<DispatchQueues, 'counts'>;
+    shortfall: Pick<JobShortfall, 'pairsWithoutJob' | 'queueRepairs'>;
+  };
   outages: Outages;
   unsettled: Pick<UnsettledRepository, 'oldestAgeSeconds'>;
+  /** Whether every called server owing pairs has had an attempt end recently. */
+  progress(): Promise<DispatchProgress>;
 }
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;
@@ -59,9 +67,10 @@ function queueRegistry({ servers, dispatch }: MetricsRouteDeps): Registry {
 }
 
 /** The queue gauges of every server, whether the stores are up, then this process's dispatch metrics. */
-function metricsHandler(queues: Registry, conditions: Registry): RouteHandler<typeof Metrics> {
+function metricsHandler(queues: Registry, conditions: Registry, progress: Registry): RouteHandler<typeof Metrics> {
   return async (_request, reply) => {
-    const text = (await queues.metrics()) + (await conditions.metrics()) + (await dispatchMetrics.registry.metrics());
+    const text =
+      (await queues.metrics()) + (await conditions.metrics()) + (await progress.metrics()) + (await dispatchMetrics.registry.metrics());
     return reply.type(dispatchMetrics.registry.contentType).send(text);
   };
 }
@@ -69,6 +78,14 @@ function metricsHandler(queues: Registry, conditions: Registry): RouteHandler<ty
 export function observabilityRoutes(deps: MetricsRouteDeps): FastifyPluginAsync {
   return async (base) => {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
-    app.get('/metrics', { schema: Metrics, config: { access: 'admin' } }, metricsHandler(queueRegistry(deps), conditionRegistry(deps)));
+    app.get(
+      '/metrics',
+      { schema: Metrics, config: { access: 'admin' } },
+      metricsHandler(
+        queueRegistry(deps),
+        conditionRegistry(deps),
+        progressRegistry({ progress: () => deps.progress(), shortfall: deps.dispatch.shortfall }),
+      ),
+    );
   };
 }

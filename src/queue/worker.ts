@@ -1,10 +1,19 @@
 // The one way this project makes a BullMQ worker (dispatch's per-server queues, the
 // callbacks queue): the installation's key prefix, lock and stall timing from the
-// configuration, and connection trouble logged as a warning — BullMQ reconnects by itself,
-// and an unhandled 'error' event would end the process.
+// configuration, and connection trouble logged — BullMQ reconnects by itself, and an
+// unhandled 'error' event would end the process. Redis down makes every worker of the
+// process report each reconnection; given the process's outage, they are one warning while
+// it lasts and a summary when it is over, not a line per worker per second.
 import { Worker, type Processor, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
+import { isRedisConnectionError } from './connection-errors.ts';
+
+/** An outage a worker reports to (shared/condition.ts's Condition is one). */
+export interface WorkerOutage {
+  failed(fields: Record<string, unknown>): void;
+  recovered(): void;
+}
 
 export interface QueueWorkerOptions<T> {
   queue: string;
@@ -21,6 +30,20 @@ export interface QueueWorkerOptions<T> {
   logFields?: Record<string, unknown>;
   /** More BullMQ options (stall count, back-off strategy). */
   more?: Pick<WorkerOptions, 'maxStalledCount' | 'settings'>;
+  /** The process's Redis outage for its workers: connection errors go there instead of a warning each. */
+  outage?: WorkerOutage;
+}
+
+/** Events that say the worker's connection answers again: it moved a job, or found its queue empty. */
+const REDIS_ANSWERED = ['active', 'completed', 'failed', 'drained'] as const;
+
+function reportTrouble<T>(worker: Worker<T>, opts: Omit<QueueWorkerOptions<T>, 'process' | 'concurrency'>): void {
+  const { outage, log, logFields, problem } = opts;
+  worker.on('error', (err) => {
+    if (outage && isRedisConnectionError(err)) outage.failed({ ...logFields, queue: opts.queue, err: err.message });
+    else log.warn({ ...logFields, err: err.message }, `${problem}; it retries by itself`);
+  });
+  if (outage) for (const event of REDIS_ANSWERED) worker.on(event, () => outage.recovered());
 }
 
 export function createQueueWorker<T>(opts: QueueWorkerOptions<T>): Worker<T> {
@@ -32,7 +55,7 @@ export function createQueueWorker<T>(opts: QueueWorkerOptions<T>): Worker<T> {
     stalledInterval: opts.stalledIntervalMs,
     ...opts.more,
   });
-  worker.on('error', (err) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}; it retries by itself`));
+  reportTrouble(worker, opts);
   return worker;
 }
 
@@ -51,7 +74,7 @@ export function createManualWorker<T>(opts: Omit<QueueWorkerOptions<T>, 'process
     autorun: false,
     ...opts.more,
   });
-  worker.on('error', (err) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}; it retries by itself`));
+  reportTrouble(worker, opts);
   void worker
     .startStalledCheckTimer()
     .catch((err: Error) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}: the stalled check did not start`));
