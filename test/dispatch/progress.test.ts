@@ -37,7 +37,7 @@ afterAll(async () => {
 async function health(): Promise<Health> {
   const res = await ms.app!.inject({ method: 'GET', url: '/healthz' });
   expect(res.statusCode).toBe(200);
-  return res.json() as Health;
+  return res.json<Health>();
 }
 
 async function metric(name: string): Promise<number | undefined> {
