@@ -188,7 +188,7 @@ export async function postCallback(answers: AnswerRepository, article: Article, 
       headersTimeout: timeout,
       bodyTimeout: timeout,
       signal: AbortSignal.timeout(timeout),
-      dispatcher: policedAgent(config.publicUrlsOnly),
+      dispatcher: policedAgent(config.publicUrlsOnly, timeout),
     });
     await res.body.dump().catch(() => {}); // the receiver's answer body is not needed
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode, error: null };

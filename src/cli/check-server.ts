@@ -231,7 +231,8 @@ export async function runCheckServerCommand(
   };
   // One connection, reused: the articles go one after the other, and a server that serves
   // one connection at a time must not wait for a second one.
-  const agent = createServerAgent({ connections: 1, lookup: policedLookup(false) });
+  // Its connect timeout is the deadline: a host that drops SYNs ends each call within it.
+  const agent = createServerAgent({ connections: 1, lookup: policedLookup(false), connectTimeoutMs: options.timeout * 1000 });
   const opts = {
     agent,
     deadlineMs: options.timeout * 1000,

@@ -64,7 +64,7 @@ export class JobPerformer {
   private readonly client: AnnotatorClient;
   /** The calls of servers registered for batches: several jobs' articles in one. */
   private readonly batches: BatchCaller;
-  private readonly agents = new Map<number, Dispatcher>();
+  private readonly agents = new Map<number, { agent: Dispatcher; connectTimeoutMs: number }>();
   /** Settings changed mid-run reach the next attempt within serverCacheMs. */
   private readonly servers: LoadingCache<number, { server: AnnotationServer; challenge: Challenge }>;
   private readonly databaseOutage: Condition;
@@ -80,12 +80,21 @@ export class JobPerformer {
     this.batches = new BatchCaller(this.client);
   }
 
-  private agent(server: AnnotationServer): Dispatcher {
-    let agent = this.agents.get(server.id);
-    if (!agent) {
-      agent = createPolicedAgent({ connections: server.concurrency, publicUrlsOnly: this.deps.publicUrlsOnly ?? false });
-      this.agents.set(server.id, agent);
-    }
+  /**
+   * The server's agent, its connect timeout the attempt's deadline (a connect to a host that
+   * drops SYNs ends with the attempt, and frees its slot). A deadline changed mid-run gets a
+   * new agent; the old one closes once its calls under way have ended.
+   */
+  private agent(server: AnnotationServer, deadlineMs: number): Dispatcher {
+    const kept = this.agents.get(server.id);
+    if (kept?.connectTimeoutMs === deadlineMs) return kept.agent;
+    if (kept) void kept.agent.close().catch(() => {});
+    const agent = createPolicedAgent({
+      connections: server.concurrency,
+      publicUrlsOnly: this.deps.publicUrlsOnly ?? false,
+      connectTimeoutMs: deadlineMs,
+    });
+    this.agents.set(server.id, { agent, connectTimeoutMs: deadlineMs });
     return agent;
   }
 
@@ -123,7 +132,7 @@ export class JobPerformer {
     const inFlight = dispatchMetrics.inFlight.labels(String(server.id));
     inFlight.inc();
     try {
-      const dispatcher = this.agent(server);
+      const dispatcher = this.agent(server, deadlineMs);
       if (server.batchSize > 1)
         return await this.batches.call(server, article, context, { deadlineMs, signal, dispatcher, slots: callSlots });
       return await this.client.call(server, article, context, { deadlineMs, signal, dispatcher });
@@ -227,7 +236,7 @@ export class JobPerformer {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((a) => a.close().catch(() => {})));
+    await Promise.all([...this.agents.values()].map(({ agent }) => agent.close().catch(() => {})));
     this.agents.clear();
   }
 }

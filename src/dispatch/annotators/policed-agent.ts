@@ -12,10 +12,14 @@ import { hostProblem, policedLookup, RefusedAddressError } from '../../http/url-
 /** Connections kept per origin by the shared agent: checks and callbacks are occasional. */
 const CONNECTIONS_PER_ORIGIN = 8;
 
-/** undici's connector, refusing hosts the policy refuses and resolving names through its lookup. */
-function policedConnector(publicUrlsOnly: boolean): buildConnector.connector {
-  // No connect timeout of its own: the call's deadline rules (see createServerAgent).
-  const connect = buildConnector({ timeout: 0, lookup: policedLookup(publicUrlsOnly) });
+/**
+ * undici's connector, refusing hosts the policy refuses and resolving names through its
+ * lookup. Its connect timeout is the deadline of the agent's calls (see createServerAgent):
+ * undici does not end a pending connect when a call is aborted, so without one a host that
+ * drops SYNs would hold the connection slot until the kernel gives up (~130 s).
+ */
+function policedConnector(publicUrlsOnly: boolean, connectTimeoutMs: number): buildConnector.connector {
+  const connect = buildConnector({ timeout: connectTimeoutMs, lookup: policedLookup(publicUrlsOnly) });
   return (options, callback) => {
     const problem = hostProblem(options.hostname, publicUrlsOnly);
     if (problem) {
@@ -26,19 +30,26 @@ function policedConnector(publicUrlsOnly: boolean): buildConnector.connector {
   };
 }
 
-/** A policed agent for one annotation server (dispatch keeps one per server). */
-export function createPolicedAgent(opts: { connections: number; publicUrlsOnly: boolean }): Agent {
-  return createServerAgent({ connections: opts.connections, connect: policedConnector(opts.publicUrlsOnly) });
+/**
+ * A policed agent for one annotation server (dispatch keeps one per server).
+ * `connectTimeoutMs`: the deadline of the calls it carries.
+ */
+export function createPolicedAgent(opts: { connections: number; publicUrlsOnly: boolean; connectTimeoutMs: number }): Agent {
+  return createServerAgent({ connections: opts.connections, connect: policedConnector(opts.publicUrlsOnly, opts.connectTimeoutMs) });
 }
 
-const agents = new Map<boolean, Agent>();
+const agents = new Map<string, Agent>();
 
-/** One shared agent per policy (whether only public addresses may be called), for checks and callbacks. */
-export function policedAgent(publicUrlsOnly: boolean): Agent {
-  let agent = agents.get(publicUrlsOnly);
+/**
+ * One shared agent per policy (whether only public addresses may be called) and deadline,
+ * for checks and callbacks: each has one configured deadline, so there are a few at most.
+ */
+export function policedAgent(publicUrlsOnly: boolean, connectTimeoutMs: number): Agent {
+  const key = `${publicUrlsOnly} ${connectTimeoutMs}`;
+  let agent = agents.get(key);
   if (!agent) {
-    agent = createPolicedAgent({ connections: CONNECTIONS_PER_ORIGIN, publicUrlsOnly });
-    agents.set(publicUrlsOnly, agent);
+    agent = createPolicedAgent({ connections: CONNECTIONS_PER_ORIGIN, publicUrlsOnly, connectTimeoutMs });
+    agents.set(key, agent);
   }
   return agent;
 }

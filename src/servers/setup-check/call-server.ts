@@ -70,7 +70,7 @@ export async function checkArticle(
   };
   const call = await client.call(server, { ...article, organiserId: article.id }, context, {
     deadlineMs: opts.deadlineMs,
-    dispatcher: opts.agent ?? policedAgent(opts.publicUrlsOnly),
+    dispatcher: opts.agent ?? policedAgent(opts.publicUrlsOnly, opts.deadlineMs),
   });
   return { verdict: judgeCall(call, server), ms: call.ms };
 }

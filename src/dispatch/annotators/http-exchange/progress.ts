@@ -13,6 +13,8 @@ export interface Progress {
   bytesReceived: number;
   /** The URL asked last: the registered one, then the Location of an asynchronous answer. */
   at: URL;
+  /** Whether the last request got a connection (was written on a connected socket): a deadline before it is "not accepted". */
+  connected: boolean;
   /** Whether the last request's response headers came: a failure after them is "after N bytes". */
   headersSeen: boolean;
   /** Set once the answer is asynchronous: how many polls said "not ready", and whether it is waiting to poll again. */
@@ -39,6 +41,7 @@ export function startProgress(target: URL, body: string | Buffer): Progress {
     bytesSent: 0,
     bytesReceived: 0,
     at: target,
+    connected: false,
     headersSeen: false,
   };
 }

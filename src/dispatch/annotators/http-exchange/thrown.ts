@@ -24,10 +24,34 @@ function deadlineDetail(deadlineMs: number, progress: Progress): string {
 }
 
 /**
+ * A connect the server's host never answered within the deadline (it drops SYNs: down, or
+ * behind a firewall or NAT that does not let us in): a `connection` failure, as a refused
+ * connect is — the server was not reached, nothing was sent, and what to look at is the
+ * same (is it running, is the port open to us), not whether it is busy.
+ */
+function notAccepted(deadlineMs: number, progress: Progress): StepFailure {
+  const where = progress.polling
+    ? ` (when polling ${progress.at.href} for the asynchronous answer); the poll was not sent`
+    : '; nothing was sent';
+  return {
+    kind: 'connection',
+    detail:
+      `the server at ${progress.at.host} did not accept a connection within the deadline of ${formatDuration(deadlineMs)}${where} — ` +
+      'is the host up, and is the port open to us? A firewall or NAT that drops connections looks like this',
+  };
+}
+
+function isConnectTimeout(err: unknown): boolean {
+  return (err as { code?: unknown } | null)?.code === 'UND_ERR_CONNECT_TIMEOUT';
+}
+
+/**
  * The failure a thrown error means. A transport error that may have reached the server
  * counts the request as sent (progress.bytesSent), one refused before connecting does not.
  */
 export function failureOfThrown(err: unknown, deadline: Deadline, progress: Progress): StepFailure {
+  // The agent's connect timeout is the deadline (agent.ts): whichever of them fires first.
+  if ((deadline.expired || isConnectTimeout(err)) && !progress.connected) return notAccepted(deadline.ms, progress);
   if (deadline.expired) return { kind: 'timeout', detail: deadlineDetail(deadline.ms, progress) };
   if (deadline.cancelled)
     return {
