@@ -11,7 +11,7 @@
 // article due (one statement, however many), then tops the server's window up; the window
 // queues a job before it marks the row as in Redis, with a deterministic job id, so a crash
 // in between leaves a row still waiting, queued again and deduplicated.
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
@@ -29,7 +29,7 @@ export class DispatchService {
   constructor(
     readonly queues: DispatchQueues,
     readonly window: QueueWindow,
-    private readonly publisher: Redis,
+    private readonly publisher: RedisConnection,
     private readonly store: DispatchStore,
     private readonly servers: ServerRepository,
     private readonly log: Logger,

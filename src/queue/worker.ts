@@ -3,14 +3,14 @@
 // configuration, and connection trouble logged as a warning — BullMQ reconnects by itself,
 // and an unhandled 'error' event would end the process.
 import { Worker, type Processor, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis-connection.ts';
 import type { Logger } from '../log.ts';
 
 export interface QueueWorkerOptions<T> {
   queue: string;
   process: Processor<T>;
   /** A blocking connection of the worker's own (BullMQ needs maxRetriesPerRequest: null). */
-  connection: Redis;
+  connection: RedisConnection;
   prefix: string;
   concurrency: number;
   lockDurationMs: number;
