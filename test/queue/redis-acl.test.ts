@@ -5,8 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
+import { createLogger } from '../../src/log.ts';
+import { resolveRedis } from '../../src/queue/redis-launcher.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
-import { openTestDatabase, startTestMetaserver, waitFor } from '../support/runtime.ts';
+import { openTestDatabase, startTestMetaserver, testConfig, waitFor } from '../support/runtime.ts';
 
 /** The README's list, as given to ACL SETUSER (key and channel patterns for the test's prefix). */
 const README_PERMISSIONS = '+@read +@write +@keyspace +@scripting +@transaction +@pubsub +@connection -@dangerous +info';
@@ -63,6 +65,13 @@ describe('the Redis user’s ACL permissions', () => {
 
   it('refuses a user whose keys are not under the queue prefix', async () => {
     expect(await refusal('otherkeys', 'elsewhere')).toMatch(/lacks a permission \(NOPERM .*key.*\): grant the keys under the queue prefix/);
+  });
+
+  it('refuses METASERVER_REDIS_CLUSTER=yes on a Redis that is not in cluster mode', async () => {
+    const log = createLogger(testConfig({ logLevel: 'silent' }));
+    await expect(resolveRedis({ redisUrl: redis.url, dataDir: '', redisWaitSeconds: 0, redisCluster: 'yes' }, log)).rejects.toThrow(
+      /METASERVER_REDIS_CLUSTER is "yes", but Redis at REDIS_URL is not in cluster mode/,
+    );
   });
 
   it('runs registration, dispatch and stored answers with exactly the README’s permissions', async () => {
