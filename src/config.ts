@@ -13,6 +13,7 @@ export interface CoreConfig {
   host: string;
   redisUrl: string;
   redisWaitSeconds: number;
+  redisCluster: string;
   databaseUrl: string;
   adminToken: string;
   dataDir: string;
@@ -114,6 +115,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     min: 0,
     description:
       "At start, how long to wait for REDIS_URL's Redis while it does not answer yet (refused, unreachable, loading its data); 0 gives up at once. Refused credentials, permissions or TLS fail at once.",
+  },
+  redisCluster: {
+    env: 'METASERVER_REDIS_CLUSTER',
+    kind: 'string',
+    description:
+      "Whether REDIS_URL names a node of a Redis Cluster: auto asks the node at start (INFO cluster), yes or no say so (a cluster node with no, or a single Redis with yes, is refused). In a cluster each server's queue has a hash slot of its own.",
+    problem: (value: string) => (['auto', 'yes', 'no'].includes(value) ? null : 'must be auto, yes or no'),
   },
   databaseUrl: {
     env: 'DATABASE_URL',

@@ -14,6 +14,7 @@ import type { DispatchStore } from './dispatch/dispatch-store.ts';
 import { WorkerPool } from './dispatch/worker-pool.ts';
 import { serverWithChallenge } from './servers/with-challenge.ts';
 import { startHeartbeatFile, type HeartbeatFile } from './queue/heartbeat-file.ts';
+import type { RedisTarget } from './queue/redis-connection.ts';
 import type { ServerRepository } from './servers/repository.ts';
 import type { Condition } from './shared/condition.ts';
 
@@ -28,8 +29,8 @@ export interface WorkerDeps {
     settings: SettingsRepository;
   };
   answers: AnswerReader;
-  /** The Redis the pool's workers open their own blocking connections to. */
-  redisUrl: string;
+  /** The Redis (or Redis Cluster) the pool's workers open their own blocking connections to. */
+  redis: RedisTarget;
   /** Completion callbacks of on-demand articles, queued when a worker settles an article's last server. */
   callbacks?: CallbackService;
   pingRedis: () => Promise<boolean>;
@@ -63,7 +64,8 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
     databaseOutage: deps.databaseOutage,
   });
   const pool = new WorkerPool({
-    redisUrl: deps.redisUrl,
+    redisUrl: deps.redis.url,
+    cluster: deps.redis.cluster,
     prefix: config.queuePrefix,
     lockDurationMs: config.lockDurationMs,
     stalledIntervalMs: config.stalledIntervalMs,
@@ -79,7 +81,7 @@ export async function startWorkers(deps: WorkerDeps): Promise<Workers> {
         .map((s) => ({ id: s.id, concurrency: s.concurrency, batchSize: s.batchSize })),
   });
   await pool.start();
-  callbacks?.startWorker(deps.redisUrl, deps.workersRedisOutage);
+  callbacks?.startWorker(deps.redis, deps.workersRedisOutage);
   return { performer, pool, heartbeat: startHeartbeat(deps) };
 }
 

@@ -1,11 +1,12 @@
 // Puts one process together: database, Redis, repositories, dispatch, and — by mode — the
 // HTTP API, the queue workers, or both (the one-process `npm start`).
-import { Redis } from 'ioredis';
 import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { createLogger, type Logger } from './log.ts';
 import type { ResolvedRedis } from './queue/redis-launcher.ts';
+import { connectRedis, type RedisConnection, type RedisTarget } from './queue/redis-connection.ts';
+import { checkRedisPermissions } from './queue/redis-access.ts';
 import { createRepositories, type AppContext, type Repositories } from './app-context.ts';
 import { Authenticator } from './auth/principal.ts';
 import { ensureAdminTokenHash } from './auth/admin-token.ts';
@@ -76,7 +77,7 @@ interface ContextParts extends AnswerReading {
   log: Logger;
   repos: Repositories;
   db: Database;
-  redisUrl: string;
+  redis: RedisTarget;
 }
 
 /** How long after a settled job its server's queue window is looked at (the checks within it are one). */
@@ -85,19 +86,24 @@ const WINDOW_CHECK_DELAY_MS = 50;
 /** The AppContext, and the Redis connection and queues its dispatch runs on (the runtime closes them). */
 interface Context {
   ctx: AppContext;
-  connection: Redis;
+  connection: RedisConnection;
   queues: DispatchQueues;
 }
 
 /** The services every process shares, on one Redis connection, gathered in the AppContext routes and workers get. */
-async function buildContext({ config, log, repos, db, redisUrl, answers, accessions, lookups }: ContextParts): Promise<Context> {
+async function buildContext({ config, log, repos, db, redis, answers, accessions, lookups }: ContextParts): Promise<Context> {
   // One connection for queue commands and publishing; workers open their own blocking ones.
-  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const connection = connectRedis(redis, { maxRetriesPerRequest: null });
+  // A permission the ACL user lacks is refused now, named, not met as queues that never move.
+  await checkRedisPermissions(connection, { ...redis, prefix: config.queuePrefix }).catch((err: unknown) => {
+    connection.disconnect();
+    throw err;
+  });
   // An outage makes an error at every reconnection: one warning while it lasts, and a summary when it answers again.
   const outages = createOutages(log);
-  connection.on('error', (err) => outages.redis.failed({ err: err.message }));
+  connection.on('error', (err: Error) => outages.redis.failed({ err: err.message }));
   connection.on('ready', () => outages.redis.recovered());
-  const queues = new DispatchQueues(connection, config.queuePrefix);
+  const queues = new DispatchQueues(connection, config.queuePrefix, redis.cluster);
   const window = new QueueWindow(queues, repos.store, connection, {
     minJobs: config.dispatchWindow,
     checkDelayMs: WINDOW_CHECK_DELAY_MS,
@@ -144,11 +150,12 @@ async function moveQueuesOfEarlierRelease({ ctx, connection, queues }: Context, 
 }
 
 /** The pull protocol's leases are taken and settled through the API. */
-function startLeases({ ctx, connection }: Context, callbacks: CallbackService | undefined): LeaseService {
+function startLeases({ ctx, connection, queues }: Context, callbacks: CallbackService | undefined): LeaseService {
   const { config, repos, log, answers } = ctx;
   const leases = new LeaseService({
     redis: connection,
     prefix: config.queuePrefix,
+    cluster: queues.cluster,
     log,
     store: repos.store,
     articles: repos.articles,
@@ -172,11 +179,12 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const { answers } = reading;
   const { redis, db, ownsDb } = await openStores(opts.config, log, opts.db);
   const { repos, config, prefixSource } = await prepareRepositories(opts.config, db, log);
-  const context = await buildContext({ config, log, repos, db, redisUrl: redis.url, ...reading });
+  const context = await buildContext({ config, log, repos, db, redis, ...reading });
   const { ctx, connection, queues } = context;
   // Completion callbacks of on-demand articles: enqueued when a worker settles an article's last server.
-  const callbacks = opts.workers ? new CallbackService(connection, config, repos, log) : undefined;
-  if (prefixSource === 'installation') await moveQueuesOfEarlierRelease(context, callbacks);
+  const callbacks = opts.workers ? new CallbackService(connection, config, repos, log, redis.cluster) : undefined;
+  // The earlier release never ran on a cluster (it could not): nothing to move there.
+  if (prefixSource === 'installation' && !redis.cluster) await moveQueuesOfEarlierRelease(context, callbacks);
   const reconciler = new Reconciler(ctx.dispatch, connection, repos, { intervalMs: config.reconcileIntervalMs, log });
   reconciler.start();
   const workers = opts.workers
@@ -185,7 +193,7 @@ export async function createRuntime(opts: RuntimeOptions): Promise<Runtime> {
         log,
         repos,
         answers,
-        redisUrl: redis.url,
+        redis,
         callbacks,
         pingRedis: () => ctx.pingRedis(),
         databaseOutage: ctx.outages.database,

@@ -5,7 +5,7 @@
 // job; jobs live in Redis, so a restart does not lose them; BullMQ retries a failed POST
 // with exponential back-off. The outcome of every try lands in callback_deliveries.
 import { Queue, type Job, type Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import { connectRedis, hashTagged, type RedisConnection, type RedisTarget } from '../queue/redis-connection.ts';
 import { request } from 'undici';
 import type { Config } from '../config.ts';
 import type { Logger } from '../log.ts';
@@ -36,18 +36,22 @@ export class CallbackService {
   private readonly articles: ArticleRepository;
   private readonly answers: AnswerRepository;
   private worker: Worker<CallbackJob> | undefined;
-  private workerConnection: Redis | undefined;
+  private workerConnection: RedisConnection | undefined;
+  /** The queue's name: hash-tagged on a Redis Cluster, so its keys share a slot. */
+  private readonly queueName: string;
 
   constructor(
-    connection: Redis,
+    connection: RedisConnection,
     private readonly config: Config,
     repos: { articles: ArticleRepository; answers: AnswerRepository; callbacks: CallbackRepository },
     private readonly log: Logger,
+    cluster = false,
   ) {
+    this.queueName = hashTagged(CALLBACK_QUEUE, cluster);
     this.articles = repos.articles;
     this.answers = repos.answers;
     this.records = repos.callbacks;
-    this.queue = new Queue<CallbackJob>(CALLBACK_QUEUE, { connection, prefix: config.queuePrefix });
+    this.queue = new Queue<CallbackJob>(this.queueName, { connection, prefix: config.queuePrefix });
     this.queue.on('error', () => {}); // reported through the shared connection's own handler
   }
 
@@ -79,11 +83,11 @@ export class CallbackService {
   }
 
   /** Consumes the callbacks queue in this (worker) process. */
-  startWorker(redisUrl: string, outage?: WorkerOutage): void {
-    this.workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  startWorker(redis: RedisTarget, outage?: WorkerOutage): void {
+    this.workerConnection = connectRedis(redis, { maxRetriesPerRequest: null });
     this.workerConnection.on('error', () => {}); // reported through the worker's error event
     this.worker = createQueueWorker<CallbackJob>({
-      queue: CALLBACK_QUEUE,
+      queue: this.queueName,
       process: async (job) => await this.process(job),
       connection: this.workerConnection,
       prefix: this.config.queuePrefix,

@@ -8,7 +8,7 @@
 // when every job in it names an article this installation has a delivery of (article ids are
 // UUIDs made by each database); a queue holding anyone else's job is left, with a warning.
 // An old release still running on the same Redis would lose its queues: stop it first.
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis-connection.ts';
 import { Queue } from 'bullmq';
 import type { Logger } from '../log.ts';
 import type { ChallengeRepository } from '../challenges/repository.ts';
@@ -32,7 +32,8 @@ export interface PrefixMoveReport {
 }
 
 export interface PrefixMoveDeps {
-  connection: Redis;
+  /** A single Redis: the earlier release never ran on a cluster, so nothing is moved there. */
+  connection: RedisConnection;
   queues: DispatchQueues;
   repos: { servers: ServerRepository; challenges: ChallengeRepository; store: DispatchStore };
   log: Logger;
@@ -44,7 +45,7 @@ export interface PrefixMoveDeps {
 const QUEUE_KEYS = ['meta', 'id', 'events', 'wait', 'paused', 'active', 'delayed', 'prioritized', 'completed', 'failed'];
 
 /** The old queue's keys; none (without scanning Redis) when the queue was never there. */
-async function keysOf(connection: Redis, prefix: string, queue: string): Promise<string[]> {
+async function keysOf(connection: RedisConnection, prefix: string, queue: string): Promise<string[]> {
   if ((await connection.exists(...QUEUE_KEYS.map((k) => `${prefix}:${queue}:${k}`))) === 0) return [];
   const keys: string[] = [];
   let cursor = '0';
@@ -56,12 +57,18 @@ async function keysOf(connection: Redis, prefix: string, queue: string): Promise
   return keys;
 }
 
-async function removeKeys(connection: Redis, keys: string[]): Promise<void> {
+async function removeKeys(connection: RedisConnection, keys: string[]): Promise<void> {
   for (let i = 0; i < keys.length; i += 500) await connection.unlink(...keys.slice(i, i + 500));
 }
 
 /** The article ids named by the jobs of an old queue (every state), read from the job hashes whose id has `jobIdPattern`. */
-async function jobArticles(connection: Redis, keys: string[], prefix: string, queue: string, jobIdPattern: RegExp): Promise<string[]> {
+async function jobArticles(
+  connection: RedisConnection,
+  keys: string[],
+  prefix: string,
+  queue: string,
+  jobIdPattern: RegExp,
+): Promise<string[]> {
   const articles: string[] = [];
   for (const key of keys) {
     const id = key.slice(`${prefix}:${queue}:`.length);

@@ -23,11 +23,11 @@
 // protocol's leases call `settled`, checks coalesced per server), every queue step of the
 // service (start, new articles, retry), and the reconciler's passes as a backstop.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer } from '../servers/repository.ts';
-import { jobsAtOnce, type DispatchQueues } from './queues.ts';
+import { jobsAtOnce, queueName, type DispatchQueues } from './queues.ts';
 import type { DispatchStore } from './dispatch-store.ts';
 import { LoadingCache } from '../shared/loading-cache.ts';
 
@@ -61,7 +61,7 @@ export class QueueWindow {
   constructor(
     private readonly queues: DispatchQueues,
     private readonly store: DispatchStore,
-    private readonly connection: Redis,
+    private readonly connection: RedisConnection,
     private readonly opts: QueueWindowOptions,
   ) {}
 
@@ -71,7 +71,9 @@ export class QueueWindow {
   }
 
   private key(what: 'lock' | 'cursor' | 'back', serverId: number): string {
-    return `${this.queues.prefix}:window-${what}:${serverId}`;
+    // In a cluster the server's queue tag ends the key: a refill's MULTI and MGET touch one slot.
+    const { prefix, cluster } = this.queues;
+    return cluster ? `${prefix}:window-${what}:${queueName(serverId, true)}` : `${prefix}:window-${what}:${serverId}`;
   }
 
   /**

@@ -2,7 +2,7 @@
 // at its own concurrency (a global limit, held across all worker processes), and can be
 // paused without touching the others. Only ids travel in job data.
 import { Queue, type JobsOptions, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import { hashTagged, type RedisConnection } from '../queue/redis-connection.ts';
 
 /** How many jobs of a server are in flight at once, across all processes: enough to fill `concurrency` calls of `batchSize` articles (batch-caller.ts). */
 export function jobsAtOnce(server: { concurrency: number; batchSize?: number }): number {
@@ -34,7 +34,8 @@ export const DISPATCH_WORKER_OPTIONS: Pick<WorkerOptions, 'maxStalledCount' | 's
   },
 };
 
-export const queueName = (serverId: number) => `server-${serverId}`;
+/** In a cluster the name is hash-tagged: the queue's keys share a slot, and servers spread over the nodes. */
+export const queueName = (serverId: number, cluster = false) => hashTagged(`server-${serverId}`, cluster);
 /** Events kept in each queue's event stream (approximately: Redis trims in whole blocks). */
 export const EVENTS_KEPT = 500;
 /** BullMQ refuses ':' in custom job ids; a retry round gets a fresh id so it runs again. */
@@ -49,8 +50,10 @@ export class DispatchQueues {
   private readonly queues = new Map<number, Queue<DispatchJob>>();
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisConnection,
     readonly prefix: string,
+    /** On a Redis Cluster: queue names (and the keys kept beside them) are hash-tagged. */
+    readonly cluster = false,
   ) {}
 
   queue(serverId: number): Queue<DispatchJob> {
@@ -58,7 +61,7 @@ export class DispatchQueues {
     if (!q) {
       // Nothing here reads a queue's event stream; BullMQ keeps 10,000 events per queue by
       // default, which came to ~5 MB for 20 servers after every job had left.
-      q = new Queue<DispatchJob>(queueName(serverId), {
+      q = new Queue<DispatchJob>(queueName(serverId, this.cluster), {
         connection: this.connection,
         prefix: this.prefix,
         streams: { events: { maxLen: EVENTS_KEPT } },

@@ -15,7 +15,8 @@
 // jobs (a job dropped by BullMQ: see jobsLost). Job ids make all of it
 // idempotent, so every process runs its own passes: at start, every `intervalMs`, and at
 // once when the Redis connection comes back.
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisConnection } from '../queue/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import type { ChallengeRepository, Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
@@ -53,6 +54,17 @@ function runIdOf(info: string): string | undefined {
   return /^run_id:(\w+)/m.exec(info)?.[1];
 }
 
+/**
+ * The run ids of every master, for a cluster (INFO goes to any one node, whose id differs
+ * from the next's): new when any master restarted — or a replica took over — and may have
+ * lost jobs.
+ */
+async function currentRunId(connection: RedisConnection): Promise<string | undefined> {
+  if (!(connection instanceof Cluster)) return runIdOf(await connection.info('server'));
+  const ids = await Promise.all(connection.nodes('master').map(async (node) => runIdOf(await node.info('server'))));
+  return ids.includes(undefined) || ids.length === 0 ? undefined : ids.sort().join(',');
+}
+
 export class Reconciler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<ReconcileReport | null> | undefined;
@@ -65,7 +77,7 @@ export class Reconciler {
 
   constructor(
     private readonly dispatch: DispatchService,
-    private readonly connection: Redis,
+    private readonly connection: RedisConnection,
     private readonly repos: { servers: ServerRepository; challenges: ChallengeRepository; store: DispatchStore },
     private readonly opts: ReconcilerOptions,
   ) {}
@@ -101,7 +113,7 @@ export class Reconciler {
 
   private async pass(): Promise<ReconcileReport | null> {
     if (this.stopped || !this.dispatch.redisReady()) return null;
-    const runId = runIdOf(await this.connection.info('server'));
+    const runId = await currentRunId(this.connection);
     const report: ReconcileReport = {
       full: runId === undefined || runId !== this.lastRunId,
       servers: 0,

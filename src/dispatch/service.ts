@@ -12,7 +12,7 @@
 // queues a job before it marks the row as in Redis, with a deterministic job id, so a crash
 // in between leaves a row still waiting, queued again and deduplicated.
 import { JobShortfall } from './job-shortfall.ts';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import type { Challenge } from '../challenges/repository.ts';
 import type { AnnotationServer, ServerRepository } from '../servers/repository.ts';
@@ -33,7 +33,7 @@ export class DispatchService {
   constructor(
     readonly queues: DispatchQueues,
     readonly window: QueueWindow,
-    private readonly publisher: Redis,
+    private readonly publisher: RedisConnection,
     private readonly store: DispatchStore,
     private readonly servers: ServerRepository,
     private readonly log: Logger,

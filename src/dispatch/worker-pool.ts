@@ -15,7 +15,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Worker } from 'bullmq';
 import { createQueueWorker, type WorkerOutage } from '../queue/worker.ts';
-import { Redis } from 'ioredis';
+import { connectRedis, type RedisConnection } from '../queue/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import { DISPATCH_WORKER_OPTIONS, queueName, type DispatchJob } from './queues.ts';
 import type { JobPerformer } from './perform.ts';
@@ -82,6 +82,8 @@ export function shareOut(servers: readonly ServerSlots[], pools: readonly string
 
 export interface WorkerPoolOptions {
   redisUrl: string;
+  /** A Redis Cluster: queue names are hash-tagged (queues.ts). */
+  cluster?: boolean;
   prefix: string;
   lockDurationMs: number;
   stalledIntervalMs: number;
@@ -111,16 +113,17 @@ export class WorkerPool {
    * server — BullMQ defines its ~50 Lua scripts on every connection. BullMQ leaves a
    * connection it was given open on close; we close it ourselves, last.
    */
-  private connection: Redis | undefined;
+  private connection: RedisConnection | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private subscriber: Redis | undefined;
+  private subscriber: RedisConnection | undefined;
   private syncing: Promise<void> | undefined;
   private closed = false;
 
   constructor(private readonly opts: WorkerPoolOptions) {}
 
   async start(): Promise<void> {
-    this.connection = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
+    const target = { url: this.opts.redisUrl, cluster: this.opts.cluster ?? false };
+    this.connection = connectRedis(target, { maxRetriesPerRequest: null });
     this.connection.on('error', () => {}); // reported through the workers' own error events
     this.connection.on('ready', () => this.opts.outage?.recovered());
     await this.sync();
@@ -128,8 +131,9 @@ export class WorkerPool {
     await this.connection.publish(`${this.opts.prefix}:${SERVERS_CHANGED_CHANNEL}`, 'pool started');
     this.timer = setInterval(() => void this.sync(), this.opts.syncIntervalMs);
     this.timer.unref();
-    this.subscriber = new Redis(this.opts.redisUrl, { maxRetriesPerRequest: null });
-    this.subscriber.on('error', (err) => this.opts.log.warn({ err: err.message }, 'Redis subscriber connection problem; retrying'));
+    // A cluster delivers a message published on any node to subscribers on every node.
+    this.subscriber = connectRedis(target, { maxRetriesPerRequest: null });
+    this.subscriber.on('error', (err: Error) => this.opts.log.warn({ err: err.message }, 'Redis subscriber connection problem; retrying'));
     await this.subscriber.subscribe(`${this.opts.prefix}:${SERVERS_CHANGED_CHANNEL}`);
     this.subscriber.on('message', () => void this.sync());
   }
@@ -207,7 +211,7 @@ export class WorkerPool {
     const { log, performer } = this.opts;
     const connection = this.connection!;
     const worker = createQueueWorker<DispatchJob>({
-      queue: queueName(serverId),
+      queue: queueName(serverId, this.opts.cluster),
       process: async (job, token, signal) => await performer.perform(job, signal, token, this.callSlots.get(serverId) ?? 1),
       connection,
       prefix: this.opts.prefix,

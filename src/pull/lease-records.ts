@@ -4,7 +4,7 @@
 // A lease is settled exactly once: whoever removes it from the deadline index first —
 // its answer, its failure, its release or the sweeper — settles it; the others find it gone.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { hashTagged, type RedisConnection } from '../queue/redis-connection.ts';
 
 export type LeaseKind = 'job' | 'setup';
 
@@ -43,16 +43,26 @@ return 0`;
 const KEEP_AFTER_DEADLINE_MS = 24 * 60 * 60 * 1000;
 
 export class LeaseRecords {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+  /**
+   * Where the keys begin. In a cluster every lease key shares one hash tag: a lease's save
+   * (MULTI) and claim (CLAIM_SCRIPT) touch the deadline index of all leases, the server's
+   * index and the lease, which must be in one slot; the records are small, one slot holds them.
+   */
+  private readonly base: string;
 
-  private readonly index = () => `${this.prefix}:leases`;
-  private readonly held = (serverId: number) => `${this.prefix}:pull:${serverId}:held`;
-  private readonly lease = (id: string) => `${this.prefix}:lease:${id}`;
-  private readonly seen = (serverId: number) => `${this.prefix}:pull:${serverId}:seen`;
-  private readonly setup = (serverId: number) => `${this.prefix}:pull:${serverId}:setup`;
+  constructor(
+    private readonly redis: RedisConnection,
+    prefix: string,
+    cluster = false,
+  ) {
+    this.base = cluster ? `${prefix}:${hashTagged('leases', true)}` : prefix;
+  }
+
+  private readonly index = () => `${this.base}:leases`;
+  private readonly held = (serverId: number) => `${this.base}:pull:${serverId}:held`;
+  private readonly lease = (id: string) => `${this.base}:lease:${id}`;
+  private readonly seen = (serverId: number) => `${this.base}:pull:${serverId}:seen`;
+  private readonly setup = (serverId: number) => `${this.base}:pull:${serverId}:setup`;
 
   async save(r: LeaseRecord): Promise<void> {
     await this.redis

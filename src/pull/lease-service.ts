@@ -9,7 +9,7 @@
 // A lease not answered by its deadline (the challenge's timeout) is a `timeout` attempt,
 // settled by the sweeper (or by a late answer, which is refused).
 import { Job, type Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '../queue/redis-connection.ts';
 import type { Logger } from '../log.ts';
 import type { ArticleRepository } from '../articles/repository.ts';
 import type { Challenge } from '../challenges/repository.ts';
@@ -26,8 +26,10 @@ import { judgeLeaseAnswer, leaseArticle, type LeaseArticle, type LeaseReceipt } 
 import { SetupLeases } from './setup-lease.ts';
 
 export interface LeaseServiceDeps {
-  redis: Redis;
+  redis: RedisConnection;
   prefix: string;
+  /** A Redis Cluster: queue names and the lease records' keys are hash-tagged. */
+  cluster?: boolean;
   log: Logger;
   store: DispatchStore;
   articles: ArticleRepository;
@@ -75,7 +77,7 @@ export class LeaseService {
   private closed = false;
 
   constructor(private readonly deps: LeaseServiceDeps) {
-    this.records = new LeaseRecords(deps.redis, deps.prefix);
+    this.records = new LeaseRecords(deps.redis, deps.prefix, deps.cluster);
     this.setup = new SetupLeases({ records: this.records, answers: deps.answers, saveCheck: deps.saveCheck });
   }
 
@@ -97,7 +99,7 @@ export class LeaseService {
     let worker = this.workers.get(serverId);
     if (!worker) {
       worker = createManualWorker<DispatchJob>({
-        queue: queueName(serverId),
+        queue: queueName(serverId, this.deps.cluster),
         connection: this.deps.redis,
         prefix: this.deps.prefix,
         lockDurationMs: this.deps.lockDurationMs,

@@ -10,10 +10,13 @@ import { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 import { RedisUnavailableError } from './redis-errors.ts';
 import { waitForRedis } from './redis-wait.ts';
+import { decideCluster } from './redis-access.ts';
 import { lockDataDir, PID_FILE, stopLeftoverRedis } from './data-dir-lock.ts';
 
 export interface ResolvedRedis {
   url: string;
+  /** A node of a Redis Cluster (METASERVER_REDIS_CLUSTER, decided at start): queues get a hash slot each. */
+  cluster: boolean;
   source: 'REDIS_URL' | 'local' | 'private';
   /** The shell supervising the private redis-server (see startPrivateRedis). */
   supervisorPid?: number;
@@ -39,6 +42,8 @@ async function probeRedis(url: string, timeoutMs = 1000): Promise<Error | null> 
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
     enableOfflineQueue: false,
+    // Its INFO would warn on the console for a user without it; INFO's permission is checked later (redis-access.ts).
+    enableReadyCheck: false,
   });
   let reported: Error | undefined;
   client.on('error', (err: Error) => (reported = err));
@@ -159,6 +164,7 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
     log.info({ redis: url, dir }, 'started a private redis-server (append-only persistence on)');
     return {
       url,
+      cluster: false,
       source: 'private',
       supervisorPid: started.pid,
       async stop() {
@@ -174,19 +180,20 @@ export async function startPrivateRedis(dataDir: string, log: Logger): Promise<R
 }
 
 export async function resolveRedis(
-  opts: { redisUrl: string; dataDir: string; redisWaitSeconds: number },
+  opts: { redisUrl: string; dataDir: string; redisWaitSeconds: number; redisCluster?: string },
   log: Logger,
 ): Promise<ResolvedRedis> {
   const none = async () => {};
   if (opts.redisUrl) {
     // Not up yet (starting beside this process, loading its data): waited for, up to the setting.
     await waitForRedis(opts.redisUrl, opts.redisWaitSeconds, (url) => probeRedis(url, 3000), log);
-    return { url: opts.redisUrl, source: 'REDIS_URL', stop: none };
+    const cluster = await decideCluster(opts.redisUrl, opts.redisCluster ?? 'auto', log);
+    return { url: opts.redisUrl, cluster, source: 'REDIS_URL', stop: none };
   }
   const local = 'redis://127.0.0.1:6379';
   if (await pingRedis(local, 500)) {
     log.info({ redis: local }, 'using the local Redis');
-    return { url: local, source: 'local', stop: none };
+    return { url: local, cluster: await decideCluster(local, opts.redisCluster ?? 'auto', log), source: 'local', stop: none };
   }
   return await startPrivateRedis(opts.dataDir, log);
 }

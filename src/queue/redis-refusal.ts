@@ -24,6 +24,46 @@ function codeOf(error: Error | undefined): string {
   return /^[A-Z]+\b/.exec(error?.message ?? '')?.[0] ?? '';
 }
 
+/** The ACL category a refused command is in, as the README's "Redis permissions" list names them. */
+const CATEGORY_OF: Record<string, string> = {
+  eval: '@scripting',
+  evalsha: '@scripting',
+  script: '@scripting',
+  multi: '@transaction',
+  exec: '@transaction',
+  publish: '@pubsub',
+  subscribe: '@pubsub',
+  info: 'info',
+  del: '@keyspace',
+  unlink: '@keyspace',
+  exists: '@keyspace',
+  pexpire: '@keyspace',
+  scan: '@keyspace',
+  get: '@read',
+  set: '@write',
+  hset: '@write',
+  lpush: '@write',
+  zadd: '@write',
+  sadd: '@write',
+  xadd: '@write',
+};
+
+const PERMISSIONS_SECTION = 'see "Redis permissions (ACL)" in the README for the whole list';
+
+/** What to grant for a NOPERM: the command's category, or the key or channel pattern. */
+function grant(message: string): string {
+  if (/to access .*\bkeys?\b/i.test(message))
+    return `grant the keys under the queue prefix (ACL SETUSER <user> ~<prefix>:*); ${PERMISSIONS_SECTION}.`;
+  if (/to access .*\bchannels?\b/i.test(message))
+    return `grant the channels under the queue prefix (ACL SETUSER <user> &<prefix>:*); ${PERMISSIONS_SECTION}.`;
+  // A subcommand is named as `cluster|info`: granted as such, not the whole command.
+  const command = /'([^']+)' command/.exec(message)?.[1]?.toLowerCase();
+  const category = command ? CATEGORY_OF[command] : undefined;
+  if (category)
+    return `grant ${category === 'info' ? 'the command' : 'the category'} (ACL SETUSER <user> +${category}); ${PERMISSIONS_SECTION}.`;
+  return `grant it (ACL SETUSER <user> +${command ?? '<the command named>'}); ${PERMISSIONS_SECTION}.`;
+}
+
 /** The sentence after "Redis at REDIS_URL (url)": what failed and what to do about it. */
 function cause(url: string, error: Error | undefined): string {
   const code = codeOf(error);
@@ -32,10 +72,7 @@ function cause(url: string, error: Error | undefined): string {
   if (code === 'WRONGPASS' || code === 'NOAUTH' || /invalid username-password pair/i.test(message)) {
     return `refused the credentials (${message}): check the user and password in REDIS_URL.`;
   }
-  if (code === 'NOPERM') {
-    const command = /'([^']+)' command/.exec(message)?.[1];
-    return `accepted the ACL user, but it lacks a permission (${message}): grant it (ACL SETUSER <user> +${command ?? '<the command named>'}).`;
-  }
+  if (code === 'NOPERM') return `accepted the ACL user, but it lacks a permission (${message}): ${grant(message)}`;
   if (UNTRUSTED_CERTIFICATE.has(code)) {
     return `sent a TLS certificate that is not trusted (${code}: ${message}): set NODE_EXTRA_CA_CERTS to the file of the CA that signed it (or renew an expired one).`;
   }

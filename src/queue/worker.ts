@@ -5,7 +5,7 @@
 // process report each reconnection; given the process's outage, they are one warning while
 // it lasts and a summary when it is over, not a line per worker per second.
 import { Worker, type Processor, type WorkerOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis-connection.ts';
 import type { Logger } from '../log.ts';
 import { isRedisConnectionError } from './connection-errors.ts';
 
@@ -19,7 +19,7 @@ export interface QueueWorkerOptions<T> {
   queue: string;
   process: Processor<T>;
   /** A blocking connection of the worker's own (BullMQ needs maxRetriesPerRequest: null). */
-  connection: Redis;
+  connection: RedisConnection;
   prefix: string;
   concurrency: number;
   lockDurationMs: number;
