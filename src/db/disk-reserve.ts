@@ -14,10 +14,13 @@ import { Condition } from '../shared/condition.ts';
 /** How often the free space is looked at, at most: statfs is cheap, but not free on every statement. */
 const CHECK_EVERY_MS = 200;
 const MB = 1024 * 1024;
+/** Space freed beyond the reserve before writes resume. */
+const RESUME_MARGIN_BYTES = 4 * MB;
 
 export class DiskReserve {
   private lastCheck = 0;
   private free = Infinity;
+  private refusing = false;
   private readonly condition: Condition | null;
 
   constructor(
@@ -40,12 +43,16 @@ export class DiskReserve {
     return this.free;
   }
 
-  /** Whether the free space is below the reserve, looked at again when the last look is older than CHECK_EVERY_MS (or `now`). */
+  /**
+   * Whether writes are refused: the free space fell below the reserve and has not come back
+   * above it by a margin since (so a disk hovering at the reserve does not switch writes off
+   * and on with every write). Looked at again when the last look is older than
+   * CHECK_EVERY_MS, or at once with `now`.
+   */
   full(now = false): boolean {
     const t = Date.now();
     if (now || t - this.lastCheck >= CHECK_EVERY_MS) {
       this.lastCheck = t;
-      const wasFull = this.free < this.reserveBytes;
       try {
         const s = statfsSync(this.dir);
         this.free = Number(s.bavail) * Number(s.bsize);
@@ -53,11 +60,12 @@ export class DiskReserve {
         // The directory cannot be looked at: say nothing about its space (the statements will).
         this.free = Infinity;
       }
-      const isFull = this.free < this.reserveBytes;
-      if (isFull && !wasFull) this.refused();
-      if (wasFull && !isFull) this.condition?.recovered();
+      const wasFull = this.refusing;
+      this.refusing = this.free < this.reserveBytes + (wasFull ? RESUME_MARGIN_BYTES : 0);
+      if (this.refusing && !wasFull) this.refused();
+      if (wasFull && !this.refusing) this.condition?.recovered();
     }
-    return this.free < this.reserveBytes;
+    return this.refusing;
   }
 
   /** A write refused for lack of space: the first of a spell logs the warning. */
