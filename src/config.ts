@@ -17,6 +17,7 @@ export interface CoreConfig {
   databaseUrl: string;
   adminToken: string;
   dataDir: string;
+  pgliteDiskReserveMb: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   openTeamRegistration: boolean;
   publicUrlsOnly: boolean;
@@ -134,6 +135,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     description: 'The organiser token. Empty: one is generated at first start, printed once, and only its hash is kept.',
   },
   dataDir: { env: 'METASERVER_DATA_DIR', kind: 'string', description: 'Where PGlite and the private Redis keep their files.' },
+  pgliteDiskReserveMb: {
+    env: 'METASERVER_PGLITE_DISK_RESERVE_MB',
+    kind: 'int',
+    min: 20,
+    description:
+      "Free space (MB) PGlite's data directory keeps: below it writes are refused (507 database_disk_full; reads still work) until space is freed, because PGlite meeting a full disk while starting its next 16 MB WAL segment hangs for good. At least a segment and room for the writes of a moment.",
+  },
   logLevel: { env: 'LOG_LEVEL', kind: 'level', description: 'pino log level: fatal, error, warn, info, debug, trace or silent.' },
   openTeamRegistration: {
     env: 'METASERVER_OPEN_REGISTRATION',

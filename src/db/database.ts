@@ -19,9 +19,24 @@ export interface Database extends Queryable {
    */
   script(sql: string): Promise<Array<Array<Record<string, unknown>>>>;
   close(): Promise<void>;
+  /** Whether writes are refused for lack of disk space (PGlite's data directory below its reserve, see disk-reserve.ts). */
+  diskFull?(): boolean;
 }
 
 export class DatabaseUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = this.constructor.name;
+  }
+}
+
+/**
+ * A write refused because the database's disk is (nearly) full. Carries PostgreSQL's own
+ * SQLSTATE for it, 53100, so that dispatch puts the work back unblamed (retry.ts) and the
+ * API answers 507 database_disk_full, as for PostgreSQL's own "could not extend file".
+ */
+export class DatabaseDiskFullError extends Error {
+  readonly code = '53100';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = this.constructor.name;

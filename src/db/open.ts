@@ -8,7 +8,10 @@ import { openPostgres } from './postgres.ts';
 import { redactUrl } from '../shared/redact-url.ts';
 
 /** PostgreSQL when databaseUrl is set, else PGlite under the data directory; migrated. */
-export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir'>, log: Logger): Promise<Database> {
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'pgliteDiskReserveMb'>,
+  log: Logger,
+): Promise<Database> {
   let db: Database;
   if (config.databaseUrl) {
     db = await openPostgres({ url: config.databaseUrl });
@@ -23,7 +26,7 @@ export async function openDatabase(config: Pick<Config, 'databaseUrl' | 'dataDir
     log.info({ database: 'postgres', url: redactUrl(config.databaseUrl) }, 'using PostgreSQL');
   } else {
     const dir = join(config.dataDir, 'pg');
-    db = await openPglite(dir, { log });
+    db = await openPglite(dir, { log, diskReserveMb: config.pgliteDiskReserveMb });
     log.info({ database: 'pglite', dir }, 'using the embedded PGlite database (single process; set DATABASE_URL to scale out)');
   }
   const applied = await migrate(db);

@@ -7,7 +7,8 @@ import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from '../log.ts';
 import { takeLock } from '../queue/data-dir-lock.ts';
-import type { Database, Queryable } from './database.ts';
+import { DatabaseDiskFullError, type Database, type Queryable } from './database.ts';
+import { DiskReserve } from './disk-reserve.ts';
 
 /** The lock file of a PGlite data directory. */
 const pgliteLockFile = (dir: string) => `${dir.replace(/\/+$/, '')}.lock`;
@@ -27,9 +28,51 @@ function lockPgliteDir(dir: string, log?: Logger): () => void {
  * Embedded PostgreSQL: a directory on disk (locked for this process until close), or
  * memory when dir is undefined (tests).
  */
+/** The free space kept when none is configured: see pgliteDiskReserveMb in config.ts. */
+const DEFAULT_RESERVE_MB = 64;
+
+/**
+ * Makes the session read-only while the disk is below its reserve, and back when space
+ * returns (disk-reserve.ts says why), before each statement; a write refused meanwhile, or
+ * one that met the full disk itself, becomes DatabaseDiskFullError.
+ */
+function diskGuard(db: PGlite, reserve: DiskReserve) {
+  let readOnly = false;
+  const before = async () => {
+    const full = reserve.full();
+    if (full === readOnly) return;
+    readOnly = full;
+    await db.exec(`set default_transaction_read_only = ${full ? 'on' : 'off'}`);
+  };
+  const translate = (err: unknown): unknown => {
+    const code = (err as { code?: unknown }).code;
+    const refused = code === '25006' && readOnly;
+    if (!refused && code !== '53100' && !/No space left on device|ENOSPC/i.test(String((err as Error).message))) return err;
+    if (!refused) reserve.full(true);
+    reserve.refused({ err: (err as Error).message });
+    const freeMb = Math.floor(reserve.freeBytes / (1024 * 1024));
+    return new DatabaseDiskFullError(
+      `the disk holding the database (${reserve.dir}) has ${freeMb} MB free, less than the ${reserve.reserveBytes / (1024 * 1024)} MB kept in reserve, so writes are refused; free space there or grow the volume: writes resume by themselves`,
+      { cause: err },
+    );
+  };
+  return async <T>(run: () => Promise<T>): Promise<T> => {
+    await before();
+    try {
+      return await run();
+    } catch (err) {
+      throw translate(err);
+    }
+  };
+}
+
 export async function openPglite(
   dir?: string,
-  opts: { log?: Logger; /** A dump (dumpDataDir) to start an empty directory from: restore. */ loadDataDir?: Blob } = {},
+  opts: {
+    log?: Logger;
+    /** A dump (dumpDataDir) to start an empty directory from: restore. */ loadDataDir?: Blob;
+    /** Free space below which writes are refused (a directory only). */ diskReserveMb?: number;
+  } = {},
 ): Promise<Database & { pglite: PGlite }> {
   const unlock = dir ? lockPgliteDir(dir, opts.log) : () => {};
   let db: PGlite;
@@ -40,26 +83,31 @@ export async function openPglite(
     unlock();
     throw err;
   }
-  const query: Queryable['query'] = async (sql, params) => (await db.query(sql, params as unknown[])).rows as never[];
+  const reserve = dir ? new DiskReserve(dir, (opts.diskReserveMb ?? DEFAULT_RESERVE_MB) * 1024 * 1024, opts.log) : null;
+  const guarded = reserve ? diskGuard(db, reserve) : <T>(run: () => Promise<T>) => run();
+  const query: Queryable['query'] = (sql, params) => guarded(async () => (await db.query(sql, params as unknown[])).rows as never[]);
   return {
     kind: 'pglite',
     /** The PGlite itself, for its own dump (src/backup). */
     pglite: db,
     query,
     async exec(sql) {
-      await db.exec(sql);
+      await guarded(() => db.exec(sql));
     },
     async transaction(fn) {
-      return await db.transaction(async (tx) =>
-        fn({
-          query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as never[],
-          exec: async (sql) => void (await tx.exec(sql)),
-        }),
+      return await guarded(() =>
+        db.transaction(async (tx) =>
+          fn({
+            query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as never[],
+            exec: async (sql) => void (await tx.exec(sql)),
+          }),
+        ),
       );
     },
     async script(sql) {
-      return (await db.exec(sql)).map((r) => r.rows as Array<Record<string, unknown>>);
+      return (await guarded(() => db.exec(sql))).map((r) => r.rows as Array<Record<string, unknown>>);
     },
+    diskFull: () => reserve?.full() ?? false,
     async close() {
       try {
         await db.close();

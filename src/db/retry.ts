@@ -61,6 +61,20 @@ export function isDatabaseFailure(err: unknown): boolean {
   return false;
 }
 
+/** True when err (or anything it wraps) is the database's disk full: SQLSTATE 53100, or the file system's ENOSPC under PGlite. */
+export function isDiskFull(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = err;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (e.code === '53100' || e.code === 'ENOSPC') return true;
+    if (typeof e.message === 'string' && REFUSING_MESSAGES.test(e.message)) return true;
+    current = e.cause;
+  }
+  return false;
+}
+
 export interface RetryPolicy {
   /** Retries after the first failure (0: no retry). */
   retries: number;

@@ -1,6 +1,6 @@
 // The installation's settings (one key-value table): its id, made by migration 006 and made
 // again by a restore, and the hash of a generated organiser token. Also the database's health check.
-import type { Queryable } from './database.ts';
+import type { Database, Queryable } from './database.ts';
 
 const INSTALLATION_KEY = 'installation_id';
 const ADMIN_TOKEN_KEY = 'admin_token_hash';
@@ -33,6 +33,11 @@ export class SettingsRepository {
   async ping(): Promise<boolean> {
     await this.db.query('select 1');
     return true;
+  }
+
+  /** Whether the database refuses writes for lack of disk space (PGlite below its reserve; GET /healthz). */
+  diskFull(): boolean {
+    return 'diskFull' in this.db ? ((this.db as Database).diskFull?.() ?? false) : false;
   }
 }
 

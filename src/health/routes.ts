@@ -21,7 +21,7 @@ export interface HealthRouteDeps {
   /** Whether the queue store answers. */
   pingRedis(): Promise<boolean>;
   /** The database's own check. */
-  settings: Pick<SettingsRepository, 'ping'>;
+  settings: Pick<SettingsRepository, 'ping' | 'diskFull'>;
   accessions: Pick<AccessionLookup, 'release'> | null;
   lookups: FamilyLookups;
   /** Told what each check found, so /metrics says up or down as of the latest look (and an outage logged is over once a check passes). */
@@ -40,9 +40,12 @@ export interface HealthRouteDeps {
 const CHECK_TIMEOUT_MS = 2000;
 
 const Health = Open({
-  status: Type.String({ description: 'ok, or unavailable (503) when Redis or the database does not answer' }),
+  status: Type.String({
+    description:
+      'ok; unavailable (503) when Redis or the database does not answer; degraded (200) when the database refuses writes for a full disk but still serves reads',
+  }),
   redis: Type.String({ description: 'ok or unreachable' }),
-  database: Type.String({ description: 'ok or unreachable' }),
+  database: Type.String({ description: 'ok, unreachable, or disk full (writes refused until space is freed)' }),
   uniprot: Described('the loaded UniProt release, or null'),
   indexes: Described('the release of each loaded lookup index'),
   dispatch: Open(
@@ -107,10 +110,13 @@ function healthHandler(deps: HealthRouteDeps): RouteHandler<typeof HealthCheck> 
 
   return async (_request, reply) => {
     const { redis, database, progress } = await check();
+    // A full disk leaves reads working: 200 "degraded", so a load balancer keeps sending the
+    // reads (a PGlite installation has this one process), while a monitor sees it is not ok.
+    const diskFull = database && deps.settings.diskFull();
     const body = {
-      status: redis && database ? 'ok' : 'unavailable',
+      status: redis && database ? (diskFull ? 'degraded' : 'ok') : 'unavailable',
       redis: redis ? 'ok' : 'unreachable',
-      database: database ? 'ok' : 'unreachable',
+      database: database ? (diskFull ? 'disk full' : 'ok') : 'unreachable',
       uniprot: deps.accessions ? deps.accessions.release : null,
       indexes: lookupReleases(deps.lookups),
       dispatch: { ...(progress ?? { state: 'unknown' }), pairsWithoutJob: deps.shortfall.pairsWithoutJob },

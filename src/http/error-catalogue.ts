@@ -108,6 +108,11 @@ export const ERROR_CATALOGUE = {
   busy: { status: 503, meaning: 'The server holds the most on-demand articles waiting it takes; Retry-After says when to try again.' },
   redis_unavailable: { status: 503, meaning: 'Redis (the queue store) does not answer; Retry-After says when to try again.' },
   database_unavailable: { status: 503, meaning: 'The database does not answer; Retry-After says when to try again.' },
+  database_disk_full: {
+    status: 507,
+    meaning:
+      "The database's disk is full (or below the free space PGlite keeps in reserve), so the change was not stored; reads still work. The operator frees space in the data directory or grows the volume; work resumes by itself.",
+  },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

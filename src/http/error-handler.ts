@@ -6,11 +6,11 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isConnectionError } from '../db/retry.ts';
+import { isConnectionError, isDiskFull } from '../db/retry.ts';
 import { ApiError } from './api-error.ts';
 import { statusOf, type ErrorCode } from './error-catalogue.ts';
 import { ROW_ID_KEYWORD } from './schemas.ts';
-import { ServiceUnavailableError } from './unavailable.ts';
+import { DiskFullError, ServiceUnavailableError } from './unavailable.ts';
 import { validationMessage } from './validation-messages.ts';
 
 interface ErrorBody {
@@ -72,6 +72,8 @@ function send(reply: FastifyReply, status: number, payload: ErrorBody): FastifyR
 function errorReply(err: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   // The database went away mid-request: a 503 to retry, not an internal error.
   if (isConnectionError(err)) err = new ServiceUnavailableError('database', 5, 'the request could not be carried out');
+  // Its disk is full: 507 and what the operator does, not a 500 (the log has the Condition's warning).
+  else if (isDiskFull(err)) err = new DiskFullError();
   if (!(err instanceof ApiError) && err.validation) err = rowIdNotFound(err) ?? unknownTask(err, request) ?? err;
   if (err instanceof ApiError) {
     if (err.retryAfterSeconds !== undefined) reply.header('retry-after', String(err.retryAfterSeconds));

@@ -22,6 +22,18 @@ export class ServiceUnavailableError extends ApiError {
   }
 }
 
+/** The database's disk is full: the change was not stored; space freed by the operator lets it through again. */
+export class DiskFullError extends ApiError {
+  constructor() {
+    super(
+      'database_disk_full',
+      "the database's disk is full, so this change was not stored (reads still work); the operator must free space in the data directory or grow the volume, and work resumes by itself. Try again later.",
+      undefined,
+      30,
+    );
+  }
+}
+
 /** The sentence an accepted change carries when its queue step is left for later ("the articles are stored"). */
 export const queuedLaterNotice = (done: string) =>
   `${NAMES.redis} did not answer: ${done}, and the queues catch up by themselves as soon as it answers again`;
