@@ -114,6 +114,7 @@ function metricsDeps(ctx: AppContext): MetricsRouteDeps {
     outages: ctx.outages,
     unsettled: ctx.repos.unsettled,
     progress: () => readDispatchProgress(ctx.repos.unsettled, ctx.config.reconcileIntervalMs),
+    diskFull: () => ctx.repos.settings.diskFull(),
   };
 }
 

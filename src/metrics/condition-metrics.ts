@@ -12,6 +12,8 @@ const QUERY_WAIT_MS = 2000;
 interface ConditionMetricsDeps {
   outages: Outages;
   unsettled: Pick<UnsettledRepository, 'oldestAgeSeconds'>;
+  /** Whether the database refuses writes for lack of disk space (PGlite's reserve; always false on PostgreSQL). */
+  diskFull(): boolean;
 }
 
 /** A counter whose value is read when scraped (prom-client counters only count up by themselves). */
@@ -39,7 +41,7 @@ function upGauge(registry: Registry, name: string, help: string, read: () => boo
   });
 }
 
-export function conditionRegistry({ outages, unsettled }: ConditionMetricsDeps): Registry {
+export function conditionRegistry({ outages, unsettled, diskFull }: ConditionMetricsDeps): Registry {
   const registry = new Registry();
   const { database, redis } = outages;
   upGauge(
@@ -53,6 +55,12 @@ export function conditionRegistry({ outages, unsettled }: ConditionMetricsDeps):
     'metaserver_redis_up',
     'Whether Redis answered at the latest look: the connection, or a /healthz check (1 up, 0 down).',
     () => redis.up,
+  );
+  upGauge(
+    registry,
+    'metaserver_database_disk_full',
+    "Whether PGlite's data directory is below its free-space reserve, so writes are refused with 507 database_disk_full until space returns (1) or not (0).",
+    diskFull,
   );
   readCounter(
     registry,

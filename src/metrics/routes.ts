@@ -34,6 +34,7 @@ export interface MetricsRouteDeps {
   unsettled: Pick<UnsettledRepository, 'oldestAgeSeconds'>;
   /** Whether every called server owing pairs has had an attempt end recently. */
   progress(): Promise<DispatchProgress>;
+  diskFull(): boolean;
 }
 
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'failed'] as const;

@@ -103,6 +103,11 @@ describe.skipIf(unavailable !== null)(
       expect(read.status, JSON.stringify(read.body)).toBe(200);
       const warnings = lines.filter((l) => l.level === 40 && /disk full/.test(l.msg));
       expect(warnings).toHaveLength(1);
+      const diskFullSeries = async () => {
+        const res = await ms.app!.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+        return /^metaserver_database_disk_full (\d)$/m.exec(res.body)?.[1];
+      };
+      expect(await diskFullSeries()).toBe('1');
       // Dispatch meets the refusal too and is not stopped by it: its writes are refused (each
       // request put back, counted by the condition in debug lines), and none gets through.
       const answersWhileFull = await answers();
@@ -114,6 +119,7 @@ describe.skipIf(unavailable !== null)(
 
       rmSync(filler);
       await waitFor('/healthz ok again', async () => ((await answered('GET', '/healthz')).body.database === 'ok' ? true : undefined));
+      expect(await diskFullSeries()).toBe('0');
       await waitFor('every pair answered', async () => ((await answers()) === ARTICLES * SERVERS ? true : undefined), 20_000).catch(
         async (err: Error) => {
           const states = await ms.db.query('select state, count(*)::int as n from deliveries group by state order by state');
