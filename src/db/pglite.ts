@@ -66,6 +66,13 @@ function diskGuard(db: PGlite, reserve: DiskReserve) {
   };
 }
 
+function startRefused(reserve: DiskReserve): DatabaseDiskFullError {
+  const mb = (bytes: number) => Math.floor(bytes / (1024 * 1024));
+  return new DatabaseDiskFullError(
+    `PGlite in ${reserve.dir} was not started: its disk has ${mb(reserve.freeBytes)} MB free, less than the ${mb(reserve.reserveBytes)} MB kept in reserve (a full disk while PGlite starts a WAL segment hangs it for good); free space there or grow the volume, then start again (or lower METASERVER_PGLITE_DISK_RESERVE_MB, at least 20)`,
+  );
+}
+
 export async function openPglite(
   dir?: string,
   opts: {
@@ -76,14 +83,17 @@ export async function openPglite(
 ): Promise<Database & { pglite: PGlite }> {
   const unlock = dir ? lockPgliteDir(dir, opts.log) : () => {};
   let db: PGlite;
+  const reserve = dir ? new DiskReserve(dir, (opts.diskReserveMb ?? DEFAULT_RESERVE_MB) * 1024 * 1024, opts.log) : null;
   try {
     if (dir) mkdirSync(dir, { recursive: true });
+    // Starting writes too (recovery, a checkpoint): on a disk already below the reserve it
+    // could meet the hang the reserve is there to avoid, before any statement is guarded.
+    if (reserve?.full(true)) throw startRefused(reserve);
     db = await PGlite.create({ ...(dir ? { dataDir: dir } : {}), ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
   } catch (err) {
     unlock();
     throw err;
   }
-  const reserve = dir ? new DiskReserve(dir, (opts.diskReserveMb ?? DEFAULT_RESERVE_MB) * 1024 * 1024, opts.log) : null;
   const guarded = reserve ? diskGuard(db, reserve) : <T>(run: () => Promise<T>) => run();
   const query: Queryable['query'] = (sql, params) => guarded(async () => (await db.query(sql, params as unknown[])).rows as never[]);
   return {

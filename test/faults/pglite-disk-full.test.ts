@@ -108,6 +108,10 @@ describe.skipIf(unavailable !== null)(
         return /^metaserver_database_disk_full (\d)$/m.exec(res.body)?.[1];
       };
       expect(await diskFullSeries()).toBe('1');
+      // A second PGlite is not started on the full disk (starting writes, and could hang there).
+      await expect(openPglite(join(fs.dir, 'second'), { diskReserveMb: RESERVE_MB })).rejects.toThrow(
+        /^PGlite in .*second was not started: its disk has \d+ MB free, less than the \d+ MB kept in reserve/,
+      );
       // Dispatch meets the refusal too and is not stopped by it: its writes are refused (each
       // request put back, counted by the condition in debug lines), and none gets through.
       const answersWhileFull = await answers();
