@@ -48,6 +48,7 @@ export interface CoreConfig {
   leaseRequestsPerMinute: number;
   leasePollIntervalMs: number;
   leaseSweepIntervalMs: number;
+  leaseKeepAliveSeconds: number;
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -321,6 +322,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     kind: 'int',
     min: 50,
     description: 'How often leases past their deadline are recorded as timeouts and their articles offered again.',
+  },
+  leaseKeepAliveSeconds: {
+    env: 'METASERVER_LEASE_KEEP_ALIVE_SECONDS',
+    kind: 'int',
+    min: 1,
+    description:
+      'How long a lease taken with keep-alive lives without being renewed: an agent that is gone (killed, cut off) frees its leases this soon, not at their deadline.',
   },
 };
 
