@@ -66,6 +66,8 @@ export class KeepAlive {
 
   /** The lease's work is over: it is answered, failed or given back from here on (each settles it). */
   drop(lease: string): void {
+    // Its work has ended: aborting its controller also takes its listener off the agent's stop signal.
+    this.held.get(lease)?.abort.abort();
     this.held.delete(lease);
   }
 

@@ -126,9 +126,12 @@ describe('an agent that is gone', () => {
 
   it("its server down for a while: leases given back, not failed; the status says the agent's server is down; all stored once", async () => {
     // One attempt per article: a single failure would be final.
-    const { serverId, ids } = await scenario('down', 6, { timeoutSeconds: 60, maxAttempts: 1 }, 2);
+    const { serverId, ids } = await scenario('down', 6, { timeoutSeconds: 60, maxAttempts: 1 }, 1);
     await loop.close(); // connection refused from here on
     const agent = await agentFor(serverId, 2);
+    // Registered with concurrency 1: the agent says so rather than "up to 2".
+    expect(agent.lines.join('\n')).toMatch(/warning: --concurrency 2 exceeds the server's registered concurrency 1/);
+    expect(agent.lines.join('\n')).toMatch(/up to 1 lease\(s\) at once/);
     const down = await waitFor("the agent's server reported down", async () => {
       const s = await status(serverId);
       return s.agent.localServer === 'down' ? s.agent : undefined;
