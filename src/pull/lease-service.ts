@@ -78,6 +78,8 @@ export class LeaseService {
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private closed = false;
+  /** When this process began sweeping: a window that lapsed while no process swept was not the agent's doing. */
+  private readonly since = Date.now();
 
   constructor(private readonly deps: LeaseServiceDeps) {
     this.records = new LeaseRecords(deps.redis, deps.prefix);
@@ -364,6 +366,8 @@ export class LeaseService {
         await this.records.claim({ id, serverId: 0 }); // its hash expired: only the index entry is left
         continue;
       }
+      // A window that lapsed while the meta-server was down (restarting): its agent gets one window to renew first.
+      if (now < lease.deadline && now - this.since < lease.keepAliveMs) continue;
       if (!(await this.records.claimDue(lease, now))) continue; // settled, or renewed, since it was listed
       if (now >= lease.deadline) await this.expire(lease);
       else await this.release(lease, true);
