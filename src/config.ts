@@ -50,6 +50,7 @@ export interface CoreConfig {
   leaseRequestsPerMinute: number;
   leasePollIntervalMs: number;
   leaseSweepIntervalMs: number;
+  leaseKeepAliveSeconds: number;
 }
 
 export type Config = CoreConfig & Readonly<Record<FamilySettingKey, string>>;
@@ -324,7 +325,7 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_LEASE_REQUESTS_PER_MINUTE',
     kind: 'int',
     min: 1,
-    description: "Requests a pull server's agents may make to the lease routes (take, answer, fail, give back) per client and minute.",
+    description: "Requests a pull server's agents may make to the lease routes (take, renew, answer, fail, give back) per client and minute.",
   },
   leasePollIntervalMs: {
     env: 'METASERVER_LEASE_POLL_INTERVAL_MS',
@@ -337,6 +338,13 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     kind: 'int',
     min: 50,
     description: 'How often leases past their deadline are recorded as timeouts and their articles offered again.',
+  },
+  leaseKeepAliveSeconds: {
+    env: 'METASERVER_LEASE_KEEP_ALIVE_SECONDS',
+    kind: 'int',
+    min: 1,
+    description:
+      'How long a lease taken with keep-alive lives without being renewed: an agent that is gone (killed, cut off) frees its leases this soon, not at their deadline.',
   },
 };
 

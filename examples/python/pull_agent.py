@@ -6,9 +6,13 @@ a GPU node of a cluster): register the server with protocol "pull" (no URL), run
 server as usual on your own network, and run this next to it. Only outbound HTTPS is used.
 It does what `metaserver agent --forward` does:
 
-  - takes articles on lease:   POST {url}/api/servers/{id}/leases?wait=30
-                               -> 204 (no work yet) or 200 {lease, deadline, article:
-                                  {id?, text, given?, tasks}}
+  - takes articles on lease:   POST {url}/api/servers/{id}/leases?wait=30&keepAlive=1
+                               -> 204 (no work yet) or 200 {lease, deadline, keepAliveSeconds,
+                                  article: {id?, text, given?, tasks}}
+  - keeps them alive (a lease not renewed within keepAliveSeconds is given back, so an
+    agent that is killed frees its leases within seconds), every third of that window:
+                               POST {url}/api/servers/{id}/leases/renew {"leases": [...]}
+                               -> {"held": [...]}; work on a lease no longer held is dropped
   - hands each to your server in its protocol (xmlrpc: getAnnotation(text[, given][, meta]);
     json: POST {"text", "given"?, "article"?, "tasks"?}), and answers the lease with what
     came back:                 POST {url}/api/leases/{lease}/answer   (the answer as JSON)
@@ -16,16 +20,29 @@ It does what `metaserver agent --forward` does:
                                POST {url}/api/leases/{lease}/fail     {"message": ...}
   - on Ctrl-C / SIGTERM the leases held are given back (not left to time out):
                                POST {url}/api/leases/{lease}/release
-  - while the meta-server cannot be reached it tries again with a growing back-off.
+  - your server not answering at all (connection refused, reset) is not the article's
+    fault: the lease is given back, no lease is taken until your server answers again
+    (probed with a back-off of at most 5 s), and the meta-server is told (renew's
+    "localServer": {"state": "down"|"up", "detail"}) so your server's page says so.
+  - while the meta-server cannot be reached it tries again with a growing back-off (at
+    most 30 s).
 
-Run:  python3 pull_agent.py --url https://meta.example.org --token TEAM_TOKEN --server 12 \\
+Run:  METASERVER_URL=https://meta.example.org METASERVER_TOKEN=TEAM_TOKEN \\
+      python3 pull_agent.py --server 12 \\
           --forward http://127.0.0.1:8000/RPC2 [--protocol xmlrpc|json] [--method NAME] \\
           [--concurrency N] [--wait SECONDS]
+(--url and --token work too, but a token on the command line is visible in `ps`.)
+A meta-server certificate signed by your organisation's own authority: set
+SSL_CERT_FILE=/path/to/ca-bundle.pem (the bundle must hold that authority).
 """
 import argparse
+import calendar
 import json
+import os
 import random
 import signal
+import socket
+import ssl
 import sys
 import threading
 import time
@@ -78,11 +95,28 @@ class MetaServer:
                 raise LinkDown('the meta-server answered HTTP %d: %s' % (e.code, message))
             raise Refused(e.code, message)
         except (urllib.error.URLError, OSError) as e:
+            reason = getattr(e, 'reason', e)
+            if isinstance(reason, ssl.SSLCertVerificationError):
+                raise LinkDown('cannot reach the meta-server at %s: %s; if its certificate is signed by your '
+                               "organisation's own authority, set SSL_CERT_FILE=/path/to/ca-bundle.pem" % (self.url, reason))
             raise LinkDown('cannot reach the meta-server at %s: %s' % (self.url, e))
 
     def take(self, wait):
-        status, body = self.post('/api/servers/%d/leases?wait=%d' % (self.server_id, wait), timeout=wait + 30)
+        path = '/api/servers/%d/leases?wait=%d&keepAlive=1' % (self.server_id, wait)
+        status, body = self.post(path, timeout=wait + 30)
         return body if status == 200 else None
+
+    def renew(self, leases, local=None):
+        body = {'leases': leases}
+        if local:
+            body['localServer'] = local
+        return self.post('/api/servers/%d/leases/renew' % self.server_id, body, timeout=30)[1]['held']
+
+    def concurrency(self):
+        req = urllib.request.Request('%s/api/servers/%d' % (self.url, self.server_id))
+        req.add_header('Authorization', 'Bearer ' + self.token)
+        with urllib.request.urlopen(req, timeout=30) as res:
+            return json.loads(res.read().decode('utf-8'))['concurrency']
 
     def answer(self, lease, answer):
         return self.post('/api/leases/%s/answer' % lease, answer)[1]
@@ -92,6 +126,26 @@ class MetaServer:
 
     def release(self, lease):
         self.post('/api/leases/%s/release' % lease)
+
+
+class LocalDown(Exception):
+    """Your server did not answer at all (connection refused, reset): not the article's fault."""
+
+
+def unreachable(e):
+    reason = getattr(e, 'reason', e) if isinstance(e, urllib.error.URLError) else e
+    return isinstance(reason, (ConnectionRefusedError, ConnectionResetError, ConnectionAbortedError, socket.gaierror))
+
+
+def probe(url):
+    """True when your server answers anything at all (even an HTTP error)."""
+    try:
+        urllib.request.urlopen(url, timeout=2).close()
+    except urllib.error.HTTPError:
+        return True
+    except Exception:
+        return False
+    return True
 
 
 def forward(args, article, timeout):
@@ -116,6 +170,15 @@ def forward(args, article, timeout):
     return getattr(proxy, args.method)(*params)
 
 
+def forward_or_down(args, article, timeout):
+    try:
+        return forward(args, article, timeout)
+    except Exception as e:
+        if unreachable(e):
+            raise LocalDown(str(e))
+        raise
+
+
 class Agent:
     def __init__(self, args):
         self.args = args
@@ -124,17 +187,69 @@ class Agent:
         self.counts = {'leased': 0, 'stored': 0, 'failed': 0, 'given back': 0}
         self.lock = threading.Lock()
         self.held = set()
+        # Leases the meta-server no longer holds (not renewed in time) or that were given back: never answered.
+        self.dropped = set()
+        self.renew_every = 5.0
+        self.local = None  # what to tell the meta-server of your server: {'state': 'down'|'up', ...}
+        self.local_up = threading.Event()
+        self.local_up.set()
 
     def count(self, what):
         with self.lock:
             self.counts[what] += 1
 
-    def backoff(self, previous):
-        return min(30.0, previous * 2 if previous else 0.5) * (0.75 + random.random() / 2)
+    def backoff(self, previous, first=0.5, cap=30.0):
+        return min(cap, (previous * 2 if previous else first) * (0.75 + random.random() / 2))
+
+    def renewer(self):
+        """Renews the leases held every third of their keep-alive window, and says whether your server answers."""
+        last = time.time()
+        while not self.stopping.wait(0.1):  # renew_every shrinks with the first offer's window
+            if time.time() - last < self.renew_every:
+                continue
+            last = time.time()
+            with self.lock:
+                held, local = list(self.held), self.local
+            if not held and not local:
+                continue
+            try:
+                still = set(self.meta.renew(held, local))
+            except (LinkDown, Refused) as e:
+                log('could not renew the leases held: %s' % e)
+                continue
+            with self.lock:
+                if local and local['state'] == 'up' and self.local is local:
+                    self.local = None
+                for lease in held:
+                    if lease not in still and lease in self.held:
+                        self.dropped.add(lease)
+                        log('lease %s: the meta-server no longer holds it (given back or expired); it will not be answered'
+                            % lease[:8])
+
+    def local_down(self, why):
+        """Pauses taking leases until your server answers a probe again (one thread probes, the others wait)."""
+        with self.lock:
+            if not self.local_up.is_set():
+                return
+            self.local_up.clear()
+            self.local = {'state': 'down', 'detail': why[:1000]}
+        log('the local annotation server at %s does not answer (%s); leases paused until it does' % (self.args.forward, why))
+        delay = 0
+        while not self.stopping.is_set():
+            delay = self.backoff(delay, first=0.25, cap=5.0)
+            if self.stopping.wait(delay):
+                break
+            if probe(self.args.forward):
+                log('the local annotation server answers again; taking leases')
+                with self.lock:
+                    self.local = {'state': 'up'}
+                break
+        self.local_up.set()
 
     def loop(self):
         delay = 0
         while not self.stopping.is_set():
+            self.local_up.wait()
             try:
                 offer = self.meta.take(self.args.wait)
                 delay = 0
@@ -153,6 +268,8 @@ class Agent:
     def work(self, offer):
         self.count('leased')
         lease = offer['lease']
+        if offer.get('keepAliveSeconds'):
+            self.renew_every = max(0.2, min(self.renew_every, offer['keepAliveSeconds'] / 3.0))
         with self.lock:
             self.held.add(lease)
         try:
@@ -160,18 +277,35 @@ class Agent:
         finally:
             with self.lock:
                 self.held.discard(lease)
+                self.dropped.discard(lease)
+
+    def gone(self, lease):
+        with self.lock:
+            return lease in self.dropped
 
     def handle(self, offer, lease):
-        if self.stopping.is_set():
+        if self.stopping.is_set() or not self.local_up.is_set():
             return self.settle(lease, lambda: self.meta.release(lease), 'given back')
+        deadline = time.time() + 600
         try:
-            answer = forward(self.args, offer['article'], timeout=max(1, self.args.wait + 600))
+            deadline = calendar.timegm(time.strptime(offer['deadline'][:19], '%Y-%m-%dT%H:%M:%S'))
+        except (KeyError, ValueError):
+            pass
+        try:
+            answer = forward_or_down(self.args, offer['article'], timeout=max(1, deadline - time.time()))
+        except LocalDown as e:
+            if not self.gone(lease):
+                self.settle(lease, lambda: self.meta.release(lease), 'given back')
+            return self.local_down(str(e))
         except Exception as e:  # the team's server failed: report it with its message
+            if self.gone(lease):
+                return
             if self.stopping.is_set():
                 return self.settle(lease, lambda: self.meta.release(lease), 'given back')
             message = e.faultString if isinstance(e, xmlrpc.client.Fault) else str(e)
             return self.settle(lease, lambda: self.meta.fail(lease, message), 'failed')
-        self.settle(lease, lambda: self.meta.answer(lease, answer), 'stored')
+        if not self.gone(lease):  # a lease given back (at stop, or not renewed in time) is not answered
+            self.settle(lease, lambda: self.meta.answer(lease, answer), 'stored')
 
     def settle(self, lease, call, what):
         delay = 0
@@ -192,16 +326,29 @@ class Agent:
 
     def run(self):
         threads = [threading.Thread(target=self.loop, daemon=True) for _ in range(self.args.concurrency)]
+        upto = 'up to %d lease(s) at once' % self.args.concurrency
+        try:
+            limit = self.meta.concurrency()
+            if self.args.concurrency > limit:
+                log("warning: --concurrency %d exceeds the server's registered concurrency %d: at most %d lease(s) are "
+                    'held at once across all its agents; register the server with a higher "concurrency" or lower --concurrency'
+                    % (self.args.concurrency, limit, limit))
+                upto = "up to %d lease(s) at once (the server's registered concurrency; --concurrency %d)" % (
+                    limit, self.args.concurrency)
+        except Exception:
+            pass  # the meta-server unreachable for now: the loops wait for it
         for t in threads:
             t.start()
-        log('agent for server %d at %s: forwarding to %s (%s), up to %d lease(s) at once'
-            % (self.args.server, self.args.url, self.args.forward, self.args.protocol, self.args.concurrency))
+        threading.Thread(target=self.renewer, daemon=True).start()
+        log('agent for server %d at %s: forwarding to %s (%s), %s'
+            % (self.args.server, self.args.url, self.args.forward, self.args.protocol, upto))
         while not self.stopping.is_set() and any(t.is_alive() for t in threads):
             self.stopping.wait(0.2)
         # Stopping: the articles still with your server are given back at once; a lease
         # request still waiting ends within --wait seconds (what it brings is given back).
         with self.lock:
             held, self.held = list(self.held), set()
+            self.dropped.update(held)  # their answers, when they come, are not sent
         for lease in held:
             self.settle(lease, lambda lease=lease: self.meta.release(lease), 'given back')
         for t in threads:
@@ -212,8 +359,10 @@ class Agent:
 
 def main():
     p = argparse.ArgumentParser(description='Take the articles of a pull server on lease and answer them with your own annotation server.')
-    p.add_argument('--url', required=True, help='the meta-server, e.g. https://meta.example.org')
-    p.add_argument('--token', required=True, help='your team token')
+    p.add_argument('--url', default=os.environ.get('METASERVER_URL'),
+                   help='the meta-server, e.g. https://meta.example.org (default METASERVER_URL)')
+    p.add_argument('--token', default=os.environ.get('METASERVER_TOKEN'),
+                   help='your team token (default METASERVER_TOKEN: a token on the command line is visible in ps)')
     p.add_argument('--server', required=True, type=int, help='the id of your server registered with protocol pull')
     p.add_argument('--forward', required=True, help='your annotation server, e.g. http://127.0.0.1:8000/RPC2')
     p.add_argument('--protocol', choices=['xmlrpc', 'json'], default='xmlrpc')
@@ -221,6 +370,8 @@ def main():
     p.add_argument('--concurrency', type=int, default=1)
     p.add_argument('--wait', type=int, default=30, help='seconds each lease request waits for work (at most 60)')
     args = p.parse_args()
+    if not args.url or not args.token:
+        p.error('give the meta-server with --url (or METASERVER_URL) and your team token with --token (or METASERVER_TOKEN)')
     agent = Agent(args)
 
     def stop(signum, _frame):

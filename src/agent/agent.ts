@@ -3,8 +3,13 @@
 // cannot be reached is waited for with a growing back-off (it may be restarting); a lease
 // is settled whatever the team's server did — answered, reported as a fault with the
 // server's message, or, when the agent stops, given back so it is offered again at once.
+// Leases are taken with keep-alive and renewed together (keep-alive.ts): an agent killed
+// without a word frees them within seconds. A team's server that does not answer at all
+// (connection refused, reset) is not a fault of the article: the lease is given back, no
+// lease is taken until the server answers a probe again, and the meta-server is told.
 import { LinkDownError, LinkRefusedError, type LeaseOffer, type MetaLink } from './meta-link.ts';
 import type { LocalOutcome, LocalServer } from './local-server.ts';
+import { KeepAlive } from './keep-alive.ts';
 
 export interface AgentOptions {
   link: MetaLink;
@@ -14,6 +19,8 @@ export interface AgentOptions {
   waitSeconds: number;
   /** Back-off after the meta-server could not be reached: from minMs, doubling, at most maxMs. */
   backoff?: { minMs: number; maxMs: number };
+  /** Probes of a local server that does not answer: from minMs, doubling, at most maxMs (default 250 ms to 5 s). */
+  probeBackoff?: { minMs: number; maxMs: number };
   log(line: string): void;
 }
 
@@ -25,6 +32,9 @@ export interface AgentCounts {
   givenBack: number;
 }
 
+/** The documented longest wait between two tries, whatever the options and the jitter. */
+const MAX_BACKOFF_MS = 30_000;
+
 /** Stops the agent for good: the meta-server refused who it is or what it asks (a wrong token or server). */
 const FATAL_STATUSES = new Set([400, 401, 403, 404, 409]);
 
@@ -35,16 +45,23 @@ export class PullAgent {
   readonly counts: AgentCounts = { leased: 0, stored: 0, refused: 0, failed: 0, givenBack: 0 };
   /** Why the agent stopped by itself, if it did. */
   fatal: Error | undefined;
+  private readonly keepAlive: KeepAlive;
+  /** Set while the team's server does not answer: resolves when it does again (or the agent stops). */
+  private localDown: Promise<void> | undefined;
 
-  constructor(private readonly opts: AgentOptions) {}
+  constructor(private readonly opts: AgentOptions) {
+    this.keepAlive = new KeepAlive(opts.link, opts.log);
+  }
 
   start(): void {
+    this.keepAlive.start();
     this.loops = Array.from({ length: this.opts.concurrency }, () => this.loop());
   }
 
   /** Resolves when every loop has ended (after stop(), or a fatal refusal). */
   async done(): Promise<void> {
     await Promise.all(this.loops);
+    this.keepAlive.stop();
   }
 
   /** Stops taking leases, gives back those held (unless their answer is already in hand), and waits for the loops. */
@@ -54,10 +71,37 @@ export class PullAgent {
     await this.done();
   }
 
-  private backoff(previous: number): number {
-    const { minMs, maxMs } = this.opts.backoff ?? { minMs: 500, maxMs: 30_000 };
-    const next = previous === 0 ? minMs : Math.min(maxMs, previous * 2);
-    return Math.round(next * (0.75 + Math.random() * 0.5)); // agents restarted together do not come back together
+  private backoff(previous: number, of = this.opts.backoff ?? { minMs: 500, maxMs: MAX_BACKOFF_MS }): number {
+    const maxMs = Math.min(of.maxMs, MAX_BACKOFF_MS);
+    const next = previous === 0 ? of.minMs : Math.min(maxMs, previous * 2);
+    // Agents restarted together do not come back together; the cap holds after the jitter too.
+    return Math.min(maxMs, Math.round(next * (0.75 + Math.random() * 0.5)));
+  }
+
+  /**
+   * The team's server did not answer (`why`): pause taking leases, say so once (here and to
+   * the meta-server), and probe it with a back-off until it answers. Every loop waits on the
+   * same promise.
+   */
+  private pauseForLocal(why: string): Promise<void> {
+    this.localDown ??= (async () => {
+      this.opts.log(`the local annotation server does not answer (${why}); leases paused until it does`);
+      this.keepAlive.reportLocal({ state: 'down', detail: why });
+      let delay = 0;
+      const probe = this.opts.probeBackoff ?? { minMs: 250, maxMs: 5_000 };
+      while (!this.stopping) {
+        delay = this.backoff(delay, probe);
+        await this.sleep(delay);
+        if (this.stopping) break;
+        if ((await this.opts.local.probe()) === null) {
+          this.opts.log('the local annotation server answers again; taking leases');
+          this.keepAlive.reportLocal({ state: 'up' });
+          break;
+        }
+      }
+      this.localDown = undefined;
+    })();
+    return this.localDown;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -76,6 +120,8 @@ export class PullAgent {
   private async loop(): Promise<void> {
     let delay = 0;
     while (!this.stopping) {
+      if (this.localDown) await this.localDown;
+      if (this.stopping) break;
       let offer: LeaseOffer | null;
       try {
         offer = await this.opts.link.take(this.opts.waitSeconds, this.abort.signal);
@@ -99,14 +145,32 @@ export class PullAgent {
     }
   }
 
+  /** The team's server on the lease's article: nothing when the lease stops being held meanwhile (it was given back). */
+  private async annotate(offer: LeaseOffer, deadline: number): Promise<LocalOutcome | 'lost'> {
+    if (this.stopping) return { ok: false, message: 'cancelled: the agent is stopping' };
+    if (this.localDown) return { ok: false, message: 'the local annotation server does not answer', unreachable: true };
+    const lost = this.keepAlive.hold(offer, this.abort.signal);
+    try {
+      const outcome = await this.opts.local.annotate(offer.article, Math.max(1, deadline - Date.now()), lost);
+      return this.keepAlive.isLost(offer.lease) ? 'lost' : outcome;
+    } finally {
+      this.keepAlive.drop(offer.lease);
+    }
+  }
+
   private async work(offer: LeaseOffer): Promise<void> {
     this.counts.leased++;
     const deadline = Date.parse(offer.deadline);
-    const outcome: LocalOutcome = this.stopping
-      ? { ok: false, message: 'cancelled: the agent is stopping' }
-      : await this.opts.local.annotate(offer.article, Math.max(1, deadline - Date.now()), this.abort.signal);
-    // An answer in hand is sent even when stopping; an article not yet answered is given back.
-    const giveBack = !outcome.ok && this.stopping;
+    const outcome = await this.annotate(offer, deadline);
+    if (outcome === 'lost') {
+      this.opts.log(`lease ${short(offer)}: the meta-server no longer holds it (given back or expired); its article was not answered`);
+      return;
+    }
+    const unreachable = !outcome.ok && outcome.unreachable === true && !this.stopping;
+    if (unreachable) void this.pauseForLocal(outcome.message);
+    // An answer in hand is sent even when stopping; an article not yet answered is given back,
+    // as is one whose server did not answer at all (not the article's fault).
+    const giveBack = !outcome.ok && (this.stopping || unreachable);
     let delay = 0;
     for (;;) {
       try {
@@ -146,3 +210,22 @@ export class PullAgent {
 }
 
 const short = (offer: LeaseOffer) => offer.lease.slice(0, 8);
+
+/**
+ * What the agent's start line says of its concurrency: the server's registered concurrency
+ * is the limit across all its agents, so asking for more only adds idle long-polls. Warns
+ * when --concurrency exceeds it; the meta-server unreachable for now, says nothing of it.
+ */
+export async function concurrencyWords(link: Pick<MetaLink, 'server'>, wanted: number, log: (line: string) => void): Promise<string> {
+  let limit: number;
+  try {
+    limit = (await link.server()).concurrency;
+  } catch {
+    return `up to ${wanted} lease(s) at once`;
+  }
+  if (wanted <= limit) return `up to ${wanted} lease(s) at once (the server's registered concurrency is ${limit})`;
+  log(
+    `warning: --concurrency ${wanted} exceeds the server's registered concurrency ${limit}: at most ${limit} lease(s) are held at once across all its agents; register the server with a higher "concurrency" or lower --concurrency`,
+  );
+  return `up to ${limit} lease(s) at once (the server's registered concurrency; --concurrency ${wanted})`;
+}

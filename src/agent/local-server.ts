@@ -2,20 +2,29 @@
 // server's protocol (the same protocol modules and HTTP exchange dispatch uses, without the
 // URL policy: it is the team's own network), or run as a command per article.
 import { spawn } from 'node:child_process';
-import type { Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { callHttp, createServerAgent } from '../dispatch/annotators/http-call.ts';
 import { withFormatErrors } from '../dispatch/annotators/outcome.ts';
 import { protocolOf, type ProtocolName } from '../dispatch/annotators/registry.ts';
 import type { RequestParts } from '../dispatch/annotators/types.ts';
 import type { LeaseArticle } from './meta-link.ts';
 
-/** The server's answer (the JSON protocol's answer object), or why there is none. */
-export type LocalOutcome = { ok: true; answer: unknown } | { ok: false; message: string };
+/**
+ * The server's answer (the JSON protocol's answer object), or why there is none;
+ * `unreachable` when the server did not answer at all (connection refused, reset): not
+ * the article's fault, the lease is given back.
+ */
+export type LocalOutcome = { ok: true; answer: unknown } | { ok: false; message: string; unreachable?: boolean };
 
 export interface LocalServer {
   annotate(article: LeaseArticle, deadlineMs: number, signal: AbortSignal): Promise<LocalOutcome>;
+  /** null when the server answers (any HTTP answer, even an error), otherwise why it does not. */
+  probe(): Promise<string | null>;
   close(): Promise<void>;
 }
+
+/** How long a probe of the team's server waits for any answer. */
+const PROBE_TIMEOUT_MS = 2_000;
 
 /** The parts the lease sent, as the team's server gets them: metadata when the lease named the article. */
 function partsOf(article: LeaseArticle): RequestParts {
@@ -54,7 +63,17 @@ export function forwardTo(
         },
         dispatcher,
       );
-      return call.ok ? { ok: true, answer: call.value } : { ok: false, message: `${call.kind}: ${call.detail}` };
+      if (call.ok) return { ok: true, answer: call.value };
+      return { ok: false, message: `${call.kind}: ${call.detail}`, ...(call.kind === 'connection' ? { unreachable: true } : {}) };
+    },
+    async probe() {
+      try {
+        const res = await request(url, { method: 'GET', dispatcher, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        await res.body.dump();
+        return null;
+      } catch (err) {
+        return (err as Error).message;
+      }
     },
     async close() {
       await dispatcher.close().catch(() => {});
@@ -114,6 +133,8 @@ export function execCommand(command: string, opts: { maxAnswerBytes: number }): 
         child.stdin.end(JSON.stringify(article));
       });
     },
+    // A command is started per article: there is no server to be down.
+    probe: () => Promise.resolve(null),
     async close() {},
   };
 }

@@ -27,6 +27,25 @@ export class LinkRefusedError extends Error {
   }
 }
 
+/** TLS errors that mean "this machine does not trust the meta-server's certificate": trying again will not help by itself. */
+const UNTRUSTED_CERT = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+/** What a transport error says, with what to do about a certificate this machine does not trust. */
+function transportMessage(err: Error): string {
+  const codeOf = (e: unknown) => (e && typeof e === 'object' && 'code' in e ? String(e.code) : undefined);
+  const code = codeOf(err) ?? codeOf(err.cause);
+  if (code && UNTRUSTED_CERT.has(code))
+    return `${err.message} (${code}): the meta-server's certificate is not trusted here; if it is signed by your organisation's own authority, set NODE_EXTRA_CA_CERTS=/path/to/that-ca.pem for the agent`;
+  return err.message;
+}
+
 export interface MetaTarget {
   url: string;
   token: string;
@@ -44,11 +63,11 @@ export class MetaLink {
     this.dispatcher = new Agent({ connections: connections * 2 + 2, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 4_000 });
   }
 
-  private async call(path: string, body: unknown, signal?: AbortSignal): Promise<{ status: number; json: unknown }> {
+  private async call(path: string, body: unknown, signal?: AbortSignal, method = 'POST'): Promise<{ status: number; json: unknown }> {
     let res;
     try {
       res = await request(`${this.target.url}${path}`, {
-        method: 'POST',
+        method: method as 'POST' | 'GET',
         dispatcher: this.dispatcher,
         headers: {
           authorization: `Bearer ${this.target.token}`,
@@ -59,7 +78,7 @@ export class MetaLink {
         signal,
       });
     } catch (err) {
-      throw new LinkDownError(`cannot reach the meta-server at ${this.target.url}: ${(err as Error).message}`);
+      throw new LinkDownError(`cannot reach the meta-server at ${this.target.url}: ${transportMessage(err as Error)}`);
     }
     let text: string;
     try {
@@ -88,9 +107,9 @@ export class MetaLink {
     );
   }
 
-  /** A lease, or null when there was no work within waitSeconds. */
+  /** A lease (taken with keep-alive: see keep-alive.ts), or null when there was no work within waitSeconds. */
   async take(waitSeconds: number, signal?: AbortSignal): Promise<LeaseOffer | null> {
-    const path = `/api/servers/${this.target.serverId}/leases?wait=${waitSeconds}`;
+    const path = `/api/servers/${this.target.serverId}/leases?wait=${waitSeconds}&keepAlive=1`;
     const { status, json } = await this.call(path, undefined, signal);
     if (status === 204) return null;
     if (status !== 200) throw this.refused(path, status, json);
@@ -116,6 +135,23 @@ export class MetaLink {
     const path = `/api/leases/${lease}/release`;
     const { status, json } = await this.call(path, undefined);
     if (status !== 204) throw this.refused(path, status, json);
+  }
+
+  /** Renews the leases held (and says whether the team's server answers); answers the ids still held. */
+  async renew(leases: string[], localServer?: { state: 'up' | 'down'; detail?: string }): Promise<string[]> {
+    const path = `/api/servers/${this.target.serverId}/leases/renew`;
+    const body = { leases, ...(localServer ? { localServer: { ...localServer, detail: localServer.detail?.slice(0, 1000) } } : {}) };
+    const { status, json } = await this.call(path, body);
+    if (status !== 200) throw this.refused(path, status, json);
+    return (json as { held: string[] }).held;
+  }
+
+  /** The server as registered (its concurrency, the limit across all its agents). */
+  async server(): Promise<{ concurrency: number; name?: string }> {
+    const path = `/api/servers/${this.target.serverId}`;
+    const { status, json } = await this.call(path, undefined, undefined, 'GET');
+    if (status !== 200) throw this.refused(path, status, json);
+    return json as { concurrency: number; name?: string };
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 // `metaserver agent`: runs next to a team's annotation server that the meta-server cannot
 // reach, taking its articles on lease over HTTPS (src/agent, the pull protocol).
 import { Command, CommanderError, Option } from 'commander';
-import { PullAgent } from '../agent/agent.ts';
+import { concurrencyWords, PullAgent } from '../agent/agent.ts';
 import { execCommand, forwardTo, type LocalServer } from '../agent/local-server.ts';
 import { MetaLink } from '../agent/meta-link.ts';
 import { DEFAULT_PROTOCOL, PROTOCOL_NAMES, type ProtocolName } from '../dispatch/annotators/registry.ts';
@@ -106,8 +106,9 @@ export async function runAgentCommand(
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const upTo = await concurrencyWords(link, options.concurrency, log);
   log(
-    `agent for server ${options.server} at ${url}: ${options.forward ? `forwarding to ${options.forward} (${options.protocol})` : `running ${options.exec}`}, up to ${options.concurrency} lease(s) at once`,
+    `agent for server ${options.server} at ${url}: ${options.forward ? `forwarding to ${options.forward} (${options.protocol})` : `running ${options.exec}`}, ${upTo}`,
   );
   agent.start();
   await agent.done();

@@ -20,6 +20,15 @@ export interface LeaseRecord {
   startedAt: number;
   deadline: number;
   bytesSent: number;
+  /** The liveness window of a lease taken with keep-alive (ms; 0: none, it lives to its deadline). */
+  keepAliveMs: number;
+}
+
+/** What an agent last said of its own annotation server (renew's `localServer`). */
+export interface LocalServerReport {
+  state: 'up' | 'down';
+  detail: string;
+  at: number;
 }
 
 /** 24 random bytes, URL-safe: a lease id cannot be guessed, and it is the job's lock token too. */
@@ -38,6 +47,22 @@ if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   return 1
 end
 return 0`;
+
+/** As CLAIM_SCRIPT, but only while the lease's index entry is due (ARGV[2], ms): a lease renewed meanwhile is left alone. */
+const CLAIM_DUE_SCRIPT = `
+local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if due and tonumber(due) <= tonumber(ARGV[2]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+  redis.call('DEL', KEYS[3])
+  return 1
+end
+return 0`;
+
+/** When a lease is next due in the index: its deadline, or sooner the end of its liveness window. */
+function dueAt(r: Pick<LeaseRecord, 'deadline' | 'keepAliveMs'>, from: number): number {
+  return r.keepAliveMs > 0 ? Math.min(r.deadline, from + r.keepAliveMs) : r.deadline;
+}
 
 /** How long a lease's hash outlives its deadline: a process down that long finds the lease in the index still. */
 const KEEP_AFTER_DEADLINE_MS = 24 * 60 * 60 * 1000;
@@ -74,9 +99,10 @@ export class LeaseRecords {
         startedAt: String(r.startedAt),
         deadline: String(r.deadline),
         bytesSent: String(r.bytesSent),
+        keepAliveMs: String(r.keepAliveMs),
       })
       .pexpire(this.lease(r.id), r.deadline - Date.now() + KEEP_AFTER_DEADLINE_MS)
-      .zadd(this.index(), r.deadline, r.id)
+      .zadd(this.index(), dueAt(r, r.startedAt), r.id)
       .zadd(this.held(r.serverId), r.deadline, r.id)
       .hset(this.seen(r.serverId), 'leased', String(r.startedAt))
       .exec();
@@ -95,12 +121,48 @@ export class LeaseRecords {
       startedAt: Number(h.startedAt),
       deadline: Number(h.deadline),
       bytesSent: Number(h.bytesSent),
+      keepAliveMs: Number(h.keepAliveMs ?? 0),
     };
   }
 
   /** True when this call took the lease off the books (so it alone settles it). */
   async claim(r: Pick<LeaseRecord, 'id' | 'serverId'>): Promise<boolean> {
     return (await this.redis.eval(CLAIM_SCRIPT, 3, this.index(), this.held(r.serverId), this.lease(r.id), r.id)) === 1;
+  }
+
+  /** As claim, but only while the lease is due at `now` (the sweeper's claim: a lease renewed since it was listed stays held). */
+  async claimDue(r: Pick<LeaseRecord, 'id' | 'serverId'>, now: number): Promise<boolean> {
+    return (await this.redis.eval(CLAIM_DUE_SCRIPT, 3, this.index(), this.held(r.serverId), this.lease(r.id), r.id, now)) === 1;
+  }
+
+  /**
+   * Moves the liveness window of the server's leases among `ids` that were taken with
+   * keep-alive to now + their window (never past their deadline); the ids still held come
+   * back. ZADD XX never brings back a lease settled meanwhile.
+   */
+  async renew(serverId: number, ids: string[]): Promise<string[]> {
+    const now = Date.now();
+    const leases = await Promise.all(ids.map((id) => this.peek(id)));
+    const mine = leases.filter((l): l is LeaseRecord => l !== null && l.serverId === serverId);
+    if (mine.length === 0) return [];
+    const multi = this.redis.multi();
+    for (const l of mine) {
+      if (l.keepAliveMs > 0) multi.zadd(this.index(), 'XX', dueAt(l, now), l.id);
+      multi.zscore(this.index(), l.id);
+    }
+    const results = (await multi.exec()) ?? [];
+    const held: string[] = [];
+    let at = 0;
+    for (const l of mine) {
+      if (l.keepAliveMs > 0) at++; // the ZADD's reply
+      if (results[at++]?.[1] != null) held.push(l.id);
+    }
+    return held;
+  }
+
+  /** An agent's word on its own annotation server (kept with what the pages show of its agents). */
+  async reportLocal(serverId: number, report: LocalServerReport): Promise<void> {
+    await this.redis.hset(this.seen(serverId), { local: report.state, localDetail: report.detail, localAt: String(report.at) });
   }
 
   /** Ids of leases whose deadline has passed, oldest first. */
@@ -114,12 +176,21 @@ export class LeaseRecords {
   }
 
   /** What the pages show of a pull server's agents. */
-  async agentStatus(serverId: number): Promise<{ lastPollAt: number | null; lastLeaseAt: number | null; leasesHeld: number }> {
+  async agentStatus(serverId: number): Promise<{
+    lastPollAt: number | null;
+    lastLeaseAt: number | null;
+    leasesHeld: number;
+    local: LocalServerReport | null;
+  }> {
     const [seen, held] = await Promise.all([this.redis.hgetall(this.seen(serverId)), this.redis.zcard(this.held(serverId))]);
+    const state = seen.local;
+    const local: LocalServerReport | null =
+      state === 'up' || state === 'down' ? { state, detail: seen.localDetail ?? '', at: Number(seen.localAt) } : null;
     return {
       lastPollAt: seen.polled ? Number(seen.polled) : null,
       lastLeaseAt: seen.leased ? Number(seen.leased) : null,
       leasesHeld: held,
+      local,
     };
   }
 

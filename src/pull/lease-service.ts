@@ -23,7 +23,7 @@ import { dispatchMetrics } from '../dispatch/dispatch-metrics.ts';
 import { createManualWorker } from '../queue/worker.ts';
 import { LeaseRecords, newLeaseId, type LeaseRecord } from './lease-records.ts';
 import { judgeLeaseAnswer, leaseArticle, type LeaseArticle, type LeaseReceipt } from './lease-answer.ts';
-import { SetupLeases } from './setup-lease.ts';
+import { keepAliveOf, SetupLeases } from './setup-lease.ts';
 
 export interface LeaseServiceDeps {
   redis: RedisConnection;
@@ -53,6 +53,8 @@ export interface LeaseOffer {
   lease: string;
   deadline: string;
   article: LeaseArticle;
+  /** Taken with keep-alive: renew the lease within this many seconds or it is given back. */
+  keepAliveSeconds?: number;
 }
 
 export interface AgentStatus {
@@ -60,6 +62,9 @@ export interface AgentStatus {
   lastPollAt: string | null;
   lastLeaseAt: string | null;
   leasesHeld: number;
+  /** What the agent last said of its own annotation server ('unknown' when it said nothing lately). */
+  localServer: 'up' | 'down' | 'unknown';
+  localServerDetail?: string;
 }
 
 /** An agent silent longer than the longest long-poll (60 s) and a margin is taken for gone. */
@@ -75,6 +80,8 @@ export class LeaseService {
   private sweeper: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private closed = false;
+  /** When this process began sweeping: a window that lapsed while no process swept was not the agent's doing. */
+  private readonly since = Date.now();
 
   constructor(private readonly deps: LeaseServiceDeps) {
     this.records = new LeaseRecords(deps.redis, deps.prefix, deps.cluster);
@@ -89,9 +96,19 @@ export class LeaseService {
   /** Whether an agent is connected (it asked for work within the longest long-poll and a margin, or holds leases), and since when. */
   async agentStatus(serverId: number): Promise<AgentStatus> {
     const seen = await this.records.agentStatus(serverId);
-    const connected = seen.leasesHeld > 0 || (seen.lastPollAt !== null && Date.now() - seen.lastPollAt < AGENT_SILENCE_MS);
+    const recent = (ms: number | null | undefined) => ms != null && Date.now() - ms < AGENT_SILENCE_MS;
+    // An agent whose server is down asks for no work, but keeps saying so (renew): it is connected.
+    const local = recent(seen.local?.at) ? seen.local : null;
+    const connected = seen.leasesHeld > 0 || recent(seen.lastPollAt) || local !== null;
     const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-    return { connected, lastPollAt: iso(seen.lastPollAt), lastLeaseAt: iso(seen.lastLeaseAt), leasesHeld: seen.leasesHeld };
+    return {
+      connected,
+      lastPollAt: iso(seen.lastPollAt),
+      lastLeaseAt: iso(seen.lastLeaseAt),
+      leasesHeld: seen.leasesHeld,
+      localServer: local?.state ?? 'unknown',
+      ...(local?.state === 'down' ? { localServerDetail: local.detail } : {}),
+    };
   }
 
   /** The server's queue, consumed by hand: jobs are fetched with the lease id as lock token. */
@@ -123,6 +140,7 @@ export class LeaseService {
     current: () => Promise<{ server: AnnotationServer; challenge: Challenge } | null>,
     waitMs: number,
     gone: () => boolean,
+    keepAliveMs = 0,
   ): Promise<LeaseOffer | null> {
     const until = Date.now() + waitMs;
     for (;;) {
@@ -130,7 +148,7 @@ export class LeaseService {
       if (!found || this.closed) return null;
       const { server, challenge } = found;
       await this.records.polled(server.id);
-      const offer = (await this.setup.offer(server, challenge)) ?? (await this.takeJob(server, challenge));
+      const offer = (await this.setup.offer(server, challenge, keepAliveMs)) ?? (await this.takeJob(server, challenge, keepAliveMs));
       if (offer) return offer;
       const left = until - Date.now();
       if (left <= 0 || gone()) return null;
@@ -139,7 +157,7 @@ export class LeaseService {
     }
   }
 
-  private async takeJob(server: AnnotationServer, challenge: Challenge): Promise<LeaseOffer | null> {
+  private async takeJob(server: AnnotationServer, challenge: Challenge, keepAliveMs: number): Promise<LeaseOffer | null> {
     const { store, articles } = this.deps;
     const worker = this.worker(server.id);
     for (let skipped = 0; skipped < SKIPS_PER_TAKE; skipped++) {
@@ -169,10 +187,21 @@ export class LeaseService {
       const startedAt = Date.now();
       const deadline = startedAt + challenge.timeoutSeconds * 1000;
       const bytesSent = Buffer.byteLength(JSON.stringify(payload));
-      await this.records.save({ id, kind: 'job', serverId: server.id, jobId: job.id!, articleId, n, startedAt, deadline, bytesSent });
+      await this.records.save({
+        id,
+        kind: 'job',
+        serverId: server.id,
+        jobId: job.id!,
+        articleId,
+        n,
+        startedAt,
+        deadline,
+        bytesSent,
+        keepAliveMs,
+      });
       // The job stays locked past the deadline, until the sweeper has settled the lease.
       await job.extendLock(id, deadline - startedAt + this.deps.lockDurationMs + 2 * this.deps.sweepIntervalMs);
-      return { lease: id, deadline: new Date(deadline).toISOString(), article: payload };
+      return { lease: id, deadline: new Date(deadline).toISOString(), article: payload, ...keepAliveOf(keepAliveMs) };
     }
     return null;
   }
@@ -291,12 +320,18 @@ export class LeaseService {
     }
   }
 
-  /** The agent gives the lease back (it is stopping): not a failed attempt; the article is offered again at once. */
-  async release(lease: LeaseRecord): Promise<void> {
+  /**
+   * The agent gives the lease back (it is stopping, or its own server does not answer), or
+   * stopped renewing it (it is gone: `lapsed`): not a failed attempt (recorded as
+   * interrupted, which counts against no one); the article is offered again at once.
+   */
+  async release(lease: LeaseRecord, lapsed = false): Promise<void> {
     if (lease.kind === 'setup') return await this.records.dropSetup(lease.serverId);
     const attempt = this.attemptOf(lease, Date.now() - lease.startedAt, 0);
     attempt.outcome = 'interrupted';
-    attempt.detail = 'the agent gave the article back (it was stopping); offered again';
+    attempt.detail = lapsed
+      ? `the agent gave the article back: it stopped renewing the lease within ${lease.keepAliveMs / 1000} s (it was stopped or lost its connection); offered again`
+      : 'the agent gave the article back (it was stopping, or its own server did not answer); offered again';
     await this.deps.store.recordFailure(attempt, false);
     await this.moveJob(lease, await this.job(lease), (j) => j.moveToDelayed(Date.now(), lease.id));
   }
@@ -310,7 +345,12 @@ export class LeaseService {
     await this.settle(lease, attempt, { outcome: 'timeout', detail, errors: [], errorCount: 0, warnings: [], warningCount: 0 });
   }
 
-  /** Settles every lease past its deadline; one sweep at a time. */
+  /** Renews the keep-alive of the server's leases among `ids`; answers those still held. */
+  async renew(serverId: number, ids: string[]): Promise<string[]> {
+    return await this.records.renew(serverId, ids);
+  }
+
+  /** Settles every lease past its deadline (a timeout) or its liveness window (given back); one sweep at a time. */
   sweep(): Promise<void> {
     this.sweeping ??= this.sweepNow()
       .catch((err: Error) => this.deps.log.warn({ err: err.message }, 'could not settle expired leases; will retry'))
@@ -321,13 +361,18 @@ export class LeaseService {
   }
 
   private async sweepNow(): Promise<void> {
-    for (const id of await this.records.expired(Date.now())) {
+    const now = Date.now();
+    for (const id of await this.records.expired(now)) {
       const lease = await this.records.peek(id);
       if (!lease) {
         await this.records.claim({ id, serverId: 0 }); // its hash expired: only the index entry is left
         continue;
       }
-      if (await this.records.claim(lease)) await this.expire(lease);
+      // A window that lapsed while the meta-server was down (restarting): its agent gets one window to renew first.
+      if (now < lease.deadline && now - this.since < lease.keepAliveMs) continue;
+      if (!(await this.records.claimDue(lease, now))) continue; // settled, or renewed, since it was listed
+      if (now >= lease.deadline) await this.expire(lease);
+      else await this.release(lease, true);
     }
   }
 

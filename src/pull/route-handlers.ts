@@ -19,10 +19,10 @@ import { serverWithChallenge } from '../servers/with-challenge.ts';
 
 /** What the pull protocol's routes need, handed over by the composition root. */
 export interface PullRouteDeps {
-  config: Pick<Config, 'leaseRequestsPerMinute' | 'maxAnswerBytes'>;
+  config: Pick<Config, 'leaseRequestsPerMinute' | 'maxAnswerBytes' | 'leaseKeepAliveSeconds'>;
   challenges: Pick<ChallengeRepository, 'byId'>;
   servers: Pick<ServerRepository, 'byId'>;
-  leases: Pick<LeaseService, 'records' | 'take' | 'answer' | 'fail' | 'release' | 'expire'>;
+  leases: Pick<LeaseService, 'records' | 'take' | 'answer' | 'fail' | 'release' | 'expire' | 'renew'>;
 }
 
 /** The answer to a settled lease: its receipt when stored, otherwise the error that says why not. */
@@ -81,14 +81,25 @@ export class PullHandlers {
     reply.raw.once('close', () => {
       left = true;
     });
+    const keepAliveMs = request.query.keepAlive === '1' ? this.deps.config.leaseKeepAliveSeconds * 1000 : 0;
     const offer = await leases.take(
       () => serverWithChallenge({ servers, challenges }, id),
       wait * 1000,
       () => left,
+      keepAliveMs,
     );
     if (!offer) return reply.status(204).send();
     request.log.debug({ serverId: id, lease: offer.lease.slice(0, 6) }, 'article leased');
     return offer;
+  };
+
+  readonly renew: RouteHandler<typeof S.RenewLeases> = async (request) => {
+    const id = Number(request.params.id);
+    await this.pullServer(request, id);
+    const { localServer } = request.body;
+    if (localServer)
+      await this.deps.leases.records.reportLocal(id, { state: localServer.state, detail: localServer.detail ?? '', at: Date.now() });
+    return { held: await this.deps.leases.renew(id, request.body.leases) };
   };
 
   readonly answer: RouteHandler<typeof S.AnswerLease> = async (request) => {

@@ -19,12 +19,23 @@ const WaitQuery = Type.Object(
         description: `seconds to wait for work before answering 204 (0–${MAX_WAIT_SECONDS}, default 30)`,
       }),
     ),
+    keepAlive: Type.Optional(
+      Type.Union([Type.Literal('0'), Type.Literal('1')], {
+        description:
+          '1: the lease lives only while it is renewed (POST /api/servers/:id/leases/renew, within keepAliveSeconds); a lease not renewed is given back, so an agent that is gone frees it within seconds',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 const Offer = Open({
   lease: Type.String({ description: 'the lease id: answer, fail or give back the article with it' }),
   deadline: Type.String({ description: 'ISO 8601: an answer after this is refused and the attempt counts as a timeout' }),
+  keepAliveSeconds: Type.Optional(
+    Type.Number({
+      description: 'taken with keepAlive=1: renew the lease within this many seconds (every third of it) or it is given back',
+    }),
+  ),
   article: Open(
     {
       id: Type.Optional(Type.String({ description: 'the article id (servers registered with sendMetadata)' })),
@@ -55,6 +66,30 @@ const AnswerBody = Type.Object(
   { additionalProperties: true, description: 'the JSON protocol\'s answer: an object with the XML-RPC answer\'s keys (or {"error": …})' },
 );
 
+const RenewBody = Type.Object(
+  {
+    leases: Type.Array(Type.String({ pattern: LEASE_ID_PATTERN }), {
+      maxItems: 1000,
+      description: 'the ids of the leases the agent holds',
+    }),
+    localServer: Type.Optional(
+      Type.Object(
+        {
+          state: Type.Union([Type.Literal('up'), Type.Literal('down')], { description: "whether the team's own server answers the agent" }),
+          detail: Type.Optional(Type.String({ maxLength: 1000, description: 'why it is down, as the agent saw it' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+const Renewed = Open({
+  held: Type.Array(Type.String(), {
+    description: 'the leases still held: any other was answered, given back or expired — stop working on it',
+  }),
+});
+
 const TAGS = ['pull'];
 
 export const TakeLease = {
@@ -63,6 +98,15 @@ export const TakeLease = {
   params: ServerIdParams,
   querystring: WaitQuery,
   response: responses({ 200: Offer, 204: NoContent }),
+};
+
+export const RenewLeases = {
+  tags: TAGS,
+  summary:
+    "Keep the agent's leases taken with keepAlive=1 alive, and say whether the team's own server answers; answers which leases are still held",
+  params: ServerIdParams,
+  body: RenewBody,
+  response: responses({ 200: Renewed }),
 };
 
 export const AnswerLease = {
@@ -83,7 +127,8 @@ export const FailLease = {
 
 export const ReleaseLease = {
   tags: TAGS,
-  summary: 'Give a leased article back (the agent is stopping): not a failed attempt; it is offered again at once',
+  summary:
+    'Give a leased article back (the agent is stopping, or its own server does not answer): not a failed attempt; it is offered again at once',
   params: LeaseParams,
   response: responses({ 204: NoContent }),
 };

@@ -1,5 +1,6 @@
 // The pull protocol's routes: an agent takes an article on lease (long-polling), then
-// answers it, reports its server's failure, or gives it back. Each path with its schema
+// answers it, reports its server's failure, or gives it back; it keeps the leases taken with
+// keep-alive alive (renew). Each path with its schema
 // (route-schemas.ts), who may call it, and the handler that answers it (route-handlers.ts).
 // Only the owning team (or the organiser) may lease for a server or settle its leases;
 // another team gets the 404 of a missing server. Every route counts against the lease rate
@@ -16,6 +17,7 @@ export function pullRoutes(deps: PullRouteDeps): FastifyPluginAsync {
     const rateLimit = { max: deps.config.leaseRequestsPerMinute, timeWindow: 60_000 };
 
     app.post('/servers/:id/leases', { schema: S.TakeLease, config: { access: 'owner', rateLimit } }, handlers.take);
+    app.post('/servers/:id/leases/renew', { schema: S.RenewLeases, config: { access: 'owner', rateLimit } }, handlers.renew);
     app.post(
       '/leases/:lease/answer',
       { bodyLimit: deps.config.maxAnswerBytes, schema: S.AnswerLease, config: { access: 'owner', rateLimit } },

@@ -19,10 +19,15 @@ export interface SetupLeaseDeps {
   saveCheck(serverId: number, check: ServerCheck): Promise<void>;
 }
 
+/** The offer's keepAliveSeconds, when the lease was taken with keep-alive. */
+export function keepAliveOf(keepAliveMs: number): { keepAliveSeconds?: number } {
+  return keepAliveMs > 0 ? { keepAliveSeconds: keepAliveMs / 1000 } : {};
+}
+
 export class SetupLeases {
   constructor(readonly deps: SetupLeaseDeps) {}
 
-  async offer(server: AnnotationServer, challenge: Challenge) {
+  async offer(server: AnnotationServer, challenge: Challenge, keepAliveMs: number) {
     if (!awaitsSetupAnswer(server.check)) return null;
     const id = newLeaseId();
     const startedAt = Date.now();
@@ -40,8 +45,9 @@ export class SetupLeases {
       startedAt,
       deadline,
       bytesSent: Buffer.byteLength(JSON.stringify(article)),
+      keepAliveMs,
     });
-    return { lease: id, deadline: new Date(deadline).toISOString(), article };
+    return { lease: id, deadline: new Date(deadline).toISOString(), article, ...keepAliveOf(keepAliveMs) };
   }
 
   async answer(lease: LeaseRecord, server: AnnotationServer, challenge: Challenge, body: Buffer): Promise<LeaseReceipt> {

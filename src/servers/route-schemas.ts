@@ -107,7 +107,11 @@ export const ServerStatus = Open({
   ),
   histogram: Described('response times, bucketed'),
   reliability: Described('the reliability figures (src/reliability)'),
-  agent: Type.Optional(Described('protocol pull only: its agents {connected, lastPollAt, lastLeaseAt, leasesHeld}')),
+  agent: Type.Optional(
+    Described(
+      "protocol pull only: its agents {connected, lastPollAt, lastLeaseAt, leasesHeld, localServer: up|down|unknown (whether the team's own server answers the agent), localServerDetail}",
+    ),
+  ),
 });
 
 const TAGS = ['servers'];

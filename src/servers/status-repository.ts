@@ -123,7 +123,12 @@ export class ServerStatusRepository {
           count: r.n,
           firstAt: r.first_at,
           lastAt: r.last_at,
-          example: { article: r.organiser_id ?? r.article_id, articleId: r.article_id, detail: r.detail, hint: failureKindHint(r.kind) },
+          example: {
+            article: r.organiser_id ?? r.article_id,
+            articleId: r.article_id,
+            detail: r.detail,
+            hint: failureKindHint(r.kind, r.detail),
+          },
         },
       ]),
     );

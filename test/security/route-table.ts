@@ -62,6 +62,11 @@ export const ROUTES: Record<string, RouteCase> = {
   'POST /api/servers/{id}/retry-failed': { url: (f) => `/api/servers/${f.serverA}/retry-failed`, expect: ownerOrAdmin(200) },
   // Leases are for pull servers: serverA is called by the meta-server (409); a lease id nobody holds is 409 too.
   'POST /api/servers/{id}/leases': { url: (f) => `/api/servers/${f.serverA}/leases?wait=0`, expect: ownerOrAdmin(409) },
+  'POST /api/servers/{id}/leases/renew': {
+    url: (f) => `/api/servers/${f.serverA}/leases/renew`,
+    body: () => ({ leases: [] }),
+    expect: ownerOrAdmin(409),
+  },
   // PGlite answers with its dump; on PostgreSQL the route says to use pg_dump (400).
   'POST /api/admin/backup': { url: () => '/api/admin/backup', expect: adminOnly([200, 400]) },
   'POST /api/leases/{lease}/answer': {

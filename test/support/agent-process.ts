@@ -15,8 +15,9 @@ export interface AgentProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
-export async function startAgentProcess(args: string[]): Promise<AgentProcess> {
-  const child = spawn(process.execPath, [BIN, 'agent', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `env` is added to this process's environment (METASERVER_URL, METASERVER_TOKEN in place of --url, --token). */
+export async function startAgentProcess(args: string[], env: Record<string, string> = {}): Promise<AgentProcess> {
+  const child = spawn(process.execPath, [BIN, 'agent', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   const lines: string[] = [];
   const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   await new Promise<void>((resolve, reject) => {

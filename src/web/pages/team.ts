@@ -231,6 +231,8 @@ interface AgentJson {
   lastPollAt: string | null;
   lastLeaseAt: string | null;
   leasesHeld: number;
+  localServer?: 'up' | 'down' | 'unknown';
+  localServerDetail?: string;
 }
 
 const when = (iso: string | null) => (iso ? timeElement(iso) : 'never');
@@ -238,6 +240,8 @@ const when = (iso: string | null) => (iso ? timeElement(iso) : 'never');
 /** A pull server: whether its agent is connected, when it last took an article, how many it holds. */
 function agentLine(a: AgentJson | undefined): SafeHtml {
   if (!a) return html`<p data-agent="unknown">Agent: not known (no lease service in this process).</p>`;
+  if (a.connected && a.localServer === 'down')
+    return html`<p data-agent="local-down">Agent: connected, but <strong class="error">the agent's server is down</strong> — it takes no article until your annotation server answers it again (${a.localServerDetail ?? ''}) · ${a.leasesHeld} lease${a.leasesHeld === 1 ? '' : 's'} held</p>`;
   return html`<p data-agent="${a.connected ? 'connected' : 'absent'}">Agent: ${a.connected ? html`<strong class="ok">connected</strong>` : html`<strong class="error">not connected</strong> — run <code>metaserver agent</code> next to your server`} · last lease taken ${when(a.lastLeaseAt)} · last asked for work ${when(a.lastPollAt)} · ${a.leasesHeld} lease${a.leasesHeld === 1 ? '' : 's'} held</p>`;
 }
 
