@@ -25,6 +25,12 @@ export interface LocalServer {
 
 /** How long a probe of the team's server waits for any answer. */
 const PROBE_TIMEOUT_MS = 2_000;
+/**
+ * How long a connection to the team's own server may take: it is on the team's network, so
+ * one not accepted by then is a server down (leases paused, given back), and the attempt
+ * does not hold a connection slot until the kernel gives up (~130 s on a dropped SYN).
+ */
+const LOCAL_CONNECT_TIMEOUT_MS = 10_000;
 
 /** The parts the lease sent, as the team's server gets them: metadata when the lease named the article. */
 function partsOf(article: LeaseArticle): RequestParts {
@@ -41,7 +47,7 @@ export function forwardTo(
   opts: { method: string; connections: number; maxAnswerBytes: number },
 ): LocalServer {
   const protocol = protocolOf(protocolName);
-  const dispatcher: Dispatcher = createServerAgent({ connections: opts.connections });
+  const dispatcher: Dispatcher = createServerAgent({ connections: opts.connections, connectTimeoutMs: LOCAL_CONNECT_TIMEOUT_MS });
   return {
     async annotate(article, deadlineMs, signal) {
       const call = await callHttp(

@@ -76,6 +76,7 @@ describe('a Redis Cluster of three masters', () => {
         startedAt: now,
         deadline: now + 1000,
         bytesSent: 0,
+        keepAliveMs: 0,
       };
       await records.save(lease);
       expect(await records.expired(now + 2000)).toEqual([id]);
