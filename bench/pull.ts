@@ -9,7 +9,19 @@ import { performance } from 'node:perf_hooks';
 import { PullAgent } from '../src/agent/agent.ts';
 import { forwardTo } from '../src/agent/local-server.ts';
 import { MetaLink } from '../src/agent/meta-link.ts';
-import { fmt, machine, pct, setupChallenge, startAll, startBench, waitDeliveries, type Bench } from './support/harness.ts';
+import {
+  fmt,
+  machine,
+  pct,
+  printSqlStats,
+  setupChallenge,
+  startAll,
+  startBench,
+  startProfile,
+  stopProfile,
+  waitDeliveries,
+  type Bench,
+} from './support/harness.ts';
 import { startInstantServer } from './support/instant-server.ts';
 
 const ARTICLES = Number(process.argv[2] ?? 400);
@@ -54,10 +66,13 @@ async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: 
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+  // BENCH_CPU_PROF / BENCH_SQL_STATS look at the pull run only (the JSON run is the reference).
+  if (protocol === 'pull') await startProfile();
   const t0 = performance.now();
   await startAll(bench, setup);
   await waitDeliveries(bench.database.db, [serverId], ARTICLES, 600_000, 50);
   const seconds = (performance.now() - t0) / 1000;
+  if (protocol === 'pull') await stopProfile();
   await agent?.stop();
   await link?.close();
   await local.close();
@@ -76,7 +91,15 @@ async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: 
 }
 
 const json = await run('json');
+if (process.env.BENCH_SQL_STATS === '1') {
+  console.log('(json run)');
+  printSqlStats();
+}
 const pull = await run('pull');
+if (process.env.BENCH_SQL_STATS === '1') {
+  console.log('(json and pull runs together)');
+  printSqlStats();
+}
 console.log(
   `json  (the meta-server calls the server): ${fmt(json.perSecond, 0)} answers/s; attempt p50 ${fmt(pct(json.ms, 50))} ms p99 ${fmt(pct(json.ms, 99))} ms; answers ${json.answers}, attempts ${json.attempts}`,
 );

@@ -34,6 +34,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
     trustProxy: trustedProxies(ctx.config.trustProxy),
     ajv: { customOptions: { allErrors: true, removeAdditional: false, coerceTypes: false, keywords: [rowIdKeyword] } },
     frameworkErrors: frameworkErrorReply,
+    // While closing, fastify's own 503 has a body outside the API's error shape; ours (error-handler.ts) has it.
+    return503OnClosing: false,
     clientErrorHandler: clientErrorReply,
   });
 

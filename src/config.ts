@@ -49,6 +49,7 @@ export interface CoreConfig {
   logFormat: 'auto' | 'pretty' | 'json';
   leaseRequestsPerMinute: number;
   leasePollIntervalMs: number;
+  leasePollsPerTeam: number;
   leaseSweepIntervalMs: number;
   leaseKeepAliveSeconds: number;
 }
@@ -331,7 +332,15 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_LEASE_POLL_INTERVAL_MS',
     kind: 'int',
     min: 10,
-    description: 'How often a waiting lease request (long-poll) looks for work again.',
+    description:
+      'How often a waiting lease request (long-poll) looks for work again without being woken (jobs due after a back-off); work added, settled or given back wakes it at once.',
+  },
+  leasePollsPerTeam: {
+    env: 'METASERVER_LEASE_POLLS_PER_TEAM',
+    kind: 'int',
+    min: 1,
+    description:
+      "Lease requests (long-polls) of one team's pull servers that may wait at once in one API process (each server also takes at most max(2 × its concurrency, 4)); more get 429.",
   },
   leaseSweepIntervalMs: {
     env: 'METASERVER_LEASE_SWEEP_INTERVAL_MS',

@@ -102,10 +102,19 @@ export const ERROR_CATALOGUE = {
     status: 429,
     meaning: 'The client has the most on-demand articles waiting that one client may have; Retry-After says when to try again.',
   },
+  too_many_polls: {
+    status: 429,
+    meaning:
+      "The pull server's or the team's lease requests waiting at once (long-polls) are at their bound; the message names which; Retry-After says when to try again.",
+  },
   headers_too_large: { status: 431, meaning: 'The request headers are larger than the server accepts.' },
   // 5xx: the server's side.
   internal: { status: 500, meaning: 'An unexpected error; the message names the request id the operator finds in the log.' },
   busy: { status: 503, meaning: 'The server holds the most on-demand articles waiting it takes; Retry-After says when to try again.' },
+  shutting_down: {
+    status: 503,
+    meaning: 'The meta-server is stopping (a restart or an upgrade); Retry-After says when to try again.',
+  },
   redis_unavailable: { status: 503, meaning: 'Redis (the queue store) does not answer; Retry-After says when to try again.' },
   database_unavailable: { status: 503, meaning: 'The database does not answer; Retry-After says when to try again.' },
   database_disk_full: {

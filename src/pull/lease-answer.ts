@@ -59,7 +59,12 @@ export function leaseArticle(article: ArticleForLease, server: Pick<AnnotationSe
   };
 }
 
-/** Reads and judges an answer to the lease, as dispatch judges a JSON server's answer. */
+/**
+ * Reads and judges an answer to the lease, as dispatch judges a JSON server's answer. The
+ * attempt's time runs from the lease to the answer's arrival (`arrivedAt`), as a called
+ * server's runs from the request to its answer: what the meta-server does before it hands
+ * the article out and after the answer came is its own time, not the team's server's.
+ */
 export async function judgeLeaseAnswer(
   answers: AnswerReader,
   lease: LeaseRecord,
@@ -67,6 +72,7 @@ export async function judgeLeaseAnswer(
   server: AnnotationServer,
   challenge: ChallengeRules,
   body: Buffer,
+  arrivedAt = Date.now(),
 ): Promise<{ verdict: Verdict; ms: number }> {
   const context: AnswerContext = {
     tasks: tasksAsked(article, server),
@@ -74,7 +80,7 @@ export async function judgeLeaseAnswer(
     given: article.given,
     ...challengeRules(challenge),
   };
-  const counters = { ms: Date.now() - lease.startedAt, bytesSent: lease.bytesSent, bytesReceived: body.length };
+  const counters = { ms: Math.max(0, arrivedAt - lease.startedAt), bytesSent: lease.bytesSent, bytesReceived: body.length };
   let call: CallOutcome<AnswerText>;
   try {
     const decoded = await answers.decoder(context, PULL_WIRE_PROTOCOL)(body, 'utf-8');

@@ -8,6 +8,7 @@
 // storage, the attempt log and every figure hold for pull servers unchanged.
 // A lease not answered by its deadline (the challenge's timeout) is a `timeout` attempt,
 // settled by the sweeper (or by a late answer, which is refused).
+import { Redis } from 'ioredis';
 import { Job, type Worker } from 'bullmq';
 import type { RedisConnection } from '../queue/redis-connection.ts';
 import type { Logger } from '../log.ts';
@@ -24,6 +25,8 @@ import { createManualWorker } from '../queue/worker.ts';
 import { LeaseRecords, newLeaseId, type LeaseRecord } from './lease-records.ts';
 import { judgeLeaseAnswer, leaseArticle, type LeaseArticle, type LeaseReceipt } from './lease-answer.ts';
 import { keepAliveOf, SetupLeases } from './setup-lease.ts';
+import { WorkSignal } from './work-signal.ts';
+import { QueueEventsWatch } from './queue-events-watch.ts';
 
 export interface LeaseServiceDeps {
   redis: RedisConnection;
@@ -70,6 +73,9 @@ export interface AgentStatus {
 /** An agent silent longer than the longest long-poll (60 s) and a margin is taken for gone. */
 const AGENT_SILENCE_MS = 90_000;
 
+/** How often the agent's last poll is written to Redis per server (its status allows 90 s of silence). */
+const POLL_NOTE_MS = 5_000;
+
 /** Jobs settled without a lease (answered already, article gone) before a long-poll gives up for this round. */
 const SKIPS_PER_TAKE = 20;
 
@@ -82,9 +88,20 @@ export class LeaseService {
   private closed = false;
   /** When this process began sweeping: a window that lapsed while no process swept was not the agent's doing. */
   private readonly since = Date.now();
+  private readonly signal = new WorkSignal();
+  /**
+   * What wakes waiting polls at once; none on a Redis Cluster, where one XREAD over several
+   * servers' streams would cross hash slots: polls there look every leasePollIntervalMs.
+   */
+  private readonly watch: QueueEventsWatch | null;
+  private readonly polledAt = new Map<number, number>();
 
   constructor(private readonly deps: LeaseServiceDeps) {
     this.records = new LeaseRecords(deps.redis, deps.prefix, deps.cluster);
+    this.watch =
+      deps.cluster || !(deps.redis instanceof Redis)
+        ? null
+        : new QueueEventsWatch({ redis: deps.redis, prefix: deps.prefix, signal: this.signal, log: deps.log });
     this.setup = new SetupLeases({ records: this.records, answers: deps.answers, saveCheck: deps.saveCheck });
   }
 
@@ -133,8 +150,9 @@ export class LeaseService {
 
   /**
    * A lease on the server's next article, waiting up to waitMs for one; null when there is
-   * none by then (or the caller left: `gone`). The setup article comes first while the
-   * server's check waits for its agent.
+   * none by then (or the caller left: `gone`; or the service is stopping: `pollsEnded`). The
+   * setup article comes first while the server's check waits for its agent. Between looks
+   * the poll sleeps until the server's queue changes (work-signal.ts), pollIntervalMs at most.
    */
   async take(
     current: () => Promise<{ server: AnnotationServer; challenge: Challenge } | null>,
@@ -145,19 +163,40 @@ export class LeaseService {
     const until = Date.now() + waitMs;
     for (;;) {
       const found = await current();
-      if (!found || this.closed) return null;
+      if (!found || this.signal.isEnded) return null;
       const { server, challenge } = found;
-      await this.records.polled(server.id);
+      this.watch?.watch(server.id);
+      const seen = this.signal.generation(server.id);
+      await this.notePoll(server.id);
       const offer = (await this.setup.offer(server, challenge, keepAliveMs)) ?? (await this.takeJob(server, challenge, keepAliveMs));
-      if (offer) return offer;
+      if (offer && offer !== 'closed') return offer;
       const left = until - Date.now();
       if (left <= 0 || gone()) return null;
-      await new Promise((r) => setTimeout(r, Math.min(left, this.deps.pollIntervalMs)));
-      if (gone()) return null;
+      const pause = Math.min(left, this.deps.pollIntervalMs);
+      // A closed challenge's job was just put back for later: waking on that would loop through the queue.
+      const woke = offer === 'closed' ? await this.signal.sleep(pause) : await this.signal.wait(server.id, pause, seen);
+      if (woke === 'ended' || gone()) return null;
     }
   }
 
-  private async takeJob(server: AnnotationServer, challenge: Challenge, keepAliveMs: number): Promise<LeaseOffer | null> {
+  /** Shutdown: every waiting lease request answers now, and new ones at once (the routes say 503). */
+  endPolls(): void {
+    this.signal.end();
+  }
+
+  get pollsEnded(): boolean {
+    return this.signal.isEnded;
+  }
+
+  /** The agent's last poll, for its status: written at most every POLL_NOTE_MS per server, not on every look at the queue. */
+  private async notePoll(serverId: number): Promise<void> {
+    const now = Date.now();
+    if (now - (this.polledAt.get(serverId) ?? 0) < POLL_NOTE_MS) return;
+    this.polledAt.set(serverId, now);
+    await this.records.polled(serverId);
+  }
+
+  private async takeJob(server: AnnotationServer, challenge: Challenge, keepAliveMs: number): Promise<LeaseOffer | 'closed' | null> {
     const { store, articles } = this.deps;
     const worker = this.worker(server.id);
     for (let skipped = 0; skipped < SKIPS_PER_TAKE; skipped++) {
@@ -174,7 +213,7 @@ export class LeaseService {
       const n = await store.beginAttemptUnlessAnswered(articleId, server.id);
       if (n === 'closed') {
         await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), id);
-        return null;
+        return 'closed';
       }
       if (n === null) {
         // A job delivered twice (its answer came, its lock was lost): settled already.
@@ -187,20 +226,22 @@ export class LeaseService {
       const startedAt = Date.now();
       const deadline = startedAt + challenge.timeoutSeconds * 1000;
       const bytesSent = Buffer.byteLength(JSON.stringify(payload));
-      await this.records.save({
-        id,
-        kind: 'job',
-        serverId: server.id,
-        jobId: job.id!,
-        articleId,
-        n,
-        startedAt,
-        deadline,
-        bytesSent,
-        keepAliveMs,
-      });
-      // The job stays locked past the deadline, until the sweeper has settled the lease.
-      await job.extendLock(id, deadline - startedAt + this.deps.lockDurationMs + 2 * this.deps.sweepIntervalMs);
+      // The job stays locked past the deadline, until the sweeper has settled the lease. Both in one round trip (pipelined on the connection).
+      await Promise.all([
+        this.records.save({
+          id,
+          kind: 'job',
+          serverId: server.id,
+          jobId: job.id!,
+          articleId,
+          n,
+          startedAt,
+          deadline,
+          bytesSent,
+          keepAliveMs,
+        }),
+        job.extendLock(id, deadline - startedAt + this.deps.lockDurationMs + 2 * this.deps.sweepIntervalMs),
+      ]);
       return { lease: id, deadline: new Date(deadline).toISOString(), article: payload, ...keepAliveOf(keepAliveMs) };
     }
     return null;
@@ -211,8 +252,14 @@ export class LeaseService {
     return await Job.fromId<DispatchJob>(this.worker(lease.serverId), lease.jobId);
   }
 
-  /** Judges and stores the answer to a lease the caller has claimed; the deadline is checked by the caller. */
-  async answer(lease: LeaseRecord, server: AnnotationServer, challenge: Challenge, body: Buffer): Promise<LeaseReceipt> {
+  /** Judges and stores the answer to a lease the caller has claimed (it arrived at arrivedAt); the deadline is checked by the caller. */
+  async answer(
+    lease: LeaseRecord,
+    server: AnnotationServer,
+    challenge: Challenge,
+    body: Buffer,
+    arrivedAt?: number,
+  ): Promise<LeaseReceipt> {
     if (lease.kind === 'setup') return await this.setup.answer(lease, server, challenge, body);
     const article = await this.deps.articles.forDispatch(lease.articleId);
     if (!article)
@@ -227,7 +274,7 @@ export class LeaseService {
         warnings: [],
         warningCount: 0,
       };
-    const { verdict, ms } = await judgeLeaseAnswer(this.deps.answers, lease, article, server, challenge, body);
+    const { verdict, ms } = await judgeLeaseAnswer(this.deps.answers, lease, article, server, challenge, body, arrivedAt);
     const attempt = this.attemptOf(lease, ms, body.length);
     return await this.settle(lease, attempt, verdict);
   }
@@ -377,7 +424,8 @@ export class LeaseService {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
+    this.signal.end();
+    await this.watch?.close();
     if (this.sweeper) clearInterval(this.sweeper);
     await this.sweeping;
     await Promise.all([...this.workers.values()].map((w) => w.close().catch(() => {})));

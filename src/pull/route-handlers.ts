@@ -15,14 +15,17 @@ import type { LeaseService } from './lease-service.ts';
 import type { LeaseReceipt } from './lease-answer.ts';
 import { MAX_WAIT_SECONDS } from './route-schemas.ts';
 import type * as S from './route-schemas.ts';
-import { serverWithChallenge } from '../servers/with-challenge.ts';
+import type { ServerWithChallenge } from '../servers/with-challenge.ts';
+import type { FastifyReply } from 'fastify';
+import { PullLookups } from './pull-lookups.ts';
+import { PollLimits } from './poll-limits.ts';
 
 /** What the pull protocol's routes need, handed over by the composition root. */
 export interface PullRouteDeps {
-  config: Pick<Config, 'leaseRequestsPerMinute' | 'maxAnswerBytes' | 'leaseKeepAliveSeconds'>;
+  config: Pick<Config, 'leaseRequestsPerMinute' | 'maxAnswerBytes' | 'leaseKeepAliveSeconds' | 'leasePollsPerTeam'>;
   challenges: Pick<ChallengeRepository, 'byId'>;
   servers: Pick<ServerRepository, 'byId'>;
-  leases: Pick<LeaseService, 'records' | 'take' | 'answer' | 'fail' | 'release' | 'expire' | 'renew'>;
+  leases: Pick<LeaseService, 'records' | 'take' | 'answer' | 'fail' | 'release' | 'expire' | 'renew' | 'endPolls' | 'pollsEnded'>;
 }
 
 /** The answer to a settled lease: its receipt when stored, otherwise the error that says why not. */
@@ -33,12 +36,32 @@ function receiptReply(receipt: LeaseReceipt): LeaseReceipt {
   throw new ApiError('answer_refused', `the answer was not stored (${receipt.outcome}): ${receipt.detail ?? ''}; ${left}`, receipt);
 }
 
+/** When an agent told the meta-server is stopping should ask again: about a restart's time. */
+const RESTART_RETRY_SECONDS = 5;
+
+/** The meta-server is stopping: a waiting poll answers now, in the API's error shape, and its connection closes (the agent asks again after a back-off). */
+function stopping(reply: FastifyReply): ApiError {
+  void reply.header('connection', 'close');
+  return new ApiError(
+    'shutting_down',
+    `the meta-server is stopping (a restart or an upgrade); ask again in ${RESTART_RETRY_SECONDS} s`,
+    undefined,
+    RESTART_RETRY_SECONDS,
+  );
+}
+
 export class PullHandlers {
-  constructor(private readonly deps: PullRouteDeps) {}
+  private readonly lookups: PullLookups;
+  private readonly limits: PollLimits;
+
+  constructor(private readonly deps: PullRouteDeps) {
+    this.lookups = new PullLookups(deps);
+    this.limits = new PollLimits(deps.config.leasePollsPerTeam);
+  }
 
   /** The server, if the caller may see it and it pulls its articles; another team gets the 404 of a missing one. */
   private async pullServer(request: FastifyRequest, id: number): Promise<AnnotationServer> {
-    const server = await this.deps.servers.byId(id);
+    const server = (await this.lookups.get(id))?.server;
     if (!server || !canSee(principalOf(request), server.teamId)) throw notFound(`annotation server ${id}`);
     if (!isPulled(server)) {
       throw conflict(
@@ -49,8 +72,8 @@ export class PullHandlers {
   }
 
   /** The lease, claimed by this request: it alone settles it. Unknown, settled or expired: 409 and nothing stored. */
-  private async claimedLease(request: FastifyRequest, id: string): Promise<{ lease: LeaseRecord; server: AnnotationServer }> {
-    const { leases, servers } = this.deps;
+  private async claimedLease(request: FastifyRequest, id: string): Promise<{ lease: LeaseRecord } & ServerWithChallenge> {
+    const { leases } = this.deps;
     const gone = () =>
       new ApiError(
         'lease_gone',
@@ -58,8 +81,8 @@ export class PullHandlers {
       );
     const lease = await leases.records.peek(id);
     if (!lease) throw gone();
-    const server = await servers.byId(lease.serverId);
-    if (!server || !canSee(principalOf(request), server.teamId)) throw notFound(`lease ${id}`);
+    const found = await this.lookups.get(lease.serverId);
+    if (!found || !canSee(principalOf(request), found.server.teamId)) throw notFound(`lease ${id}`);
     if (!(await leases.records.claim(lease))) throw gone();
     if (Date.now() > lease.deadline) {
       await leases.expire(lease);
@@ -68,29 +91,38 @@ export class PullHandlers {
         `lease ${id} expired at ${new Date(lease.deadline).toISOString()}: the attempt counts as a timeout and the article is offered again; nothing was stored`,
       );
     }
-    return { lease, server };
+    return { lease, ...found };
   }
 
   readonly take: RouteHandler<typeof S.TakeLease> = async (request, reply) => {
-    const { servers, challenges, leases } = this.deps;
+    const { leases } = this.deps;
     const id = Number(request.params.id);
-    await this.pullServer(request, id);
+    const server = await this.pullServer(request, id);
     const wait = request.query.wait === undefined ? 30 : Number(request.query.wait);
     if (wait > MAX_WAIT_SECONDS) throw new ApiError('bad_request', `wait is at most ${MAX_WAIT_SECONDS} seconds; ask again after a 204`);
+    if (leases.pollsEnded) throw stopping(reply);
+    const release = this.limits.admit(server);
     let left = false;
     reply.raw.once('close', () => {
       left = true;
     });
     const keepAliveMs = request.query.keepAlive === '1' ? this.deps.config.leaseKeepAliveSeconds * 1000 : 0;
-    const offer = await leases.take(
-      () => serverWithChallenge({ servers, challenges }, id),
-      wait * 1000,
-      () => left,
-      keepAliveMs,
-    );
-    if (!offer) return reply.status(204).send();
-    request.log.debug({ serverId: id, lease: offer.lease.slice(0, 6) }, 'article leased');
-    return offer;
+    try {
+      const offer = await leases.take(
+        () => this.lookups.get(id),
+        wait * 1000,
+        () => left,
+        keepAliveMs,
+      );
+      if (!offer) {
+        if (leases.pollsEnded) throw stopping(reply);
+        return reply.status(204).send();
+      }
+      request.log.debug({ serverId: id, lease: offer.lease.slice(0, 6) }, 'article leased');
+      return offer;
+    } finally {
+      release();
+    }
   };
 
   readonly renew: RouteHandler<typeof S.RenewLeases> = async (request) => {
@@ -102,10 +134,12 @@ export class PullHandlers {
     return { held: await this.deps.leases.renew(id, request.body.leases) };
   };
 
-  readonly answer: RouteHandler<typeof S.AnswerLease> = async (request) => {
-    const { lease, server } = await this.claimedLease(request, request.params.lease);
-    const challenge = (await this.deps.challenges.byId(server.challengeId))!;
-    return receiptReply(await this.deps.leases.answer(lease, server, challenge, Buffer.from(JSON.stringify(request.body))));
+  readonly answer: RouteHandler<typeof S.AnswerLease> = async (request, reply) => {
+    // When the answer came: the attempt's time ends there, not after the lookups below (lease-answer.ts).
+    const arrivedAt = Math.round(Date.now() - reply.elapsedTime);
+    const { lease, server, challenge } = await this.claimedLease(request, request.params.lease);
+    const body = Buffer.from(JSON.stringify(request.body));
+    return receiptReply(await this.deps.leases.answer(lease, server, challenge, body, arrivedAt));
   };
 
   readonly fail: RouteHandler<typeof S.FailLease> = async (request) => {

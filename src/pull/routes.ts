@@ -4,7 +4,8 @@
 // (route-schemas.ts), who may call it, and the handler that answers it (route-handlers.ts).
 // Only the owning team (or the organiser) may lease for a server or settle its leases;
 // another team gets the 404 of a missing server. Every route counts against the lease rate
-// limit per client.
+// limit per client; at most so many long-polls of a server and of a team wait at once
+// (poll-limits.ts), and all of them answer at once when the app closes.
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import * as S from './route-schemas.ts';
@@ -15,6 +16,11 @@ export function pullRoutes(deps: PullRouteDeps): FastifyPluginAsync {
     const app = base.withTypeProvider<TypeBoxTypeProvider>();
     const handlers = new PullHandlers(deps);
     const rateLimit = { max: deps.config.leaseRequestsPerMinute, timeWindow: 60_000 };
+    // Stopping: the long-polls answer at once (503 shutting_down) rather than hold the close up for their whole wait.
+    app.addHook('preClose', (done) => {
+      deps.leases.endPolls();
+      done();
+    });
 
     app.post('/servers/:id/leases', { schema: S.TakeLease, config: { access: 'owner', rateLimit } }, handlers.take);
     app.post('/servers/:id/leases/renew', { schema: S.RenewLeases, config: { access: 'owner', rateLimit } }, handlers.renew);

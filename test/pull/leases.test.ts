@@ -165,9 +165,9 @@ describe('leases', () => {
         ms.app!.inject({ method: 'POST', url: `/api/servers/${server.id}/leases?wait=0`, headers: { authorization: `Bearer ${flooder}` } }),
       ),
     );
-    const limited = answers.filter((r) => r.statusCode === 429);
+    // Past the per-minute limit: rate_limited (those at once beyond the server's waiting polls get too_many_polls, test/pull/poll-bounds.test.ts).
+    const limited = answers.filter((r) => r.statusCode === 429 && r.json().error.code === 'rate_limited');
     expect(limited.length).toBeGreaterThanOrEqual(10);
-    expect(limited[0].json().error.code).toBe('rate_limited');
     expect(limited[0].headers['retry-after']).toBeDefined();
     // At most the setup article was leased, once.
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
