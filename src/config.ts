@@ -326,7 +326,8 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     env: 'METASERVER_LEASE_REQUESTS_PER_MINUTE',
     kind: 'int',
     min: 1,
-    description: "Requests a pull server's agents may make to the lease routes (take, renew, answer, fail, give back) per client and minute.",
+    description:
+      "Requests a pull server's agents may make to the lease routes (take, renew, answer, fail, give back) per client and minute.",
   },
   leasePollIntervalMs: {
     env: 'METASERVER_LEASE_POLL_INTERVAL_MS',

@@ -4,6 +4,7 @@
 // parser (a request that is not HTTP at all). Anything else is a 500 that names the
 // request id the operator can find in the log — never a stack or a database message. A request
 // that arrives while the process stops gets the 503 `shutting_down` in the same shape.
+import { shuttingDown } from './unavailable.ts';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -124,9 +125,6 @@ export function clientErrorReply(this: FastifyInstance, err: NodeJS.ErrnoExcepti
   socket.destroy(err);
 }
 
-/** When a client refused because the process is stopping should ask again: about a restart's time. */
-const RESTART_RETRY_SECONDS = 5;
-
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(errorReply);
   // Requests that arrive while the app closes: our 503 (fastify's own, turned off in app.ts, has another shape).
@@ -136,14 +134,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     done();
   });
   app.addHook('onRequest', async (_request, reply) => {
-    if (!closing) return;
-    void reply.header('connection', 'close');
-    throw new ApiError(
-      'shutting_down',
-      `the meta-server is stopping (a restart or an upgrade); try again in ${RESTART_RETRY_SECONDS} s`,
-      undefined,
-      RESTART_RETRY_SECONDS,
-    );
+    if (closing) throw shuttingDown(reply);
   });
   app.setNotFoundHandler((request, reply) =>
     send(reply, statusOf('not_found'), body('not_found', `no route ${request.method} ${request.url}; see /docs for the API`)),

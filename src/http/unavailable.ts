@@ -37,3 +37,20 @@ export class DiskFullError extends ApiError {
 /** The sentence an accepted change carries when its queue step is left for later ("the articles are stored"). */
 export const queuedLaterNotice = (done: string) =>
   `${NAMES.redis} did not answer: ${done}, and the queues catch up by themselves as soon as it answers again`;
+
+/** When a client refused because the process is stopping should ask again: about a restart's time. */
+const RESTART_RETRY_SECONDS = 5;
+
+/**
+ * The process is stopping: 503 in the API's error shape, and the connection closes, so the
+ * client's next try reaches a process that runs (a restarted one, or another behind the proxy).
+ */
+export function shuttingDown(reply: { header(name: string, value: string): unknown }): ApiError {
+  void reply.header('connection', 'close');
+  return new ApiError(
+    'shutting_down',
+    `the meta-server is stopping (a restart or an upgrade); try again in ${RESTART_RETRY_SECONDS} s`,
+    undefined,
+    RESTART_RETRY_SECONDS,
+  );
+}

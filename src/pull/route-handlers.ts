@@ -2,6 +2,7 @@
 // types them): find the pull server or the lease, check that the caller may touch it, hand
 // it to the lease service and map its receipt to a status code. Leasing itself is
 // lease-service.ts.
+import { shuttingDown } from '../http/unavailable.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.ts';
 import { canSee, principalOf } from '../auth/access.ts';
@@ -16,7 +17,6 @@ import type { LeaseReceipt } from './lease-answer.ts';
 import { MAX_WAIT_SECONDS } from './route-schemas.ts';
 import type * as S from './route-schemas.ts';
 import type { ServerWithChallenge } from '../servers/with-challenge.ts';
-import type { FastifyReply } from 'fastify';
 import { PullLookups } from './pull-lookups.ts';
 import { PollLimits } from './poll-limits.ts';
 
@@ -34,20 +34,6 @@ function receiptReply(receipt: LeaseReceipt): LeaseReceipt {
   if (receipt.outcome === 'ok') return receipt;
   const left = receipt.final ? 'no attempt is left' : 'the article is offered again after the back-off';
   throw new ApiError('answer_refused', `the answer was not stored (${receipt.outcome}): ${receipt.detail ?? ''}; ${left}`, receipt);
-}
-
-/** When an agent told the meta-server is stopping should ask again: about a restart's time. */
-const RESTART_RETRY_SECONDS = 5;
-
-/** The meta-server is stopping: a waiting poll answers now, in the API's error shape, and its connection closes (the agent asks again after a back-off). */
-function stopping(reply: FastifyReply): ApiError {
-  void reply.header('connection', 'close');
-  return new ApiError(
-    'shutting_down',
-    `the meta-server is stopping (a restart or an upgrade); ask again in ${RESTART_RETRY_SECONDS} s`,
-    undefined,
-    RESTART_RETRY_SECONDS,
-  );
 }
 
 export class PullHandlers {
@@ -100,7 +86,7 @@ export class PullHandlers {
     const server = await this.pullServer(request, id);
     const wait = request.query.wait === undefined ? 30 : Number(request.query.wait);
     if (wait > MAX_WAIT_SECONDS) throw new ApiError('bad_request', `wait is at most ${MAX_WAIT_SECONDS} seconds; ask again after a 204`);
-    if (leases.pollsEnded) throw stopping(reply);
+    if (leases.pollsEnded) throw shuttingDown(reply);
     const release = this.limits.admit(server);
     let left = false;
     reply.raw.once('close', () => {
@@ -115,7 +101,7 @@ export class PullHandlers {
         keepAliveMs,
       );
       if (!offer) {
-        if (leases.pollsEnded) throw stopping(reply);
+        if (leases.pollsEnded) throw shuttingDown(reply);
         return reply.status(204).send();
       }
       request.log.debug({ serverId: id, lease: offer.lease.slice(0, 6) }, 'article leased');

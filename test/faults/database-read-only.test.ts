@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { postgresBinaries, startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.ts';
 import { startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { expectEveryPairAnsweredOnce } from '../support/every-pair-once.ts';
 
 const ARTICLES = 150;
 const SERVERS = 2;
@@ -52,20 +53,6 @@ describe.skipIf(!postgresBinaries())('a database that refuses writes for a while
     await pg.admin('alter system reset default_transaction_read_only');
     await pg.admin('select pg_reload_conf()');
 
-    await waitFor('every pair answered', async () => ((await answers()) === ARTICLES * SERVERS ? true : undefined), 30_000).catch(
-      async (err: Error) => {
-        const states = await ms.db.query('select state, count(*)::int as n from deliveries group by state order by state');
-        throw new Error(`${err.message}; deliveries: ${JSON.stringify(states)}`);
-      },
-    );
-    const perPair = await ms.db.query<{ n: number }>(
-      `select count(a.article_id)::int as n from deliveries d
-       left join answers a on a.article_id = d.article_id and a.server_id = d.server_id group by d.article_id, d.server_id`,
-    );
-    expect(perPair).toHaveLength(ARTICLES * SERVERS);
-    expect(perPair.every((p) => p.n === 1)).toBe(true);
-    expect(await ms.db.query(`select state, count(*)::int as n from deliveries group by state`)).toEqual([
-      { state: 'done', n: ARTICLES * SERVERS },
-    ]);
+    await expectEveryPairAnsweredOnce(ms.db, ARTICLES * SERVERS, 30_000);
   }, 120_000);
 });

@@ -13,6 +13,7 @@ import { openPglite } from '../../src/db/pglite.ts';
 import { startSampleServer, type SampleServer } from '../../src/sample/server.ts';
 import { newInstallationId, pgliteTemplateDump } from '../support/pglite-template.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { expectEveryPairAnsweredOnce } from '../support/every-pair-once.ts';
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../support/tmpfs.ts';
 
 const MB = 1024 * 1024;
@@ -124,21 +125,7 @@ describe.skipIf(unavailable !== null)(
       rmSync(filler);
       await waitFor('/healthz ok again', async () => ((await answered('GET', '/healthz')).body.database === 'ok' ? true : undefined));
       expect(await diskFullSeries()).toBe('0');
-      await waitFor('every pair answered', async () => ((await answers()) === ARTICLES * SERVERS ? true : undefined), 20_000).catch(
-        async (err: Error) => {
-          const states = await ms.db.query('select state, count(*)::int as n from deliveries group by state order by state');
-          throw new Error(`${err.message}; deliveries: ${JSON.stringify(states)}`);
-        },
-      );
-      const perPair = await ms.db.query<{ n: number }>(
-        `select count(a.article_id)::int as n from deliveries d
-       left join answers a on a.article_id = d.article_id and a.server_id = d.server_id group by d.article_id, d.server_id`,
-      );
-      expect(perPair).toHaveLength(ARTICLES * SERVERS);
-      expect(perPair.every((p) => p.n === 1)).toBe(true);
-      expect(await ms.db.query(`select state, count(*)::int as n from deliveries group by state`)).toEqual([
-        { state: 'done', n: ARTICLES * SERVERS },
-      ]);
+      await expectEveryPairAnsweredOnce(ms.db, ARTICLES * SERVERS, 20_000);
       expect(lines.filter((l) => l.level === 30 && /disk full.*no more/.test(l.msg))).toHaveLength(1);
     }, 60_000);
   },

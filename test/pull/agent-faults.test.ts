@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { annotate } from '../../src/sample/annotator.ts';
 import { listenOnLoopback } from '../support/loopback.ts';
-import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
+import { startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.ts';
+import { attemptOutcomes, pullScenario, serverStatus } from '../support/pull-scenario.ts';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -78,25 +79,10 @@ async function agentFor(serverId: number, concurrency: number): Promise<AgentPro
   return a;
 }
 
-/** A challenge of `n` articles and a started pull server whose setup check has passed (answered here, not by an agent). */
-async function scenario(slug: string, n: number, settings: Record<string, unknown>, concurrency: number) {
-  await ms.challenge(slug, { tasks: TASKS, retryDelaySeconds: 0, maxAttempts: 5, ...settings });
-  const server = await ms.server(slug, token, { name: slug, protocol: 'pull', tasks: TASKS, concurrency });
-  const setup = (await ms.request('POST', `/api/servers/${server.id}/leases?wait=1`, undefined, token)).body;
-  expect((await ms.request('POST', `/api/leases/${setup.lease}/answer`, annotate(setup.article.text), token)).status).toBe(200);
-  const articles = Array.from({ length: n }, (_, i) => ({ id: `${slug}${i}`, text: `${slug} ${i}: BRCA1 (P38398) and TP53 (P04637).` }));
-  const ids: string[] = Object.values((await ms.articles(slug, articles)).ids);
-  await ms.startServer(server.id, token);
-  return { serverId: server.id as number, ids };
-}
-
-const status = async (id: number) => (await ms.request('GET', `/api/servers/${id}`, undefined, token)).body;
-const outcomes = async (articleId: string, serverId: number) =>
-  (
-    (await ms.request('GET', `/api/articles/${articleId}/responses/${serverId}`, undefined, ADMIN_TOKEN)).body.attempts as Array<{
-      outcome: string;
-    }>
-  ).map((a) => a.outcome);
+const scenario = (slug: string, n: number, settings: Record<string, unknown>, concurrency: number) =>
+  pullScenario(ms, token, TASKS, { slug, n, settings: { maxAttempts: 5, ...settings }, concurrency });
+const status = (id: number) => serverStatus(ms, token, id);
+const outcomes = (articleId: string, serverId: number) => attemptOutcomes(ms, articleId, serverId);
 
 describe('agent faults', () => {
   it('SIGKILL while holding leases: they time out, the articles are offered again and stored once', async () => {
