@@ -25,12 +25,10 @@ describe('SIGTERM with agents long-polling', () => {
     dir = seedDataDir(mkdtempSync(join(tmpdir(), 'metaserver-poll-shutdown-')));
     serve = startCli(
       ['serve'],
-      // From the sources (tsx): what runs is this checkout's code, whatever bundle a shared cache holds.
       installationEnv({
         METASERVER_DATA_DIR: dir,
         REDIS_URL: inject('redisUrl'),
         METASERVER_QUEUE_PREFIX: `pollstop-${process.pid}`,
-        METASERVER_NO_BUNDLE: '1',
       }),
     );
     const base = await servingAddress(serve);
