@@ -3,7 +3,8 @@
 // whose agent (src/agent, in this process, over real loopback HTTP to the API) takes the
 // articles on lease and forwards them to it. Prints leases per second, the rate against
 // the JSON registration's (a ratio, same run, same machine) and the latency added per
-// article: the attempt's recorded time (lease → answer stored, vs the JSON call) at the median.
+// article: the attempt's recorded time (lease → answer stored, vs the JSON call) at the median,
+// and this process's CPU time per article in each run (steadier than the rates on a busy machine).
 //   node --import tsx bench/pull.ts [articles=400] [concurrency=4] [articleBytes=20000]
 import { performance } from 'node:perf_hooks';
 import { PullAgent } from '../src/agent/agent.ts';
@@ -42,7 +43,9 @@ async function attemptMs(bench: Bench, serverId: number): Promise<number[]> {
   return rows.map((r) => Number(r.ms));
 }
 
-async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: number[]; answers: number; attempts: number }> {
+async function run(
+  protocol: 'json' | 'pull',
+): Promise<{ perSecond: number; ms: number[]; answers: number; attempts: number; cpuMs: number }> {
   const setup = await setupChallenge(bench, {
     servers: 1,
     articles: ARTICLES,
@@ -69,9 +72,13 @@ async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: 
   // BENCH_CPU_PROF / BENCH_SQL_STATS look at the pull run only (the JSON run is the reference).
   if (protocol === 'pull') await startProfile();
   const t0 = performance.now();
+  // This process's CPU time (every part runs here: API, database, queue, agent, the instant server):
+  // unlike the rates, it does not move with what else the machine is doing.
+  const cpu0 = process.cpuUsage();
   await startAll(bench, setup);
   await waitDeliveries(bench.database.db, [serverId], ARTICLES, 600_000, 50);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   if (protocol === 'pull') await stopProfile();
   await agent?.stop();
   await link?.close();
@@ -87,6 +94,7 @@ async function run(protocol: 'json' | 'pull'): Promise<{ perSecond: number; ms: 
     ms: await attemptMs(bench, serverId),
     answers: Number(counts.answers),
     attempts: Number(counts.attempts),
+    cpuMs: (cpu.user + cpu.system) / 1000,
   };
 }
 
@@ -105,6 +113,9 @@ console.log(
 );
 console.log(
   `pull  (an agent takes leases):            ${fmt(pull.perSecond, 0)} leases/s;  attempt p50 ${fmt(pct(pull.ms, 50))} ms p99 ${fmt(pct(pull.ms, 99))} ms; answers ${pull.answers}, attempts ${pull.attempts}`,
+);
+console.log(
+  `CPU of this process per article: json ${fmt(json.cpuMs / ARTICLES)} ms, pull ${fmt(pull.cpuMs / ARTICLES)} ms (the agent's share included)`,
 );
 console.log(
   `ratio pull / json: ${fmt(pull.perSecond / json.perSecond)}×; added per article (attempt p50): ${fmt(pct(pull.ms, 50) - pct(json.ms, 50))} ms`,

@@ -8,6 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { AppContext } from './app-context.ts';
 import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './http/error-handler.ts';
 import { clientKey, trustedProxies } from './http/client-address.ts';
+import { RateLimitCounts } from './http/rate-limit-store.ts';
 import { rowIdKeyword } from './http/schemas.ts';
 import { refuseUnstorableText } from './http/storable-text.ts';
 import { refuseRepeatedQueryParameters } from './http/repeated-query.ts';
@@ -52,6 +53,8 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   await app.register(rateLimit, {
     global: false,
     keyGenerator: clientKey,
+    // Each request its own count: the plugin's store lets a burst's requests read its final count (rate-limit-store.ts).
+    store: RateLimitCounts,
     errorResponseBuilder: (_request, limit) =>
       new ApiError(
         'rate_limited',

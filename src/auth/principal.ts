@@ -19,10 +19,19 @@ declare module 'fastify' {
   }
 }
 
+/** How long a team found by its token is kept: a team's token never changes; this bounds a team removed from the database by hand. */
+const TEAM_KEPT_MS = 10_000;
+/** Teams kept at most: past this the oldest go first (an installation has tens of teams). */
+const TEAMS_KEPT = 1_000;
+
 export class Authenticator {
+  /** Teams by token hash: every lease request (twice per pulled article) asks again. */
+  private readonly kept = new Map<string, { principal: Principal; until: number }>();
+
   constructor(
     private readonly adminTokenHash: string,
     private readonly teams: TeamRepository,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async principal(request: FastifyRequest): Promise<Principal> {
@@ -37,11 +46,20 @@ export class Authenticator {
     if (!match) throw new ApiError('unauthorized', 'the Authorization header must be "Bearer <token>"');
     const hash = hashToken(match[1]);
     if (sameHash(hash, this.adminTokenHash)) return { role: 'admin' };
+    const kept = this.kept.get(hash);
+    if (kept && kept.until > this.now()) return kept.principal;
     const team = await this.teams.byTokenHash(hash);
-    if (team) return { role: 'team', teamId: team.id, teamName: team.name };
+    if (team) return this.keep(hash, { role: 'team', teamId: team.id, teamName: team.name });
     throw new ApiError(
       'unauthorized',
       'the token is not valid; use the token you were given when your team registered, or the organiser token',
     );
+  }
+
+  private keep(hash: string, principal: Principal): Principal {
+    this.kept.delete(hash);
+    if (this.kept.size >= TEAMS_KEPT) this.kept.delete(this.kept.keys().next().value!);
+    this.kept.set(hash, { principal, until: this.now() + TEAM_KEPT_MS });
+    return principal;
   }
 }

@@ -59,6 +59,20 @@ if due and tonumber(due) <= tonumber(ARGV[2]) then
 end
 return 0`;
 
+/**
+ * A lease saved: its hash (kept ARGV[1] ms), its entry in the deadline index (due ARGV[2]) and
+ * in the server's index (ARGV[3]), the server's last lease (ARGV[4]). ARGV[5] is the lease id,
+ * then the hash's field/value pairs. One command instead of a MULTI of seven: this is on
+ * every lease's way out.
+ */
+const SAVE_SCRIPT = `
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
+redis.call('HSET', KEYS[4], 'leased', ARGV[4])
+return 1`;
+
 /** When a lease is next due in the index: its deadline, or sooner the end of its liveness window. */
 function dueAt(r: Pick<LeaseRecord, 'deadline' | 'keepAliveMs'>, from: number): number {
   return r.keepAliveMs > 0 ? Math.min(r.deadline, from + r.keepAliveMs) : r.deadline;
@@ -90,22 +104,21 @@ export class LeaseRecords {
   private readonly setup = (serverId: number) => `${this.base}:pull:${serverId}:setup`;
 
   async save(r: LeaseRecord): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(this.lease(r.id), {
-        ...r,
-        serverId: String(r.serverId),
-        n: String(r.n),
-        startedAt: String(r.startedAt),
-        deadline: String(r.deadline),
-        bytesSent: String(r.bytesSent),
-        keepAliveMs: String(r.keepAliveMs),
-      })
-      .pexpire(this.lease(r.id), r.deadline - Date.now() + KEEP_AFTER_DEADLINE_MS)
-      .zadd(this.index(), dueAt(r, r.startedAt), r.id)
-      .zadd(this.held(r.serverId), r.deadline, r.id)
-      .hset(this.seen(r.serverId), 'leased', String(r.startedAt))
-      .exec();
+    const fields: Record<keyof LeaseRecord, string | number> = { ...r };
+    await this.redis.eval(
+      SAVE_SCRIPT,
+      4,
+      this.lease(r.id),
+      this.index(),
+      this.held(r.serverId),
+      this.seen(r.serverId),
+      r.deadline - Date.now() + KEEP_AFTER_DEADLINE_MS,
+      dueAt(r, r.startedAt),
+      r.deadline,
+      r.startedAt,
+      r.id,
+      ...Object.entries(fields).flat(),
+    );
   }
 
   async peek(id: string): Promise<LeaseRecord | null> {

@@ -76,6 +76,9 @@ const AGENT_SILENCE_MS = 90_000;
 /** How often the agent's last poll is written to Redis per server (its status allows 90 s of silence). */
 const POLL_NOTE_MS = 5_000;
 
+/** How long past its deadline a lease's job is kept in this process when no answer came here (another process settled it). */
+const JOB_KEPT_AFTER_DEADLINE_MS = 60_000;
+
 /** Jobs settled without a lease (answered already, article gone) before a long-poll gives up for this round. */
 const SKIPS_PER_TAKE = 20;
 
@@ -95,6 +98,13 @@ export class LeaseService {
    */
   private readonly watch: QueueEventsWatch | null;
   private readonly polledAt = new Map<number, number>();
+  /**
+   * The jobs this process leased, by lease id, until settled: an answer that comes back here
+   * (the agent's connection usually does) settles it without reading the job again from
+   * Redis. Nothing of the job changes while its lease holds the lock; an answer that reaches
+   * another process reads it there.
+   */
+  private readonly leasedJobs = new Map<string, { job: Job<DispatchJob>; until: number }>();
 
   constructor(private readonly deps: LeaseServiceDeps) {
     this.records = new LeaseRecords(deps.redis, deps.prefix, deps.cluster);
@@ -242,14 +252,28 @@ export class LeaseService {
         }),
         job.extendLock(id, deadline - startedAt + this.deps.lockDurationMs + 2 * this.deps.sweepIntervalMs),
       ]);
+      this.leasedJobs.set(id, { job, until: deadline + JOB_KEPT_AFTER_DEADLINE_MS });
       return { lease: id, deadline: new Date(deadline).toISOString(), article: payload, ...keepAliveOf(keepAliveMs) };
     }
     return null;
   }
 
-  /** The lease's job, loaded through the server's lease worker (its back-off strategy applies on failure). */
+  /**
+   * The lease's job: as this process leased it, else loaded through the server's lease
+   * worker (its back-off strategy applies on failure). Called once per settled lease.
+   */
   private async job(lease: LeaseRecord): Promise<Job<DispatchJob> | undefined> {
+    const kept = this.leasedJobs.get(lease.id);
+    if (kept) {
+      this.leasedJobs.delete(lease.id);
+      return kept.job;
+    }
     return await Job.fromId<DispatchJob>(this.worker(lease.serverId), lease.jobId);
+  }
+
+  /** Jobs leased here whose answer went to another process (or never came and was settled elsewhere). */
+  private dropStaleJobs(now: number): void {
+    for (const [id, kept] of this.leasedJobs) if (kept.until < now) this.leasedJobs.delete(id);
   }
 
   /** Judges and stores the answer to a lease the caller has claimed (it arrived at arrivedAt); the deadline is checked by the caller. */
@@ -409,6 +433,7 @@ export class LeaseService {
 
   private async sweepNow(): Promise<void> {
     const now = Date.now();
+    this.dropStaleJobs(now);
     for (const id of await this.records.expired(now)) {
       const lease = await this.records.peek(id);
       if (!lease) {
@@ -430,5 +455,6 @@ export class LeaseService {
     await this.sweeping;
     await Promise.all([...this.workers.values()].map((w) => w.close().catch(() => {})));
     this.workers.clear();
+    this.leasedJobs.clear();
   }
 }

@@ -105,6 +105,9 @@ export class PullHandlers {
         return reply.status(204).send();
       }
       request.log.debug({ serverId: id, lease: offer.lease.slice(0, 6) }, 'article leased');
+      // Serialized natively rather than by the route's schema serializer, which escapes the
+      // article's text (20 KB and more) character by character; the offer has the schema's shape.
+      reply.type('application/json; charset=utf-8').serializer(JSON.stringify);
       return offer;
     } finally {
       release();
