@@ -33,6 +33,13 @@ const sampleServer: LocalServer = {
   close: async () => {},
 };
 
+/**
+ * How long team A's polls wait: long enough that they all still wait when the team bound is
+ * checked however slow the machine (8 s did not suffice on a loaded one), short enough that
+ * the test then sees them end by themselves.
+ */
+const FLOOD_WAIT_SECONDS = 20;
+
 const poll = (serverId: number, token: string, wait: number) =>
   fetch(`${base}/api/servers/${serverId}/leases?wait=${wait}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
 
@@ -84,7 +91,7 @@ describe('long-polls waiting at once', () => {
     const alone = await agentRun('fair', bServer, b, 20, 1);
 
     // Team A: 60 polls at once on a server of concurrency 1 — 4 wait, the others are refused at once.
-    const flood = Array.from({ length: 60 }, () => poll(a1, a, 8));
+    const flood = Array.from({ length: 60 }, () => poll(a1, a, FLOOD_WAIT_SECONDS));
     const refused = await waitFor('the polls beyond the server bound refused', async () => {
       const settled = await Promise.all(flood.map((p) => Promise.race([p, Promise.resolve(undefined)])));
       const answered = settled.filter((r) => r !== undefined);
@@ -100,7 +107,7 @@ describe('long-polls waiting at once', () => {
     expect(body.error.message).toMatch(/server \d+ has 4 lease requests waiting/);
 
     // Its second server (bound 4) takes the team's last 2 places (PER_TEAM 6); the next is refused for the team.
-    const more = Array.from({ length: 2 }, () => poll(a2, a, 8));
+    const more = Array.from({ length: 2 }, () => poll(a2, a, FLOOD_WAIT_SECONDS));
     // (A poll that does not wait answers 204 at once while there is room; once those 2 wait, it is refused.)
     const teamRefused = await waitFor('a poll refused for the team bound', async () => {
       const r = await poll(a2, a, 0);
@@ -118,5 +125,5 @@ describe('long-polls waiting at once', () => {
     // The waiting polls end with 204 (no work) once their wait is over.
     const waited = await Promise.all([...flood, ...more].map(async (p) => (await p).status));
     expect(waited.filter((s) => s === 204)).toHaveLength(6);
-  }, 30_000);
+  }, 60_000);
 });
