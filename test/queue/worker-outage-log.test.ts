@@ -8,16 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOutages } from '../../src/dispatch/outages.ts';
 import { createQueueWorker } from '../../src/queue/worker.ts';
 import { startPrivateRedis, type PrivateRedis } from '../support/private-redis.ts';
+import { waitFor } from '../support/runtime.ts';
+
+const until = (what: string, ok: () => boolean) => waitFor(what, async () => (ok() ? true : undefined), 15_000);
 
 const WORKERS = 4;
-
-async function until(what: string, ok: () => boolean, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('queue workers during a Redis outage', () => {
   let redis: PrivateRedis;
