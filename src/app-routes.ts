@@ -3,7 +3,7 @@
 // This file, app.ts and runtime.ts (which builds the context) are the only ones the
 // context's shape reaches: a plugin names its dependencies (ServerRouteDeps, …) and never
 // sees the rest (test/architecture/sizes.test.ts keeps it so).
-import { readDispatchProgress } from './dispatch/progress.ts';
+import { ProgressReader } from './dispatch/progress.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';
 import { healthRoutes, type HealthRouteDeps } from './health/routes.ts';
@@ -34,7 +34,9 @@ const API = { prefix: '/api' };
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   // The official boards are taken by the challenges' phase changes and read by the scores route.
   const official = new OfficialBoards(ctx.repos.officialBoards, ctx.leaderboard);
-  await app.register(healthRoutes(healthDeps(ctx)));
+  // Whether dispatch progresses: said by /healthz and /metrics, read once for both (kept as a server's status is).
+  const progress = new ProgressReader(ctx.repos.unsettled, ctx.config.reconcileIntervalMs, ctx.config.statusCacheMs);
+  await app.register(healthRoutes(healthDeps(ctx, progress)));
   await app.register(challengeRoutes(challengeDeps(ctx, official)), API);
   await app.register(teamRoutes(teamDeps(ctx)), API);
   await app.register(whoamiRoutes(), API);
@@ -42,7 +44,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   await app.register(articleRoutes(articleDeps(ctx)), API);
   await app.register(leaderboardRoutes(leaderboardDeps(ctx, official)), API);
   await app.register(xmlrpcApi(bcmsDeps(ctx)));
-  await app.register(observabilityRoutes(metricsDeps(ctx)));
+  await app.register(observabilityRoutes(metricsDeps(ctx, progress)));
   await app.register(reliabilityRoutes(reliabilityDeps(ctx)));
   await app.register(webRoutes(webDeps(ctx)));
   await app.register(testsuiteRoutes(testsuiteDeps(ctx)));
@@ -51,7 +53,7 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   if (ctx.leases) await app.register(pullRoutes(pullDeps(ctx, ctx.leases)), API);
 }
 
-function healthDeps(ctx: AppContext): HealthRouteDeps {
+function healthDeps(ctx: AppContext, progress: ProgressReader): HealthRouteDeps {
   const { settings } = ctx.repos;
   return {
     pingRedis: () => ctx.pingRedis(),
@@ -59,7 +61,7 @@ function healthDeps(ctx: AppContext): HealthRouteDeps {
     accessions: ctx.accessions,
     lookups: ctx.lookups,
     outages: ctx.outages,
-    dispatchProgress: () => readDispatchProgress(ctx.repos.unsettled, ctx.config.reconcileIntervalMs),
+    dispatchProgress: () => progress.read(),
     shortfall: ctx.dispatch.shortfall,
   };
 }
@@ -107,13 +109,13 @@ function bcmsDeps(ctx: AppContext): BcmsDeps {
   return { challenges, articles, answers, servers, models };
 }
 
-function metricsDeps(ctx: AppContext): MetricsRouteDeps {
+function metricsDeps(ctx: AppContext, progress: ProgressReader): MetricsRouteDeps {
   return {
     servers: ctx.repos.servers,
     dispatch: ctx.dispatch,
     outages: ctx.outages,
     unsettled: ctx.repos.unsettled,
-    progress: () => readDispatchProgress(ctx.repos.unsettled, ctx.config.reconcileIntervalMs),
+    progress: () => progress.read(),
     diskFull: () => ctx.repos.settings.diskFull(),
   };
 }

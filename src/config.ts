@@ -225,7 +225,7 @@ const CORE_SETTINGS: Record<keyof CoreConfig, SettingSpec> = {
     kind: 'int',
     min: 0,
     description:
-      "How long a server's status response (progress, timing, errors) and an article's response are reused per caller; once half of it has passed, the next request starts computing them again in the background and is answered with what is kept, so polls never wait for that; a change made through the same API process drops them at once (0: every request).",
+      "How long a server's status response (progress, timing, errors) and an article's response are reused per caller; once half of it has passed, the next request starts computing them again in the background and is answered with what is kept, so polls never wait for that; a change made through the same API process drops them at once (0: every request). /healthz's judgement of dispatch's progress is kept as long.",
   },
   queuePrefix: {
     env: 'METASERVER_QUEUE_PREFIX',

@@ -5,6 +5,7 @@
 // Redis outage says itself elsewhere; this says what they leave behind.
 import type { OwingServer, UnsettledRepository } from './unsettled-repository.ts';
 import { PULL_PROTOCOL } from './annotators/registry.ts';
+import { LoadingCache } from '../shared/loading-cache.ts';
 
 export interface StalledServer {
   serverId: number;
@@ -40,10 +41,24 @@ export function judgeProgress(owing: readonly OwingServer[], reconcileIntervalMs
   return { state: owing.length === 0 ? 'idle' : stalled.length > 0 ? 'stalled' : 'progressing', owingServers: owing.length, stalled };
 }
 
-/** Reads and judges dispatch's progress (one query). */
-export async function readDispatchProgress(
-  unsettled: Pick<UnsettledRepository, 'owingServers'>,
-  reconcileIntervalMs: number,
-): Promise<DispatchProgress> {
-  return judgeProgress(await unsettled.owingServers(PULL_PROTOCOL), reconcileIntervalMs);
+/**
+ * Reads and judges dispatch's progress (one query, a few index lookups per server), kept for
+ * keptMs: /healthz is polled by monitors and load balancers many times a second, and a
+ * judgement in minutes does not need a query each time. /metrics shares it.
+ */
+export class ProgressReader {
+  private readonly kept: LoadingCache<'progress', DispatchProgress>;
+
+  constructor(
+    private readonly unsettled: Pick<UnsettledRepository, 'owingServers'>,
+    private readonly reconcileIntervalMs: number,
+    keptMs: number,
+  ) {
+    this.kept = new LoadingCache(1, keptMs);
+  }
+
+  async read(): Promise<DispatchProgress> {
+    const load = async () => judgeProgress(await this.unsettled.owingServers(PULL_PROTOCOL), this.reconcileIntervalMs);
+    return (await this.kept.get('progress', load))!;
+  }
 }

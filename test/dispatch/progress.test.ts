@@ -6,7 +6,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeProgress } from '../../src/dispatch/progress.ts';
+import { judgeProgress, ProgressReader } from '../../src/dispatch/progress.ts';
 import { queueName } from '../../src/dispatch/queues.ts';
 import { startFaultyServer, type FaultyServer } from '../support/faulty-servers.ts';
 import { ADMIN_TOKEN, startTestMetaserver, type TestMetaserver } from '../support/runtime.ts';
@@ -26,7 +26,8 @@ let good: FaultyServer;
 
 beforeAll(async () => {
   // An API process only: jobs wait in Redis with no worker to take them.
-  ms = await startTestMetaserver({ workers: false, config: { reconcileIntervalMs: 3_600_000 } });
+  // The judgement read fresh at each look (statusCacheMs 0): each step below changes what it sees.
+  ms = await startTestMetaserver({ workers: false, config: { reconcileIntervalMs: 3_600_000, statusCacheMs: 0 } });
   good = await startFaultyServer({ kind: 'good' });
 });
 afterAll(async () => {
@@ -126,5 +127,25 @@ describe('judgeProgress', () => {
     expect(judgeProgress([owing(190)], 30_000).state).toBe('progressing');
     expect(judgeProgress([owing(191)], 30_000)).toMatchObject({ state: 'stalled', stalled: [{ quietSeconds: 191, limitSeconds: 190 }] });
     expect(judgeProgress([], 30_000)).toEqual({ state: 'idle', owingServers: 0, stalled: [] });
+  });
+});
+
+describe('ProgressReader', () => {
+  it('reads once for every look within the time it keeps the judgement, and at each look with 0', async () => {
+    let queries = 0;
+    const unsettled = {
+      owingServers: async () => {
+        queries++;
+        return [];
+      },
+    };
+    const kept = new ProgressReader(unsettled, 30_000, 60_000);
+    await Promise.all([kept.read(), kept.read()]);
+    expect((await kept.read()).state).toBe('idle');
+    expect(queries).toBe(1);
+    const fresh = new ProgressReader(unsettled, 30_000, 0);
+    await fresh.read();
+    await fresh.read();
+    expect(queries).toBe(3);
   });
 });
