@@ -6,7 +6,7 @@ import type { Outages } from '../dispatch/outages.ts';
 import type { UnsettledRepository } from '../dispatch/unsettled-repository.ts';
 import { withinTime } from '../shared/timeout.ts';
 
-/** How long the oldest-pair query may take: a scrape must not hang on a database that does not answer. */
+/** How long a series' query may take: a scrape must not hang on a database that does not answer. */
 const QUERY_WAIT_MS = 2000;
 
 interface ConditionMetricsDeps {
@@ -17,7 +17,7 @@ interface ConditionMetricsDeps {
 }
 
 /** A counter whose value is read when scraped (prom-client counters only count up by themselves). */
-function readCounter(registry: Registry, name: string, help: string, read: () => number): void {
+export function readCounter(registry: Registry, name: string, help: string, read: () => number): void {
   new Counter({
     name,
     help,
@@ -37,6 +37,30 @@ function upGauge(registry: Registry, name: string, help: string, read: () => boo
     registers: [registry],
     collect() {
       this.set(read() ? 1 : 0);
+    },
+  });
+}
+
+/**
+ * A gauge read from the database when scraped, within QUERY_WAIT_MS. Not reset when the read
+ * fails or is late: while the database does not answer, the last value read stays (an alert
+ * on it keeps firing).
+ */
+export function queriedGauge(registry: Registry, name: string, help: string, read: () => Promise<number>): void {
+  new Gauge({
+    name,
+    help,
+    registers: [registry],
+    async collect() {
+      const got = await withinTime(
+        read().then(
+          (value) => ({ value }),
+          () => null,
+        ),
+        QUERY_WAIT_MS,
+        null,
+      );
+      if (got) this.set(got.value);
     },
   });
 }
@@ -74,19 +98,11 @@ export function conditionRegistry({ outages, unsettled, diskFull }: ConditionMet
     "Errors this process's shared Redis connection met (it reconnects by itself).",
     () => redis.occurrences,
   );
-  new Gauge({
-    name: 'metaserver_dispatch_oldest_unsettled_seconds',
-    help: "Age of the oldest unsettled (article, server) pair of a running challenge's started servers, in seconds (0 when none; the last value read while the database does not answer).",
-    registers: [registry],
-    async collect() {
-      // Not reset: while the database does not answer, the last value read stays (an alert on it keeps firing).
-      const read = unsettled.oldestAgeSeconds().then(
-        (s) => ({ s }),
-        () => null,
-      );
-      const got = await withinTime(read, QUERY_WAIT_MS, null);
-      if (got) this.set(Math.max(0, got.s ?? 0));
-    },
-  });
+  queriedGauge(
+    registry,
+    'metaserver_dispatch_oldest_unsettled_seconds',
+    "Age of the oldest unsettled (article, server) pair of a running challenge's started servers, in seconds (0 when none; the last value read while the database does not answer).",
+    async () => Math.max(0, (await unsettled.oldestAgeSeconds()) ?? 0),
+  );
   return registry;
 }
