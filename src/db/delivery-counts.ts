@@ -3,7 +3,8 @@
 // organiser's glance and the article list's totals all read them here. The counters are
 // deltas: they are folded into one row per state first, so a figure read often reads a
 // handful of rows.
-import type { Database, Queryable } from './database.ts';
+import type { Queryable } from './database.ts';
+import { isDatabaseFailure } from './retry.ts';
 
 export interface DeliveryCounts {
   queued: number;
@@ -16,10 +17,11 @@ export interface DeliveryCounts {
 export async function deliveryCounts(db: Queryable, serverIds: readonly number[]): Promise<Map<number, DeliveryCounts>> {
   const out = new Map<number, DeliveryCounts>();
   if (serverIds.length === 0) return out;
-  // Folding writes; the sums read the same without it, so a disk too full for writes skips it
-  // and the server page still answers (PGlite below its reserve, src/db/disk-reserve.ts).
-  const diskFull = 'diskFull' in db && (db as Database).diskFull?.();
-  if (!diskFull) await db.query('select fold_delivery_state_counts($1::int[])', [[...serverIds]]);
+  // Folding writes; the sums read the same without it, so a database refusing writes (PGlite
+  // below its disk reserve, a read-only PostgreSQL) skips it and the figures still answer.
+  await db.query('select fold_delivery_state_counts($1::int[])', [[...serverIds]]).catch((err: unknown) => {
+    if (!isDatabaseFailure(err)) throw err;
+  });
   const rows = await db.query<{ server_id: number; state: keyof DeliveryCounts; n: number }>(
     `select server_id, state, sum(n)::int as n from delivery_state_counts
      where server_id = any($1::int[]) group by server_id, state`,

@@ -50,6 +50,9 @@ describe.skipIf(!postgresBinaries())('a database that refuses writes for a while
     const before = await answers();
     expect(before).toBeLessThan(ARTICLES * SERVERS); // the outage came mid-dispatch
     await waitFor(`${REFUSALS} writes refused`, async () => (refusals(pg) >= REFUSALS ? true : undefined), 30_000);
+    // Reads go on meanwhile: a server's page (whose figures fold their counters, a write, when they can).
+    const page = await ms.request('GET', `/api/servers/${ids[0]}`, undefined, token);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
     await pg.admin('alter system reset default_transaction_read_only');
     await pg.admin('select pg_reload_conf()');
 
