@@ -78,21 +78,20 @@ const [command = 'serve', ...rest] = process.argv.slice(2);
 ensureDependencies();
 
 if (command === 'test') {
-  // Lint first (type-aware, eslint.config.js): it fails in seconds where the suite takes minutes.
+  // Lint (type-aware, eslint.config.js) and the format check first, side by side: they fail in
+  // seconds where the suite takes minutes. The code stays as Prettier writes it (.prettierrc.json).
   const eslint = join(root, 'node_modules', 'eslint', 'bin', 'eslint.js');
-  const lint = spawnSync(process.execPath, [eslint, '.'], { cwd: root, stdio: 'inherit' });
-  if (lint.status !== 0) {
-    console.error('metaserver: lint failed (see above); fix it, or run `npm run lint` to see it alone.');
-    process.exit(lint.status ?? 1);
-  }
-  // The code stays as Prettier writes it (.prettierrc.json): a change formatted otherwise is
-  // named here, before the suite runs, with the command that formats it.
   const prettier = join(root, 'node_modules', 'prettier', 'bin', 'prettier.cjs');
-  const format = spawnSync(process.execPath, [prettier, '--check', '--log-level', 'warn', '.'], { cwd: root, stdio: 'inherit' });
-  if (format.status !== 0) {
-    console.error('metaserver: the files above are not formatted; run `npm run format` (Prettier) and commit the result.');
-    process.exit(format.status ?? 1);
+  const [lint, format] = await Promise.all([runQuietly([eslint, '.']), runQuietly([prettier, '--check', '--log-level', 'warn', '.'])]);
+  if (lint.status !== 0) {
+    process.stderr.write(lint.output);
+    console.error('metaserver: lint failed (see above); fix it, or run `npm run lint` to see it alone.');
   }
+  if (format.status !== 0) {
+    process.stderr.write(format.output);
+    console.error('metaserver: the files above are not formatted; run `npm run format` (Prettier) and commit the result.');
+  }
+  if (lint.status !== 0 || format.status !== 0) process.exit(lint.status || format.status || 1);
   // The whole suite is measured against the coverage floor (vitest.config.ts); a run of
   // chosen tests (`npm test -- test/api`) is not, as it covers only part of the code.
   const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
@@ -109,4 +108,15 @@ if (command === 'test') {
     process.argv = [process.argv[0], join(root, 'bin', 'metaserver.js'), command, ...rest];
     await import('../bin/metaserver.js');
   }
+}
+
+/** Runs a node script and keeps what it printed, so two can run at once and each be shown whole. */
+function runQuietly(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (status) => resolve({ status: status ?? 1, output }));
+  });
 }

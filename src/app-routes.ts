@@ -2,7 +2,7 @@
 // /openapi.json), each plugin given what it needs out of the application context, by name.
 // This file, app.ts and runtime.ts (which builds the context) are the only ones the
 // context's shape reaches: a plugin names its dependencies (ServerRouteDeps, …) and never
-// sees the rest (test/architecture/sizes.test.ts keeps it so).
+// sees the rest (test/architecture/sizes.unit.test.ts keeps it so).
 import { ProgressReader } from './dispatch/progress.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './app-context.ts';

@@ -1,7 +1,7 @@
 // THE list of task families. Adding a family is its folder and one line here, and its name
 // in src/tasks/names.ts (the leaf the floors below the families read): a family listed
 // here and not there fails to compile (TaskName) and stops the meta-server at start (the
-// check at the end of this file; test/families/seam.test.ts runs it too). Every
+// check at the end of this file; test/families/seam.unit.test.ts runs it too). Every
 // consumer — validation, dispatch, leaderboards, `metaserver score` and `export`, the
 // public XML-RPC API, consensus, exports, web pages, the configuration, the command line
 // and the database's table of task names — reads the families from this list.

@@ -1,6 +1,6 @@
 // Relation extraction between given entities, scored as the DrugProt evaluation library
 // (BioCreative VII track 1: `src/main.py`, `utils.py`, `compute_metrics.py`) scores it.
-// Its rules, read from its source (each has a worked example in test/scoring/rel.test.ts;
+// Its rules, read from its source (each has a worked example in test/scoring/rel.unit.test.ts;
 // src/scoring/README.md, section on the DrugProt library, says where we differ and why):
 //
 //  1. Prediction lines whose pmid is not in the pmids list are dropped before reading.

@@ -4,7 +4,7 @@
 //
 // The families themselves are listed in src/families/registry.ts; this leaf repeats their
 // names (and holds the settings a family declares). The registry checks the two agree when
-// it loads — at start, and in test/families/seam.test.ts — so a family added to the
+// it loads — at start, and in test/families/seam.unit.test.ts — so a family added to the
 // registry and not here (or the other way round) stops the meta-server with a message
 // saying which.
 

@@ -1,5 +1,5 @@
 // `GET /scores/:task?significance=1` (src/leaderboard/board-significance.ts) on the hand-worked
-// case of test/scoring/significance.test.ts: a MENTION gold of 3 documents and two offline
+// case of test/scoring/significance.unit.test.ts: a MENTION gold of 3 documents and two offline
 // runs whose per-document counts are those of runs A and B there, so the exact p is 0.25
 // and B's intervals are [0, 1/2], A's [1, 1]. The same call twice answers the same; a
 // family without per-document counts is refused, naming the ones with.

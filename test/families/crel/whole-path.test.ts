@@ -285,7 +285,7 @@ describe('ids and relations through dispatch and the pull protocol', () => {
     const byText = Object.fromEntries(agentAnswers.map((a) => [a.text, a]));
     expect(Object.keys(byText).sort()).toEqual([B1, B2, C1, C2].sort());
     for (const text of [C1, C2]) expect(byText[text].body).toMatchObject({ stored: true, outcome: 'ok' });
-    // (each rule has its own tests: test/families/mention/ids-whole-path.test.ts, test/families/crel/validate.test.ts)
+    // (each rule has its own tests: test/families/mention/ids-whole-path.test.ts, test/families/crel/validate.unit.test.ts)
     for (const [text, message] of [
       [B1, 'mentions[0].ids[0]: "MESH:D008012|D006323" joins 2 ids in one string'],
       [B2, 'concept_relations[0].concept2: MESH:D000001 is carried by no mention of this answer'],
