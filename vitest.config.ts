@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration tests start processes and servers; two cores do not gain from more (a third
@@ -15,7 +14,16 @@ export default defineConfig({
       // module cache: each file would otherwise load the sources anew in a process of its own,
       // which took longer than their tests (84 files: 51 s against 24 s).
       { extends: true, test: { name: 'unit', include: ['test/**/*.unit.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/**/*.unit.test.ts'] } },
+      {
+        extends: true,
+        // Redis, the PGlite template and the bundle, made once for the run: only these need them.
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/**/*.unit.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
     ],
     // Measured when run with --coverage (`npm test` does): the lines of src/ the tests run
     // in their own processes (servers they start as child processes are not counted).
