@@ -91,7 +91,7 @@ try {
         status.progress(servers[0]),
         status.timing(servers[0]),
         status.errors(servers[0], 100, 0),
-        status.failuresByKind(servers[0]),
+        status.failures(servers[0]),
         status.histogram(servers[0]),
       ]),
     'article list, first page (with total)': () =>

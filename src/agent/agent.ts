@@ -10,6 +10,7 @@
 import { LinkDownError, LinkRefusedError, type LeaseOffer, type MetaLink } from './meta-link.ts';
 import type { LocalOutcome, LocalServer } from './local-server.ts';
 import { KeepAlive } from './keep-alive.ts';
+import { META_BACKOFF, nextBackoff } from './backoff.ts';
 
 export interface AgentOptions {
   link: MetaLink;
@@ -31,9 +32,6 @@ export interface AgentCounts {
   failed: number;
   givenBack: number;
 }
-
-/** The documented longest wait between two tries, whatever the options and the jitter. */
-const MAX_BACKOFF_MS = 30_000;
 
 /** Stops the agent for good: the meta-server refused who it is or what it asks (a wrong token or server). */
 const FATAL_STATUSES = new Set([400, 401, 403, 404, 409]);
@@ -71,11 +69,8 @@ export class PullAgent {
     await this.done();
   }
 
-  private backoff(previous: number, of = this.opts.backoff ?? { minMs: 500, maxMs: MAX_BACKOFF_MS }): number {
-    const maxMs = Math.min(of.maxMs, MAX_BACKOFF_MS);
-    const next = previous === 0 ? of.minMs : Math.min(maxMs, previous * 2);
-    // Agents restarted together do not come back together; the cap holds after the jitter too.
-    return Math.min(maxMs, Math.round(next * (0.75 + Math.random() * 0.5)));
+  private backoff(previous: number, of = this.opts.backoff ?? META_BACKOFF): number {
+    return nextBackoff(previous, of);
   }
 
   /**

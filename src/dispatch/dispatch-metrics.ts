@@ -11,7 +11,7 @@ class DispatchMetrics {
   readonly registry = new Registry();
   readonly attempts = new Counter({
     name: 'metaserver_attempts_total',
-    help: 'Requests made to annotation servers by this process, by server and outcome (ok, timeout, connection, http, protocol, fault, invalid, interrupted).',
+    help: "Requests made to annotation servers by this process, by server and outcome (ok, timeout, connection, http, protocol, fault, invalid; interrupted: this process's worker stopped mid-request, released: a pull server's agent gave the lease back; neither counts against the server).",
     labelNames: ['server', 'outcome'] as const,
     registers: [this.registry],
   });

@@ -11,7 +11,9 @@ import type { FailureKind } from './annotators/outcome.ts';
 
 // The attempt types live here, not in dispatch-store.ts (which re-exports them): the store builds on
 // this file, and a type import back would close a circle.
-export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted';
+// interrupted: a worker of ours stopped mid-request; released: a pull server's agent gave its
+// lease back. Neither is the server's failure.
+export type AttemptOutcome = 'ok' | FailureKind | 'invalid' | 'interrupted' | 'released';
 
 export interface FinishedAttempt {
   articleId: string;

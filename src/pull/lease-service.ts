@@ -394,16 +394,18 @@ export class LeaseService {
   /**
    * The agent gives the lease back (it is stopping, or its own server does not answer), or
    * stopped renewing it (it is gone: `lapsed`): not a failed attempt (recorded as
-   * interrupted, which counts against no one); the article is offered again at once.
+   * released, which counts against no one and the server page lists apart from its
+   * failures); the article is offered again at once.
    */
   async release(lease: LeaseRecord, lapsed = false): Promise<void> {
     if (lease.kind === 'setup') return await this.records.dropSetup(lease.serverId);
     const attempt = this.attemptOf(lease, Date.now() - lease.startedAt, 0);
-    attempt.outcome = 'interrupted';
+    attempt.outcome = 'released';
     attempt.detail = lapsed
       ? `the agent gave the article back: it stopped renewing the lease within ${lease.keepAliveMs / 1000} s (it was stopped or lost its connection); offered again`
       : 'the agent gave the article back (it was stopping, or its own server did not answer); offered again';
     await this.deps.store.recordFailure(attempt, false);
+    dispatchMetrics.observe(lease.serverId, 'released', attempt.ms);
     await this.moveJob(lease, await this.job(lease), (j) => j.moveToDelayed(Date.now(), lease.id));
   }
 

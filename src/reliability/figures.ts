@@ -7,7 +7,7 @@ export interface AttemptRow {
   startedAt: number;
   /** How long it took; null while it is still running. */
   ms: number | null;
-  /** null while running; 'interrupted' attempts are our worker's fault and are ignored. */
+  /** null while running; 'interrupted' (our worker stopped) and 'released' (the agent gave the lease back) attempts are ignored. */
   outcome: string | null;
 }
 
@@ -47,6 +47,9 @@ export interface ReliabilityFigures {
   answeredDocuments: number;
 }
 
+/** Outcomes that are nobody's failure: our worker stopped mid-request, or a pull server's agent gave the lease back. */
+const NOT_COUNTED = new Set(['interrupted', 'released']);
+
 const round = (x: number, digits = 3): number => Number(x.toFixed(digits));
 
 /** Linear interpolation between closest ranks (PostgreSQL's percentile_cont), on sorted values. */
@@ -60,7 +63,7 @@ export function percentile(sorted: number[], p: number): number | null {
 
 export function reliabilityFigures(attemptRows: AttemptRow[], answers: AnswerRow[]): ReliabilityFigures {
   const finished = attemptRows
-    .filter((a) => a.outcome !== null && a.outcome !== 'interrupted' && a.ms !== null)
+    .filter((a) => a.outcome !== null && !NOT_COUNTED.has(a.outcome) && a.ms !== null)
     .sort((a, b) => a.startedAt - b.startedAt);
   const ok = finished.filter((a) => a.outcome === 'ok');
   const times = ok.map((a) => a.ms!).sort((x, y) => x - y);

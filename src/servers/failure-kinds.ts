@@ -11,12 +11,7 @@ const HINTS: Record<string, string> = {
   interrupted: 'A worker of the meta-server stopped during the request; it was sent again and is not counted against the server.',
 };
 
-/** A lease given back by the agent (pull servers) is recorded as interrupted too: it is not a failure, and no worker stopped. */
-const GIVEN_BACK_HINT =
-  'Not a failure: the agent gave the article back (it was stopping, its own server did not answer, or it stopped renewing the lease); the article was offered again at once and this is not counted against the server.';
-
-/** The hint for a kind, as its latest example's detail shows it. */
-export function failureKindHint(kind: string, detail?: string | null): string {
-  if (kind === 'interrupted' && detail?.startsWith('the agent gave the article back')) return GIVEN_BACK_HINT;
+/** The hint for a kind of failure. */
+export function failureKindHint(kind: string): string {
   return HINTS[kind] ?? 'See the detail of the example.';
 }

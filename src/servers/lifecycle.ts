@@ -181,12 +181,12 @@ export class ServerLifecycle {
   /** The status page's figures: progress, timing, the page of failed attempts asked for, the check running, a pull server's agents. */
   async status(server: AnnotationServer, page: { limit: number; offset: number }) {
     const { serverStatus, reliability } = this.deps.repos;
-    const [running, progress, timing, errors, failuresByKind, histogram, figures] = await Promise.all([
+    const [running, progress, timing, errors, failures, histogram, figures] = await Promise.all([
       this.checks.running(server.id),
       serverStatus.progress(server.id),
       serverStatus.timing(server.id),
       serverStatus.errors(server.id, page.limit, page.offset),
-      serverStatus.failuresByKind(server.id),
+      serverStatus.failures(server.id),
       serverStatus.histogram(server.id),
       reliability.server(server.id),
     ]);
@@ -197,7 +197,8 @@ export class ServerLifecycle {
       ...check,
       progress,
       timing,
-      failuresByKind,
+      failuresByKind: failures.byKind,
+      givenBack: failures.givenBack,
       errorsOffset: page.offset,
       errors,
       histogram,

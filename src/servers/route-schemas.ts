@@ -105,6 +105,9 @@ export const ServerStatus = Open({
   failuresByKind: Described(
     'failures by kind, with examples: {kind: {count, firstAt, lastAt, example: {article, articleId, detail, hint}}}, the most frequent first',
   ),
+  givenBack: Described(
+    "leases the server's agent gave back (protocol pull; outcome released): not failures, not in failuresByKind or errors, not counted against the server: {count, lastAt (ISO 8601, or null)}",
+  ),
   histogram: Described('response times, bucketed'),
   reliability: Described('the reliability figures (src/reliability)'),
   agent: Type.Optional(

@@ -4,6 +4,7 @@
 // the partial index of failed attempts.
 import type { Queryable } from '../db/database.ts';
 import { deliveryCounts, type DeliveryCounts } from '../db/delivery-counts.ts';
+import type { AttemptOutcome } from '../dispatch/write-batch.ts';
 import { failureKindHint } from './failure-kinds.ts';
 
 export type ServerProgress = DeliveryCounts;
@@ -17,6 +18,9 @@ export interface ServerTiming {
   sample: number;
 }
 
+/** The outcome of a lease given back by a pull server's agent (pull/lease-service.ts release). */
+const RELEASED: AttemptOutcome = 'released';
+
 /** The answers the server page's response times and histogram are over: the latest ones. */
 const TIMING_WINDOW = 10_000;
 
@@ -28,6 +32,15 @@ export interface ServerErrorEntry {
   detail: string | null;
   errors: Array<{ path: string; message: string }> | null;
   at: Date;
+}
+
+/**
+ * The leases a pull server's agent gave back (outcome `released`): not failures, and listed
+ * apart from them. lastAt is null while there is none.
+ */
+export interface GivenBack {
+  count: number;
+  lastAt: Date | null;
 }
 
 /** One kind of failure of a server: how often, when first and last, and its latest example. */
@@ -93,11 +106,12 @@ export class ServerStatusRepository {
 
   /**
    * The failed attempts by kind (outcome), counted in SQL, each with its latest example —
-   * what a dead server's page shows instead of a hundred identical rows. The example's
+   * what a dead server's page shows instead of a hundred identical rows — and apart from
+   * them the leases given back (`released`, read by the same count). The example's
    * `outcome <> 'ok'` (true of every kind) lets it be read through the failed attempts'
    * partial index, newest first; without it, every attempt of the server was scanned.
    */
-  async failuresByKind(serverId: number): Promise<Record<string, FailureKindSummary>> {
+  async failures(serverId: number): Promise<{ byKind: Record<string, FailureKindSummary>; givenBack: GivenBack }> {
     const rows = await this.db.query<{
       kind: string;
       n: number;
@@ -116,28 +130,32 @@ export class ServerStatusRepository {
        order by k.n desc, k.kind`,
       [serverId],
     );
-    return Object.fromEntries(
-      rows.map((r) => [
-        r.kind,
-        {
-          count: r.n,
-          firstAt: r.first_at,
-          lastAt: r.last_at,
-          example: {
-            article: r.organiser_id ?? r.article_id,
-            articleId: r.article_id,
-            detail: r.detail,
-            hint: failureKindHint(r.kind, r.detail),
+    const released = rows.find((r) => r.kind === RELEASED);
+    const byKind = Object.fromEntries(
+      rows
+        .filter((r) => r.kind !== RELEASED)
+        .map((r) => [
+          r.kind,
+          {
+            count: r.n,
+            firstAt: r.first_at,
+            lastAt: r.last_at,
+            example: {
+              article: r.organiser_id ?? r.article_id,
+              articleId: r.article_id,
+              detail: r.detail,
+              hint: failureKindHint(r.kind),
+            },
           },
-        },
-      ]),
+        ]),
     );
+    return { byKind, givenBack: { count: released?.n ?? 0, lastAt: released?.last_at ?? null } };
   }
 
   /**
    * The most recent failed attempts, newest first (`offset` of them skipped); those begun in
    * one transaction share their start, and come in (article, attempt number) order, as
-   * attempts_server_failed_recent holds them.
+   * attempts_server_failed_recent holds them. Leases given back are no failures: left out.
    */
   async errors(serverId: number, limit = 100, offset = 0): Promise<ServerErrorEntry[]> {
     const rows = await this.db.query<{
@@ -151,9 +169,9 @@ export class ServerStatusRepository {
     }>(
       `select a.organiser_id, t.article_id, t.n, t.outcome, t.detail, t.errors, t.started_at
        from attempts t join articles a on a.id = t.article_id
-       where t.server_id = $1 and t.outcome is not null and t.outcome <> 'ok'
+       where t.server_id = $1 and t.outcome is not null and t.outcome <> 'ok' and t.outcome <> $4
        order by t.started_at desc, t.article_id desc, t.n desc limit $2 offset $3`,
-      [serverId, limit, offset],
+      [serverId, limit, offset, RELEASED],
     );
     return rows.map((r) => ({
       article: r.organiser_id ?? r.article_id,

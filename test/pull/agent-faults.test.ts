@@ -139,7 +139,16 @@ describe('agent faults', () => {
     expect(a.lines.join('\n')).toMatch(/2 given back/);
     // The status response is kept up to a second (statusCacheMs); the leases were given back at once.
     await waitFor('no lease held', async () => ((await status(serverId)).agent.leasesHeld === 0 ? true : undefined), 5_000);
-    for (const id of ids) expect(await outcomes(id, serverId)).toEqual(['interrupted']);
+    for (const id of ids) expect(await outcomes(id, serverId)).toEqual(['released']);
+    // Listed apart from the failures, and not counted against the server.
+    const given = await waitFor('both counted as given back', async () => {
+      const s = await status(serverId);
+      return s.givenBack?.count === 2 ? s : undefined;
+    });
+    expect(given.givenBack.lastAt).toEqual(expect.any(String));
+    expect(given.failuresByKind).toEqual({});
+    expect(given.errors).toEqual([]);
+    expect(given.reliability).toMatchObject({ failures: 0, failingNow: false });
     local.delayMs = 0;
     local.failing = true;
     const b = await agentFor(serverId, 1);

@@ -7,7 +7,7 @@ const at = (startedAt: number, ms: number, outcome: string): AttemptRow => ({ st
 describe('reliabilityFigures', () => {
   it('computes every figure of a small history by hand', () => {
     // t=0 ok(100) | t=1000 timeout | t=2000 http | t=3000 ok(200) | t=10000 fault | t=11000 ok(300)
-    // | t=20000 interrupted (ignored) | t=21000 connection (still failing at the end)
+    // | t=20000 interrupted (ignored) | t=20500 released (a lease given back: ignored) | t=21000 connection (still failing at the end)
     const attempts = [
       at(0, 100, 'ok'),
       at(1000, 1000, 'timeout'),
@@ -16,6 +16,7 @@ describe('reliabilityFigures', () => {
       at(10_000, 50, 'fault'),
       at(11_000, 300, 'ok'),
       at(20_000, 10, 'interrupted'),
+      at(20_500, 400, 'released'),
       at(21_000, 3, 'connection'),
       { startedAt: 22_000, ms: null, outcome: null },
     ];

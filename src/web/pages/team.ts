@@ -122,6 +122,8 @@ export interface ServerJson {
     string,
     { count: number; firstAt: string; lastAt: string; example: { article: string; articleId: string; detail: string | null; hint: string } }
   >;
+  /** Leases the agent gave back (a pull server): not failures, shown apart from them. */
+  givenBack?: { count: number; lastAt: string | null };
   /** A setup check started in the background is still running. */
   checkRunning?: boolean;
   reliability?: ReliabilityFigures;
@@ -245,6 +247,12 @@ function agentLine(a: AgentJson | undefined): SafeHtml {
   return html`<p data-agent="${a.connected ? 'connected' : 'absent'}">Agent: ${a.connected ? html`<strong class="ok">connected</strong>` : html`<strong class="error">not connected</strong> — run <code>metaserver agent</code> next to your server`} · last lease taken ${when(a.lastLeaseAt)} · last asked for work ${when(a.lastPollAt)} · ${a.leasesHeld} lease${a.leasesHeld === 1 ? '' : 's'} held</p>`;
 }
 
+/** Leases the agent gave back: its own line beside the agent's, as they are no failures. */
+function givenBackLine(g: ServerJson['givenBack']): SafeHtml {
+  const n = g?.count ?? 0;
+  return html`<p data-given-back="${String(n)}">Given back by the agent: ${n}${g?.lastAt ? html` (last ${timeElement(g.lastAt)})` : ''} — articles it was stopping with, its own server did not answer, or whose lease it stopped renewing; each was offered again at once. Not failures: not counted against the server.</p>`;
+}
+
 /** What a failed check's outcome means, and what to look at. */
 function checkOutcomeWords(outcome: string): string {
   switch (outcome) {
@@ -273,7 +281,7 @@ export function serverFragment(s: ServerJson, checkDeadlineSeconds?: number): Sa
   return html`<span hidden data-heading="${s.name}" data-heading-note="annotation server ${s.id} of team ${s.team}"></span>
 <section aria-labelledby="about-heading"><h2 id="about-heading">${s.name}</h2>
 <p>Team ${s.team} · challenge ${s.challenge} · <span class="state state-${s.state}" data-server-state>${s.state}</span> · ${s.tasks.join(', ')} · protocol ${s.protocol ?? 'xmlrpc'} · concurrency ${s.concurrency}</p>
-${s.protocol === PULL_PROTOCOL ? agentLine(s.agent as AgentJson | undefined) : html`<p class="url"><code>${s.url}</code></p>`}
+${s.protocol === PULL_PROTOCOL ? html`${agentLine(s.agent as AgentJson | undefined)}${givenBackLine(s.givenBack)}` : html`<p class="url"><code>${s.url}</code></p>`}
 ${checkLine(s, checkDeadlineSeconds)}
 ${c && !s.checkRunning ? issues(c.errors) : ''}
 </section>
