@@ -4,6 +4,7 @@
 // bound. Team B's agent (in this process, over real HTTP) answers its articles during team
 // A's flood at about the rate it had alone, measured in the same test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent } from 'undici';
 import { annotate } from '../../src/sample/annotator.ts';
 import { PullAgent } from '../../src/agent/agent.ts';
 import { MetaLink } from '../../src/agent/meta-link.ts';
@@ -34,14 +35,17 @@ const sampleServer: LocalServer = {
 };
 
 /**
- * How long team A's polls wait: long enough that they all still wait when the team bound is
- * checked however slow the machine (8 s did not suffice on a loaded one), short enough that
- * the test then sees them end by themselves.
+ * How long team A's polls would wait: longer than the test, however slow the machine, so they
+ * all still wait when the bounds are checked; the test then leaves them (its agent gone).
  */
-const FLOOD_WAIT_SECONDS = 20;
+const FLOOD_WAIT_SECONDS = 60;
 
-const poll = (serverId: number, token: string, wait: number) =>
-  fetch(`${base}/api/servers/${serverId}/leases?wait=${wait}`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+const poll = (serverId: number, token: string, wait: number, dispatcher?: Agent) =>
+  fetch(`${base}/api/servers/${serverId}/leases?wait=${wait}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    ...(dispatcher ? { dispatcher } : {}),
+  } as RequestInit);
 
 /** A pull server whose setup check passed (its agent answered the sample article) and which is started. */
 async function pullServer(slug: string, token: string, concurrency: number): Promise<number> {
@@ -91,7 +95,9 @@ describe('long-polls waiting at once', () => {
     const alone = await agentRun('fair', bServer, b, 20, 1);
 
     // Team A: 60 polls at once on a server of concurrency 1 — 4 wait, the others are refused at once.
-    const flood = Array.from({ length: 60 }, () => poll(a1, a, FLOOD_WAIT_SECONDS));
+    // Team A's own connections: closing them is its agent leaving.
+    const flooder = new Agent({ connections: 100 });
+    const flood = Array.from({ length: 60 }, () => poll(a1, a, FLOOD_WAIT_SECONDS, flooder));
     const refused = await waitFor('the polls beyond the server bound refused', async () => {
       const settled = await Promise.all(flood.map((p) => Promise.race([p, Promise.resolve(undefined)])));
       const answered = settled.filter((r) => r !== undefined);
@@ -102,12 +108,14 @@ describe('long-polls waiting at once', () => {
       expect(r.status).toBe(429);
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-    const body = (await refused[0].json()) as { error: { code: string; message: string; details: { bound: string; limit: number } } };
+    const body = (await refused[0].json()) as {
+      error: { code: string; message: string; details: { bound: string; limit: number } };
+    };
     expect(body.error).toMatchObject({ code: 'too_many_polls', details: { bound: 'server', limit: 4 } });
     expect(body.error.message).toMatch(/server \d+ has 4 lease requests waiting/);
 
     // Its second server (bound 4) takes the team's last 2 places (PER_TEAM 6); the next is refused for the team.
-    const more = Array.from({ length: 2 }, () => poll(a2, a, FLOOD_WAIT_SECONDS));
+    const more = Array.from({ length: 2 }, () => poll(a2, a, FLOOD_WAIT_SECONDS, flooder));
     // (A poll that does not wait answers 204 at once while there is room; once those 2 wait, it is refused.)
     const teamRefused = await waitFor('a poll refused for the team bound', async () => {
       const r = await poll(a2, a, 0);
@@ -118,12 +126,26 @@ describe('long-polls waiting at once', () => {
     const teamBody = (await teamRefused.json()) as { error: { code: string; details: { bound: string; limit: number } } };
     expect(teamBody.error).toMatchObject({ code: 'too_many_polls', details: { bound: 'team', limit: PER_TEAM } });
 
+    const ended = [...flood, ...more].map((p) => {
+      const state = { ended: false };
+      void p.then(
+        () => (state.ended = true),
+        () => (state.ended = true),
+      );
+      return state;
+    });
     // Team B is not refused by team A's bounds, and its agent's work goes at about the rate it had alone.
     const during = await agentRun('fair', bServer, b, 20, 2);
     expect(during).toBeLessThan(Math.max(3 * alone, alone + 2));
 
-    // The waiting polls end with 204 (no work) once their wait is over.
-    const waited = await Promise.all([...flood, ...more].map(async (p) => (await p).status));
-    expect(waited.filter((s) => s === 204)).toHaveLength(6);
+    // The 6 polls let in still wait; once their agent leaves, their places are free again.
+    expect(ended.filter((e) => !e.ended)).toHaveLength(6);
+    await flooder.destroy();
+    const freed = await waitFor('the places of the polls left freed', async () => {
+      const r = await poll(a1, a, 0);
+      await r.body?.cancel();
+      return r.status === 429 ? undefined : r.status;
+    });
+    expect(freed).toBe(204);
   }, 60_000);
 });
