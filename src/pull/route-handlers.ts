@@ -29,7 +29,7 @@ export interface PullRouteDeps {
 }
 
 /** The answer to a settled lease: its receipt when stored, otherwise the error that says why not. */
-function receiptReply(receipt: LeaseReceipt): LeaseReceipt {
+function receiptReply<R extends LeaseReceipt>(receipt: R): R {
   if (receipt.outcome === 'closed') throw new ApiError('closed', receipt.detail ?? 'the challenge is closed', receipt);
   if (receipt.outcome === 'ok') return receipt;
   const left = receipt.final ? 'no attempt is left' : 'the article is offered again after the back-off';
@@ -128,7 +128,11 @@ export class PullHandlers {
     const arrivedAt = Math.round(Date.now() - reply.elapsedTime);
     const { lease, server, challenge } = await this.claimedLease(request, request.params.lease);
     const body = Buffer.from(JSON.stringify(request.body));
-    return receiptReply(await this.deps.leases.answer(lease, server, challenge, body, arrivedAt));
+    const next = request.query.next === '1';
+    const receipt = receiptReply(await this.deps.leases.answer(lease, server, challenge, body, { arrivedAt, next }));
+    // The next lease's article, as take's: serialized natively (see take).
+    if (receipt.next) reply.type('application/json; charset=utf-8').serializer(JSON.stringify);
+    return receipt;
   };
 
   readonly fail: RouteHandler<typeof S.FailLease> = async (request) => {
