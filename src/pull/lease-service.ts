@@ -189,7 +189,6 @@ export class LeaseService {
       const found = await current();
       if (!found || this.signal.isEnded) return null;
       const { server, challenge } = found;
-      this.watch?.watch(server.id);
       const seen = this.signal.generation(server.id);
       await this.notePoll(server.id);
       const offer = (await this.setup.offer(server, challenge, keepAliveMs)) ?? (await this.takeJob(server, challenge, keepAliveMs));
@@ -198,7 +197,13 @@ export class LeaseService {
       if (left <= 0 || gone()) return null;
       const pause = Math.min(left, this.deps.pollIntervalMs);
       // A closed challenge's job was just put back for later: waking on that would loop through the queue.
-      const woke = offer === 'closed' ? await this.signal.sleep(pause) : await this.signal.wait(server.id, pause, seen);
+      let woke;
+      if (offer === 'closed') woke = await this.signal.sleep(pause);
+      else {
+        const waiting = this.signal.wait(server.id, pause, seen);
+        this.watch?.watch(server.id); // after the wait began: the watch runs while polls wait
+        woke = await waiting;
+      }
       if (woke === 'ended' || gone()) return null;
     }
   }
