@@ -292,6 +292,7 @@ export class LeaseService {
         id,
         kind: 'job',
         serverId: server.id,
+        teamId: server.teamId,
         jobId: job.id!,
         articleId,
         n,

@@ -65,11 +65,16 @@ export class PullHandlers {
         'lease_gone',
         `lease ${id} is not held: it is unknown, already answered, given back or expired; nothing was stored — take a new lease`,
       );
-    const lease = await leases.records.peek(id);
-    if (!lease) throw gone();
+    // Read and claimed at once when the caller is the lease's team (or the organiser); another
+    // team's is only read (404 below, the lease left held), as is one kept without its team.
+    const principal = principalOf(request);
+    const teamId = principal.role === 'admin' ? null : principal.role === 'team' ? principal.teamId : -1;
+    const read = await leases.records.readAndClaim(id, teamId);
+    if (!read) throw gone();
+    const { lease, claimed } = read;
     const found = await this.lookups.get(lease.serverId);
-    if (!found || !canSee(principalOf(request), found.server.teamId)) throw notFound(`lease ${id}`);
-    if (!(await leases.records.claim(lease))) throw gone();
+    if (!found || !canSee(principal, found.server.teamId)) throw notFound(`lease ${id}`);
+    if (!claimed && !(await leases.records.claim(lease))) throw gone();
     if (Date.now() > lease.deadline) {
       await leases.expire(lease);
       throw new ApiError(
