@@ -291,7 +291,8 @@ class Agent:
 
     def handle(self, offer, lease):
         if self.stopping.is_set() or not self.local_up.is_set():
-            return self.settle(lease, lambda: self.meta.release(lease), 'given back')
+            self.settle(lease, lambda: self.meta.release(lease), 'given back')
+            return None
         deadline = time.time() + 600
         try:
             deadline = calendar.timegm(time.strptime(offer['deadline'][:19], '%Y-%m-%dT%H:%M:%S'))
@@ -302,14 +303,17 @@ class Agent:
         except LocalDown as e:
             if not self.gone(lease):
                 self.settle(lease, lambda: self.meta.release(lease), 'given back')
-            return self.local_down(str(e))
+            self.local_down(str(e))
+            return None
         except Exception as e:  # the team's server failed: report it with its message
             if self.gone(lease):
                 return
             if self.stopping.is_set():
-                return self.settle(lease, lambda: self.meta.release(lease), 'given back')
+                self.settle(lease, lambda: self.meta.release(lease), 'given back')
+                return None
             message = e.faultString if isinstance(e, xmlrpc.client.Fault) else str(e)
-            return self.settle(lease, lambda: self.meta.fail(lease, message), 'failed')
+            self.settle(lease, lambda: self.meta.fail(lease, message), 'failed')
+            return None
         if not self.gone(lease):  # a lease given back (at stop, or not renewed in time) is not answered
             want_next = not self.stopping.is_set() and self.local_up.is_set()
             receipt = self.settle(lease, lambda: self.meta.answer(lease, answer, want_next), 'stored')
