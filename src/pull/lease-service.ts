@@ -441,7 +441,7 @@ export class LeaseService {
    */
   private async leaseFetched(lease: LeaseRecord, fetched: unknown, next: ServerWithChallenge): Promise<LeaseOffer | undefined> {
     try {
-      const job = await fetchedJob(this.worker(lease.serverId), fetched, lease.id);
+      const job = fetchedJob(this.worker(lease.serverId), fetched, lease.id);
       if (!job) return undefined;
       const offer = await this.takeJob(next.server, next.challenge, lease.keepAliveMs, { job, token: lease.id });
       return offer && offer !== 'closed' ? offer : undefined;

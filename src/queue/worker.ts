@@ -4,7 +4,7 @@
 // unhandled 'error' event would end the process. Redis down makes every worker of the
 // process report each reconnection; given the process's outage, they are one warning while
 // it lasts and a summary when it is over, not a line per worker per second.
-import { Worker, type Job, type Processor, type WorkerOptions } from 'bullmq';
+import { Job, Worker, type JobJson, type Processor, type WorkerOptions } from 'bullmq';
 import type { RedisConnection } from './redis-connection.ts';
 import type { Logger } from '../log.ts';
 import { isRedisConnectionError } from './connection-errors.ts';
@@ -84,14 +84,14 @@ export function createManualWorker<T>(opts: Omit<QueueWorkerOptions<T>, 'process
 /**
  * The job a settling call fetched (BullMQ's fetchNext: moveToCompleted/moveToFailed take the
  * next job in the same script, under the settled job's lock token), as getNextJob would have
- * made it. BullMQ's own worker does the same (its nextJobFromJobData, not public in its types).
+ * made it (BullMQ's own worker does the same with what the call answers).
  */
-export async function fetchedJob<T>(worker: Worker<T>, fetched: unknown, token: string): Promise<Job<T> | undefined> {
+export function fetchedJob<T>(worker: Worker<T>, fetched: unknown, token: string): Job<T> | undefined {
   if (!Array.isArray(fetched) || !fetched[0]) return undefined;
-  const [jobData, jobId] = fetched as [unknown, string];
-  const made = (worker as unknown as { nextJobFromJobData(data: unknown, id: string, token: string): Promise<Job<T> | undefined> })
-    .nextJobFromJobData;
-  return await made.call(worker, jobData, jobId, token);
+  const [jobData, jobId] = fetched as [JobJson, string];
+  const job = Job.fromJSON<T>(worker, jobData, jobId);
+  job.token = token;
+  return job;
 }
 
 /**
