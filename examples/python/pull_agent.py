@@ -15,7 +15,9 @@ It does what `metaserver agent --forward` does:
                                -> {"held": [...]}; work on a lease no longer held is dropped
   - hands each to your server in its protocol (xmlrpc: getAnnotation(text[, given][, meta]);
     json: POST {"text", "given"?, "article"?, "tasks"?}), and answers the lease with what
-    came back:                 POST {url}/api/leases/{lease}/answer   (the answer as JSON)
+    came back:                 POST {url}/api/leases/{lease}/answer?next=1   (the answer as JSON)
+                               -> the receipt; its "next", when there is work, is the next lease
+                                  (one request per article instead of two)
   - a failing server is reported with its message:
                                POST {url}/api/leases/{lease}/fail     {"message": ...}
   - on Ctrl-C / SIGTERM the leases held are given back (not left to time out):
@@ -118,8 +120,9 @@ class MetaServer:
         with urllib.request.urlopen(req, timeout=30) as res:
             return json.loads(res.read().decode('utf-8'))['concurrency']
 
-    def answer(self, lease, answer):
-        return self.post('/api/leases/%s/answer' % lease, answer)[1]
+    def answer(self, lease, answer, want_next=False):
+        """The receipt; with want_next, a stored answer's receipt carries the next lease ('next') when there is work."""
+        return self.post('/api/leases/%s/answer%s' % (lease, '?next=1' if want_next else ''), answer)[1]
 
     def fail(self, lease, message):
         return self.post('/api/leases/%s/fail' % lease, {'message': message[:4000] or 'the server failed'})[1]
@@ -262,10 +265,13 @@ class Agent:
                 log('%s; trying again in %.1f s' % (e, delay))
                 self.stopping.wait(delay)
                 continue
-            if offer:
-                self.work(offer)
+            # A stored answer's receipt may carry the next lease: worked on at once, without a lease request.
+            # (stopping, it is given back).
+            while offer:
+                offer = self.work(offer)
 
     def work(self, offer):
+        """Settles the lease; answers the next lease when the answer's receipt carried one."""
         self.count('leased')
         lease = offer['lease']
         if offer.get('keepAliveSeconds'):
@@ -273,7 +279,7 @@ class Agent:
         with self.lock:
             self.held.add(lease)
         try:
-            self.handle(offer, lease)
+            return self.handle(offer, lease)
         finally:
             with self.lock:
                 self.held.discard(lease)
@@ -285,7 +291,8 @@ class Agent:
 
     def handle(self, offer, lease):
         if self.stopping.is_set() or not self.local_up.is_set():
-            return self.settle(lease, lambda: self.meta.release(lease), 'given back')
+            self.settle(lease, lambda: self.meta.release(lease), 'given back')
+            return None
         deadline = time.time() + 600
         try:
             deadline = calendar.timegm(time.strptime(offer['deadline'][:19], '%Y-%m-%dT%H:%M:%S'))
@@ -296,24 +303,29 @@ class Agent:
         except LocalDown as e:
             if not self.gone(lease):
                 self.settle(lease, lambda: self.meta.release(lease), 'given back')
-            return self.local_down(str(e))
+            self.local_down(str(e))
+            return None
         except Exception as e:  # the team's server failed: report it with its message
             if self.gone(lease):
                 return
             if self.stopping.is_set():
-                return self.settle(lease, lambda: self.meta.release(lease), 'given back')
+                self.settle(lease, lambda: self.meta.release(lease), 'given back')
+                return None
             message = e.faultString if isinstance(e, xmlrpc.client.Fault) else str(e)
-            return self.settle(lease, lambda: self.meta.fail(lease, message), 'failed')
+            self.settle(lease, lambda: self.meta.fail(lease, message), 'failed')
+            return None
         if not self.gone(lease):  # a lease given back (at stop, or not renewed in time) is not answered
-            self.settle(lease, lambda: self.meta.answer(lease, answer), 'stored')
+            want_next = not self.stopping.is_set() and self.local_up.is_set()
+            receipt = self.settle(lease, lambda: self.meta.answer(lease, answer, want_next), 'stored')
+            return (receipt or {}).get('next')
 
     def settle(self, lease, call, what):
         delay = 0
         for _ in range(8):
             try:
-                call()
+                result = call()
                 self.count(what)
-                return
+                return result
             except Refused as e:
                 log('lease %s: %s' % (lease[:8], e))
                 return

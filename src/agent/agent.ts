@@ -136,7 +136,8 @@ export class PullAgent {
         await this.sleep(delay);
         continue;
       }
-      if (offer) await this.work(offer);
+      // A stored answer's receipt may carry the next lease: worked on at once, without a lease request.
+      while (offer) offer = await this.work(offer);
     }
   }
 
@@ -153,13 +154,14 @@ export class PullAgent {
     }
   }
 
-  private async work(offer: LeaseOffer): Promise<void> {
+  /** Settles the lease; answers the next lease when the answer's receipt carried one. */
+  private async work(offer: LeaseOffer): Promise<LeaseOffer | null> {
     this.counts.leased++;
     const deadline = Date.parse(offer.deadline);
     const outcome = await this.annotate(offer, deadline);
     if (outcome === 'lost') {
       this.opts.log(`lease ${short(offer)}: the meta-server no longer holds it (given back or expired); its article was not answered`);
-      return;
+      return null;
     }
     const unreachable = !outcome.ok && outcome.unreachable === true && !this.stopping;
     if (unreachable) void this.pauseForLocal(outcome.message);
@@ -170,9 +172,11 @@ export class PullAgent {
     for (;;) {
       try {
         if (outcome.ok) {
-          const receipt = await this.opts.link.answer(offer.lease, outcome.answer);
+          // No next lease while stopping or while the team's server does not answer.
+          const receipt = await this.opts.link.answer(offer.lease, outcome.answer, !this.stopping && !this.localDown);
           this.counts.stored++;
           if (receipt.detail) this.opts.log(`lease ${short(offer)}: ${receipt.detail}`);
+          return receipt.next ?? null;
         } else if (giveBack) {
           await this.opts.link.release(offer.lease);
           this.counts.givenBack++;
@@ -183,19 +187,19 @@ export class PullAgent {
             `lease ${short(offer)}: your server failed (${outcome.message}); ${receipt.final ? 'no attempt is left' : 'the article will be offered again'}`,
           );
         }
-        return;
+        return null;
       } catch (err) {
         if (err instanceof LinkRefusedError) {
           if (outcome.ok) this.counts.refused++;
           this.opts.log(`lease ${short(offer)}: ${err.message}`);
-          return;
+          return null;
         }
         // Stopping, the meta-server down: the lease is left to its deadline rather than hold the stop up.
         if (!(err instanceof LinkDownError) || Date.now() > deadline || this.stopping) {
           this.opts.log(
             `lease ${short(offer)}: could not be settled before its deadline (${(err as Error).message}); the meta-server counts it as a timeout`,
           );
-          return;
+          return null;
         }
         delay = this.backoff(delay);
         await new Promise((r) => setTimeout(r, delay));

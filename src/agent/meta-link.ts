@@ -3,11 +3,11 @@
 // any other error answer is told as the meta-server worded it.
 import { Agent, request } from 'undici';
 import type { LeaseReceipt } from '../pull/lease-answer.ts';
-import type { LeaseOffer } from '../pull/lease-service.ts';
+import type { AnswerReceipt, LeaseOffer } from '../pull/lease-service.ts';
 
 // The lease routes' wire shapes, written once where the meta-server makes them.
 export type { LeaseArticle, LeaseReceipt } from '../pull/lease-answer.ts';
-export type { LeaseOffer } from '../pull/lease-service.ts';
+export type { AnswerReceipt, LeaseOffer } from '../pull/lease-service.ts';
 
 /** The meta-server is down, restarting or refusing for now: try again after a back-off. */
 export class LinkDownError extends Error {
@@ -116,12 +116,16 @@ export class MetaLink {
     return json as LeaseOffer;
   }
 
-  /** What the meta-server made of the answer; a refusal (422, 409) comes back as a LinkRefusedError with the receipt in details. */
-  async answer(lease: string, answer: unknown): Promise<LeaseReceipt> {
-    const path = `/api/leases/${lease}/answer`;
+  /**
+   * What the meta-server made of the answer; a refusal (422, 409) comes back as a
+   * LinkRefusedError with the receipt in details. With `next`, a stored answer's receipt
+   * carries the next lease when there is work (taken as take's, with keep-alive).
+   */
+  async answer(lease: string, answer: unknown, next = false): Promise<AnswerReceipt> {
+    const path = `/api/leases/${lease}/answer${next ? '?next=1' : ''}`;
     const { status, json } = await this.call(path, answer);
     if (status !== 200) throw this.refused(path, status, json);
-    return json as LeaseReceipt;
+    return json as AnswerReceipt;
   }
 
   async fail(lease: string, message: string): Promise<LeaseReceipt> {

@@ -22,6 +22,8 @@ export interface LeaseRecord {
   bytesSent: number;
   /** The liveness window of a lease taken with keep-alive (ms; 0: none, it lives to its deadline). */
   keepAliveMs: number;
+  /** The server's team: who may settle the lease (0 in a lease saved before it was kept). */
+  teamId: number;
 }
 
 /** What an agent last said of its own annotation server (renew's `localServer`). */
@@ -48,6 +50,23 @@ if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
 end
 return 0`;
 
+/**
+ * Reads the lease and, when the caller may settle it (ARGV[2]: its team, '' for the
+ * organiser), claims it as CLAIM_SCRIPT does: {1, fields} when this call took it, {0, fields}
+ * when not (another team's, or a lease kept without its team: the caller looks and claims),
+ * nil when there is none. KEYS: deadline index, the lease hash; ARGV[3] the servers' index
+ * prefix (in the hash's slot). An answer's two round trips (read, claim) in one.
+ */
+const READ_AND_CLAIM_SCRIPT = `
+local h = redis.call('HGETALL', KEYS[2])
+if #h == 0 then return nil end
+local f = {}
+for i = 1, #h, 2 do f[h[i]] = h[i + 1] end
+if (ARGV[2] ~= '' and f['teamId'] ~= ARGV[2]) or redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return {0, h} end
+redis.call('ZREM', ARGV[3] .. f['serverId'] .. ':held', ARGV[1])
+redis.call('DEL', KEYS[2])
+return {1, h}`;
+
 /** As CLAIM_SCRIPT, but only while the lease's index entry is due (ARGV[2], ms): a lease renewed meanwhile is left alone. */
 const CLAIM_DUE_SCRIPT = `
 local due = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -72,6 +91,24 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[5])
 redis.call('HSET', KEYS[4], 'leased', ARGV[4])
 return 1`;
+
+/** A lease as its hash holds it; null when there is none. */
+function recordOf(h: Record<string, string>): LeaseRecord | null {
+  if (!h.id) return null;
+  return {
+    id: h.id,
+    kind: h.kind as LeaseKind,
+    serverId: Number(h.serverId),
+    jobId: h.jobId ?? '',
+    articleId: h.articleId ?? '',
+    n: Number(h.n),
+    startedAt: Number(h.startedAt),
+    deadline: Number(h.deadline),
+    bytesSent: Number(h.bytesSent),
+    keepAliveMs: Number(h.keepAliveMs ?? 0),
+    teamId: Number(h.teamId ?? 0),
+  };
+}
 
 /** When a lease is next due in the index: its deadline, or sooner the end of its liveness window. */
 function dueAt(r: Pick<LeaseRecord, 'deadline' | 'keepAliveMs'>, from: number): number {
@@ -99,6 +136,8 @@ export class LeaseRecords {
 
   private readonly index = () => `${this.base}:leases`;
   private readonly held = (serverId: number) => `${this.base}:pull:${serverId}:held`;
+  /** Where held() begins, for READ_AND_CLAIM_SCRIPT (which learns the server from the lease). */
+  private readonly heldPrefix = () => `${this.base}:pull:`;
   private readonly lease = (id: string) => `${this.base}:lease:${id}`;
   private readonly seen = (serverId: number) => `${this.base}:pull:${serverId}:seen`;
   private readonly setup = (serverId: number) => `${this.base}:pull:${serverId}:setup`;
@@ -122,20 +161,29 @@ export class LeaseRecords {
   }
 
   async peek(id: string): Promise<LeaseRecord | null> {
-    const h = await this.redis.hgetall(this.lease(id));
-    if (!h.id) return null;
-    return {
-      id: h.id,
-      kind: h.kind as LeaseKind,
-      serverId: Number(h.serverId),
-      jobId: h.jobId ?? '',
-      articleId: h.articleId ?? '',
-      n: Number(h.n),
-      startedAt: Number(h.startedAt),
-      deadline: Number(h.deadline),
-      bytesSent: Number(h.bytesSent),
-      keepAliveMs: Number(h.keepAliveMs ?? 0),
-    };
+    return recordOf(await this.redis.hgetall(this.lease(id)));
+  }
+
+  /**
+   * The lease, claimed by this call when `teamId` may settle it (null: the organiser, who may
+   * settle any): `claimed` false when it is another team's or kept without its team — look,
+   * then claim(). Null when there is no such lease.
+   */
+  async readAndClaim(id: string, teamId: number | null): Promise<{ lease: LeaseRecord; claimed: boolean } | null> {
+    const reply = (await this.redis.eval(
+      READ_AND_CLAIM_SCRIPT,
+      2,
+      this.index(),
+      this.lease(id),
+      id,
+      teamId === null ? '' : String(teamId),
+      this.heldPrefix(),
+    )) as [number, string[]] | null;
+    if (!reply) return null;
+    const fields: Record<string, string> = {};
+    for (let i = 0; i + 1 < reply[1].length; i += 2) fields[reply[1][i]] = reply[1][i + 1];
+    const lease = recordOf(fields);
+    return lease && { lease, claimed: reply[0] === 1 };
   }
 
   /** True when this call took the lease off the books (so it alone settles it). */

@@ -21,11 +21,13 @@ import { DISPATCH_WORKER_OPTIONS, queueName, type DispatchJob } from '../dispatc
 import { AttemptFailedError } from '../dispatch/errors.ts';
 import { settleVerdict } from '../dispatch/settle.ts';
 import { dispatchMetrics } from '../dispatch/dispatch-metrics.ts';
-import { createManualWorker } from '../queue/worker.ts';
+import { createManualWorker, fetchedJob, handOverLock } from '../queue/worker.ts';
 import { LeaseRecords, newLeaseId, type LeaseRecord } from './lease-records.ts';
 import { judgeLeaseAnswer, leaseArticle, type LeaseArticle, type LeaseReceipt } from './lease-answer.ts';
 import { keepAliveOf, SetupLeases } from './setup-lease.ts';
 import { WorkSignal } from './work-signal.ts';
+import { awaitsSetupAnswer } from '../servers/setup-check/agent-wait.ts';
+import type { ServerWithChallenge } from '../servers/with-challenge.ts';
 import { QueueEventsWatch } from './queue-events-watch.ts';
 
 export interface LeaseServiceDeps {
@@ -60,6 +62,11 @@ export interface LeaseOffer {
   keepAliveSeconds?: number;
 }
 
+/** A receipt of an answer, with the server's next lease when the agent asked for it and there was work. */
+export interface AnswerReceipt extends LeaseReceipt {
+  next?: LeaseOffer;
+}
+
 export interface AgentStatus {
   connected: boolean;
   lastPollAt: string | null;
@@ -78,6 +85,13 @@ const POLL_NOTE_MS = 5_000;
 
 /** How long past its deadline a lease's job is kept in this process when no answer came here (another process settled it). */
 const JOB_KEPT_AFTER_DEADLINE_MS = 60_000;
+
+/** A job fetched and locked with `token`; fresh: the token was never a lease's id. */
+interface FetchedJob {
+  job: Job<DispatchJob>;
+  token: string;
+  fresh: boolean;
+}
 
 /** Jobs settled without a lease (answered already, article gone) before a long-poll gives up for this round. */
 const SKIPS_PER_TAKE = 20;
@@ -175,7 +189,6 @@ export class LeaseService {
       const found = await current();
       if (!found || this.signal.isEnded) return null;
       const { server, challenge } = found;
-      this.watch?.watch(server.id);
       const seen = this.signal.generation(server.id);
       await this.notePoll(server.id);
       const offer = (await this.setup.offer(server, challenge, keepAliveMs)) ?? (await this.takeJob(server, challenge, keepAliveMs));
@@ -184,7 +197,13 @@ export class LeaseService {
       if (left <= 0 || gone()) return null;
       const pause = Math.min(left, this.deps.pollIntervalMs);
       // A closed challenge's job was just put back for later: waking on that would loop through the queue.
-      const woke = offer === 'closed' ? await this.signal.sleep(pause) : await this.signal.wait(server.id, pause, seen);
+      let woke;
+      if (offer === 'closed') woke = await this.signal.sleep(pause);
+      else {
+        const waiting = this.signal.wait(server.id, pause, seen);
+        this.watch?.watch(server.id); // after the wait began: the watch runs while polls wait
+        woke = await waiting;
+      }
       if (woke === 'ended' || gone()) return null;
     }
   }
@@ -206,56 +225,88 @@ export class LeaseService {
     await this.records.polled(serverId);
   }
 
-  private async takeJob(server: AnnotationServer, challenge: Challenge, keepAliveMs: number): Promise<LeaseOffer | 'closed' | null> {
-    const { store, articles } = this.deps;
+  /**
+   * The server's next job on lease; `first`, a job already fetched and locked with `token`
+   * (the call that settled the previous lease fetched it), is leased before the queue is asked.
+   */
+  private async takeJob(
+    server: AnnotationServer,
+    challenge: Challenge,
+    keepAliveMs: number,
+    first?: { job: Job<DispatchJob>; token: string },
+  ): Promise<LeaseOffer | 'closed' | null> {
     const worker = this.worker(server.id);
+    let held: FetchedJob | undefined = first && { ...first, fresh: false };
     for (let skipped = 0; skipped < SKIPS_PER_TAKE; skipped++) {
-      const id = newLeaseId();
-      const job = await worker.getNextJob(id, { block: false });
-      if (!job) return null;
-      const { articleId } = job.data;
-      const article = await articles.forDispatch(articleId);
-      if (!article) {
-        this.deps.log.warn({ serverId: server.id, articleId }, 'job for an article that no longer exists; dropped');
-        await job.moveToCompleted(null, id, false);
-        continue;
+      if (!held) {
+        const token = newLeaseId();
+        const job = await worker.getNextJob(token, { block: false });
+        if (!job) return null;
+        held = { job, token, fresh: true };
       }
-      const n = await store.beginAttemptUnlessAnswered(articleId, server.id);
-      if (n === 'closed') {
-        await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), id);
-        return 'closed';
-      }
-      if (n === null) {
-        // A job delivered twice (its answer came, its lock was lost): settled already.
-        await store.markDone(articleId, server.id);
-        await job.moveToCompleted(null, id, false);
-        this.deps.jobSettled?.(server.id);
-        continue;
-      }
-      const payload = leaseArticle(article, server);
-      const startedAt = Date.now();
-      const deadline = startedAt + challenge.timeoutSeconds * 1000;
-      const bytesSent = Buffer.byteLength(JSON.stringify(payload));
-      // The job stays locked past the deadline, until the sweeper has settled the lease. Both in one round trip (pipelined on the connection).
-      await Promise.all([
-        this.records.save({
-          id,
-          kind: 'job',
-          serverId: server.id,
-          jobId: job.id!,
-          articleId,
-          n,
-          startedAt,
-          deadline,
-          bytesSent,
-          keepAliveMs,
-        }),
-        job.extendLock(id, deadline - startedAt + this.deps.lockDurationMs + 2 * this.deps.sweepIntervalMs),
-      ]);
-      this.leasedJobs.set(id, { job, until: deadline + JOB_KEPT_AFTER_DEADLINE_MS });
-      return { lease: id, deadline: new Date(deadline).toISOString(), article: payload, ...keepAliveOf(keepAliveMs) };
+      const offer = await this.leaseJob(server, challenge, keepAliveMs, held);
+      held = undefined;
+      if (offer !== 'skipped') return offer;
     }
     return null;
+  }
+
+  /** The fetched job (locked with `token`) on lease; 'skipped' when it needed none (settled already, article gone). */
+  private async leaseJob(
+    server: AnnotationServer,
+    challenge: Challenge,
+    keepAliveMs: number,
+    { job, token, fresh }: FetchedJob,
+  ): Promise<LeaseOffer | 'closed' | 'skipped'> {
+    const { store, articles } = this.deps;
+    const { articleId } = job.data;
+    const article = await articles.forDispatch(articleId);
+    if (!article) {
+      this.deps.log.warn({ serverId: server.id, articleId }, 'job for an article that no longer exists; dropped');
+      await job.moveToCompleted(null, token, false);
+      return 'skipped';
+    }
+    const n = await store.beginAttemptUnlessAnswered(articleId, server.id);
+    if (n === 'closed') {
+      await job.moveToDelayed(Date.now() + (this.deps.closedRetryDelayMs ?? 5_000), token);
+      return 'closed';
+    }
+    if (n === null) {
+      // A job delivered twice (its answer came, its lock was lost): settled already.
+      await store.markDone(articleId, server.id);
+      await job.moveToCompleted(null, token, false);
+      this.deps.jobSettled?.(server.id);
+      return 'skipped';
+    }
+    // The lease id is the job's lock token. A job fetched under the previous lease's token gets
+    // a new one: that id was the agent's, and a repeated answer to it must find it gone.
+    const id = fresh ? token : newLeaseId();
+    const payload = leaseArticle(article, server);
+    const startedAt = Date.now();
+    const deadline = startedAt + challenge.timeoutSeconds * 1000;
+    const bytesSent = Buffer.byteLength(JSON.stringify(payload));
+    const lockMs = deadline - startedAt + this.deps.lockDurationMs + 2 * this.deps.sweepIntervalMs;
+    // The job stays locked past the deadline, until the sweeper has settled the lease. Both in one round trip (pipelined on the connection).
+    await Promise.all([
+      this.records.save({
+        id,
+        kind: 'job',
+        serverId: server.id,
+        teamId: server.teamId,
+        jobId: job.id!,
+        articleId,
+        n,
+        startedAt,
+        deadline,
+        bytesSent,
+        keepAliveMs,
+      }),
+      id === token
+        ? job.extendLock(id, lockMs)
+        : handOverLock(this.deps.redis, this.worker(server.id), job, { from: token, to: id, ms: lockMs }),
+    ]);
+    this.leasedJobs.set(id, { job, until: deadline + JOB_KEPT_AFTER_DEADLINE_MS });
+    return { lease: id, deadline: new Date(deadline).toISOString(), article: payload, ...keepAliveOf(keepAliveMs) };
   }
 
   /**
@@ -276,14 +327,18 @@ export class LeaseService {
     for (const [id, kept] of this.leasedJobs) if (kept.until < now) this.leasedJobs.delete(id);
   }
 
-  /** Judges and stores the answer to a lease the caller has claimed (it arrived at arrivedAt); the deadline is checked by the caller. */
+  /**
+   * Judges and stores the answer to a lease the caller has claimed (it arrived at arrivedAt);
+   * the deadline is checked by the caller. With `next`, a stored answer's receipt carries the
+   * server's next lease when there is work (taken with the answered lease's keep-alive).
+   */
   async answer(
     lease: LeaseRecord,
     server: AnnotationServer,
     challenge: Challenge,
     body: Buffer,
-    arrivedAt?: number,
-  ): Promise<LeaseReceipt> {
+    opts: { arrivedAt?: number; next?: boolean } = {},
+  ): Promise<AnswerReceipt> {
     if (lease.kind === 'setup') return await this.setup.answer(lease, server, challenge, body);
     const article = await this.deps.articles.forDispatch(lease.articleId);
     if (!article)
@@ -298,9 +353,11 @@ export class LeaseService {
         warnings: [],
         warningCount: 0,
       };
-    const { verdict, ms } = await judgeLeaseAnswer(this.deps.answers, lease, article, server, challenge, body, arrivedAt);
+    const { verdict, ms } = await judgeLeaseAnswer(this.deps.answers, lease, article, server, challenge, body, opts.arrivedAt);
     const attempt = this.attemptOf(lease, ms, body.length);
-    return await this.settle(lease, attempt, verdict);
+    // The setup article goes to the next poll (take), not in a receipt; nothing more is handed out while stopping.
+    const next = opts.next && !this.signal.isEnded && !awaitsSetupAnswer(server.check) ? { server, challenge } : undefined;
+    return await this.settle(lease, attempt, verdict, next);
   }
 
   /** The agent reports that its server failed on the article: a `fault` attempt. */
@@ -324,7 +381,12 @@ export class LeaseService {
     };
   }
 
-  private async settle(lease: LeaseRecord, attempt: FinishedAttempt, verdict: Parameters<typeof settleVerdict>[2]): Promise<LeaseReceipt> {
+  private async settle(
+    lease: LeaseRecord,
+    attempt: FinishedAttempt,
+    verdict: Parameters<typeof settleVerdict>[2],
+    next?: ServerWithChallenge,
+  ): Promise<AnswerReceipt> {
     const job = await this.job(lease);
     const final = job ? job.attemptsMade + 1 >= (job.opts.attempts ?? 1) : false;
     const settled = await settleVerdict(this.deps.store, attempt, verdict, final);
@@ -348,13 +410,19 @@ export class LeaseService {
     if (settled.kind === 'stored' || settled.final) await this.settledForGood(lease);
     if (settled.kind === 'stored') {
       dispatchMetrics.observe(lease.serverId, 'ok', attempt.ms);
-      await this.moveJob(lease, job, (j) => j.moveToCompleted(null, lease.id, false));
+      // With `next`, the same script call fetches the server's next job (BullMQ's fetchNext, within the queue's concurrency).
+      let fetched: unknown;
+      await this.moveJob(lease, job, async (j) => {
+        fetched = await j.moveToCompleted(null, lease.id, next !== undefined);
+      });
+      const offer = next ? await this.leaseFetched(lease, fetched, next) : undefined;
       return {
         stored: true,
         outcome: 'ok',
         final: true,
         ...base,
         ...(settled.fresh ? {} : { detail: 'an answer to this article was stored already; this one was not stored again' }),
+        ...(offer ? { next: offer } : {}),
       };
     }
     dispatchMetrics.observe(lease.serverId, settled.outcome, attempt.ms);
@@ -364,6 +432,23 @@ export class LeaseService {
     );
     await this.moveJob(lease, job, (j) => j.moveToFailed(new AttemptFailedError(settled.outcome, settled.detail), lease.id, false));
     return { stored: false, outcome: settled.outcome, detail: settled.detail, final, ...base };
+  }
+
+  /**
+   * The job fetched by the call that settled `lease` (locked with its token), on lease. A
+   * failure here leaves the answer stored: the receipt goes without a next lease, and the
+   * job, its lock not handed over, goes back to the queue when the lock runs out.
+   */
+  private async leaseFetched(lease: LeaseRecord, fetched: unknown, next: ServerWithChallenge): Promise<LeaseOffer | undefined> {
+    try {
+      const job = fetchedJob(this.worker(lease.serverId), fetched, lease.id);
+      if (!job) return undefined;
+      const offer = await this.takeJob(next.server, next.challenge, lease.keepAliveMs, { job, token: lease.id });
+      return offer && offer !== 'closed' ? offer : undefined;
+    } catch (err) {
+      this.deps.log.warn({ serverId: lease.serverId, err: (err as Error).message }, 'could not lease the next article with a receipt');
+      return undefined;
+    }
   }
 
   /** An on-demand article's completion callback may be due (only articles that have one are looked at further). */

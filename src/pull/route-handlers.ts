@@ -29,7 +29,7 @@ export interface PullRouteDeps {
 }
 
 /** The answer to a settled lease: its receipt when stored, otherwise the error that says why not. */
-function receiptReply(receipt: LeaseReceipt): LeaseReceipt {
+function receiptReply<R extends LeaseReceipt>(receipt: R): R {
   if (receipt.outcome === 'closed') throw new ApiError('closed', receipt.detail ?? 'the challenge is closed', receipt);
   if (receipt.outcome === 'ok') return receipt;
   const left = receipt.final ? 'no attempt is left' : 'the article is offered again after the back-off';
@@ -65,11 +65,16 @@ export class PullHandlers {
         'lease_gone',
         `lease ${id} is not held: it is unknown, already answered, given back or expired; nothing was stored — take a new lease`,
       );
-    const lease = await leases.records.peek(id);
-    if (!lease) throw gone();
+    // Read and claimed at once when the caller is the lease's team (or the organiser); another
+    // team's is only read (404 below, the lease left held), as is one kept without its team.
+    const principal = principalOf(request);
+    const teamId = principal.role === 'admin' ? null : principal.role === 'team' ? principal.teamId : -1;
+    const read = await leases.records.readAndClaim(id, teamId);
+    if (!read) throw gone();
+    const { lease, claimed } = read;
     const found = await this.lookups.get(lease.serverId);
-    if (!found || !canSee(principalOf(request), found.server.teamId)) throw notFound(`lease ${id}`);
-    if (!(await leases.records.claim(lease))) throw gone();
+    if (!found || !canSee(principal, found.server.teamId)) throw notFound(`lease ${id}`);
+    if (!claimed && !(await leases.records.claim(lease))) throw gone();
     if (Date.now() > lease.deadline) {
       await leases.expire(lease);
       throw new ApiError(
@@ -128,7 +133,11 @@ export class PullHandlers {
     const arrivedAt = Math.round(Date.now() - reply.elapsedTime);
     const { lease, server, challenge } = await this.claimedLease(request, request.params.lease);
     const body = Buffer.from(JSON.stringify(request.body));
-    return receiptReply(await this.deps.leases.answer(lease, server, challenge, body, arrivedAt));
+    const next = request.query.next === '1';
+    const receipt = receiptReply(await this.deps.leases.answer(lease, server, challenge, body, { arrivedAt, next }));
+    // The next lease's article, as take's: serialized natively (see take).
+    if (receipt.next) reply.type('application/json; charset=utf-8').serializer(JSON.stringify);
+    return receipt;
   };
 
   readonly fail: RouteHandler<typeof S.FailLease> = async (request) => {

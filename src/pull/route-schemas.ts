@@ -28,7 +28,7 @@ const WaitQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-const Offer = Open({
+const offerFields = {
   lease: Type.String({ description: 'the lease id: answer, fail or give back the article with it' }),
   deadline: Type.String({ description: 'ISO 8601: an answer after this is refused and the attempt counts as a timeout' }),
   keepAliveSeconds: Type.Optional(
@@ -45,8 +45,9 @@ const Offer = Open({
     },
     "the JSON protocol's request",
   ),
-});
-const Receipt = Open({
+};
+const Offer = Open(offerFields);
+const receiptFields = {
   stored: Type.Boolean(),
   outcome: Type.String({ description: 'ok, or why the answer was not stored' }),
   detail: Type.Optional(Type.String()),
@@ -56,7 +57,27 @@ const Receipt = Open({
   errorCount: Type.Integer(),
   warnings: Described('the first validation warnings {path, message}'),
   warningCount: Type.Integer(),
+};
+const Receipt = Open(receiptFields);
+const AnsweredReceipt = Open({
+  ...receiptFields,
+  next: Type.Optional(
+    Open(
+      offerFields,
+      "asked with next=1 and the answer stored: the server's next lease (taken with the answered lease's keepAlive), when there was work; work on it as on one taken — absent, take the next lease as usual",
+    ),
+  ),
 });
+const NextQuery = Type.Object(
+  {
+    next: Type.Optional(
+      Type.Union([Type.Literal('0'), Type.Literal('1')], {
+        description: "1: a stored answer's receipt carries the server's next lease (`next`) when there is work, saving a lease request",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 const FailBody = Type.Object(
   { message: Type.String({ minLength: 1, maxLength: 4000, description: "what went wrong, as the team's server said it" }) },
   { additionalProperties: false },
@@ -113,8 +134,9 @@ export const AnswerLease = {
   tags: TAGS,
   summary: "Answer a leased article with the JSON protocol's answer; judged and stored exactly once (422 with the errors when not valid)",
   params: LeaseParams,
+  querystring: NextQuery,
   body: AnswerBody,
-  response: responses({ 200: Receipt }),
+  response: responses({ 200: AnsweredReceipt }),
 };
 
 export const FailLease = {

@@ -39,6 +39,7 @@ export class SetupLeases {
       id,
       kind: 'setup',
       serverId: server.id,
+      teamId: server.teamId,
       jobId: '',
       articleId: SETUP_ARTICLE.id,
       n: 1,

@@ -35,6 +35,11 @@ export class WorkSignal {
     return this.park(serverId, ms);
   }
 
+  /** Whether a poll waits for the server now. */
+  isAwaited(serverId: number): boolean {
+    return this.waiters.has(serverId);
+  }
+
   /** Waits ms (or until the signal ends) whatever happens to the server's queue. */
   sleep(ms: number): Promise<WakeReason> {
     return this.ended ? Promise.resolve('ended') : this.park(-1, ms);

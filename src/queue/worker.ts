@@ -4,7 +4,7 @@
 // unhandled 'error' event would end the process. Redis down makes every worker of the
 // process report each reconnection; given the process's outage, they are one warning while
 // it lasts and a summary when it is over, not a line per worker per second.
-import { Worker, type Processor, type WorkerOptions } from 'bullmq';
+import { Job, Worker, type JobJson, type Processor, type WorkerOptions } from 'bullmq';
 import type { RedisConnection } from './redis-connection.ts';
 import type { Logger } from '../log.ts';
 import { isRedisConnectionError } from './connection-errors.ts';
@@ -79,4 +79,42 @@ export function createManualWorker<T>(opts: Omit<QueueWorkerOptions<T>, 'process
     .startStalledCheckTimer()
     .catch((err: Error) => opts.log.warn({ ...opts.logFields, err: err.message }, `${opts.problem}: the stalled check did not start`));
   return worker;
+}
+
+/**
+ * The job a settling call fetched (BullMQ's fetchNext: moveToCompleted/moveToFailed take the
+ * next job in the same script, under the settled job's lock token), as getNextJob would have
+ * made it (BullMQ's own worker does the same with what the call answers).
+ */
+export function fetchedJob<T>(worker: Worker<T>, fetched: unknown, token: string): Job<T> | undefined {
+  if (!Array.isArray(fetched) || !fetched[0]) return undefined;
+  const [jobData, jobId] = fetched as [JobJson, string];
+  const job = Job.fromJSON<T>(worker, jobData, jobId);
+  job.token = token;
+  return job;
+}
+
+/**
+ * BullMQ's extendLock that also hands the lock to a new token: the job keeps its lock (from
+ * `from`, the token that fetched it) under `to` for `ms`, and leaves the stalled set. 0 when
+ * the lock is no longer `from`'s. Lock and stalled keys share the queue's hash slot.
+ */
+const HAND_OVER_LOCK_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  redis.call('SREM', KEYS[2], ARGV[4])
+  return 1
+end
+return 0`;
+
+export async function handOverLock<T>(
+  redis: RedisConnection,
+  worker: Worker<T>,
+  job: Job<T>,
+  lock: { from: string; to: string; ms: number },
+): Promise<boolean> {
+  const { from, to, ms } = lock;
+  const done = await redis.eval(HAND_OVER_LOCK_SCRIPT, 2, `${worker.toKey(job.id!)}:lock`, worker.keys.stalled, from, to, ms, job.id!);
+  if (done === 1) job.token = to;
+  return done === 1;
 }

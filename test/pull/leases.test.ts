@@ -2,7 +2,10 @@
 // server is registered without a URL, its setup check waits for the agent's answer to the
 // sample article, leased articles are answered and stored once, and hostile or late
 // requests get a 4xx in the project's error shape with nothing stored.
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueName } from '../../src/dispatch/queues.ts';
 import { annotate } from '../../src/sample/annotator.ts';
 import { ADMIN_TOKEN, startTestMetaserver, waitFor, type TestMetaserver } from '../support/runtime.ts';
 
@@ -154,6 +157,59 @@ describe('leases', () => {
     expect(invalid.body.error.details.errorCount).toBeGreaterThan(0);
     const article = await ms.request('GET', `/api/articles/${ids.B1}`, undefined, ADMIN_TOKEN);
     expect(article.body.servers[0].result ?? null).toBeNull();
+  });
+
+  it('hand the next lease with a stored answer when asked (next=1), within the concurrency, under a new id', async () => {
+    const server = await register('next', { concurrency: 1 });
+    await passSetup(server.id);
+    const texts = ['N1 BRCA1 (P38398).', 'N2 TP53 (P04637).', 'N3 IL2R (P01589).'];
+    const ids = (
+      await ms.articles(
+        'next',
+        texts.map((text, i) => ({ id: `N${i + 1}`, text })),
+      )
+    ).ids;
+    await ms.startServer(server.id, token);
+    const first = await ms.request('POST', `/api/servers/${server.id}/leases?wait=5&keepAlive=1`, undefined, token);
+    expect(first.status).toBe(200);
+    const connection = new Redis(ms.redis.url, { maxRetriesPerRequest: null });
+    const queue = new Queue(queueName(server.id), { connection, prefix: ms.config.queuePrefix });
+    try {
+      await waitFor('the other articles queued', async () => (await queue.getWaitingCount()) === 2 || undefined, 10_000);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+    const url = (l: string, next: boolean) => `/api/leases/${l}/answer${next ? '?next=1' : ''}`;
+    const answered = await ms.request('POST', url(first.body.lease, true), answerOf(first.body.article.text), token);
+    expect(answered.status).toBe(200);
+    expect(answered.body).toMatchObject({ stored: true, outcome: 'ok' });
+    const second = answered.body.next;
+    expect(second.lease).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(second.lease).not.toBe(first.body.lease);
+    expect(second.keepAliveSeconds).toBe(first.body.keepAliveSeconds);
+    expect(texts).toContain(second.article.text);
+    expect(second.article.text).not.toBe(first.body.article.text);
+    // The server's concurrency (1) is held by the next lease: a lease request gets nothing.
+    expect((await lease(server.id, token, '0.2')).status).toBe(204);
+    // The answered lease's id is gone: a repeated answer reaches neither its article nor the next lease.
+    const repeated = await ms.request('POST', url(first.body.lease, true), answerOf(first.body.article.text), token);
+    expect(repeated.status).toBe(409);
+    // Without next=1, a receipt as before.
+    const plain = await ms.request('POST', url(second.lease, false), answerOf(second.article.text), token);
+    expect(plain.status).toBe(200);
+    expect(plain.body.next).toBeUndefined();
+    const third = await lease(server.id, token, '5');
+    expect(third.status).toBe(200);
+    // The queue is empty now: stored, and no next lease.
+    const last = await ms.request('POST', url(third.body.lease, true), answerOf(third.body.article.text), token);
+    expect(last.status).toBe(200);
+    expect(last.body.next).toBeUndefined();
+    expect(new Set([first.body.article.text, second.article.text, third.body.article.text])).toEqual(new Set(texts));
+    for (const id of Object.values(ids)) {
+      const response = await ms.request('GET', `/api/articles/${id}/responses/${server.id}`, undefined, ADMIN_TOKEN);
+      expect(response.body.attempts.map((x: { outcome: string }) => x.outcome)).toEqual(['ok']);
+    }
   });
 
   it('refuse a flood of lease requests with 429 and Retry-After, in the error shape, leasing nothing', async () => {

@@ -77,6 +77,7 @@ describe('a Redis Cluster of three masters', () => {
         deadline: now + 1000,
         bytesSent: 0,
         keepAliveMs: 0,
+        teamId: 3,
       };
       await records.save(lease);
       expect(await records.expired(now + 2000)).toEqual([id]);
@@ -84,6 +85,13 @@ describe('a Redis Cluster of three masters', () => {
       expect(await records.claim(lease)).toBe(true);
       expect(await records.claim(lease)).toBe(false);
       expect(await records.peek(id)).toBeNull();
+      // Read and claimed in one script (an answer's): another team only reads it; its own team claims it once.
+      await records.save(lease);
+      expect(await records.readAndClaim(id, 4)).toEqual({ lease, claimed: false });
+      expect(await records.readAndClaim(id, 3)).toEqual({ lease, claimed: true });
+      expect(await records.readAndClaim(id, 3)).toBeNull();
+      expect((await records.agentStatus(7)).leasesHeld).toBe(0);
+      expect(await records.expired(now + 2000)).toEqual([]);
     } finally {
       connection.disconnect();
     }
