@@ -6,7 +6,12 @@
 // article: the attempt's recorded time (lease → answer stored, vs the JSON call) at the median,
 // and this process's CPU time per article in each run (steadier than the rates on a busy machine).
 //   node --import tsx bench/pull.ts [articles=400] [concurrency=4] [articleBytes=20000]
+// BENCH_AGENT=process runs the agent as teams do, `metaserver agent` in a process of its own
+// (this process's CPU then leaves the agent's share out).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { PullAgent } from '../src/agent/agent.ts';
 import { forwardTo } from '../src/agent/local-server.ts';
 import { MetaLink } from '../src/agent/meta-link.ts';
@@ -28,6 +33,18 @@ import { startInstantServer } from './support/instant-server.ts';
 const ARTICLES = Number(process.argv[2] ?? 400);
 const CONCURRENCY = Number(process.argv[3] ?? 4);
 const ARTICLE_BYTES = Number(process.argv[4] ?? 20_000);
+const AGENT_PROCESS = process.env.BENCH_AGENT === 'process';
+
+/** `metaserver agent` as a team starts it, forwarding to the instant server. */
+function agentProcess(serverId: number, token: string, forward: string): ChildProcess {
+  const bin = fileURLToPath(new URL('../bin/metaserver.js', import.meta.url));
+  const args = ['agent', '--url', apiUrl, '--server', String(serverId), '--forward', forward, '--protocol', 'json'];
+  args.push('--concurrency', String(CONCURRENCY), '--wait', '5');
+  return spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, METASERVER_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
 
 const instant = await startInstantServer({ protocol: 'json' });
 const bench = await startBench({ config: { leaseRequestsPerMinute: 10_000_000 } });
@@ -57,11 +74,15 @@ async function run(
   const serverId = setup.serverIds[0];
   let agent: PullAgent | undefined;
   let link: MetaLink | undefined;
+  let child: ChildProcess | undefined;
   const local = forwardTo(instant.url(0), 'json', { method: '', connections: CONCURRENCY, maxAnswerBytes: 20 * 1024 * 1024 });
-  if (protocol === 'pull') {
+  if (protocol === 'pull' && AGENT_PROCESS) child = agentProcess(serverId, setup.teamTokens[0], instant.url(0));
+  else if (protocol === 'pull') {
     link = new MetaLink({ url: apiUrl, token: setup.teamTokens[0], serverId }, CONCURRENCY);
     agent = new PullAgent({ link, local, concurrency: CONCURRENCY, waitSeconds: 5, log: () => {} });
     agent.start();
+  }
+  if (protocol === 'pull') {
     // The agent answers the setup article first; the articles follow once the server starts.
     for (;;) {
       const s = await bench.call<{ check: { ok: boolean } | null }>('GET', `/api/servers/${serverId}`, undefined, setup.teamTokens[0]);
@@ -82,6 +103,10 @@ async function run(
   if (protocol === 'pull') await stopProfile();
   await agent?.stop();
   await link?.close();
+  if (child) {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await once(child, 'exit');
+  }
   await local.close();
   const counts = (
     await bench.database.db.query<{ answers: string; attempts: string }>(
@@ -115,7 +140,7 @@ console.log(
   `pull  (an agent takes leases):            ${fmt(pull.perSecond, 0)} leases/s;  attempt p50 ${fmt(pct(pull.ms, 50))} ms p99 ${fmt(pct(pull.ms, 99))} ms; answers ${pull.answers}, attempts ${pull.attempts}`,
 );
 console.log(
-  `CPU of this process per article: json ${fmt(json.cpuMs / ARTICLES)} ms, pull ${fmt(pull.cpuMs / ARTICLES)} ms (the agent's share included)`,
+  `CPU of this process per article: json ${fmt(json.cpuMs / ARTICLES)} ms, pull ${fmt(pull.cpuMs / ARTICLES)} ms ${AGENT_PROCESS ? "(the agent's in its own process)" : "(the agent's share included)"}`,
 );
 console.log(
   `ratio pull / json: ${fmt(pull.perSecond / json.perSecond)}×; added per article (attempt p50): ${fmt(pct(pull.ms, 50) - pct(json.ms, 50))} ms`,
