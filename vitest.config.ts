@@ -25,7 +25,7 @@ export default defineConfig({
         },
       },
     ],
-    // Measured when run with --coverage (`npm test` does): the lines of src/ the tests run
+    // Measured when run with --coverage (`npm test -- --coverage`): the lines of src/ the tests run
     // in their own processes (servers they start as child processes are not counted).
     coverage: {
       provider: 'v8',
