@@ -3,7 +3,7 @@
 // agent says what to set — NODE_EXTRA_CA_CERTS for the Node agent, SSL_CERT_FILE for the
 // Python one — and with that set, the same certificate is trusted (the meta-server's answer,
 // a 503 here, is what the agent reports next).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LinkDownError, MetaLink } from '../../src/agent/meta-link.ts';
 import { startAgentProcess, type AgentProcess } from '../support/agent-process.ts';
 import { waitFor } from '../support/runtime.ts';
+import { selfSignedCertificate } from '../support/self-signed.ts';
 
 const PYTHON_AGENT = fileURLToPath(new URL('../../examples/python/pull_agent.py', import.meta.url));
 const UNTRUSTED = /certificate/i;
@@ -26,31 +27,10 @@ const running: Array<{ kill(signal?: NodeJS.Signals): void }> = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'metaserver-agent-tls-'));
-  cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'pipe' },
-  );
+  const made = selfSignedCertificate(dir);
+  cert = made.cert;
   // Every request: a meta-server restarting, so an agent that got through says so and waits.
-  server = createServer({ cert: readFileSync(cert), key: readFileSync(key) }, (_req, res) => {
+  server = createServer({ cert: readFileSync(cert), key: readFileSync(made.key) }, (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: { code: 'shutting_down', message: 'restarting' } }));
   });

@@ -3,11 +3,12 @@
 // built with TLS, a TLS port whose certificate is self-signed (made at start, trusted by no
 // one). Used to check what the launcher says when Redis refuses, and that it never shows the
 // password. It stops with the process that started it (src/queue/redis-launcher.ts).
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, pingRedis, spawnSupervisedRedis, stopSupervisedRedis } from '../../src/queue/redis-launcher.ts';
+import { selfSignedCertificate } from './self-signed.ts';
 
 export const REDIS_PASSWORD = 's3cret-redis-pw';
 /** An ACL user that may run no command, not even PING. */
@@ -19,20 +20,6 @@ export interface GuardedRedis {
   /** The TLS port, or undefined when this redis-server was built without TLS. */
   tlsPort?: number;
   stop(): Promise<void>;
-}
-
-/** A self-signed certificate for localhost in `dir`: [certificate file, key file]. */
-function selfSignedCertificate(dir: string): [string, string] {
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', key, '-out', cert],
-    {
-      stdio: 'ignore',
-    },
-  );
-  return [cert, key];
 }
 
 async function launch(args: string[], port: number): Promise<ChildProcess | undefined> {
@@ -51,7 +38,7 @@ export async function startGuardedRedis(): Promise<GuardedRedis> {
   const port = await freePort();
   const base = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir];
   const guards = ['--requirepass', REDIS_PASSWORD, '--user', POWERLESS_USER.name, 'on', `>${POWERLESS_USER.password}`, '~*', '-@all'];
-  const [cert, key] = selfSignedCertificate(dir);
+  const { cert, key } = selfSignedCertificate(dir);
   const tlsPort = await freePort();
   const tls = [
     '--tls-port',

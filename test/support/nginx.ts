@@ -9,6 +9,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../src/config.ts';
 import { refusedPort } from './faulty-servers.ts';
+import { selfSignedCertificate } from './self-signed.ts';
 
 export const NGINX_SNIPPET = join(PROJECT_ROOT, 'docs', 'deploy', 'nginx.conf');
 
@@ -49,29 +50,7 @@ export function filledSnippet(
 export async function startNginx(upstreamPort: number): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'metaserver-nginx-'));
   for (const sub of ['logs', 'temp']) mkdirSync(join(dir, sub));
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ],
-    { stdio: 'pipe' },
-  );
+  const { cert, key } = selfSignedCertificate(dir);
   const [httpsPort, httpPort] = [await refusedPort(), await refusedPort()];
   const server = filledSnippet(readFileSync(NGINX_SNIPPET, 'utf8'), { httpsPort, httpPort, cert, key, upstreamPort });
   const errorLog = join(dir, 'logs', 'error.log');
