@@ -7,6 +7,7 @@ import { docsTheme } from './web/docs-theme.ts';
 import rateLimit from '@fastify/rate-limit';
 import type { AppContext } from './app-context.ts';
 import { clientErrorReply, frameworkErrorReply, installErrorHandling } from './http/error-handler.ts';
+import { closeSilentConnectionsOnClose } from './http/silent-connections.ts';
 import { clientKey, trustedProxies } from './http/client-address.ts';
 import { RateLimitCounts } from './http/rate-limit-store.ts';
 import { rowIdKeyword } from './http/schemas.ts';
@@ -43,6 +44,7 @@ export async function buildApp(ctx: AppContext): Promise<App> {
   registerJsonParser(app);
   registerPlainTextParser(app);
   installErrorHandling(app);
+  closeSilentConnectionsOnClose(app);
   refuseRepeatedQueryParameters(app);
   refuseUnstorableText(app);
 

@@ -2,8 +2,11 @@
 // process with several teams' agents' lease requests waiting (wait=30, plain HTTP) gets
 // SIGTERM; every poll is answered within about 2 s with 503 shutting_down in the API's error
 // shape and a Retry-After, and the process exits 0 within a few seconds. (Before, it waited
-// the polls' 30 s out and answered requests meanwhile with fastify's own 503 body.)
+// the polls' 30 s out and answered requests meanwhile with fastify's own 503 body.) Also
+// open then: a connection that has sent nothing yet, as an agent's client leaves after it
+// aborts a poll, which Node's server waited for up to its headersTimeout (60 s).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
@@ -60,6 +63,11 @@ describe('SIGTERM with agents long-polling', () => {
         return extra.status === 429 ? true : undefined;
       });
     }
+    const { hostname, port } = new URL(base);
+    const silent = connect(Number(port), hostname);
+    await new Promise((resolve, reject) => silent.once('connect', resolve).once('error', reject));
+    const silentClosed = new Promise((resolve) => silent.once('close', resolve));
+    silent.on('error', () => {}); // reset by the closing server: expected
     const stoppedAt = Date.now();
     serve.child.kill('SIGTERM');
     const answers = await Promise.all(polls.map(async (p) => ({ ...(await p), ms: Date.now() - stoppedAt })));
@@ -72,5 +80,6 @@ describe('SIGTERM with agents long-polling', () => {
     }
     expect(await serve.exited).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(6_000);
+    await silentClosed;
   }, 30_000);
 });
