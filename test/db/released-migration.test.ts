@@ -1,12 +1,16 @@
 // Migration 026 on a database with pull leases already given back: those attempts (and the
 // deliveries whose last word they were), recorded as `interrupted` with the release's detail,
 // become `released`; a worker's interrupted attempt and every other outcome stay as they were,
-// and the outcomes' check takes `released` and still refuses an unknown one.
+// and the outcomes' check takes `released` and still refuses an unknown one. On PGlite, and
+// on PostgreSQL when DATABASE_URL is set (an installation's database is either).
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/database.ts';
 import { openPglite } from '../../src/db/pglite.ts';
+import { openPostgres } from '../../src/db/postgres.ts';
 
 const DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'db', 'migrations');
 const MIGRATION = '026_attempts_released.sql';
@@ -15,9 +19,26 @@ const LAPSED =
   'the agent gave the article back: it stopped renewing the lease within 30 s (it was stopped or lost its connection); offered again';
 const WORKER = 'the worker processing this attempt stopped before it ended; the request was reissued';
 
-describe('migration 026 on leases given back before it', () => {
+/** An empty database of each kind, and how to drop it. */
+const KINDS: Array<{ kind: string; open: () => Promise<{ db: Database; drop: () => Promise<void> }> }> = [
+  { kind: 'PGlite', open: async () => ({ db: await openPglite(), drop: async () => {} }) },
+  ...(process.env.DATABASE_URL
+    ? [
+        {
+          kind: 'PostgreSQL',
+          open: async () => {
+            const schema = `t_${randomBytes(6).toString('hex')}`;
+            const db = await openPostgres({ url: process.env.DATABASE_URL!, schema });
+            return { db, drop: async () => void (await db.query(`drop schema "${schema}" cascade`)) };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(KINDS)('migration 026 on leases given back before it ($kind)', ({ open }) => {
   it('marks the old releases released, and only them', async () => {
-    const db = await openPglite();
+    const { db, drop } = await open();
     for (const f of readdirSync(DIR)
       .filter((f) => f.endsWith('.sql') && f < MIGRATION)
       .sort())
@@ -60,6 +81,7 @@ describe('migration 026 on leases given back before it', () => {
     await expect(
       db.exec(`insert into attempts (article_id, server_id, n, outcome) values ('00000000-0000-4000-8000-000000000003', 1, 2, 'lost')`),
     ).rejects.toThrow(/attempts_outcome_check/);
+    await drop();
     await db.close();
   });
 });
